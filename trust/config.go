@@ -1,0 +1,195 @@
+// Package trust knows agentty's rules: how it reads an MCP configuration,
+// which servers it gates, how it fingerprints them and how it stores the
+// user's approvals; and mcp-guard's own stronger model on top of them (deep
+// fingerprints, diffs, reviews). It is pure: it reads the files it is told
+// to read and returns data, and never prints or talks to git.
+package trust
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+)
+
+// Scope says where a configuration came from, which decides whether agentty
+// gates its servers.
+type Scope string
+
+const (
+	// ScopeProject is <launch dir>/.agentty/mcp.json: gated.
+	ScopeProject Scope = "project"
+	// ScopeUser is $HOME/.agentty/mcp.json: never gated.
+	ScopeUser Scope = "user"
+	// ScopeExplicit is the file named by $AGENTTY_MCP_CONFIG: never gated.
+	ScopeExplicit Scope = "explicit"
+	// ScopeNone means agentty uses no MCP configuration at all.
+	ScopeNone Scope = "none"
+)
+
+// Transport is how agentty talks to a server.
+type Transport string
+
+const (
+	TransportStdio Transport = "stdio"
+	TransportHTTP  Transport = "http"
+	TransportSSE   Transport = "sse"
+)
+
+// Config is one parsed MCP configuration file.
+type Config struct {
+	// Path is the file's path as the caller named it (repository-relative
+	// for files read from git).
+	Path  string
+	Scope Scope
+	// SHA256 is the lowercase hex SHA-256 of the raw bytes: agentty's
+	// whole-file approval hash. Empty when there is no file.
+	SHA256 string
+	// Err is why agentty would run nothing from this file (parse error,
+	// wrong types); nil when the file is valid.
+	Err error
+	// ServersKey is "mcpServers" or "servers": the member agentty takes the
+	// servers from; empty when neither is an object.
+	ServersKey string
+	// Servers in agentty's order (bytewise by name), one per name after
+	// duplicate resolution.
+	Servers []*Server
+	// Findings are integrity problems found while parsing (MG3xx).
+	Findings []Finding
+	// TrailingOffset is where bytes after the first JSON value start; 0
+	// when there are none.
+	TrailingOffset int
+
+	root *jsonValue
+}
+
+// Valid reports whether agentty would read this file without failing.
+func (c *Config) Valid() bool { return c.Err == nil }
+
+// Server finds a server by name.
+func (c *Config) Server(name string) *Server {
+	for _, s := range c.Servers {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
+// EnvVar is one entry of a server's env, as agentty passes it to the child.
+type EnvVar struct {
+	Name string
+	// Value is what the child sees: strings as they are, other JSON values
+	// as their compact JSON text.
+	Value string
+	// IsString is false when the JSON value was not a string.
+	IsString bool
+	Pos      Pos
+}
+
+// Arg is one element of a server's args.
+type Arg struct {
+	// Spawn is what reaches the child's argv: the string cut at its first
+	// NUL, or a non-string's compact JSON text.
+	Spawn string
+	// IsString reports whether the JSON element was a string (only strings
+	// are hashed).
+	IsString bool
+	// Str is the full decoded string (NULs kept) when IsString.
+	Str string
+	Pos Pos
+}
+
+// Server is one entry of a configuration as agentty sees it.
+type Server struct {
+	Name    string
+	NamePos Pos
+	// Transport follows agentty: http/sse when url is non-empty or type
+	// names an http transport, stdio otherwise.
+	Transport Transport
+	// Command, URL and Type are the decoded strings (NULs kept).
+	Command string
+	URL     string
+	Type    string
+	Args    []Arg
+	Env     []EnvVar
+	// Disabled is true only for JSON true, as in agentty.
+	Disabled bool
+	// Gated reports whether agentty asks for approval before spawning it:
+	// a project entry that is not disabled, with a command and no url.
+	Gated bool
+	// Fingerprint is agentty's per-server fingerprint; empty when command
+	// and url are both empty.
+	Fingerprint string
+	// Keys lists the entry's keys in bytewise order (unknown ones included).
+	Keys []string
+
+	entry *jsonValue
+}
+
+// HashArgs is agentty's hash view of args: the string elements in order.
+func (s *Server) HashArgs() []string {
+	var out []string
+	for _, a := range s.Args {
+		if a.IsString {
+			out = append(out, a.Str)
+		}
+	}
+	return out
+}
+
+// SpawnArgs is what the child's argv holds after the command.
+func (s *Server) SpawnArgs() []string {
+	out := make([]string, len(s.Args))
+	for i, a := range s.Args {
+		out[i] = a.Spawn
+	}
+	return out
+}
+
+// SpawnCommand is the command as execvp sees it (cut at the first NUL).
+func (s *Server) SpawnCommand() string { return cutNUL(s.Command) }
+
+// KeyPos returns the position of one of the entry's keys (the last
+// duplicate), or the name's position when the key is absent.
+func (s *Server) KeyPos(key string) Pos {
+	if m, ok := s.entry.get(key); ok {
+		return m.KeyPos
+	}
+	return s.NamePos
+}
+
+// Member returns the raw JSON text of one of the entry's keys (the winning
+// duplicate) and whether it is present. It is for canonical forms and
+// field-level diffs.
+func (s *Server) Member(key string) (string, bool) {
+	if m, ok := s.entry.get(key); ok {
+		return compactJSON(m.Value), true
+	}
+	return "", false
+}
+
+// Canonical is the entry in a canonical JSON form: every key once (the
+// winning duplicate), keys in bytewise order at every level, JSON types
+// kept, numbers as agentty would pass them. Two entries agentty treats
+// identically in every respect have the same canonical form.
+func (s *Server) Canonical() string {
+	if s.entry == nil {
+		return ""
+	}
+	return compactJSON(s.entry)
+}
+
+// FileHash is agentty's whole-file approval hash: lowercase hex SHA-256 of
+// the raw bytes.
+func FileHash(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
+
+func cutNUL(s string) string {
+	for i := 0; i < len(s); i++ {
+		if s[i] == 0 {
+			return s[:i]
+		}
+	}
+	return s
+}

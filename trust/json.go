@@ -1,0 +1,722 @@
+package trust
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+	"unicode/utf8"
+)
+
+// This file is a token-level JSON reader that reproduces the dialect of
+// nlohmann::json with its default settings, which is what agentty uses:
+//
+//   - a UTF-8 byte order mark is skipped at the very start;
+//   - the first value is decoded and the offset after it (and after any
+//     whitespace) is returned, so callers decide what trailing bytes mean;
+//   - strings must be valid UTF-8 with no raw control characters, escapes
+//     must be the eight JSON escapes or \uXXXX with surrogates paired, and
+//     \u0000 decodes to a real NUL byte;
+//   - numbers follow the JSON grammar; a floating point value that does not
+//     fit a double (1e400) is an error, integers that overflow 64 bits fall
+//     back to a double as nlohmann does;
+//   - objects keep every member in source order, duplicates included, so the
+//     caller can report them; lookups take the last one (nlohmann replaces).
+//
+// encoding/json is not used on repository bytes: it matches keys
+// case-insensitively, merges duplicate objects and silently replaces
+// invalid UTF-8, each of which would make mcp-guard disagree with agentty.
+
+// MaxDepth is the deepest nesting of arrays and objects mcp-guard accepts.
+// agentty has no limit; no real configuration comes near this one, and a
+// file that exceeds it is refused rather than walked.
+const MaxDepth = 1000
+
+type jsonKind uint8
+
+const (
+	jsonNull jsonKind = iota
+	jsonBool
+	jsonNumber
+	jsonString
+	jsonArray
+	jsonObject
+)
+
+func (k jsonKind) String() string {
+	switch k {
+	case jsonNull:
+		return "null"
+	case jsonBool:
+		return "boolean"
+	case jsonNumber:
+		return "number"
+	case jsonString:
+		return "string"
+	case jsonArray:
+		return "array"
+	case jsonObject:
+		return "object"
+	}
+	return "unknown"
+}
+
+// Pos is a position in a file: 1-based line, and 1-based column counted in
+// Unicode code points, as SARIF's unicodeCodePoints column kind expects.
+type Pos struct {
+	Offset int `json:"-"`
+	Line   int `json:"line"`
+	Column int `json:"column"`
+}
+
+type jsonValue struct {
+	Kind jsonKind
+	Bool bool
+	// Str is the decoded text of a string.
+	Str string
+	// Num is the value of a number; Int reports whether nlohmann would keep
+	// it as an integer (no fraction or exponent, fits 64 bits).
+	Num float64
+	Int bool
+	// Raw is the exact source text of the value.
+	Raw []byte
+	Pos Pos
+	// Elems are the elements of an array.
+	Elems []*jsonValue
+	// Members are the members of an object in source order, duplicates
+	// included.
+	Members []jsonMember
+}
+
+type jsonMember struct {
+	Key    string
+	KeyPos Pos
+	Value  *jsonValue
+}
+
+// get returns the value of the last member named key (nlohmann replaces
+// earlier duplicates), or nil.
+func (v *jsonValue) get(key string) (*jsonMember, bool) {
+	if v == nil || v.Kind != jsonObject {
+		return nil, false
+	}
+	for i := len(v.Members) - 1; i >= 0; i-- {
+		if v.Members[i].Key == key {
+			return &v.Members[i], true
+		}
+	}
+	return nil, false
+}
+
+// SyntaxError is a JSON parse failure at a position.
+type SyntaxError struct {
+	Pos Pos
+	Msg string
+}
+
+func (e *SyntaxError) Error() string {
+	return fmt.Sprintf("line %d, column %d: %s", e.Pos.Line, e.Pos.Column, e.Msg)
+}
+
+// ErrTooDeep reports nesting deeper than MaxDepth.
+var ErrTooDeep = errors.New("nesting is too deep")
+
+type jsonReader struct {
+	data []byte
+	i    int
+	// cursor for incremental line/column computation; positions are asked
+	// for in increasing offset order, so the total cost is linear.
+	cOff, cLine, cCol int
+	depth             int
+}
+
+func (r *jsonReader) pos(off int) Pos {
+	if off < r.cOff { // never happens in one pass; stay correct anyway
+		r.cOff, r.cLine, r.cCol = 0, 1, 1
+	}
+	for r.cOff < off && r.cOff < len(r.data) {
+		c := r.data[r.cOff]
+		if c == '\n' {
+			r.cLine++
+			r.cCol = 1
+			r.cOff++
+			continue
+		}
+		if c < utf8.RuneSelf {
+			r.cOff++
+		} else {
+			_, n := utf8.DecodeRune(r.data[r.cOff:])
+			r.cOff += n
+		}
+		r.cCol++
+	}
+	return Pos{Offset: off, Line: r.cLine, Column: r.cCol}
+}
+
+func (r *jsonReader) errorf(off int, format string, args ...any) error {
+	return &SyntaxError{Pos: r.pos(off), Msg: fmt.Sprintf(format, args...)}
+}
+
+// decodeJSON decodes the first JSON value in data. end is the offset just
+// after the value and the whitespace that follows it: end < len(data) means
+// trailing content.
+func decodeJSON(data []byte) (v *jsonValue, end int, err error) {
+	r := &jsonReader{data: data, cLine: 1, cCol: 1}
+	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
+		r.i = 3
+		r.cOff = 3
+	}
+	r.skipSpace()
+	v, err = r.value()
+	if err != nil {
+		return nil, 0, err
+	}
+	r.skipSpace()
+	return v, r.i, nil
+}
+
+func (r *jsonReader) skipSpace() {
+	for r.i < len(r.data) {
+		switch r.data[r.i] {
+		case ' ', '\t', '\n', '\r':
+			r.i++
+		default:
+			return
+		}
+	}
+}
+
+func (r *jsonReader) value() (*jsonValue, error) {
+	if r.i >= len(r.data) {
+		return nil, r.errorf(r.i, "unexpected end of input")
+	}
+	start := r.i
+	v := &jsonValue{Pos: r.pos(start)}
+	switch c := r.data[r.i]; {
+	case c == '{':
+		if err := r.object(v); err != nil {
+			return nil, err
+		}
+	case c == '[':
+		if err := r.array(v); err != nil {
+			return nil, err
+		}
+	case c == '"':
+		s, err := r.str()
+		if err != nil {
+			return nil, err
+		}
+		v.Kind, v.Str = jsonString, s
+	case c == 't':
+		if err := r.literal("true"); err != nil {
+			return nil, err
+		}
+		v.Kind, v.Bool = jsonBool, true
+	case c == 'f':
+		if err := r.literal("false"); err != nil {
+			return nil, err
+		}
+		v.Kind = jsonBool
+	case c == 'n':
+		if err := r.literal("null"); err != nil {
+			return nil, err
+		}
+		v.Kind = jsonNull
+	case c == '-' || (c >= '0' && c <= '9'):
+		if err := r.number(v); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, r.errorf(r.i, "unexpected %s", describeByte(r.data, r.i))
+	}
+	v.Raw = r.data[start:r.i]
+	return v, nil
+}
+
+func describeByte(data []byte, i int) string {
+	c := data[i]
+	if c >= 0x21 && c < 0x7f {
+		return strconv.Quote(string(c))
+	}
+	return fmt.Sprintf("byte 0x%02x", c)
+}
+
+func (r *jsonReader) literal(word string) error {
+	if len(r.data)-r.i >= len(word) && string(r.data[r.i:r.i+len(word)]) == word {
+		r.i += len(word)
+		return nil
+	}
+	return r.errorf(r.i, "invalid literal, expected %q", word)
+}
+
+func (r *jsonReader) enter() error {
+	r.depth++
+	if r.depth > MaxDepth {
+		return fmt.Errorf("%w: more than %d levels at line %d", ErrTooDeep, MaxDepth, r.pos(r.i).Line)
+	}
+	return nil
+}
+
+func (r *jsonReader) array(v *jsonValue) error {
+	if err := r.enter(); err != nil {
+		return err
+	}
+	v.Kind = jsonArray
+	r.i++ // [
+	r.skipSpace()
+	if r.i < len(r.data) && r.data[r.i] == ']' {
+		r.i++
+		r.depth--
+		return nil
+	}
+	for {
+		r.skipSpace()
+		e, err := r.value()
+		if err != nil {
+			return err
+		}
+		v.Elems = append(v.Elems, e)
+		r.skipSpace()
+		if r.i >= len(r.data) {
+			return r.errorf(r.i, "unexpected end of input in array")
+		}
+		switch r.data[r.i] {
+		case ',':
+			r.i++
+		case ']':
+			r.i++
+			r.depth--
+			return nil
+		default:
+			return r.errorf(r.i, "expected ',' or ']' in array, found %s", describeByte(r.data, r.i))
+		}
+	}
+}
+
+func (r *jsonReader) object(v *jsonValue) error {
+	if err := r.enter(); err != nil {
+		return err
+	}
+	v.Kind = jsonObject
+	r.i++ // {
+	r.skipSpace()
+	if r.i < len(r.data) && r.data[r.i] == '}' {
+		r.i++
+		r.depth--
+		return nil
+	}
+	for {
+		r.skipSpace()
+		if r.i >= len(r.data) {
+			return r.errorf(r.i, "unexpected end of input in object")
+		}
+		if r.data[r.i] != '"' {
+			return r.errorf(r.i, "expected a string key, found %s", describeByte(r.data, r.i))
+		}
+		kpos := r.pos(r.i)
+		key, err := r.str()
+		if err != nil {
+			return err
+		}
+		r.skipSpace()
+		if r.i >= len(r.data) || r.data[r.i] != ':' {
+			if r.i >= len(r.data) {
+				return r.errorf(r.i, "unexpected end of input after key")
+			}
+			return r.errorf(r.i, "expected ':' after key, found %s", describeByte(r.data, r.i))
+		}
+		r.i++
+		r.skipSpace()
+		val, err := r.value()
+		if err != nil {
+			return err
+		}
+		v.Members = append(v.Members, jsonMember{Key: key, KeyPos: kpos, Value: val})
+		r.skipSpace()
+		if r.i >= len(r.data) {
+			return r.errorf(r.i, "unexpected end of input in object")
+		}
+		switch r.data[r.i] {
+		case ',':
+			r.i++
+		case '}':
+			r.i++
+			r.depth--
+			return nil
+		default:
+			return r.errorf(r.i, "expected ',' or '}' in object, found %s", describeByte(r.data, r.i))
+		}
+	}
+}
+
+func hexVal(c byte) rune {
+	switch {
+	case c >= '0' && c <= '9':
+		return rune(c - '0')
+	case c >= 'a' && c <= 'f':
+		return rune(c-'a') + 10
+	case c >= 'A' && c <= 'F':
+		return rune(c-'A') + 10
+	}
+	return -1
+}
+
+func (r *jsonReader) hex4(at int) (rune, bool) {
+	if at+4 > len(r.data) {
+		return 0, false
+	}
+	var x rune
+	for k := 0; k < 4; k++ {
+		h := hexVal(r.data[at+k])
+		if h < 0 {
+			return 0, false
+		}
+		x = x<<4 | h
+	}
+	return x, true
+}
+
+// str decodes a string starting at the opening quote.
+func (r *jsonReader) str() (string, error) {
+	start := r.i
+	r.i++
+	// Fast path: no escapes.
+	j := r.i
+	for j < len(r.data) {
+		c := r.data[j]
+		if c == '"' {
+			s := r.data[r.i:j]
+			if !utf8.Valid(s) {
+				break // slow path reports the exact position
+			}
+			r.i = j + 1
+			return string(s), nil
+		}
+		if c == '\\' || c < 0x20 {
+			break
+		}
+		j++
+	}
+	var b []byte
+	i := r.i
+	for {
+		if i >= len(r.data) {
+			return "", r.errorf(start, "unterminated string")
+		}
+		c := r.data[i]
+		switch {
+		case c == '"':
+			r.i = i + 1
+			return string(b), nil
+		case c < 0x20:
+			return "", r.errorf(i, "control character 0x%02x in string (must be escaped)", c)
+		case c == '\\':
+			if i+1 >= len(r.data) {
+				return "", r.errorf(start, "unterminated string")
+			}
+			e := r.data[i+1]
+			switch e {
+			case '"', '\\', '/':
+				b = append(b, e)
+			case 'b':
+				b = append(b, '\b')
+			case 'f':
+				b = append(b, '\f')
+			case 'n':
+				b = append(b, '\n')
+			case 'r':
+				b = append(b, '\r')
+			case 't':
+				b = append(b, '\t')
+			case 'u':
+				x, ok := r.hex4(i + 2)
+				if !ok {
+					return "", r.errorf(i, "invalid \\u escape")
+				}
+				i += 6
+				switch {
+				case utf16.IsSurrogate(x) && x < 0xDC00:
+					if i+1 < len(r.data) && r.data[i] == '\\' && r.data[i+1] == 'u' {
+						lo, ok := r.hex4(i + 2)
+						if ok && lo >= 0xDC00 && lo <= 0xDFFF {
+							b = utf8.AppendRune(b, utf16.DecodeRune(x, lo))
+							i += 6
+							continue
+						}
+					}
+					return "", r.errorf(i-6, "unpaired surrogate \\u%04X", x)
+				case x >= 0xDC00 && x <= 0xDFFF:
+					return "", r.errorf(i-6, "unpaired surrogate \\u%04X", x)
+				}
+				b = utf8.AppendRune(b, x)
+				continue
+			default:
+				return "", r.errorf(i, "invalid escape '\\%c'", printable(e))
+			}
+			i += 2
+		case c < utf8.RuneSelf:
+			b = append(b, c)
+			i++
+		default:
+			rn, n := utf8.DecodeRune(r.data[i:])
+			if rn == utf8.RuneError && n <= 1 {
+				return "", r.errorf(i, "invalid UTF-8 byte 0x%02x in string", c)
+			}
+			b = append(b, r.data[i:i+n]...)
+			i += n
+		}
+	}
+}
+
+func printable(c byte) rune {
+	if c >= 0x21 && c < 0x7f {
+		return rune(c)
+	}
+	return '?'
+}
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+
+func (r *jsonReader) number(v *jsonValue) error {
+	start := r.i
+	i := r.i
+	if r.data[i] == '-' {
+		i++
+	}
+	if i >= len(r.data) || !isDigit(r.data[i]) {
+		return r.errorf(start, "invalid number")
+	}
+	if r.data[i] == '0' {
+		i++
+	} else {
+		for i < len(r.data) && isDigit(r.data[i]) {
+			i++
+		}
+	}
+	isFloat := false
+	if i < len(r.data) && r.data[i] == '.' {
+		isFloat = true
+		i++
+		if i >= len(r.data) || !isDigit(r.data[i]) {
+			return r.errorf(start, "invalid number: digits expected after '.'")
+		}
+		for i < len(r.data) && isDigit(r.data[i]) {
+			i++
+		}
+	}
+	if i < len(r.data) && (r.data[i] == 'e' || r.data[i] == 'E') {
+		isFloat = true
+		i++
+		if i < len(r.data) && (r.data[i] == '+' || r.data[i] == '-') {
+			i++
+		}
+		if i >= len(r.data) || !isDigit(r.data[i]) {
+			return r.errorf(start, "invalid number: digits expected in exponent")
+		}
+		for i < len(r.data) && isDigit(r.data[i]) {
+			i++
+		}
+	}
+	text := string(r.data[start:i])
+	v.Kind = jsonNumber
+	if !isFloat {
+		if text[0] == '-' {
+			if n, err := strconv.ParseInt(text, 10, 64); err == nil {
+				v.Num, v.Int = float64(n), true
+			}
+		} else if n, err := strconv.ParseUint(text, 10, 64); err == nil {
+			v.Num, v.Int = float64(n), true
+		}
+	}
+	if !v.Int {
+		f, err := strconv.ParseFloat(text, 64)
+		if err != nil && !errors.Is(err, strconv.ErrRange) {
+			return r.errorf(start, "invalid number %q", text)
+		}
+		if math.IsInf(f, 0) {
+			return r.errorf(start, "number out of range: %s", text)
+		}
+		// Underflow to zero is accepted, as strtod does.
+		v.Num = f
+	}
+	r.i = i
+	return nil
+}
+
+// compactJSON renders a value the way nlohmann's dump() does with no
+// indentation: this is what agentty passes to a server for a non-string
+// argument or environment value.
+func compactJSON(v *jsonValue) string {
+	var b []byte
+	b = appendCompact(b, v)
+	return string(b)
+}
+
+func appendCompact(b []byte, v *jsonValue) []byte {
+	switch v.Kind {
+	case jsonNull:
+		return append(b, "null"...)
+	case jsonBool:
+		if v.Bool {
+			return append(b, "true"...)
+		}
+		return append(b, "false"...)
+	case jsonNumber:
+		if v.Int {
+			// Integers are kept as written (no leading zeros or signs other
+			// than '-' are valid), except "-0", which nlohmann stores as
+			// the integer 0.
+			if string(v.Raw) == "-0" {
+				return append(b, '0')
+			}
+			return append(b, v.Raw...)
+		}
+		return appendNlohmannFloat(b, v.Num)
+	case jsonString:
+		return appendNlohmannString(b, v.Str)
+	case jsonArray:
+		b = append(b, '[')
+		for i, e := range v.Elems {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendCompact(b, e)
+		}
+		return append(b, ']')
+	case jsonObject:
+		b = append(b, '{')
+		for i, m := range resolvedMembers(v) {
+			if i > 0 {
+				b = append(b, ',')
+			}
+			b = appendNlohmannString(b, m.Key)
+			b = append(b, ':')
+			b = appendCompact(b, m.Value)
+		}
+		return append(b, '}')
+	}
+	return b
+}
+
+// resolvedMembers returns an object's members as nlohmann holds them: one
+// per key, the last duplicate winning, in bytewise key order.
+func resolvedMembers(v *jsonValue) []jsonMember {
+	last := make(map[string]int, len(v.Members))
+	for i, m := range v.Members {
+		last[m.Key] = i
+	}
+	out := make([]jsonMember, 0, len(last))
+	for i, m := range v.Members {
+		if last[m.Key] == i {
+			out = append(out, m)
+		}
+	}
+	sortMembers(out)
+	return out
+}
+
+// appendNlohmannString writes s as nlohmann's dump() does with its default
+// (non-ASCII kept) settings: '"' and '\\' escaped, \b \f \n \r \t by name,
+// other control characters as \u00XX, everything else as is.
+func appendNlohmannString(b []byte, s string) []byte {
+	const hexd = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch c {
+		case '"':
+			b = append(b, '\\', '"')
+		case '\\':
+			b = append(b, '\\', '\\')
+		case '\b':
+			b = append(b, '\\', 'b')
+		case '\f':
+			b = append(b, '\\', 'f')
+		case '\n':
+			b = append(b, '\\', 'n')
+		case '\r':
+			b = append(b, '\\', 'r')
+		case '\t':
+			b = append(b, '\\', 't')
+		default:
+			if c < 0x20 {
+				b = append(b, '\\', 'u', '0', '0', hexd[c>>4], hexd[c&0xf])
+			} else {
+				b = append(b, c)
+			}
+		}
+	}
+	return append(b, '"')
+}
+
+// appendNlohmannFloat formats a double as nlohmann's to_chars does: the
+// shortest digits that round-trip, plain notation when the decimal point
+// falls within (-4, 15], exponent notation otherwise ("1e+20", "1.5e-07"),
+// and ".0" appended when plain notation has no fraction.
+func appendNlohmannFloat(b []byte, f float64) []byte {
+	if f == 0 {
+		if math.Signbit(f) {
+			return append(b, "-0.0"...)
+		}
+		return append(b, "0.0"...)
+	}
+	if f < 0 {
+		b = append(b, '-')
+		f = -f
+	}
+	// 'e' with precision -1 gives d.ddddde±XX with the shortest digits.
+	e := strconv.FormatFloat(f, 'e', -1, 64)
+	mant, expPart, _ := strings.Cut(e, "e")
+	digits := make([]byte, 0, len(mant))
+	for i := 0; i < len(mant); i++ {
+		if mant[i] != '.' {
+			digits = append(digits, mant[i])
+		}
+	}
+	exp10, _ := strconv.Atoi(expPart)
+	k := len(digits)
+	n := exp10 + 1 // position of the decimal point relative to the digits
+	const minExp, maxExp = -4, 15
+	switch {
+	case k <= n && n <= maxExp:
+		b = append(b, digits...)
+		for i := k; i < n; i++ {
+			b = append(b, '0')
+		}
+		return append(b, '.', '0')
+	case 0 < n && n <= maxExp:
+		b = append(b, digits[:n]...)
+		b = append(b, '.')
+		return append(b, digits[n:]...)
+	case minExp < n && n <= 0:
+		b = append(b, '0', '.')
+		for i := n; i < 0; i++ {
+			b = append(b, '0')
+		}
+		return append(b, digits...)
+	}
+	b = append(b, digits[0])
+	if k > 1 {
+		b = append(b, '.')
+		b = append(b, digits[1:]...)
+	}
+	b = append(b, 'e')
+	x := n - 1
+	if x < 0 {
+		b = append(b, '-')
+		x = -x
+	} else {
+		b = append(b, '+')
+	}
+	if x < 10 {
+		b = append(b, '0')
+	}
+	return strconv.AppendInt(b, int64(x), 10)
+}
+
+func sortMembers(ms []jsonMember) {
+	sort.SliceStable(ms, func(i, j int) bool { return ms[i].Key < ms[j].Key })
+}

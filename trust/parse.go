@@ -1,0 +1,258 @@
+package trust
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+)
+
+// MaxFileSize is the largest configuration mcp-guard reads. Real ones are
+// a few kilobytes; anything near this size is an attack or an accident.
+const MaxFileSize = 16 << 20
+
+// ErrTooLarge reports a file larger than MaxFileSize.
+var ErrTooLarge = errors.New("file is too large")
+
+// ErrWrongType reports a value of a type agentty fails on.
+var ErrWrongType = errors.New("wrong type")
+
+// Parse reads one MCP configuration as agentty's connect loop does (see the
+// package doc and the compatibility spec). It always returns a Config; when
+// agentty would run nothing from the file, Config.Err says why and
+// Config.Servers is empty. Findings list every integrity problem seen on
+// the way, whether or not the file is valid.
+func Parse(path string, data []byte, scope Scope) *Config {
+	c := &Config{Path: path, Scope: scope}
+	if len(data) > MaxFileSize {
+		c.Err = fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, len(data), MaxFileSize)
+		c.SHA256 = FileHash(data)
+		c.addFinding("MG301", Pos{Line: 1, Column: 1}, "", "", "the file is larger than mcp-guard reads ("+c.Err.Error()+")")
+		return c
+	}
+	c.SHA256 = FileHash(data)
+	root, end, err := decodeJSON(data)
+	if err != nil {
+		c.Err = err
+		pos := Pos{Line: 1, Column: 1}
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			pos = se.Pos
+		}
+		c.addFinding("MG301", pos, "", "", "agentty cannot parse this file, so none of its servers run: "+err.Error())
+		return c
+	}
+	c.root = root
+	if end < len(data) {
+		c.TrailingOffset = end
+		r := &jsonReader{data: data, cLine: 1, cCol: 1}
+		c.addFinding("MG303", r.pos(end), "", "",
+			"bytes after the first JSON value: agentty's connect loop runs the first value, while `agentty plugin list` shows nothing")
+	}
+	c.findDuplicates(root, "")
+
+	var fatal []error
+	if root.Kind == jsonObject {
+		mcp, hasMCP := root.get("mcpServers")
+		srv, hasSrv := root.get("servers")
+		if hasMCP && hasSrv {
+			c.addFinding("MG304", srv.KeyPos, "", "servers",
+				"both \"mcpServers\" and \"servers\" are present; agentty reads only one of them")
+		}
+		var table *jsonMember
+		switch {
+		case hasMCP && mcp.Value.Kind == jsonObject:
+			table = mcp
+		case hasSrv && srv.Value.Kind == jsonObject:
+			table = srv
+		}
+		if table != nil {
+			c.ServersKey = table.Key
+			for _, m := range resolvedMembers(table.Value) {
+				s, err := c.server(m)
+				if err != nil {
+					fatal = append(fatal, err)
+					continue
+				}
+				c.Servers = append(c.Servers, s)
+			}
+		}
+	}
+	if len(fatal) > 0 {
+		c.Err = errors.Join(fatal...)
+		c.Servers = nil
+	}
+	return c
+}
+
+func (c *Config) addFinding(rule string, pos Pos, server, key, msg string) {
+	c.Findings = append(c.Findings, NewFinding(rule, c.Path, pos, server, key, msg))
+}
+
+// findDuplicates reports every duplicate key at every level.
+func (c *Config) findDuplicates(v *jsonValue, at string) {
+	switch v.Kind {
+	case jsonArray:
+		for i, e := range v.Elems {
+			c.findDuplicates(e, fmt.Sprintf("%s[%d]", at, i))
+		}
+	case jsonObject:
+		seen := make(map[string]bool, len(v.Members))
+		for _, m := range v.Members {
+			p := joinKey(at, m.Key)
+			if seen[m.Key] {
+				c.addFinding("MG302", m.KeyPos, serverOf(c, p), p,
+					fmt.Sprintf("duplicate key %q: agentty keeps only the last one, replacing the earlier value", p))
+			}
+			seen[m.Key] = true
+			c.findDuplicates(m.Value, p)
+		}
+	}
+}
+
+// serverOf names the server a key path is under, if it is under one.
+func serverOf(c *Config, keyPath string) string {
+	for _, top := range []string{"mcpServers.", "servers."} {
+		if rest, ok := strings.CutPrefix(keyPath, top); ok {
+			name, _, _ := strings.Cut(rest, ".")
+			return name
+		}
+	}
+	return ""
+}
+
+func joinKey(at, key string) string {
+	if at == "" {
+		return key
+	}
+	return at + "." + key
+}
+
+func (c *Config) server(m jsonMember) (*Server, error) {
+	keyPath := c.ServersKey + "." + m.Key
+	if m.Value.Kind != jsonObject {
+		c.addFinding("MG307", m.KeyPos, m.Key, keyPath,
+			fmt.Sprintf("server %q is a %s, not an object: agentty fails on it", m.Key, m.Value.Kind))
+		return nil, fmt.Errorf("server %q: %w: entry is a %s, not an object", m.Key, ErrWrongType, m.Value.Kind)
+	}
+	e := m.Value
+	s := &Server{Name: m.Key, NamePos: m.KeyPos, entry: e}
+	for _, k := range resolvedMembers(e) {
+		s.Keys = append(s.Keys, k.Key)
+	}
+	var errs []error
+	str := func(key string) string {
+		f, ok := e.get(key)
+		if !ok {
+			return ""
+		}
+		if f.Value.Kind != jsonString {
+			c.addFinding("MG307", f.KeyPos, s.Name, keyPath+"."+key,
+				fmt.Sprintf("server %q: %q is a %s, not a string: agentty fails on it", s.Name, key, f.Value.Kind))
+			errs = append(errs, fmt.Errorf("server %q: %w: %s is a %s, not a string", s.Name, ErrWrongType, key, f.Value.Kind))
+			return ""
+		}
+		return f.Value.Str
+	}
+	s.Command = str("command")
+	s.URL = str("url")
+	s.Type = str("type")
+
+	if f, ok := e.get("disabled"); ok {
+		switch f.Value.Kind {
+		case jsonBool:
+			s.Disabled = f.Value.Bool
+		default:
+			c.addFinding("MG309", f.KeyPos, s.Name, keyPath+".disabled",
+				fmt.Sprintf("server %q: disabled is %s, not a boolean: agentty treats the server as enabled", s.Name, compactJSON(f.Value)))
+		}
+	}
+	if f, ok := e.get("args"); ok {
+		if f.Value.Kind != jsonArray {
+			c.addFinding("MG307", f.KeyPos, s.Name, keyPath+".args",
+				fmt.Sprintf("server %q: args is a %s, not an array", s.Name, f.Value.Kind))
+			errs = append(errs, fmt.Errorf("server %q: %w: args is a %s, not an array", s.Name, ErrWrongType, f.Value.Kind))
+		} else {
+			for _, el := range f.Value.Elems {
+				a := Arg{Pos: el.Pos}
+				if el.Kind == jsonString {
+					a.IsString, a.Str, a.Spawn = true, el.Str, cutNUL(el.Str)
+				} else {
+					a.Spawn = cutNUL(compactJSON(el))
+				}
+				s.Args = append(s.Args, a)
+			}
+		}
+	}
+	if f, ok := e.get("env"); ok {
+		if f.Value.Kind != jsonObject {
+			c.addFinding("MG307", f.KeyPos, s.Name, keyPath+".env",
+				fmt.Sprintf("server %q: env is a %s, not an object", s.Name, f.Value.Kind))
+			errs = append(errs, fmt.Errorf("server %q: %w: env is a %s, not an object", s.Name, ErrWrongType, f.Value.Kind))
+		} else {
+			for _, v := range resolvedMembers(f.Value) {
+				ev := EnvVar{Name: v.Key, Pos: v.KeyPos, IsString: v.Value.Kind == jsonString}
+				if ev.IsString {
+					ev.Value = v.Value.Str
+				} else {
+					ev.Value = compactJSON(v.Value)
+				}
+				s.Env = append(s.Env, ev)
+			}
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errors.Join(errs...)
+	}
+
+	switch {
+	case s.URL != "", s.Type == "http", s.Type == "streamable-http":
+		s.Transport = TransportHTTP
+		if s.Type == "sse" {
+			s.Transport = TransportSSE
+		}
+	case s.Type == "sse":
+		s.Transport = TransportSSE
+	default:
+		s.Transport = TransportStdio
+	}
+	s.Gated = c.Scope == ScopeProject && !s.Disabled && s.Command != "" && s.URL == ""
+	s.Fingerprint = Fingerprint(s.Command, s.URL, s.HashArgs())
+	c.integrity(s, keyPath)
+	return s, nil
+}
+
+// integrity reports NULs and deceptive characters in what agentty spawns
+// or shows.
+func (c *Config) integrity(s *Server, keyPath string) {
+	nul := func(key string, pos Pos, v string) {
+		if strings.IndexByte(v, 0) >= 0 {
+			c.addFinding("MG104", pos, s.Name, keyPath+"."+key,
+				fmt.Sprintf("server %q: %s contains a NUL byte: agentty hashes the bytes after it but the process never sees them", s.Name, key))
+		}
+	}
+	deceptive := func(key string, pos Pos, v string) {
+		if Deceptive(v) {
+			c.addFinding("MG308", pos, s.Name, keyPath+"."+key,
+				fmt.Sprintf("server %q: %s contains control, escape, bidi or invisible characters that can make it look like something else", s.Name, key))
+		}
+	}
+	deceptive("name", s.NamePos, s.Name)
+	for _, key := range []string{"command", "url", "type"} {
+		if v, ok := s.entry.get(key); ok && v.Value.Kind == jsonString {
+			nul(key, v.KeyPos, v.Value.Str)
+			deceptive(key, v.KeyPos, v.Value.Str)
+		}
+	}
+	for i, a := range s.Args {
+		k := fmt.Sprintf("args[%d]", i)
+		if a.IsString {
+			nul(k, a.Pos, a.Str)
+			deceptive(k, a.Pos, a.Str)
+		}
+	}
+	for _, ev := range s.Env {
+		k := "env." + ev.Name
+		nul(k, ev.Pos, ev.Name+"="+ev.Value)
+		deceptive(k, ev.Pos, ev.Name+"="+ev.Value)
+	}
+}
