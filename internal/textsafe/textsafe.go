@@ -5,7 +5,10 @@
 // report uses it to escape such text before showing it.
 package textsafe
 
-import "unicode/utf8"
+import (
+	"unicode"
+	"unicode/utf8"
+)
 
 // Unsafe reports whether r must be shown escaped. r == utf8.RuneError
 // stands for an invalid byte when size is 1.
@@ -31,6 +34,10 @@ func Unsafe(r rune) bool {
 		return true
 	case r >= 0xfff9 && r <= 0xfffb: // interlinear annotation controls
 		return true
+	case r >= 0x180b && r <= 0x180f, r == 0x2800, r == 0x16fe4, r == 0x1d159:
+		return true // Mongolian variation selectors, blank Braille, Khitan filler, null notehead: they draw nothing
+	case r >= 0x80 && (unicode.Is(unicode.Zs, r) || !unicode.IsGraphic(r)):
+		return true // spaces other than U+0020; format, private-use and unassigned code points
 	case r == utf8.RuneError:
 		return true
 	}
