@@ -1,0 +1,98 @@
+package report
+
+import (
+	"io"
+	"os"
+	"strings"
+
+	"golang.org/x/term"
+)
+
+// ColorEnv names the environment variable that overrides the colour decision:
+// "always" (or 1, yes, true, on) forces colour, "never" (or 0, no, false, off)
+// turns it off, anything else leaves the decision to [ColorEnabled].
+const ColorEnv = "MCP_GUARD_COLOR"
+
+// ColorEnabled reports whether output written to w should be coloured.
+// getenv looks up environment variables (os.Getenv in production).
+//
+// In order, the first rule that applies decides:
+//
+//  1. MCP_GUARD_COLOR=always|never (see [ColorEnv]) forces it on or off;
+//  2. NO_COLOR set to any non-empty value turns it off (https://no-color.org);
+//  3. CLICOLOR_FORCE set to anything but "" or "0" turns it on;
+//  4. TERM=dumb or CLICOLOR=0 turns it off;
+//  5. otherwise colour is on only when w is an *os.File that is a terminal.
+//
+// A pipe, a file, a bytes.Buffer or any other writer gets plain text unless
+// forced.
+func ColorEnabled(w io.Writer, getenv func(string) string) bool {
+	switch strings.ToLower(getenv(ColorEnv)) {
+	case "always", "1", "yes", "true", "on", "force":
+		return true
+	case "never", "0", "no", "false", "off":
+		return false
+	}
+	if getenv("NO_COLOR") != "" {
+		return false
+	}
+	if f := getenv("CLICOLOR_FORCE"); f != "" && f != "0" {
+		return true
+	}
+	if getenv("TERM") == "dumb" || getenv("CLICOLOR") == "0" {
+		return false
+	}
+	f, ok := w.(*os.File)
+	return ok && f != nil && term.IsTerminal(int(f.Fd()))
+}
+
+// Style applies colours for a handful of roles. The zero Style is plain: every
+// method returns its text unchanged. Style never sanitizes: pass it text that
+// is already safe ([Sanitize] for anything from a repository).
+type Style struct {
+	color bool
+}
+
+// NewStyle returns a Style that colours when color is true; use
+// [ColorEnabled] to decide.
+func NewStyle(color bool) Style {
+	return Style{color: color}
+}
+
+// Color reports whether s adds colour.
+func (s Style) Color() bool { return s.color }
+
+// SGR parameters of each role.
+const (
+	sgrOK      = "32"   // green
+	sgrPending = "33"   // yellow
+	sgrWarning = "1;33" // bold yellow
+	sgrDanger  = "1;31" // bold red
+	sgrDim     = "2"
+	sgrBold    = "1"
+)
+
+// OK marks something trusted or done (green).
+func (s Style) OK(text string) string { return s.paint(sgrOK, text) }
+
+// Pending marks something waiting for a decision (yellow).
+func (s Style) Pending(text string) string { return s.paint(sgrPending, text) }
+
+// Warning marks something that needs attention (bold yellow).
+func (s Style) Warning(text string) string { return s.paint(sgrWarning, text) }
+
+// Danger marks something that runs untrusted or is refused (bold red).
+func (s Style) Danger(text string) string { return s.paint(sgrDanger, text) }
+
+// Dim de-emphasises secondary detail such as hashes and paths.
+func (s Style) Dim(text string) string { return s.paint(sgrDim, text) }
+
+// Bold emphasises names and headings.
+func (s Style) Bold(text string) string { return s.paint(sgrBold, text) }
+
+func (s Style) paint(sgr, text string) string {
+	if !s.color || text == "" {
+		return text
+	}
+	return "\x1b[" + sgr + "m" + text + "\x1b[0m"
+}
