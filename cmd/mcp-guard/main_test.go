@@ -1,0 +1,63 @@
+package main
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+func TestMain(m *testing.M) {
+	testscript.Main(m, map[string]func(){
+		"mcp-guard": func() {
+			os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr, os.Environ()))
+		},
+	})
+}
+
+// TestScripts runs every testdata/script/*.txtar with real git and an
+// isolated HOME: nothing of the developer's own configuration leaks in.
+func TestScripts(t *testing.T) {
+	t.Parallel()
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("testdata", "script"),
+		RequireExplicitExec: true,
+		Setup:               setupScriptEnv,
+		Cmds:                scriptCmds,
+	})
+}
+
+// setupScriptEnv isolates a script from the machine it runs on.
+func setupScriptEnv(env *testscript.Env) error {
+	home := filepath.Join(env.WorkDir, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return err
+	}
+	for k, v := range map[string]string{
+		"HOME":                      home,
+		"USERPROFILE":               "",
+		"MCP_GUARD_HOME":            "",
+		"XDG_CONFIG_HOME":           filepath.Join(home, ".config"),
+		"GIT_CONFIG_NOSYSTEM":       "1",
+		"GIT_CONFIG_GLOBAL":         filepath.Join(home, ".gitconfig"),
+		"GIT_AUTHOR_NAME":           "Test Author",
+		"GIT_AUTHOR_EMAIL":          "author@example.com",
+		"GIT_COMMITTER_NAME":        "Test Committer",
+		"GIT_COMMITTER_EMAIL":       "committer@example.com",
+		"GIT_AUTHOR_DATE":           "2026-01-02T03:04:05Z",
+		"GIT_COMMITTER_DATE":        "2026-01-02T03:04:05Z",
+		"NO_COLOR":                  "1",
+		"AGENTTY_MCP_CONFIG":        "",
+		"AGENTTY_MCP_ALLOW_PROJECT": "",
+		"MCP_GUARD":                 "",
+	} {
+		env.Setenv(k, v)
+	}
+	gitconfig := "[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n[pull]\n\trebase = false\n"
+	return os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(gitconfig), 0o644)
+}
+
+// scriptCmds are extra testscript commands shared by all scripts.
+var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){}

@@ -1,0 +1,246 @@
+package report
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// StatusVersion is the version of the `status --json` document. Fields are
+// only ever added within a version; a removal or a change of meaning bumps
+// it.
+const StatusVersion = 1
+
+// StatusDoc is the `status --json` document, version 1.
+type StatusDoc struct {
+	Version  int             `json:"version"`
+	Config   StatusConfig    `json:"config"`
+	Servers  []StatusServer  `json:"servers"`
+	Findings []trust.Finding `json:"findings"`
+}
+
+// StatusConfig describes the configuration agentty would read.
+type StatusConfig struct {
+	Path    string `json:"path"`
+	Scope   string `json:"scope"`
+	SHA256  string `json:"sha256"`
+	Valid   bool   `json:"valid"`
+	Blanket string `json:"blanket"`
+	// Error is why the file is invalid; Note explains a surprising
+	// discovery outcome; StoreError says why the approvals store approves
+	// nothing.
+	Error      string `json:"error,omitempty"`
+	Note       string `json:"note,omitempty"`
+	StoreError string `json:"store_error,omitempty"`
+}
+
+// StatusServer is one server as agentty sees it.
+type StatusServer struct {
+	Name        string   `json:"name"`
+	Transport   string   `json:"transport"`
+	Gated       bool     `json:"gated"`
+	Disabled    bool     `json:"disabled"`
+	Fingerprint string   `json:"fingerprint"`
+	Trusted     bool     `json:"trusted"`
+	Trust       string   `json:"trust"`
+	Command     string   `json:"command"`
+	Args        []string `json:"args"`
+	URL         string   `json:"url,omitempty"`
+	// Review and Blocks are mcp-guard's own review state; set when a
+	// review ledger was consulted.
+	Review string `json:"review,omitempty"`
+	Blocks *bool  `json:"blocks,omitempty"`
+}
+
+// NewStatusDoc builds the status document from an inspection.
+func NewStatusDoc(in *trust.Inspection) StatusDoc {
+	doc := StatusDoc{Version: StatusVersion, Servers: []StatusServer{}, Findings: []trust.Finding{}}
+	doc.Config.Scope = string(in.Location.Scope)
+	doc.Config.Note = in.Location.Note
+	if in.StoreErr != nil {
+		doc.Config.StoreError = in.StoreErr.Error()
+	}
+	if c := in.Config; c != nil {
+		doc.Config.Path = c.Path
+		doc.Config.SHA256 = c.SHA256
+		doc.Config.Valid = c.Valid()
+		doc.Config.Blanket = in.Blanket
+		if c.Err != nil {
+			doc.Config.Error = c.Err.Error()
+		}
+	} else {
+		doc.Config.Valid = true
+	}
+	for _, v := range in.Verdicts {
+		s := v.Server
+		args := s.SpawnArgs()
+		if args == nil {
+			args = []string{}
+		}
+		doc.Servers = append(doc.Servers, StatusServer{
+			Name: s.Name, Transport: string(s.Transport), Gated: s.Gated, Disabled: s.Disabled,
+			Fingerprint: s.Fingerprint, Trusted: v.Trusted, Trust: string(v.Reason),
+			Command: s.SpawnCommand(), Args: args, URL: s.URL,
+		})
+	}
+	doc.Findings = append(doc.Findings, in.Findings...)
+	return doc
+}
+
+// WriteJSON writes v as indented JSON with a final newline.
+func WriteJSON(w io.Writer, v any) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	return enc.Encode(v)
+}
+
+// CommandLine renders a server's command line for people: the command and
+// its spawn args joined by spaces, each sanitised; an arg that is empty or
+// holds spaces is quoted so the words stay countable.
+func CommandLine(s *trust.Server) string {
+	if s.Command == "" && s.URL != "" {
+		return Sanitize(s.URL)
+	}
+	parts := []string{quoteWord(s.Command)}
+	for _, a := range s.Args {
+		w := a.Str
+		if !a.IsString {
+			w = a.Spawn
+		}
+		parts = append(parts, quoteWord(w))
+	}
+	return strings.Join(parts, " ")
+}
+
+func quoteWord(w string) string {
+	s := Sanitize(w)
+	if s == "" || strings.ContainsAny(s, " '\"") {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	return s
+}
+
+// reasonText explains a verdict in a few words.
+func reasonText(v trust.Verdict) string {
+	switch v.Reason {
+	case trust.ReasonApproved:
+		return "approved (fingerprint " + Short(v.Server.Fingerprint) + ")"
+	case trust.ReasonWholeFile:
+		return "trusted by a whole-file approval"
+	case trust.ReasonEnv:
+		return "trusted by AGENTTY_MCP_ALLOW_PROJECT"
+	case trust.ReasonPending:
+		return "pending approval"
+	case trust.ReasonUngated:
+		if v.Server.URL == "" {
+			return "not gated, nothing to run"
+		}
+		return "not gated (" + string(v.Server.Transport) + ")"
+	case trust.ReasonUser:
+		return "user configuration, never gated"
+	case trust.ReasonExplicit:
+		return "AGENTTY_MCP_CONFIG, never gated"
+	case trust.ReasonDisabled:
+		return "disabled"
+	}
+	return string(v.Reason)
+}
+
+// Short shortens a fingerprint to its first 12 hex digits.
+func Short(fp string) string {
+	if len(fp) > 12 {
+		return fp[:12]
+	}
+	return fp
+}
+
+// padRight pads s with spaces to n columns (runes).
+func padRight(s string, n int) string {
+	if c := len([]rune(s)); c < n {
+		return s + strings.Repeat(" ", n-c)
+	}
+	return s
+}
+
+// WriteStatus renders an inspection for people, in the manner of
+// `agentty plugin list --project`, plus why each server is trusted.
+func WriteStatus(w io.Writer, in *trust.Inspection, st Style) error {
+	p := &printer{w: w}
+	switch {
+	case in.Config == nil:
+		p.printf("no MCP configuration: agentty would start no MCP servers here\n")
+		if in.Location.Note != "" {
+			p.printf("note: %s\n", Sanitize(in.Location.Note))
+		}
+		return p.err
+	}
+	c := in.Config
+	p.printf("%s (%s configuration%s):\n", st.Bold(Sanitize(c.Path)), c.Scope, gatedNote(c.Scope))
+	if in.Location.Note != "" {
+		p.printf("  note: %s\n", Sanitize(in.Location.Note))
+	}
+	if !c.Valid() {
+		p.printf("  %s %s\n", st.Danger("invalid:"), Sanitize(c.Err.Error()))
+		p.printf("  agentty runs nothing from this file, and its own servers do not connect either\n")
+	} else if len(in.Verdicts) == 0 {
+		p.printf("  no servers\n")
+	}
+	for _, v := range in.Verdicts {
+		mark := "  "
+		switch {
+		case v.Reason == trust.ReasonPending:
+			mark = st.Pending("— ")
+		case v.Trusted && v.Server.Command != "":
+			mark = st.OK("✓ ")
+		}
+		line := fmt.Sprintf("  %s%s %s", mark, padRight(Sanitize(v.Server.Name), 16), CommandLine(v.Server))
+		p.printf("%s  %s\n", line, st.Dim("["+reasonText(v)+"]"))
+	}
+	if in.StoreErr != nil {
+		p.printf("%s the approvals store approves nothing: %s\n", st.Warning("warning:"), Sanitize(in.StoreErr.Error()))
+	}
+	if len(in.Findings) > 0 {
+		p.printf("\n")
+		for _, f := range in.Findings {
+			p.printf("%s %s %s:%d: %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, Sanitize(f.Message))
+		}
+	}
+	if c.Scope == trust.ScopeProject && len(in.Verdicts) > 0 {
+		p.printf("\n%s trusted · %s pending approval (mcp-guard approve <name>)\n", st.OK("✓"), st.Pending("—"))
+	}
+	return p.err
+}
+
+func gatedNote(s trust.Scope) string {
+	if s == trust.ScopeProject {
+		return ", gated"
+	}
+	return ", never gated"
+}
+
+func severityMark(s trust.Severity, st Style) string {
+	switch s {
+	case trust.SeverityCritical, trust.SeverityHigh:
+		return st.Danger(string(s))
+	case trust.SeverityMedium:
+		return st.Warning(string(s))
+	}
+	return st.Dim(string(s))
+}
+
+// printer remembers the first write error so renderers stay readable.
+type printer struct {
+	w   io.Writer
+	err error
+}
+
+func (p *printer) printf(format string, args ...any) {
+	if p.err != nil {
+		return
+	}
+	_, p.err = fmt.Fprintf(p.w, format, args...)
+}

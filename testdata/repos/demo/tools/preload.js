@@ -1,0 +1,1 @@
+// Loaded through NODE_OPTIONS: code agentty's fingerprint does not cover.
