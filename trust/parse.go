@@ -48,7 +48,9 @@ func Parse(path string, data []byte, scope Scope) *Config {
 		c.addFinding("MG303", r.pos(end), "", "",
 			"bytes after the first JSON value: agentty's connect loop runs the first value, while `agentty plugin list` shows nothing")
 	}
-	c.findDuplicates(root, "")
+	if root.Kind != jsonObject {
+		c.findDuplicates(root, nil, "", "")
+	}
 
 	var fatal []error
 	if root.Kind == jsonObject {
@@ -65,6 +67,11 @@ func Parse(path string, data []byte, scope Scope) *Config {
 		case hasSrv && srv.Value.Kind == jsonObject:
 			table = srv
 		}
+		var tableValue *jsonValue // keys below its members name a server
+		if table != nil {
+			tableValue = table.Value
+		}
+		c.findDuplicates(root, tableValue, "", "")
 		if table != nil {
 			c.ServersKey = table.Key
 			for _, m := range resolvedMembers(table.Value) {
@@ -88,36 +95,32 @@ func (c *Config) addFinding(rule string, pos Pos, server, key, msg string) {
 	c.Findings = append(c.Findings, NewFinding(rule, c.Path, pos, server, key, msg))
 }
 
-// findDuplicates reports every duplicate key at every level.
-func (c *Config) findDuplicates(v *jsonValue, at string) {
+// findDuplicates reports every duplicate key at every level. The members
+// of table (the server table agentty reads, or nil) are servers: keys below
+// one name it as server. Attribution follows the tree, not the key path,
+// which is ambiguous when a name holds a dot.
+func (c *Config) findDuplicates(v, table *jsonValue, at, server string) {
 	switch v.Kind {
 	case jsonArray:
 		for i, e := range v.Elems {
-			c.findDuplicates(e, fmt.Sprintf("%s[%d]", at, i))
+			c.findDuplicates(e, table, fmt.Sprintf("%s[%d]", at, i), server)
 		}
 	case jsonObject:
 		seen := make(map[string]bool, len(v.Members))
 		for _, m := range v.Members {
 			p := joinKey(at, m.Key)
+			srv := server
+			if v == table {
+				srv = m.Key
+			}
 			if seen[m.Key] {
-				c.addFinding("MG302", m.KeyPos, serverOf(c, p), p,
+				c.addFinding("MG302", m.KeyPos, srv, p,
 					fmt.Sprintf("duplicate key %q: agentty keeps only the last one, replacing the earlier value", p))
 			}
 			seen[m.Key] = true
-			c.findDuplicates(m.Value, p)
+			c.findDuplicates(m.Value, table, p, srv)
 		}
 	}
-}
-
-// serverOf names the server a key path is under, if it is under one.
-func serverOf(c *Config, keyPath string) string {
-	for _, top := range []string{"mcpServers.", "servers."} {
-		if rest, ok := strings.CutPrefix(keyPath, top); ok {
-			name, _, _ := strings.Cut(rest, ".")
-			return name
-		}
-	}
-	return ""
 }
 
 func joinKey(at, key string) string {
