@@ -4,6 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
@@ -60,4 +61,20 @@ func setupScriptEnv(env *testscript.Env) error {
 }
 
 // scriptCmds are extra testscript commands shared by all scripts.
-var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){}
+var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	// cmpnoeol GOT WANT compares GOT with WANT minus WANT's final newline:
+	// txtar files always end in one, agentty's store never does.
+	"cmpnoeol": func(ts *testscript.TestScript, neg bool, args []string) {
+		if len(args) != 2 {
+			ts.Fatalf("usage: cmpnoeol got want")
+		}
+		got := ts.ReadFile(args[0])
+		want := strings.TrimSuffix(ts.ReadFile(args[1]), "\n")
+		if (got == want) == neg {
+			if neg {
+				ts.Fatalf("%s and %s are equal", args[0], args[1])
+			}
+			ts.Fatalf("%s differs from %s:\ngot:  %q\nwant: %q", args[0], args[1], got, want)
+		}
+	},
+}
