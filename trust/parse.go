@@ -45,6 +45,9 @@ func Parse(path string, data []byte, scope Scope) *Config {
 	if end < len(data) {
 		c.TrailingOffset = end
 		r := &jsonReader{data: data, cLine: 1, cCol: 1}
+		if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
+			r.cOff = 3 // the BOM is not a column, as in decodeJSON
+		}
 		c.addFinding("MG303", r.pos(end), "", "",
 			"bytes after the first JSON value: agentty's connect loop runs the first value, while `agentty plugin list` shows nothing")
 	}
