@@ -3,6 +3,7 @@ package trust
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 )
 
@@ -52,7 +53,7 @@ func Parse(path string, data []byte, scope Scope) *Config {
 			"bytes after the first JSON value: agentty's connect loop runs the first value, while `agentty plugin list` shows nothing")
 	}
 	if root.Kind != jsonObject {
-		c.findDuplicates(root, nil, "", "")
+		c.findDuplicates(root, nil, nil, "")
 	}
 
 	var fatal []error
@@ -74,7 +75,7 @@ func Parse(path string, data []byte, scope Scope) *Config {
 		if table != nil {
 			tableValue = table.Value
 		}
-		c.findDuplicates(root, tableValue, "", "")
+		c.findDuplicates(root, tableValue, nil, "")
 		if table != nil {
 			c.ServersKey = table.Key
 			for _, m := range resolvedMembers(table.Value) {
@@ -102,26 +103,38 @@ func (c *Config) addFinding(rule string, pos Pos, server, key, msg string) {
 // of table (the server table agentty reads, or nil) are servers: keys below
 // one name it as server. Attribution follows the tree, not the key path,
 // which is ambiguous when a name holds a dot.
-func (c *Config) findDuplicates(v, table *jsonValue, at, server string) {
+//
+// at is the path as a stack of parts, joined only when a duplicate is
+// reported: building every path eagerly costs depth x size on a hostile
+// file (a wide array 900 levels down).
+func (c *Config) findDuplicates(v, table *jsonValue, at []string, server string) {
 	switch v.Kind {
 	case jsonArray:
 		for i, e := range v.Elems {
-			c.findDuplicates(e, table, fmt.Sprintf("%s[%d]", at, i), server)
+			if e.Kind == jsonArray || e.Kind == jsonObject {
+				c.findDuplicates(e, table, append(at, "["+strconv.Itoa(i)+"]"), server)
+			}
 		}
 	case jsonObject:
 		seen := make(map[string]bool, len(v.Members))
 		for _, m := range v.Members {
-			p := joinKey(at, m.Key)
 			srv := server
 			if v == table {
 				srv = m.Key
 			}
 			if seen[m.Key] {
+				p := joinKey(strings.Join(at, ""), m.Key)
 				c.addFinding("MG302", m.KeyPos, srv, p,
 					fmt.Sprintf("duplicate key %q: agentty keeps only the last one, replacing the earlier value", p))
 			}
 			seen[m.Key] = true
-			c.findDuplicates(m.Value, table, p, srv)
+			if m.Value.Kind == jsonArray || m.Value.Kind == jsonObject {
+				part := m.Key
+				if len(at) > 0 {
+					part = "." + part
+				}
+				c.findDuplicates(m.Value, table, append(at, part), srv)
+			}
 		}
 	}
 }
