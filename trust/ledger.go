@@ -1,0 +1,560 @@
+package trust
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/gofrs/flock"
+)
+
+// This file is mcp-guard's own review ledger: the decisions a user made in
+// `mcp-guard review` (approve, decline) and `hooks install --adopt`, bound
+// to deep fingerprints, kept in the user's directory where no repository
+// can write: $MCP_GUARD_HOME, else $HOME/.agentty/mcp-guard/. It holds
+//
+//   - reviews.json: the latest decision per (repository, config path,
+//     server name), with the reviewed entry (canonical JSON and referenced
+//     files) so the next review can show what changed since; rewritten
+//     atomically under a lock, never when it cannot be parsed;
+//   - audit.jsonl: one JSON line per decision, appended, never rewritten.
+
+// Ledger file names inside the ledger directory.
+const (
+	LedgerFileName = "reviews.json"
+	AuditFileName  = "audit.jsonl"
+)
+
+// LedgerHomeEnv relocates mcp-guard's own directory.
+const LedgerHomeEnv = "MCP_GUARD_HOME"
+
+// LedgerVersion is the version of reviews.json this program writes. A
+// ledger of a later version is read (what this version understands of it)
+// but never rewritten.
+const LedgerVersion = 1
+
+// ErrLedgerInvalid is matched (errors.Is) by every *LedgerError.
+var ErrLedgerInvalid = errors.New("invalid review ledger")
+
+// LedgerError says why the ledger on disk is unusable. Nothing counts as
+// reviewed while it is so (every server blocks), and mcp-guard never
+// rewrites it: the file is left byte for byte as it is.
+type LedgerError struct {
+	Path    string
+	Problem string
+	Err     error
+}
+
+func (e *LedgerError) Error() string {
+	return fmt.Sprintf("%s: %s: nothing counts as reviewed while it is so, and mcp-guard will not rewrite it; repair it or move it aside (reviews then start afresh)", e.Path, e.Problem)
+}
+
+func (e *LedgerError) Unwrap() error { return e.Err }
+
+// Is makes errors.Is(err, ErrLedgerInvalid) true.
+func (e *LedgerError) Is(target error) bool { return target == ErrLedgerInvalid }
+
+// LedgerDir is mcp-guard's own directory: $MCP_GUARD_HOME when set (made
+// absolute), else $HOME/.agentty/mcp-guard (USERPROFILE when HOME is
+// empty). It never depends on the repository being looked at.
+func LedgerDir(getenv Getenv) (string, error) {
+	if d := getenv(LedgerHomeEnv); d != "" {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return "", fmt.Errorf("%s=%s: %w", LedgerHomeEnv, d, err)
+		}
+		return abs, nil
+	}
+	home := HomeDir(getenv)
+	if home == "" {
+		return "", ErrNoHome
+	}
+	return filepath.Join(home, ".agentty", "mcp-guard"), nil
+}
+
+// Decision is what the user decided about one version of a server.
+type Decision string
+
+const (
+	// DecisionApproved: the user looked at it and lets it run.
+	DecisionApproved Decision = "approved"
+	// DecisionDeclined: the user looked at it and keeps it off; it stops
+	// asking for a review until it changes.
+	DecisionDeclined Decision = "declined"
+)
+
+// ReviewState is mcp-guard's view of a server's current version.
+type ReviewState string
+
+const (
+	StateReviewed   ReviewState = "reviewed"   // its current deep fingerprint was approved
+	StateDeclined   ReviewState = "declined"   // its current deep fingerprint was declined
+	StateUnreviewed ReviewState = "unreviewed" // never reviewed, or changed since
+)
+
+// ReviewKey names a server across clones of one repository: the
+// repository's identity (see RepoIdentity), the config's path relative to
+// the repository root (slash-separated) and the server's name.
+type ReviewKey struct {
+	Repo   string `json:"repo"`
+	Config string `json:"config"`
+	Server string `json:"server"`
+}
+
+// String is a stable, unambiguous rendering for messages and sorting.
+func (k ReviewKey) String() string {
+	return fmt.Sprintf("%q %q %q", k.Repo, k.Config, k.Server)
+}
+
+// RepoIdentity is the ledger's name for a repository: its root commit ids,
+// sorted and joined with commas, so every clone and worktree of it shares
+// its reviews. A directory outside git, or a repository without commits,
+// is named by its absolute path ("dir:/abs/path").
+func RepoIdentity(roots []string, dir string) string {
+	if len(roots) == 0 {
+		return "dir:" + filepath.Clean(dir)
+	}
+	r := append([]string(nil), roots...)
+	sort.Strings(r)
+	return strings.Join(r, ",")
+}
+
+// ReviewedFile is a repository file a server runs, as it was reviewed.
+type ReviewedFile struct {
+	Path string `json:"path"`
+	ID   string `json:"id"`
+}
+
+// ReviewedVersion is one version of a server as the user saw it.
+type ReviewedVersion struct {
+	// Deep is mcp-guard's deep fingerprint (64 lower-case hex digits).
+	Deep string `json:"deep_fingerprint"`
+	// Fingerprint is agentty's fingerprint of the same version ("" when it
+	// has none).
+	Fingerprint string `json:"fingerprint"`
+	// Entry is the server's canonical JSON (Server.Canonical).
+	Entry string         `json:"entry"`
+	Files []ReviewedFile `json:"files,omitempty"`
+	// Commit is HEAD when the decision was made ("" outside git).
+	Commit string    `json:"commit,omitempty"`
+	Time   time.Time `json:"time"`
+}
+
+// Review is the latest decision about one server.
+type Review struct {
+	ReviewKey
+	Decision Decision `json:"decision"`
+	ReviewedVersion
+	// Adopted marks an approval recorded by `hooks install --adopt`: the
+	// user accepted what agentty had already approved, without a diff.
+	Adopted bool `json:"adopted,omitempty"`
+	// LastApproved is the most recent approved version when the latest
+	// decision declined a later one, so a future review can still show
+	// what changed since the user last let it run.
+	LastApproved *ReviewedVersion `json:"last_approved,omitempty"`
+}
+
+// Baseline is the version a new review is compared with: the last approved
+// one when there is one, else the latest decision's.
+func (r *Review) Baseline() *ReviewedVersion {
+	if r == nil {
+		return nil
+	}
+	if r.Decision != DecisionApproved && r.LastApproved != nil {
+		return r.LastApproved
+	}
+	return &r.ReviewedVersion
+}
+
+// ledgerFile is reviews.json.
+type ledgerFile struct {
+	Version int       `json:"version"`
+	Reviews []*Review `json:"reviews"`
+}
+
+// Ledger is the review ledger as read from disk.
+type Ledger struct {
+	// Dir is the ledger directory; Path is reviews.json inside it.
+	Dir, Path string
+	// Err is why nothing counts as reviewed: the ledger is not a regular
+	// file, cannot be read or cannot be parsed (a *LedgerError), or there
+	// is no home directory. nil when it is usable; a missing file is
+	// usable and empty.
+	Err error
+	// Newer is set when the file was written by a later version of
+	// mcp-guard: it is read, never rewritten.
+	Newer bool
+
+	reviews map[ReviewKey]*Review
+}
+
+// LoadLedger reads the ledger in dir. It never fails: an unusable ledger
+// reviews nothing and Err says why.
+func LoadLedger(dir string) *Ledger {
+	l := &Ledger{Dir: dir, Path: filepath.Join(dir, LedgerFileName)}
+	data, err := ReadFile(l.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return l
+	}
+	if err != nil {
+		l.Err = &LedgerError{Path: l.Path, Problem: "cannot be read: " + unwrapPath(err, l.Path), Err: err}
+		return l
+	}
+	f, err := parseLedger(l.Path, data)
+	if err != nil {
+		l.Err = err
+		return l
+	}
+	l.Newer = f.Version > LedgerVersion
+	l.reviews = indexReviews(f.Reviews)
+	return l
+}
+
+// LoadUserLedger reads the ledger of the user getenv describes.
+func LoadUserLedger(getenv Getenv) *Ledger {
+	dir, err := LedgerDir(getenv)
+	if err != nil {
+		return &Ledger{Err: err}
+	}
+	return LoadLedger(dir)
+}
+
+// Lookup returns the latest decision about a server, if any. An unusable
+// ledger has none.
+func (l *Ledger) Lookup(k ReviewKey) (*Review, bool) {
+	if l == nil || l.Err != nil {
+		return nil, false
+	}
+	r, ok := l.reviews[k]
+	return r, ok
+}
+
+// State is the review state of a server whose current deep fingerprint is
+// deep, and the latest decision about it (nil when there is none).
+func (l *Ledger) State(k ReviewKey, deep string) (ReviewState, *Review) {
+	r, ok := l.Lookup(k)
+	if !ok {
+		return StateUnreviewed, nil
+	}
+	if deep == "" || r.Deep != deep {
+		return StateUnreviewed, r
+	}
+	if r.Decision == DecisionDeclined {
+		return StateDeclined, r
+	}
+	return StateReviewed, r
+}
+
+// Reviews returns every decision, sorted by key.
+func (l *Ledger) Reviews() []*Review {
+	if l == nil || l.Err != nil {
+		return nil
+	}
+	return sortedReviews(l.reviews)
+}
+
+func indexReviews(rs []*Review) map[ReviewKey]*Review {
+	m := make(map[ReviewKey]*Review, len(rs))
+	for _, r := range rs {
+		m[r.ReviewKey] = r
+	}
+	return m
+}
+
+func sortedReviews(m map[ReviewKey]*Review) []*Review {
+	out := make([]*Review, 0, len(m))
+	for _, r := range m {
+		out = append(out, r)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		a, b := out[i].ReviewKey, out[j].ReviewKey
+		if a.Repo != b.Repo {
+			return a.Repo < b.Repo
+		}
+		if a.Config != b.Config {
+			return a.Config < b.Config
+		}
+		return a.Server < b.Server
+	})
+	return out
+}
+
+// parseLedger decodes reviews.json strictly: one JSON object with a known
+// version, every review complete and every key once.
+func parseLedger(path string, data []byte) (*ledgerFile, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var f ledgerFile
+	if err := dec.Decode(&f); err != nil {
+		problem := "is not valid JSON (" + err.Error() + ")"
+		if len(bytes.TrimSpace(data)) == 0 {
+			problem = "is empty"
+		}
+		return nil, &LedgerError{Path: path, Problem: problem, Err: err}
+	}
+	if dec.More() || dec.InputOffset() != int64(len(bytes.TrimRight(data, " \t\r\n"))) {
+		return nil, &LedgerError{Path: path, Problem: "has content after the JSON value"}
+	}
+	if f.Version < 1 {
+		return nil, &LedgerError{Path: path, Problem: fmt.Sprintf("has no valid version (%d)", f.Version)}
+	}
+	seen := make(map[ReviewKey]bool, len(f.Reviews))
+	for i, r := range f.Reviews {
+		if problem := checkReview(r); problem != "" {
+			return nil, &LedgerError{Path: path, Problem: fmt.Sprintf("review %d %s", i+1, problem)}
+		}
+		if seen[r.ReviewKey] {
+			return nil, &LedgerError{Path: path, Problem: fmt.Sprintf("review %d repeats the key %s", i+1, r.ReviewKey)}
+		}
+		seen[r.ReviewKey] = true
+	}
+	return &f, nil
+}
+
+func checkReview(r *Review) string {
+	switch {
+	case r == nil:
+		return "is null"
+	case r.Repo == "" || r.Config == "" || r.Server == "":
+		return "lacks its repo, config or server"
+	case r.Decision != DecisionApproved && r.Decision != DecisionDeclined:
+		return fmt.Sprintf("has an unknown decision %q", r.Decision)
+	case !isLowerHexSHA256(r.Deep):
+		return "has no valid deep_fingerprint"
+	case r.LastApproved != nil && !isLowerHexSHA256(r.LastApproved.Deep):
+		return "has a last_approved without a valid deep_fingerprint"
+	}
+	return ""
+}
+
+// AuditRecord is one line of audit.jsonl.
+type AuditRecord struct {
+	Time time.Time `json:"time"`
+	// Repository is the repository identity (RepoIdentity); Path is the
+	// work tree it was decided in, for people.
+	Repository string `json:"repository"`
+	Path       string `json:"path,omitempty"`
+	Config     string `json:"config"`
+	Server     string `json:"server"`
+	// Decision is "approve", "decline" or "adopt".
+	Decision    string `json:"decision"`
+	Fingerprint string `json:"fingerprint"`
+	Deep        string `json:"deep_fingerprint"`
+	Commit      string `json:"commit,omitempty"`
+}
+
+// LedgerEdit is the ledger's content during UpdateLedger.
+type LedgerEdit struct {
+	reviews map[ReviewKey]*Review
+	audit   []AuditRecord
+	// Path is the work tree decisions are made in; it is written to the
+	// audit log only.
+	Path string
+}
+
+// Lookup returns the latest decision about a server.
+func (e *LedgerEdit) Lookup(k ReviewKey) (*Review, bool) {
+	r, ok := e.reviews[k]
+	return r, ok
+}
+
+// Record makes r the latest decision about its server and queues the
+// matching audit line. A decline keeps the last approved version (see
+// Review.LastApproved). r.Time defaults to now.
+func (e *LedgerEdit) Record(r Review) error {
+	if r.Time.IsZero() {
+		r.Time = time.Now().UTC()
+	}
+	if problem := checkReview(&r); problem != "" {
+		return fmt.Errorf("review of %s %s", r.ReviewKey, problem)
+	}
+	r.LastApproved = nil
+	if prev, ok := e.reviews[r.ReviewKey]; ok && r.Decision == DecisionDeclined {
+		switch {
+		case prev.Decision == DecisionApproved:
+			v := prev.ReviewedVersion
+			r.LastApproved = &v
+		case prev.LastApproved != nil:
+			v := *prev.LastApproved
+			r.LastApproved = &v
+		}
+	}
+	e.reviews[r.ReviewKey] = &r
+	verb := "approve"
+	switch {
+	case r.Decision == DecisionDeclined:
+		verb = "decline"
+	case r.Adopted:
+		verb = "adopt"
+	}
+	e.audit = append(e.audit, AuditRecord{
+		Time: r.Time, Repository: r.Repo, Path: e.Path, Config: r.Config, Server: r.Server,
+		Decision: verb, Fingerprint: r.Fingerprint, Deep: r.Deep, Commit: r.Commit,
+	})
+	return nil
+}
+
+// UpdateLedger changes the ledger in dir under an exclusive lock
+// (reviews.json.lock, flock), the same way UpdateApprovals changes
+// agentty's store: a missing directory is created 0700; an unusable ledger
+// is refused with a *LedgerError and left untouched, as is one written by
+// a later version; when fn records nothing, nothing is written; otherwise
+// the new content goes to a synced temporary file renamed over the ledger,
+// and then every recorded decision is appended to audit.jsonl, still under
+// the lock. An error from fn is returned as is and nothing is written.
+func UpdateLedger(ctx context.Context, dir string, fn func(*LedgerEdit) error) error {
+	if dir == "" {
+		return ErrNoHome
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("%s: cannot create mcp-guard's directory: %w; check that its parent is writable", dir, unwrapPathErr(err))
+	}
+	path := filepath.Join(dir, LedgerFileName)
+	unlock, err := lockExclusive(ctx, path+".lock", "the review ledger")
+	if err != nil {
+		return err
+	}
+	defer unlock()
+
+	if err := ledgerIsRegular(path); err != nil {
+		return err
+	}
+	l := LoadLedger(dir)
+	if l.Err != nil {
+		return l.Err
+	}
+	if l.Newer {
+		return &LedgerError{Path: path, Problem: "was written by a newer mcp-guard (version above " + fmt.Sprint(LedgerVersion) + ")"}
+	}
+	// Temporary files of a writer killed mid-write; with the lock held,
+	// every one is stale.
+	if stale, _ := filepath.Glob(filepath.Join(dir, "."+LedgerFileName+".*.tmp")); len(stale) > 0 {
+		for _, p := range stale {
+			os.Remove(p)
+		}
+	}
+	edit := &LedgerEdit{reviews: l.reviews}
+	if edit.reviews == nil {
+		edit.reviews = map[ReviewKey]*Review{}
+	}
+	if err := fn(edit); err != nil {
+		return err
+	}
+	if len(edit.audit) == 0 {
+		return nil
+	}
+	data, err := json.MarshalIndent(ledgerFile{Version: LedgerVersion, Reviews: sortedReviews(edit.reviews)}, "", "  ")
+	if err != nil {
+		return fmt.Errorf("%s: encoding the review ledger: %w", path, err)
+	}
+	if err := replaceFile(path, append(data, '\n'), 0o600); err != nil {
+		return err
+	}
+	return AppendAudit(dir, edit.audit...)
+}
+
+// ledgerIsRegular refuses a ledger path that is a symlink or anything but a
+// regular file: mcp-guard replaces the file, and will not follow a link
+// out of its own directory to do so.
+func ledgerIsRegular(path string) error {
+	fi, err := os.Lstat(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err != nil {
+		return &LedgerError{Path: path, Problem: "cannot be examined: " + unwrapPath(err, path), Err: err}
+	}
+	if !fi.Mode().IsRegular() {
+		return &LedgerError{Path: path, Problem: "is " + describeMode(fi.Mode()) + ", not a regular file", Err: ErrNotRegular}
+	}
+	return nil
+}
+
+// replaceFile atomically replaces path with data: a temporary file in the
+// same directory, written, chmod'ed, synced, renamed over path, and the
+// directory synced. A reader sees the old content or the new, never a mix.
+func replaceFile(path string, data []byte, mode fs.FileMode) error {
+	dir := filepath.Dir(path)
+	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return fmt.Errorf("%s: cannot write %s: %w; check that the directory is writable", dir, filepath.Base(path), unwrapPathErr(err))
+	}
+	name := tmp.Name()
+	if err := writeSynced(tmp, data, mode); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("%s: cannot write: %w; %s is unchanged", name, unwrapPathErr(err), path)
+	}
+	if err := os.Rename(name, path); err != nil {
+		os.Remove(name)
+		return fmt.Errorf("%s: cannot replace: %w; it is unchanged", path, unwrapPathErr(err))
+	}
+	if err := syncDir(dir); err != nil {
+		return fmt.Errorf("%s: replaced, but the directory could not be synced: %w", dir, unwrapPathErr(err))
+	}
+	return nil
+}
+
+// lockExclusive takes an exclusive flock on lockPath, waiting until ctx is
+// done, or LockTimeout when ctx has no deadline. what names the protected
+// file in messages.
+func lockExclusive(ctx context.Context, lockPath, what string) (unlock func(), err error) {
+	if _, ok := ctx.Deadline(); !ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, LockTimeout)
+		defer cancel()
+	}
+	lock := flock.New(lockPath, flock.SetPermissions(0o600))
+	locked, err := lock.TryLockContext(ctx, 5*time.Millisecond)
+	if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
+		return nil, fmt.Errorf("%s: cannot lock %s: %w; check that %s is writable", lockPath, what, unwrapPathErr(err), filepath.Dir(lockPath))
+	}
+	if !locked {
+		return nil, fmt.Errorf("%s: %w (%v): another mcp-guard process holds it; retry when it has finished", lockPath, ErrLockTimeout, ctx.Err())
+	}
+	return func() { lock.Unlock() }, nil
+}
+
+// AppendAudit appends records to dir/audit.jsonl, one JSON object per line.
+// The file is opened O_APPEND and each line goes out in a single write, so
+// concurrent writers never interleave within a line; it is synced before
+// AppendAudit returns. The log is never rewritten or truncated.
+func AppendAudit(dir string, recs ...AuditRecord) error {
+	if len(recs) == 0 {
+		return nil
+	}
+	path := filepath.Join(dir, AuditFileName)
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
+	if err != nil {
+		return fmt.Errorf("%s: cannot open the audit log: %w", path, unwrapPathErr(err))
+	}
+	fi, err := f.Stat()
+	if err == nil && !fi.Mode().IsRegular() {
+		err = fmt.Errorf("%w (%s)", ErrNotRegular, describeMode(fi.Mode()))
+	}
+	for _, r := range recs {
+		if err != nil {
+			break
+		}
+		var line []byte
+		if line, err = json.Marshal(r); err == nil {
+			_, err = f.Write(append(line, '\n'))
+		}
+	}
+	if err == nil {
+		err = f.Sync()
+	}
+	if cerr := f.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		return fmt.Errorf("%s: cannot append to the audit log: %w", path, unwrapPathErr(err))
+	}
+	return nil
+}
