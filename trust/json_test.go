@@ -1,0 +1,440 @@
+package trust
+
+import (
+	"errors"
+	"math"
+	"strings"
+	"testing"
+	"time"
+)
+
+// These tests pin the JSON reader to nlohmann::json's default dialect
+// (spec §2). Each case says what nlohmann does; none is derived from the
+// reader's own output.
+
+func TestDecodeJSONAcceptReject(t *testing.T) {
+	tests := []struct {
+		name  string
+		in    string
+		ok    bool
+		inErr string // substring of the error when !ok
+	}{
+		{"empty object", `{}`, true, ""},
+		{"whitespace around", " \t\r\n{} \n", true, ""},
+		{"bom", "\xEF\xBB\xBF{}", true, ""},
+		{"bom then space", "\xEF\xBB\xBF \n{}", true, ""},
+		{"partial bom", "\xEF\xBB{}", false, ""},
+		{"bom not at start", " \xEF\xBB\xBF{}", false, ""},
+		{"two boms", "\xEF\xBB\xBF\xEF\xBB\xBF{}", false, ""},
+		{"empty input", ``, false, "end of input"},
+		{"only whitespace", "  \n", false, "end of input"},
+		{"only bom", "\xEF\xBB\xBF", false, "end of input"},
+		{"scalar root", `"x"`, true, ""},
+		{"number root", `12`, true, ""},
+		{"null root", `null`, true, ""},
+		{"array root", `[1,"a",null,true,false,{},[]]`, true, ""},
+		{"comment", `{/*c*/}`, false, ""},
+		{"line comment", "{}\n// c", true, ""}, // trailing: decoded value is fine
+		{"comment inside", "{\"a\":1 // c\n}", false, ""},
+		{"trailing comma object", `{"a":1,}`, false, ""},
+		{"trailing comma array", `[1,]`, false, ""},
+		{"leading comma", `[,1]`, false, ""},
+		{"missing colon", `{"a" 1}`, false, "':'"},
+		{"unquoted key", `{a:1}`, false, "string key"},
+		{"single quotes", `{'a':1}`, false, ""},
+		{"unterminated object", `{"a":1`, false, "end of input"},
+		{"unterminated array", `[1`, false, "end of input"},
+		{"unterminated string", `"abc`, false, "unterminated"},
+		{"unterminated escape", `"abc\`, false, "unterminated"},
+		{"literal true", `true`, true, ""},
+		{"literal cut", `tru`, false, "literal"},
+		{"literal case", `True`, false, ""},
+		{"nul literal", `nul`, false, ""},
+		{"NaN", `NaN`, false, ""},
+		{"Infinity", `Infinity`, false, ""},
+		{"plus number", `+1`, false, ""},
+		{"lone minus", `-`, false, "number"},
+		{"minus space", `- 1`, false, "number"},
+		{"dot no digits", `1.`, false, "'.'"},
+		{"dot leading", `.5`, false, ""},
+		{"exp no digits", `1e`, false, "exponent"},
+		{"exp sign no digits", `1e+`, false, "exponent"},
+		{"hex number", `[0x10]`, false, ""},
+		{"leading zero in array", `[01]`, false, ""},
+		{"raw tab in string", "\"a\tb\"", false, "control character 0x09"},
+		{"raw newline in string", "\"a\nb\"", false, "control character 0x0a"},
+		{"raw NUL in string", "\"a\x00b\"", false, "control character 0x00"},
+		{"raw 0x1f in string", "\"a\x1fb\"", false, "control character 0x1f"},
+		{"raw DEL in string", "\"a\x7fb\"", true, ""},
+		{"raw NUL outside string", "{\"a\":\x00}", false, ""},
+		{"invalid utf8 ff", "\"\xff\"", false, "invalid UTF-8"},
+		{"invalid utf8 continuation", "\"\x80\"", false, "invalid UTF-8"},
+		{"invalid utf8 truncated", "\"\xc3\"", false, "invalid UTF-8"},
+		{"invalid utf8 overlong", "\"\xc0\xaf\"", false, "invalid UTF-8"},
+		{"invalid utf8 surrogate encoded", "\"\xed\xa0\x80\"", false, "invalid UTF-8"},
+		{"invalid utf8 above max", "\"\xf4\x90\x80\x80\"", false, "invalid UTF-8"},
+		{"invalid utf8 in key", "{\"\xff\":1}", false, "invalid UTF-8"},
+		{"invalid utf8 after escape", "\"\\n\xff\"", false, "invalid UTF-8"},
+		{"invalid utf8 outside string", "{\xff}", false, ""},
+		{"valid utf8 4 byte", "\"\xf0\x9f\x98\x80\"", true, ""},
+		{"escapes", `"\" \\ \/ \b \f \n \r \t \u0041"`, true, ""},
+		{"bad escape", `"\a"`, false, "invalid escape"},
+		{"bad escape x", `"\x41"`, false, "invalid escape"},
+		{"short u escape", `"\u12"`, false, "\\u"},
+		{"bad hex u escape", `"\u12g4"`, false, "\\u"},
+		{"lone high surrogate", `"\ud800"`, false, "surrogate"},
+		{"lone high surrogate then text", `"\ud800abc"`, false, "surrogate"},
+		{"lone low surrogate", `"\udc00"`, false, "surrogate"},
+		{"high then non-low", `"\ud800\u0041"`, false, "surrogate"},
+		{"high then high", `"\ud800\udbff"`, false, "surrogate"},
+		{"high then other escape", `"\ud800\n"`, false, "surrogate"},
+		{"low then high", `"\udc00\ud800"`, false, "surrogate"},
+		{"paired surrogates", `"\ud83d\ude00"`, true, ""},
+		{"paired surrogates upper hex", `"\uD83D\uDE00"`, true, ""},
+		{"max pair", `"\udbff\udfff"`, true, ""},
+		{"huge exponent", `1e400`, false, "out of range"},
+		{"huge negative", `-1e400`, false, "out of range"},
+		{"huge mantissa", `[1.7976931348623159e308]`, false, "out of range"},
+		{"max double", `[1.7976931348623157e308]`, true, ""},
+		{"tiny exponent underflows", `1e-400`, true, ""},
+		{"tiny negative underflows", `-1e-400`, true, ""},
+		{"huge integer is a float", `123456789012345678901234567890`, true, ""},
+		{"integer past double range", `[1` + strings.Repeat("0", 400) + `]`, false, "out of range"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v, end, err := decodeJSON([]byte(tt.in))
+			if tt.ok {
+				if err != nil {
+					t.Fatalf("decodeJSON(%q) failed: %v", tt.in, err)
+				}
+				if v == nil {
+					t.Fatalf("decodeJSON(%q): nil value without error", tt.in)
+				}
+				if end < 0 || end > len(tt.in) {
+					t.Fatalf("end %d outside [0,%d]", end, len(tt.in))
+				}
+				return
+			}
+			if err == nil {
+				t.Fatalf("decodeJSON(%q) = %s, want an error", tt.in, compactJSON(v))
+			}
+			if v != nil {
+				t.Errorf("decodeJSON(%q) returned a value with its error", tt.in)
+			}
+			if tt.inErr != "" && !strings.Contains(err.Error(), tt.inErr) {
+				t.Errorf("error %q does not mention %q", err, tt.inErr)
+			}
+		})
+	}
+}
+
+func TestDecodeJSONStrings(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`"abc"`, "abc"},
+		{`""`, ""},
+		{`"\u0000"`, "\x00"},
+		{`"a\u0000b"`, "a\x00b"},
+		{`"\" \\ \/ \b \f \n \r \t"`, "\" \\ / \b \f \n \r \t"},
+		{`"\u00e9"`, "é"},
+		{`"\u00E9"`, "é"},
+		{`"caf\u00e9 café"`, "café café"},
+		{`"\ud83d\ude00"`, "😀"},
+		{`"\udbff\udfff"`, "\U0010FFFF"},
+		{`"\u001b[31m"`, "\x1b[31m"},
+		{`"\u202e"`, "\u202e"},
+		{`"\ufeff"`, "\ufeff"},
+		{"\"\x7f\"", "\x7f"},
+		{`"日本"`, "日本"},
+	}
+	for _, tt := range tests {
+		v, _, err := decodeJSON([]byte(tt.in))
+		if err != nil {
+			t.Errorf("decodeJSON(%s): %v", tt.in, err)
+			continue
+		}
+		if v.Kind != jsonString || v.Str != tt.want {
+			t.Errorf("decodeJSON(%s) = %v %q, want string %q", tt.in, v.Kind, v.Str, tt.want)
+		}
+		if string(v.Raw) != tt.in {
+			t.Errorf("Raw = %q, want %q", v.Raw, tt.in)
+		}
+	}
+}
+
+// TestCompactNumbers pins how a number reaches a server's argv or env:
+// nlohmann keeps integers that fit 64 bits (signed or unsigned) as written
+// and prints every other number with its to_chars (shortest round trip,
+// plain notation for decimal exponents in (-4, 15], ".0" added).
+func TestCompactNumbers(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"0", "0"},
+		{"-0", "0"}, // nlohmann stores -0 as the integer 0
+		{"8080", "8080"},
+		{"-42", "-42"},
+		{"9223372036854775807", "9223372036854775807"},
+		{"-9223372036854775808", "-9223372036854775808"},
+		{"9223372036854775808", "9223372036854775808"},   // fits uint64
+		{"18446744073709551615", "18446744073709551615"}, // max uint64
+		{"18446744073709551616", "1.8446744073709552e+19"},
+		{"-9223372036854775809", "-9.223372036854776e+18"},
+		{"12345678901234567890123", "1.2345678901234568e+22"},
+		{"1e5", "100000.0"},
+		{"1E5", "100000.0"},
+		{"1e+5", "100000.0"},
+		{"100000.0", "100000.0"},
+		{"1.5", "1.5"},
+		{"-1.5", "-1.5"},
+		{"0.0", "0.0"},
+		{"-0.0", "-0.0"},
+		{"0e0", "0.0"},
+		{"1e-400", "0.0"},
+		{"-1e-400", "-0.0"},
+		{"1e20", "1e+20"},
+		{"1e15", "1e+15"},
+		{"1e14", "100000000000000.0"},
+		{"123456789012345.6", "123456789012345.6"},
+		{"1234567890123456.7", "1.2345678901234568e+15"},
+		{"0.0001", "0.0001"},
+		{"0.00001", "1e-05"},
+		{"0.000123", "0.000123"},
+		{"0.0000123", "1.23e-05"},
+		{"1.5e-7", "1.5e-07"},
+		{"3.14159", "3.14159"},
+		{"0.1", "0.1"},
+		{"0.30000000000000004", "0.30000000000000004"},
+		{"1e100", "1e+100"},
+		{"1.7976931348623157e308", "1.7976931348623157e+308"},
+		{"5e-324", "5e-324"},
+		{"2.5e-324", "5e-324"},
+		{"-1e-5", "-1e-05"},
+		{"12.0", "12.0"},
+		{"1.0e2", "100.0"},
+	}
+	for _, tt := range tests {
+		v, end, err := decodeJSON([]byte(tt.in))
+		if err != nil {
+			t.Errorf("decodeJSON(%s): %v", tt.in, err)
+			continue
+		}
+		if end != len(tt.in) {
+			t.Errorf("decodeJSON(%s): end %d, want %d", tt.in, end, len(tt.in))
+		}
+		if v.Kind != jsonNumber {
+			t.Errorf("decodeJSON(%s) kind %v", tt.in, v.Kind)
+			continue
+		}
+		if got := compactJSON(v); got != tt.want {
+			t.Errorf("compactJSON(%s) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestAppendNlohmannFloat(t *testing.T) {
+	tests := []struct {
+		f    float64
+		want string
+	}{
+		{0, "0.0"},
+		{math.Copysign(0, -1), "-0.0"},
+		{1, "1.0"},
+		{-1, "-1.0"},
+		{100000, "100000.0"},
+		{1e15, "1e+15"},
+		{1e16, "1e+16"},
+		{999999999999999, "999999999999999.0"},
+		{1e21, "1e+21"},
+		{1.5e300, "1.5e+300"},
+		{0.001, "0.001"},
+		{1e-5, "1e-05"},
+		{1.25e-10, "1.25e-10"},
+		{math.MaxFloat64, "1.7976931348623157e+308"},
+		{math.SmallestNonzeroFloat64, "5e-324"},
+		{2.5, "2.5"},
+	}
+	for _, tt := range tests {
+		if got := string(appendNlohmannFloat(nil, tt.f)); got != tt.want {
+			t.Errorf("appendNlohmannFloat(%v) = %s, want %s", tt.f, got, tt.want)
+		}
+	}
+}
+
+func TestCompactJSON(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`null`, `null`},
+		{`true`, `true`},
+		{`false`, `false`},
+		{` [ "a" , 1 , {"b" : 1} ] `, `["a",1,{"b":1}]`},
+		{`{"b":1,"a":2}`, `{"a":2,"b":1}`},                              // bytewise key order
+		{`{"a":1,"a":2}`, `{"a":2}`},                                    // last duplicate wins
+		{`{"a":{"x":1},"a":{"y":2}}`, `{"a":{"y":2}}`},                  // replaced, not merged
+		{`{"é":1,"z":2,"B":3,"a":4}`, `{"B":3,"a":4,"z":2,"é":1}`},      // bytewise
+		{`"q\"b\\s/\b\f\n\r\t"`, `"q\"b\\s/\b\f\n\r\t"`},                // '/' is not escaped
+		{`"\u0000\u0001\u001f\u007f"`, "\"\\u0000\\u0001\\u001f\x7f\""}, // controls as \u00XX, DEL raw
+		{`"é\u00e9😀"`, "\"éé😀\""},                                       // non-ASCII kept raw
+		{`"\u202e"`, "\"\u202e\""},
+		{`[1e5,-0,1.5]`, `[100000.0,0,1.5]`},
+		{`{}`, `{}`},
+		{`[]`, `[]`},
+		{`{"":""}`, `{"":""}`},
+	}
+	for _, tt := range tests {
+		v, _, err := decodeJSON([]byte(tt.in))
+		if err != nil {
+			t.Errorf("decodeJSON(%s): %v", tt.in, err)
+			continue
+		}
+		if got := compactJSON(v); got != tt.want {
+			t.Errorf("compactJSON(%s) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestDecodeJSONEnd(t *testing.T) {
+	tests := []struct {
+		in  string
+		end int
+	}{
+		{`{}`, 2},
+		{"{} \n\t\r", 6},
+		{`{}{}`, 2},
+		{`{} junk`, 3},
+		{"{}\n{\"a\":1}", 3},
+		{`1.5x`, 3},
+		{`01`, 1}, // nlohmann reads "0" and stops: the "1" is trailing
+		{`truex`, 4},
+		{`"a""b"`, 3},
+		{"\xEF\xBB\xBF{} x", 6},
+		{"[]\x00", 2},
+	}
+	for _, tt := range tests {
+		_, end, err := decodeJSON([]byte(tt.in))
+		if err != nil {
+			t.Errorf("decodeJSON(%q): %v", tt.in, err)
+			continue
+		}
+		if end != tt.end {
+			t.Errorf("decodeJSON(%q): end %d, want %d", tt.in, end, tt.end)
+		}
+	}
+}
+
+func TestDecodeJSONDuplicatesKept(t *testing.T) {
+	v, _, err := decodeJSON([]byte(`{"a":1,"b":2,"a":3}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(v.Members) != 3 {
+		t.Fatalf("members %d, want 3 (duplicates kept in source order)", len(v.Members))
+	}
+	m, ok := v.get("a")
+	if !ok || compactJSON(m.Value) != "3" {
+		t.Fatalf("get(a) = %v, want the last duplicate 3", m)
+	}
+	if m.KeyPos.Column != 14 {
+		t.Errorf("get(a) key column %d, want 14 (the last duplicate's)", m.KeyPos.Column)
+	}
+	if _, ok := v.get("A"); ok {
+		t.Errorf("get is case-insensitive")
+	}
+}
+
+func TestDecodeJSONPositions(t *testing.T) {
+	// Columns count code points, not bytes; the BOM is not a column.
+	in := "\xEF\xBB\xBF{\"é日\": {\"k\": 1},\n" +
+		"\t\"😀x\":\r\n" +
+		"  [true, \"\\u00e9\", \"z\"]}"
+	v, _, err := decodeJSON([]byte(in))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.Pos != (Pos{Offset: 3, Line: 1, Column: 1}) {
+		t.Errorf("root pos %+v", v.Pos)
+	}
+	m0 := v.Members[0]
+	if m0.KeyPos.Line != 1 || m0.KeyPos.Column != 2 {
+		t.Errorf("key é日 at %d:%d, want 1:2", m0.KeyPos.Line, m0.KeyPos.Column)
+	}
+	if k := m0.Value.Members[0].KeyPos; k.Line != 1 || k.Column != 9 {
+		t.Errorf("key k at %d:%d, want 1:9", k.Line, k.Column)
+	}
+	m1 := v.Members[1]
+	if m1.KeyPos.Line != 2 || m1.KeyPos.Column != 2 {
+		t.Errorf("key 😀x at %d:%d, want 2:2 (a tab is one column)", m1.KeyPos.Line, m1.KeyPos.Column)
+	}
+	arr := m1.Value
+	if arr.Pos.Line != 3 || arr.Pos.Column != 3 {
+		t.Errorf("array at %d:%d, want 3:3 (\\r\\n is one line break)", arr.Pos.Line, arr.Pos.Column)
+	}
+	want := []Pos{{Line: 3, Column: 4}, {Line: 3, Column: 10}, {Line: 3, Column: 20}}
+	for i, e := range arr.Elems {
+		if e.Pos.Line != want[i].Line || e.Pos.Column != want[i].Column {
+			t.Errorf("element %d at %d:%d, want %d:%d", i, e.Pos.Line, e.Pos.Column, want[i].Line, want[i].Column)
+		}
+		if string(in[e.Pos.Offset:e.Pos.Offset+len(e.Raw)]) != string(e.Raw) {
+			t.Errorf("element %d: Offset %d does not locate Raw %q", i, e.Pos.Offset, e.Raw)
+		}
+	}
+}
+
+func TestDecodeJSONErrorPositions(t *testing.T) {
+	tests := []struct {
+		in         string
+		line, col  int
+		msgContain string
+	}{
+		{"{\n  \"a\": 1,\n  \"b\": x\n}", 3, 8, "unexpected"},
+		{"{\"é\": \"\xff\"}", 1, 8, "invalid UTF-8"},
+		{"[\n\"日本\", \"a\tb\"]", 2, 9, "control character"},
+		{"[\"ab\", \"\\ud800\"]", 1, 9, "surrogate"},
+		{"{\n\n  \"n\": 1e400}", 3, 8, "out of range"},
+		{"{\"a\" 1}", 1, 6, "':'"},
+	}
+	for _, tt := range tests {
+		_, _, err := decodeJSON([]byte(tt.in))
+		var se *SyntaxError
+		if !errors.As(err, &se) {
+			t.Errorf("decodeJSON(%q) error %v, want a *SyntaxError", tt.in, err)
+			continue
+		}
+		if se.Pos.Line != tt.line || se.Pos.Column != tt.col {
+			t.Errorf("decodeJSON(%q) error at %d:%d, want %d:%d (%v)", tt.in, se.Pos.Line, se.Pos.Column, tt.line, tt.col, err)
+		}
+		if !strings.Contains(se.Error(), tt.msgContain) {
+			t.Errorf("error %q does not mention %q", se, tt.msgContain)
+		}
+	}
+}
+
+func TestDecodeJSONDepth(t *testing.T) {
+	nest := func(n int, open, close string) []byte {
+		return []byte(strings.Repeat(open, n) + strings.Repeat(close, n))
+	}
+	if _, _, err := decodeJSON(nest(MaxDepth, "[", "]")); err != nil {
+		t.Errorf("MaxDepth arrays: %v", err)
+	}
+	if _, _, err := decodeJSON(nest(MaxDepth+1, "[", "]")); !errors.Is(err, ErrTooDeep) {
+		t.Errorf("MaxDepth+1 arrays: %v, want ErrTooDeep", err)
+	}
+	objs := []byte(strings.Repeat(`{"a":`, MaxDepth+1) + "1" + strings.Repeat("}", MaxDepth+1))
+	if _, _, err := decodeJSON(objs); !errors.Is(err, ErrTooDeep) {
+		t.Errorf("MaxDepth+1 objects: %v, want ErrTooDeep", err)
+	}
+	// Depth counts open containers, not containers seen: many siblings at
+	// a shallow depth are fine.
+	wide := []byte("[" + strings.Repeat("[[]],", 5000) + "[]]")
+	if _, _, err := decodeJSON(wide); err != nil {
+		t.Errorf("wide array: %v", err)
+	}
+	// 100,000 unclosed levels: refused quickly, no stack exhaustion.
+	start := time.Now()
+	for _, open := range []string{"[", `{"a":`} {
+		_, _, err := decodeJSON([]byte(strings.Repeat(open, 100000)))
+		if !errors.Is(err, ErrTooDeep) {
+			t.Errorf("100000 x %q: %v, want ErrTooDeep", open, err)
+		}
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("deep input took %v", d)
+	}
+}
