@@ -5,18 +5,50 @@
 // a set of paths; the bytes of one path) at a cost proportional to what
 // changed, never to the size of the repository.
 //
-// Two engines sit behind one internal interface: git's own plumbing (the
-// default whenever a git executable is found) and a pure Go engine built on
-// go-git (used when git is absent, or when asked for). Both give identical
-// answers for commits and the index; a differential test holds them to it.
-// Where an engine cannot answer correctly (repository formats it does not
-// understand, missing objects, shallow boundaries) it returns an error rather
-// than a guess: for a security tool a wrong answer is worse than none.
+// # Engines
+//
+// Two engines sit behind one internal interface (backend):
+//
+//   - EngineGit drives git's plumbing with a deliberately built environment
+//     (see gitEnv): one long-lived `git cat-file --batch` process (and a
+//     `--batch-check` one for sizes) serves every object read; `rev-parse`
+//     locates the repository; `rev-list --full-history` selects history
+//     commits; `ls-tree -r`, `ls-files -s` and `ls-files -co
+//     --exclude-standard` list whole trees, the index and the work tree.
+//     Nothing it runs writes to the repository or can reach the network.
+//   - EngineGoGit reads the repository in-process with go-git, for machines
+//     without git. It refuses repository formats go-git misreads (see
+//     checkGoGitSupport) instead of answering wrongly.
+//
+// Everything that must cost O(change) is implemented once, above the
+// engines, on top of object reads: the pruned tree comparison behind
+// Changes and History (descend only into subtrees whose ids differ), Lookup
+// (walk the path one directory at a time) and the per-parent comparisons of
+// History. Both engines therefore give identical answers for commits and the
+// index; a differential test against git and go-git's own full-tree diff
+// holds them to it. WithReadCounter counts object reads so tests can assert
+// the cost.
+//
+// # Sides
+//
+// A Side is a commit, the staged index, the work tree or Empty. The work tree
+// is read with lstat and never through a symlink: a symlink is an entry of
+// mode ModeSymlink whose content is its target text, exactly as git stores
+// it. FIFOs, devices and sockets are never opened.
+//
+// For a security tool a wrong answer is worse than none: where an engine
+// cannot answer correctly (unsupported repository formats, missing objects,
+// a damaged `.git` file) it returns an error; shallow boundaries are
+// reported (HistoryCommit.Boundary), never taken for "no changes".
 package gitscan
 
 import (
-	"context"
 	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
 	"time"
 )
 
@@ -28,7 +60,8 @@ var (
 	ErrUnknownRevision = errors.New("unknown revision")
 	// ErrTooLarge: a blob is larger than the caller's limit; it was not read.
 	ErrTooLarge = errors.New("file too large")
-	// ErrNotRegular: a work tree path is a FIFO, device, socket or directory.
+	// ErrNotRegular: the path is a FIFO, device, socket, directory or
+	// submodule, not a file with content.
 	ErrNotRegular = errors.New("not a regular file")
 	// ErrNotFound: the path does not exist at that side.
 	ErrNotFound = errors.New("path not found")
@@ -46,11 +79,22 @@ type Engine int
 const (
 	// EngineAuto uses EngineGit when a git executable is on PATH, else EngineGoGit.
 	EngineAuto Engine = iota
-	// EngineGit drives git's plumbing commands (cat-file, diff-tree, log, ls-files).
+	// EngineGit drives git's plumbing commands.
 	EngineGit
 	// EngineGoGit reads the repository in-process with go-git.
 	EngineGoGit
 )
+
+// String names the engine.
+func (e Engine) String() string {
+	switch e {
+	case EngineGit:
+		return "git"
+	case EngineGoGit:
+		return "go-git"
+	}
+	return "auto"
+}
 
 // Option configures Open.
 type Option func(*options)
@@ -67,12 +111,12 @@ type options struct {
 // WithEngine forces an engine.
 func WithEngine(e Engine) Option { return func(o *options) { o.engine = e } }
 
-// WithReadCounter counts every object the engine reads (tests assert the
-// hook path reads O(change) objects).
+// WithReadCounter counts every object the engine reads (tests assert that
+// the hook path reads O(change) objects).
 func WithReadCounter(c *Counter) Option { return func(o *options) { o.counter = c } }
 
-// WithEnv replaces the process environment Open consults (GIT_DIR,
-// GIT_WORK_TREE, GIT_INDEX_FILE, HOME, ...) and passes to git.
+// WithEnv replaces the process environment that Open consults (GIT_DIR,
+// GIT_WORK_TREE, GIT_INDEX_FILE, HOME, ...) and that git runs with.
 func WithEnv(env []string) Option {
 	return func(o *options) { o.env = append([]string(nil), env...); o.envSet = true }
 }
@@ -80,34 +124,86 @@ func WithEnv(env []string) Option {
 // WithGitExecutable names the git binary for EngineGit (default: "git" on PATH).
 func WithGitExecutable(path string) Option { return func(o *options) { o.gitPath = path } }
 
-// WithoutCache disables the surface cache in the git directory.
+// WithoutCache disables the surface cache kept in the git directory.
 func WithoutCache() Option { return func(o *options) { o.noCache = true } }
-
-// Counter counts object reads. The zero value is ready; it is safe for
-// concurrent use.
-type Counter struct{ n atomicInt64 }
-
-// Objects reports how many objects were read so far.
-func (c *Counter) Objects() int64 { return c.n.Load() }
-
-// Reset sets the count back to zero.
-func (c *Counter) Reset() { c.n.Store(0) }
 
 // Repo is an open repository. It is not safe for concurrent use.
 type Repo struct {
 	top, gitDir, commonDir string
+	indexFile              string
 	shallow                bool
-	eng                    engine
+	format                 objectFormat
+	engine                 Engine
+	be                     backend
 	opts                   options
+	trees                  *treeCache
+	idx                    *indexCache
 }
 
-// Open finds the repository containing dir; see the package documentation.
+// Open finds the repository containing dir (any directory inside its work
+// tree). Linked worktrees (a `.git` file naming a directory with a
+// `commondir`) are supported; bare repositories are refused. GIT_DIR,
+// GIT_WORK_TREE and GIT_INDEX_FILE are honoured as git honours them inside a
+// hook: relative GIT_DIR and GIT_WORK_TREE are taken relative to dir, a
+// relative GIT_INDEX_FILE relative to the work tree root (git changes to the
+// root before it reads it). Outside a repository the error wraps
+// ErrNotRepository.
 func Open(dir string, opts ...Option) (*Repo, error) {
-	return nil, errors.New("gitscan: not implemented yet")
+	o := options{}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	if !o.envSet {
+		o.env = os.Environ()
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("open repository %s: %w", dir, err)
+	}
+	if fi, err := os.Stat(abs); err != nil {
+		return nil, fmt.Errorf("open repository %s: %w", dir, err)
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("open repository %s: not a directory", dir)
+	}
+	eng := o.engine
+	if eng == EngineAuto {
+		eng = EngineGoGit
+		if o.gitPath != "" {
+			eng = EngineGit
+		} else if _, err := exec.LookPath("git"); err == nil {
+			eng = EngineGit
+		}
+	}
+	r := &Repo{opts: o, engine: eng, trees: newTreeCache(4096), idx: &indexCache{}}
+	switch eng {
+	case EngineGit:
+		err = openGit(r, abs)
+	case EngineGoGit:
+		err = openGoGit(r, abs)
+	default:
+		err = fmt.Errorf("engine %d: unknown", int(eng))
+	}
+	if err != nil {
+		if r.be != nil {
+			r.be.close()
+		}
+		return nil, err
+	}
+	return r, nil
 }
 
 // Close releases the engine's resources (the git processes it keeps).
-func (r *Repo) Close() error { return nil }
+func (r *Repo) Close() error {
+	if r.be == nil {
+		return nil
+	}
+	err := r.be.close()
+	r.be = nil
+	return err
+}
+
+// Engine reports the engine in use.
+func (r *Repo) Engine() Engine { return r.engine }
 
 // TopLevel is the absolute work tree root.
 func (r *Repo) TopLevel() string { return r.top }
@@ -115,15 +211,13 @@ func (r *Repo) TopLevel() string { return r.top }
 // GitDir is the per-worktree git directory.
 func (r *Repo) GitDir() string { return r.gitDir }
 
-// CommonDir is the git directory shared by all worktrees.
+// CommonDir is the git directory shared by all worktrees (hooks, objects,
+// refs live here).
 func (r *Repo) CommonDir() string { return r.commonDir }
 
-// IsShallow reports whether the repository is a shallow clone.
+// IsShallow reports whether the repository is a shallow clone: its history
+// stops at boundary commits whose parents are missing.
 func (r *Repo) IsShallow() bool { return r.shallow }
-
-// Identity returns the sorted root commit ids reachable from HEAD (empty when
-// HEAD is unborn).
-func (r *Repo) Identity() ([]string, error) { return nil, errors.New("gitscan: not implemented yet") }
 
 type sideKind uint8
 
@@ -145,9 +239,10 @@ type Side struct {
 var (
 	// Empty is the state with no files (the all-zeros revision, an unborn HEAD).
 	Empty = Side{kind: sideEmpty}
-	// Index is the staged index.
+	// Index is the staged index (GIT_INDEX_FILE when set).
 	Index = Side{kind: sideIndex}
-	// WorkTree is the files on disk.
+	// WorkTree is the files on disk: tracked and untracked files that are
+	// not ignored (see Surfaces for how each engine enumerates them).
 	WorkTree = Side{kind: sideWorkTree}
 )
 
@@ -156,6 +251,9 @@ func (s Side) Commit() string { return s.commit }
 
 // Tree is the root tree id of a commit side, "" otherwise.
 func (s Side) Tree() string { return s.tree }
+
+// IsCommit reports whether s is a commit (or Empty, which is the empty tree).
+func (s Side) isTreeSide() bool { return s.kind == sideCommit || s.kind == sideEmpty }
 
 // String is the commit id, "index", "worktree" or "empty".
 func (s Side) String() string {
@@ -170,43 +268,41 @@ func (s Side) String() string {
 	return "empty"
 }
 
-// Resolve turns a revision into a Side.
-func (r *Repo) Resolve(rev string) (Side, error) {
-	return Empty, errors.New("gitscan: not implemented yet")
-}
-
-// Mode is the kind of a tree entry.
+// Mode is the kind of an entry. The zero Mode means "no entry".
 type Mode int
 
 const (
-	ModeRegular Mode = iota + 1
-	ModeExecutable
-	ModeSymlink
-	ModeSubmodule
-	ModeTree
+	ModeRegular    Mode = iota + 1 // 100644
+	ModeExecutable                 // 100755
+	ModeSymlink                    // 120000: content is the link target
+	ModeSubmodule                  // 160000: gitlink, ID is a commit of another repository
+	ModeTree                       // 040000
 )
 
 // Entry is one path at one side.
 type Entry struct {
 	Path string // slash-separated, repository-relative
 	Mode Mode
-	ID   string
+	// ID is the object id in hex: blob id, tree id or gitlink commit. In the
+	// work tree it is the blob id of the file's current content (as `git
+	// hash-object` computes it) and, for a directory, the id `git write-tree`
+	// would give its files (so an unmodified directory has its commit's id).
+	ID string
 }
 
 // Kind is the kind of agentty surface.
 type Kind int
 
 const (
-	KindMCPConfig Kind = iota + 1
-	KindHooks
-	KindACPAgents
-	KindPersona
+	KindMCPConfig Kind = iota + 1 // **/.agentty/mcp.json
+	KindHooks                     // **/.agentty/hooks.json
+	KindACPAgents                 // **/.agentty/acp-agents.json
+	KindPersona                   // **/.agentty/agents/*.md, **/.agents/agents/*.md, **/.claude/agents/*.md
 )
 
-// KindOf classifies a repository-relative path.
-func KindOf(path string) (Kind, bool) { return 0, false }
-
-// SurfacePatterns are the glob patterns of every agentty surface.
+// SurfacePatterns are the glob patterns (git `:(glob)` syntax) of every
+// agentty surface file. History(nil) also watches the surface directories
+// themselves (see KindLinkedDir) and matches ignoring ASCII case.
 var SurfacePatterns = []string{
 	"**/.agentty/mcp.json",
 	"**/.agentty/hooks.json",
@@ -216,18 +312,17 @@ var SurfacePatterns = []string{
 	"**/.claude/agents/*.md",
 }
 
-// Surface is one agentty surface found at a side.
+// Surface is one agentty surface found at a side. A symlink is reported
+// with Mode ModeSymlink: its target text is not configuration, and what
+// agentty would read through it is for the caller to decide.
 type Surface struct {
 	Entry
 	Kind Kind
 }
 
-// Surfaces lists every agentty surface at side, sorted by path.
-func (r *Repo) Surfaces(side Side) (surfaces []Surface, skipped []string, err error) {
-	return nil, nil, errors.New("gitscan: not implemented yet")
-}
-
-// Change is one path whose entry differs between two sides.
+// Change is one path whose entry differs between two sides. Old or New is
+// nil when the path is absent on that side. Only non-directory entries
+// (files, symlinks, gitlinks) are reported.
 type Change struct {
 	Path     string
 	Old, New *Entry
@@ -236,37 +331,23 @@ type Change struct {
 	Parent string
 }
 
-// Changes returns every file path that differs between old and new.
-func (r *Repo) Changes(old, new Side) ([]Change, error) {
-	return nil, errors.New("gitscan: not implemented yet")
-}
-
-// Lookup finds one path's entry at side.
-func (r *Repo) Lookup(side Side, path string) (e Entry, ok bool, err error) {
-	return Entry{}, false, errors.New("gitscan: not implemented yet")
-}
-
-// ReadBlob reads the content of a file at side.
-func (r *Repo) ReadBlob(side Side, path string, limit int64) ([]byte, Entry, error) {
-	return nil, Entry{}, errors.New("gitscan: not implemented yet")
-}
-
-// HistoryCommit is one commit of History.
+// HistoryCommit is one commit found by History.
 type HistoryCommit struct {
 	ID, Author, AuthorEmail string
-	Time                    time.Time
+	Time                    time.Time // author time
 	Parents                 []string
 	// Boundary is true when the commit's parents are missing (a shallow
-	// clone's boundary); Changes are then against the empty tree.
+	// clone's boundary); its Changes are then against the empty tree, and
+	// whatever happened before it is unknown.
 	Boundary bool
-	// Changes against each parent in turn (Change.Parent says which).
+	// Changes against each parent in turn (Change.Parent says which), only
+	// for paths the patterns match.
 	Changes []Change
 }
 
-// History walks the commits reachable from to but not since that change a
-// path matched by patterns. Oldest first.
-func (r *Repo) History(ctx context.Context, since, to Side, patterns []string) ([]HistoryCommit, error) {
-	return nil, errors.New("gitscan: not implemented yet")
-}
+func (r *Repo) countRead() { r.opts.counter.add(1) }
 
-type engine interface{}
+// isZeroRev reports whether rev is "" or an all-zeros id (git's "no commit").
+func isZeroRev(rev string) bool {
+	return rev == "" || ((len(rev) == 40 || len(rev) == 64) && strings.Trim(rev, "0") == "")
+}

@@ -1,0 +1,138 @@
+package gitscan
+
+import (
+	"context"
+	"errors"
+	"fmt"
+)
+
+// backend is what an engine must provide. Everything else (pruned walks,
+// lookups, history comparisons, the work tree) is built on it once, so the
+// engines can only disagree here.
+type backend interface {
+	// readObject returns the content of object id, which must have type typ
+	// ("commit", "tree" or "blob"). When limit >= 0 and the object is
+	// larger, it returns a *tooLargeError without reading the content. A
+	// missing object is an error wrapping ErrMissingObject.
+	readObject(id, typ string, limit int64) ([]byte, error)
+	// resolve peels rev to a commit id; an error wrapping
+	// ErrUnknownRevision when rev names no commit.
+	resolve(rev string) (string, error)
+	// headUnborn reports whether HEAD points at a branch with no commit.
+	headUnborn() (bool, error)
+	// indexEntries lists the index (stage-0 entries and unmerged stages).
+	indexEntries() ([]indexEntry, error)
+	// worktreePaths lists the work tree's candidate paths, sorted: tracked
+	// and untracked-not-ignored files; untracked nested repositories end
+	// in "/".
+	worktreePaths() ([]string, error)
+	close() error
+}
+
+// treeLister is an optional backend fast path: every non-tree entry of a
+// tree, recursively, sorted by path.
+type treeLister interface {
+	listTree(tree string) ([]Entry, error)
+}
+
+// revLister is an optional backend fast path: the commits git's own
+// `rev-list --full-history` selects for pathspecs, in any order.
+type revLister interface {
+	revList(ctx context.Context, to, since string, pathspecs []string) ([]string, error)
+}
+
+// indexEntry is one index entry.
+type indexEntry struct {
+	Entry
+	stage        int
+	skipWorktree bool
+	stat         *indexStat // nil when the engine could not read it
+}
+
+type tooLargeError struct {
+	id   string
+	size int64
+}
+
+func (e *tooLargeError) Error() string {
+	return fmt.Sprintf("object %s: %d bytes: %v", e.id, e.size, ErrTooLarge)
+}
+
+func (e *tooLargeError) Unwrap() error { return ErrTooLarge }
+
+// readObject reads through the backend, counting the read.
+func (r *Repo) readObject(id, typ string, limit int64) ([]byte, error) {
+	if r.be == nil {
+		return nil, errors.New("repository is closed")
+	}
+	if !r.format.validID(id) {
+		return nil, fmt.Errorf("object id %q: malformed", id)
+	}
+	r.countRead()
+	return r.be.readObject(id, typ, limit)
+}
+
+// readTree returns a parsed tree, from the cache when possible.
+func (r *Repo) readTree(id string) ([]treeEntry, error) {
+	if id == "" || id == r.format.emptyTree() {
+		return nil, nil
+	}
+	if t, ok := r.trees.get(id); ok {
+		return t, nil
+	}
+	data, err := r.readObject(id, "tree", -1)
+	if err != nil {
+		return nil, err
+	}
+	t, err := parseTree(r.format, data)
+	if err != nil {
+		return nil, fmt.Errorf("tree %s: %w", id, err)
+	}
+	r.trees.put(id, t)
+	return t, nil
+}
+
+func (r *Repo) readCommit(id string) (*commitObj, error) {
+	data, err := r.readObject(id, "commit", -1)
+	if err != nil {
+		return nil, err
+	}
+	c, err := parseCommit(r.format, data)
+	if err != nil {
+		return nil, fmt.Errorf("commit %s: %w", id, err)
+	}
+	return c, nil
+}
+
+// treeCache is a small LRU-ish cache of parsed trees (trees are immutable,
+// so a cache by id is always valid).
+type treeCache struct {
+	max  int
+	m    map[string][]treeEntry
+	keys []string
+}
+
+func newTreeCache(max int) *treeCache {
+	return &treeCache{max: max, m: make(map[string][]treeEntry)}
+}
+
+func (c *treeCache) get(id string) ([]treeEntry, bool) {
+	t, ok := c.m[id]
+	return t, ok
+}
+
+func (c *treeCache) put(id string, t []treeEntry) {
+	if _, ok := c.m[id]; ok {
+		return
+	}
+	if len(c.keys) >= c.max {
+		// drop the oldest half: simple and bounded
+		half := len(c.keys) / 2
+		for _, k := range c.keys[:half] {
+			delete(c.m, k)
+		}
+		c.keys = append(c.keys[:0], c.keys[half:]...)
+	}
+	c.m[id] = t
+	c.keys = append(c.keys, id)
+}

@@ -1,0 +1,256 @@
+package gitscan
+
+import (
+	"bytes"
+	"crypto/sha1"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// objectFormat is the repository's hash function.
+type objectFormat struct {
+	name   string // "sha1" or "sha256"
+	rawLen int    // bytes in a binary id
+}
+
+var (
+	formatSHA1   = objectFormat{name: "sha1", rawLen: sha1.Size}
+	formatSHA256 = objectFormat{name: "sha256", rawLen: sha256.Size}
+)
+
+func (f objectFormat) hexLen() int { return 2 * f.rawLen }
+
+func (f objectFormat) newHash() hash.Hash {
+	if f.rawLen == sha256.Size {
+		return sha256.New()
+	}
+	return sha1.New()
+}
+
+// zero is the all-zeros id of this format.
+func (f objectFormat) zero() string { return strings.Repeat("0", f.hexLen()) }
+
+// validID reports whether s is a full lower-case hex id of this format.
+func (f objectFormat) validID(s string) bool {
+	if len(s) != f.hexLen() {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
+			return false
+		}
+	}
+	return true
+}
+
+// hashObject computes the id git gives an object of type typ with content data.
+func (f objectFormat) hashObject(typ string, data []byte) string {
+	h := f.newHash()
+	fmt.Fprintf(h, "%s %d\x00", typ, len(data))
+	h.Write(data)
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// emptyTree is the id of the tree with no entries.
+func (f objectFormat) emptyTree() string { return f.hashObject("tree", nil) }
+
+// modeFromGit maps a raw git tree mode to a Mode, canonicalising legacy
+// modes exactly as git does (any regular file with the owner execute bit is
+// executable, every other regular file is 100644). ok is false for modes git
+// itself would reject.
+func modeFromGit(m uint32) (Mode, bool) {
+	switch m & 0o170000 {
+	case 0o040000:
+		return ModeTree, true
+	case 0o120000:
+		return ModeSymlink, true
+	case 0o160000:
+		return ModeSubmodule, true
+	case 0o100000:
+		if m&0o100 != 0 {
+			return ModeExecutable, true
+		}
+		return ModeRegular, true
+	}
+	return 0, false
+}
+
+// gitMode is the canonical octal mode git writes for m.
+func (m Mode) gitMode() uint32 {
+	switch m {
+	case ModeRegular:
+		return 0o100644
+	case ModeExecutable:
+		return 0o100755
+	case ModeSymlink:
+		return 0o120000
+	case ModeSubmodule:
+		return 0o160000
+	case ModeTree:
+		return 0o040000
+	}
+	return 0
+}
+
+// String is git's octal spelling of the mode.
+func (m Mode) String() string {
+	if m == 0 {
+		return "000000"
+	}
+	return fmt.Sprintf("%06o", m.gitMode())
+}
+
+// IsFile reports whether the entry is a blob (regular, executable or symlink).
+func (m Mode) IsFile() bool { return m == ModeRegular || m == ModeExecutable || m == ModeSymlink }
+
+// treeEntry is one entry of a parsed tree object.
+type treeEntry struct {
+	name string
+	mode Mode
+	id   string
+}
+
+// parseTree decodes a raw tree object. It refuses entries git would never
+// write (empty names, names with a slash, unknown modes, truncated ids)
+// rather than guessing what they mean.
+func parseTree(f objectFormat, data []byte) ([]treeEntry, error) {
+	var out []treeEntry
+	for len(data) > 0 {
+		sp := bytes.IndexByte(data, ' ')
+		if sp <= 0 {
+			return nil, fmt.Errorf("tree object: malformed mode")
+		}
+		m, err := strconv.ParseUint(string(data[:sp]), 8, 32)
+		if err != nil {
+			return nil, fmt.Errorf("tree object: malformed mode %q", data[:sp])
+		}
+		mode, ok := modeFromGit(uint32(m))
+		if !ok {
+			return nil, fmt.Errorf("tree object: unknown mode %o", m)
+		}
+		data = data[sp+1:]
+		nul := bytes.IndexByte(data, 0)
+		if nul <= 0 {
+			return nil, fmt.Errorf("tree object: malformed entry name")
+		}
+		name := string(data[:nul])
+		if strings.IndexByte(name, '/') >= 0 || name == "." || name == ".." {
+			return nil, fmt.Errorf("tree object: invalid entry name %q", name)
+		}
+		data = data[nul+1:]
+		if len(data) < f.rawLen {
+			return nil, fmt.Errorf("tree object: truncated id")
+		}
+		out = append(out, treeEntry{name: name, mode: mode, id: hex.EncodeToString(data[:f.rawLen])})
+		data = data[f.rawLen:]
+	}
+	return out, nil
+}
+
+// encodeTree is the inverse of parseTree; entries must already be in git
+// order (see gitLess).
+func encodeTree(f objectFormat, entries []treeEntry) []byte {
+	var b bytes.Buffer
+	for _, e := range entries {
+		fmt.Fprintf(&b, "%o %s\x00", e.mode.gitMode(), e.name)
+		raw, _ := hex.DecodeString(e.id)
+		b.Write(raw)
+	}
+	return b.Bytes()
+}
+
+// gitLess orders tree entries as git does: by name, a tree's name compared as
+// if it ended in '/'.
+func gitLess(a, b treeEntry) bool {
+	an, bn := a.name, b.name
+	if a.mode == ModeTree {
+		an += "/"
+	}
+	if b.mode == ModeTree {
+		bn += "/"
+	}
+	return an < bn
+}
+
+// commitObj is the part of a commit object gitscan uses.
+type commitObj struct {
+	tree        string
+	parents     []string
+	author      string
+	authorEmail string
+	authorTime  time.Time
+	commitTime  time.Time
+}
+
+// parseCommit decodes the header of a raw commit object.
+func parseCommit(f objectFormat, data []byte) (*commitObj, error) {
+	c := &commitObj{}
+	for len(data) > 0 {
+		nl := bytes.IndexByte(data, '\n')
+		var line []byte
+		if nl < 0 {
+			line, data = data, nil
+		} else {
+			line, data = data[:nl], data[nl+1:]
+		}
+		if len(line) == 0 {
+			break // end of header
+		}
+		key, val, _ := strings.Cut(string(line), " ")
+		switch key {
+		case "tree":
+			if c.tree != "" || !f.validID(val) {
+				return nil, fmt.Errorf("commit object: malformed tree line")
+			}
+			c.tree = val
+		case "parent":
+			if !f.validID(val) {
+				return nil, fmt.Errorf("commit object: malformed parent line")
+			}
+			c.parents = append(c.parents, val)
+		case "author":
+			c.author, c.authorEmail, c.authorTime = parseIdent(val)
+		case "committer":
+			_, _, c.commitTime = parseIdent(val)
+		}
+	}
+	if c.tree == "" {
+		return nil, fmt.Errorf("commit object: no tree")
+	}
+	return c, nil
+}
+
+// parseIdent splits "Name <email> 1700000000 +0100". A malformed time
+// yields the zero time rather than an error: it is informational only.
+func parseIdent(s string) (name, email string, t time.Time) {
+	lt := strings.IndexByte(s, '<')
+	gt := strings.LastIndexByte(s, '>')
+	if lt < 0 || gt < lt {
+		return strings.TrimSpace(s), "", time.Time{}
+	}
+	name = strings.TrimSpace(s[:lt])
+	email = s[lt+1 : gt]
+	fields := strings.Fields(s[gt+1:])
+	if len(fields) >= 1 {
+		if sec, err := strconv.ParseInt(fields[0], 10, 64); err == nil {
+			loc := time.UTC
+			if len(fields) >= 2 && len(fields[1]) == 5 {
+				if off, err := strconv.Atoi(fields[1][1:]); err == nil {
+					secs := (off/100)*3600 + (off%100)*60
+					if fields[1][0] == '-' {
+						secs = -secs
+					}
+					loc = time.FixedZone(fields[1], secs)
+				}
+			}
+			t = time.Unix(sec, 0).In(loc)
+		}
+	}
+	return name, email, t
+}

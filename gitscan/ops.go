@@ -1,0 +1,458 @@
+package gitscan
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+)
+
+// Resolve turns a revision into a Side. "" and the all-zeros id are Empty
+// (git passes zeros for "no commit", e.g. the old side of an initial
+// clone), as is HEAD on an unborn branch. A revision that names no commit
+// is an error wrapping ErrUnknownRevision.
+func (r *Repo) Resolve(rev string) (Side, error) {
+	if isZeroRev(rev) {
+		return Empty, nil
+	}
+	if strings.ContainsAny(rev, "\n\r\x00") || strings.TrimSpace(rev) != rev {
+		return Empty, fmt.Errorf("revision %q: %w", rev, ErrUnknownRevision)
+	}
+	if r.be == nil {
+		return Empty, errors.New("repository is closed")
+	}
+	id, err := r.be.resolve(rev)
+	if err != nil {
+		if errors.Is(err, ErrUnknownRevision) && (rev == "HEAD" || rev == "@") {
+			unborn, uerr := r.be.headUnborn()
+			if uerr != nil {
+				return Empty, uerr
+			}
+			if unborn {
+				return Empty, nil
+			}
+		}
+		return Empty, err
+	}
+	c, err := r.readCommit(id)
+	if err != nil {
+		return Empty, err
+	}
+	return Side{kind: sideCommit, commit: id, tree: c.tree}, nil
+}
+
+// Lookup finds one path's entry at side, walking its directories one at a
+// time (a commit side reads one tree per path component). "" is the root
+// directory. A path through a symlink does not exist, as in git's trees.
+func (r *Repo) Lookup(side Side, path string) (e Entry, ok bool, err error) {
+	if err := validPath(path); err != nil {
+		return Entry{}, false, err
+	}
+	switch side.kind {
+	case sideEmpty:
+		return Entry{}, false, nil
+	case sideCommit:
+		return r.lookupTree(side.tree, path)
+	case sideIndex:
+		idx, err := r.index()
+		if err != nil {
+			return Entry{}, false, err
+		}
+		entries := idx.indexSide()
+		return lookupFlat(r.format, entries, path)
+	case sideWorkTree:
+		return r.lookupWorktree(path)
+	}
+	return Entry{}, false, fmt.Errorf("side %v: unknown", side)
+}
+
+func (r *Repo) lookupTree(tree, path string) (Entry, bool, error) {
+	if path == "" {
+		return Entry{Path: "", Mode: ModeTree, ID: tree}, true, nil
+	}
+	cur := tree
+	parts := strings.Split(path, "/")
+	for i, name := range parts {
+		entries, err := r.readTree(cur)
+		if err != nil {
+			return Entry{}, false, err
+		}
+		var found *treeEntry
+		for k := range entries {
+			if entries[k].name == name {
+				found = &entries[k]
+				break
+			}
+		}
+		if found == nil {
+			return Entry{}, false, nil
+		}
+		if i == len(parts)-1 {
+			return Entry{Path: path, Mode: found.mode, ID: found.id}, true, nil
+		}
+		if found.mode != ModeTree {
+			return Entry{}, false, nil
+		}
+		cur = found.id
+	}
+	return Entry{}, false, nil
+}
+
+// lookupFlat finds path in a sorted flat list of file entries; a directory
+// gets the tree id git would write for the files below it.
+func lookupFlat(f objectFormat, entries []Entry, path string) (Entry, bool, error) {
+	i := sort.Search(len(entries), func(i int) bool { return entries[i].Path >= path })
+	if i < len(entries) && entries[i].Path == path {
+		return entries[i], true, nil
+	}
+	prefix := path + "/"
+	if path == "" {
+		prefix = ""
+	}
+	j := sort.Search(len(entries), func(i int) bool { return entries[i].Path >= prefix })
+	k := j
+	for k < len(entries) && strings.HasPrefix(entries[k].Path, prefix) {
+		k++
+	}
+	if k == j {
+		return Entry{}, false, nil
+	}
+	id, err := treeIDOf(f, entries[j:k], len(prefix))
+	if err != nil {
+		return Entry{}, false, err
+	}
+	return Entry{Path: path, Mode: ModeTree, ID: id}, true, nil
+}
+
+// treeIDOf computes the tree id git would write for entries (sorted by
+// path, all sharing a prefix of length strip).
+func treeIDOf(f objectFormat, entries []Entry, strip int) (string, error) {
+	var out []treeEntry
+	for i := 0; i < len(entries); {
+		rest := entries[i].Path[strip:]
+		name, _, isDir := strings.Cut(rest, "/")
+		if !isDir {
+			out = append(out, treeEntry{name: name, mode: entries[i].Mode, id: entries[i].ID})
+			i++
+			continue
+		}
+		j := i
+		sub := entries[i].Path[:strip+len(name)+1]
+		for j < len(entries) && strings.HasPrefix(entries[j].Path, sub) {
+			j++
+		}
+		id, err := treeIDOf(f, entries[i:j], len(sub))
+		if err != nil {
+			return "", err
+		}
+		out = append(out, treeEntry{name: name, mode: ModeTree, id: id})
+		i = j
+	}
+	for k := 1; k < len(out); k++ {
+		if out[k].name == out[k-1].name {
+			return "", fmt.Errorf("%s: both a file and a directory", out[k].name)
+		}
+	}
+	sort.Slice(out, func(a, b int) bool { return gitLess(out[a], out[b]) })
+	return f.hashObject("tree", encodeTree(f, out)), nil
+}
+
+func (r *Repo) lookupWorktree(path string) (Entry, bool, error) {
+	idx, err := r.index()
+	if err != nil {
+		return Entry{}, false, err
+	}
+	fi, err := r.lstatPath(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		if e, ok := idx.stage0[path]; ok && r.isSkipWorktree(idx, path) {
+			return e, true, nil
+		}
+		return Entry{}, false, nil
+	}
+	if err != nil {
+		return Entry{}, false, err
+	}
+	if !fi.IsDir() {
+		return r.worktreeEntry(path, idx)
+	}
+	if e, ok := idx.stage0[path]; ok && e.Mode == ModeSubmodule {
+		return e, true, nil
+	}
+	entries, err := r.flatWorktree(idx)
+	if err != nil {
+		return Entry{}, false, err
+	}
+	return lookupFlat(r.format, entries, path)
+}
+
+func (r *Repo) isSkipWorktree(idx *indexCache, path string) bool {
+	i := sort.Search(len(idx.entries), func(i int) bool { return idx.entries[i].Path >= path })
+	return i < len(idx.entries) && idx.entries[i].Path == path && idx.entries[i].skipWorktree
+}
+
+// ReadBlob reads the content of a file at side: a regular file's bytes or
+// a symlink's target text (the caller decides what a symlink means).
+// Directories and submodules are ErrNotRegular, absent paths ErrNotFound,
+// and content larger than limit (limit < 0: no limit) ErrTooLarge, decided
+// from the object's or file's size before it is read.
+func (r *Repo) ReadBlob(side Side, path string, limit int64) ([]byte, Entry, error) {
+	if err := validPath(path); err != nil {
+		return nil, Entry{}, err
+	}
+	if side.kind == sideWorkTree {
+		fi, err := r.lstatPath(path)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, Entry{}, fmt.Errorf("%s: %w", path, ErrNotFound)
+		}
+		if err != nil {
+			return nil, Entry{}, err
+		}
+		return r.readWorktreeFile(path, fi, limit)
+	}
+	e, ok, err := r.Lookup(side, path)
+	if err != nil {
+		return nil, Entry{}, err
+	}
+	if !ok {
+		return nil, Entry{}, fmt.Errorf("%s at %s: %w", path, side, ErrNotFound)
+	}
+	if !e.Mode.IsFile() {
+		return nil, e, fmt.Errorf("%s at %s: a %s: %w", path, side, e.Mode, ErrNotRegular)
+	}
+	data, err := r.readObject(e.ID, "blob", limit)
+	if err != nil {
+		return nil, e, fmt.Errorf("%s at %s: %w", path, side, err)
+	}
+	return data, e, nil
+}
+
+// Changes returns every non-directory path that differs between old and
+// new, sorted by path. Between two commits (or a commit and Empty) it
+// descends only into subtrees whose ids differ, so its cost follows the
+// size of the change, not of the repository. Comparisons with the index or
+// the work tree list both sides in full (the index is a flat list anyway);
+// work tree files are hashed unless the index's stat data proves them
+// unchanged, as git does.
+func (r *Repo) Changes(old, new Side) ([]Change, error) {
+	var out []Change
+	if old.isTreeSide() && new.isTreeSide() {
+		if err := r.diffTrees("", old.tree, new.tree, nil, &out); err != nil {
+			return nil, err
+		}
+	} else {
+		a, err := r.flatten(old)
+		if err != nil {
+			return nil, err
+		}
+		b, err := r.flatten(new)
+		if err != nil {
+			return nil, err
+		}
+		out = diffFlat(a, b)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// pathFilter restricts a tree comparison (History): descend tells whether
+// a directory may hold a matching path, match whether a path counts.
+type pathFilter interface {
+	descend(dir string) bool
+	match(path string, mode Mode) bool
+}
+
+// diffTrees compares trees a and b ("" is the empty tree) under prefix,
+// reading only subtrees whose ids differ.
+func (r *Repo) diffTrees(prefix, a, b string, filt pathFilter, out *[]Change) error {
+	if a == b {
+		return nil
+	}
+	if err := r.checkBudget(filt); err != nil {
+		return err
+	}
+	ta, err := r.readTree(a)
+	if err != nil {
+		return err
+	}
+	tb, err := r.readTree(b)
+	if err != nil {
+		return err
+	}
+	inB := make(map[string]int, len(tb))
+	for i, e := range tb {
+		inB[e.name] = i
+	}
+	inA := make(map[string]bool, len(ta))
+	for i := range ta {
+		ea := &ta[i]
+		inA[ea.name] = true
+		var eb *treeEntry
+		if j, ok := inB[ea.name]; ok {
+			eb = &tb[j]
+		}
+		if err := r.diffEntry(prefix, ea, eb, filt, out); err != nil {
+			return err
+		}
+	}
+	for j := range tb {
+		if !inA[tb[j].name] {
+			if err := r.diffEntry(prefix, nil, &tb[j], filt, out); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func (r *Repo) diffEntry(prefix string, ea, eb *treeEntry, filt pathFilter, out *[]Change) error {
+	if ea != nil && eb != nil && ea.mode == eb.mode && ea.id == eb.id {
+		return nil
+	}
+	name := ea
+	if name == nil {
+		name = eb
+	}
+	p := name.name
+	if prefix != "" {
+		p = prefix + "/" + name.name
+	}
+	var subA, subB string
+	var fileA, fileB *Entry
+	if ea != nil {
+		if ea.mode == ModeTree {
+			subA = ea.id
+		} else {
+			fileA = &Entry{Path: p, Mode: ea.mode, ID: ea.id}
+		}
+	}
+	if eb != nil {
+		if eb.mode == ModeTree {
+			subB = eb.id
+		} else {
+			fileB = &Entry{Path: p, Mode: eb.mode, ID: eb.id}
+		}
+	}
+	if (subA != "" || subB != "") && (filt == nil || filt.descend(p)) {
+		if err := r.diffTrees(p, subA, subB, filt, out); err != nil {
+			return err
+		}
+	}
+	if fileA != nil || fileB != nil {
+		m := fileB
+		if m == nil {
+			m = fileA
+		}
+		keep := filt == nil || filt.match(p, m.Mode)
+		if !keep && fileA != nil && fileB != nil {
+			keep = filt.match(p, fileA.Mode)
+		}
+		if keep {
+			*out = append(*out, Change{Path: p, Old: fileA, New: fileB})
+		}
+	}
+	return nil
+}
+
+// flatten lists every non-directory entry of a side, sorted by path.
+func (r *Repo) flatten(side Side) ([]Entry, error) {
+	switch side.kind {
+	case sideEmpty:
+		return nil, nil
+	case sideCommit:
+		return r.flatTree(side.tree)
+	case sideIndex:
+		idx, err := r.index()
+		if err != nil {
+			return nil, err
+		}
+		return idx.indexSide(), nil
+	case sideWorkTree:
+		idx, err := r.index()
+		if err != nil {
+			return nil, err
+		}
+		return r.flatWorktree(idx)
+	}
+	return nil, fmt.Errorf("side %v: unknown", side)
+}
+
+// flatTree lists a whole tree (O(repository): only for sides that are not
+// trees themselves, and for Surfaces on a cache miss).
+func (r *Repo) flatTree(tree string) ([]Entry, error) {
+	if tl, ok := r.be.(treeLister); ok {
+		r.countRead()
+		return tl.listTree(tree)
+	}
+	var out []Change
+	if err := r.diffTrees("", "", tree, nil, &out); err != nil {
+		return nil, err
+	}
+	entries := make([]Entry, len(out))
+	for i, c := range out {
+		entries[i] = *c.New
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Path < entries[j].Path })
+	return entries, nil
+}
+
+// flatWorktree lists the work tree's files with their current ids. A
+// gitlink stands for a checked-out submodule with its index id (gitscan
+// never looks inside submodules); an index entry marked skip-worktree
+// (sparse checkout) that is absent on disk keeps its index entry, as git
+// does; untracked nested repositories are left out.
+func (r *Repo) flatWorktree(idx *indexCache) ([]Entry, error) {
+	paths, err := r.be.worktreePaths()
+	if err != nil {
+		return nil, err
+	}
+	var out []Entry
+	for _, p := range paths {
+		if strings.HasSuffix(p, "/") {
+			continue
+		}
+		if e, ok := idx.stage0[p]; ok && e.Mode == ModeSubmodule {
+			if fi, err := r.lstatPath(p); err == nil && fi.IsDir() {
+				out = append(out, e)
+			}
+			continue
+		}
+		e, ok, err := r.worktreeEntry(p, idx)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			out = append(out, e)
+		} else if ie, inIdx := idx.stage0[p]; inIdx && r.isSkipWorktree(idx, p) {
+			out = append(out, ie)
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	return out, nil
+}
+
+// diffFlat compares two sorted flat lists.
+func diffFlat(a, b []Entry) []Change {
+	var out []Change
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case j >= len(b) || (i < len(a) && a[i].Path < b[j].Path):
+			e := a[i]
+			out = append(out, Change{Path: e.Path, Old: &e})
+			i++
+		case i >= len(a) || b[j].Path < a[i].Path:
+			e := b[j]
+			out = append(out, Change{Path: e.Path, New: &e})
+			j++
+		default:
+			if a[i].Mode != b[j].Mode || a[i].ID != b[j].ID {
+				ea, eb := a[i], b[j]
+				out = append(out, Change{Path: ea.Path, Old: &ea, New: &eb})
+			}
+			i++
+			j++
+		}
+	}
+	return out
+}

@@ -1,0 +1,210 @@
+package gitscan
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"sort"
+	"strings"
+)
+
+// Surfaces lists every agentty surface at side, sorted by path: the files
+// KindOf recognises at any depth, plus non-directory entries standing where
+// a surface directory belongs (KindLinkedDir). Symlinks are reported with
+// ModeSymlink and never followed. Submodules (gitlinks) are not entered:
+// their paths are returned in skipped, as are untracked nested
+// repositories and, in the work tree, surface paths that are FIFOs,
+// devices or sockets.
+//
+// Commit sides: the result is cached in the git directory keyed by root
+// tree id (see surfaceCache); on a miss it is derived from a cached tree by
+// the pruned comparison when that is cheap, else listed in full. The work
+// tree is enumerated as tracked plus untracked-not-ignored files: with the
+// git engine by `git ls-files -co --exclude-standard`, with the go-git
+// engine by a directory walk honouring .gitignore files, info/exclude and
+// core.excludesFile only (see walkWorktree). Ignored files are therefore not
+// surfaces of the work tree.
+func (r *Repo) Surfaces(side Side) (surfaces []Surface, skipped []string, err error) {
+	switch side.kind {
+	case sideEmpty:
+		return nil, nil, nil
+	case sideCommit:
+		return r.commitSurfaces(side.tree)
+	case sideIndex:
+		idx, err := r.index()
+		if err != nil {
+			return nil, nil, err
+		}
+		s, sk := surfacesOf(idx.indexSide())
+		return s, sk, nil
+	case sideWorkTree:
+		return r.worktreeSurfaces()
+	}
+	return nil, nil, fmt.Errorf("side %v: unknown", side)
+}
+
+// surfacesOf filters a sorted flat list.
+func surfacesOf(entries []Entry) (surfaces []Surface, skipped []string) {
+	for _, e := range entries {
+		if e.Mode == ModeSubmodule {
+			skipped = append(skipped, e.Path)
+			continue
+		}
+		if k, ok := isSurfaceEntry(e.Path, e.Mode); ok {
+			surfaces = append(surfaces, Surface{Entry: e, Kind: k})
+		}
+	}
+	return surfaces, skipped
+}
+
+func (r *Repo) commitSurfaces(tree string) ([]Surface, []string, error) {
+	var cache *surfaceCache
+	if !r.opts.noCache {
+		cache = openSurfaceCache(r.commonDir, r.format)
+		if s, sk, ok := cache.get(tree); ok {
+			return s, sk, nil
+		}
+	}
+	s, sk, derived, err := r.deriveSurfaces(cache, tree)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !derived {
+		entries, err := r.flatTree(tree)
+		if err != nil {
+			return nil, nil, err
+		}
+		s, sk = surfacesOf(entries)
+	}
+	if cache != nil {
+		cache.put(tree, s, sk) // best effort: a read-only repository still works
+	}
+	return s, sk, nil
+}
+
+// maxDeriveReads bounds the pruned comparison used to derive a tree's
+// surfaces from a cached one: past it, listing the tree is cheaper.
+const maxDeriveReads = 2000
+
+// deriveSurfaces computes the surfaces of tree from the most recently
+// cached tree plus the changes between the two (the hook case: the tree
+// before a pull is cached, the one after differs by what the pull changed).
+func (r *Repo) deriveSurfaces(cache *surfaceCache, tree string) ([]Surface, []string, bool, error) {
+	if cache == nil {
+		return nil, nil, false, nil
+	}
+	base, s0, sk0, ok := cache.latest()
+	if !ok {
+		return nil, nil, false, nil
+	}
+	var changes []Change
+	budget := &budgetFilter{left: maxDeriveReads}
+	err := r.diffTrees("", base, tree, budget, &changes)
+	if errors.Is(err, errBudget) {
+		return nil, nil, false, nil
+	}
+	if err != nil {
+		return nil, nil, false, err
+	}
+	byPath := map[string]Surface{}
+	for _, s := range s0 {
+		byPath[s.Path] = s
+	}
+	skip := map[string]bool{}
+	for _, p := range sk0 {
+		skip[p] = true
+	}
+	for _, c := range changes {
+		delete(byPath, c.Path)
+		delete(skip, c.Path)
+		if c.New == nil {
+			continue
+		}
+		if c.New.Mode == ModeSubmodule {
+			skip[c.Path] = true
+		} else if k, ok := isSurfaceEntry(c.Path, c.New.Mode); ok {
+			byPath[c.Path] = Surface{Entry: *c.New, Kind: k}
+		}
+	}
+	var s []Surface
+	for _, v := range byPath {
+		s = append(s, v)
+	}
+	sort.Slice(s, func(i, j int) bool { return s[i].Path < s[j].Path })
+	var sk []string
+	for p := range skip {
+		sk = append(sk, p)
+	}
+	sort.Strings(sk)
+	return s, sk, true, nil
+}
+
+var errBudget = errors.New("read budget exhausted")
+
+// budgetFilter lets a comparison descend everywhere, counting directories,
+// and stops it once the budget is spent.
+type budgetFilter struct{ left int }
+
+func (b *budgetFilter) descend(string) bool     { b.left--; return true }
+func (b *budgetFilter) match(string, Mode) bool { return true }
+func (b *budgetFilter) exhausted() bool         { return b.left < 0 }
+func (r *Repo) checkBudget(f pathFilter) error {
+	if b, ok := f.(*budgetFilter); ok && b.exhausted() {
+		return errBudget
+	}
+	return nil
+}
+
+func (r *Repo) worktreeSurfaces() ([]Surface, []string, error) {
+	idx, err := r.index()
+	if err != nil {
+		return nil, nil, err
+	}
+	paths, err := r.be.worktreePaths()
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []Surface
+	var skipped []string
+	for _, p := range paths {
+		if strings.HasSuffix(p, "/") {
+			skipped = append(skipped, strings.TrimSuffix(p, "/"))
+			continue
+		}
+		if e, ok := idx.stage0[p]; ok && e.Mode == ModeSubmodule {
+			skipped = append(skipped, p)
+			continue
+		}
+		fi, err := r.lstatPath(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		mode := fileMode(fi)
+		if mode == 0 {
+			if fi.IsDir() {
+				continue
+			}
+			if _, ok := KindOf(p); ok {
+				skipped = append(skipped, p) // a FIFO, device or socket where a surface belongs
+			}
+			continue
+		}
+		k, ok := isSurfaceEntry(p, mode)
+		if !ok {
+			continue
+		}
+		e, ok, err := r.worktreeEntry(p, idx)
+		if err != nil {
+			return nil, nil, err
+		}
+		if ok {
+			out = append(out, Surface{Entry: e, Kind: k})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	sort.Strings(skipped)
+	return out, skipped, nil
+}

@@ -1,0 +1,335 @@
+package gitscan
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
+)
+
+// The work tree is read with lstat, one path component at a time, and
+// files are opened through an os.Root at the work tree root with
+// O_NOFOLLOW|O_NONBLOCK, then checked with fstat: a symlink is never
+// followed (it is an entry whose content is its target text, as git stores
+// it), a path through a symlinked directory does not exist (as in git's
+// trees), nothing outside the work tree is opened, and a FIFO, device or
+// socket is never read (ErrNotRegular).
+
+// wtFile is one work tree path as lstat saw it.
+type wtFile struct {
+	fi   fs.FileInfo
+	mode Mode // 0 for a directory or a non-regular file
+}
+
+// lstatPath lstats every component of a repository path. It returns
+// fs.ErrNotExist when a component is missing or an intermediate component
+// is not a real directory (a symlink, a file).
+func (r *Repo) lstatPath(p string) (fs.FileInfo, error) {
+	if err := validPath(p); err != nil {
+		return nil, err
+	}
+	if p == "" {
+		return os.Lstat(r.top)
+	}
+	parts := strings.Split(p, "/")
+	cur := r.top
+	for i, c := range parts {
+		if asciiEqualFold(c, ".git") {
+			return nil, fs.ErrNotExist // git never tracks a .git component
+		}
+		cur = filepath.Join(cur, c)
+		fi, err := os.Lstat(cur)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, fs.ErrNotExist
+			}
+			return nil, err
+		}
+		if i == len(parts)-1 {
+			return fi, nil
+		}
+		if !fi.IsDir() {
+			return nil, fs.ErrNotExist
+		}
+	}
+	return nil, fs.ErrNotExist
+}
+
+// fileMode maps lstat information to a git mode; 0 for anything git would
+// not store as a blob (directories, FIFOs, devices, sockets).
+func fileMode(fi fs.FileInfo) Mode {
+	switch {
+	case fi.Mode()&fs.ModeSymlink != 0:
+		return ModeSymlink
+	case fi.Mode().IsRegular():
+		if fi.Mode().Perm()&0o100 != 0 {
+			return ModeExecutable
+		}
+		return ModeRegular
+	}
+	return 0
+}
+
+// readWorktreeFile returns the content git would store for the file at p
+// (a symlink's target text) and its entry. limit < 0 means no limit. The
+// content is read once and the id computed from those same bytes.
+func (r *Repo) readWorktreeFile(p string, fi fs.FileInfo, limit int64) ([]byte, Entry, error) {
+	mode := fileMode(fi)
+	switch mode {
+	case 0:
+		return nil, Entry{}, fmt.Errorf("%s: %w", p, ErrNotRegular)
+	case ModeSymlink:
+		target, err := os.Readlink(filepath.Join(r.top, filepath.FromSlash(p)))
+		if err != nil {
+			return nil, Entry{}, fmt.Errorf("%s: %w", p, err)
+		}
+		if limit >= 0 && int64(len(target)) > limit {
+			return nil, Entry{}, fmt.Errorf("%s: %d bytes: %w", p, len(target), ErrTooLarge)
+		}
+		data := []byte(target)
+		return data, Entry{Path: p, Mode: ModeSymlink, ID: r.format.hashObject("blob", data)}, nil
+	}
+	if limit >= 0 && fi.Size() > limit {
+		return nil, Entry{}, fmt.Errorf("%s: %d bytes: %w", p, fi.Size(), ErrTooLarge)
+	}
+	f, err := r.openRegular(p, fi)
+	if err != nil {
+		return nil, Entry{}, err
+	}
+	defer f.Close()
+	max := fi.Size()
+	if limit >= 0 && limit < max {
+		max = limit
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, Entry{}, fmt.Errorf("%s: %w", p, err)
+	}
+	if limit >= 0 && int64(len(data)) > limit {
+		return nil, Entry{}, fmt.Errorf("%s: grew past %d bytes while read: %w", p, limit, ErrTooLarge)
+	}
+	return data, Entry{Path: p, Mode: mode, ID: r.format.hashObject("blob", data)}, nil
+}
+
+// openRegular opens p without following symlinks or blocking, inside the
+// work tree root, and checks it is the regular file lstat saw.
+func (r *Repo) openRegular(p string, fi fs.FileInfo) (*os.File, error) {
+	root, err := os.OpenRoot(r.top)
+	if err != nil {
+		return nil, err
+	}
+	defer root.Close()
+	f, err := root.OpenFile(filepath.FromSlash(p), os.O_RDONLY|openFlags, 0)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	st, err := f.Stat()
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", p, err)
+	}
+	if !st.Mode().IsRegular() {
+		f.Close()
+		return nil, fmt.Errorf("%s: %w", p, ErrNotRegular)
+	}
+	if !os.SameFile(st, fi) {
+		f.Close()
+		return nil, fmt.Errorf("%s: changed while being read", p)
+	}
+	return f, nil
+}
+
+// hashWorktreeFile computes the blob id of a file without keeping its
+// content, streaming it through the hash.
+func (r *Repo) hashWorktreeFile(p string, fi fs.FileInfo) (string, error) {
+	if fileMode(fi) == ModeSymlink {
+		_, e, err := r.readWorktreeFile(p, fi, -1)
+		return e.ID, err
+	}
+	f, err := r.openRegular(p, fi)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	h := r.format.newHash()
+	fmt.Fprintf(h, "blob %d\x00", fi.Size())
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", p, err)
+	}
+	if n != fi.Size() {
+		return "", fmt.Errorf("%s: changed while being read", p)
+	}
+	return fmt.Sprintf("%x", h.Sum(nil)), nil
+}
+
+// worktreeEntry is the entry of one work tree file, using the index's stat
+// cache when it proves the content is unchanged. ok is false for paths that
+// do not exist or are not files git would store.
+func (r *Repo) worktreeEntry(p string, idx *indexCache) (Entry, bool, error) {
+	fi, err := r.lstatPath(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return Entry{}, false, nil
+	}
+	if err != nil {
+		return Entry{}, false, err
+	}
+	mode := fileMode(fi)
+	if mode == 0 {
+		return Entry{}, false, nil
+	}
+	if id, ok := idx.cleanID(p, fi, mode); ok {
+		return Entry{Path: p, Mode: mode, ID: id}, true, nil
+	}
+	id, err := r.hashWorktreeFile(p, fi)
+	if err != nil {
+		return Entry{}, false, err
+	}
+	return Entry{Path: p, Mode: mode, ID: id}, true, nil
+}
+
+// cleanID returns the index's blob id for p when lstat proves the file is
+// the one the index recorded: same mode, size, mtime, ctime and inode, and
+// modified strictly before the index was written (not racily clean).
+func (c *indexCache) cleanID(p string, fi fs.FileInfo, mode Mode) (string, bool) {
+	if !statCacheUsable || c == nil {
+		return "", false
+	}
+	st := c.stats[p]
+	if st == nil {
+		return "", false
+	}
+	entry, ok := c.stage0[p]
+	if !ok || entry.Mode != mode {
+		return "", false
+	}
+	ctime, ok := fileCtime(fi)
+	if !ok || !ctime.Equal(st.ctime) || !fi.ModTime().Equal(st.mtime) ||
+		uint32(fi.Size()) != st.size || uint32(fileIno(fi)) != st.ino {
+		return "", false
+	}
+	if c.mtime.IsZero() || !st.mtime.Before(c.mtime) {
+		return "", false
+	}
+	return entry.ID, true
+}
+
+// walkWorktree enumerates the work tree for the go-git engine: every index
+// path, plus untracked files and symlinks not excluded by .gitignore files,
+// $GIT_COMMON_DIR/info/exclude and the user's core.excludesFile (or
+// ~/.config/git/ignore). It honours nothing fancier: no negated patterns
+// from other sources, no sparse-checkout cone rules. An untracked
+// directory holding a `.git` (a nested repository) is listed once, with a
+// trailing slash, and not entered; `.git` entries are never listed.
+func walkWorktree(top, commonDir string, idx []indexEntry, env []string) ([]string, error) {
+	var paths []string
+	tracked := map[string]bool{}
+	for _, e := range idx {
+		paths = append(paths, e.Path)
+		tracked[e.Path] = true
+	}
+	var ps []gitignore.Pattern
+	ps = append(ps, readIgnoreFile(globalExcludesFile(env), nil)...)
+	ps = append(ps, readIgnoreFile(filepath.Join(commonDir, "info", "exclude"), nil)...)
+	var walk func(dir string, rel []string, ps []gitignore.Pattern) error
+	walk = func(dir string, rel []string, ps []gitignore.Pattern) error {
+		ps = append(ps, readIgnoreFile(filepath.Join(dir, ".gitignore"), rel)...)
+		m := gitignore.NewMatcher(ps)
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return err
+		}
+		for _, de := range ents {
+			name := de.Name()
+			if asciiEqualFold(name, ".git") {
+				continue
+			}
+			child := append(append([]string(nil), rel...), name)
+			p := strings.Join(child, "/")
+			switch t := de.Type(); {
+			case t.IsDir():
+				if tracked[p] {
+					continue // a gitlink: the index entry stands for it
+				}
+				full := filepath.Join(dir, name)
+				if m.Match(child, true) {
+					continue
+				}
+				if _, err := os.Lstat(filepath.Join(full, ".git")); err == nil {
+					paths = append(paths, p+"/")
+					continue
+				}
+				if err := walk(full, child, ps); err != nil {
+					return err
+				}
+			case t.IsRegular() || t&fs.ModeSymlink != 0:
+				if !tracked[p] && !m.Match(child, false) {
+					paths = append(paths, p)
+				}
+			}
+		}
+		return nil
+	}
+	if err := walk(top, nil, ps); err != nil {
+		return nil, fmt.Errorf("work tree: %w", err)
+	}
+	return paths, nil
+}
+
+func readIgnoreFile(path string, domain []string) []gitignore.Pattern {
+	fi, err := os.Lstat(path)
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 8<<20 {
+		return nil
+	}
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	var ps []gitignore.Pattern
+	sc := bufio.NewScanner(bytes.NewReader(b))
+	sc.Buffer(make([]byte, 64<<10), 1<<20)
+	for sc.Scan() {
+		s := strings.TrimSuffix(sc.Text(), "\r")
+		if strings.HasPrefix(s, "#") || strings.TrimSpace(s) == "" {
+			continue
+		}
+		ps = append(ps, gitignore.ParsePattern(s, domain))
+	}
+	return ps
+}
+
+// globalExcludesFile is core.excludesFile from the user's configuration,
+// or git's default $XDG_CONFIG_HOME/git/ignore.
+func globalExcludesFile(env []string) string {
+	home, _ := getenv(env, "HOME")
+	xdg, _ := getenv(env, "XDG_CONFIG_HOME")
+	if xdg == "" && home != "" {
+		xdg = filepath.Join(home, ".config")
+	}
+	for _, cfgPath := range []string{filepath.Join(home, ".gitconfig"), filepath.Join(xdg, "git", "config")} {
+		if home == "" && !filepath.IsAbs(cfgPath) {
+			continue
+		}
+		cfg, err := readGitConfig(cfgPath)
+		if err != nil {
+			continue
+		}
+		if v := cfg.Section("core").Options.Get("excludesfile"); v != "" {
+			if strings.HasPrefix(v, "~/") {
+				v = filepath.Join(home, v[2:])
+			}
+			return v
+		}
+	}
+	if xdg == "" {
+		return ""
+	}
+	return filepath.Join(xdg, "git", "ignore")
+}
