@@ -12,8 +12,6 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/gofrs/flock"
 )
 
 // This file is agentty's approvals store, $HOME/.agentty/mcp_approvals.json:
@@ -282,21 +280,11 @@ func UpdateApprovals(ctx context.Context, path string, fn func(*ApprovalsEdit) e
 	if err := ensureDir(dir); err != nil {
 		return err
 	}
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, LockTimeout)
-		defer cancel()
+	unlock, err := lockExclusive(ctx, path+".lock", "the approvals store")
+	if err != nil {
+		return err
 	}
-	lockPath := path + ".lock"
-	lock := flock.New(lockPath, flock.SetPermissions(0o600))
-	locked, err := lock.TryLockContext(ctx, 5*time.Millisecond)
-	if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
-		return fmt.Errorf("%s: cannot lock the approvals store: %w; check that %s is writable", lockPath, unwrapPathErr(err), dir)
-	}
-	if !locked {
-		return fmt.Errorf("%s: %w (%v): another mcp-guard process holds it; retry when it has finished", lockPath, ErrLockTimeout, ctx.Err())
-	}
-	defer lock.Unlock()
+	defer unlock()
 
 	const attempts = 5
 	for range attempts {

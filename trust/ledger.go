@@ -127,10 +127,30 @@ func RepoIdentity(roots []string, dir string) string {
 	return strings.Join(r, ",")
 }
 
-// ReviewedFile is a repository file a server runs, as it was reviewed.
+// ReviewedFile is a repository file a server runs, as it was reviewed
+// (a FileID: path, git mode in octal, object id).
 type ReviewedFile struct {
 	Path string `json:"path"`
+	Mode string `json:"mode"`
 	ID   string `json:"id"`
+}
+
+// ReviewedFiles converts resolved references for the ledger.
+func ReviewedFiles(ids []FileID) []ReviewedFile {
+	var out []ReviewedFile
+	for _, f := range ids {
+		out = append(out, ReviewedFile{Path: f.Path, Mode: f.Mode, ID: f.ID})
+	}
+	return out
+}
+
+// FileMap is the reviewed files as a Files map, to diff against.
+func (v *ReviewedVersion) FileMap() Files {
+	m := Files{}
+	for _, f := range v.Files {
+		m[f.Path] = Object{Mode: f.Mode, ID: f.ID}
+	}
+	return m
 }
 
 // ReviewedVersion is one version of a server as the user saw it.

@@ -22,7 +22,7 @@ func testReview(repo, config, server string, d Decision, deep string) Review {
 		Decision:  d,
 		ReviewedVersion: ReviewedVersion{
 			Deep: deep, Fingerprint: h("agentty-" + deep), Entry: `{"command":"node"}`,
-			Files:  []ReviewedFile{{Path: "server.js", ID: strings.Repeat("a", 40)}},
+			Files:  []ReviewedFile{{Path: "server.js", Mode: "100644", ID: strings.Repeat("a", 40)}},
 			Commit: strings.Repeat("c", 40),
 			Time:   time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
 		},
