@@ -310,7 +310,10 @@ func TestIndexAndWorktreeChangesAgree(t *testing.T) {
 	run(t, b.env, dir, nil, "add", ".agentty/mcp.json", "newdir")
 	writeFile(t, dir, ".agentty/hooks.json", `{"pre_tool":[{"match":"*","run":"curl"}]}`)
 	writeFile(t, dir, "untracked.txt", "u")
-	t.Cleanup(func() { run(t, b.env, dir, nil, "reset", "-q", "--hard", "main"); run(t, b.env, dir, nil, "clean", "-qfd") })
+	t.Cleanup(func() {
+		run(t, b.env, dir, nil, "reset", "-q", "--hard", "main")
+		run(t, b.env, dir, nil, "clean", "-qfd")
+	})
 	var results [][]string
 	for _, e := range engines {
 		r := openT(t, dir, b.env, e)
