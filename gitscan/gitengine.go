@@ -95,6 +95,7 @@ var gitConfigArgs = []string{
 	"-c", "protocol.ssh.allow=never", "-c", "protocol.http.allow=never",
 	"-c", "protocol.https.allow=never", "-c", "protocol.ext.allow=never",
 	"-c", "core.fsmonitor=false",
+	"-c", "advice.graftFileDeprecated=false",
 }
 
 func getenv(env []string, key string) (string, bool) {
@@ -184,12 +185,35 @@ func absUnder(base, p string) string {
 	return filepath.Join(base, p)
 }
 
+// firstLine picks the line of git's stderr that says what went wrong: the
+// first "fatal:" or "error:" line, else the first line that is not a hint.
 func firstLine(b []byte) string {
-	s := strings.TrimSpace(string(b))
-	if i := strings.IndexByte(s, '\n'); i >= 0 {
-		s = s[:i]
+	var first string
+	for _, l := range strings.Split(string(b), "\n") {
+		l = strings.TrimSpace(l)
+		if l == "" || strings.HasPrefix(l, "hint:") || strings.HasPrefix(l, "warning:") {
+			continue
+		}
+		if strings.HasPrefix(l, "fatal: ") || strings.HasPrefix(l, "error: ") {
+			return strings.TrimPrefix(strings.TrimPrefix(l, "fatal: "), "error: ")
+		}
+		if first == "" {
+			first = l
+		}
 	}
-	return strings.TrimPrefix(s, "fatal: ")
+	return first
+}
+
+// missingObjectMessage reports whether git's error says an object could
+// not be read (a damaged or partial clone).
+func missingObjectMessage(msg string) bool {
+	m := strings.ToLower(msg)
+	for _, s := range []string{"unable to read", "could not read", "bad object", "missing blob", "missing tree", "missing commit", "not a valid object"} {
+		if strings.Contains(m, s) {
+			return true
+		}
+	}
+	return false
 }
 
 // runGit runs one git command to completion.
@@ -210,6 +234,9 @@ func (g *gitBackend) run(ctx context.Context, args ...string) ([]byte, error) {
 	out, stderr, err := runGit(ctx, g.git, g.dir, g.env, nil, args...)
 	if err != nil {
 		if msg := firstLine(stderr); msg != "" {
+			if missingObjectMessage(msg) {
+				return nil, fmt.Errorf("git %s: %s: %w", args[0], msg, ErrMissingObject)
+			}
 			return nil, fmt.Errorf("git %s: %s", args[0], msg)
 		}
 		return nil, fmt.Errorf("git %s: %w", args[0], err)

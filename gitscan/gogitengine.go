@@ -159,6 +159,40 @@ func (g *goGitBackend) objErr(id string, err error) error {
 }
 
 func (g *goGitBackend) resolve(rev string) (string, error) {
+	// go-git's revision parser silently ignores syntax it does not know
+	// (it resolves "HEAD:path" to HEAD): accept only what it parses right,
+	// names and ids with ~N, ^N and ^{...} suffixes.
+	if strings.ContainsAny(rev, ": \t\\") || strings.Contains(rev, "@{") || strings.Contains(rev, "..") {
+		return "", fmt.Errorf("revision %q: syntax not supported by the go-git engine: %w", rev, ErrUnknownRevision)
+	}
+	// go-git tries a name as an abbreviated id before trying it as a ref
+	// and takes the first of several matching objects; git does the
+	// opposite and refuses ambiguity. Resolve the ref ourselves, in git's
+	// order, and refuse abbreviated ids rather than risk the wrong commit.
+	base, suffix := rev, ""
+	if i := strings.IndexAny(rev, "~^"); i >= 0 {
+		base, suffix = rev[:i], rev[i:]
+	}
+	if base == "@" || base == "" {
+		base = "HEAD"
+	}
+	if !formatSHA1.validID(base) {
+		name := ""
+		for _, rule := range plumbing.RefRevParseRules {
+			ref, err := g.st.Reference(plumbing.ReferenceName(fmt.Sprintf(rule, base)))
+			if err == nil && ref != nil {
+				name = ref.Name().String()
+				break
+			}
+		}
+		switch {
+		case name != "":
+			base = name
+		case isHex(base):
+			return "", fmt.Errorf("revision %q: abbreviated ids are not supported by the go-git engine (use the full id): %w", rev, ErrUnknownRevision)
+		}
+	}
+	rev = base + suffix
 	h, err := g.repo.ResolveRevision(plumbing.Revision(rev))
 	if err != nil {
 		return "", fmt.Errorf("revision %q: %v: %w", rev, err, ErrUnknownRevision)
@@ -194,6 +228,16 @@ func (g *goGitBackend) resolve(rev string) (string, error) {
 		}
 	}
 	return "", fmt.Errorf("revision %q: tag chain too long: %w", rev, ErrUnknownRevision)
+}
+
+func isHex(s string) bool {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 func (g *goGitBackend) headUnborn() (bool, error) {
