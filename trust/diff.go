@@ -1,5 +1,12 @@
 package trust
 
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+)
+
 // ChangeKind says how a server's entry differs between two sides.
 type ChangeKind string
 
@@ -60,19 +67,22 @@ func (i Impact) NeedsAttention() bool { return i.Rank() < ImpactRemoved.Rank() }
 
 // FieldChange is one key of an entry that differs. Old and New are the
 // canonical JSON text of the value ("" when absent on that side), so that
-// "8080" and 8080 stay distinguishable.
+// "8080" and 8080 stay distinguishable. Objects are compared member by
+// member ("env.NODE_OPTIONS") and arrays element by element ("args[2]");
+// deeper values as a whole.
 type FieldChange struct {
 	Field string // "command", "args[2]", "env.NODE_OPTIONS", "trustAnnotations", ...
 	Old   string
 	New   string
 }
 
-// FileChange is one referenced repository path whose content id differs
-// ("" when absent or not counted on that side).
+// FileChange is one referenced repository path whose content differs (the
+// zero Object where absent or not counted on that side). For an added or
+// removed server it lists what the server runs on its one side.
 type FileChange struct {
 	Path string
-	Old  string
-	New  string
+	Old  Object
+	New  Object
 }
 
 // Change is what happened to one server of one configuration.
@@ -92,7 +102,8 @@ type Change struct {
 	OldFingerprint, NewFingerprint string
 	OldDeep, NewDeep               string
 	Impact                         Impact
-	// Reasons explain the impact in a few words each, for people.
+	// Reasons explain the impact in a few words each, for people. They
+	// quote repository strings raw: renderers sanitise them.
 	Reasons []string
 	// Old and New are the entries (nil where absent).
 	Old, New *Server
@@ -101,9 +112,396 @@ type Change struct {
 // Diff compares one configuration path at two sides (either may be nil:
 // absent) and says, per server, what changed and what that does to the
 // approvals g describes. Both configs must carry repository-relative paths
-// (see LaunchDir); oldFiles and newFiles resolve the references of the
-// servers on each side. Entries that are unchanged with an unchanged
-// impact are included; callers filter them out if they wish.
+// (see LaunchDir) and be project configurations; oldFiles and newFiles
+// resolve the references of the servers on each side (nil: none). The
+// result holds every server of either side, unchanged ones included,
+// sorted by impact (trust-preserving first) and name.
+//
+// agentty's gate is evaluated on each side as Evaluate does (the blanket
+// env, the whole-file hash of that side's file, the server's fingerprint;
+// http entries are never gated), and the impact follows:
+//
+//   - trust-preserving: what runs changed (the entry, its name, or a file it
+//     runs) and agentty runs it without asking on both sides with the same
+//     grant: the same fingerprint approved, the blanket env, a whole-file
+//     approval matching both files, or an http entry (never gated);
+//   - invalidated: agentty ran it without asking and will ask now, whether
+//     the entry changed or not (an unchanged entry loses a whole-file
+//     approval when any other byte of the file changes);
+//   - new-preapproved: added, re-enabled or changed, and agentty runs the
+//     new entry without asking although nobody approved this change here;
+//   - new-unapproved: added, re-enabled or changed, and agentty will ask;
+//   - removed: it ran before and is gone or disabled now;
+//   - unchanged: nothing that runs changed, nor whether agentty asks.
 func Diff(old, new *Config, oldFiles, newFiles Files, g Grants) []Change {
-	return nil
+	cfgPath := ""
+	switch {
+	case new != nil:
+		cfgPath = new.Path
+	case old != nil:
+		cfgPath = old.Path
+	default:
+		return nil
+	}
+	oldSide := diffSide(old, oldFiles, g)
+	newSide := diffSide(new, newFiles, g)
+
+	// Pair servers by name, then removed with added ones whose entries are
+	// identical (renames), first come first served in name order.
+	var removed, added []string
+	pairs := map[string]string{} // new name -> old name
+	for _, s := range newSide.servers {
+		if oldSide.byName[s.Name] != nil {
+			pairs[s.Name] = s.Name
+		} else {
+			added = append(added, s.Name)
+		}
+	}
+	for _, s := range oldSide.servers {
+		if newSide.byName[s.Name] == nil {
+			removed = append(removed, s.Name)
+		}
+	}
+	renamedFrom := map[string]bool{}
+	for _, a := range added {
+		canon := newSide.byName[a].Canonical()
+		for _, r := range removed {
+			if !renamedFrom[r] && oldSide.byName[r].Canonical() == canon {
+				pairs[a] = r
+				renamedFrom[r] = true
+				break
+			}
+		}
+	}
+
+	var out []Change
+	for _, s := range newSide.servers {
+		oldName, ok := pairs[s.Name]
+		var o *Server
+		if ok {
+			o = oldSide.byName[oldName]
+		}
+		out = append(out, diffServer(cfgPath, oldSide, newSide, o, s, g))
+	}
+	for _, r := range removed {
+		if !renamedFrom[r] {
+			out = append(out, diffServer(cfgPath, oldSide, newSide, oldSide.byName[r], nil, g))
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		if ri, rj := out[i].Impact.Rank(), out[j].Impact.Rank(); ri != rj {
+			return ri < rj
+		}
+		return out[i].Server < out[j].Server
+	})
+	return out
+}
+
+// side is one configuration prepared for Diff.
+type side struct {
+	cfg      *Config
+	launch   string
+	files    Files
+	servers  []*Server
+	byName   map[string]*Server
+	verdicts map[string]Verdict
+}
+
+func diffSide(c *Config, files Files, g Grants) *side {
+	sd := &side{cfg: c, files: files, byName: map[string]*Server{}, verdicts: map[string]Verdict{}}
+	if c == nil {
+		return sd
+	}
+	sd.launch = LaunchDir(c.Path)
+	if c.Valid() {
+		sd.servers = c.Servers
+	}
+	for _, s := range sd.servers {
+		sd.byName[s.Name] = s
+	}
+	for _, v := range Evaluate(c, g) {
+		sd.verdicts[v.Server.Name] = v
+	}
+	return sd
+}
+
+// runs reports whether agentty starts (or connects) s at all, and whether
+// it does so without asking.
+func (sd *side) runs(s *Server) (active, auto bool, why Reason) {
+	if s == nil || s.Disabled || (s.Command == "" && s.URL == "") {
+		return false, false, ""
+	}
+	v := sd.verdicts[s.Name]
+	return true, v.Trusted, v.Reason
+}
+
+func diffServer(cfgPath string, os, ns *side, o, n *Server, g Grants) Change {
+	c := Change{Path: cfgPath, Old: o, New: n}
+	var oldFiles, newFiles []FileID
+	if o != nil {
+		c.Server = o.Name
+		c.OldFingerprint = o.Fingerprint
+		oldFiles = os.files.For(o, os.launch)
+		c.OldDeep = DeepFingerprint(o, oldFiles)
+	}
+	if n != nil {
+		c.Server = n.Name
+		c.NewFingerprint = n.Fingerprint
+		newFiles = ns.files.For(n, ns.launch)
+		c.NewDeep = DeepFingerprint(n, newFiles)
+	}
+	c.Fields = fieldChanges(o, n)
+	c.Files = fileChanges(oldFiles, newFiles)
+	switch {
+	case o == nil:
+		c.Change = ChangeAdded
+	case n == nil:
+		c.Change = ChangeRemoved
+	case o.Name != n.Name:
+		c.Change, c.OldName = ChangeRenamed, o.Name
+	case len(c.Fields) > 0 || len(c.Files) > 0:
+		c.Change = ChangeChanged
+	default:
+		c.Change = ChangeUnchanged
+	}
+	c.Impact, c.Reasons = impact(&c, os, ns, g)
+	return c
+}
+
+// impact applies the rules documented on Diff.
+func impact(c *Change, os, ns *side, g Grants) (Impact, []string) {
+	oActive, oAuto, oWhy := os.runs(c.Old)
+	nActive, nAuto, nWhy := ns.runs(c.New)
+	changed := c.Change != ChangeUnchanged
+	name := c.Server
+	switch {
+	case c.New == nil:
+		return ImpactRemoved, []string{"no longer in the configuration"}
+	case !nActive && oActive:
+		if c.New.Disabled {
+			return ImpactRemoved, []string{"disabled: agentty no longer runs it"}
+		}
+		return ImpactRemoved, []string{"no command or url left: agentty has nothing to run"}
+	case !nActive:
+		if changed {
+			return ImpactUnchanged, []string{"changed, but agentty runs it on neither side (disabled or empty)"}
+		}
+		return ImpactUnchanged, nil
+	case !oActive:
+		what := "added"
+		if c.Old != nil {
+			what = "enabled"
+		}
+		if nAuto {
+			return ImpactNewPreapproved, []string{what + ": " + grantText(nWhy, c.New, true)}
+		}
+		return ImpactNewUnapproved, []string{what + ": agentty will ask before running it (mcp-guard approve " + name + ")"}
+	case !changed:
+		switch {
+		case oAuto && !nAuto:
+			return ImpactInvalidated, []string{revokedText(oWhy, c.Old)}
+		case !oAuto && nAuto:
+			return ImpactNewPreapproved, []string{"unchanged, but now " + grantText(nWhy, c.New, false)}
+		}
+		return ImpactUnchanged, nil
+	}
+	// Active on both sides, and what runs changed.
+	switch {
+	case oAuto && nAuto:
+		same := oWhy == nWhy && (nWhy != ReasonApproved || c.Old.Fingerprint == c.New.Fingerprint)
+		if same || nWhy == ReasonUngated || nWhy == ReasonEnv {
+			reasons := []string{grantText(nWhy, c.New, false) + ", yet what runs changed"}
+			return ImpactTrustPreserving, append(reasons, unhashedChanges(c)...)
+		}
+		return ImpactNewPreapproved, []string{"changed, and " + grantText(nWhy, c.New, false)}
+	case oAuto:
+		return ImpactInvalidated, []string{revokedText(oWhy, c.Old)}
+	case nAuto:
+		return ImpactNewPreapproved, []string{"changed, and " + grantText(nWhy, c.New, false)}
+	}
+	return ImpactNewUnapproved, []string{"changed: agentty will ask before running it (mcp-guard approve " + name + ")"}
+}
+
+// grantText says why agentty runs a server without asking.
+func grantText(why Reason, s *Server, fresh bool) string {
+	switch why {
+	case ReasonEnv:
+		return "AGENTTY_MCP_ALLOW_PROJECT is set: agentty runs every project server without asking"
+	case ReasonWholeFile:
+		return "the whole file's hash is approved: agentty runs every server in it without asking"
+	case ReasonUngated:
+		return string(s.Transport) + " servers are never gated: agentty connects without asking"
+	case ReasonApproved:
+		if fresh {
+			return "its fingerprint " + shortHash(s.Fingerprint) + " is already approved (from another repository, name or config): agentty runs it without asking"
+		}
+		return "its fingerprint " + shortHash(s.Fingerprint) + " is approved: agentty runs it without asking"
+	}
+	return "agentty runs it without asking (" + string(why) + ")"
+}
+
+// revokedText says which approval stopped matching.
+func revokedText(why Reason, old *Server) string {
+	if why == ReasonWholeFile {
+		return "the file changed, so its whole-file approval no longer matches: agentty will ask before running it"
+	}
+	return "the approved fingerprint " + shortHash(old.Fingerprint) + " no longer matches: agentty will ask before running it"
+}
+
+func shortHash(h string) string {
+	if len(h) > 12 {
+		return h[:12]
+	}
+	return h
+}
+
+// unhashedChanges explains, for a trust-preserving change, what changed
+// outside agentty's fingerprint.
+func unhashedChanges(c *Change) []string {
+	var out []string
+	if c.Change == ChangeRenamed {
+		out = append(out, fmt.Sprintf("renamed from %q: approvals do not bind the name, and the name picks up OAuth tokens and shadows user servers", c.OldName))
+	}
+	for _, f := range c.Fields {
+		switch {
+		case strings.HasPrefix(f.Field, "env."):
+			out = append(out, f.Field+" changed: env is not part of agentty's fingerprint")
+		case strings.HasPrefix(f.Field, "args["):
+			if isNonString(f.Old) || isNonString(f.New) {
+				out = append(out, f.Field+" is not a string: agentty does not hash it, but passes it to the server")
+			} else {
+				out = append(out, f.Field+" changed while the fingerprint stayed the same (a NUL byte or a split argument)")
+			}
+		case f.Field == "trustAnnotations":
+			out = append(out, "trustAnnotations changed: read-only tools may skip permission prompts")
+		case f.Field == "command" || f.Field == "url":
+			out = append(out, f.Field+" changed while the fingerprint stayed the same (a NUL byte)")
+		default:
+			out = append(out, f.Field+" changed: agentty's fingerprint does not cover it")
+		}
+	}
+	for _, f := range c.Files {
+		out = append(out, f.Path+" changed: agentty's fingerprint covers only the path, not the content")
+	}
+	return out
+}
+
+// isNonString reports whether canonical JSON text is present and not a
+// string.
+func isNonString(text string) bool { return text != "" && text[0] != '"' }
+
+// fieldChanges compares two entries key by key (see FieldChange); nil
+// when either is absent (an added or removed entry is shown whole).
+func fieldChanges(o, n *Server) []FieldChange {
+	if o == nil || n == nil {
+		return nil
+	}
+	var out []FieldChange
+	diffValue(&out, "", o.entry, n.entry, 2)
+	return out
+}
+
+// diffValue appends the differences between a and b (either may be nil:
+// absent) under the field name at, descending depth levels into objects
+// and arrays of the same kind. An absent value descends like an empty one
+// of the other's kind, so that a new env lists its variables.
+func diffValue(out *[]FieldChange, at string, a, b *jsonValue, depth int) {
+	kind := func(v *jsonValue) jsonKind {
+		if v == nil {
+			return jsonNull
+		}
+		return v.Kind
+	}
+	k := kind(a)
+	if a == nil {
+		k = kind(b)
+	}
+	descend := depth > 0 && (k == jsonObject || k == jsonArray) &&
+		(a == nil || a.Kind == k) && (b == nil || b.Kind == k)
+	if !descend {
+		text := func(v *jsonValue) string {
+			if v == nil {
+				return ""
+			}
+			return compactJSON(v)
+		}
+		if ta, tb := text(a), text(b); ta != tb {
+			*out = append(*out, FieldChange{Field: at, Old: ta, New: tb})
+		}
+		return
+	}
+	if k == jsonArray {
+		var ae, be []*jsonValue
+		if a != nil {
+			ae = a.Elems
+		}
+		if b != nil {
+			be = b.Elems
+		}
+		for i := 0; i < len(ae) || i < len(be); i++ {
+			var ea, eb *jsonValue
+			if i < len(ae) {
+				ea = ae[i]
+			}
+			if i < len(be) {
+				eb = be[i]
+			}
+			diffValue(out, at+"["+strconv.Itoa(i)+"]", ea, eb, depth-1)
+		}
+		return
+	}
+	var am, bm []jsonMember
+	if a != nil {
+		am = resolvedMembers(a)
+	}
+	if b != nil {
+		bm = resolvedMembers(b)
+	}
+	i, j := 0, 0
+	for i < len(am) || j < len(bm) {
+		var ea, eb *jsonValue
+		var key string
+		switch {
+		case j >= len(bm) || (i < len(am) && am[i].Key < bm[j].Key):
+			key, ea = am[i].Key, am[i].Value
+			i++
+		case i >= len(am) || bm[j].Key < am[i].Key:
+			key, eb = bm[j].Key, bm[j].Value
+			j++
+		default:
+			key, ea, eb = am[i].Key, am[i].Value, bm[j].Value
+			i++
+			j++
+		}
+		diffValue(out, joinKey(at, key), ea, eb, depth-1)
+	}
+}
+
+// fileChanges lists the references whose content differs.
+func fileChanges(old, new []FileID) []FileChange {
+	m := map[string]*FileChange{}
+	var paths []string
+	get := func(p string) *FileChange {
+		if fc, ok := m[p]; ok {
+			return fc
+		}
+		fc := &FileChange{Path: p}
+		m[p] = fc
+		paths = append(paths, p)
+		return fc
+	}
+	for _, f := range old {
+		get(f.Path).Old = f.Object
+	}
+	for _, f := range new {
+		get(f.Path).New = f.Object
+	}
+	sort.Strings(paths)
+	var out []FileChange
+	for _, p := range paths {
+		if fc := m[p]; fc.Old != fc.New {
+			out = append(out, *fc)
+		}
+	}
+	return out
 }
