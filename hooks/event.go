@@ -1,0 +1,170 @@
+package hooks
+
+import (
+	"bufio"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// Rev names one side of a comparison: a revision git resolves (a commit
+// id, ORIG_HEAD, HEAD), the empty repository (Empty, git's all-zeros id),
+// or the staged index (Index).
+type Rev string
+
+const (
+	// RevEmpty is the state before a clone: no files at all.
+	RevEmpty Rev = ""
+	// RevIndex is the staged index (a squash merge stages its result).
+	RevIndex Rev = ":index"
+)
+
+// Event is what git (or the pre-commit framework) told a hook: which hook
+// it is and which two states of the repository to compare.
+type Event struct {
+	Type string
+	// Old and New are the states before and after the operation.
+	Old, New Rev
+	// Skip says why there is nothing to compare ("" when there is).
+	Skip string
+	// Op names the operation for people: "clone", "checkout", "merge",
+	// "rebase", "amend".
+	Op string
+
+	// fallbackOld replaces Old when it cannot be resolved (post-rewrite:
+	// the old side of the last pair when ORIG_HEAD is missing).
+	fallbackOld Rev
+}
+
+// MaxRewriteInput bounds how much of post-rewrite's stdin is read.
+const MaxRewriteInput = 4 << 20
+
+// ErrUnknownHook reports a hook type (or pre-commit environment) that
+// mcp-guard does not handle.
+var ErrUnknownHook = errors.New("unknown hook")
+
+// Getenv looks up an environment variable.
+type Getenv func(string) string
+
+// ParseEvent works out the two states to compare from a hook's type, its
+// arguments and, for post-rewrite only, its stdin (bounded; nil when stdin
+// must not be read). typ may be empty when the pre-commit framework runs
+// `mcp-guard hook`: its PRE_COMMIT_* variables then say which hook it is.
+//
+//   - post-checkout PREV NEW FLAG: only branch checkouts (FLAG 1) that
+//     moved HEAD; PREV is all zeros on a clone;
+//   - post-merge SQUASH: ORIG_HEAD to HEAD, or HEAD to the index for a
+//     squash merge (its result is only staged);
+//   - post-rewrite amend|rebase, with "old new" lines on stdin: an amend
+//     changes no files, so there is nothing to say; a rebase compares the
+//     tip before it (ORIG_HEAD, which git rebase sets; else the old side of
+//     the last pair) with HEAD. The first old commit is not used: the
+//     user's own commits after it would be reported as if they had arrived.
+func ParseEvent(typ string, args []string, stdin io.Reader, getenv Getenv) (Event, error) {
+	if typ == "" {
+		switch {
+		case getenv("PRE_COMMIT_CHECKOUT_TYPE") != "" || getenv("PRE_COMMIT_FROM_REF") != "":
+			typ = "post-checkout"
+		case getenv("PRE_COMMIT_REWRITE_COMMAND") != "":
+			typ = "post-rewrite"
+		case getenv("PRE_COMMIT_IS_SQUASH_MERGE") != "":
+			typ = "post-merge"
+		default:
+			return Event{}, fmt.Errorf("%w: no hook type given and no PRE_COMMIT_* variables set; use `mcp-guard hook post-checkout|post-merge|post-rewrite ARGS...`", ErrUnknownHook)
+		}
+	}
+	ev := Event{Type: typ}
+	switch typ {
+	case "post-checkout":
+		ev.Op = "checkout"
+		if len(args) == 0 && getenv("PRE_COMMIT_FROM_REF") != "" {
+			args = []string{getenv("PRE_COMMIT_FROM_REF"), getenv("PRE_COMMIT_TO_REF"), getenv("PRE_COMMIT_CHECKOUT_TYPE")}
+		}
+		if len(args) < 3 {
+			return ev, fmt.Errorf("post-checkout: want 3 arguments (previous HEAD, new HEAD, branch flag), got %d", len(args))
+		}
+		prev, next, flag := args[0], args[1], args[2]
+		switch {
+		case flag != "1":
+			ev.Skip = "a file checkout does not move HEAD"
+		case prev == next:
+			ev.Skip = "HEAD did not move"
+		}
+		ev.Old, ev.New = Rev(prev), Rev(next)
+		if isZeroRev(prev) {
+			ev.Old, ev.Op = RevEmpty, "clone"
+		}
+	case "post-merge":
+		ev.Op = "merge"
+		squash := getenv("PRE_COMMIT_IS_SQUASH_MERGE")
+		if len(args) > 0 {
+			squash = args[0]
+		}
+		ev.Old, ev.New = "ORIG_HEAD", "HEAD"
+		if squash == "1" {
+			ev.Old, ev.New = "HEAD", RevIndex
+		}
+	case "post-rewrite":
+		ev.Op = "rebase"
+		cmd := getenv("PRE_COMMIT_REWRITE_COMMAND")
+		if len(args) > 0 {
+			cmd = args[0]
+		}
+		if cmd == "amend" {
+			ev.Op, ev.Skip = "amend", "an amend changes no files"
+			return ev, nil
+		}
+		ev.Old, ev.New = "ORIG_HEAD", "HEAD"
+		if stdin != nil && getenv("PRE_COMMIT_REWRITE_COMMAND") == "" {
+			pairs, err := readPairs(stdin)
+			if err != nil {
+				return ev, err
+			}
+			if len(pairs) == 0 {
+				ev.Skip = "nothing was rewritten"
+				return ev, nil
+			}
+			// Kept as the fallback when ORIG_HEAD cannot be resolved.
+			ev.fallbackOld = Rev(pairs[len(pairs)-1][0])
+		}
+	default:
+		return ev, fmt.Errorf("%w %q: mcp-guard handles post-checkout, post-merge and post-rewrite", ErrUnknownHook, typ)
+	}
+	return ev, nil
+}
+
+// readPairs reads post-rewrite's "old new [extra]" lines, at most
+// MaxRewriteInput bytes.
+func readPairs(r io.Reader) ([][2]string, error) {
+	var out [][2]string
+	sc := bufio.NewScanner(io.LimitReader(r, MaxRewriteInput))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) < 2 {
+			continue
+		}
+		out = append(out, [2]string{f[0], f[1]})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("post-rewrite: reading the rewritten commits: %w", err)
+	}
+	return out, nil
+}
+
+// isZeroRev reports whether rev is git's "no commit": empty or all zeros.
+func isZeroRev(rev string) bool {
+	return strings.Trim(rev, "0") == ""
+}
+
+// ManualCommand is the command that shows by hand what the event changed,
+// for when the hook could not.
+func (ev Event) ManualCommand() string {
+	switch {
+	case ev.Old == RevEmpty:
+		return "mcp-guard check"
+	case ev.New == RevIndex:
+		return "mcp-guard diff " + string(ev.Old)
+	}
+	return "mcp-guard diff " + string(ev.Old) + " " + string(ev.New)
+}

@@ -1,0 +1,153 @@
+package hooks
+
+import (
+	"context"
+	"errors"
+	"io"
+	"strings"
+	"testing"
+	"time"
+)
+
+func envOf(kv ...string) Getenv {
+	m := map[string]string{}
+	for i := 0; i+1 < len(kv); i += 2 {
+		m[kv[i]] = kv[i+1]
+	}
+	return func(k string) string { return m[k] }
+}
+
+const (
+	c1    = "1111111111111111111111111111111111111111"
+	c2    = "2222222222222222222222222222222222222222"
+	c3    = "3333333333333333333333333333333333333333"
+	zeros = "0000000000000000000000000000000000000000"
+)
+
+func TestParseEvent(t *testing.T) {
+	tests := []struct {
+		name     string
+		typ      string
+		args     []string
+		stdin    string
+		env      Getenv
+		old, new Rev
+		fallback Rev
+		skip     bool
+		op       string
+		err      bool
+	}{
+		{name: "branch checkout", typ: "post-checkout", args: []string{c1, c2, "1"}, old: c1, new: c2, op: "checkout"},
+		{name: "file checkout", typ: "post-checkout", args: []string{c1, c1, "0"}, old: c1, new: c1, skip: true, op: "checkout"},
+		{name: "checkout -b", typ: "post-checkout", args: []string{c1, c1, "1"}, old: c1, new: c1, skip: true, op: "checkout"},
+		{name: "clone", typ: "post-checkout", args: []string{zeros, c2, "1"}, old: RevEmpty, new: c2, op: "clone"},
+		{name: "sha256 clone", typ: "post-checkout", args: []string{strings.Repeat("0", 64), c2, "1"}, old: RevEmpty, new: c2, op: "clone"},
+		{name: "checkout missing args", typ: "post-checkout", args: []string{c1}, err: true},
+		{name: "merge", typ: "post-merge", args: []string{"0"}, old: "ORIG_HEAD", new: "HEAD", op: "merge"},
+		{name: "squash merge", typ: "post-merge", args: []string{"1"}, old: "HEAD", new: RevIndex, op: "merge"},
+		{name: "merge no args", typ: "post-merge", old: "ORIG_HEAD", new: "HEAD", op: "merge"},
+		{name: "rebase", typ: "post-rewrite", args: []string{"rebase"}, stdin: c1 + " " + c2 + "\n" + c2 + " " + c3 + " extra\n", old: "ORIG_HEAD", new: "HEAD", fallback: c2, op: "rebase"},
+		{name: "rebase nothing rewritten", typ: "post-rewrite", args: []string{"rebase"}, stdin: "", old: "ORIG_HEAD", new: "HEAD", skip: true, op: "rebase"},
+		{name: "rebase garbage lines", typ: "post-rewrite", args: []string{"rebase"}, stdin: "x\n\n" + c1 + " " + c2, old: "ORIG_HEAD", new: "HEAD", fallback: c1, op: "rebase"},
+		{name: "amend", typ: "post-rewrite", args: []string{"amend"}, stdin: c1 + " " + c2 + "\n", skip: true, op: "amend"},
+		{name: "unknown type", typ: "pre-push", err: true},
+		{name: "pre-commit checkout", env: envOf("PRE_COMMIT_FROM_REF", c1, "PRE_COMMIT_TO_REF", c2, "PRE_COMMIT_CHECKOUT_TYPE", "1"), old: c1, new: c2, op: "checkout"},
+		{name: "pre-commit file checkout", env: envOf("PRE_COMMIT_FROM_REF", c1, "PRE_COMMIT_TO_REF", c2, "PRE_COMMIT_CHECKOUT_TYPE", "0"), old: c1, new: c2, skip: true, op: "checkout"},
+		{name: "pre-commit merge", env: envOf("PRE_COMMIT_IS_SQUASH_MERGE", "0"), old: "ORIG_HEAD", new: "HEAD", op: "merge"},
+		{name: "pre-commit rewrite", env: envOf("PRE_COMMIT_REWRITE_COMMAND", "rebase"), stdin: "never read", old: "ORIG_HEAD", new: "HEAD", op: "rebase"},
+		{name: "pre-commit amend", env: envOf("PRE_COMMIT_REWRITE_COMMAND", "amend"), skip: true, op: "amend"},
+		{name: "no type, no pre-commit", err: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			env := tt.env
+			if env == nil {
+				env = envOf()
+			}
+			ev, err := ParseEvent(tt.typ, tt.args, strings.NewReader(tt.stdin), env)
+			if (err != nil) != tt.err {
+				t.Fatalf("err %v, want error %v", err, tt.err)
+			}
+			if tt.err {
+				return
+			}
+			if ev.Old != tt.old || ev.New != tt.new || (ev.Skip != "") != tt.skip || ev.Op != tt.op || ev.fallbackOld != tt.fallback {
+				t.Errorf("got %+v", ev)
+			}
+		})
+	}
+}
+
+// blockingReader never returns: a stdin nobody closes.
+type blockingReader struct{}
+
+func (blockingReader) Read([]byte) (int, error) { select {} }
+
+// TestRunNeverHangs: a stdin that never ends costs the budget, not more.
+func TestRunNeverHangs(t *testing.T) {
+	start := time.Now()
+	_, err := Run(context.Background(), Request{Type: "post-rewrite", Args: []string{"rebase"}, Stdin: blockingReader{}, Dir: t.TempDir(), Env: []string{}, Timeout: 100 * time.Millisecond})
+	if !errors.Is(err, ErrTimeout) {
+		t.Errorf("err %v, want ErrTimeout", err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+func TestRunSkipsWithoutReadingTheRepository(t *testing.T) {
+	// Not a repository at all: a file checkout must not even look.
+	out, err := Run(context.Background(), Request{Type: "post-checkout", Args: []string{c1, c1, "0"}, Dir: t.TempDir(), Env: []string{}})
+	if err != nil || out.Event.Skip == "" || !out.Quiet() {
+		t.Errorf("out %+v err %v", out, err)
+	}
+}
+
+func TestTimeout(t *testing.T) {
+	for v, want := range map[string]time.Duration{"": DefaultTimeout, "250ms": 250 * time.Millisecond, "2": 2 * time.Second, "0.5": 500 * time.Millisecond, "junk": DefaultTimeout, "-1s": DefaultTimeout} {
+		if got := Timeout(envOf(TimeoutEnv, v)); got != want {
+			t.Errorf("%q: %v, want %v", v, got, want)
+		}
+	}
+}
+
+func TestManualCommand(t *testing.T) {
+	for ev, want := range map[Event]string{
+		{Old: "ORIG_HEAD", New: "HEAD"}: "mcp-guard diff ORIG_HEAD HEAD",
+		{Old: RevEmpty, New: c2}:        "mcp-guard check",
+		{Old: "HEAD", New: RevIndex}:    "mcp-guard diff HEAD",
+	} {
+		if got := ev.ManualCommand(); got != want {
+			t.Errorf("%+v: %q", ev, got)
+		}
+	}
+}
+
+// FuzzParseEvent: any arguments and stdin give an event or an error, never
+// a panic, and never read more than MaxRewriteInput.
+func FuzzParseEvent(f *testing.F) {
+	f.Add("post-rewrite", "rebase", c1+" "+c2+"\n")
+	f.Add("post-checkout", zeros, "")
+	f.Add("post-merge", "1", "")
+	f.Fuzz(func(t *testing.T, typ, arg, stdin string) {
+		r := &countingReader{r: strings.NewReader(stdin)}
+		ev, err := ParseEvent(typ, []string{arg, arg, arg}, r, envOf())
+		if r.n > MaxRewriteInput {
+			t.Fatalf("read %d bytes", r.n)
+		}
+		if err == nil && ev.Type != typ {
+			t.Fatalf("type %q for %q", ev.Type, typ)
+		}
+	})
+}
+
+type countingReader struct {
+	r io.Reader
+	n int
+}
+
+func (c *countingReader) Read(p []byte) (int, error) {
+	n, err := c.r.Read(p)
+	c.n += n
+	return n, err
+}

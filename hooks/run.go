@@ -1,0 +1,244 @@
+package hooks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/project"
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// DefaultTimeout is the hook's time budget: after it the hook gives up,
+// says so and lets git carry on.
+const DefaultTimeout = 5 * time.Second
+
+// TimeoutEnv overrides the budget (a Go duration such as "500ms", or
+// seconds); tests use it.
+const TimeoutEnv = "MCP_GUARD_HOOK_TIMEOUT"
+
+// SkipEnv set to 0 turns the hooks off.
+const SkipEnv = "MCP_GUARD"
+
+// ErrTimeout reports that the hook ran out of its time budget.
+var ErrTimeout = errors.New("time budget exceeded")
+
+// Timeout is the budget getenv asks for, DefaultTimeout when unset or
+// unreadable.
+func Timeout(getenv Getenv) time.Duration {
+	v := strings.TrimSpace(getenv(TimeoutEnv))
+	if v == "" {
+		return DefaultTimeout
+	}
+	if d, err := time.ParseDuration(v); err == nil && d > 0 {
+		return d
+	}
+	if s, err := strconv.ParseFloat(v, 64); err == nil && s > 0 {
+		return time.Duration(s * float64(time.Second))
+	}
+	return DefaultTimeout
+}
+
+// Request is one run of the hook entry.
+type Request struct {
+	// Type is the hook type ("" when the pre-commit framework runs it), and
+	// Args git's arguments.
+	Type string
+	Args []string
+	// Stdin is read for post-rewrite's pairs only; nil when it must not be
+	// read at all (a terminal).
+	Stdin io.Reader
+	// Dir is where git ran the hook and Env its environment (GIT_DIR,
+	// GIT_WORK_TREE, GIT_INDEX_FILE, ...).
+	Dir string
+	Env []string
+	// Grants is what agentty consults; Ledger the user's reviews.
+	Grants trust.Grants
+	Ledger *trust.Ledger
+	// Timeout is the hard budget; 0 means DefaultTimeout.
+	Timeout time.Duration
+}
+
+// Outcome is what the hook found.
+type Outcome struct {
+	Event Event
+	// Changes need the user's attention, the most dangerous first
+	// (trust-preserving, invalidated, new-preapproved, new-unapproved).
+	Changes []trust.Change
+	// Findings about surfaces the operation added or changed.
+	Findings []trust.Finding
+	// Reviewed counts changes left out because the user already reviewed
+	// (or declined, and agentty will not run) the version now checked out.
+	Reviewed int
+}
+
+// Quiet reports whether there is nothing to tell the user.
+func (o *Outcome) Quiet() bool { return len(o.Changes) == 0 && len(o.Findings) == 0 }
+
+// LaunchDirs lists the launch directories ("" for the repository root)
+// whose configuration changed, in order of first appearance: each needs
+// its own `mcp-guard -C DIR review`.
+func (o *Outcome) LaunchDirs() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, c := range o.Changes {
+		d := trust.LaunchDir(c.Path)
+		if !seen[d] {
+			seen[d] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}
+
+// Run is the hook entry: it works out what the operation changed and
+// returns the changes that need attention. It finishes within the budget
+// whatever happens underneath (ErrTimeout, with the event when it was
+// parsed in time); its caller must exit 0 regardless of the error.
+func Run(ctx context.Context, req Request) (*Outcome, error) {
+	budget := req.Timeout
+	if budget <= 0 {
+		budget = DefaultTimeout
+	}
+	ctx, cancel := context.WithTimeout(ctx, budget)
+	defer cancel()
+	type result struct {
+		out *Outcome
+		err error
+	}
+	done := make(chan result, 1)
+	evc := make(chan Event, 1)
+	go func() {
+		out, err := run(ctx, req, evc)
+		done <- result{out, err}
+	}()
+	select {
+	case r := <-done:
+		return r.out, r.err
+	case <-ctx.Done():
+		out := &Outcome{}
+		select {
+		case out.Event = <-evc:
+		default:
+			out.Event = Event{Type: req.Type, Old: "ORIG_HEAD", New: "HEAD"}
+		}
+		return out, fmt.Errorf("gave up after %v: %w", budget, ErrTimeout)
+	}
+}
+
+func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
+	getenv := envLookup(req.Env)
+	stdin := req.Stdin
+	ev, err := ParseEvent(req.Type, req.Args, stdin, getenv)
+	evc <- ev
+	out := &Outcome{Event: ev}
+	if err != nil || ev.Skip != "" {
+		return out, err
+	}
+	if err := ctx.Err(); err != nil {
+		return out, err
+	}
+	repo, err := gitscan.Open(req.Dir, gitscan.WithEnv(req.Env))
+	if err != nil {
+		return out, err
+	}
+	defer repo.Close()
+	old, err := resolve(repo, ev.Old)
+	if err != nil && ev.fallbackOld != "" {
+		old, err = resolve(repo, ev.fallbackOld)
+	}
+	if err != nil {
+		return out, err
+	}
+	new, err := resolve(repo, ev.New)
+	if err != nil {
+		return out, err
+	}
+	if old == new {
+		return out, nil
+	}
+	res, err := project.Compare(ctx, repo, old, new, project.Options{Grants: req.Grants})
+	if err != nil {
+		return out, err
+	}
+	out.Findings = res.Findings
+	identity := func() string { return "" }
+	if len(req.Ledger.Reviews()) > 0 {
+		var id string
+		var once bool
+		identity = func() string {
+			if !once {
+				once = true
+				roots, _ := repo.Identity()
+				id = trust.RepoIdentity(roots, repo.TopLevel())
+			}
+			return id
+		}
+	}
+	for _, c := range res.Changes {
+		if !c.Impact.NeedsAttention() {
+			continue
+		}
+		if settled(req.Ledger, identity, c) {
+			out.Reviewed++
+			continue
+		}
+		out.Changes = append(out.Changes, c)
+	}
+	return out, nil
+}
+
+// settled reports whether the user already decided about the version a
+// change brings: approved it, or declined it and agentty will not run it.
+func settled(l *trust.Ledger, identity func() string, c trust.Change) bool {
+	if c.NewDeep == "" {
+		return false
+	}
+	repo := identity()
+	if repo == "" {
+		return false
+	}
+	st, _ := l.State(trust.ReviewKey{Repo: repo, Config: c.Path, Server: c.Server}, c.NewDeep)
+	switch st {
+	case trust.StateReviewed:
+		return true
+	case trust.StateDeclined:
+		return c.Impact == trust.ImpactNewUnapproved || c.Impact == trust.ImpactInvalidated
+	}
+	return false
+}
+
+func resolve(repo *gitscan.Repo, rev Rev) (gitscan.Side, error) {
+	switch rev {
+	case RevEmpty:
+		return gitscan.Empty, nil
+	case RevIndex:
+		return gitscan.Index, nil
+	}
+	return repo.Resolve(string(rev))
+}
+
+// envLookup looks variables up in an environment list (the last one wins,
+// as in the process environment); nil means the process's own.
+func envLookup(env []string) Getenv {
+	if env == nil {
+		return os.Getenv
+	}
+	return func(k string) string {
+		for i := len(env) - 1; i >= 0; i-- {
+			if key, v, ok := strings.Cut(env[i], "="); ok && key == k {
+				return v
+			}
+		}
+		return ""
+	}
+}
+
+// Disabled reports whether the user turned the hooks off (MCP_GUARD=0).
+func Disabled(getenv Getenv) bool { return getenv(SkipEnv) == "0" }

@@ -1,0 +1,147 @@
+package report
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// Golden files are rewritten with `go test ./report -update`. The flag is
+// shared with any other golden test of the package, whoever defines it
+// first.
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite golden files")
+	}
+}
+
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+// checkGolden compares got with testdata/<name>, or rewrites it.
+func checkGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", name)
+	if updating() {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run go test ./report -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs:\n--- got\n%s--- want\n%s", path, got, want)
+	}
+}
+
+const cfgPath = ".agentty/mcp.json"
+
+// pullChanges is what a typical pull brings: two trust-preserving changes,
+// an invalidated approval and a new server.
+func pullChanges() []trust.Change {
+	return []trust.Change{
+		{Path: cfgPath, Server: "notes", Change: trust.ChangeChanged, Impact: trust.ImpactTrustPreserving,
+			Fields: []trust.FieldChange{{Field: "env.NODE_OPTIONS", New: `"--require ./tools/preload.js"`}}},
+		{Path: cfgPath, Server: "files", Change: trust.ChangeChanged, Impact: trust.ImpactTrustPreserving,
+			Files: []trust.FileChange{{Path: "tools/server.js", Old: trust.Object{Mode: "100644", ID: "aa"}, New: trust.Object{Mode: "100644", ID: "bb"}}}},
+		{Path: cfgPath, Server: "db", Change: trust.ChangeChanged, Impact: trust.ImpactInvalidated,
+			Fields: []trust.FieldChange{{Field: "command", Old: `"node"`, New: `"bash"`}}},
+		{Path: cfgPath, Server: "search", Change: trust.ChangeAdded, Impact: trust.ImpactNewUnapproved},
+	}
+}
+
+func TestWriteWarningGolden(t *testing.T) {
+	many := []trust.Change{}
+	for i := range 14 {
+		many = append(many, trust.Change{Path: cfgPath, Server: fmt.Sprintf("s%02d", i), Change: trust.ChangeAdded, Impact: trust.ImpactNewUnapproved})
+	}
+	tests := []struct {
+		name  string
+		w     Warning
+		color bool
+	}{
+		{name: "pull", w: Warning{Op: "merge", Changes: pullChanges(), ReviewCommands: []string{"mcp-guard review"}}},
+		{name: "pull-color", w: Warning{Op: "merge", Changes: pullChanges()}, color: true},
+		{name: "escaped-name", w: Warning{Op: "checkout", Changes: []trust.Change{
+			{Path: cfgPath, Server: "ok\x1b]0;pwned\x07\x1b[2J", Change: trust.ChangeAdded, Impact: trust.ImpactNewPreapproved},
+			{Path: cfgPath, Server: "env", Change: trust.ChangeChanged, Impact: trust.ImpactTrustPreserving,
+				Fields: []trust.FieldChange{{Field: "env.A\u202eB", Old: `"1"`, New: `"2"`}}},
+		}}},
+		{name: "nested-and-findings", w: Warning{Op: "clone",
+			Changes: []trust.Change{
+				{Path: "sub/.agentty/mcp.json", Server: "inner", Change: trust.ChangeRenamed, OldName: "old", Impact: trust.ImpactNewUnapproved},
+				{Path: cfgPath, Server: "wide", Change: trust.ChangeChanged, Impact: trust.ImpactTrustPreserving, Fields: []trust.FieldChange{
+					{Field: "args[3]", Old: "8080", New: "9090"}, {Field: "trustAnnotations", New: "true"},
+					{Field: "env.PATH", New: `"."`}, {Field: "env.X", Old: `"1"`}}},
+			},
+			Findings: []trust.Finding{trust.NewFinding("MG501", ".agentty/hooks.json", trust.Pos{Line: 1, Column: 1}, "", "", "a project hooks.json runs shell commands on tool calls")},
+			ReviewCommands: []string{"mcp-guard review", "mcp-guard -C sub review"},
+		}},
+		{name: "truncated", w: Warning{Op: "rebase", Changes: many}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := WriteWarning(&b, tt.w, NewStyle(tt.color)); err != nil {
+				t.Fatal(err)
+			}
+			if !tt.color && bytes.ContainsAny(b.Bytes(), "\x1b\x07") {
+				t.Error("raw escape characters reached the output")
+			}
+			checkGolden(t, filepath.Join("hook", tt.name+".golden"), b.Bytes())
+		})
+	}
+}
+
+func TestWriteWarningSilentWhenNothing(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteWarning(&b, Warning{Op: "merge"}, NewStyle(true)); err != nil || b.Len() != 0 {
+		t.Errorf("wrote %q, %v", b.String(), err)
+	}
+}
+
+// TestWriteWarningLineBound: whatever arrives, the warning stays within
+// the heading, maxWarningLines lines and the command.
+func TestWriteWarningLineBound(t *testing.T) {
+	for n := range 30 {
+		var cs []trust.Change
+		for i := range n {
+			cs = append(cs, trust.Change{Path: cfgPath, Server: fmt.Sprint(i), Change: trust.ChangeAdded, Impact: trust.ImpactNewUnapproved})
+		}
+		var b bytes.Buffer
+		mustWrite(t, WriteWarning(&b, Warning{Op: "merge", Changes: cs}, Style{}))
+		if lines := strings.Count(b.String(), "\n"); n > 0 && lines > maxWarningLines+2 {
+			t.Errorf("%d changes: %d lines", n, lines)
+		}
+	}
+}
+
+func TestWriteHookProblemGolden(t *testing.T) {
+	var b bytes.Buffer
+	mustWrite(t, WriteHookProblem(&b, "merge", true, 5*time.Second, nil, "mcp-guard diff ORIG_HEAD HEAD", Style{}))
+	mustWrite(t, WriteHookProblem(&b, "checkout", false, 0, errors.New("revision \"ORIG_HEAD\": unknown revision\x1b[0m"), "mcp-guard diff 1111 2222", Style{}))
+	checkGolden(t, filepath.Join("hook", "problem.golden"), b.Bytes())
+}
+
+func mustWrite(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
