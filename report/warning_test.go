@@ -90,7 +90,7 @@ func TestWriteWarningGolden(t *testing.T) {
 					{Field: "args[3]", Old: "8080", New: "9090"}, {Field: "trustAnnotations", New: "true"},
 					{Field: "env.PATH", New: `"."`}, {Field: "env.X", Old: `"1"`}}},
 			},
-			Findings: []trust.Finding{trust.NewFinding("MG501", ".agentty/hooks.json", trust.Pos{Line: 1, Column: 1}, "", "", "a project hooks.json runs shell commands on tool calls")},
+			Findings:       []trust.Finding{trust.NewFinding("MG501", ".agentty/hooks.json", trust.Pos{Line: 1, Column: 1}, "", "", "a project hooks.json runs shell commands on tool calls")},
 			ReviewCommands: []string{"mcp-guard review", "mcp-guard -C sub review"},
 		}},
 		{name: "truncated", w: Warning{Op: "rebase", Changes: many}},
