@@ -195,6 +195,9 @@ func pathspecMatch(pattern, path string, icase bool) bool {
 		}
 		return a == b
 	}
+	if pattern == "" {
+		return true // git's empty pathspec matches everything
+	}
 	if len(pattern) <= len(path) && eq(pattern, path[:len(pattern)]) {
 		if len(pattern) == len(path) || pattern[len(pattern)-1] == '/' || path[len(pattern)] == '/' {
 			return true

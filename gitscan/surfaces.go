@@ -13,8 +13,9 @@ import (
 // a surface directory belongs (KindLinkedDir). Symlinks are reported with
 // ModeSymlink and never followed. Submodules (gitlinks) are not entered:
 // their paths are returned in skipped, as are untracked nested
-// repositories and, in the work tree, surface paths that are FIFOs,
-// devices or sockets.
+// repositories in the work tree. FIFOs, devices and sockets are invisible
+// to work tree enumeration, as they are to git (ReadBlob on such a path is
+// ErrNotRegular).
 //
 // Commit sides: the result is cached in the git directory keyed by root
 // tree id (see surfaceCache); on a miss it is derived from a cached tree by
@@ -184,13 +185,7 @@ func (r *Repo) worktreeSurfaces() ([]Surface, []string, error) {
 		}
 		mode := fileMode(fi)
 		if mode == 0 {
-			if fi.IsDir() {
-				continue
-			}
-			if _, ok := KindOf(p); ok {
-				skipped = append(skipped, p) // a FIFO, device or socket where a surface belongs
-			}
-			continue
+			continue // a directory, or a FIFO swapped in since listing
 		}
 		k, ok := isSurfaceEntry(p, mode)
 		if !ok {

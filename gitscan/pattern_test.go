@@ -1,0 +1,102 @@
+package gitscan
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+	"testing"
+)
+
+func TestKindOf(t *testing.T) {
+	for path, want := range map[string]Kind{
+		".agentty/mcp.json":           KindMCPConfig,
+		"a/b/.agentty/mcp.json":       KindMCPConfig,
+		"x/.AGENTTY/MCP.JSON":         KindMCPConfig,
+		".agentty/hooks.json":         KindHooks,
+		"p/.agentty/acp-agents.json":  KindACPAgents,
+		".agentty/agents/r.md":        KindPersona,
+		"a/.agents/agents/r.md":       KindPersona,
+		".claude/agents/x.MD":         KindPersona,
+		".claude/agents/.md":          KindPersona,
+		".agentty/mcp.json.bak":       0,
+		".agentty/sub/mcp.json":       0,
+		"agentty/mcp.json":            0,
+		".claude/agents/sub/x.md":     0,
+		".claude/settings.json":       0,
+		"mcp.json":                    0,
+		".agentty":                    0,
+		".claude/agents":              0,
+		"a.agentty/mcp.json":          0,
+		".agents/agents/readme.txt":   0,
+		"x/.claude/agents/y.md/z":     0,
+		".agentty/agents/deep/dir.md": 0,
+	} {
+		k, ok := KindOf(path)
+		if ok != (want != 0) || k != want {
+			t.Errorf("KindOf(%q) = %v %v, want %v", path, k, ok, want)
+		}
+	}
+	for path, want := range map[string]bool{".agentty": true, "a/.Claude": true, ".agents/agents": true, ".claude/agents": true, "agents": false, "x/agents": false, ".agentty/mcp.json": false} {
+		if got := isLinkedDirPath(path); got != want {
+			t.Errorf("isLinkedDirPath(%q) = %v", path, got)
+		}
+	}
+}
+
+// TestPathspecMatchAgreesWithGit asks git which index paths each glob
+// pathspec selects and compares with pathspecMatch.
+func TestPathspecMatchAgreesWithGit(t *testing.T) {
+	needGit(t)
+	env := testEnv(t)
+	dir := gitInit(t, env)
+	paths := []string{
+		".agentty/mcp.json", "a/.agentty/mcp.json", "a/b/c/.agentty/mcp.json", "A/.AGENTTY/MCP.json",
+		".claude/agents/x.md", "d/.claude/agents/y.md", "d/.claude/agents/sub/z.md", ".claude/agentsx/q.md",
+		"src/a.js", "src/b/c.js", "src/b/d/e.js", "srcx/a.js", "README.md", "docs/readme.MD", "lib/[x].js",
+		"a/b/c/d", "a/x/c/d", "ab/c", "foo.txt", "foo/bar.txt", "x/foo.txt", "q?r", "tab\there",
+	}
+	var idx strings.Builder
+	for _, p := range paths {
+		fmt.Fprintf(&idx, "100644 %s\t%s\n", strings.Repeat("e", 40), p)
+	}
+	run(t, env, dir, []byte(idx.String()), "update-index", "--add", "--index-info")
+	patterns := []string{
+		"**/.agentty/mcp.json", "**/.claude/agents/*.md", "src/*.js", "src/**", "src/**/*.js", "src/**/e.js",
+		"**/*.md", "*.md", "src", "a/*/c/d", "a/**/d", "a/b", "foo*", "**/foo*", "*/foo.txt", "lib/[x].js",
+		"lib/\\[x].js", "q[?]r", "[a-c]*/*", "[!a]*.txt", "**", "*", "a/**", "**/c", "d/.claude/agents/[[:alpha:]].md",
+		"src/?.js", "**/**/c.js", "a/b/**/d",
+	}
+	for _, icase := range []bool{false, true} {
+		for _, pat := range patterns {
+			magic := ":(glob)"
+			if icase {
+				magic = ":(glob,icase)"
+			}
+			out := run(t, env, dir, nil, "ls-files", "-z", "--", magic+pat)
+			want := splitZ([]byte(out))
+			sort.Strings(want)
+			var got []string
+			for _, p := range paths {
+				if pathspecMatch(pat, p, icase) {
+					got = append(got, p)
+				}
+			}
+			sort.Strings(got)
+			if strings.Join(got, "|") != strings.Join(want, "|") {
+				t.Errorf("pattern %q icase=%v:\n%s", pat, icase, diffLines(want, got))
+			}
+		}
+	}
+}
+
+func FuzzWildmatch(f *testing.F) {
+	f.Add("**/.agentty/*.json", "a/.agentty/mcp.json", false)
+	f.Add("[[:alpha:]-z]*", "q", true)
+	f.Fuzz(func(t *testing.T, pat, text string, icase bool) {
+		if len(pat) > 64 || len(text) > 64 {
+			return // keep the backtracking bounded
+		}
+		wildmatch(pat, text, icase)
+		pathspecMatch(pat, text, icase)
+	})
+}
