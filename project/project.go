@@ -3,18 +3,26 @@
 // with trust, and compares them: which servers changed, which repository
 // files they run changed, and what that does to the user's approvals. It
 // never prints and never exits.
+//
+// Every `.agentty/mcp.json` at any depth is live for its launch directory
+// (the directory holding `.agentty`), so every one is read. Paths are
+// resolved as the kernel resolves them when agentty opens the config or
+// spawns a server: symlinks are followed inside the repository, and one
+// that leads outside it makes the answer unknowable (reported, never taken
+// for "nothing there").
 package project
 
 import (
 	"context"
 	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
 
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
-
-// errTODO marks the skeleton; it disappears with the implementation.
-var errTODO = errors.New("project: not implemented yet")
 
 // Options tune Load and Compare.
 type Options struct {
@@ -33,52 +41,100 @@ type Server struct {
 
 // Config is one `.agentty/mcp.json` at one side.
 type Config struct {
-	// Path is the repository-relative path of the mcp.json entry (the
-	// link's path when it is a symlink); LaunchDir its launch directory
+	// Path is the repository-relative path agentty opens (below a
+	// symlinked .agentty directory too); LaunchDir its launch directory
 	// ("" for the root).
 	Path      string
 	LaunchDir string
-	// Entry is the entry at Path.
+	// Entry is the entry whose bytes agentty reads (the symlink itself when
+	// it leads outside the repository).
 	Entry gitscan.Entry
-	// Linked is true when Path or its .agentty directory is a symlink;
-	// Target is then the repository path agentty would read through it,
-	// "" when it leads outside the repository (unknowable: Config.Err).
+	// Linked is true when Path or one of its directories is a symlink;
+	// Target is then the repository path agentty reads through it, "" when
+	// it leads outside the repository (Config.Err says so).
 	Linked bool
 	Target string
-	// Config is the parse result (never nil for a present entry).
+	// Config is the parse result, never nil; Config.Err when agentty
+	// would run nothing from the file.
 	Config *trust.Config
 	// Files resolves the references of every server at this side.
 	Files   trust.Files
 	Servers []Server
+
+	// visited are the paths whose entries this answer depends on.
+	visited []string
+}
+
+// Findings are the configuration's own findings (parse and integrity),
+// plus MG305 when it is reached through a symlink and MG306 when it is
+// nested below the repository root.
+func (c *Config) Findings() []trust.Finding {
+	out := append([]trust.Finding(nil), c.Config.Findings...)
+	start := trust.Pos{Line: 1, Column: 1}
+	if c.Linked {
+		msg := "the configuration is reached through a symlink that leads outside the repository: agentty reads whatever is there"
+		if c.Target != "" {
+			msg = "the configuration is reached through a symlink (to " + c.Target + "); agentty follows it and hashes the target's bytes"
+		}
+		out = append(out, trust.NewFinding("MG305", c.Path, start, "", "", msg))
+	}
+	if c.LaunchDir != "" {
+		out = append(out, trust.NewFinding("MG306", c.Path, start, "", "",
+			"a nested configuration: agentty runs it when launched from "+c.LaunchDir+"/, and approvals given anywhere hold here too"))
+	}
+	return out
 }
 
 // Snapshot is every agentty surface at one side.
 type Snapshot struct {
 	Side    gitscan.Side
 	Configs []*Config         // sorted by path
-	Others  []gitscan.Surface // hooks.json, acp-agents.json, personas, linked dirs
-	Skipped []string          // submodules gitscan did not enter
-	// Findings: MG305 (symlinked), MG306 (nested), MG501-MG503 (present),
-	// and each config's parse findings.
+	Others  []gitscan.Surface // hooks.json, acp-agents.json, personas, linked surface directories
+	Skipped []string          // submodules and nested repositories gitscan did not enter
+	// Findings: every config's Findings, and MG305/MG501-MG503 for the
+	// other surfaces present.
 	Findings []trust.Finding
 }
 
 // Load reads every configuration at side, with deep fingerprints.
 func Load(ctx context.Context, repo *gitscan.Repo, side gitscan.Side, opts Options) (*Snapshot, error) {
-	return nil, errTODO
+	surfaces, skipped, err := repo.Surfaces(side)
+	if err != nil {
+		return nil, fmt.Errorf("list agentty surfaces at %s: %w", side, err)
+	}
+	rd := newReader(repo, side)
+	snap := &Snapshot{Side: side, Skipped: skipped}
+	for _, p := range configPaths(surfaces) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		c, err := rd.loadConfig(p)
+		if err != nil {
+			return nil, err
+		}
+		if c != nil {
+			snap.Configs = append(snap.Configs, c)
+			snap.Findings = append(snap.Findings, c.Findings()...)
+		}
+	}
+	for _, s := range surfaces {
+		if f, ok := surfaceFinding(s, "present"); ok {
+			snap.Others = append(snap.Others, s)
+			snap.Findings = append(snap.Findings, f)
+		}
+	}
+	sortFindings(snap.Findings)
+	return snap, nil
 }
 
 // LoadConfig reads the one configuration at configPath (a repository-
-// relative `.agentty/mcp.json` path) at side; nil, nil when absent.
+// relative `.agentty/mcp.json` path) at side; nil, nil when agentty would
+// find no file there.
 func LoadConfig(ctx context.Context, repo *gitscan.Repo, side gitscan.Side, configPath string, opts Options) (*Config, error) {
-	return nil, errTODO
-}
-
-// LoadDir reads dir/.agentty/mcp.json from disk for a launch directory that
-// is not inside a git repository: references are resolved against dir and
-// hashed from disk (bounded); nil, nil when there is no such file.
-func LoadDir(ctx context.Context, dir string, opts Options) (*Config, error) {
-	return nil, errTODO
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return newReader(repo, side).loadConfig(configPath)
 }
 
 // Result is what Compare found.
@@ -88,10 +144,12 @@ type Result struct {
 	// server name. Servers that are unchanged with an unchanged impact are
 	// left out.
 	Changes []trust.Change
-	// Findings about what changed: MG305, MG306, MG501-MG503 and the parse
-	// findings of changed configurations.
+	// Findings about what changed: the Findings of every added or changed
+	// configuration (MG3xx, MG305, MG306) and MG305/MG501-MG503 for the
+	// other surfaces added or changed.
 	Findings []trust.Finding
-	Skipped  []string
+	// Skipped are the submodules and nested repositories of the new side.
+	Skipped []string
 }
 
 // NeedsAttention reports whether any change needs the user's attention
@@ -106,8 +164,271 @@ func (r *Result) NeedsAttention() bool {
 	return len(r.Findings) > 0
 }
 
-// Compare finds what changed in the agentty surfaces between old and new,
-// at a cost proportional to the change.
+// Compare finds what changed in the agentty surfaces between old and new.
+//
+// It takes the changed paths from gitscan's pruned comparison and the
+// surfaces of both sides (cached per tree by gitscan). Each configuration
+// is read at the old side with its references resolved; when neither the
+// configuration nor anything its servers run was touched by the change, it
+// is not read again (so a pull that edits server.js but not the config
+// still surfaces the server that runs it, and one that edits neither costs
+// one config read). Otherwise both sides are read in full and compared by
+// trust.Diff.
 func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opts Options) (*Result, error) {
-	return nil, errTODO
+	changes, err := repo.Changes(old, new)
+	if err != nil {
+		return nil, fmt.Errorf("compare %s with %s: %w", old, new, err)
+	}
+	oldSurf, _, err := repo.Surfaces(old)
+	if err != nil {
+		return nil, fmt.Errorf("list agentty surfaces at %s: %w", old, err)
+	}
+	newSurf, skipped, err := repo.Surfaces(new)
+	if err != nil {
+		return nil, fmt.Errorf("list agentty surfaces at %s: %w", new, err)
+	}
+	cs := newChangeSet(changes)
+	ro, rn := newReader(repo, old), newReader(repo, new)
+	res := &Result{Old: old, New: new, Skipped: skipped}
+
+	paths := configPaths(oldSurf)
+	paths = append(paths, configPaths(newSurf)...)
+	for _, p := range uniqueSorted(paths) {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		c0, err := ro.loadConfig(p)
+		if err != nil {
+			return nil, err
+		}
+		if c0 != nil && !cs.touchesAny(c0.visited) {
+			continue // nothing it depends on changed
+		}
+		c1, err := rn.loadConfig(p)
+		if err != nil {
+			return nil, err
+		}
+		var oldCfg, newCfg *trust.Config
+		var oldFiles, newFiles trust.Files
+		if c0 != nil {
+			oldCfg, oldFiles = c0.Config, c0.Files
+		}
+		if c1 != nil {
+			newCfg, newFiles = c1.Config, c1.Files
+		}
+		for _, ch := range trust.Diff(oldCfg, newCfg, oldFiles, newFiles, opts.Grants) {
+			if ch.Change != trust.ChangeUnchanged || ch.Impact != trust.ImpactUnchanged {
+				res.Changes = append(res.Changes, ch)
+			}
+		}
+		if c1 != nil && (c0 == nil || c0.Entry != c1.Entry || c0.Target != c1.Target) {
+			res.Findings = append(res.Findings, c1.Findings()...)
+		}
+	}
+
+	before := map[string]gitscan.Entry{}
+	for _, s := range oldSurf {
+		before[s.Path] = s.Entry
+	}
+	for _, s := range newSurf {
+		e, existed := before[s.Path]
+		if existed && e == s.Entry {
+			continue
+		}
+		verb := "added"
+		if existed {
+			verb = "changed"
+		}
+		if f, ok := surfaceFinding(s, verb); ok {
+			res.Findings = append(res.Findings, f)
+		}
+	}
+	sort.SliceStable(res.Changes, func(i, j int) bool {
+		a, b := res.Changes[i], res.Changes[j]
+		if ra, rb := a.Impact.Rank(), b.Impact.Rank(); ra != rb {
+			return ra < rb
+		}
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.Server < b.Server
+	})
+	sortFindings(res.Findings)
+	return res, nil
+}
+
+// configPaths are the paths agentty opens as project configs, given the
+// surfaces of one side: every `.agentty/mcp.json`, and `mcp.json` below
+// every non-directory `.agentty` entry (a symlinked directory).
+func configPaths(surfaces []gitscan.Surface) []string {
+	var out []string
+	for _, s := range surfaces {
+		switch {
+		case s.Kind == gitscan.KindMCPConfig:
+			out = append(out, s.Path)
+		case s.Kind == gitscan.KindLinkedDir && strings.EqualFold(path.Base(s.Path), ".agentty"):
+			out = append(out, s.Path+"/mcp.json")
+		}
+	}
+	return out
+}
+
+// surfaceFinding reports a surface other than an MCP config; verb says
+// what happened to it ("present", "added", "changed").
+func surfaceFinding(s gitscan.Surface, verb string) (trust.Finding, bool) {
+	start := trust.Pos{Line: 1, Column: 1}
+	switch s.Kind {
+	case gitscan.KindHooks:
+		return trust.NewFinding("MG501", s.Path, start, "", "",
+			"project hooks "+verb+": agentty runs their shell commands on tool calls once the file's hash is approved, and the hash does not cover the scripts they run"), true
+	case gitscan.KindACPAgents:
+		return trust.NewFinding("MG502", s.Path, start, "", "",
+			"project ACP agents "+verb+": agentty runs them with no content approval at all when AGENTTY_ACP_ALLOW_PROJECT is on"), true
+	case gitscan.KindPersona:
+		return trust.NewFinding("MG503", s.Path, start, "", "",
+			"agent persona "+verb+": its prompt and tool list steer the agent"), true
+	case gitscan.KindLinkedDir:
+		if strings.EqualFold(path.Base(s.Path), ".agentty") {
+			return trust.NewFinding("MG305", s.Path, start, "", "",
+				"the .agentty directory is a symlink ("+verb+"): agentty reads mcp.json, hooks.json and acp-agents.json wherever it points"), true
+		}
+		return trust.NewFinding("MG503", s.Path, start, "", "",
+			"an agent persona directory is a symlink ("+verb+"): agentty reads personas wherever it points"), true
+	}
+	return trust.Finding{}, false
+}
+
+func sortFindings(fs []trust.Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Rule < b.Rule
+	})
+}
+
+func uniqueSorted(ss []string) []string {
+	sort.Strings(ss)
+	out := ss[:0]
+	for i, s := range ss {
+		if i == 0 || s != ss[i-1] {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// newReader reads one side, remembering resolved paths.
+func newReader(repo *gitscan.Repo, side gitscan.Side) *reader {
+	return &reader{repo: repo, side: side, cache: map[string]resolution{}}
+}
+
+// loadConfig reads the configuration agentty opens at p; nil when there
+// is none (absent, or a dangling symlink: agentty then falls back to the
+// user's config).
+func (rd *reader) loadConfig(p string) (*Config, error) {
+	res, err := rd.resolve(p)
+	if err != nil {
+		return nil, fmt.Errorf("%s at %s: %w", p, rd.side, err)
+	}
+	c := &Config{Path: p, LaunchDir: trust.LaunchDir(p), Linked: res.link.Mode != 0, Entry: res.entry, visited: res.visited}
+	switch {
+	case res.outside:
+		c.Config = invalidConfig(p, errors.New("reached through a symlink that leads outside the repository (or loops): mcp-guard cannot see what agentty would read"))
+	case res.entry.Mode == 0:
+		return nil, nil
+	case !res.entry.Mode.IsFile():
+		c.Config = invalidConfig(p, fmt.Errorf("a %s, not a file", describeMode(res.entry.Mode)))
+	default:
+		if c.Linked {
+			c.Target = res.entry.Path
+		}
+		data, _, err := rd.repo.ReadBlob(rd.side, res.entry.Path, trust.MaxFileSize)
+		switch {
+		case errors.Is(err, gitscan.ErrTooLarge), errors.Is(err, gitscan.ErrNotRegular):
+			c.Config = invalidConfig(p, err)
+		case err != nil:
+			return nil, fmt.Errorf("read %s at %s: %w", res.entry.Path, rd.side, err)
+		default:
+			c.Config = trust.Parse(p, data, trust.ScopeProject)
+		}
+	}
+	if err := resolveServers(c, rd.object); err != nil {
+		return nil, err
+	}
+	return c, nil
+}
+
+// resolveServers resolves every reference of c's servers with lookup and
+// computes their deep fingerprints.
+func resolveServers(c *Config, lookup func(p string, dirOK bool) (trust.Object, []string, error)) error {
+	c.Files = trust.Files{}
+	dirOK := map[string]bool{}
+	var order []string
+	for _, s := range c.Config.Servers {
+		for _, r := range trust.References(s, c.LaunchDir) {
+			if _, seen := dirOK[r.Path]; !seen {
+				order = append(order, r.Path)
+			}
+			dirOK[r.Path] = dirOK[r.Path] || r.Dir
+		}
+	}
+	for _, p := range order {
+		o, visited, err := lookup(p, dirOK[p])
+		if err != nil {
+			return fmt.Errorf("%s: resolve %s: %w", c.Path, p, err)
+		}
+		c.visited = append(c.visited, visited...)
+		if o.ID != "" {
+			c.Files[p] = o
+		}
+	}
+	for _, s := range c.Config.Servers {
+		files := c.Files.For(s, c.LaunchDir)
+		c.Servers = append(c.Servers, Server{Server: s, Files: files, Deep: trust.DeepFingerprint(s, files)})
+	}
+	return nil
+}
+
+// object resolves one reference at the reader's side.
+func (rd *reader) object(p string, dirOK bool) (trust.Object, []string, error) {
+	res, err := rd.resolveCached(p)
+	if err != nil {
+		return trust.Object{}, nil, fmt.Errorf("at %s: %w", rd.side, err)
+	}
+	return res.object(dirOK), res.visited, nil
+}
+
+func (rd *reader) resolveCached(p string) (resolution, error) {
+	if res, ok := rd.cache[p]; ok {
+		return res, nil
+	}
+	res, err := rd.resolve(p)
+	if err == nil {
+		rd.cache[p] = res
+	}
+	return res, err
+}
+
+// invalidConfig is a configuration mcp-guard could not read: agentty would
+// fail on it too, or mcp-guard cannot know what it reads.
+func invalidConfig(p string, err error) *trust.Config {
+	c := &trust.Config{Path: p, Scope: trust.ScopeProject, Err: err}
+	c.Findings = append(c.Findings, trust.NewFinding("MG301", p, trust.Pos{Line: 1, Column: 1}, "", "",
+		"cannot read the configuration: "+err.Error()))
+	return c
+}
+
+func describeMode(m gitscan.Mode) string {
+	switch m {
+	case gitscan.ModeTree:
+		return "directory"
+	case gitscan.ModeSubmodule:
+		return "submodule"
+	}
+	return "mode " + m.String()
 }

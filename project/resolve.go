@@ -1,0 +1,198 @@
+package project
+
+import (
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// maxHops bounds the symlinks followed while resolving one path, as the
+// kernel's ELOOP limit does.
+const maxHops = 16
+
+// maxLinkTarget is the longest symlink target text read (PATH_MAX).
+const maxLinkTarget = 4096
+
+// reader reads one side of a repository.
+type reader struct {
+	repo  *gitscan.Repo
+	side  gitscan.Side
+	cache map[string]resolution
+}
+
+// resolution is one repository path resolved at a side the way the kernel
+// resolves it when agentty opens or spawns it: symlinks are followed,
+// inside the repository only.
+type resolution struct {
+	// entry is the final entry; Mode 0 when nothing is there.
+	entry gitscan.Entry
+	// link is the first symlink met (the path's own entry or a directory
+	// on the way), Mode 0 when none.
+	link gitscan.Entry
+	// outside is true when a symlink leads out of the repository (or
+	// loops): what is there cannot be known from the repository.
+	outside bool
+	// visited are the repository paths whose entries decided the answer;
+	// a change at, below or above any of them may change it.
+	visited []string
+}
+
+// resolve follows p through symlinks at the reader's side.
+func (rd *reader) resolve(p string) (resolution, error) {
+	var res resolution
+	for hops := 0; ; hops++ {
+		if hops > maxHops {
+			res.outside, res.entry = true, gitscan.Entry{}
+			return res, nil
+		}
+		res.visited = append(res.visited, p)
+		e, ok, err := rd.repo.Lookup(rd.side, p)
+		if err != nil {
+			return res, err
+		}
+		if ok && e.Mode != gitscan.ModeSymlink {
+			res.entry = e
+			return res, nil
+		}
+		if ok {
+			// The path itself is a symlink.
+			if res.link.Mode == 0 {
+				res.link = e
+			}
+			next, inside, err := rd.follow(e.Path)
+			if err != nil {
+				return res, err
+			}
+			if !inside {
+				res.outside, res.entry = true, e
+				return res, nil
+			}
+			p = next
+			continue
+		}
+		// Absent: a directory on the way may be a symlink (git stores it
+		// as one entry, so the path below it does not exist in the tree).
+		dir, rest, found, err := rd.linkedAncestor(p)
+		if err != nil {
+			return res, err
+		}
+		if found.Mode != gitscan.ModeSymlink {
+			return res, nil
+		}
+		if res.link.Mode == 0 {
+			res.link = found
+		}
+		res.visited = append(res.visited, dir)
+		next, inside, err := rd.follow(dir)
+		if err != nil {
+			return res, err
+		}
+		if !inside {
+			res.outside, res.entry = true, found
+			return res, nil
+		}
+		p = path.Join(next, rest)
+		if p == "." || strings.HasPrefix(p, "../") {
+			res.outside = true
+			return res, nil
+		}
+	}
+}
+
+// linkedAncestor finds the first directory of p (from the root down) that
+// is not a real directory. It returns that entry when it is a symlink.
+func (rd *reader) linkedAncestor(p string) (dir, rest string, e gitscan.Entry, err error) {
+	parts := strings.Split(p, "/")
+	for i := 1; i < len(parts); i++ {
+		dir = strings.Join(parts[:i], "/")
+		e, ok, err := rd.repo.Lookup(rd.side, dir)
+		if err != nil || !ok {
+			return "", "", gitscan.Entry{}, err
+		}
+		if e.Mode != gitscan.ModeTree {
+			return dir, strings.Join(parts[i:], "/"), e, nil
+		}
+	}
+	return "", "", gitscan.Entry{}, nil
+}
+
+// follow reads the symlink at p and resolves its target against p's
+// directory; inside is false for absolute targets and targets that climb
+// out of the repository.
+func (rd *reader) follow(p string) (next string, inside bool, err error) {
+	data, _, err := rd.repo.ReadBlob(rd.side, p, maxLinkTarget)
+	if errors.Is(err, gitscan.ErrTooLarge) {
+		return "", false, nil
+	}
+	if err != nil {
+		return "", false, fmt.Errorf("read symlink %s: %w", p, err)
+	}
+	t := string(data)
+	if t == "" || strings.HasPrefix(t, "/") || strings.ContainsRune(t, 0) {
+		return "", false, nil
+	}
+	next = path.Join(path.Dir(p), t)
+	if next == "." || next == ".." || strings.HasPrefix(next, "../") {
+		return "", false, nil
+	}
+	return next, true, nil
+}
+
+// object is what counts at a resolved reference: a file (its content), a
+// submodule (its commit), a directory only when dirOK, and a symlink that
+// leads out of the repository as the link itself (its target text is all
+// the repository decides).
+func (res resolution) object(dirOK bool) trust.Object {
+	e := res.entry
+	switch {
+	case e.Mode == 0:
+		return trust.Object{}
+	case e.Mode == gitscan.ModeTree && !dirOK:
+		return trust.Object{}
+	}
+	return trust.Object{Mode: e.Mode.String(), ID: e.ID}
+}
+
+// changeSet answers whether a change touches a path.
+type changeSet struct {
+	paths map[string]bool
+	dirs  map[string]bool // every directory holding a changed path
+}
+
+func newChangeSet(changes []gitscan.Change) *changeSet {
+	cs := &changeSet{paths: make(map[string]bool, len(changes)), dirs: map[string]bool{}}
+	for _, c := range changes {
+		cs.paths[c.Path] = true
+		for d := path.Dir(c.Path); d != "." && !cs.dirs[d]; d = path.Dir(d) {
+			cs.dirs[d] = true
+		}
+	}
+	return cs
+}
+
+// touches reports whether a changed path is p, lies below p, or is an
+// ancestor of p (a directory turned into a file or symlink).
+func (cs *changeSet) touches(p string) bool {
+	if cs.paths[p] || cs.dirs[p] {
+		return true
+	}
+	for d := path.Dir(p); d != "."; d = path.Dir(d) {
+		if cs.paths[d] {
+			return true
+		}
+	}
+	return false
+}
+
+func (cs *changeSet) touchesAny(ps []string) bool {
+	for _, p := range ps {
+		if cs.touches(p) {
+			return true
+		}
+	}
+	return false
+}
