@@ -1,6 +1,8 @@
 package trust
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -192,5 +194,35 @@ func TestEvaluateFingerprintIsAskedExactly(t *testing.T) {
 		if len(h) != 64 || strings.ToLower(h) != h {
 			t.Errorf("asked %q: not lowercase 64-digit hex", h)
 		}
+	}
+}
+
+// TestEvaluateWithStoreFile runs the gate over a real approvals file in
+// agentty's layout: only exact lowercase entries approve.
+func TestEvaluateWithStoreFile(t *testing.T) {
+	c := parseProject(t, `{"mcpServers":{"lower":{"command":"/bin/a"},"upper":{"command":"/bin/b"},"spaced":{"command":"/bin/c"}}}`)
+	fp := func(name string) string { return mustServer(t, c, name).Fingerprint }
+	path := filepath.Join(t.TempDir(), "mcp_approvals.json")
+	content := "[\n  \"" + fp("lower") + "\",\n  \"" + strings.ToUpper(fp("upper")) + "\",\n  \" " + fp("spaced") + "\",\n  42\n]"
+	if err := os.WriteFile(path, []byte(content), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a := LoadApprovals(path)
+	got := verdictsByName(Evaluate(c, Grants{Approved: a.Approved}))
+	if v := got["lower"]; !v.Trusted || v.Reason != ReasonApproved {
+		t.Errorf("lower: %v %s, want approved", v.Trusted, v.Reason)
+	}
+	for _, name := range []string{"upper", "spaced"} {
+		if v := got[name]; v.Trusted || v.Reason != ReasonPending {
+			t.Errorf("%s: %v %s, want pending", name, v.Trusted, v.Reason)
+		}
+	}
+	// A store that is not an array approves nothing (fail closed).
+	if err := os.WriteFile(path, []byte(`{"h":"`+fp("lower")+`"}`), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	a = LoadApprovals(path)
+	if v := verdictsByName(Evaluate(c, Grants{Approved: a.Approved}))["lower"]; v.Trusted {
+		t.Errorf("an object store approved a server")
 	}
 }
