@@ -1,0 +1,329 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
+
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// DiffVersion is the version of the `diff --json` document. Fields are only
+// ever added within a version; a removal or a change of meaning bumps it.
+const DiffVersion = 1
+
+// Diff is what `mcp-guard diff` shows: the two sides compared and what
+// changed between them (project.Compare's result).
+type Diff struct {
+	Old, New DiffSide
+	// Changes in the order to show them (trust-preserving first).
+	Changes  []trust.Change
+	Findings []trust.Finding
+}
+
+// DiffSide names one side of a comparison.
+type DiffSide struct {
+	// Rev is the revision as the user gave it ("" for the work tree when
+	// none was given).
+	Rev string `json:"rev"`
+	// Commit is the full commit id, or "worktree", "index" or "empty" (no
+	// commit: an unborn HEAD or the all-zeros revision).
+	Commit string `json:"commit"`
+}
+
+// DiffDoc is the `diff --json` document, version 1.
+type DiffDoc struct {
+	Version  int             `json:"version"`
+	Old      DiffSide        `json:"old"`
+	New      DiffSide        `json:"new"`
+	Changes  []DiffChange    `json:"changes"`
+	Findings []trust.Finding `json:"findings"`
+}
+
+// DiffChange is one server's change.
+type DiffChange struct {
+	Path           string      `json:"path"`
+	Server         string      `json:"server"`
+	Change         string      `json:"change"`
+	OldName        string      `json:"old_name"`
+	Fields         []DiffField `json:"fields"`
+	Files          []DiffFile  `json:"files"`
+	OldFingerprint string      `json:"old_fingerprint"`
+	NewFingerprint string      `json:"new_fingerprint"`
+	Impact         string      `json:"impact"`
+	// Additions to the issue's contract: mcp-guard's deep fingerprints and
+	// the reasons for the impact.
+	OldDeep string   `json:"old_deep_fingerprint"`
+	NewDeep string   `json:"new_deep_fingerprint"`
+	Reasons []string `json:"reasons"`
+}
+
+// DiffField is one changed key; Old and New are canonical JSON text, ""
+// when absent.
+type DiffField struct {
+	Field string `json:"field"`
+	Old   string `json:"old"`
+	New   string `json:"new"`
+}
+
+// DiffFile is one referenced file whose content changed; Old and New are
+// object ids ("" when absent), the modes are git's octal modes.
+type DiffFile struct {
+	Path    string `json:"path"`
+	Old     string `json:"old"`
+	New     string `json:"new"`
+	OldMode string `json:"old_mode"`
+	NewMode string `json:"new_mode"`
+}
+
+// NewDiffDoc builds the JSON document. Arrays are never null.
+func NewDiffDoc(d Diff) DiffDoc {
+	doc := DiffDoc{Version: DiffVersion, Old: d.Old, New: d.New, Changes: []DiffChange{}, Findings: []trust.Finding{}}
+	for _, c := range d.Changes {
+		dc := DiffChange{
+			Path: c.Path, Server: c.Server, Change: string(c.Change), OldName: c.OldName,
+			Fields: []DiffField{}, Files: []DiffFile{},
+			OldFingerprint: c.OldFingerprint, NewFingerprint: c.NewFingerprint, Impact: string(c.Impact),
+			OldDeep: c.OldDeep, NewDeep: c.NewDeep, Reasons: append([]string{}, c.Reasons...),
+		}
+		for _, f := range c.Fields {
+			dc.Fields = append(dc.Fields, DiffField{Field: f.Field, Old: f.Old, New: f.New})
+		}
+		for _, f := range c.Files {
+			dc.Files = append(dc.Files, DiffFile{Path: f.Path, Old: f.Old.ID, New: f.New.ID, OldMode: f.Old.Mode, NewMode: f.New.Mode})
+		}
+		doc.Changes = append(doc.Changes, dc)
+	}
+	doc.Findings = append(doc.Findings, d.Findings...)
+	return doc
+}
+
+// NeedsAttention reports whether the diff holds a change the user must
+// look at (invalidated, trust-preserving, new-unapproved, new-preapproved)
+// or a finding.
+func (d Diff) NeedsAttention() bool {
+	for _, c := range d.Changes {
+		if c.Impact.NeedsAttention() {
+			return true
+		}
+	}
+	return len(d.Findings) > 0
+}
+
+// longField is the length from which a changed string is shown as one
+// inline diff rather than old → new.
+const longField = 32
+
+// WriteDiff renders a diff for people: a heading naming the two sides,
+// then per configuration (the one with the most dangerous change first)
+// one line per server with its impact, the field and file changes under
+// it, the fingerprints shortened, the findings, and what to do. Every
+// repository string is sanitised.
+func WriteDiff(w io.Writer, d Diff, st Style) error {
+	p := &printer{w: w}
+	p.printf("%s %s → %s\n", st.Bold("mcp-guard diff:"), sideName(d.Old), sideName(d.New))
+	if len(d.Changes) == 0 && len(d.Findings) == 0 {
+		p.printf("no change to what agentty runs\n")
+		return p.err
+	}
+	var order []string
+	groups := map[string][]trust.Change{}
+	for _, c := range d.Changes {
+		if _, ok := groups[c.Path]; !ok {
+			order = append(order, c.Path)
+		}
+		groups[c.Path] = append(groups[c.Path], c)
+	}
+	for _, path := range order {
+		p.printf("\n%s\n", st.Bold(Sanitize(path)+":"))
+		width := 0
+		for _, c := range groups[path] {
+			width = max(width, min(len([]rune(Sanitize(c.Server))), 24))
+		}
+		for _, c := range groups[path] {
+			writeChange(p, c, width, st)
+		}
+	}
+	if len(d.Findings) > 0 {
+		p.printf("\n")
+		for _, f := range d.Findings {
+			p.printf("%s %s %s:%d: %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, Sanitize(f.Message))
+		}
+	}
+	p.printf("\n")
+	for _, line := range whatToDo(d) {
+		p.printf("%s\n", line)
+	}
+	return p.err
+}
+
+// impactSymbol marks a change's line: ! runs unasked although it changed,
+// ✗ approval lost, + new and runs unasked, ? new and agentty will ask,
+// - gone, = nothing that runs changed.
+func impactSymbol(i trust.Impact, st Style) string {
+	switch i {
+	case trust.ImpactTrustPreserving:
+		return st.Danger("!")
+	case trust.ImpactInvalidated:
+		return st.Warning("✗")
+	case trust.ImpactNewPreapproved:
+		return st.Danger("+")
+	case trust.ImpactNewUnapproved:
+		return st.Pending("?")
+	case trust.ImpactRemoved:
+		return st.Dim("-")
+	}
+	return st.Dim("=")
+}
+
+func writeChange(p *printer, c trust.Change, width int, st Style) {
+	what := string(c.Change)
+	if c.Change == trust.ChangeRenamed {
+		what = "renamed from " + Sanitize(c.OldName)
+	}
+	p.printf("  %s %s  %s  %s\n", impactSymbol(c.Impact, st), padRight(Sanitize(c.Server), width), impactLabel(c.Impact, st), st.Dim("("+what+")"))
+	const indent = "      "
+	for _, r := range c.Reasons {
+		p.printf("%s%s\n", indent, Sanitize(r))
+	}
+	switch {
+	case c.Old == nil && c.New != nil:
+		p.printf("%sruns: %s\n", indent, CommandLine(c.New))
+	case c.New == nil && c.Old != nil:
+		p.printf("%sran: %s\n", indent, CommandLine(c.Old))
+	}
+	for _, f := range c.Fields {
+		p.printf("%s%s: %s\n", indent, Sanitize(f.Field), fieldChange(f.Old, f.New, st))
+	}
+	for _, f := range c.Files {
+		p.printf("%sfile %s: %s → %s\n", indent, Sanitize(f.Path), objectText(f.Old), objectText(f.New))
+	}
+	p.printf("%s%s\n", indent, st.Dim(fingerprints("fingerprint", c.OldFingerprint, c.NewFingerprint)+" · "+fingerprints("deep", c.OldDeep, c.NewDeep)))
+}
+
+// fieldChange shows a field's old and new JSON text: "old → new", or for
+// long values an inline diff with [-removed-] and {+added+} markers, so
+// that a one-character swap in a long command stands out.
+func fieldChange(old, new string, st Style) string {
+	if old == "" || new == "" || (len(old) < longField && len(new) < longField) {
+		return absentOr(old) + " → " + absentOr(new)
+	}
+	dmp := diffmatchpatch.New()
+	diffs := dmp.DiffCleanupSemantic(dmp.DiffMain(old, new, false))
+	var b strings.Builder
+	for _, d := range diffs {
+		text := Sanitize(d.Text)
+		switch d.Type {
+		case diffmatchpatch.DiffDelete:
+			b.WriteString(st.Danger("[-" + text + "-]"))
+		case diffmatchpatch.DiffInsert:
+			b.WriteString(st.OK("{+" + text + "+}"))
+		default:
+			b.WriteString(text)
+		}
+	}
+	return b.String()
+}
+
+func absentOr(v string) string {
+	if v == "" {
+		return "(absent)"
+	}
+	return Sanitize(v)
+}
+
+func objectText(o trust.Object) string {
+	switch {
+	case o.ID == "":
+		return "(absent)"
+	case o.Mode == "100644" || o.Mode == "":
+		return Short(o.ID)
+	}
+	return Short(o.ID) + " (" + Sanitize(o.Mode) + ")"
+}
+
+func fingerprints(label, old, new string) string {
+	switch {
+	case old == new:
+		return label + " " + Short(new) + " (same)"
+	case old == "":
+		return label + " " + Short(new)
+	case new == "":
+		return label + " was " + Short(old)
+	}
+	return label + " " + Short(old) + " → " + Short(new)
+}
+
+// sideName names a side for the heading: the revision and its short
+// commit id, or the work tree.
+func sideName(s DiffSide) string {
+	var name string
+	switch s.Commit {
+	case "worktree":
+		name = "the work tree"
+	case "index":
+		name = "the index"
+	case "empty":
+		name = "nothing (no commit)"
+	default:
+		name = Short(s.Commit)
+	}
+	if s.Rev != "" && s.Rev != s.Commit {
+		return Sanitize(s.Rev) + " (" + name + ")"
+	}
+	return name
+}
+
+// whatToDo is the closing advice: the commands that resolve what the diff
+// shows.
+func whatToDo(d Diff) []string {
+	var unasked, ask []trust.Change
+	for _, c := range d.Changes {
+		switch c.Impact {
+		case trust.ImpactTrustPreserving, trust.ImpactNewPreapproved:
+			unasked = append(unasked, c)
+		case trust.ImpactInvalidated, trust.ImpactNewUnapproved:
+			ask = append(ask, c)
+		}
+	}
+	var out []string
+	if len(unasked) > 0 {
+		out = append(out, fmt.Sprintf("agentty would run %s without asking: review before you start it here (mcp-guard review)",
+			plural(len(unasked), "changed server", "changed servers")))
+	}
+	if len(ask) > 0 {
+		out = append(out, fmt.Sprintf("agentty will ask before running %s: approve only after reading them (%s)",
+			plural(len(ask), "server", "servers"), strings.Join(approveCommands(ask), "; ")))
+	}
+	if len(out) == 0 && len(d.Findings) > 0 {
+		out = append(out, "no server runs differently, but read the findings above (mcp-guard review)")
+	}
+	if len(out) == 0 {
+		out = append(out, "nothing to do: no server runs differently")
+	}
+	return out
+}
+
+// approveCommands groups the servers to approve by launch directory.
+func approveCommands(cs []trust.Change) []string {
+	var dirs []string
+	names := map[string][]string{}
+	for _, c := range cs {
+		d := trust.LaunchDir(c.Path)
+		if _, ok := names[d]; !ok {
+			dirs = append(dirs, d)
+		}
+		names[d] = append(names[d], quoteWord(c.Server))
+	}
+	var out []string
+	for _, d := range dirs {
+		cmd := "mcp-guard approve "
+		if d != "" {
+			cmd = "mcp-guard -C " + quoteWord(d) + " approve "
+		}
+		out = append(out, cmd+strings.Join(names[d], " "))
+	}
+	return out
+}

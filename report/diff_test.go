@@ -1,0 +1,189 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// diffOf runs trust.Diff over configs given as text ("" = absent) with the
+// given approvals, the way project.Compare would for one config path.
+func diffOf(path, old, new string, oldFiles, newFiles trust.Files, approved ...string) []trust.Change {
+	parse := func(s string) *trust.Config {
+		if s == "" {
+			return nil
+		}
+		return trust.Parse(path, []byte(s), trust.ScopeProject)
+	}
+	set := map[string]bool{}
+	for _, h := range approved {
+		set[h] = true
+	}
+	var out []trust.Change
+	for _, c := range trust.Diff(parse(old), parse(new), oldFiles, newFiles, trust.Grants{Approved: func(h string) bool { return set[h] }}) {
+		if c.Change != trust.ChangeUnchanged || c.Impact != trust.ImpactUnchanged {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func fp(cfg, name string) string {
+	return trust.Parse(".agentty/mcp.json", []byte(cfg), trust.ScopeProject).Server(name).Fingerprint
+}
+
+// sampleDiff is a pull that changes a bit of everything.
+func sampleDiff() Diff {
+	const (
+		root0 = `{"mcpServers":{
+ "notes":{"command":"node","args":["server.js"]},
+ "db":{"command":"npx","args":["-y","@modelcontextprotocol/server-postgres@0.6.2","postgresql://localhost/app"]},
+ "old":{"command":"/usr/bin/old"},
+ "fs":{"command":"uvx","args":["mcp-fs"]}}}`
+		root1 = `{"mcpServers":{
+ "notes":{"command":"node","args":["server.js"],"env":{"NODE_OPTIONS":"--require ./tools/preload.js"}},
+ "db":{"command":"npx","args":["-y","@modelcontextprotocol/server-postgres@0.6.3","postgresql://localhost/app"]},
+ "files":{"command":"uvx","args":["mcp-fs"]},
+ "web":{"command":"./bin/web","args":["--port",8080]}}}`
+		sub = `{"mcpServers":{"notes":{"command":"node","args":["server.js"]}}}`
+	)
+	oldFiles := trust.Files{"server.js": {Mode: "100644", ID: "1111111111111111111111111111111111111111"}}
+	newFiles := trust.Files{"server.js": {Mode: "100644", ID: "2222222222222222222222222222222222222222"},
+		"bin/web": {Mode: "100755", ID: "3333333333333333333333333333333333333333"}}
+	approved := []string{fp(root0, "notes"), fp(root0, "db"), fp(root0, "old"), fp(root0, "fs")}
+	changes := diffOf(".agentty/mcp.json", root0, root1, oldFiles, newFiles, approved...)
+	changes = append(changes, diffOf("sub/.agentty/mcp.json", "", sub, nil, trust.Files{"sub/server.js": {Mode: "100644", ID: "4444444444444444444444444444444444444444"}}, approved...)...)
+	sortChanges(changes)
+	return Diff{
+		Old:     DiffSide{Rev: "ORIG_HEAD", Commit: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},
+		New:     DiffSide{Rev: "HEAD", Commit: "bbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbbb"},
+		Changes: changes,
+		Findings: []trust.Finding{
+			trust.NewFinding("MG501", ".agentty/hooks.json", trust.Pos{Line: 1, Column: 1}, "", "", "project hooks added: agentty runs their shell commands on tool calls"),
+			trust.NewFinding("MG306", "sub/.agentty/mcp.json", trust.Pos{Line: 1, Column: 1}, "", "", "a nested configuration: agentty runs it when launched from sub/"),
+		},
+	}
+}
+
+// sortChanges orders changes as project.Compare does.
+func sortChanges(cs []trust.Change) {
+	for i := 1; i < len(cs); i++ {
+		for j := i; j > 0 && cs[j].Impact.Rank() < cs[j-1].Impact.Rank(); j-- {
+			cs[j], cs[j-1] = cs[j-1], cs[j]
+		}
+	}
+}
+
+func TestWriteDiffGolden(t *testing.T) {
+	d := sampleDiff()
+	for _, tc := range []struct {
+		name  string
+		color bool
+	}{{"diff/sample.txt", false}, {"diff/sample-color.txt", true}} {
+		var buf bytes.Buffer
+		if err := WriteDiff(&buf, d, NewStyle(tc.color)); err != nil {
+			t.Fatal(err)
+		}
+		checkGolden(t, tc.name, buf.Bytes())
+	}
+	var buf bytes.Buffer
+	if err := WriteJSON(&buf, NewDiffDoc(d)); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "diff/sample.json", buf.Bytes())
+}
+
+func TestWriteDiffNothing(t *testing.T) {
+	var buf bytes.Buffer
+	d := Diff{Old: DiffSide{Rev: "HEAD", Commit: "cccccccccccccccccccccccccccccccccccccccc"}, New: DiffSide{Commit: "worktree"}}
+	if err := WriteDiff(&buf, d, Style{}); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "diff/nothing.txt", buf.Bytes())
+	if d.NeedsAttention() {
+		t.Error("an empty diff needs attention")
+	}
+	buf.Reset()
+	WriteJSON(&buf, NewDiffDoc(d))
+	if !strings.Contains(buf.String(), `"changes": []`) || !strings.Contains(buf.String(), `"findings": []`) {
+		t.Errorf("empty arrays must not be null:\n%s", buf.String())
+	}
+}
+
+func TestDiffNeedsAttention(t *testing.T) {
+	for impact, want := range map[trust.Impact]bool{
+		trust.ImpactTrustPreserving: true, trust.ImpactInvalidated: true, trust.ImpactNewPreapproved: true,
+		trust.ImpactNewUnapproved: true, trust.ImpactRemoved: false, trust.ImpactUnchanged: false,
+	} {
+		d := Diff{Changes: []trust.Change{{Impact: impact}}}
+		if d.NeedsAttention() != want {
+			t.Errorf("%s: NeedsAttention = %v", impact, !want)
+		}
+	}
+	if !(Diff{Findings: []trust.Finding{{Rule: "MG501"}}}).NeedsAttention() {
+		t.Error("a finding alone needs attention")
+	}
+}
+
+// A one-character swap in a long value shows as an inline diff.
+func TestFieldChangeInline(t *testing.T) {
+	old := `"/opt/tools/mcp/servers/postgres-readonly/bin/server"`
+	new := `"/opt/tools/mcp/servers/postgres-readwrite/bin/server"`
+	got := fieldChange(old, new, Style{})
+	want := `"/opt/tools/mcp/servers/postgres-read[-only-]{+write+}/bin/server"`
+	if got != want {
+		t.Errorf("fieldChange = %s, want %s", got, want)
+	}
+	if got := fieldChange(`"a"`, `"b"`, Style{}); got != `"a" → "b"` {
+		t.Errorf("short values: %s", got)
+	}
+	if got := fieldChange("", `"b"`, Style{}); got != `(absent) → "b"` {
+		t.Errorf("added value: %s", got)
+	}
+}
+
+// Repository strings never reach the terminal raw: names, fields, reasons
+// and paths are sanitised, in text and in inline diffs.
+func TestWriteDiffSanitizes(t *testing.T) {
+	evil := "\x1b]0;owned\x07ev\u202eil\x1b[2J"
+	old := `{"mcpServers":{"` + `s\u001b[31m` + `":{"command":"/opt/very/long/path/to/a/server/binary","args":["x"]}}}`
+	new := `{"mcpServers":{"` + `s\u001b[31m` + `":{"command":"/opt/very/long/path/to/a/server/binary\u001b[2J\u202e","args":["x"],"env":{"A\u001b":"\u202e"}}}}`
+	changes := diffOf("d\x1b[1m/.agentty/mcp.json", old, new, nil, nil, fp(old, "s\x1b[31m"))
+	if len(changes) != 1 {
+		t.Fatalf("changes: %+v", changes)
+	}
+	d := Diff{
+		Old:     DiffSide{Rev: evil, Commit: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},
+		New:     DiffSide{Commit: "worktree"},
+		Changes: changes,
+		Findings: []trust.Finding{
+			trust.NewFinding("MG501", evil+"/.agentty/hooks.json", trust.Pos{Line: 1, Column: 1}, "", "", evil),
+		},
+	}
+	var buf bytes.Buffer
+	if err := WriteDiff(&buf, d, Style{}); err != nil {
+		t.Fatal(err)
+	}
+	out := buf.String()
+	for _, bad := range []string{"\x1b", "\x07", "\u202e"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("output holds %q raw:\n%s", bad, out)
+		}
+	}
+	if !strings.Contains(out, `\x1b`) || !strings.Contains(out, `\u202e`) {
+		t.Errorf("escapes not shown:\n%s", out)
+	}
+	// JSON keeps the exact strings (encoding/json escapes controls).
+	buf.Reset()
+	WriteJSON(&buf, NewDiffDoc(d))
+	var doc DiffDoc
+	if err := json.Unmarshal(buf.Bytes(), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Changes[0].Server != "s\x1b[31m" || doc.Old.Rev != evil {
+		t.Errorf("JSON changed the strings: %+v", doc.Changes[0])
+	}
+}
