@@ -58,6 +58,7 @@ type indexCache struct {
 	stats   map[string]*indexStat
 	stage0  map[string]Entry
 	mtime   time.Time // of the index file: entries modified at or after it are racy
+	side    []Entry   // memo of indexSide
 }
 
 // index returns the index entries (all stages, sorted by path then stage)
@@ -123,7 +124,10 @@ func (r *Repo) index() (*indexCache, error) {
 // indexSide is the Index side as a flat, sorted list: for an unmerged path
 // the first present of stages 2 ("ours"), 3 and 1.
 func (c *indexCache) indexSide() []Entry {
-	var out []Entry
+	if c.side != nil {
+		return c.side
+	}
+	out := []Entry{}
 	for i := 0; i < len(c.entries); {
 		j := i
 		for j < len(c.entries) && c.entries[j].Path == c.entries[i].Path {
@@ -148,5 +152,6 @@ func (c *indexCache) indexSide() []Entry {
 		out = append(out, group[best].Entry)
 		i = j
 	}
+	c.side = out
 	return out
 }

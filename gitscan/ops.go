@@ -179,7 +179,7 @@ func (r *Repo) lookupWorktree(path string) (Entry, bool, error) {
 	if e, ok := idx.stage0[path]; ok && e.Mode == ModeSubmodule {
 		return e, true, nil
 	}
-	entries, err := r.flatWorktree(idx)
+	entries, err := r.flatWorktree(idx, path)
 	if err != nil {
 		return Entry{}, false, err
 	}
@@ -372,7 +372,7 @@ func (r *Repo) flatten(side Side) ([]Entry, error) {
 		if err != nil {
 			return nil, err
 		}
-		return r.flatWorktree(idx)
+		return r.flatWorktree(idx, "")
 	}
 	return nil, fmt.Errorf("side %v: unknown", side)
 }
@@ -400,15 +400,16 @@ func (r *Repo) flatTree(tree string) ([]Entry, error) {
 // gitlink stands for a checked-out submodule with its index id (gitscan
 // never looks inside submodules); an index entry marked skip-worktree
 // (sparse checkout) that is absent on disk keeps its index entry, as git
-// does; untracked nested repositories are left out.
-func (r *Repo) flatWorktree(idx *indexCache) ([]Entry, error) {
+// does; untracked nested repositories are left out. Only paths below dir
+// ("": all) are listed and hashed.
+func (r *Repo) flatWorktree(idx *indexCache, dir string) ([]Entry, error) {
 	paths, err := r.be.worktreePaths()
 	if err != nil {
 		return nil, err
 	}
 	var out []Entry
 	for _, p := range paths {
-		if strings.HasSuffix(p, "/") {
+		if strings.HasSuffix(p, "/") || (dir != "" && !strings.HasPrefix(p, dir+"/")) {
 			continue
 		}
 		if e, ok := idx.stage0[p]; ok && e.Mode == ModeSubmodule {

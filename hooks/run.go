@@ -115,6 +115,13 @@ func Run(ctx context.Context, req Request) (*Outcome, error) {
 	done := make(chan result, 1)
 	evc := make(chan Event, 1)
 	go func() {
+		// A hook must never crash the git operation's output with a
+		// panic trace: turn one into an error like any other.
+		defer func() {
+			if p := recover(); p != nil {
+				done <- result{&Outcome{Event: Event{Type: req.Type, Old: "ORIG_HEAD", New: "HEAD"}}, fmt.Errorf("internal error: %v", p)}
+			}
+		}()
 		out, err := run(ctx, req, evc)
 		done <- result{out, err}
 	}()

@@ -423,7 +423,9 @@ func (e *LedgerEdit) Record(r Review) error {
 
 // UpdateLedger changes the ledger in dir under an exclusive lock
 // (reviews.json.lock, flock), the same way UpdateApprovals changes
-// agentty's store: a missing directory is created 0700; an unusable ledger
+// agentty's store: a missing directory (and its parent, agentty's
+// ~/.agentty) is created 0700, but never the home directory above them: a
+// missing home is an error, not something to make; an unusable ledger
 // is refused with a *LedgerError and left untouched, as is one written by
 // a later version; when fn records nothing, nothing is written; otherwise
 // the new content goes to a synced temporary file renamed over the ledger,
@@ -433,8 +435,10 @@ func UpdateLedger(ctx context.Context, dir string, fn func(*LedgerEdit) error) e
 	if dir == "" {
 		return ErrNoHome
 	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("%s: cannot create mcp-guard's directory: %w; check that its parent is writable", dir, unwrapPathErr(err))
+	for _, d := range []string{filepath.Dir(dir), dir} {
+		if err := os.Mkdir(d, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("%s: cannot create mcp-guard's directory: %w; check that %s exists and is writable", d, unwrapPathErr(err), filepath.Dir(d))
+		}
 	}
 	path := filepath.Join(dir, LedgerFileName)
 	unlock, err := lockExclusive(ctx, path+".lock", "the review ledger")

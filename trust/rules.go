@@ -1,46 +1,193 @@
 package trust
 
-// Rule is one entry of the policy catalog. Ids never change meaning once
-// released; see docs in the help text.
+import "strings"
+
+// Rule is one entry of the policy catalog. Ids and slugs never change
+// meaning once released; titles, help and severities may be refined.
 type Rule struct {
 	ID       string
 	Slug     string
 	Severity Severity
 	// Title is a one-line summary.
 	Title string
-	// Help says why it matters and how to fix it.
+	// Help says why it matters and how to fix it: paragraphs separated by
+	// blank lines, the last one starting with "Fix:".
 	Help string
+}
+
+// RulesDocURL is where the catalog is documented, one heading per rule.
+const RulesDocURL = "https://github.com/mcp-guard/mcp-guard/blob/main/docs/rules.md"
+
+// HelpURI links to the rule's section of the catalog's documentation.
+func (r Rule) HelpURI() string {
+	return RulesDocURL + "#" + strings.ToLower(r.ID) + "-" + r.Slug
 }
 
 // Rules is the catalog, in id order.
 var Rules = []Rule{
-	{ID: "MG101", Slug: "env-exec-hijack", Severity: SeverityHigh, Title: "env sets a variable that changes what code runs"},
-	{ID: "MG102", Slug: "env-path-override", Severity: SeverityHigh, Title: "env.PATH is set, so a bare command may resolve to a repository file"},
-	{ID: "MG103", Slug: "unhashed-arg", Severity: SeverityHigh, Title: "an args element is not a string: it is spawned but never hashed"},
-	{ID: "MG104", Slug: "nul-in-string", Severity: SeverityHigh, Title: "a NUL byte in command, args or env: the hash is ambiguous and argv is truncated"},
-	{ID: "MG105", Slug: "repo-code-unbound", Severity: SeverityMedium, Title: "the server runs a repository file whose content agentty's approval does not cover"},
-	{ID: "MG106", Slug: "trust-annotations", Severity: SeverityMedium, Title: "trustAnnotations: true lets read-only tools skip permission prompts"},
-	{ID: "MG107", Slug: "name-shadows-user", Severity: SeverityHigh, Title: "a project server reuses the name of one of the user's servers"},
-	{ID: "MG108", Slug: "blanket-trust", Severity: SeverityHigh, Title: "a blanket grant trusts every project server unreviewed"},
-	{ID: "MG201", Slug: "fetch-and-exec", Severity: SeverityCritical, Title: "a download is piped or handed to an interpreter"},
-	{ID: "MG202", Slug: "shell-wrapper", Severity: SeverityMedium, Title: "the command is a shell running an inline script"},
-	{ID: "MG203", Slug: "inline-code", Severity: SeverityMedium, Title: "an interpreter runs inline code"},
-	{ID: "MG204", Slug: "unpinned-package", Severity: SeverityMedium, Title: "a package runner without an exact version"},
-	{ID: "MG205", Slug: "remote-source-exec", Severity: SeverityHigh, Title: "a runner installs from a URL or git ref"},
-	{ID: "MG301", Slug: "invalid-config", Severity: SeverityHigh, Title: "the file does not parse under agentty's rules"},
-	{ID: "MG302", Slug: "duplicate-key", Severity: SeverityMedium, Title: "a duplicate key: the last one silently wins"},
-	{ID: "MG303", Slug: "trailing-content", Severity: SeverityHigh, Title: "bytes after the first JSON value"},
-	{ID: "MG304", Slug: "both-server-keys", Severity: SeverityMedium, Title: "mcpServers and servers are both present"},
-	{ID: "MG305", Slug: "symlinked-config", Severity: SeverityMedium, Title: "the config or its .agentty directory is a symlink"},
-	{ID: "MG306", Slug: "nested-config", Severity: SeverityMedium, Title: "a .agentty/mcp.json below the repository root"},
-	{ID: "MG307", Slug: "wrong-type", Severity: SeverityHigh, Title: "a value has a type agentty fails on"},
-	{ID: "MG308", Slug: "deceptive-text", Severity: SeverityHigh, Title: "control, escape, bidi or zero-width characters in a name, command, arg or env value"},
-	{ID: "MG309", Slug: "disabled-not-bool", Severity: SeverityMedium, Title: "disabled is not a JSON boolean, so agentty treats the server as enabled"},
-	{ID: "MG401", Slug: "literal-secret", Severity: SeverityHigh, Title: "a credential-looking literal"},
-	{ID: "MG402", Slug: "plaintext-http", Severity: SeverityMedium, Title: "a non-loopback http:// server URL"},
-	{ID: "MG501", Slug: "project-hooks", Severity: SeverityMedium, Title: "a project .agentty/hooks.json runs shell commands on tool calls"},
-	{ID: "MG502", Slug: "project-acp-agents", Severity: SeverityMedium, Title: "a project .agentty/acp-agents.json has no content approval at all"},
-	{ID: "MG503", Slug: "project-agent-persona", Severity: SeverityLow, Title: "an agent persona (prompt) added or changed"},
+	{ID: "MG101", Slug: "env-exec-hijack", Severity: SeverityHigh,
+		Title: "env sets a variable that changes what code runs",
+		Help: "agentty's approval fingerprint covers the command, the url and the string args, never env. " +
+			"Variables such as NODE_OPTIONS, LD_PRELOAD, PYTHONPATH, BASH_ENV or npm_config_* make the approved " +
+			"program load other code (a --require'd file, an injected library, a module directory, a package " +
+			"index), so a repository can change what runs after you approved the server, and agentty will not ask again.\n\n" +
+			"Fix: remove the variable from the entry. If the server really needs it, set it in the environment you " +
+			"start agentty from, where the repository cannot change it."},
+	{ID: "MG102", Slug: "env-path-override", Severity: SeverityHigh,
+		Title: "env.PATH is set, so a bare command may resolve to a repository file",
+		Help: "agentty spawns the command with execvp, which searches the child's PATH after env is applied. " +
+			"A PATH set in the entry (especially one starting with a relative or empty element) lets a bare " +
+			"command such as `node` resolve to a file the repository provides, and PATH is not part of the fingerprint.\n\n" +
+			"Fix: remove env.PATH and name the program by an absolute path, or rely on the PATH of the shell " +
+			"agentty was started from."},
+	{ID: "MG103", Slug: "unhashed-arg", Severity: SeverityHigh,
+		Title: "an args element is not a string: it is spawned but never hashed",
+		Help: "agentty hashes only the string elements of args, but passes every element to the process " +
+			"(numbers, booleans, null, arrays and objects as their JSON text). A non-string argument can therefore " +
+			"be added or changed after approval without agentty noticing.\n\n" +
+			"Fix: write every argument as a JSON string (\"8080\", not 8080)."},
+	{ID: "MG104", Slug: "nul-in-string", Severity: SeverityHigh,
+		Title: "a NUL byte in command, args or env: the hash is ambiguous and argv is truncated",
+		Help: "agentty's fingerprint separates fields with NUL bytes, and argv strings end at the first NUL. " +
+			"A \\u0000 inside a value makes two different entries hash alike (\"/safe\\u0000--read-only\" hashes " +
+			"like two arguments but runs as one, without --read-only) and hides from review what actually runs.\n\n" +
+			"Fix: remove the NUL; no legitimate configuration needs one."},
+	{ID: "MG105", Slug: "repo-code-unbound", Severity: SeverityMedium,
+		Title: "the server runs a repository file whose content agentty's approval does not cover",
+		Help: "The fingerprint binds the path string, not the file behind it. A relative command (./bin/server), " +
+			"an interpreter given a repository script (node server.js, python3 srv.py, bash run.sh), python -m " +
+			"(the launch directory is first on sys.path), or a project runner (npm start, uv run, cargo run, go " +
+			"run ., make) runs whatever the repository holds at launch time: a pull can change the code behind an " +
+			"approved server without any prompt.\n\n" +
+			"Fix: review the files the server runs whenever they change (mcp-guard's own review binds their " +
+			"content), or run a released, pinned package instead of repository code."},
+	{ID: "MG106", Slug: "trust-annotations", Severity: SeverityMedium,
+		Title: "trustAnnotations: true lets read-only tools skip permission prompts",
+		Help: "With trustAnnotations agentty believes the server's own claim that a tool is read-only and runs it " +
+			"without asking. The key is not part of the fingerprint, so a repository can add it to an approved server.\n\n" +
+			"Fix: remove trustAnnotations from project configurations; enable it per server in your own configuration if you trust it."},
+	{ID: "MG107", Slug: "name-shadows-user", Severity: SeverityHigh,
+		Title: "a project server reuses the name of one of the user's servers",
+		Help: "agentty looks OAuth tokens up by server name. A project entry named like a server you logged in to " +
+			"(github, linear, ...) can receive the token you granted to yours, and HTTP entries are never gated.\n\n" +
+			"Fix: rename the project server, or remove it and use the one from your own configuration."},
+	{ID: "MG108", Slug: "blanket-trust", Severity: SeverityHigh,
+		Title: "a blanket grant trusts every project server unreviewed",
+		Help: "AGENTTY_MCP_ALLOW_PROJECT with a true value (any value starting with 1, t, T, y or Y) or a legacy " +
+			"whole-file approval makes agentty run every gated server without asking, including ones a pull adds. " +
+			"A repository can set the variable through .envrc or mise.toml.\n\n" +
+			"Fix: unset AGENTTY_MCP_ALLOW_PROJECT (check direnv and mise files), and replace a whole-file approval " +
+			"with per-server approvals: `mcp-guard revoke --whole-file`, then `mcp-guard approve NAME`."},
+	{ID: "MG201", Slug: "fetch-and-exec", Severity: SeverityCritical,
+		Title: "a download is piped or handed to an interpreter",
+		Help: "curl … | sh, wget -O- … | bash, bash <(curl …), iwr … | iex and their kin run whatever the server " +
+			"at the other end sends at the moment of launch. Nothing of it is in the repository or in the " +
+			"fingerprint: the approval covers a URL, and the code behind it can change at any time.\n\n" +
+			"Fix: install a released, pinned version of the server (with a checksum) and run that; never run a download directly."},
+	{ID: "MG202", Slug: "shell-wrapper", Severity: SeverityMedium,
+		Title: "the command is a shell running an inline script",
+		Help: "sh -c, bash -lc, cmd /c and powershell -Command hide a whole program inside one argument: " +
+			"pipes, redirections, substitutions and several commands that agentty's one-line listing shows " +
+			"poorly. Login shells (-l) also run the user's profile files. mcp-guard parses the script and reports " +
+			"what it finds inside, but the wrapper itself makes review harder.\n\n" +
+			"Fix: run the server's program directly, with its arguments as separate args elements."},
+	{ID: "MG203", Slug: "inline-code", Severity: SeverityMedium,
+		Title: "an interpreter runs inline code",
+		Help: "node -e, python -c, perl -e, ruby -e and deno eval run code written into the configuration. " +
+			"It can do anything, and reviewers rarely read a one-line program in a JSON string.\n\n" +
+			"Fix: move the code into a versioned, reviewed package or file and run that."},
+	{ID: "MG204", Slug: "unpinned-package", Severity: SeverityMedium,
+		Title: "a package runner without an exact version",
+		Help: "npx, uvx, pipx run, bunx, pnpm dlx, dnx and docker run fetch code at launch time. Without an exact " +
+			"version (pkg, pkg@latest, a range such as pkg@^1, a dist-tag, an image tag) every launch can run " +
+			"different code than the one approved, chosen by whoever controls the registry entry.\n\n" +
+			"Fix: pin an exact version (npx -y pkg@1.2.3, uvx pkg==1.2.3, pipx run --spec pkg==1.2.3 app) or an " +
+			"image digest (image@sha256:…)."},
+	{ID: "MG205", Slug: "remote-source-exec", Severity: SeverityHigh,
+		Title: "a runner installs from a URL or git ref",
+		Help: "uvx --from git+https://…, npx github:user/repo, npx user/repo (npm's GitHub shorthand) and deno run " +
+			"https://… build and run code straight from a repository or URL, bypassing registry versions; a " +
+			"branch can change under an approved server at any time.\n\n" +
+			"Fix: install a released version from the registry and pin it exactly."},
+	{ID: "MG301", Slug: "invalid-config", Severity: SeverityHigh,
+		Title: "the file does not parse under agentty's rules",
+		Help: "agentty parses the configuration strictly (no comments, no trailing commas, valid UTF-8). When " +
+			"it cannot, none of the file's servers run, and the user's own servers do not connect either in " +
+			"that session. Files written for other tools (JSONC) often fail this way.\n\n" +
+			"Fix: make the file strict JSON; `mcp-guard scan` shows the line and column of the first error."},
+	{ID: "MG302", Slug: "duplicate-key", Severity: SeverityMedium,
+		Title: "a duplicate key: the last one silently wins",
+		Help: "agentty keeps the last of duplicate keys, at every level, replacing the earlier value. A reviewer " +
+			"reading the first occurrence sees a different server than the one that runs.\n\n" +
+			"Fix: remove the duplicate."},
+	{ID: "MG303", Slug: "trailing-content", Severity: SeverityHigh,
+		Title: "bytes after the first JSON value",
+		Help: "agentty's connect loop runs the first JSON value and ignores what follows, while `agentty plugin " +
+			"list` rejects the file and shows no servers: the file runs servers its own listing hides.\n\n" +
+			"Fix: remove everything after the first JSON value."},
+	{ID: "MG304", Slug: "both-server-keys", Severity: SeverityMedium,
+		Title: "mcpServers and servers are both present",
+		Help: "agentty reads mcpServers when it is an object and ignores servers; other tools may read the other " +
+			"one. What a reviewer or another tool sees is not what agentty runs.\n\n" +
+			"Fix: keep one server table."},
+	{ID: "MG305", Slug: "symlinked-config", Severity: SeverityMedium,
+		Title: "the config or its .agentty directory is a symlink",
+		Help: "agentty follows symlinks and reads the target. A symlinked configuration or .agentty directory " +
+			"can point outside the repository, where review does not look, or at a file that changes independently.\n\n" +
+			"Fix: commit the configuration as a regular file."},
+	{ID: "MG306", Slug: "nested-config", Severity: SeverityMedium,
+		Title: "a .agentty/mcp.json below the repository root",
+		Help: "agentty reads .agentty/mcp.json from its launch directory and never walks up, so every nested " +
+			"configuration is live for someone who starts agentty in that directory, and the root configuration " +
+			"does not apply there. Nested files are easily missed in review.\n\n" +
+			"Fix: keep one configuration at the root, or review nested ones as carefully."},
+	{ID: "MG307", Slug: "wrong-type", Severity: SeverityHigh,
+		Title: "a value has a type agentty fails on",
+		Help: "A server entry that is not an object, or a command, url or type that is not a string (null " +
+			"included), makes agentty fail on the whole file: nothing from it runs.\n\n" +
+			"Fix: give the value the type agentty expects."},
+	{ID: "MG308", Slug: "deceptive-text", Severity: SeverityHigh,
+		Title: "control, escape, bidi or zero-width characters in a name, command, arg, env value or persona",
+		Help: "Terminal escapes, bidi overrides and invisible characters make text display differently from what " +
+			"it is: a server name that looks like another, an argument that hides a flag, a prompt with " +
+			"instructions a reviewer cannot see. mcp-guard always shows such characters escaped.\n\n" +
+			"Fix: remove them; configurations and personas have no need for them."},
+	{ID: "MG309", Slug: "disabled-not-bool", Severity: SeverityMedium,
+		Title: "disabled is not a JSON boolean, so agentty treats the server as enabled",
+		Help: "agentty disables a server only for the JSON value true. \"true\", 1 or \"yes\" leave it enabled, " +
+			"while a reader (and other tools) may think it is off.\n\n" +
+			"Fix: write \"disabled\": true."},
+	{ID: "MG401", Slug: "literal-secret", Severity: SeverityHigh,
+		Title: "a credential-looking literal",
+		Help: "A token, key or password written into the configuration (env, headers, args, url) is readable by " +
+			"everyone who can read the repository and stays in its history after removal. mcp-guard recognises " +
+			"known token formats and key-like names with random-looking values; references such as ${VAR}, " +
+			"${input:…} and placeholders are fine. Messages show only a redacted prefix.\n\n" +
+			"Fix: revoke and rotate the credential, then remove it. agentty passes its own environment to the " +
+			"server, so a variable set where agentty starts reaches the server without being written in the file."},
+	{ID: "MG402", Slug: "plaintext-http", Severity: SeverityMedium,
+		Title: "a non-loopback http:// server URL",
+		Help: "Plain http to another machine exposes requests, tool results and any credentials in headers to " +
+			"the network, and lets anyone on the path change the tools the agent sees.\n\n" +
+			"Fix: use https://, or keep plain http to localhost."},
+	{ID: "MG501", Slug: "project-hooks", Severity: SeverityMedium,
+		Title: "a project .agentty/hooks.json runs shell commands on tool calls",
+		Help: "agentty runs the run commands of a project hooks.json on tool calls once its whole-file hash is " +
+			"approved. The hash does not cover the scripts those commands call, so repository scripts can change " +
+			"after approval. mcp-guard analyses every run command like a shell script.\n\n" +
+			"Fix: keep hooks in your own ~/.agentty/hooks.json, or review the hooks and every script they call."},
+	{ID: "MG502", Slug: "project-acp-agents", Severity: SeverityMedium,
+		Title: "a project .agentty/acp-agents.json has no content approval at all",
+		Help: "agentty uses a project acp-agents.json when the user has none and AGENTTY_ACP_ALLOW_PROJECT is true; " +
+			"there is no per-agent or content approval, so any edit of the file runs new commands. mcp-guard " +
+			"checks each agent's command line like a server's.\n\n" +
+			"Fix: define ACP agents in ~/.agentty/acp-agents.json and keep AGENTTY_ACP_ALLOW_PROJECT unset."},
+	{ID: "MG503", Slug: "project-agent-persona", Severity: SeverityLow,
+		Title: "an agent persona (prompt) added or changed",
+		Help: "Agent personas (.agentty/agents/*.md, .agents/agents/*.md, .claude/agents/*.md) are prompts with a " +
+			"tool list that agentty offers as project agents without any approval. They do not run code by " +
+			"themselves, but they steer what the agent does with the tools it has: a prompt-injection surface.\n\n" +
+			"Fix: review the persona's prompt and tool list like code."},
 }
 
 // RuleByID returns the catalog entry for id, or a zero Rule.
@@ -51,4 +198,14 @@ func RuleByID(id string) Rule {
 		}
 	}
 	return Rule{ID: id}
+}
+
+// LookupRule finds a rule by id (in any case) or by slug.
+func LookupRule(name string) (Rule, bool) {
+	for _, r := range Rules {
+		if strings.EqualFold(r.ID, name) || r.Slug == name {
+			return r, true
+		}
+	}
+	return Rule{}, false
 }

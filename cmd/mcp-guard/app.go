@@ -150,7 +150,12 @@ func newApp(e *env) *cli.App {
 			statusCommand(e),
 			approveCommand(e),
 			revokeCommand(e),
+			reviewCommand(e), checkCommand(e), launchCommand(e), hooksCommand(e), hookCommand(e), shellInitCommand(e),
 			versionCommand(e),
+			diffCommand(e),
+			scanCommand(e),
+			rulesCommand(e),
+			explainCommand(e),
 		},
 	}
 	app.Before = func(c *cli.Context) error {

@@ -26,7 +26,7 @@ func statusCommand(e *env) *cli.Command {
 				return err
 			}
 			if c.Bool("json") {
-				err = report.WriteJSON(e.stdout, report.NewStatusDoc(in))
+				err = report.WriteJSON(e.stdout, withReviewState(c, e, report.NewStatusDoc(in)))
 			} else {
 				err = report.WriteStatus(e.stdout, in, e.style(e.stdout))
 			}

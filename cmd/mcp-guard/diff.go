@@ -1,0 +1,114 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/project"
+	"github.com/mcp-guard/mcp-guard/report"
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+func diffCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "diff",
+		Usage:     "show what changed in what agentty runs between two states of the repository, and what it does to your approvals",
+		UsageText: "mcp-guard [-C DIR] diff [--json] [OLD [NEW]]",
+		Description: "With no revision, HEAD against the work tree; with one, OLD against the work tree;\n" +
+			"with two, OLD against NEW (`ORIG_HEAD HEAD` after a pull). Every .agentty/mcp.json of the\n" +
+			"repository is compared, with the files its servers run.\n\n" +
+			"Exit status: 0 when no change needs attention, 1 when a change is invalidated,\n" +
+			"trust-preserving, new-unapproved or new-preapproved or a surface was added or changed,\n" +
+			"2 when mcp-guard could not compare.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "json", Usage: "print the versioned JSON document (version 1) instead of text"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 2 {
+				return usageError("diff takes at most two revisions (OLD NEW)")
+			}
+			dir, err := launchDir(c)
+			if err != nil {
+				return err
+			}
+			repo, err := gitscan.Open(dir, gitscan.WithEnv(e.environ))
+			if err != nil {
+				if errors.Is(err, gitscan.ErrNotRepository) {
+					return failf("run it inside a git repository, or pass -C DIR", "%v", err)
+				}
+				return failf("", "%v", err)
+			}
+			defer repo.Close()
+
+			oldRev, newRev := "HEAD", ""
+			if c.NArg() > 0 {
+				oldRev = c.Args().Get(0)
+			}
+			if c.NArg() > 1 {
+				newRev = c.Args().Get(1)
+			}
+			oldSide, err := resolveSide(repo, oldRev)
+			if err != nil {
+				return err
+			}
+			newSide := gitscan.WorkTree
+			if newRev != "" {
+				if newSide, err = resolveSide(repo, newRev); err != nil {
+					return err
+				}
+			}
+
+			store := trust.LoadUserApprovals(e.getenv)
+			if store.Err != nil && !errors.Is(store.Err, trust.ErrNoHome) {
+				fmt.Fprintf(e.stderr, "mcp-guard: warning: the approvals store approves nothing: %s\n", report.Sanitize(store.Err.Error()))
+			}
+			opts := project.Options{Grants: trust.Grants{Approved: store.Approved, AllowProject: e.getenv("AGENTTY_MCP_ALLOW_PROJECT")}}
+			res, err := project.Compare(c.Context, repo, oldSide, newSide, opts)
+			if err != nil {
+				return failf("", "%v", err)
+			}
+			d := report.Diff{
+				Old:      report.DiffSide{Rev: oldRev, Commit: sideCommit(oldSide)},
+				New:      report.DiffSide{Rev: newRev, Commit: sideCommit(newSide)},
+				Changes:  res.Changes,
+				Findings: res.Findings,
+			}
+			if c.Bool("json") {
+				err = report.WriteJSON(e.stdout, report.NewDiffDoc(d))
+			} else {
+				err = report.WriteDiff(e.stdout, d, e.style(e.stdout))
+			}
+			if err != nil {
+				return failf("", "writing the diff: %v", err)
+			}
+			if d.NeedsAttention() {
+				return attention()
+			}
+			return nil
+		},
+	}
+}
+
+// resolveSide resolves a revision the user named.
+func resolveSide(repo *gitscan.Repo, rev string) (gitscan.Side, error) {
+	s, err := repo.Resolve(rev)
+	if errors.Is(err, gitscan.ErrUnknownRevision) {
+		return s, failf("name a commit, branch or tag of this repository (git rev-parse --verify REV)", "%v", err)
+	}
+	if err != nil {
+		return s, failf("", "%v", err)
+	}
+	return s, nil
+}
+
+// sideCommit is the JSON's commit field: the full id, or "worktree",
+// "index", "empty".
+func sideCommit(s gitscan.Side) string {
+	if id := s.Commit(); id != "" {
+		return id
+	}
+	return s.String()
+}

@@ -1,0 +1,80 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+
+	"github.com/urfave/cli/v2"
+	"golang.org/x/term"
+
+	"github.com/mcp-guard/mcp-guard/hooks"
+	"github.com/mcp-guard/mcp-guard/report"
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+func hookCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "hook",
+		Usage:     "the git hook entry: say what a checkout, merge or rebase changed (run by the installed hooks)",
+		UsageText: "mcp-guard hook post-checkout|post-merge|post-rewrite [GIT'S ARGUMENTS...]\nmcp-guard hook   (from the pre-commit framework: PRE_COMMIT_* tell the hook type)",
+		Description: "Writes the warning to stderr and always exits 0: git cannot undo the operation, and a\n" +
+			"failing post-checkout would fail the clone. It reads stdin only for post-rewrite's\n" +
+			"commit pairs, never waits for a terminal, and gives up after " + hooks.DefaultTimeout.String() +
+			" (MCP_GUARD_HOOK_TIMEOUT).\nMCP_GUARD=0 turns it off.",
+		SkipFlagParsing: true,
+		Action:          func(c *cli.Context) error { return runHook(c, e) },
+	}
+}
+
+// runHook never fails: whatever goes wrong is one line on stderr.
+func runHook(c *cli.Context, e *env) error {
+	if hooks.Disabled(e.getenv) {
+		return nil
+	}
+	args := c.Args().Slice()
+	typ := ""
+	if len(args) > 0 {
+		typ, args = args[0], args[1:]
+	}
+	st := e.style(e.stderr)
+	budget := hooks.Timeout(e.getenv)
+	dir, err := launchDir(c)
+	if err != nil {
+		dir = "."
+	}
+	req := hooks.Request{
+		Type: typ, Args: args, Dir: dir, Env: e.environ, Timeout: budget,
+		Ledger: trust.LoadUserLedger(e.getenv),
+		Grants: trust.Grants{
+			Approved:     trust.LoadUserApprovals(e.getenv).Approved,
+			AllowProject: e.getenv("AGENTTY_MCP_ALLOW_PROJECT"),
+		},
+	}
+	// stdin carries post-rewrite's pairs; it is never read from a terminal.
+	if f, ok := e.stdin.(*os.File); !ok || !term.IsTerminal(int(f.Fd())) {
+		req.Stdin = e.stdin
+	}
+	out, err := hooks.Run(c.Context, req)
+	if err != nil {
+		op, manual := "operation", "mcp-guard diff ORIG_HEAD HEAD"
+		if out != nil && out.Event.Type != "" {
+			op, manual = out.Event.Op, out.Event.ManualCommand()
+		}
+		if op == "" {
+			op = "operation"
+		}
+		report.WriteHookProblem(e.stderr, op, errors.Is(err, hooks.ErrTimeout), budget, err, manual, st)
+		return nil
+	}
+	var cmds []string
+	for _, d := range out.LaunchDirs() {
+		if d == "" {
+			cmds = append(cmds, "mcp-guard review")
+		} else {
+			cmds = append(cmds, "mcp-guard -C "+shellQuote(report.Sanitize(filepath.FromSlash(d)))+" review")
+		}
+	}
+	report.WriteWarning(e.stderr, report.Warning{Op: out.Event.Op, Changes: out.Changes, Findings: out.Findings, ReviewCommands: cmds}, st)
+	return nil
+}

@@ -1,0 +1,371 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/hooks"
+	"github.com/mcp-guard/mcp-guard/project"
+	"github.com/mcp-guard/mcp-guard/report"
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+func hooksCommand(e *env) *cli.Command {
+	template := &cli.StringFlag{Name: "template", Usage: "act on the git template directory `DIR` (its hooks/) instead of this repository"}
+	return &cli.Command{
+		Name:      "hooks",
+		Usage:     "install, remove or show mcp-guard's git hooks (post-checkout, post-merge, post-rewrite)",
+		UsageText: "mcp-guard [-C DIR] hooks install [--force] [--adopt] [--template DIR] | uninstall [--template DIR] | status [--template DIR]",
+		Subcommands: []*cli.Command{
+			{
+				Name:  "install",
+				Usage: "install the hooks; hooks already there are kept and still run first",
+				Description: "After every checkout, merge and rebase the hooks say which MCP servers the operation\n" +
+					"added or changed and which approvals it invalidated or silently kept. MCP_GUARD=0 skips them.\n" +
+					"With --template DIR they go into a git template directory, so that every repository\n" +
+					"git creates or clones afterwards has them and warns at clone time.",
+				Flags: []cli.Flag{
+					template,
+					&cli.BoolFlag{Name: "force", Usage: "install even where a hook manager (husky, lefthook, pre-commit) owns the hooks"},
+					&cli.BoolFlag{Name: "adopt", Usage: "record the servers agentty already approved here as reviewed (listed as it does so)"},
+				},
+				Action: func(c *cli.Context) error { return hooksInstall(c, e) },
+			},
+			{
+				Name:   "uninstall",
+				Usage:  "remove the hooks and put back exactly what was there before",
+				Flags:  []cli.Flag{template},
+				Action: func(c *cli.Context) error { return hooksUninstall(c, e) },
+			},
+			{
+				Name:   "status",
+				Usage:  "show whether the hooks are installed, and what they chain",
+				Flags:  []cli.Flag{template},
+				Action: func(c *cli.Context) error { return hooksStatus(c, e) },
+			},
+		},
+	}
+}
+
+// hooksDirer is the gitscan method that honours core.hooksPath, when the
+// gitscan in the build has it.
+type hooksDirer interface {
+	HooksDir() (dir, hooksPath string, err error)
+}
+
+// hooksDir is the directory to act on: --template DIR's hooks/, else the
+// repository's hooks directory (core.hooksPath honoured; shared by every
+// worktree).
+func hooksDir(c *cli.Context, e *env) (hooks.Dir, error) {
+	if c.NArg() > 0 {
+		return hooks.Dir{}, usageError("hooks %s takes no arguments", c.Command.Name)
+	}
+	if t := c.String("template"); t != "" {
+		abs, err := filepath.Abs(t)
+		if err != nil {
+			return hooks.Dir{}, failf("", "--template %s: %v", t, err)
+		}
+		return hooks.Dir{Path: filepath.Join(abs, "hooks"), Template: true}, nil
+	}
+	dir, err := launchDir(c)
+	if err != nil {
+		return hooks.Dir{}, err
+	}
+	repo, err := gitscan.Open(dir, gitscan.WithEnv(e.environ))
+	if err != nil {
+		if errors.Is(err, gitscan.ErrNotRepository) {
+			return hooks.Dir{}, failf("run it inside a git repository, pass -C DIR, or use --template DIR for every future clone", "%v", err)
+		}
+		return hooks.Dir{}, failf("", "%v", err)
+	}
+	defer repo.Close()
+	d := hooks.Dir{Path: filepath.Join(repo.CommonDir(), "hooks"), WorkTree: repo.TopLevel()}
+	if hd, ok := any(repo).(hooksDirer); ok {
+		p, hp, err := hd.HooksDir()
+		if err != nil {
+			return hooks.Dir{}, failf("", "%v", err)
+		}
+		d.Path, d.HooksPath = p, hp
+	}
+	return d, nil
+}
+
+// binaryPath is the absolute path of the running mcp-guard, recorded in
+// the hooks.
+func binaryPath() (string, error) {
+	p, err := os.Executable()
+	if err != nil {
+		return "", failf("", "cannot tell where mcp-guard is installed: %v", err)
+	}
+	return p, nil
+}
+
+func hooksInstall(c *cli.Context, e *env) error {
+	d, err := hooksDir(c, e)
+	if err != nil {
+		return err
+	}
+	if c.Bool("adopt") && d.Template {
+		return usageError("hooks install: --adopt records this repository's servers; it does not go with --template")
+	}
+	bin, err := binaryPath()
+	if err != nil {
+		return err
+	}
+	rs, err := hooks.Install(d, hooks.Options{Binary: bin, Force: c.Bool("force")})
+	printHookResults(e, rs)
+	if err != nil {
+		return failf("check that the hooks directory is writable", "%v", err)
+	}
+	st := e.style(e.stdout)
+	managed := map[hooks.Manager][]string{}
+	var order []hooks.Manager
+	refused := false
+	for _, r := range rs {
+		switch r.Action {
+		case hooks.ActionManaged:
+			if managed[r.Manager] == nil {
+				order = append(order, r.Manager)
+			}
+			managed[r.Manager] = append(managed[r.Manager], r.Type)
+		case hooks.ActionRefused:
+			refused = true
+		}
+	}
+	for _, m := range order {
+		fmt.Fprintf(e.stdout, "\n%s %s manages %s, so mcp-guard left it alone; run mcp-guard from %s instead:\n", st.Warning("note:"), m, d.Path, m)
+		for _, line := range hooks.Integration(m, d, managed[m]) {
+			fmt.Fprintf(e.stdout, "  %s\n", line)
+		}
+		fmt.Fprintf(e.stdout, "(or `mcp-guard hooks install --force` chains into its directory anyway; %s may undo it when it reinstalls)\n", m)
+	}
+	if d.Template {
+		fmt.Fprintf(e.stdout, "\nto give every repository git creates or clones from now on these hooks, run:\n  git config --global init.templateDir %s\n", shellQuote(filepath.Dir(d.Path)))
+		fmt.Fprintln(e.stdout, "(repositories that already exist need `mcp-guard hooks install` in each)")
+	}
+	if c.Bool("adopt") {
+		if err := adopt(c, e); err != nil {
+			return err
+		}
+	}
+	if refused {
+		return refusef("move one of the two files away, then install again", "some hooks were left alone (see above)")
+	}
+	if len(order) > 0 {
+		return attention()
+	}
+	return nil
+}
+
+func hooksUninstall(c *cli.Context, e *env) error {
+	d, err := hooksDir(c, e)
+	if err != nil {
+		return err
+	}
+	rs, err := hooks.Uninstall(d)
+	printHookResults(e, rs)
+	if err != nil {
+		return failf("", "%v", err)
+	}
+	return nil
+}
+
+func printHookResults(e *env, rs []hooks.Result) {
+	st := e.style(e.stdout)
+	for _, r := range rs {
+		action := fmt.Sprintf("%-9s", r.Action)
+		switch r.Action {
+		case hooks.ActionInstalled, hooks.ActionChained, hooks.ActionUpdated, hooks.ActionRestored, hooks.ActionRemoved:
+			action = st.OK(action)
+		case hooks.ActionManaged, hooks.ActionRefused, hooks.ActionForeign:
+			action = st.Warning(action)
+		}
+		line := fmt.Sprintf("%s %-13s %s", action, r.Type, r.Path)
+		switch {
+		case r.Action == hooks.ActionChained:
+			line += fmt.Sprintf("  (the hook that was there runs first, from %s)", filepath.Base(r.Chained))
+		case r.Action == hooks.ActionRestored:
+			line += "  (the earlier hook is back)"
+		case r.Action == hooks.ActionManaged:
+			line += fmt.Sprintf("  (%s's)", r.Manager)
+		case r.Note != "":
+			line += "  (" + r.Note + ")"
+		case r.Chained != "" && (r.Action == hooks.ActionUnchanged || r.Action == hooks.ActionUpdated || r.Action == hooks.ActionInstalled):
+			line += fmt.Sprintf("  (runs %s first)", filepath.Base(r.Chained))
+		}
+		fmt.Fprintln(e.stdout, line)
+	}
+}
+
+func hooksStatus(c *cli.Context, e *env) error {
+	d, err := hooksDir(c, e)
+	if err != nil {
+		return err
+	}
+	hs, err := hooks.Inspect(d)
+	if err != nil {
+		return failf("", "%v", err)
+	}
+	st := e.style(e.stdout)
+	fmt.Fprintf(e.stdout, "hooks directory: %s", d.Path)
+	if d.HooksPath != "" {
+		fmt.Fprintf(e.stdout, " (core.hooksPath = %s)", report.Sanitize(d.HooksPath))
+	}
+	fmt.Fprintln(e.stdout)
+	missing := false
+	for _, h := range hs {
+		var state string
+		switch {
+		case h.Kind == hooks.KindOurs && h.Current:
+			state = st.OK("installed")
+		case h.Kind == hooks.KindOurs:
+			state = st.Warning("outdated") + " (run `mcp-guard hooks install` to update it)"
+			missing = true
+		case h.Kind == hooks.KindForeign && h.Manager != hooks.ManagerNone:
+			state = st.Warning("not installed") + fmt.Sprintf(" (%s's hook is there)", h.Manager)
+			missing = true
+		case h.Kind == hooks.KindForeign:
+			state = st.Warning("not installed") + " (another hook is there; `mcp-guard hooks install` keeps it and runs it first)"
+			missing = true
+		default:
+			state = st.Warning("not installed")
+			missing = true
+		}
+		fmt.Fprintf(e.stdout, "  %-13s %s\n", h.Type, state)
+		if h.Kind == hooks.KindOurs {
+			fmt.Fprintf(e.stdout, "  %-13s calls %s\n", "", h.Binary)
+			if _, err := os.Stat(h.Binary); err != nil {
+				fmt.Fprintf(e.stdout, "  %-13s %s that binary is gone; the hook falls back to mcp-guard on PATH\n", "", st.Warning("note:"))
+			}
+		}
+		if h.Chained != "" {
+			runs := "runs first"
+			if !h.ChainedRuns {
+				runs = "not executable, so it does not run (git would not run it either)"
+			}
+			fmt.Fprintf(e.stdout, "  %-13s chains %s (%s)\n", "", h.Chained, runs)
+		}
+	}
+	if missing {
+		return attention()
+	}
+	return nil
+}
+
+// shellQuote quotes s for a POSIX shell when it needs quoting.
+func shellQuote(s string) string {
+	safe := s != ""
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '/' || r == '.' || r == '-' || r == '_' || r == '~') {
+			safe = false
+			break
+		}
+	}
+	if safe {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// adopt records, as reviewed, every server of the repository's
+// configurations (at any depth, as the work tree holds them) that agentty
+// runs on a per-server approval the user gave it: the approvals given
+// before mcp-guard was installed. Blanket grants (the env switch, a
+// whole-file approval) are not adopted: those servers were never looked at
+// one by one. Every adopted server is listed.
+func adopt(c *cli.Context, e *env) error {
+	dir, err := launchDir(c)
+	if err != nil {
+		return err
+	}
+	repo, err := gitscan.Open(dir, gitscan.WithEnv(e.environ))
+	if err != nil {
+		return failf("", "%v", err)
+	}
+	defer repo.Close()
+	snap, err := project.Load(c.Context, repo, gitscan.WorkTree, project.Options{})
+	if err != nil {
+		return failf("", "reading the repository's MCP configurations: %v", err)
+	}
+	roots, err := repo.Identity()
+	if err != nil {
+		return failf("", "%s: reading the repository's identity: %v", repo.TopLevel(), err)
+	}
+	id := trust.RepoIdentity(roots, repo.TopLevel())
+	head := ""
+	if h, err := repo.Resolve("HEAD"); err == nil {
+		head = h.Commit()
+	}
+	ledgerDir, err := trust.LedgerDir(e.getenv)
+	if err != nil {
+		return failf("set HOME", "%v", err)
+	}
+	store := trust.LoadUserApprovals(e.getenv)
+	if store.Err != nil {
+		return storeError(store.Path, store.Err)
+	}
+	grants := trust.Grants{Approved: store.Approved}
+	type adopted struct {
+		cfg string
+		s   project.Server
+	}
+	var done []adopted
+	skipped := 0
+	err = trust.UpdateLedger(c.Context, ledgerDir, func(ed *trust.LedgerEdit) error {
+		done, skipped = done[:0], 0
+		ed.Path = repo.TopLevel()
+		for _, pc := range snap.Configs {
+			if pc.Config == nil || !pc.Config.Valid() {
+				continue
+			}
+			byName := map[string]project.Server{}
+			for _, s := range pc.Servers {
+				byName[s.Name] = s
+			}
+			for _, v := range trust.Evaluate(pc.Config, grants) {
+				s, ok := byName[v.Server.Name]
+				if !ok || s.Deep == "" {
+					continue
+				}
+				if v.Reason != trust.ReasonApproved {
+					if v.Trusted && v.Server.Gated {
+						skipped++
+					}
+					continue
+				}
+				key := trust.ReviewKey{Repo: id, Config: pc.Path, Server: s.Name}
+				if r, ok := ed.Lookup(key); ok && r.Deep == s.Deep && r.Decision == trust.DecisionApproved {
+					continue
+				}
+				if err := ed.Record(trust.Review{ReviewKey: key, Decision: trust.DecisionApproved, Adopted: true,
+					ReviewedVersion: trust.ReviewedVersion{Deep: s.Deep, Fingerprint: s.Fingerprint, Entry: s.Canonical(),
+						Files: trust.ReviewedFiles(s.Files), Commit: head}}); err != nil {
+					return err
+				}
+				done = append(done, adopted{pc.Path, s})
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return failf("", "recording adopted approvals: %v", err)
+	}
+	st := e.style(e.stdout)
+	fmt.Fprintln(e.stdout)
+	if len(done) == 0 {
+		fmt.Fprintln(e.stdout, "nothing to adopt: no server here runs on an approval agentty holds that mcp-guard has not recorded")
+	}
+	for _, a := range done {
+		fmt.Fprintf(e.stdout, "%s %s  %s  %s\n", st.OK("adopted"), report.Sanitize(a.s.Name), report.CommandLine(a.s.Server), st.Dim("("+report.Sanitize(a.cfg)+", agentty approved it; this version now counts as reviewed)"))
+	}
+	if skipped > 0 {
+		fmt.Fprintf(e.stdout, "%d server(s) run on a blanket grant (AGENTTY_MCP_ALLOW_PROJECT or a whole-file approval) and were not adopted: review them with `mcp-guard review`\n", skipped)
+	}
+	return nil
+}

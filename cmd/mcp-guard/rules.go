@@ -1,0 +1,60 @@
+package main
+
+import (
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcp-guard/mcp-guard/report"
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+func rulesCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "rules",
+		Usage:     "list the rule catalog: id, severity, slug and title of every check",
+		UsageText: "mcp-guard rules [--format text|json|markdown]",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text, json or markdown (the documentation page)"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.NArg() > 0 {
+				return usageError("rules takes no arguments; `mcp-guard explain ID` explains one rule")
+			}
+			var err error
+			switch c.String("format") {
+			case "text":
+				err = report.WriteRules(e.stdout, trust.Rules, e.style(e.stdout))
+			case "json":
+				err = report.WriteJSON(e.stdout, report.NewRulesDoc(trust.Rules))
+			case "markdown":
+				err = report.WriteRulesMarkdown(e.stdout, trust.Rules)
+			default:
+				return usageError("--format %q: want text, json or markdown", c.String("format"))
+			}
+			if err != nil {
+				return failf("", "writing the catalog: %v", err)
+			}
+			return nil
+		},
+	}
+}
+
+func explainCommand(e *env) *cli.Command {
+	return &cli.Command{
+		Name:      "explain",
+		Usage:     "explain one rule: why it matters and how to fix what it finds",
+		UsageText: "mcp-guard explain ID|SLUG",
+		Action: func(c *cli.Context) error {
+			if c.NArg() != 1 {
+				return usageError("explain takes one rule id, such as MG101")
+			}
+			r, ok := trust.LookupRule(c.Args().First())
+			if !ok {
+				return failf("run 'mcp-guard rules' for the catalog", "unknown rule %q", c.Args().First())
+			}
+			if err := report.WriteRuleHelp(e.stdout, r, 78, e.style(e.stdout)); err != nil {
+				return failf("", "writing the help: %v", err)
+			}
+			return nil
+		},
+	}
+}

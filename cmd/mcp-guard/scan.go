@@ -1,0 +1,229 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/policy"
+	"github.com/mcp-guard/mcp-guard/report"
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// failOnLevels are the --fail-on values, from the strictest.
+var failOnLevels = []string{"critical", "high", "medium", "low", "info", "none"}
+
+func scanCommand(e *env) *cli.Command {
+	formats := report.ScanFormatNames()
+	return &cli.Command{
+		Name:      "scan",
+		Usage:     "check every agentty surface of a repository against the rule catalog (for CI and pre-commit)",
+		UsageText: "mcp-guard [-C DIR] scan [--staged | --rev REV | --history [--since REV] | --diff BASE...HEAD] [options] [PATH]",
+		Description: "Scans the work tree at PATH (default: the current directory): every .agentty/mcp.json, hooks.json,\n" +
+			"acp-agents.json and agent persona at any depth. Outside a git repository PATH is walked as a directory.\n" +
+			"scan never runs what it scans and reads none of your own state unless --user-config is given.\n" +
+			"The repository's " + policy.IgnoreFileName + " (rule ids, paths, servers, each with a reason) suppresses findings\n" +
+			"for scan only: the git hook, review and launch never read it.\n\n" +
+			"Exit status: 0 when no finding meets --fail-on, 1 when one does, 2 when mcp-guard could not scan.",
+		Flags: []cli.Flag{
+			&cli.BoolFlag{Name: "staged", Usage: "scan the index: what the next commit will hold"},
+			&cli.StringFlag{Name: "rev", Usage: "scan the commit `REV`"},
+			&cli.BoolFlag{Name: "history", Usage: "scan every commit that changed a surface, oldest first; each finding is reported once, at the commit that introduced it"},
+			&cli.StringFlag{Name: "since", Usage: "with --history: only commits not reachable from `REV`"},
+			&cli.StringFlag{Name: "diff", Usage: "pull-request mode: the findings `BASE...HEAD` introduces (against the merge base; BASE..HEAD against BASE) and the approval impact of merging it"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: " + strings.Join(formats, ", ")},
+			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` instead of stdout"},
+			&cli.StringFlag{Name: "fail-on", Value: "high", Usage: "exit 1 when a finding has this `SEVERITY` or worse: " + strings.Join(failOnLevels, ", ")},
+			&cli.StringFlag{Name: "baseline", Usage: "a previous `scan --format json` report in `FILE`: only findings not in it count"},
+			&cli.BoolFlag{Name: "no-ignore-file", Usage: "do not apply the repository's " + policy.IgnoreFileName},
+			&cli.BoolFlag{Name: "user-config", Usage: "also check project server names against your own ~/.agentty/mcp.json (MG107)"},
+		},
+		Action: func(c *cli.Context) error { return runScan(c, e) },
+	}
+}
+
+func runScan(c *cli.Context, e *env) error {
+	if c.NArg() > 1 {
+		return usageError("scan takes at most one PATH")
+	}
+	req, err := scanRequest(c, e)
+	if err != nil {
+		return err
+	}
+	format := c.String("format")
+	failOn := c.String("fail-on")
+	threshold, err := failThreshold(failOn)
+	if err != nil {
+		return err
+	}
+	out := io.Writer(e.stdout)
+	var file *os.File
+	if p := c.String("output"); p != "" {
+		if file, err = os.CreateTemp(filepath.Dir(p), ".mcp-guard-scan-*"); err != nil {
+			return failf("check that the directory exists and is writable", "--output %s: %v", p, err)
+		}
+		defer os.Remove(file.Name())
+		defer file.Close()
+		out = file
+	}
+	st := e.style(out)
+	if file != nil {
+		st = report.NewStyle(false)
+	}
+	rep, err := report.NewScanReporter(format, report.ScanOptions{Version: version, Style: st, FailOn: failOn})
+	if err != nil {
+		return usageError("--format: %v", err)
+	}
+
+	res, err := policy.Scan(c.Context, req)
+	if err != nil {
+		return scanError(err)
+	}
+	if err := rep.WriteScan(out, res); err != nil {
+		return failf("", "writing the report: %v", err)
+	}
+	if file != nil {
+		if err := file.Close(); err != nil {
+			return failf("", "--output %s: %v", c.String("output"), err)
+		}
+		if err := os.Rename(file.Name(), c.String("output")); err != nil {
+			return failf("", "--output %s: %v", c.String("output"), err)
+		}
+		fmt.Fprintf(e.stderr, "mcp-guard: %s; report written to %s\n", report.Sanitize(summaryOf(res)), c.String("output"))
+	}
+	for _, f := range res.Findings {
+		if threshold > 0 && f.Severity.Rank() >= threshold {
+			return attention()
+		}
+	}
+	return nil
+}
+
+// summaryOf is the one-line summary of a result.
+func summaryOf(res *policy.Result) string {
+	n := len(res.Findings)
+	switch n {
+	case 0:
+		return "no findings"
+	case 1:
+		return "1 finding"
+	}
+	return fmt.Sprintf("%d findings", n)
+}
+
+// failThreshold maps --fail-on to a severity rank; 0 never fails.
+func failThreshold(s string) (int, error) {
+	if s == "none" {
+		return 0, nil
+	}
+	sev, err := trust.ParseSeverity(s)
+	if err != nil {
+		return 0, usageError("--fail-on %q: want one of %s", s, strings.Join(failOnLevels, ", "))
+	}
+	return sev.Rank(), nil
+}
+
+// scanRequest binds the flags.
+func scanRequest(c *cli.Context, e *env) (policy.Request, error) {
+	req := policy.Request{Target: policy.TargetWorkTree, NoIgnoreFile: c.Bool("no-ignore-file"), Git: []gitscan.Option{gitscan.WithEnv(e.environ)}}
+	dir, err := launchDir(c)
+	if err != nil {
+		return req, err
+	}
+	req.Dir = dir
+	if p := c.Args().First(); p != "" {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(dir, p)
+		}
+		req.Dir = p
+	}
+	var modes []string
+	if c.Bool("staged") {
+		modes, req.Target = append(modes, "--staged"), policy.TargetStaged
+	}
+	if c.IsSet("rev") {
+		modes, req.Target, req.Rev = append(modes, "--rev"), policy.TargetRev, c.String("rev")
+	}
+	if c.Bool("history") {
+		modes, req.Target = append(modes, "--history"), policy.TargetHistory
+	}
+	if c.IsSet("diff") {
+		modes, req.Target, req.Range = append(modes, "--diff"), policy.TargetDiff, c.String("diff")
+		if _, _, _, err := policy.ParseRange(req.Range); err != nil {
+			return req, usageError("%v", err)
+		}
+	}
+	if len(modes) > 1 {
+		return req, usageError("scan: %s cannot be combined", strings.Join(modes, " and "))
+	}
+	if c.IsSet("since") {
+		if req.Target != policy.TargetHistory {
+			return req, usageError("scan: --since needs --history")
+		}
+		req.Since = c.String("since")
+	}
+	if c.IsSet("rev") && req.Rev == "" {
+		return req, usageError("scan: --rev needs a revision")
+	}
+	if p := c.String("baseline"); p != "" {
+		data, err := trust.ReadFile(p)
+		if err != nil {
+			return req, failf("pass a report written by `mcp-guard scan --format json`", "--baseline %s: %v", p, err)
+		}
+		if req.Baseline, err = policy.ParseBaseline(data); err != nil {
+			return req, failf("pass a report written by `mcp-guard scan --format json`", "--baseline %s: %v", p, err)
+		}
+	}
+	if c.Bool("user-config") {
+		names, err := userServerNames(e)
+		if err != nil {
+			return req, err
+		}
+		req.Options.UserServers = names
+	}
+	return req, nil
+}
+
+// userServerNames reads the names of the servers in the user's own
+// configuration; none when there is none.
+func userServerNames(e *env) (map[string]bool, error) {
+	home := trust.HomeDir(e.getenv)
+	if home == "" {
+		return nil, failf("set HOME", "--user-config: no home directory (HOME and USERPROFILE are empty)")
+	}
+	p := filepath.Join(home, ".agentty", "mcp.json")
+	data, err := trust.ReadFile(p)
+	if errors.Is(err, os.ErrNotExist) {
+		return map[string]bool{}, nil
+	}
+	if err != nil {
+		return nil, failf("", "--user-config: %v", err)
+	}
+	cfg := trust.Parse(p, data, trust.ScopeUser)
+	names := map[string]bool{}
+	for _, s := range cfg.Servers {
+		names[s.Name] = true
+	}
+	return names, nil
+}
+
+// scanError maps a scan failure to exit 2 with a hint.
+func scanError(err error) error {
+	switch {
+	case errors.Is(err, policy.ErrNeedsRepository):
+		return failf("run it inside a git repository, or drop the flag to scan the directory", "%v", err)
+	case errors.Is(err, gitscan.ErrUnknownRevision):
+		return failf("check the revision with `git rev-parse`", "%v", err)
+	case errors.Is(err, policy.ErrIgnoreFile):
+		return failf("fix "+policy.IgnoreFileName+", or pass --no-ignore-file", "%v", err)
+	case errors.Is(err, os.ErrNotExist):
+		return failf("check the path", "%v", err)
+	}
+	return failf("", "scan: %v", err)
+}

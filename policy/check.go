@@ -1,0 +1,183 @@
+package policy
+
+import (
+	"fmt"
+	"net"
+	"net/url"
+	"strings"
+
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// Options tune the checks.
+type Options struct {
+	// UserServers are the names of the servers in the user's own
+	// configuration ($HOME/.agentty/mcp.json), for MG107. nil skips the
+	// rule: scan reads no user state unless asked.
+	UserServers map[string]bool
+}
+
+// CheckServers runs the MG1xx, MG2xx and MG4xx checks on every server of a
+// parsed configuration, in server order. It does not repeat the integrity
+// findings trust.Parse recorded in cfg.Findings.
+func CheckServers(cfg *trust.Config, opts Options) []trust.Finding {
+	if cfg == nil {
+		return nil
+	}
+	var out []trust.Finding
+	for _, s := range cfg.Servers {
+		c := serverCheck{cfg: cfg, s: s, kp: cfg.ServersKey + "." + s.Name}
+		c.run(opts)
+		out = append(out, c.out...)
+	}
+	return out
+}
+
+// serverCheck collects the findings of one server.
+type serverCheck struct {
+	cfg *trust.Config
+	s   *trust.Server
+	kp  string // the server's key path, "mcpServers.NAME"
+	out []trust.Finding
+}
+
+func (c *serverCheck) add(rule string, pos trust.Pos, key, format string, args ...any) {
+	msg := fmt.Sprintf("server %q: ", c.s.Name) + fmt.Sprintf(format, args...)
+	if c.s.Disabled {
+		msg += " (the server is disabled now; enabling it runs this)"
+	}
+	k := c.kp
+	if key != "" {
+		k += "." + key
+	}
+	c.out = append(c.out, trust.NewFinding(rule, c.cfg.Path, pos, c.s.Name, k, msg))
+}
+
+func (c *serverCheck) run(opts Options) {
+	s := c.s
+	if s.Transport == trust.TransportStdio && s.Command != "" {
+		c.env()
+		c.args()
+		c.commandLine()
+	}
+	if v, ok := s.Member("trustAnnotations"); ok && v == "true" {
+		c.add("MG106", s.KeyPos("trustAnnotations"), "trustAnnotations",
+			"trustAnnotations is true: agentty lets the tools this server calls read-only run without asking, on the server's own word, and the key is not part of the fingerprint")
+	}
+	if opts.UserServers[s.Name] {
+		c.add("MG107", s.NamePos, "",
+			"your own configuration has a server of the same name: agentty looks OAuth tokens up by name, so this project entry can receive the token you granted yours")
+	}
+	c.secrets()
+	c.transport()
+}
+
+// env reports variables that change what code runs (MG101) and PATH
+// (MG102).
+func (c *serverCheck) env() {
+	for _, ev := range c.s.Env {
+		key := "env." + ev.Name
+		if strings.EqualFold(ev.Name, "PATH") {
+			c.add("MG102", ev.Pos, key, "env.%s is set to %s: %s", ev.Name, showValue(ev.Name, ev.Value), pathEffect(c.s.SpawnCommand(), ev.Value))
+			continue
+		}
+		if why := execEnvVar(ev.Name); why != "" {
+			c.add("MG101", ev.Pos, key, "env.%s is set to %s: %s; env is not part of agentty's fingerprint, so it can change after approval",
+				ev.Name, showValue(ev.Name, ev.Value), why)
+		}
+	}
+}
+
+// pathEffect explains what an env.PATH does to the command.
+func pathEffect(command, path string) string {
+	sep := ":"
+	if strings.Contains(path, ";") {
+		sep = ";"
+	}
+	first, _, _ := strings.Cut(path, sep)
+	bare := !strings.ContainsAny(command, `/\`)
+	switch {
+	case first == "" || !absolutePath(first):
+		return fmt.Sprintf("its first entry %s is relative to the launch directory, so %s can resolve to a file of the repository", quote(first), commandWhat(command, bare))
+	case bare:
+		return fmt.Sprintf("the bare command %s is looked up in this PATH, which is not part of agentty's fingerprint", quote(command))
+	}
+	return "every program the server starts is looked up in this PATH, which is not part of agentty's fingerprint"
+}
+
+func commandWhat(command string, bare bool) string {
+	if bare {
+		return "the bare command " + quote(command)
+	}
+	return "every program the server starts"
+}
+
+// args reports elements that are spawned but not hashed (MG103).
+func (c *serverCheck) args() {
+	for i, a := range c.s.Args {
+		if a.IsString {
+			continue
+		}
+		c.add("MG103", a.Pos, fmt.Sprintf("args[%d]", i),
+			"args[%d] is the JSON value %s, not a string: agentty passes it to the process but leaves it out of the fingerprint, so it can change after approval",
+			i, quote(a.Spawn))
+	}
+}
+
+// commandLine analyses what the server runs (MG105, MG2xx).
+func (c *serverCheck) commandLine() {
+	argv := append([]string{c.s.SpawnCommand()}, c.s.SpawnArgs()...)
+	for _, h := range analyzeArgv(argv) {
+		pos, key := c.wordPos(h.at)
+		c.add(h.rule, pos, key, "%s: %s", key, h.detail)
+	}
+}
+
+// wordPos locates top-level argv word i: 0 is the command.
+func (c *serverCheck) wordPos(i int) (trust.Pos, string) {
+	if i <= 0 || i > len(c.s.Args) {
+		return c.s.KeyPos("command"), "command"
+	}
+	return c.s.Args[i-1].Pos, fmt.Sprintf("args[%d]", i-1)
+}
+
+// transport reports plaintext HTTP to another machine (MG402).
+func (c *serverCheck) transport() {
+	if c.s.URL == "" || c.s.Transport == trust.TransportStdio {
+		return
+	}
+	host, plain := plaintextHost(c.s.URL)
+	if plain {
+		c.add("MG402", c.s.KeyPos("url"), "url", "url %s is plain http to %s: requests, responses and any credentials in headers cross the network unencrypted",
+			quote(c.s.URL), quote(host))
+	}
+}
+
+// plaintextHost reports an http:// URL whose host is not loopback.
+func plaintextHost(raw string) (string, bool) {
+	if len(raw) < 7 || !strings.EqualFold(raw[:7], "http://") {
+		return "", false
+	}
+	host := raw[7:]
+	if u, err := url.Parse(raw); err == nil {
+		host = u.Hostname()
+	} else {
+		host, _, _ = strings.Cut(host, "/")
+		if i := strings.LastIndexByte(host, '@'); i >= 0 {
+			host = host[i+1:]
+		}
+	}
+	return host, !loopback(host)
+}
+
+// loopback reports host names and addresses that stay on this machine.
+func loopback(host string) bool {
+	h := strings.ToLower(strings.Trim(host, "[]"))
+	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
+		return true
+	}
+	if ip := net.ParseIP(h); ip != nil {
+		return ip.IsLoopback() || ip.IsUnspecified()
+	}
+	return false
+}

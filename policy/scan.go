@@ -1,0 +1,577 @@
+package policy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/project"
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// Target is what a scan reads.
+type Target string
+
+const (
+	// TargetWorkTree is the files on disk: a repository's work tree (what
+	// git would list: tracked and untracked, not ignored), or a plain
+	// directory outside any repository.
+	TargetWorkTree Target = "worktree"
+	// TargetStaged is the index: what the next commit will hold.
+	TargetStaged Target = "staged"
+	// TargetRev is one commit.
+	TargetRev Target = "rev"
+	// TargetHistory is every commit that changed a surface.
+	TargetHistory Target = "history"
+	// TargetDiff is what a branch changes against its base.
+	TargetDiff Target = "diff"
+)
+
+// Request describes a scan.
+type Request struct {
+	// Dir is the directory to scan (PATH); inside a repository only the
+	// surfaces below it are reported, with repository-relative paths.
+	Dir    string
+	Target Target
+	// Rev is the revision for TargetRev.
+	Rev string
+	// Since bounds TargetHistory: only commits not reachable from it
+	// (findings already present at Since are not reported).
+	Since string
+	// Range is "BASE...HEAD" (against the merge base, as a pull request
+	// shows it) or "BASE..HEAD" (against BASE itself) for TargetDiff.
+	Range string
+	// Options tune the checks (MG107 needs the user's server names).
+	Options Options
+	// NoIgnoreFile skips the repository's .mcp-guard.yaml.
+	NoIgnoreFile bool
+	// Baseline suppresses findings that were already reported.
+	Baseline *Baseline
+	// Git are options for gitscan.Open (the environment git runs with).
+	Git []gitscan.Option
+}
+
+// Commit describes a commit a history finding was introduced in.
+type Commit struct {
+	ID, Author, Email string
+	Time              time.Time
+}
+
+// Suppressed is a finding left out of the result, and why.
+type Suppressed struct {
+	trust.Finding
+	// Reason is the ignore file entry's reason, or "baseline".
+	Reason string
+	// Line is the ignore file entry's line; 0 for the baseline.
+	Line int
+}
+
+// Result is what a scan found.
+type Result struct {
+	Target Target
+	// Root is the absolute directory finding paths are relative to: the
+	// repository's top level, or the scanned directory outside one.
+	Root string
+	// InRepository reports whether Root is a git work tree.
+	InRepository bool
+	// Side names what was read: "worktree", "index" or a commit id (the
+	// tip for history and diff).
+	Side string
+	// Base is the commit a diff compares with (the merge base for
+	// BASE...HEAD).
+	Base string
+	// Files is the number of surfaces read (history: at the tip).
+	Files int
+	// CommitsScanned is the number of commits a history scan read.
+	CommitsScanned int
+	// Commits describes the commits history findings point at.
+	Commits map[string]Commit
+	// Findings that count, sorted (history: in commit order).
+	Findings []trust.Finding
+	// Suppressed by the ignore file or the baseline.
+	Suppressed []Suppressed
+	// IgnoreFile is the path of the ignore file applied, "" if none.
+	IgnoreFile string
+	// Changes is the approval impact of a diff (project.Compare), for a
+	// user who approved every server at the base.
+	Changes []trust.Change
+	// Shallow reports a history or diff on a shallow clone: older commits
+	// are missing, so a finding may be older than where it is reported.
+	Shallow bool
+	// Notes are things the reader must know (skipped submodules, a
+	// shallow boundary, an ignore file changed by the branch).
+	Notes []string
+}
+
+// ErrNeedsRepository reports a target that needs git outside a repository.
+var ErrNeedsRepository = errors.New("not in a git repository")
+
+// Scan runs a scan. Errors are for failures to look (an unreadable
+// repository, an unknown revision, an invalid ignore file); a scan that
+// could not read something it should have fails rather than report clean.
+func Scan(ctx context.Context, req Request) (*Result, error) {
+	dir, err := filepath.Abs(req.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if fi, err := os.Stat(dir); err != nil {
+		return nil, err
+	} else if !fi.IsDir() {
+		return nil, fmt.Errorf("%s: not a directory", req.Dir)
+	}
+	repo, err := gitscan.Open(dir, req.Git...)
+	if errors.Is(err, gitscan.ErrNotRepository) {
+		if req.Target != TargetWorkTree {
+			return nil, fmt.Errorf("%s: %w (--staged, --rev, --history and --diff read git)", req.Dir, ErrNeedsRepository)
+		}
+		return scanDir(ctx, dir, req)
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer repo.Close()
+	s := &repoScan{ctx: ctx, repo: repo, req: req}
+	s.res = &Result{Target: req.Target, Root: repo.TopLevel(), InRepository: true}
+	if s.prefix, err = subdir(repo.TopLevel(), dir); err != nil {
+		return nil, err
+	}
+	if err := s.run(); err != nil {
+		return nil, err
+	}
+	return s.res, nil
+}
+
+// subdir is dir relative to top, slash-separated; "" for top itself.
+func subdir(top, dir string) (string, error) {
+	rt, err := filepath.EvalSymlinks(top)
+	if err != nil {
+		return "", err
+	}
+	rd, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return "", err
+	}
+	rel, err := filepath.Rel(rt, rd)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", nil // e.g. GIT_WORK_TREE elsewhere: scan the whole work tree
+	}
+	if rel == "." {
+		return "", nil
+	}
+	return filepath.ToSlash(rel) + "/", nil
+}
+
+// scanDir scans a plain directory.
+func scanDir(ctx context.Context, dir string, req Request) (*Result, error) {
+	res := &Result{Target: TargetWorkTree, Root: dir, Side: "worktree"}
+	files, err := walkDir(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	var all []trust.Finding
+	for _, f := range files {
+		all = append(all, CheckFile(f, req.Options)...)
+		if f.Kind != gitscan.KindLinkedDir {
+			res.Files++
+		}
+	}
+	var ignore *IgnoreFile
+	if !req.NoIgnoreFile {
+		data, err := trust.ReadFile(filepath.Join(dir, IgnoreFileName))
+		switch {
+		case errors.Is(err, os.ErrNotExist):
+		case err != nil:
+			return nil, fmt.Errorf("read %s: %w", IgnoreFileName, err)
+		default:
+			if ignore, err = ParseIgnoreFile(IgnoreFileName, data); err != nil {
+				return nil, err
+			}
+			res.IgnoreFile = IgnoreFileName
+		}
+	}
+	sortFindings(all)
+	res.Findings, res.Suppressed = suppress(all, ignore, req.Baseline)
+	return res, nil
+}
+
+// repoScan is one scan of a repository.
+type repoScan struct {
+	ctx    context.Context
+	repo   *gitscan.Repo
+	req    Request
+	prefix string
+	res    *Result
+}
+
+func (s *repoScan) run() error {
+	var (
+		findings []trust.Finding
+		ignoreAt = gitscan.WorkTree
+		err      error
+	)
+	switch s.req.Target {
+	case TargetWorkTree, TargetStaged, TargetRev:
+		side := gitscan.WorkTree
+		switch s.req.Target {
+		case TargetStaged:
+			side = gitscan.Index
+		case TargetRev:
+			if side, err = s.resolve(s.req.Rev); err != nil {
+				return err
+			}
+		}
+		ignoreAt = side
+		s.res.Side = side.String()
+		findings, s.res.Files, err = s.snapshot(side, true)
+	case TargetHistory:
+		var tip gitscan.Side
+		findings, tip, err = s.history()
+		ignoreAt = tip
+	case TargetDiff:
+		var base gitscan.Side
+		findings, base, err = s.diff()
+		ignoreAt = base
+	default:
+		err = fmt.Errorf("scan target %q: unknown", s.req.Target)
+	}
+	if err != nil {
+		return err
+	}
+	ignore, err := s.ignoreFile(ignoreAt)
+	if err != nil {
+		return err
+	}
+	if s.req.Target != TargetHistory {
+		sortFindings(findings)
+	}
+	s.res.Findings, s.res.Suppressed = suppress(findings, ignore, s.req.Baseline)
+	return nil
+}
+
+func (s *repoScan) resolve(rev string) (gitscan.Side, error) {
+	side, err := s.repo.Resolve(rev)
+	if err != nil {
+		return side, fmt.Errorf("revision %q: %w", rev, err)
+	}
+	if side == gitscan.Empty && rev != "" {
+		return side, fmt.Errorf("revision %q: no commit yet (unborn branch): %w", rev, gitscan.ErrUnknownRevision)
+	}
+	return side, nil
+}
+
+// snapshot returns every finding of the surfaces at side below the scan's
+// prefix, and how many surfaces were read.
+func (s *repoScan) snapshot(side gitscan.Side, notes bool) ([]trust.Finding, int, error) {
+	snap, err := project.Load(s.ctx, s.repo, side, project.Options{})
+	if err != nil {
+		return nil, 0, err
+	}
+	var out []trust.Finding
+	for _, f := range snap.Findings {
+		if s.below(f.Path) {
+			out = append(out, f)
+		}
+	}
+	files := 0
+	for _, c := range snap.Configs {
+		if !s.below(c.Path) {
+			continue
+		}
+		files++
+		out = append(out, CheckServers(c.Config, s.req.Options)...)
+	}
+	for _, o := range snap.Others {
+		if !s.below(o.Path) || o.Kind == gitscan.KindLinkedDir {
+			continue
+		}
+		files++
+		f := File{Path: o.Path, Kind: o.Kind}
+		if o.Mode != gitscan.ModeRegular && o.Mode != gitscan.ModeExecutable {
+			continue // a symlink: its target text is not the surface
+		}
+		data, _, err := s.repo.ReadBlob(side, o.Path, trust.MaxFileSize)
+		switch {
+		case errors.Is(err, gitscan.ErrTooLarge), errors.Is(err, gitscan.ErrNotRegular), errors.Is(err, gitscan.ErrNotFound):
+			continue
+		case err != nil:
+			return nil, 0, fmt.Errorf("read %s at %s: %w", o.Path, side, err)
+		}
+		f.Data = data
+		out = append(out, CheckContent(f, s.req.Options)...)
+	}
+	if notes {
+		for _, sk := range snap.Skipped {
+			if s.below(sk) {
+				s.note("%s was not scanned: it is a submodule or a nested repository (scan it on its own)", sk)
+			}
+		}
+	}
+	return out, files, nil
+}
+
+// below reports whether a repository path is inside the scanned directory.
+func (s *repoScan) below(p string) bool {
+	return s.prefix == "" || strings.HasPrefix(p, s.prefix)
+}
+
+func (s *repoScan) note(format string, args ...any) {
+	n := fmt.Sprintf(format, args...)
+	for _, have := range s.res.Notes {
+		if have == n {
+			return
+		}
+	}
+	s.res.Notes = append(s.res.Notes, n)
+}
+
+// history reports each finding once, at the first commit (oldest first)
+// whose surfaces hold it, with the commit's author and date.
+func (s *repoScan) history() ([]trust.Finding, gitscan.Side, error) {
+	tip, err := s.repo.Resolve("HEAD")
+	if err != nil {
+		return nil, tip, fmt.Errorf("HEAD: %w", err)
+	}
+	s.res.Side = tip.String()
+	since := gitscan.Empty
+	reported := map[string]int{}
+	if s.req.Since != "" {
+		if since, err = s.resolve(s.req.Since); err != nil {
+			return nil, tip, err
+		}
+		before, _, err := s.snapshot(since, false)
+		if err != nil {
+			return nil, tip, err
+		}
+		for _, f := range before {
+			reported[FindingID(f)]++
+		}
+	}
+	if s.repo.IsShallow() {
+		s.res.Shallow = true
+		s.note("this is a shallow clone: history before its oldest commits is missing, so findings there are reported at the boundary commit; fetch the full history (git fetch --unshallow, or actions/checkout with fetch-depth: 0) to see where they were introduced")
+	}
+	commits, err := s.repo.History(s.ctx, since, tip, nil)
+	if err != nil {
+		return nil, tip, fmt.Errorf("history: %w", err)
+	}
+	s.res.Commits = map[string]Commit{}
+	var out []trust.Finding
+	for _, hc := range commits {
+		if err := s.ctx.Err(); err != nil {
+			return nil, tip, err
+		}
+		side, err := s.repo.Resolve(hc.ID)
+		if err != nil {
+			return nil, tip, err
+		}
+		if hc.Boundary {
+			s.res.Shallow = true
+			s.note("commit %s is a shallow boundary: its findings may have been introduced earlier", short(hc.ID))
+		}
+		fs, _, err := s.snapshot(side, false)
+		if err != nil {
+			return nil, tip, err
+		}
+		s.res.CommitsScanned++
+		counts := map[string]int{}
+		for _, f := range fs {
+			id := FindingID(f)
+			counts[id]++
+			if counts[id] > reported[id] {
+				reported[id] = counts[id]
+				f.Commit = hc.ID
+				out = append(out, f)
+				s.res.Commits[hc.ID] = Commit{ID: hc.ID, Author: hc.Author, Email: hc.AuthorEmail, Time: hc.Time}
+			}
+		}
+	}
+	// The files at the tip, for the summary.
+	if _, s.res.Files, err = s.snapshot(tip, true); err != nil {
+		return nil, tip, err
+	}
+	return out, tip, nil
+}
+
+func short(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
+
+// mergeBaser is gitscan's merge-base query (requested from gitscan; see
+// /work/notes/scan-requests.md). Until the method exists a three-dot range
+// is refused with a hint.
+type mergeBaser interface {
+	MergeBase(a, b gitscan.Side) (gitscan.Side, error)
+}
+
+// diff reports the findings at HEAD that are not at the base, and the
+// approval impact of the change for a user who approved every server at
+// the base.
+func (s *repoScan) diff() ([]trust.Finding, gitscan.Side, error) {
+	baseRev, headRev, three, err := ParseRange(s.req.Range)
+	if err != nil {
+		return nil, gitscan.Empty, err
+	}
+	head, err := s.resolve(headRev)
+	if err != nil {
+		return nil, head, err
+	}
+	base, err := s.resolve(baseRev)
+	if err != nil {
+		return nil, base, err
+	}
+	if three {
+		mb, ok := any(s.repo).(mergeBaser)
+		if !ok {
+			return nil, base, fmt.Errorf("--diff %s: finding the merge base is not supported yet; use %s..%s to compare with %s itself", s.req.Range, baseRev, headRev, baseRev)
+		}
+		if base, err = mb.MergeBase(base, head); err != nil {
+			return nil, base, fmt.Errorf("merge base of %s and %s: %w", baseRev, headRev, err)
+		}
+	}
+	if s.repo.IsShallow() {
+		s.res.Shallow = true
+		s.note("this is a shallow clone: if the base is beyond its history the comparison is wrong; fetch more history (actions/checkout with fetch-depth: 0)")
+	}
+	s.res.Side, s.res.Base = head.String(), base.String()
+	before, _, err := s.snapshot(base, false)
+	if err != nil {
+		return nil, base, err
+	}
+	after, files, err := s.snapshot(head, true)
+	if err != nil {
+		return nil, base, err
+	}
+	s.res.Files = files
+	had := map[string]int{}
+	for _, f := range before {
+		had[FindingID(f)]++
+	}
+	var out []trust.Finding
+	for _, f := range after {
+		id := FindingID(f)
+		if had[id] > 0 {
+			had[id]--
+			continue
+		}
+		out = append(out, f)
+	}
+	// Impact for a user who approved every server of the base.
+	baseSnap, err := project.Load(s.ctx, s.repo, base, project.Options{})
+	if err != nil {
+		return nil, base, err
+	}
+	approved := map[string]bool{}
+	for _, c := range baseSnap.Configs {
+		for _, sv := range c.Servers {
+			if sv.Fingerprint != "" && sv.Gated {
+				approved[sv.Fingerprint] = true
+			}
+		}
+	}
+	cmp, err := project.Compare(s.ctx, s.repo, base, head, project.Options{Grants: trust.Grants{Approved: func(h string) bool { return approved[h] }}})
+	if err != nil {
+		return nil, base, err
+	}
+	for _, c := range cmp.Changes {
+		if s.below(c.Path) {
+			s.res.Changes = append(s.res.Changes, c)
+		}
+	}
+	e1, ok1, err1 := s.repo.Lookup(head, IgnoreFileName)
+	e0, ok0, err0 := s.repo.Lookup(base, IgnoreFileName)
+	if err0 == nil && err1 == nil && (ok0 != ok1 || e0.ID != e1.ID) {
+		s.note("the branch changes %s: the base's version applies here, so a branch cannot suppress its own findings", IgnoreFileName)
+	}
+	return out, base, nil
+}
+
+// ParseRange splits "BASE...HEAD" (three is true) or "BASE..HEAD". An
+// empty HEAD means HEAD.
+func ParseRange(r string) (base, head string, three bool, err error) {
+	if b, h, ok := strings.Cut(r, "..."); ok {
+		base, head, three = b, h, true
+	} else if b, h, ok := strings.Cut(r, ".."); ok {
+		base, head = b, h
+	} else {
+		return "", "", false, fmt.Errorf("--diff %q: want BASE...HEAD (against the merge base) or BASE..HEAD", r)
+	}
+	if base == "" {
+		return "", "", false, fmt.Errorf("--diff %q: the base revision is missing", r)
+	}
+	if head == "" {
+		head = "HEAD"
+	}
+	return base, head, three, nil
+}
+
+// ignoreFile reads .mcp-guard.yaml at the repository root at side.
+func (s *repoScan) ignoreFile(side gitscan.Side) (*IgnoreFile, error) {
+	if s.req.NoIgnoreFile {
+		return nil, nil
+	}
+	data, _, err := s.repo.ReadBlob(side, IgnoreFileName, 1<<20)
+	switch {
+	case errors.Is(err, gitscan.ErrNotFound):
+		return nil, nil
+	case err != nil:
+		return nil, fmt.Errorf("read %s at %s: %w", IgnoreFileName, side, err)
+	}
+	g, err := ParseIgnoreFile(IgnoreFileName, data)
+	if err != nil {
+		return nil, err
+	}
+	s.res.IgnoreFile = IgnoreFileName
+	return g, nil
+}
+
+// suppress splits findings into those that count and those the ignore
+// file or the baseline suppress.
+func suppress(all []trust.Finding, ignore *IgnoreFile, base *Baseline) (keep []trust.Finding, dropped []Suppressed) {
+	left := map[string]int{}
+	if base != nil {
+		for k, v := range base.counts {
+			left[k] = v
+		}
+	}
+	keep = []trust.Finding{}
+	for _, f := range all {
+		if r := ignore.Match(f); r != nil {
+			dropped = append(dropped, Suppressed{Finding: f, Reason: r.Reason, Line: r.Line})
+			continue
+		}
+		if id := FindingID(f); left[id] > 0 {
+			left[id]--
+			dropped = append(dropped, Suppressed{Finding: f, Reason: "baseline"})
+			continue
+		}
+		keep = append(keep, f)
+	}
+	return keep, dropped
+}
+
+// sortFindings orders findings by path, position, rule and key.
+func sortFindings(fs []trust.Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		switch {
+		case a.Path != b.Path:
+			return a.Path < b.Path
+		case a.Line != b.Line:
+			return a.Line < b.Line
+		case a.Column != b.Column:
+			return a.Column < b.Column
+		case a.Rule != b.Rule:
+			return a.Rule < b.Rule
+		}
+		return a.Key < b.Key
+	})
+}

@@ -1,0 +1,268 @@
+package policy
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// File is one agentty surface to check.
+type File struct {
+	// Path is repository-relative (or relative to the scanned directory),
+	// slash-separated.
+	Path string
+	Kind gitscan.Kind
+	// Data is the content agentty would read. For a symlink that stays
+	// inside the repository it is the target's content; nil when it could
+	// not be read (Err says why) or for a linked directory.
+	Data []byte
+	// Symlink is set when the file, or a directory on its path that
+	// agentty follows, is a symbolic link; Target is the link text.
+	Symlink bool
+	Target  string
+	// Err is why the content could not be read (a FIFO, too large, a link
+	// leaving the repository).
+	Err error
+}
+
+// CheckFile returns every finding of one surface read from a plain
+// directory, in the order found: the file-level rules (MG305, MG306,
+// MG5xx), the integrity findings of parsing, and the per-entry checks.
+// Scans of git sides take the file-level findings from package project
+// instead, and add CheckServers and CheckContent.
+func CheckFile(f File, opts Options) []trust.Finding {
+	start := trust.Pos{Line: 1, Column: 1}
+	var out []trust.Finding
+	fileFinding := func(rule, msg string) {
+		out = append(out, trust.NewFinding(rule, f.Path, start, "", "", msg))
+	}
+	if f.Symlink {
+		target := ""
+		if f.Target != "" {
+			target = " (to " + quote(f.Target) + ")"
+		}
+		if f.Kind == gitscan.KindLinkedDir {
+			fileFinding("MG305", fmt.Sprintf("%s is a symlink%s where agentty expects a directory: agentty follows it, so what it reads there is outside the reviewed tree", f.Path, target))
+			return out
+		}
+		fileFinding("MG305", fmt.Sprintf("%s is a symlink%s: agentty follows it and reads the target's bytes", f.Path, target))
+	}
+	unreadable := ""
+	if f.Err != nil {
+		unreadable = "; it cannot be read: " + f.Err.Error()
+	}
+	switch f.Kind {
+	case gitscan.KindMCPConfig:
+		if dir := path.Dir(f.Path); !strings.EqualFold(dir, ".agentty") {
+			fileFinding("MG306", fmt.Sprintf("a nested configuration: agentty runs it when launched from %s/, and approvals given anywhere hold here too", path.Dir(dir)))
+		}
+		if f.Err != nil {
+			fileFinding("MG301", "cannot read the configuration: "+f.Err.Error())
+			return out
+		}
+		cfg := trust.Parse(f.Path, f.Data, trust.ScopeProject)
+		out = append(out, cfg.Findings...)
+		out = append(out, CheckServers(cfg, opts)...)
+		return out
+	case gitscan.KindHooks:
+		fileFinding("MG501", "project hooks present: agentty runs their shell commands on tool calls once the file's hash is approved, and the hash does not cover the scripts they run"+unreadable)
+	case gitscan.KindACPAgents:
+		fileFinding("MG502", "project ACP agents present: agentty runs them with no content approval at all when AGENTTY_ACP_ALLOW_PROJECT is on"+unreadable)
+	case gitscan.KindPersona:
+		fileFinding("MG503", "agent persona present: its prompt and tool list steer the agent"+unreadable)
+	}
+	return append(out, CheckContent(f, opts)...)
+}
+
+// CheckContent analyses what the sibling surfaces hold: every `run`
+// command of a hooks.json like a shell script, every agent of an
+// acp-agents.json like a server, and hidden characters in a persona. It
+// adds nothing for an MCP configuration (see CheckServers) or a file that
+// could not be read.
+func CheckContent(f File, opts Options) []trust.Finding {
+	if f.Err != nil || f.Data == nil {
+		return nil
+	}
+	switch f.Kind {
+	case gitscan.KindHooks:
+		return checkHooks(f)
+	case gitscan.KindACPAgents:
+		return checkACPAgents(f, opts)
+	case gitscan.KindPersona:
+		return checkPersona(f)
+	}
+	return nil
+}
+
+// checkHooks analyses every `run` command of a hooks.json like a shell
+// script.
+func checkHooks(f File) []trust.Finding {
+	root, err := decodePositioned(f.Data)
+	if err != nil || root.kind != 'o' {
+		return nil
+	}
+	var out []trust.Finding
+	for _, phase := range []string{"pre_tool", "post_tool"} {
+		m, ok := root.get(phase)
+		if !ok || m.val.kind != 'a' {
+			continue
+		}
+		for i, e := range m.val.elems {
+			r, ok := e.get("run")
+			if !ok || r.val.kind != 's' {
+				continue
+			}
+			key := fmt.Sprintf("%s[%d].run", phase, i)
+			for _, h := range analyzeScript(r.val.str, 0) {
+				out = append(out, trust.NewFinding(h.rule, f.Path, r.keyPos, "", key, key+": "+h.detail))
+			}
+			out = append(out, runSecrets(f.Path, key, r.keyPos, r.val.str)...)
+		}
+	}
+	return out
+}
+
+// runSecrets reports known tokens in a hook command.
+func runSecrets(p, key string, pos trust.Pos, src string) []trust.Finding {
+	if sec, prefix, why, ok := textSecret("", src); ok {
+		return []trust.Finding{trust.NewFinding("MG401", p, pos, "", key,
+			fmt.Sprintf("%s holds %s (%s): anyone who can read the repository can use it", key, why, redact(sec, prefix)))}
+	}
+	return nil
+}
+
+// checkACPAgents checks each agent of an acp-agents.json like a server:
+// its command line, env and credentials.
+func checkACPAgents(f File, opts Options) []trust.Finding {
+	root, err := decodePositioned(f.Data)
+	if err != nil || root.kind != 'o' {
+		return nil
+	}
+	table, ok := root.get("acpAgents")
+	if !ok || table.val.kind != 'o' {
+		table, ok = root.get("agents")
+	}
+	if !ok || table.val.kind != 'o' {
+		return nil
+	}
+	var out []trust.Finding
+	for _, m := range table.val.resolved() {
+		out = append(out, checkAgent(f.Path, table.key, m, opts)...)
+	}
+	return out
+}
+
+// checkAgent runs the server checks on one ACP agent entry.
+func checkAgent(p, tableKey string, m jmember, opts Options) []trust.Finding {
+	if m.val.kind != 'o' {
+		return nil
+	}
+	// Present the entry to trust.Parse as a one-server configuration, so
+	// that it is read exactly like a server (string views, env, NULs).
+	raw := []byte(`{"mcpServers":{"a":` + jnodeJSON(m.val) + `}}`)
+	cfg := trust.Parse(p, raw, trust.ScopeProject)
+	if len(cfg.Servers) != 1 {
+		return nil
+	}
+	cfg.Servers[0].Name = m.key
+	cfg.ServersKey = tableKey
+	var out []trust.Finding
+	for _, f := range CheckServers(cfg, opts) {
+		// Positions inside the synthetic document mean nothing: point at
+		// the agent's entry, and at its key when one is named.
+		f.Line, f.Column = m.keyPos.Line, m.keyPos.Column
+		sub := strings.TrimPrefix(f.Key, tableKey+"."+m.key+".")
+		top, _, _ := strings.Cut(sub, ".")
+		top, _, _ = strings.Cut(top, "[")
+		if km, ok := m.val.get(top); ok {
+			f.Line, f.Column = km.keyPos.Line, km.keyPos.Column
+			if top == "args" && strings.HasPrefix(sub, "args[") {
+				var i int
+				if _, err := fmt.Sscanf(sub, "args[%d]", &i); err == nil && i >= 0 && i < len(km.val.elems) {
+					f.Line, f.Column = km.val.elems[i].pos.Line, km.val.elems[i].pos.Column
+				}
+			}
+			if top == "env" && km.val.kind == 'o' {
+				if em, ok := km.val.get(strings.TrimPrefix(sub, "env.")); ok {
+					f.Line, f.Column = em.keyPos.Line, em.keyPos.Column
+				}
+			}
+		}
+		f.Message = strings.Replace(f.Message, "server ", "agent ", 1)
+		out = append(out, f)
+	}
+	return out
+}
+
+// jnodeJSON writes a node back as JSON (last duplicate winning).
+func jnodeJSON(n *jnode) string {
+	var b strings.Builder
+	writeJNode(&b, n)
+	return b.String()
+}
+
+func writeJNode(b *strings.Builder, n *jnode) {
+	switch n.kind {
+	case 'o':
+		b.WriteByte('{')
+		for i, m := range n.resolved() {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(jsonString(m.key))
+			b.WriteByte(':')
+			writeJNode(b, m.val)
+		}
+		b.WriteByte('}')
+	case 'a':
+		b.WriteByte('[')
+		for i, e := range n.elems {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeJNode(b, e)
+		}
+		b.WriteByte(']')
+	case 's':
+		b.WriteString(jsonString(n.str))
+	default:
+		b.WriteString(n.str)
+	}
+}
+
+// jsonString encodes s as a JSON string.
+func jsonString(s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return strings.TrimSuffix(b.String(), "\n")
+}
+
+// checkPersona reports hidden characters in a persona (MG308): a persona
+// is a prompt, and invisible text is how a prompt injection hides from
+// review.
+func checkPersona(f File) []trust.Finding {
+	var out []trust.Finding
+	for i, line := range strings.Split(string(f.Data), "\n") {
+		line = strings.TrimSuffix(line, "\r")
+		if trust.Deceptive(strings.ReplaceAll(line, "\t", " ")) {
+			col := 1
+			for j, r := range line {
+				if trust.Deceptive(string(r)) && r != '\t' {
+					col = len([]rune(line[:j])) + 1
+					break
+				}
+			}
+			out = append(out, trust.NewFinding("MG308", f.Path, trust.Pos{Line: i + 1, Column: col}, "", "",
+				"the persona contains control, escape, bidi or invisible characters: text a reviewer does not see can still instruct the agent"))
+			break
+		}
+	}
+	return out
+}

@@ -1,0 +1,141 @@
+package policy
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// walkDir lists every agentty surface below root on disk, for a directory
+// that is not in a git repository: `.git` directories are skipped, symlinks
+// are reported and followed only while they stay inside root, and nothing
+// but regular files is ever opened (trust.ReadFile never blocks on a FIFO).
+func walkDir(ctx context.Context, root string) ([]File, error) {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, err
+	}
+	var files []File
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if p == root {
+				return err
+			}
+			// An unreadable directory may hold surfaces: say so.
+			return fmt.Errorf("read %s: %w", p, err)
+		}
+		if cerr := ctx.Err(); cerr != nil {
+			return cerr
+		}
+		rel, rerr := filepath.Rel(root, p)
+		if rerr != nil || rel == "." {
+			return nil
+		}
+		rel = filepath.ToSlash(rel)
+		if d.IsDir() {
+			if d.Name() == ".git" {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		kind, isSurface := gitscan.KindOf(rel)
+		switch {
+		case d.Type()&fs.ModeSymlink != 0 && linkedDirPath(rel):
+			files = append(files, linkedDir(realRoot, p, rel)...)
+		case !isSurface:
+		case d.Type()&fs.ModeSymlink != 0:
+			f := File{Path: rel, Kind: kind, Symlink: true}
+			f.Target, _ = os.Readlink(p)
+			f.Data, f.Err = readInside(realRoot, p)
+			files = append(files, f)
+		case !d.Type().IsRegular():
+			files = append(files, File{Path: rel, Kind: kind, Err: fmt.Errorf("%w (%s)", trust.ErrNotRegular, typeName(d.Type()))})
+		default:
+			data, err := trust.ReadFile(p)
+			files = append(files, File{Path: rel, Kind: kind, Data: data, Err: err})
+		}
+		return nil
+	})
+	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
+	return files, err
+}
+
+// linkedDirPath reports a path where a surface directory belongs
+// (.agentty, .agents/agents, ...), ignoring ASCII case.
+func linkedDirPath(rel string) bool {
+	base := strings.ToLower(path.Base(rel))
+	parent := strings.ToLower(path.Base(path.Dir(rel)))
+	root := func(s string) bool { return s == ".agentty" || s == ".agents" || s == ".claude" }
+	return root(base) || (base == "agents" && root(parent))
+}
+
+// linkedDir reports a symlink standing where a surface directory belongs
+// and, when it stays inside root, the surfaces agentty reads through it.
+func linkedDir(realRoot, p, rel string) []File {
+	target, _ := os.Readlink(p)
+	out := []File{{Path: rel, Kind: gitscan.KindLinkedDir, Symlink: true, Target: target}}
+	dir, err := filepath.EvalSymlinks(p)
+	if err != nil || !inside(realRoot, dir) {
+		return out
+	}
+	fi, err := os.Stat(dir)
+	if err != nil || !fi.IsDir() {
+		return out
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return out
+	}
+	for _, e := range entries {
+		sub := rel + "/" + e.Name()
+		kind, ok := gitscan.KindOf(sub)
+		if !ok {
+			continue
+		}
+		data, err := readInside(realRoot, filepath.Join(p, e.Name()))
+		out = append(out, File{Path: sub, Kind: kind, Data: data, Err: err, Symlink: true, Target: target})
+	}
+	return out
+}
+
+// errOutside reports a symlink leading out of the scanned directory.
+var errOutside = errors.New("a symlink leads outside the scanned directory: mcp-guard does not follow it")
+
+// readInside reads a file through symlinks only while they stay inside
+// realRoot.
+func readInside(realRoot, p string) ([]byte, error) {
+	real, err := filepath.EvalSymlinks(p)
+	if err != nil {
+		return nil, err
+	}
+	if !inside(realRoot, real) {
+		return nil, errOutside
+	}
+	return trust.ReadFile(real)
+}
+
+func inside(root, p string) bool {
+	rel, err := filepath.Rel(root, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+func typeName(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}

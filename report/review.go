@@ -1,0 +1,201 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// WriteBlocking lists the servers that keep agentty from starting, one
+// line each (name, what runs, why), and the command that reviews them.
+// reviewCmd is that command as the user should type it ("mcp-guard review",
+// "mcp-guard -C sub review").
+func WriteBlocking(w io.Writer, configPath string, blocking []trust.GateVerdict, reviewCmd string, st Style) error {
+	p := &printer{w: w}
+	n := len(blocking)
+	plural := "s wait"
+	if n == 1 {
+		plural = " waits"
+	}
+	p.printf("%s: %d server%s for review before agentty starts here:\n", st.Bold(Sanitize(configPath)), n, plural)
+	width := 0
+	for _, v := range blocking {
+		width = max(width, min(len([]rune(Sanitize(v.Server.Name))), 24))
+	}
+	for _, v := range blocking {
+		p.printf("  %s %s  %s\n", st.Warning("!"), padRight(Sanitize(v.Server.Name), width), CommandLine(v.Server))
+		p.printf("  %s %s  %s\n", " ", padRight("", width), st.Dim(GateReasonText(v)))
+	}
+	if reviewCmd == "" {
+		reviewCmd = "mcp-guard review"
+	}
+	p.printf("review them: %s  (or %s --approve NAME... | --decline NAME...)\n", reviewCmd, reviewCmd)
+	return p.err
+}
+
+// GateReasonText says in a few words why a server blocks, and what agentty
+// does with it meanwhile.
+func GateReasonText(v trust.GateVerdict) string {
+	agentty := "agentty will ask before running it"
+	if v.Trusted {
+		agentty = "agentty runs it without asking"
+	}
+	switch v.Why {
+	case trust.GateNew:
+		if v.Server.URL != "" {
+			return "new, never reviewed; " + agentty
+		}
+		return "never reviewed; " + agentty
+	case trust.GateChanged:
+		when := ""
+		if v.Last != nil && !v.Last.Time.IsZero() {
+			when = " on " + v.Last.Time.UTC().Format("2006-01-02")
+		}
+		verb := "reviewed"
+		switch {
+		case v.Last != nil && v.Last.Decision == trust.DecisionDeclined:
+			verb = "declined"
+		case v.Last != nil && v.Last.Adopted:
+			verb = "adopted"
+		}
+		return "changed since you " + verb + " it" + when + "; " + agentty
+	case trust.GateApprovedUnreviewed:
+		return "approved in agentty, never reviewed with mcp-guard (`mcp-guard hooks install --adopt` accepts such approvals); " + agentty
+	case trust.GateBlanket:
+		return "trusted by " + blanketText(v.Reason) + ", never reviewed; " + agentty
+	case trust.GateUngated:
+		return "an " + string(v.Server.Transport) + " server agentty connects without asking, never reviewed"
+	case trust.GateDeclinedRuns:
+		return "you declined it, yet " + blanketText(v.Reason) + " still lets agentty run it; remove that grant (or the server)"
+	}
+	return string(v.Why)
+}
+
+func blanketText(r trust.Reason) string {
+	switch r {
+	case trust.ReasonEnv:
+		return "AGENTTY_MCP_ALLOW_PROJECT"
+	case trust.ReasonWholeFile:
+		return "a whole-file approval"
+	case trust.ReasonUngated:
+		return "its transport (agentty never gates http servers)"
+	case trust.ReasonApproved:
+		return "agentty's approval"
+	}
+	return string(r)
+}
+
+// ReviewItem is one server on the review screen.
+type ReviewItem struct {
+	// Index and Total number the screens ("2/3").
+	Index, Total int
+	Verdict      trust.GateVerdict
+	ConfigPath   string
+	// Files are the repository files it runs, as they are now.
+	Files []trust.FileID
+	// Since is what changed since the baseline (the last approved version,
+	// else the last decision); nil when it was never reviewed.
+	Since *trust.Change
+	// Findings about this server.
+	Findings []trust.Finding
+}
+
+// WriteReviewItem writes one server's review screen: what runs, what
+// agentty does with it, why it waits, what changed since the last review
+// (fields and files), and findings.
+func WriteReviewItem(w io.Writer, it ReviewItem, st Style) error {
+	p := &printer{w: w}
+	v := it.Verdict
+	s := v.Server
+	head := fmt.Sprintf("── %s", Sanitize(s.Name))
+	if it.Total > 1 {
+		head = fmt.Sprintf("── %d/%d %s", it.Index, it.Total, Sanitize(s.Name))
+	}
+	p.printf("%s  %s\n", st.Bold(head), st.Dim(Sanitize(it.ConfigPath)))
+	p.printf("  runs     %s\n", CommandLine(s))
+	for _, ev := range s.Env {
+		p.printf("  env      %s=%s\n", Sanitize(ev.Name), Sanitize(ev.Value))
+	}
+	for _, f := range it.Files {
+		p.printf("  file     %s  %s\n", Sanitize(f.Path), st.Dim(Short(f.ID)))
+	}
+	p.printf("  agentty  %s\n", reasonText(v.Verdict))
+	p.printf("  why      %s\n", GateReasonText(v))
+	if it.Since != nil {
+		if len(it.Since.Fields) == 0 && len(it.Since.Files) == 0 {
+			p.printf("  since your last review: no change to the entry or its files\n")
+		} else {
+			p.printf("  since your last review:\n")
+		}
+		for _, f := range it.Since.Fields {
+			p.printf("    %s %s\n", padRight(Sanitize(f.Field), 18), fieldDiff(f.Old, f.New, st))
+		}
+		for _, f := range it.Since.Files {
+			p.printf("    %s %s\n", padRight(Sanitize(f.Path), 18), fileDiff(f, st))
+		}
+	}
+	for _, f := range it.Findings {
+		p.printf("  %s %s %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Message))
+	}
+	return p.err
+}
+
+// fieldDiff shows one field's old and new canonical JSON values.
+func fieldDiff(old, new string, st Style) string {
+	switch {
+	case old == "":
+		return st.OK("+ " + Sanitize(new))
+	case new == "":
+		return st.Danger("- " + Sanitize(old))
+	}
+	return st.Danger(Sanitize(old)) + " → " + st.OK(Sanitize(new))
+}
+
+func fileDiff(f trust.FileChange, st Style) string {
+	switch {
+	case f.Old.ID == "":
+		return st.OK("+ added (" + Short(f.New.ID) + ")")
+	case f.New.ID == "":
+		return st.Danger("- removed")
+	case f.Old.Mode != f.New.Mode && f.Old.ID == f.New.ID:
+		return "mode " + f.Old.Mode + " → " + f.New.Mode
+	}
+	return "content changed (" + Short(f.Old.ID) + " → " + Short(f.New.ID) + ")"
+}
+
+// ReviewPrompt is the one-line question of the interactive review.
+func ReviewPrompt(st Style) string {
+	return st.Bold("approve") + " [a], " + st.Bold("decline") + " [d], skip [s], quit [q], help [?] "
+}
+
+// ReviewHelp explains the keys of the interactive review.
+func ReviewHelp() string {
+	return strings.Join([]string{
+		"  a  approve: agentty may run this version (its fingerprint goes into agentty's store)",
+		"     and mcp-guard records that you reviewed it",
+		"  d  decline: keep it off (its approval is removed from agentty's store); it stops",
+		"     asking until it changes",
+		"  s  skip: decide later; it keeps blocking the launch",
+		"  q  quit: stop reviewing; decisions made so far are kept",
+		"",
+	}, "\n")
+}
+
+// AddReviewState fills the review state of each server of a status
+// document (built from the same inspection the verdicts come from): review
+// is reviewed, declined or unreviewed, blocks whether it keeps agentty from
+// starting. Servers the gate never asks about (user configuration) get
+// neither.
+func AddReviewState(doc *StatusDoc, verdicts []trust.GateVerdict) {
+	for i := range doc.Servers {
+		for _, v := range verdicts {
+			if v.Server.Name != doc.Servers[i].Name || v.State == "" {
+				continue
+			}
+			blocks := v.Blocks
+			doc.Servers[i].Review, doc.Servers[i].Blocks = string(v.State), &blocks
+		}
+	}
+}
