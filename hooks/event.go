@@ -92,6 +92,9 @@ func ParseEvent(typ string, args []string, stdin io.Reader, getenv Getenv) (Even
 			ev.Skip = "HEAD did not move"
 		}
 		ev.Old, ev.New = Rev(prev), Rev(next)
+		if getenv("GIT_CHERRY_PICK_HELP") != "" {
+			ev.Op = "rebase" // the rebase's checkout of its new base
+		}
 		if isZeroRev(prev) {
 			ev.Old, ev.Op = RevEmpty, "clone"
 		}

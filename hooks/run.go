@@ -2,10 +2,12 @@ package hooks
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"time"
@@ -198,7 +200,89 @@ func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
 		}
 		out.Changes = append(out.Changes, c)
 	}
+	out.Changes, out.Findings = dedupe(repo.GitDir(), out.Changes, out.Findings, time.Now())
 	return out, nil
+}
+
+// lastWarningFile, in the worktree's git directory, remembers what the
+// previous hook run reported, so that one operation that fires two hooks
+// (a rebase: post-checkout onto the new base, then post-rewrite) warns
+// once.
+const lastWarningFile = "mcp-guard-last-warning"
+
+// dedupeWindow is how long a reported item stays remembered.
+const dedupeWindow = 10 * time.Minute
+
+type lastWarning struct {
+	Time  time.Time `json:"time"`
+	Items []string  `json:"items"`
+}
+
+func changeItem(c trust.Change) string {
+	return strings.Join([]string{"c", c.Path, c.Server, c.NewDeep, string(c.Impact)}, "\x00")
+}
+
+func findingItem(f trust.Finding) string {
+	return strings.Join([]string{"f", f.Rule, f.Path, f.Server, f.Key, f.Message}, "\x00")
+}
+
+// dedupe drops what the previous run reported less than dedupeWindow ago
+// (same server, same new version, same impact; same finding), then
+// remembers what is left to report, if anything. The file is best effort:
+// when it cannot be read or written, everything is reported.
+func dedupe(gitDir string, cs []trust.Change, fs []trust.Finding, now time.Time) ([]trust.Change, []trust.Finding) {
+	if len(cs) == 0 && len(fs) == 0 {
+		return cs, fs
+	}
+	path := filepath.Join(gitDir, lastWarningFile)
+	seen := map[string]bool{}
+	if data, err := trust.ReadFile(path); err == nil && len(data) < 1<<20 {
+		var last lastWarning
+		if json.Unmarshal(data, &last) == nil && now.Sub(last.Time) >= 0 && now.Sub(last.Time) < dedupeWindow {
+			for _, it := range last.Items {
+				seen[it] = true
+			}
+		}
+	}
+	var keptC []trust.Change
+	var keptF []trust.Finding
+	var items []string
+	for _, c := range cs {
+		if it := changeItem(c); !seen[it] {
+			keptC = append(keptC, c)
+			items = append(items, it)
+		}
+	}
+	for _, f := range fs {
+		if it := findingItem(f); !seen[it] {
+			keptF = append(keptF, f)
+			items = append(items, it)
+		}
+	}
+	if len(items) > 0 {
+		if data, err := json.Marshal(lastWarning{Time: now, Items: items}); err == nil {
+			writeFileAtomic(path, data)
+		}
+	}
+	return keptC, keptF
+}
+
+// writeFileAtomic writes a small state file by rename, ignoring failure.
+func writeFileAtomic(path string, data []byte) {
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return
+	}
+	_, err = tmp.Write(data)
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), path)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+	}
 }
 
 // settled reports whether the user already decided about the version a
