@@ -92,11 +92,11 @@ func HomeDir(getenv Getenv) string {
 func markSymlink(loc *Location, base string) {
 	parent := filepath.Dir(loc.Path)
 	for _, p := range []string{loc.Path, parent} {
-		if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
-			loc.Symlink = true
-		}
 		if p == base {
 			break
+		}
+		if fi, err := os.Lstat(p); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
+			loc.Symlink = true
 		}
 	}
 	if loc.Symlink {

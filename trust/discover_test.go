@@ -348,3 +348,31 @@ func TestReadFile(t *testing.T) {
 		t.Errorf("Load(too large): %v %v", c, err)
 	}
 }
+
+// TestDiscoverExplicitSymlink: an AGENTTY_MCP_CONFIG file that is itself a
+// symlink is reported; one that merely sits in a symlinked directory (as
+// /tmp is on macOS) is not: its directory is the user's choice, not a
+// repository's .agentty.
+func TestDiscoverExplicitSymlink(t *testing.T) {
+	realDir := t.TempDir()
+	writeFile(t, filepath.Join(realDir, "cfg.json"), projectJSON)
+	linkDir := filepath.Join(t.TempDir(), "linkdir")
+	if err := os.Symlink(realDir, linkDir); err != nil {
+		t.Fatal(err)
+	}
+	loc, err := Discover(t.TempDir(), envMap(map[string]string{"AGENTTY_MCP_CONFIG": filepath.Join(linkDir, "cfg.json")}))
+	if err != nil || loc.Scope != ScopeExplicit {
+		t.Fatalf("%+v %v", loc, err)
+	}
+	if loc.Symlink {
+		t.Errorf("a regular file in a symlinked directory reported as a symlinked config: %+v", loc)
+	}
+	fileLink := filepath.Join(t.TempDir(), "cfg.json")
+	if err := os.Symlink(filepath.Join(realDir, "cfg.json"), fileLink); err != nil {
+		t.Fatal(err)
+	}
+	loc, err = Discover(t.TempDir(), envMap(map[string]string{"AGENTTY_MCP_CONFIG": fileLink}))
+	if err != nil || loc.Scope != ScopeExplicit || !loc.Symlink {
+		t.Errorf("symlinked explicit config: %+v %v, want Symlink", loc, err)
+	}
+}
