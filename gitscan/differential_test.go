@@ -2,8 +2,11 @@ package gitscan
 
 import (
 	"context"
+	"os"
+	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 
 	git "github.com/go-git/go-git/v5"
@@ -21,21 +24,53 @@ type bigRepo struct {
 	order []string // commit ids in generation order
 }
 
+var shared struct {
+	once sync.Once
+	root string
+	repo *bigRepo
+}
+
+// TestMain removes the shared generated repository.
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if shared.root != "" {
+		os.RemoveAll(shared.root)
+	}
+	os.Exit(code)
+}
+
+// generated returns the shared random repository, generating it once per
+// test binary (tests that change its index or work tree restore it).
 func generated(t *testing.T) *bigRepo {
 	t.Helper()
 	needGit(t)
-	files, commits := 3000, 60
-	if testing.Short() {
-		files, commits = 400, 25
+	shared.once.Do(func() {
+		files, commits := 3000, 60
+		if testing.Short() {
+			files, commits = 400, 25
+		}
+		root, err := os.MkdirTemp("", "gitscan-test-")
+		if err != nil {
+			t.Fatal(err)
+		}
+		shared.root = root
+		env := sharedEnv(root)
+		dir := filepath.Join(root, "repo")
+		run(t, env, root, nil, "init", "-q", "-b", "main", dir)
+		g := newGenerator(1)
+		run(t, env, dir, g.history(files, commits), "fast-import", "--quiet", "--export-marks=.git/marks")
+		run(t, env, dir, nil, "reset", "-q", "--hard", "main")
+		m := marks(t, dir)
+		b := &bigRepo{dir: dir, env: env, marks: m}
+		for _, mk := range g.commits {
+			b.order = append(b.order, m[mk])
+		}
+		shared.repo = b
+	})
+	if shared.repo == nil {
+		t.Fatal("generating the shared repository failed earlier")
 	}
-	env := testEnv(t)
-	dir, g := genRepo(t, env, 1, files, commits)
-	m := marks(t, dir)
-	b := &bigRepo{dir: dir, env: env, marks: m}
-	for _, mk := range g.commits {
-		b.order = append(b.order, m[mk])
-	}
-	return b
+	return shared.repo
 }
 
 // oracleChanges is go-git's own full-tree diff, as change strings.
