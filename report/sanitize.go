@@ -36,7 +36,11 @@ import (
 //     variation selectors (U+FE00-U+FE0F, U+E0100-U+E01EF), the blank
 //     Braille pattern U+2800;
 //   - U+FFFD itself, so a replacement character in the input cannot pass for
-//     an invalid byte.
+//     an invalid byte;
+//   - look-alikes (internal/textsafe's lookalike.go): fullwidth forms of
+//     ASCII and mathematical letters always, and every non-ASCII rune of a
+//     word that mixes scripts ("g\u0456thub" for a "github" spelt with a
+//     Cyrillic і). Words in one script ("сервер", "Ωμέγα") are kept.
 //
 // Variation selectors are escaped on purpose: they are invisible and can make
 // two different strings look the same; the price is that an emoji
@@ -57,10 +61,14 @@ func Sanitize(s string) string {
 	if i == len(s) {
 		return s
 	}
+	mixed := textsafe.MixedScript(s)
 	var b strings.Builder
 	b.Grow(len(s) + 16)
 	b.WriteString(s[:i])
 	for i < len(s) {
+		for len(mixed) > 0 && mixed[0].End <= i {
+			mixed = mixed[1:]
+		}
 		c := s[i]
 		if isPlainASCII(c) {
 			b.WriteByte(c)
@@ -76,7 +84,7 @@ func Sanitize(s string) string {
 		switch {
 		case r == utf8.RuneError && size == 1:
 			writeHex(&b, `\x`, uint32(c), 2)
-		case hidden(r):
+		case hidden(r), len(mixed) > 0 && mixed[0].Start <= i:
 			if r <= 0xFFFF {
 				writeHex(&b, `\u`, uint32(r), 4)
 			} else {
@@ -92,9 +100,12 @@ func Sanitize(s string) string {
 
 // HasDeceptive reports whether Sanitize would change s in any way other than
 // doubling its backslashes: s holds a control character, an escape sequence,
-// invalid UTF-8, a bidi control, an invisible or zero-width character, or a
-// line break. It is the test behind the deceptive-text rule (MG308).
+// invalid UTF-8, a bidi control, an invisible or zero-width character, a
+// look-alike, or a line break. It is the test behind the deceptive-text rule (MG308).
 func HasDeceptive(s string) bool {
+	if textsafe.MixedScript(s) != nil {
+		return true
+	}
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c < utf8.RuneSelf {

@@ -36,6 +36,8 @@ func Unsafe(r rune) bool {
 		return true
 	case r >= 0x180b && r <= 0x180f, r == 0x2800, r == 0x16fe4, r == 0x1d159:
 		return true // Mongolian variation selectors, blank Braille, Khitan filler, null notehead: they draw nothing
+	case LookAlike(r): // fullwidth ASCII and mathematical letters (see lookalike.go)
+		return true
 	case r >= 0x80 && (unicode.Is(unicode.Zs, r) || !unicode.IsGraphic(r)):
 		return true // spaces other than U+0020; format, private-use and unassigned code points
 	case r == utf8.RuneError:
@@ -44,8 +46,12 @@ func Unsafe(r rune) bool {
 	return false
 }
 
-// Clean reports whether s is valid UTF-8 with no unsafe character.
+// Clean reports whether s is valid UTF-8 with no unsafe character and no
+// word that mixes scripts (see MixedScript).
 func Clean(s string) bool {
+	if MixedScript(s) != nil {
+		return false
+	}
 	for i := 0; i < len(s); {
 		c := s[i]
 		if c >= 0x20 && c < 0x7f {

@@ -154,8 +154,11 @@ func FuzzClean(f *testing.F) {
 				want = false
 			}
 		}
+		if MixedScript(s) != nil {
+			want = false
+		}
 		if clean != want {
-			t.Fatalf("Clean(%q) = %v, but rune by rune: %v", s, clean, want)
+			t.Fatalf("Clean(%q) = %v, but rune by rune and word by word: %v", s, clean, want)
 		}
 	})
 }
