@@ -64,6 +64,17 @@ func (k jsonKind) String() string {
 	return "unknown"
 }
 
+// withArticle names the kind as a sentence needs it: "an array", "null".
+func (k jsonKind) withArticle() string {
+	switch k {
+	case jsonNull:
+		return "null"
+	case jsonArray, jsonObject:
+		return "an " + k.String()
+	}
+	return "a " + k.String()
+}
+
 // Pos is a position in a file: 1-based line, and 1-based column counted in
 // Unicode code points, as SARIF's unicodeCodePoints column kind expects.
 type Pos struct {

@@ -150,8 +150,8 @@ func (c *Config) server(m jsonMember) (*Server, error) {
 	keyPath := c.ServersKey + "." + m.Key
 	if m.Value.Kind != jsonObject {
 		c.addFinding("MG307", m.KeyPos, m.Key, keyPath,
-			fmt.Sprintf("server %q is a %s, not an object: agentty fails on it", m.Key, m.Value.Kind))
-		return nil, fmt.Errorf("server %q: %w: entry is a %s, not an object", m.Key, ErrWrongType, m.Value.Kind)
+			fmt.Sprintf("server %q is %s, not an object: agentty fails on it", m.Key, m.Value.Kind.withArticle()))
+		return nil, fmt.Errorf("server %q: %w: entry is %s, not an object", m.Key, ErrWrongType, m.Value.Kind.withArticle())
 	}
 	e := m.Value
 	s := &Server{Name: m.Key, NamePos: m.KeyPos, entry: e}
@@ -166,8 +166,8 @@ func (c *Config) server(m jsonMember) (*Server, error) {
 		}
 		if f.Value.Kind != jsonString {
 			c.addFinding("MG307", f.KeyPos, s.Name, keyPath+"."+key,
-				fmt.Sprintf("server %q: %q is a %s, not a string: agentty fails on it", s.Name, key, f.Value.Kind))
-			errs = append(errs, fmt.Errorf("server %q: %w: %s is a %s, not a string", s.Name, ErrWrongType, key, f.Value.Kind))
+				fmt.Sprintf("server %q: %q is %s, not a string: agentty fails on it", s.Name, key, f.Value.Kind.withArticle()))
+			errs = append(errs, fmt.Errorf("server %q: %w: %s is %s, not a string", s.Name, ErrWrongType, key, f.Value.Kind.withArticle()))
 			return ""
 		}
 		return f.Value.Str
@@ -188,8 +188,8 @@ func (c *Config) server(m jsonMember) (*Server, error) {
 	if f, ok := e.get("args"); ok {
 		if f.Value.Kind != jsonArray {
 			c.addFinding("MG307", f.KeyPos, s.Name, keyPath+".args",
-				fmt.Sprintf("server %q: args is a %s, not an array", s.Name, f.Value.Kind))
-			errs = append(errs, fmt.Errorf("server %q: %w: args is a %s, not an array", s.Name, ErrWrongType, f.Value.Kind))
+				fmt.Sprintf("server %q: args is %s, not an array", s.Name, f.Value.Kind.withArticle()))
+			errs = append(errs, fmt.Errorf("server %q: %w: args is %s, not an array", s.Name, ErrWrongType, f.Value.Kind.withArticle()))
 		} else {
 			for _, el := range f.Value.Elems {
 				a := Arg{Pos: el.Pos}
@@ -205,8 +205,8 @@ func (c *Config) server(m jsonMember) (*Server, error) {
 	if f, ok := e.get("env"); ok {
 		if f.Value.Kind != jsonObject {
 			c.addFinding("MG307", f.KeyPos, s.Name, keyPath+".env",
-				fmt.Sprintf("server %q: env is a %s, not an object", s.Name, f.Value.Kind))
-			errs = append(errs, fmt.Errorf("server %q: %w: env is a %s, not an object", s.Name, ErrWrongType, f.Value.Kind))
+				fmt.Sprintf("server %q: env is %s, not an object", s.Name, f.Value.Kind.withArticle()))
+			errs = append(errs, fmt.Errorf("server %q: %w: env is %s, not an object", s.Name, ErrWrongType, f.Value.Kind.withArticle()))
 		} else {
 			for _, v := range resolvedMembers(f.Value) {
 				ev := EnvVar{Name: v.Key, Pos: v.KeyPos, IsString: v.Value.Kind == jsonString}
