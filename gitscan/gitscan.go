@@ -252,7 +252,7 @@ func (s Side) Commit() string { return s.commit }
 // Tree is the root tree id of a commit side, "" otherwise.
 func (s Side) Tree() string { return s.tree }
 
-// IsCommit reports whether s is a commit (or Empty, which is the empty tree).
+// isTreeSide reports whether s is a commit or Empty (the empty tree).
 func (s Side) isTreeSide() bool { return s.kind == sideCommit || s.kind == sideEmpty }
 
 // String is the commit id, "index", "worktree" or "empty".
