@@ -26,7 +26,7 @@ type hit struct {
 
 // Limits that keep the analysis of hostile input bounded.
 const (
-	maxDepth  = 4     // nested scripts (sh -c "bash -c '…'")
+	maxDepth  = 4      // nested scripts (sh -c "bash -c '…'")
 	maxSteps  = 200000 // commands and script nodes looked at per command line
 	maxScript = 64 << 10
 )

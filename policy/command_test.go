@@ -17,7 +17,6 @@ func rulesOf(argv ...string) []string {
 	return out
 }
 
-
 func TestCommandLines(t *testing.T) {
 	cases := []struct {
 		argv []string

@@ -236,6 +236,16 @@ func keyLikeName(name string) bool {
 			secret = true
 		case "key":
 			secret = true
+		default:
+			// Compound words: PGPASSWORD, GITHUBTOKEN, MYSECRET.
+			for _, m := range []string{"password", "passwd", "passphrase", "secret", "apikey", "accesskey", "privatekey"} {
+				if strings.Contains(w, m) {
+					secret = true
+				}
+			}
+			if strings.HasSuffix(w, "token") {
+				secret = true
+			}
 		}
 	}
 	if name == "PWD" {
@@ -248,9 +258,11 @@ func keyLikeName(name string) bool {
 // plain they look.
 func passwordName(name string) bool {
 	for _, w := range nameWords(name) {
-		switch w {
-		case "password", "passwd", "passphrase", "pwd", "pass":
+		switch {
+		case w == "pwd" || w == "pass":
 			return name != "PWD"
+		case strings.Contains(w, "password") || strings.Contains(w, "passwd") || strings.Contains(w, "passphrase"):
+			return true
 		}
 	}
 	return false
@@ -288,6 +300,21 @@ func nameWords(name string) []string {
 // (without "Bearer "), its known prefix if any, and why.
 func secretValue(name, value string) (secret, prefix, why string, ok bool) {
 	v := strings.TrimSpace(value)
+	// A URL: only its password and key-like query parameters can be
+	// secrets ("example" in a host name is no placeholder).
+	if u, err := url.Parse(v); err == nil && u.Scheme != "" && u.Host != "" && !strings.ContainsAny(v, " \t") {
+		if pw, has := u.User.Password(); has && pw != "" && !placeholder(pw) {
+			return pw, "", "a password inside a URL", true
+		}
+		for k, vals := range u.Query() {
+			for _, qv := range vals {
+				if keyLikeName(k) && !placeholder(qv) && (highEntropy(qv) || knownTokenOK(qv)) {
+					return qv, "", "a credential in the URL's " + k + " parameter", true
+				}
+			}
+		}
+		return "", "", "", false
+	}
 	if placeholder(v) {
 		return "", "", "", false
 	}
@@ -316,19 +343,6 @@ func secretValue(name, value string) (secret, prefix, why string, ok bool) {
 			}
 			return "", "", "", false
 		}
-	}
-	if u, err := url.Parse(v); err == nil && u.Scheme != "" && u.Host != "" {
-		if pw, has := u.User.Password(); has && !placeholder(pw) && pw != "" {
-			return pw, "", "a password inside a URL", true
-		}
-		for k, vals := range u.Query() {
-			for _, qv := range vals {
-				if keyLikeName(k) && !placeholder(qv) && (highEntropy(qv) || knownTokenOK(qv)) {
-					return qv, "", "a credential in the URL's " + k + " parameter", true
-				}
-			}
-		}
-		return "", "", "", false
 	}
 	if !keyLikeName(name) || strings.ContainsAny(v, " \t\n") || absolutePath(v) || relativePath(v) {
 		return "", "", "", false

@@ -368,47 +368,45 @@ func cleanRel(p string) string {
 // downloadTargets lists the files a downloader writes (curl -o f, curl -O
 // URL, wget URL, wget -O f); "-" (stdout) is not a file.
 func downloadTargets(prog string, args []word) []string {
-	var out []string
-	var urls []string
-	remoteName := prog == "wget" || prog == "wget2" || prog == "aria2c"
+	wget := prog == "wget" || prog == "wget2"
+	// The option letter that names the output file, and whether the file
+	// is named after the URL unless one is given.
+	outLetter, remoteName := byte('o'), wget || prog == "aria2c"
+	if wget {
+		outLetter = 'O'
+	}
+	var out, urls []string
+	setOutput := func(f string) {
+		if f != "" && f != "-" {
+			out = append(out, f)
+		}
+		remoteName = false
+	}
 	for i := 0; i < len(args); i++ {
 		t := args[i].text
-		next := func() string {
+		switch {
+		case t == "--output" || t == "--output-document":
 			if i+1 < len(args) {
 				i++
-				return args[i].text
+				setOutput(args[i].text)
 			}
-			return ""
-		}
-		switch {
-		case prog == "curl" && t == "--output", ((prog == "wget" || prog == "wget2") && (t == "-O" || t == "--output-document")) || (prog == "aria2c" && t == "-o"):
-			if f := next(); f != "" && f != "-" {
-				out = append(out, f)
-			}
-			remoteName = false
 		case strings.HasPrefix(t, "--output=") || strings.HasPrefix(t, "--output-document="):
-			if _, f, _ := strings.Cut(t, "="); f != "-" {
-				out = append(out, f)
-			}
-			remoteName = false
-		case prog == "curl" && t == "--remote-name":
+			_, f, _ := strings.Cut(t, "=")
+			setOutput(f)
+		case t == "--remote-name" && prog == "curl":
 			remoteName = true
-		case prog == "curl" && len(t) > 1 && t[0] == '-' && t[1] != '-':
-			// Combined short options: -sSLO, -fsSLo FILE, -oFILE.
-			if i := strings.IndexByte(t, 'o'); i > 0 {
-				if f := t[i+1:]; f != "" {
-					out = append(out, f)
-				} else if f := next(); f != "" && f != "-" {
-					out = append(out, f)
+		case len(t) > 1 && t[0] == '-' && t[1] != '-':
+			// Combined short options: -fsSLo FILE, -oFILE, -qO-, -sSLO.
+			if j := strings.IndexByte(t, outLetter); j > 0 {
+				if f := t[j+1:]; f != "" {
+					setOutput(f)
+				} else if i+1 < len(args) {
+					i++
+					setOutput(args[i].text)
 				}
-			} else if strings.IndexByte(t, 'O') > 0 {
+			} else if prog == "curl" && strings.IndexByte(t, 'O') > 0 {
 				remoteName = true
 			}
-		case (prog == "wget" || prog == "wget2") && strings.HasPrefix(t, "-O") && len(t) > 2:
-			if t[2:] != "-" {
-				out = append(out, t[2:])
-			}
-			remoteName = false
 		case strings.Contains(t, "://"):
 			urls = append(urls, t)
 		}
