@@ -115,8 +115,10 @@ type gitBackend struct {
 	format objectFormat
 
 	mu    sync.Mutex
-	batch *catFile // --batch: contents
-	check *catFile // --batch-check: sizes and types
+	batch *catFile // --batch-command (git 2.36+), else --batch
+	check *catFile // --batch-check, only when --batch-command is missing
+	// cmdMode: 0 untried, 1 --batch-command works, -1 it does not (old git)
+	cmdMode int
 }
 
 func openGit(r *Repo, dir string) error {
@@ -270,9 +272,11 @@ func (c *capBuffer) Bytes() []byte {
 	return append([]byte(nil), c.buf.Bytes()...)
 }
 
-// catFile is one long-lived `git cat-file --batch` or `--batch-check`.
+// catFile is one long-lived `git cat-file --batch-command`, `--batch` or
+// `--batch-check`.
 type catFile struct {
-	cmd    *exec.Cmd
+	command bool // --batch-command: requests are "info <obj>" / "contents <obj>"
+	cmd     *exec.Cmd
 	in     io.WriteCloser
 	out    *bufio.Reader
 	stderr *capBuffer
@@ -291,7 +295,7 @@ func (g *gitBackend) startCatFile(mode string) (*catFile, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &catFile{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 64<<10), stderr: &capBuffer{max: 16 << 10}}
+	c := &catFile{command: mode == "--batch-command", cmd: cmd, in: in, out: bufio.NewReaderSize(out, 64<<10), stderr: &capBuffer{max: 16 << 10}}
 	cmd.Stderr = c.stderr
 	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("git cat-file: %w", err)
@@ -306,15 +310,20 @@ type catHeader struct {
 	ambiguous bool
 }
 
-// ask sends one object name and parses the header line.
-func (c *catFile) ask(name string) (catHeader, error) {
+// ask sends one request (verb "info" or "contents"; a --batch or
+// --batch-check process knows its verb) and parses the header line.
+func (c *catFile) ask(verb, name string) (catHeader, error) {
 	if c.err != nil {
 		return catHeader{}, c.err
 	}
 	if strings.ContainsAny(name, "\n\x00") {
 		return catHeader{}, fmt.Errorf("object name %q: contains a newline or NUL", name)
 	}
-	if _, err := io.WriteString(c.in, name+"\n"); err != nil {
+	req := name + "\n"
+	if c.command {
+		req = verb + " " + req
+	}
+	if _, err := io.WriteString(c.in, req); err != nil {
 		return catHeader{}, c.fail(err)
 	}
 	line, err := c.out.ReadString('\n')
@@ -379,13 +388,39 @@ func (g *gitBackend) cat(slot **catFile, mode string) (*catFile, error) {
 	return *slot, nil
 }
 
-// askObject asks one process about object id, which must exist.
-func (g *gitBackend) askObject(slot **catFile, mode, id string) (*catFile, catHeader, error) {
+// request sends "info" or "contents" for name to the right process: one
+// --batch-command process when git has it (2.36+), else --batch-check for
+// info and --batch for contents. It does not check for missing objects.
+func (g *gitBackend) request(verb, name string) (*catFile, catHeader, error) {
+	if g.cmdMode >= 0 {
+		c, err := g.cat(&g.batch, "--batch-command")
+		if err != nil {
+			return nil, catHeader{}, err
+		}
+		h, err := c.ask(verb, name)
+		if err == nil || g.cmdMode == 1 {
+			g.cmdMode = 1
+			return c, h, err
+		}
+		// The first request failed: an older git without --batch-command.
+		c.close()
+		g.batch, g.cmdMode = nil, -1
+	}
+	slot, mode := &g.batch, "--batch"
+	if verb == "info" {
+		slot, mode = &g.check, "--batch-check"
+	}
 	c, err := g.cat(slot, mode)
 	if err != nil {
 		return nil, catHeader{}, err
 	}
-	h, err := c.ask(id)
+	h, err := c.ask(verb, name)
+	return c, h, err
+}
+
+// askObject requests object id, which must exist.
+func (g *gitBackend) askObject(verb, id string) (*catFile, catHeader, error) {
+	c, h, err := g.request(verb, id)
 	if err == nil && (h.missing || h.ambiguous) {
 		err = fmt.Errorf("object %s: %w", id, ErrMissingObject)
 	}
@@ -397,7 +432,7 @@ func (g *gitBackend) readObject(id, typ string, limit int64) ([]byte, error) {
 	defer g.mu.Unlock()
 	if limit >= 0 {
 		// Size first, so an oversized blob is never streamed.
-		_, h, err := g.askObject(&g.check, "--batch-check", id)
+		_, h, err := g.askObject("info", id)
 		if err != nil {
 			return nil, err
 		}
@@ -408,7 +443,7 @@ func (g *gitBackend) readObject(id, typ string, limit int64) ([]byte, error) {
 			return nil, &tooLargeError{id: id, size: h.size}
 		}
 	}
-	c, h, err := g.askObject(&g.batch, "--batch", id)
+	c, h, err := g.askObject("contents", id)
 	if err != nil {
 		return nil, err
 	}
@@ -425,11 +460,7 @@ func (g *gitBackend) readObject(id, typ string, limit int64) ([]byte, error) {
 func (g *gitBackend) resolve(rev string) (string, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	c, err := g.cat(&g.batch, "--batch")
-	if err != nil {
-		return "", err
-	}
-	h, err := c.ask(rev + "^{commit}")
+	c, h, err := g.request("contents", rev+"^{commit}")
 	if err != nil {
 		return "", err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -314,5 +315,42 @@ func TestMissingObjectIsAnErrorNotAbsence(t *testing.T) {
 		if !errors.Is(err, ErrMissingObject) {
 			t.Errorf("%v: history over a missing tree: %v, want ErrMissingObject", e, err)
 		}
+	}
+}
+
+// TestOldGitWithoutBatchCommand: with a git that lacks
+// `cat-file --batch-command` (before 2.36), the engine falls back to
+// --batch and --batch-check and answers the same.
+func TestOldGitWithoutBatchCommand(t *testing.T) {
+	needGit(t)
+	env := testEnv(t)
+	dir := smallRepo(t, env)
+	real, err := exec.LookPath("git")
+	if err != nil {
+		t.Skip(err)
+	}
+	wrapper := filepath.Join(t.TempDir(), "old-git")
+	script := "#!/bin/sh\nfor a in \"$@\"; do if [ \"$a\" = --batch-command ]; then echo 'error: unknown option' >&2; exit 129; fi; done\nexec " + real + " \"$@\"\n"
+	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(dir, WithEnv(env), WithGitExecutable(wrapper))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	ch, err := r.Changes(resolveT(t, r, "HEAD~1"), resolveT(t, r, "HEAD"))
+	if err != nil || len(ch) != 1 {
+		t.Fatalf("changes via the fallback: %+v %v", ch, err)
+	}
+	data, _, err := r.ReadBlob(resolveT(t, r, "HEAD"), ".agentty/mcp.json", 1<<10)
+	if err != nil || !strings.Contains(string(data), "server.js") {
+		t.Errorf("read via the fallback: %q %v", data, err)
+	}
+	if _, _, err := r.ReadBlob(resolveT(t, r, "HEAD"), ".agentty/mcp.json", 3); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("size check via the fallback: %v", err)
+	}
+	if g := r.be.(*gitBackend); g.cmdMode != -1 || g.check == nil {
+		t.Errorf("fallback not taken: cmdMode %d", g.cmdMode)
 	}
 }
