@@ -277,10 +277,10 @@ func (c *capBuffer) Bytes() []byte {
 type catFile struct {
 	command bool // --batch-command: requests are "info <obj>" / "contents <obj>"
 	cmd     *exec.Cmd
-	in     io.WriteCloser
-	out    *bufio.Reader
-	stderr *capBuffer
-	err    error // sticky: the process is unusable
+	in      io.WriteCloser
+	out     *bufio.Reader
+	stderr  *capBuffer
+	err     error // sticky: the process is unusable
 }
 
 func (g *gitBackend) startCatFile(mode string) (*catFile, error) {
