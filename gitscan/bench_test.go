@@ -86,3 +86,33 @@ func BenchmarkHistory(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkHookPath is what the post-checkout hook does: open, resolve two
+// revisions, compare them, read the changed config, close.
+func BenchmarkHookPath(b *testing.B) {
+	wide, _, _, env := benchRepos(b)
+	for _, e := range engines {
+		b.Run(e.String(), func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				r, err := Open(wide, WithEngine(e), WithEnv(env), WithoutCache())
+				if err != nil {
+					b.Fatal(err)
+				}
+				old, _ := r.Resolve("main~1")
+				cur, _ := r.Resolve("main")
+				if _, err := r.Changes(old, cur); err != nil {
+					b.Fatal(err)
+				}
+				if _, _, err := r.ReadBlob(cur, ".agentty/mcp.json", 1<<20); err != nil {
+					b.Fatal(err)
+				}
+				r.Close()
+			}
+		})
+	}
+	b.Run("git-rev-parse", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			run(b, env, wide, nil, "rev-parse", "main~1:.agentty/mcp.json", "main:.agentty/mcp.json")
+		}
+	})
+}
