@@ -86,11 +86,12 @@ func WriteHookProblem(w io.Writer, op string, timedOut bool, budget time.Duratio
 	if op == "" {
 		op = "operation"
 	}
+	op = Sanitize(op)
 	what := fmt.Sprintf("gave up after %v checking what this %s changed in agentty's MCP servers", budget, op)
 	if !timedOut {
 		what = fmt.Sprintf("could not check what this %s changed in agentty's MCP servers: %s", op, Sanitize(err.Error()))
 	}
-	_, werr := fmt.Fprintf(w, "%s %s; check by hand: %s\n", st.Bold("mcp-guard:"), what, manual)
+	_, werr := fmt.Fprintf(w, "%s %s; check by hand: %s\n", st.Bold("mcp-guard:"), what, Sanitize(manual))
 	return werr
 }
 
