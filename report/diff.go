@@ -210,11 +210,14 @@ func fieldChange(old, new string, st Style) string {
 	if old == "" || new == "" || (len(old) < longField && len(new) < longField) {
 		return absentOr(old) + " → " + absentOr(new)
 	}
+	// The diff runs on the sanitised texts: sanitising each piece alone
+	// would lose a word's context, and a look-alike swapped into a word
+	// ("g[-i-]{+і+}thub") would show as the letter it imitates.
 	dmp := diffmatchpatch.New()
-	diffs := dmp.DiffCleanupSemantic(dmp.DiffMain(old, new, false))
+	diffs := dmp.DiffCleanupSemantic(dmp.DiffMain(Sanitize(old), Sanitize(new), false))
 	var b strings.Builder
 	for _, d := range diffs {
-		text := Sanitize(d.Text)
+		text := d.Text
 		switch d.Type {
 		case diffmatchpatch.DiffDelete:
 			b.WriteString(st.Danger("[-" + text + "-]"))
