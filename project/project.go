@@ -243,6 +243,11 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 			res.Findings = append(res.Findings, f)
 		}
 	}
+	hookFindings, err := hookScriptFindings(ro, rn, cs, oldSurf, newSurf)
+	if err != nil {
+		return nil, err
+	}
+	res.Findings = append(res.Findings, hookFindings...)
 	sort.SliceStable(res.Changes, func(i, j int) bool {
 		a, b := res.Changes[i], res.Changes[j]
 		if ra, rb := a.Impact.Rank(), b.Impact.Rank(); ra != rb {
@@ -255,6 +260,52 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 	})
 	sortFindings(res.Findings)
 	return res, nil
+}
+
+// hookScriptFindings reports the hooks.json files that did not change
+// between the sides while a repository file their `run` commands name did
+// (MG501): agentty's approval of a hooks file is the hash of its bytes, which
+// does not cover the scripts it runs. Added or changed hooks files are
+// reported as such by Compare.
+func hookScriptFindings(ro, rn *reader, cs *changeSet, oldSurf, newSurf []gitscan.Surface) ([]trust.Finding, error) {
+	after := map[string]gitscan.Entry{}
+	for _, s := range newSurf {
+		after[s.Path] = s.Entry
+	}
+	var out []trust.Finding
+	for _, s := range oldSurf {
+		if s.Kind != gitscan.KindHooks || !s.Mode.IsFile() || s.Mode == gitscan.ModeSymlink {
+			continue
+		}
+		if e, ok := after[s.Path]; !ok || e != s.Entry {
+			continue
+		}
+		data, _, err := ro.repo.ReadBlob(ro.side, s.Path, trust.MaxFileSize)
+		if errors.Is(err, gitscan.ErrTooLarge) || errors.Is(err, gitscan.ErrNotRegular) {
+			continue // not read by agentty either (it takes 1..65536 bytes)
+		}
+		if err != nil {
+			return nil, fmt.Errorf("read %s at %s: %w", s.Path, ro.side, err)
+		}
+		for _, r := range trust.HookReferences(data, trust.LaunchDir(s.Path)) {
+			o0, visited, err := ro.object(r.Path, false)
+			if err != nil {
+				return nil, err
+			}
+			if !cs.touchesAny(visited) {
+				continue
+			}
+			o1, _, err := rn.object(r.Path, false)
+			if err != nil {
+				return nil, err
+			}
+			if o0 != o1 {
+				out = append(out, trust.NewFinding("MG501", s.Path, trust.Pos{Line: 1, Column: 1}, "", "",
+					"a script the project hooks run changed ("+r.Path+"): agentty's approval of the hooks file covers only its own bytes"))
+			}
+		}
+	}
+	return out, nil
 }
 
 // configPaths are the paths agentty opens as project configs, given the

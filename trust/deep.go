@@ -339,16 +339,48 @@ func (c *refCollector) tool(cmd string, args []string) {
 	case isShell(name):
 		for i, a := range args {
 			if isShellCommandFlag(a) && i+1 < len(args) {
-				for _, w := range strings.FieldsFunc(args[i+1], isShellSeparator) {
-					c.file(w, "args["+strconv.Itoa(i+1)+"] (shell)")
-					if _, val, ok := strings.Cut(w, "="); ok {
-						c.file(val, "args["+strconv.Itoa(i+1)+"] (shell)")
-					}
-				}
+				c.shellWords(args[i+1], "args["+strconv.Itoa(i+1)+"] (shell)")
 				return
 			}
 		}
 	}
+}
+
+// shellWords adds the words of an inline shell script (and the values of
+// its key=value words) as file candidates.
+func (c *refCollector) shellWords(script, why string) {
+	for _, w := range strings.FieldsFunc(script, isShellSeparator) {
+		c.file(w, why)
+		if _, val, ok := strings.Cut(w, "="); ok {
+			c.file(val, why)
+		}
+	}
+}
+
+// HookReferences lists the repository files that the `run` commands of a
+// project .agentty/hooks.json name (the words of each command, as for an
+// inline shell script), resolved against launchDir as References does.
+// agentty approves the hooks file by its hash, which does not cover the
+// scripts it runs (spec §6.12). A file that does not parse has none.
+func HookReferences(data []byte, launchDir string) []Ref {
+	root, _, err := decodeJSON(data)
+	if err != nil || root.Kind != jsonObject {
+		return nil
+	}
+	c := refCollector{launch: launchDir, seen: map[string]int{}}
+	for _, key := range []string{"pre_tool", "post_tool"} {
+		m, ok := root.get(key)
+		if !ok || m.Value.Kind != jsonArray {
+			continue
+		}
+		for i, e := range m.Value.Elems {
+			if run, ok := e.get("run"); ok && run.Value.Kind == jsonString {
+				c.shellWords(cutNUL(run.Value.Str), key+"["+strconv.Itoa(i)+"].run")
+			}
+		}
+	}
+	sort.Slice(c.refs, func(i, j int) bool { return c.refs[i].Path < c.refs[j].Path })
+	return c.refs
 }
 
 // toolName is the runner a command line starts: the command's base name

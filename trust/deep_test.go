@@ -169,3 +169,16 @@ func TestFilesFor(t *testing.T) {
 		t.Errorf("For = %v, want %v", got, want)
 	}
 }
+
+func TestHookReferences(t *testing.T) {
+	data := []byte(`{"pre_tool":[{"match":"*","run":"./hooks/check.sh --strict"},{"run":1}],"post_tool":[{"run":"bash scripts/log.sh >> /tmp/x"}],"pre_tool":[{"run":"./last.sh"}]}`)
+	// The last duplicate of pre_tool wins, as agentty reads it.
+	if got, want := refString(HookReferences(data, "sub")), "sub/bash sub/last.sh sub/scripts/log.sh"; got != want {
+		t.Errorf("HookReferences = %q, want %q", got, want)
+	}
+	for _, bad := range []string{``, `[]`, `{"pre_tool":{}}`, `{"pre_tool":[`} {
+		if refs := HookReferences([]byte(bad), ""); len(refs) != 0 {
+			t.Errorf("%q: %v", bad, refs)
+		}
+	}
+}
