@@ -286,7 +286,7 @@ const (
 	ActionRemoved   Action = "removed"   // mcp-guard's script removed
 	ActionRestored  Action = "restored"  // mcp-guard's script removed, the previous hook put back
 	ActionAbsent    Action = "absent"    // nothing of mcp-guard's was there
-	ActionForeign   Action = "foreign"   // someone else's hook, left alone
+	ActionForeign   Action = "kept"      // someone else's hook, left alone
 )
 
 // Result is what happened to one hook type.

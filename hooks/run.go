@@ -135,7 +135,9 @@ func Run(ctx context.Context, req Request) (*Outcome, error) {
 		select {
 		case out.Event = <-evc:
 		default:
-			out.Event = Event{Type: req.Type, Old: "ORIG_HEAD", New: "HEAD"}
+			// Not parsed in time (stdin is slow): what the arguments
+			// alone say, which reads nothing.
+			out.Event, _ = ParseEvent(req.Type, req.Args, nil, envLookup(req.Env))
 		}
 		return out, fmt.Errorf("gave up after %v: %w", budget, ErrTimeout)
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
+	"github.com/mcp-guard/mcp-guard/policy"
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -333,9 +334,11 @@ func (g *gateView) since(v trust.GateVerdict) *trust.Change {
 	return &trust.Change{Server: v.Server.Name}
 }
 
-// findings are the configuration's findings.
+// findings are the configuration's integrity findings and the policy
+// checks of its servers.
 func (g *gateView) findings() []trust.Finding {
-	return g.in.Findings
+	out := append([]trust.Finding(nil), g.in.Findings...)
+	return append(out, policy.CheckServers(g.in.Config, policy.Options{})...)
 }
 
 // interactive reports whether a person is at a terminal to answer.

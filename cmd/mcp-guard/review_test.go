@@ -1,0 +1,128 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// reviewFixture is a launch directory outside git with three servers, and
+// an isolated HOME.
+func reviewFixture(t *testing.T) (dir string, environ []string) {
+	t.Helper()
+	root := t.TempDir()
+	dir = filepath.Join(root, "proj")
+	home := filepath.Join(root, "home")
+	for _, d := range []string{filepath.Join(dir, ".agentty"), home} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	cfg := `{"mcpServers":{"a":{"command":"/bin/echo","args":["a"]},"b":{"command":"/bin/echo","args":["b"]},"c":{"command":"/bin/echo","args":["c"],"env":{"NODE_OPTIONS":"-r x"}}}}`
+	if err := os.WriteFile(filepath.Join(dir, ".agentty", "mcp.json"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, []string{"HOME=" + home, "NO_COLOR=1", "PATH=" + os.Getenv("PATH")}
+}
+
+type byteKeys struct{ r *bytes.Reader }
+
+func (k byteKeys) key() (byte, error) { return k.r.ReadByte() }
+
+// TestInteractiveReviewKeys drives the keyboard review: help, an unknown
+// key, approve, decline, skip; then quit on the next run.
+func TestInteractiveReviewKeys(t *testing.T) {
+	dir, environ := reviewFixture(t)
+	var out, errb bytes.Buffer
+	e := newEnv(strings.NewReader(""), &out, &errb, environ)
+	ctx := context.Background()
+	g, err := evaluateGate(ctx, e, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	blocking := trust.Blocking(g.verdicts)
+	if len(blocking) != 3 {
+		t.Fatalf("%d blocking, want 3", len(blocking))
+	}
+	left, err := g.interactive(ctx, e, blocking, byteKeys{bytes.NewReader([]byte("?xads"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if left != 1 {
+		t.Errorf("left %d, want 1 (c skipped)", left)
+	}
+	text := out.String()
+	for _, want := range []string{
+		"── 1/3 a", "a  approve: agentty may run this version", "press a to approve",
+		"approved a  /bin/echo a", "── 2/3 b", "declined b", "── 3/3 c", "env      NODE_OPTIONS=-r x", "skipped c",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("output lacks %q:\n%s", want, text)
+		}
+	}
+	// The decisions are recorded: a is reviewed and in agentty's store, b
+	// declined, c still waits.
+	g, err = evaluateGate(ctx, e, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	states := map[string]trust.ReviewState{}
+	for _, v := range g.verdicts {
+		states[v.Server.Name] = v.State
+	}
+	if states["a"] != trust.StateReviewed || states["b"] != trust.StateDeclined || states["c"] != trust.StateUnreviewed {
+		t.Errorf("states %v", states)
+	}
+	if !trust.LoadApprovals(g.in.StorePath).Approved(g.in.Config.Server("a").Fingerprint) {
+		t.Error("a is not in agentty's store")
+	}
+
+	// q stops at once; end of input counts as q and never blocks.
+	for _, keys := range []string{"q", ""} {
+		out.Reset()
+		left, err = g.interactive(ctx, e, trust.Blocking(g.verdicts), byteKeys{bytes.NewReader([]byte(keys))})
+		if err != nil || left != 1 || !strings.Contains(out.String(), "stopped; 1 still wait for review") {
+			t.Errorf("keys %q: left %d err %v\n%s", keys, left, err, out.String())
+		}
+	}
+}
+
+// TestSinceShowsWhatChanged: after approval, an edit to the entry is shown
+// field by field against the approved version.
+func TestSinceShowsWhatChanged(t *testing.T) {
+	dir, environ := reviewFixture(t)
+	var out bytes.Buffer
+	e := newEnv(strings.NewReader(""), &out, &out, environ)
+	ctx := context.Background()
+	g, err := evaluateGate(ctx, e, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := g.decide(ctx, e, &out, trust.DecisionApproved, trust.Blocking(g.verdicts)); err != nil {
+		t.Fatal(err)
+	}
+	cfg := `{"mcpServers":{"a":{"command":"/bin/sh","args":["a"]},"b":{"command":"/bin/echo","args":["b"]},"c":{"command":"/bin/echo","args":["c"],"env":{"NODE_OPTIONS":"-r y"}}}}`
+	if err := os.WriteFile(filepath.Join(dir, ".agentty", "mcp.json"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if g, err = evaluateGate(ctx, e, dir); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, v := range trust.Blocking(g.verdicts) {
+		ch := g.since(v)
+		if ch == nil || len(ch.Fields) != 1 {
+			t.Fatalf("%s: since %+v", v.Server.Name, ch)
+		}
+		got[v.Server.Name] = ch.Fields[0].Field + ": " + ch.Fields[0].Old + " -> " + ch.Fields[0].New
+	}
+	want := map[string]string{"a": `command: "/bin/echo" -> "/bin/sh"`, "c": `env.NODE_OPTIONS: "-r x" -> "-r y"`}
+	if len(got) != len(want) || got["a"] != want["a"] || got["c"] != want["c"] {
+		t.Errorf("since: %v, want %v", got, want)
+	}
+}
