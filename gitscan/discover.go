@@ -97,6 +97,9 @@ func discover(dir string, env []string) (*location, error) {
 	return loc, nil
 }
 
+// maxGitFileSize bounds a `.git` file ("gitdir: <path>"): git's own limit.
+const maxGitFileSize = 1 << 20
+
 // resolveGitPath turns a `.git` directory or `.git` file into the git
 // directory it designates.
 func resolveGitPath(p string) (string, error) {
@@ -109,6 +112,14 @@ func resolveGitPath(p string) (string, error) {
 			return "", fmt.Errorf("%s: not a git directory (no HEAD or objects): %w", p, ErrNotRepository)
 		}
 		return p, nil
+	}
+	// As git does: only a regular file of sane size is a gitfile. Reading
+	// a FIFO would block for ever, a device would never end.
+	if !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("%s: not a regular file (a FIFO, device or socket), so not a gitfile: %w", p, ErrNotRepository)
+	}
+	if fi.Size() > maxGitFileSize {
+		return "", fmt.Errorf("%s: %d bytes, too large to be a gitfile: %w", p, fi.Size(), ErrNotRepository)
 	}
 	b, err := os.ReadFile(p)
 	if err != nil {

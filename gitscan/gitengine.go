@@ -138,7 +138,8 @@ func openGit(r *Repo, dir string) error {
 	if err != nil {
 		msg := firstLine(stderr)
 		switch {
-		case strings.Contains(msg, "not a git repository"):
+		case strings.Contains(msg, "not a git repository"),
+			strings.Contains(msg, "invalid gitfile format"), strings.Contains(msg, "too large to be a .git file"):
 			return fmt.Errorf("%s: %w (%s)", dir, ErrNotRepository, msg)
 		case strings.Contains(msg, "must be run in a work tree"):
 			return fmt.Errorf("%s: bare repository or git directory, not a work tree: %w", dir, ErrNotRepository)
