@@ -1,13 +1,13 @@
 // Package hostile makes the adversarial inputs mcp-guard's tests feed it:
 // configurations too large or too deep to read, configurations with very
-// many servers, strings built to fool a terminal or a reader, and streams
-// for `git fast-import` that build awkward repositories. Small fixtures are
+// many servers, strings built to fool a terminal or a reader, and the names
+// of very many refs for an awkward repository. Small fixtures are
 // committed under testdata/hostile/ (see its README for the behaviour each
 // must get); large ones are generated here, at test time, into a test's
 // temporary directory, so that nothing of that size is ever committed.
 //
 // The package is for tests only. It never runs git itself: it produces the
-// bytes, and the test that needs a repository pipes them into git.
+// bytes, and the test that needs a repository hands them to git.
 package hostile
 
 import (
@@ -16,6 +16,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"sort"
 	"strings"
 	"unicode/utf8"
 )
@@ -238,40 +239,19 @@ func jsonString(s string) string {
 	return b.String()
 }
 
-// ManyRefs returns a `git fast-import` stream that makes one commit (with
-// a project configuration) on refs/heads/main and points n more refs at
-// it: refs/heads/branch-NNNNNN and refs/tags/tag-NNNNNN alternately.
-func ManyRefs(n int) io.Reader {
-	pr, pw := io.Pipe()
-	go func() {
-		w := &errWriter{w: pw}
-		cfg := `{"mcpServers":{"s":{"command":"/usr/bin/true"}}}` + "\n"
-		fmt.Fprintf(w, "blob\nmark :1\ndata %d\n%s\n", len(cfg), cfg)
-		msg := "many refs\n"
-		fmt.Fprintf(w, "commit refs/heads/main\nmark :2\ncommitter T <t@example.com> 1700000000 +0000\ndata %d\n%s", len(msg), msg)
-		fmt.Fprintf(w, "M 100644 :1 .agentty/mcp.json\n\n")
-		for i := range n {
-			kind := "heads/branch"
-			if i%2 == 1 {
-				kind = "tags/tag"
-			}
-			fmt.Fprintf(w, "reset refs/%s-%06d\nfrom :2\n\n", kind, i)
+// RefNames returns n ref names, sorted as packed-refs needs them:
+// refs/heads/branch-NNNNNN and refs/tags/tag-NNNNNN alternately. A test
+// writes them as loose ref files or as one packed-refs file, which is far
+// faster than asking git to create 50,000 refs one by one.
+func RefNames(n int) []string {
+	out := make([]string, 0, n)
+	for i := range n {
+		if i%2 == 0 {
+			out = append(out, fmt.Sprintf("refs/heads/branch-%06d", i))
+		} else {
+			out = append(out, fmt.Sprintf("refs/tags/tag-%06d", i))
 		}
-		pw.CloseWithError(w.err)
-	}()
-	return pr
-}
-
-type errWriter struct {
-	w   io.Writer
-	err error
-}
-
-func (e *errWriter) Write(p []byte) (int, error) {
-	if e.err != nil {
-		return 0, e.err
 	}
-	n, err := e.w.Write(p)
-	e.err = err
-	return n, err
+	sort.Strings(out)
+	return out
 }
