@@ -380,16 +380,19 @@ func (s *repoScan) history() ([]trust.Finding, gitscan.Side, error) {
 		}
 		s.res.CommitsScanned++
 		counts := map[string]int{}
+		var introduced []trust.Finding
 		for _, f := range fs {
 			id := FindingID(f)
 			counts[id]++
 			if counts[id] > reported[id] {
 				reported[id] = counts[id]
 				f.Commit = hc.ID
-				out = append(out, f)
+				introduced = append(introduced, f)
 				s.res.Commits[hc.ID] = Commit{ID: hc.ID, Author: hc.Author, Email: hc.AuthorEmail, Time: hc.Time}
 			}
 		}
+		sortFindings(introduced)
+		out = append(out, introduced...)
 	}
 	// The files at the tip, for the summary.
 	if _, s.res.Files, err = s.snapshot(tip, true); err != nil {
