@@ -209,11 +209,12 @@ func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
 // lastWarningFile, in the worktree's git directory, remembers what the
 // previous hook run reported, so that one operation that fires two hooks
 // (a rebase: post-checkout onto the new base, then post-rewrite) warns
-// once.
+// once. A run with nothing to report forgets it.
 const lastWarningFile = "mcp-guard-last-warning"
 
-// dedupeWindow is how long a reported item stays remembered.
-const dedupeWindow = 10 * time.Minute
+// dedupeWindow is how long a reported item stays remembered: long enough
+// for a rebase to get from its checkout to its post-rewrite.
+const dedupeWindow = 2 * time.Minute
 
 type lastWarning struct {
 	Time  time.Time `json:"time"`
@@ -233,10 +234,13 @@ func findingItem(f trust.Finding) string {
 // remembers what is left to report, if anything. The file is best effort:
 // when it cannot be read or written, everything is reported.
 func dedupe(gitDir string, cs []trust.Change, fs []trust.Finding, now time.Time) ([]trust.Change, []trust.Finding) {
+	path := filepath.Join(gitDir, lastWarningFile)
 	if len(cs) == 0 && len(fs) == 0 {
+		// Nothing to say: what was said before is no longer the last word
+		// (checking a branch out and back warns again).
+		os.Remove(path)
 		return cs, fs
 	}
-	path := filepath.Join(gitDir, lastWarningFile)
 	seen := map[string]bool{}
 	if data, err := trust.ReadFile(path); err == nil && len(data) < 1<<20 {
 		var last lastWarning
