@@ -36,6 +36,10 @@ func checkCommand(e *env) *cli.Command {
 				return err
 			}
 			g.warnLedger(e)
+			if err := g.invalid(); err != nil {
+				fmt.Fprintln(e.stdout, err)
+				return attention()
+			}
 			if blocking := trust.Blocking(g.verdicts); len(blocking) > 0 {
 				if err := report.WriteBlocking(e.stdout, g.configPath(), blocking, reviewCommandLine(c), e.style(e.stdout)); err != nil {
 					return failf("", "writing the list: %v", err)
@@ -71,6 +75,20 @@ func (g *gateView) configPath() string {
 		return g.in.Config.Path
 	}
 	return ""
+}
+
+// invalid says why a project configuration that mcp-guard cannot read
+// the way agentty does blocks the launch: agentty would run nothing from
+// it if mcp-guard read it right, but if mcp-guard is wrong about what
+// agentty rejects, agentty would run servers nobody reviewed. nil when
+// the configuration is valid (or not a project's).
+func (g *gateView) invalid() error {
+	cfg := g.in.Config
+	if cfg == nil || cfg.Scope != trust.ScopeProject || cfg.Valid() {
+		return nil
+	}
+	return fmt.Errorf("%s: does not parse the way agentty reads it (%s); mcp-guard cannot tell what agentty would run from it, so nothing starts here until the file is fixed (`mcp-guard status` shows why)",
+		report.Sanitize(cfg.Path), report.Sanitize(cfg.Err.Error()))
 }
 
 // warnLedger says on stderr why nothing counts as reviewed, if so.

@@ -47,6 +47,9 @@ func runLaunch(c *cli.Context, e *env) error {
 		return withHint(err, "nothing was started")
 	}
 	g.warnLedger(e)
+	if err := g.invalid(); err != nil {
+		return refusef("fix the configuration, then launch again", "not starting %s: %v", report.Sanitize(args[0]), err)
+	}
 	blocking := trust.Blocking(g.verdicts)
 	if len(blocking) > 0 {
 		report.WriteBlocking(e.stderr, g.configPath(), blocking, reviewCommandLine(c), e.style(e.stderr))
