@@ -151,3 +151,18 @@ func (c *countingReader) Read(p []byte) (int, error) {
 	c.n += n
 	return n, err
 }
+
+// TestRunTinyBudget: a budget that ends before anything is done is always
+// reported as a timeout, never as some other error, whichever of the two
+// finishes first.
+func TestRunTinyBudget(t *testing.T) {
+	for range 200 {
+		out, err := Run(context.Background(), Request{Type: "post-checkout", Args: []string{c1, c2, "1"}, Dir: t.TempDir(), Env: []string{}, Timeout: time.Nanosecond})
+		if !errors.Is(err, ErrTimeout) {
+			t.Fatalf("err %v, want ErrTimeout", err)
+		}
+		if out.Event.Op != "checkout" || out.Event.ManualCommand() != "mcp-guard diff "+c1+" "+c2 {
+			t.Fatalf("event %+v", out.Event)
+		}
+	}
+}

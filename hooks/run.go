@@ -129,6 +129,9 @@ func Run(ctx context.Context, req Request) (*Outcome, error) {
 	}()
 	select {
 	case r := <-done:
+		if errors.Is(r.err, context.DeadlineExceeded) {
+			r.err = fmt.Errorf("gave up after %v: %w", budget, ErrTimeout)
+		}
 		return r.out, r.err
 	case <-ctx.Done():
 		out := &Outcome{}
