@@ -158,6 +158,14 @@ func (g *gateView) select_(names []string, approve bool) ([]trust.GateVerdict, e
 // then mcp-guard's ledger. A crash between the two leaves the server
 // waiting for review, never reviewed behind agentty's back.
 func (g *gateView) decide(ctx context.Context, e *env, w io.Writer, d trust.Decision, targets []trust.GateVerdict) error {
+	// A ledger that cannot take the decision stops it before agentty's
+	// store changes.
+	if err := g.ledger.Err; err != nil {
+		return failf("nothing was recorded; fix or move the ledger, then review again", "%v", err)
+	}
+	if g.ledger.Newer {
+		return failf("use the newer mcp-guard that wrote it", "%s was written by a newer mcp-guard: nothing was recorded", g.ledger.Path)
+	}
 	changed := map[string]bool{}
 	var hashes []string
 	for _, v := range targets {
