@@ -129,40 +129,19 @@ func WriteReviewItem(w io.Writer, it ReviewItem, st Style) error {
 		} else {
 			p.printf("  since your last review:\n")
 		}
+		// The same rendering as `mcp-guard diff` (diff.go): long values
+		// as an inline diff, so a one-character swap stands out.
 		for _, f := range it.Since.Fields {
-			p.printf("    %s %s\n", padRight(Sanitize(f.Field), 18), fieldDiff(f.Old, f.New, st))
+			p.printf("    %s: %s\n", Sanitize(f.Field), fieldChange(f.Old, f.New, st))
 		}
 		for _, f := range it.Since.Files {
-			p.printf("    %s %s\n", padRight(Sanitize(f.Path), 18), fileDiff(f, st))
+			p.printf("    file %s: %s → %s\n", Sanitize(f.Path), objectText(f.Old), objectText(f.New))
 		}
 	}
 	for _, f := range it.Findings {
 		p.printf("  %s %s %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Message))
 	}
 	return p.err
-}
-
-// fieldDiff shows one field's old and new canonical JSON values.
-func fieldDiff(old, new string, st Style) string {
-	switch {
-	case old == "":
-		return st.OK("+ " + Sanitize(new))
-	case new == "":
-		return st.Danger("- " + Sanitize(old))
-	}
-	return st.Danger(Sanitize(old)) + " → " + st.OK(Sanitize(new))
-}
-
-func fileDiff(f trust.FileChange, st Style) string {
-	switch {
-	case f.Old.ID == "":
-		return st.OK("+ added (" + Short(f.New.ID) + ")")
-	case f.New.ID == "":
-		return st.Danger("- removed")
-	case f.Old.Mode != f.New.Mode && f.Old.ID == f.New.ID:
-		return "mode " + f.Old.Mode + " → " + f.New.Mode
-	}
-	return "content changed (" + Short(f.Old.ID) + " → " + Short(f.New.ID) + ")"
 }
 
 // ReviewPrompt is the one-line question of the interactive review.

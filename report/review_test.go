@@ -1,0 +1,97 @@
+package report
+
+import (
+	"bytes"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// gateFixture evaluates a small configuration through agentty's gate and
+// mcp-guard's, with one server reviewed in an earlier version.
+func gateFixture(t *testing.T) ([]trust.GateVerdict, *trust.Config) {
+	t.Helper()
+	cfg := trust.Parse(".agentty/mcp.json", []byte(`{"mcpServers":{
+		"notes": {"command":"node","args":["tools/notes.js","--port",8080],"env":{"NODE_OPTIONS":"--require ./tools/preload.js"}},
+		"fresh": {"command":"npx","args":["-y","fresh-mcp@1.0.0"]},
+		"docs": {"url":"https://docs.example.com/mcp"},
+		"blanket\u001b[2J": {"command":"./run.sh"}
+	}}`), trust.ScopeProject)
+	if !cfg.Valid() {
+		t.Fatal(cfg.Err)
+	}
+	notesFP := cfg.Server("notes").Fingerprint
+	verdicts := trust.Evaluate(cfg, trust.Grants{Approved: func(h string) bool { return h == notesFP }})
+	ledger := trust.LoadLedger(t.TempDir())
+	g := trust.Gate{Ledger: ledger, Repo: "r", Config: ".agentty/mcp.json"}
+	out := g.Evaluate(verdicts, func(s *trust.Server) string { return trust.DeepFingerprint(s, nil) })
+	when := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	for i := range out {
+		if out[i].Server.Name == "notes" {
+			// Reviewed before, in another version.
+			out[i].Why = trust.GateChanged
+			out[i].Last = &trust.Review{Decision: trust.DecisionApproved, ReviewedVersion: trust.ReviewedVersion{Time: when}}
+		}
+		if out[i].Server.Name == "blanket\x1b[2J" {
+			out[i].Verdict.Trusted, out[i].Verdict.Reason, out[i].Why = true, trust.ReasonEnv, trust.GateBlanket
+		}
+	}
+	return out, cfg
+}
+
+func TestWriteBlockingGolden(t *testing.T) {
+	vs, _ := gateFixture(t)
+	var b bytes.Buffer
+	mustWrite(t, WriteBlocking(&b, ".agentty/mcp.json", trust.Blocking(vs), "mcp-guard -C sub review", Style{}))
+	if bytes.Contains(b.Bytes(), []byte("\x1b")) {
+		t.Error("raw escape in the output")
+	}
+	checkGolden(t, filepath.Join("hook", "blocking.golden"), b.Bytes())
+}
+
+func TestWriteReviewItemGolden(t *testing.T) {
+	vs, cfg := gateFixture(t)
+	var notes, fresh trust.GateVerdict
+	for _, v := range vs {
+		switch v.Server.Name {
+		case "notes":
+			notes = v
+		case "fresh":
+			fresh = v
+		}
+	}
+	since := &trust.Change{Server: "notes",
+		Fields: []trust.FieldChange{
+			{Field: "env.NODE_OPTIONS", New: `"--require ./tools/preload.js"`},
+			{Field: "args[0]", Old: `"tools/notes-server-implementation-v1.js"`, New: `"tools/notes-server-implementatiom-v1.js"`},
+		},
+		Files: []trust.FileChange{{Path: "tools/notes.js", Old: trust.Object{Mode: "100644", ID: "1111111111111111"}, New: trust.Object{Mode: "100755", ID: "2222222222222222"}}},
+	}
+	var b bytes.Buffer
+	mustWrite(t, WriteReviewItem(&b, ReviewItem{Index: 1, Total: 2, Verdict: notes, ConfigPath: cfg.Path,
+		Files: []trust.FileID{{Path: "tools/notes.js", Object: trust.Object{Mode: "100755", ID: "2222222222222222"}}},
+		Since: since,
+		Findings: []trust.Finding{trust.NewFinding("MG101", cfg.Path, trust.Pos{Line: 2, Column: 3}, "notes", "env.NODE_OPTIONS",
+			"env.NODE_OPTIONS changes what node runs")},
+	}, Style{}))
+	b.WriteString("\n")
+	mustWrite(t, WriteReviewItem(&b, ReviewItem{Index: 2, Total: 2, Verdict: fresh, ConfigPath: cfg.Path}, Style{}))
+	checkGolden(t, filepath.Join("hook", "review-items.golden"), b.Bytes())
+}
+
+func TestAddReviewState(t *testing.T) {
+	vs, cfg := gateFixture(t)
+	in := &trust.Inspection{Location: trust.Location{Scope: trust.ScopeProject}, Config: cfg, Verdicts: make([]trust.Verdict, len(vs))}
+	for i, v := range vs {
+		in.Verdicts[i] = v.Verdict
+	}
+	doc := NewStatusDoc(in)
+	AddReviewState(&doc, vs)
+	for _, s := range doc.Servers {
+		if s.Review != "unreviewed" || s.Blocks == nil || !*s.Blocks {
+			t.Errorf("%s: review %q blocks %v", s.Name, s.Review, s.Blocks)
+		}
+	}
+}
