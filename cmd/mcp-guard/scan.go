@@ -213,6 +213,21 @@ func userServerNames(e *env) (map[string]bool, error) {
 	return names, nil
 }
 
+// addPolicyFindings adds the rule catalog's findings about the servers of
+// the configuration agentty would read to an inspection, for status. A
+// project configuration is also checked against the names of the user's
+// own servers (MG107); an unreadable user configuration only skips that.
+func addPolicyFindings(e *env, in *trust.Inspection) {
+	if in.Config == nil {
+		return
+	}
+	var opts policy.Options
+	if in.Config.Scope == trust.ScopeProject {
+		opts.UserServers, _ = userServerNames(e)
+	}
+	in.Findings = append(in.Findings, policy.CheckServers(in.Config, opts)...)
+}
+
 // scanError maps a scan failure to exit 2 with a hint.
 func scanError(err error) error {
 	switch {

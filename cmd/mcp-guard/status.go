@@ -25,6 +25,7 @@ func statusCommand(e *env) *cli.Command {
 			if err != nil {
 				return err
 			}
+			addPolicyFindings(e, in)
 			if c.Bool("json") {
 				err = report.WriteJSON(e.stdout, withReviewState(c, e, report.NewStatusDoc(in)))
 			} else {
