@@ -139,14 +139,14 @@ func hooksInstall(c *cli.Context, e *env) error {
 		}
 	}
 	for _, m := range order {
-		fmt.Fprintf(e.stdout, "\n%s %s manages %s, so mcp-guard left it alone; run mcp-guard from %s instead:\n", st.Warning("note:"), m, d.Path, m)
+		fmt.Fprintf(e.stdout, "\n%s %s manages %s, so mcp-guard left it alone; run mcp-guard from %s instead:\n", st.Warning("note:"), m, report.Sanitize(d.Path), m)
 		for _, line := range hooks.Integration(m, d, managed[m]) {
 			fmt.Fprintf(e.stdout, "  %s\n", line)
 		}
 		fmt.Fprintf(e.stdout, "(or `mcp-guard hooks install --force` chains into its directory anyway; %s may undo it when it reinstalls)\n", m)
 	}
 	if d.Template {
-		fmt.Fprintf(e.stdout, "\nto give every repository git creates or clones from now on these hooks, run:\n  git config --global init.templateDir %s\n", shellQuote(filepath.Dir(d.Path)))
+		fmt.Fprintf(e.stdout, "\nto give every repository git creates or clones from now on these hooks, run:\n  git config --global init.templateDir %s\n", shellQuote(report.Sanitize(filepath.Dir(d.Path))))
 		fmt.Fprintln(e.stdout, "(repositories that already exist need `mcp-guard hooks install` in each)")
 	}
 	if c.Bool("adopt") {
@@ -186,18 +186,18 @@ func printHookResults(e *env, rs []hooks.Result) {
 		case hooks.ActionManaged, hooks.ActionRefused, hooks.ActionForeign:
 			action = st.Warning(action)
 		}
-		line := fmt.Sprintf("%s %-13s %s", action, r.Type, r.Path)
+		line := fmt.Sprintf("%s %-13s %s", action, r.Type, report.Sanitize(r.Path))
 		switch {
 		case r.Action == hooks.ActionChained:
-			line += fmt.Sprintf("  (the hook that was there runs first, from %s)", filepath.Base(r.Chained))
+			line += fmt.Sprintf("  (the hook that was there runs first, from %s)", report.Sanitize(filepath.Base(r.Chained)))
 		case r.Action == hooks.ActionRestored:
 			line += "  (the earlier hook is back)"
 		case r.Action == hooks.ActionManaged:
 			line += fmt.Sprintf("  (%s's)", r.Manager)
 		case r.Note != "":
-			line += "  (" + r.Note + ")"
+			line += "  (" + report.Sanitize(r.Note) + ")"
 		case r.Chained != "" && (r.Action == hooks.ActionUnchanged || r.Action == hooks.ActionUpdated || r.Action == hooks.ActionInstalled):
-			line += fmt.Sprintf("  (runs %s first)", filepath.Base(r.Chained))
+			line += fmt.Sprintf("  (runs %s first)", report.Sanitize(filepath.Base(r.Chained)))
 		}
 		fmt.Fprintln(e.stdout, line)
 	}
@@ -213,7 +213,7 @@ func hooksStatus(c *cli.Context, e *env) error {
 		return failf("", "%v", err)
 	}
 	st := e.style(e.stdout)
-	fmt.Fprintf(e.stdout, "hooks directory: %s", d.Path)
+	fmt.Fprintf(e.stdout, "hooks directory: %s", report.Sanitize(d.Path))
 	if d.HooksPath != "" {
 		fmt.Fprintf(e.stdout, " (core.hooksPath = %s)", report.Sanitize(d.HooksPath))
 	}
@@ -239,7 +239,7 @@ func hooksStatus(c *cli.Context, e *env) error {
 		}
 		fmt.Fprintf(e.stdout, "  %-13s %s\n", h.Type, state)
 		if h.Kind == hooks.KindOurs {
-			fmt.Fprintf(e.stdout, "  %-13s calls %s\n", "", h.Binary)
+			fmt.Fprintf(e.stdout, "  %-13s calls %s\n", "", report.Sanitize(h.Binary))
 			if _, err := os.Stat(h.Binary); err != nil {
 				fmt.Fprintf(e.stdout, "  %-13s %s that binary is gone; the hook falls back to mcp-guard on PATH\n", "", st.Warning("note:"))
 			}
@@ -249,7 +249,7 @@ func hooksStatus(c *cli.Context, e *env) error {
 			if !h.ChainedRuns {
 				runs = "not executable, so it does not run (git would not run it either)"
 			}
-			fmt.Fprintf(e.stdout, "  %-13s chains %s (%s)\n", "", h.Chained, runs)
+			fmt.Fprintf(e.stdout, "  %-13s chains %s (%s)\n", "", report.Sanitize(h.Chained), runs)
 		}
 	}
 	if missing {
