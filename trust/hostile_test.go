@@ -28,16 +28,6 @@ import (
 	"github.com/mcp-guard/mcp-guard/internal/hostile"
 )
 
-// allocated runs fn and returns the bytes it allocated on the heap.
-func allocated(fn func()) uint64 {
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
-	fn()
-	runtime.ReadMemStats(&after)
-	return after.TotalAlloc - before.TotalAlloc
-}
-
 // TestHostileFixtures: each committed fixture gets the behaviour the
 // README of testdata/hostile/ promises.
 func TestHostileFixtures(t *testing.T) {
@@ -166,7 +156,7 @@ func TestHostileHugeConfig(t *testing.T) {
 			c   *Config
 			err error
 		)
-		n := allocated(func() { _, c, err = loadWithin(t, 10*time.Second, dir, getenv) })
+		n := hostile.Allocated(func() { _, c, err = loadWithin(t, 10*time.Second, dir, getenv) })
 		if err != nil || c == nil {
 			t.Fatalf("Load: %v, %v", c, err)
 		}
@@ -198,7 +188,7 @@ func TestHostileHugeConfig(t *testing.T) {
 		mustDo(t, os.MkdirAll(filepath.Dir(store), 0o700))
 		mustDo(t, hostile.WriteBig(store, size))
 		var a *Approvals
-		n := allocated(func() { a = LoadApprovals(store) })
+		n := hostile.Allocated(func() { a = LoadApprovals(store) })
 		if !errors.Is(a.Err, ErrApprovalsInvalid) || !errors.Is(a.Err, ErrTooLarge) || a.Approved(h("x")) {
 			t.Errorf("Err %v: want an invalid store that approves nothing", a.Err)
 		}
@@ -218,7 +208,7 @@ func TestHostileHugeConfig(t *testing.T) {
 		ldir := t.TempDir()
 		mustDo(t, hostile.WriteBig(filepath.Join(ldir, LedgerFileName), size))
 		var l *Ledger
-		n := allocated(func() { l = LoadLedger(ldir) })
+		n := hostile.Allocated(func() { l = LoadLedger(ldir) })
 		if !errors.Is(l.Err, ErrLedgerInvalid) || !errors.Is(l.Err, ErrTooLarge) {
 			t.Errorf("Err %v: want an unusable ledger (too large)", l.Err)
 		}
@@ -242,7 +232,7 @@ func TestHostileDeepNesting(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var c *Config
-			n := allocated(func() { c = Parse(".agentty/mcp.json", tt.data, ScopeProject) })
+			n := hostile.Allocated(func() { c = Parse(".agentty/mcp.json", tt.data, ScopeProject) })
 			if !errors.Is(c.Err, ErrTooDeep) || len(c.Servers) != 0 {
 				t.Fatalf("Err %v, %d servers; want ErrTooDeep", c.Err, len(c.Servers))
 			}
@@ -294,13 +284,13 @@ func TestHostileManyServers(t *testing.T) {
 		var before, after runtime.MemStats
 		runtime.GC()
 		runtime.ReadMemStats(&before)
-		cpu0 := cpuTime()
+		cpu0 := hostile.CPUTime()
 		c := Parse(".agentty/mcp.json", data, ScopeProject)
 		Evaluate(c, Grants{})
 		for _, s := range c.Servers {
 			s.Canonical()
 		}
-		cpu := cpuTime() - cpu0
+		cpu := hostile.CPUTime() - cpu0
 		runtime.ReadMemStats(&after)
 		return c, cost{cpu, after.Mallocs - before.Mallocs}
 	}
@@ -338,15 +328,6 @@ func TestHostileManyServers(t *testing.T) {
 		t.Errorf("CPU time grows %0.1fx for 10x the servers (%v vs %v)", r, cBig.cpu, cSmall.cpu)
 	}
 	t.Logf("%d servers: %v CPU, %d allocs; %d servers: %v CPU, %d allocs", big, cBig.cpu, cBig.allocs, small, cSmall.cpu, cSmall.allocs)
-}
-
-// cpuTime is the CPU time this process has used (user and system).
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // TestHostileNotAFile: a configuration path that is not a regular file is
@@ -579,57 +560,11 @@ func TestHostileKilledLedgerWriter(t *testing.T) {
 	checkNoLedgerTemps(t, dir)
 }
 
-// mountTmpfs mounts a tmpfs of size bytes at a new directory (root only),
-// unmounted at the end of the test; opts adds mount options ("ro").
-func mountTmpfs(t *testing.T, size int, opts ...string) string {
-	t.Helper()
-	if runtime.GOOS != "linux" || os.Geteuid() != 0 {
-		t.Skip("mounting a small tmpfs needs root on Linux")
-	}
-	dir := t.TempDir()
-	o := strings.Join(append([]string{"size=" + strconv.Itoa(size), "mode=0755"}, opts...), ",")
-	if err := syscall.Mount("tmpfs", dir, "tmpfs", 0, o); err != nil {
-		t.Skipf("cannot mount a tmpfs (%v): no way to make a full disk here", err)
-	}
-	t.Cleanup(func() {
-		if err := syscall.Unmount(dir, 0); err != nil {
-			t.Errorf("unmount %s: %v", dir, err)
-		}
-	})
-	return dir
-}
-
-// fillDisk fills the filesystem holding dir until a write fails with
-// ENOSPC, and returns the filler's path.
-func fillDisk(t *testing.T, dir string) string {
-	t.Helper()
-	filler := filepath.Join(dir, "filler")
-	f, err := os.Create(filler)
-	mustDo(t, err)
-	defer f.Close()
-	buf := make([]byte, 4096)
-	for {
-		if _, err := f.Write(buf); err != nil {
-			if !errors.Is(err, syscall.ENOSPC) {
-				t.Fatalf("filling the disk: %v", err)
-			}
-			break
-		}
-	}
-	// The last partial page: fill byte by byte.
-	for {
-		if _, err := f.Write(buf[:1]); err != nil {
-			break
-		}
-	}
-	return filler
-}
-
 // TestHostileDiskFull: on a full disk an update fails with a clear error,
 // the old file is intact byte for byte, and no temporary file is left.
 func TestHostileDiskFull(t *testing.T) {
 	t.Run("approvals store", func(t *testing.T) {
-		home := mountTmpfs(t, 64<<10)
+		home := hostile.MountTmpfs(t, 64<<10)
 		store := filepath.Join(home, ".agentty", ApprovalsFileName)
 		var hashes []string
 		for i := range 40 {
@@ -638,7 +573,7 @@ func TestHostileDiskFull(t *testing.T) {
 		mustDo(t, UpdateApprovals(context.Background(), store, addAll(hashes...)))
 		old, err := os.ReadFile(store)
 		mustDo(t, err)
-		fillDisk(t, home)
+		hostile.FillDisk(t, home)
 		err = UpdateApprovals(context.Background(), store, addAll(h("new")))
 		if err == nil {
 			t.Fatal("the update succeeded on a full disk")
@@ -658,7 +593,7 @@ func TestHostileDiskFull(t *testing.T) {
 		}
 	})
 	t.Run("review ledger", func(t *testing.T) {
-		dir := mountTmpfs(t, 64<<10)
+		dir := hostile.MountTmpfs(t, 64<<10)
 		ldir := filepath.Join(dir, "mcp-guard")
 		var seed []Review
 		for i := range 20 {
@@ -669,7 +604,7 @@ func TestHostileDiskFull(t *testing.T) {
 		mustDo(t, err)
 		oldAudit, err := os.ReadFile(filepath.Join(ldir, AuditFileName))
 		mustDo(t, err)
-		fillDisk(t, dir)
+		hostile.FillDisk(t, dir)
 		err = UpdateLedger(context.Background(), ldir, record(testReview("repo", ".agentty/mcp.json", "new", DecisionApproved, h("new"))))
 		if err == nil {
 			t.Fatal("the update succeeded on a full disk")
@@ -728,12 +663,12 @@ func TestHostileHome(t *testing.T) {
 	})
 	t.Run("read-only", func(t *testing.T) {
 		// A read-only filesystem binds root too.
-		home := mountTmpfs(t, 64<<10)
+		home := hostile.MountTmpfs(t, 64<<10)
 		mustDo(t, os.MkdirAll(filepath.Join(home, ".agentty"), 0o700))
 		store := filepath.Join(home, ".agentty", ApprovalsFileName)
 		content := "[\n  \"" + h("old") + "\"\n]"
 		mustDo(t, os.WriteFile(store, []byte(content), 0o600))
-		mustDo(t, syscall.Mount("", home, "", syscall.MS_REMOUNT|syscall.MS_RDONLY, ""))
+		hostile.RemountReadOnly(t, home)
 		err := UpdateApprovals(context.Background(), store, addAll(h("new")))
 		if err == nil || !strings.Contains(err.Error(), "read-only file system") {
 			t.Errorf("UpdateApprovals: %v, want a read-only error", err)

@@ -11,6 +11,7 @@
 package hostile
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -18,6 +19,9 @@ import (
 	"runtime"
 	"sort"
 	"strings"
+	"syscall"
+	"testing"
+	"time"
 	"unicode/utf8"
 )
 
@@ -254,4 +258,48 @@ func RefNames(n int) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// Allocated runs fn and returns the bytes it allocated on the heap: the
+// measure of "bounded memory" in the hostile tests (allocation, not time,
+// so that a busy machine cannot fail or pass them).
+func Allocated(fn func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	fn()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
+}
+
+// CPUTime is the CPU time this process has used, user and system: what
+// the scaling tests compare, since wall time depends on the machine's load.
+func CPUTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// FillDisk fills the filesystem holding dir until a write fails with
+// ENOSPC, down to the last byte.
+func FillDisk(t testing.TB, dir string) {
+	t.Helper()
+	f, err := os.Create(filepath.Join(dir, "filler"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	buf := make([]byte, 4096)
+	for _, n := range []int{len(buf), 1} {
+		for {
+			if _, err := f.Write(buf[:n]); err != nil {
+				if !errors.Is(err, syscall.ENOSPC) {
+					t.Fatalf("filling the disk: %v", err)
+				}
+				break
+			}
+		}
+	}
 }
