@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"syscall"
 
+	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -64,7 +65,7 @@ func LoadDir(ctx context.Context, dir string, opts Options) (*Config, error) {
 		c.Config = invalidConfig(p, err)
 	} else {
 		c.Config = trust.Parse(p, data, trust.ScopeProject)
-		c.Entry.Path, c.Entry.ID = p, gitBlobID(data)
+		c.Entry = gitscan.Entry{Path: p, Mode: gitscan.ModeRegular, ID: gitBlobID(data)}
 	}
 	hashed := func(ref string, dirOK bool) (trust.Object, []string, error) {
 		if err := ctx.Err(); err != nil {
