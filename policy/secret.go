@@ -117,15 +117,40 @@ func tokenFields(s string) []string {
 	})
 }
 
-// redactTokens replaces every known credential in free text by its
-// redacted form, so that messages never repeat one.
+// redactTokens replaces every credential in free text (a command line, a
+// script) by its redacted form, so that messages never repeat one: known
+// token shapes anywhere, and the values of key-like assignments
+// (api_key='…', --token=…, "TOKEN": "…").
 func redactTokens(s string) string {
-	if !strings.ContainsAny(s, "_-.") && !strings.Contains(s, "AKIA") && !strings.Contains(s, "ASIA") && !strings.Contains(s, "AIza") && !strings.Contains(s, "pat") {
-		return s
+	for _, w := range tokenFields(s) {
+		if t, ok := knownToken(w); ok {
+			s = strings.ReplaceAll(s, w, redact(w, t.prefix))
+		}
 	}
-	for _, f := range tokenFields(s) {
-		if t, ok := knownToken(f); ok {
-			s = strings.ReplaceAll(s, f, redact(f, t.prefix))
+	for i := 0; i < len(s); i++ {
+		if s[i] != '=' && s[i] != ':' {
+			continue
+		}
+		start := i
+		for start > 0 && (alnumDash(s[start-1]) || s[start-1] == '.') {
+			start--
+		}
+		end := i + 1
+		for end < len(s) && strings.IndexByte(" \t\"'", s[end]) >= 0 {
+			end++
+		}
+		vstart := end
+		for end < len(s) && strings.IndexByte(" \t\"'`,;()[]{}<>|&", s[end]) < 0 {
+			end++
+		}
+		if start == i || vstart == end {
+			continue
+		}
+		name, value := strings.TrimLeft(s[start:i], "-"), s[vstart:end]
+		if sec, prefix, _, ok := secretValue(name, value); ok && sec != "" && !strings.Contains(sec, "…(") {
+			r := redact(sec, prefix)
+			s = s[:vstart] + strings.Replace(s[vstart:], sec, r, 1)
+			i = vstart + len(r) - 1
 		}
 	}
 	return s
