@@ -38,12 +38,7 @@ func TestCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 		dir := t.TempDir()
-		if err := os.MkdirAll(filepath.Join(dir, ".agentty"), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(filepath.Join(dir, ".agentty", "mcp.json"), data, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, dir, ".agentty/mcp.json", string(data))
 		res, err := Scan(context.Background(), Request{Dir: dir, Target: TargetWorkTree})
 		if err != nil {
 			t.Fatalf("%s: %v", filepath.Base(p), err)

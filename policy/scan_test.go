@@ -57,12 +57,18 @@ func (r *testRepo) git(args ...string) string {
 
 func (r *testRepo) write(path, content string) {
 	r.t.Helper()
-	p := filepath.Join(r.dir, filepath.FromSlash(path))
+	writeFile(r.t, r.dir, path, content)
+}
+
+// writeFile writes content at the slash-separated path below root.
+func writeFile(t *testing.T, root, path, content string) {
+	t.Helper()
+	p := filepath.Join(root, filepath.FromSlash(path))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		r.t.Fatal(err)
+		t.Fatal(err)
 	}
 	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-		r.t.Fatal(err)
+		t.Fatal(err)
 	}
 }
 
@@ -297,16 +303,7 @@ func TestScanIgnoreFileAndBaseline(t *testing.T) {
 func TestScanPlainDirectory(t *testing.T) {
 	dir := t.TempDir()
 	outside := t.TempDir()
-	write := func(p, s string) {
-		t.Helper()
-		p = filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(p, s string) { writeFile(t, dir, p, s) }
 	write(".agentty/mcp.json", curlConfig)
 	write("a/.git/.agentty/mcp.json", curlConfig) // inside .git: never a surface
 	write("shared/agentty/mcp.json", `{"mcpServers":{"s":{"command":"npx","args":["s"]}}}`)
