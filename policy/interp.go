@@ -49,15 +49,20 @@ func (a *analyzer) inline(name, flag string, code word) {
 }
 
 // simpleInterpreter handles interpreters whose options are separate words:
-// an inline flag takes the code as the next word; valueFlags take a value;
-// the first operand is a script.
+// an inline flag takes the code as the next word (or after "=" for a long
+// flag); valueFlags take a value (the next word, or after "="), and the
+// preload flags among them load a file; the first operand is a script.
 func (a *analyzer) simpleInterpreter(name string, args []word, inlineFlags, valueFlags []string) {
 	for i := 0; i < len(args); i++ {
 		t := args[i].text
+		flag, value, hasValue := strings.Cut(t, "=")
+		if !strings.HasPrefix(t, "--") {
+			flag, value, hasValue = t, "", false
+		}
 		for _, f := range inlineFlags {
-			if t == f || (strings.HasPrefix(f, "--") && strings.HasPrefix(t, f+"=")) {
-				code := args[i]
-				if t == f && i+1 < len(args) {
+			if flag == f {
+				code := word{text: value, lit: args[i].lit, at: args[i].at}
+				if !hasValue && i+1 < len(args) {
 					code = args[i+1]
 				}
 				a.inline(name, f, code)
@@ -70,20 +75,25 @@ func (a *analyzer) simpleInterpreter(name string, args []word, inlineFlags, valu
 			}
 			return
 		}
-		if strings.HasPrefix(t, "-") && len(t) > 1 {
-			for _, f := range valueFlags {
-				if t == f {
-					if name != "java" && (f == "-r" || f == "--require" || f == "--import") && i+1 < len(args) {
-						a.preload(name, f, args[i+1])
-					}
-					i++
-					break
-				}
-			}
-			continue
+		if !strings.HasPrefix(t, "-") || t == "-" {
+			a.scriptOperand(name, args[i])
+			return
 		}
-		a.scriptOperand(name, args[i])
-		return
+		for _, f := range valueFlags {
+			if flag != f {
+				continue
+			}
+			v := word{text: value, lit: args[i].lit, at: args[i].at}
+			if !hasValue && i+1 < len(args) {
+				i++
+				v = args[i]
+			}
+			switch f {
+			case "-r", "--require", "--import", "--loader", "--experimental-loader":
+				a.preload(name, f, v)
+			}
+			break
+		}
 	}
 }
 
@@ -95,44 +105,9 @@ func (a *analyzer) preload(name, flag string, w word) {
 }
 
 func (a *analyzer) node(name string, args []word) {
-	valueFlags := []string{"-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions",
-		"--title", "--input-type", "--inspect-port", "--env-file", "--stack-size", "--max-old-space-size"}
-	for i := 0; i < len(args); i++ {
-		t := args[i].text
-		switch {
-		case t == "-e" || t == "--eval" || t == "-p" || t == "--print" || t == "-pe" || t == "-ep":
-			code := args[i]
-			if i+1 < len(args) {
-				code = args[i+1]
-			}
-			a.inline(name, t, code)
-			return
-		case strings.HasPrefix(t, "--eval=") || strings.HasPrefix(t, "--print="):
-			a.inline(name, t[:strings.IndexByte(t, '=')], args[i])
-			return
-		case strings.HasPrefix(t, "--require=") || strings.HasPrefix(t, "--import=") || strings.HasPrefix(t, "--loader="):
-			f, v, _ := strings.Cut(t, "=")
-			a.preload(name, f, word{text: v, lit: args[i].lit, at: args[i].at})
-		case t == "--":
-			if i+1 < len(args) {
-				a.scriptOperand(name, args[i+1])
-			}
-			return
-		case strings.HasPrefix(t, "-") && len(t) > 1:
-			for _, f := range valueFlags {
-				if t == f && i+1 < len(args) {
-					if f == "-r" || f == "--require" || f == "--import" || f == "--loader" || f == "--experimental-loader" {
-						a.preload(name, f, args[i+1])
-					}
-					i++
-					break
-				}
-			}
-		default:
-			a.scriptOperand(name, args[i])
-			return
-		}
-	}
+	a.simpleInterpreter(name, args, []string{"-e", "--eval", "-p", "--print", "-pe", "-ep"},
+		[]string{"-r", "--require", "--import", "--loader", "--experimental-loader", "-C", "--conditions",
+			"--title", "--input-type", "--inspect-port", "--env-file", "--stack-size", "--max-old-space-size"})
 }
 
 func (a *analyzer) bun(args []word) {
