@@ -238,6 +238,12 @@ func FuzzDiff(f *testing.F) {
 	for i, a := range seeds {
 		f.Add([]byte(a), []byte(seeds[(i+1)%len(seeds)]), uint8(i))
 	}
+	// The files FuzzParse is seeded with (testdata, hostile fixtures, the
+	// real-world corpus), each against the next.
+	files := seedFiles()
+	for i, a := range files {
+		f.Add(a, files[(i+1)%len(files)], uint8(i))
+	}
 	f.Fuzz(func(t *testing.T, a, b []byte, grant uint8) {
 		ca := Parse("x/.agentty/mcp.json", a, ScopeProject)
 		cb := Parse("x/.agentty/mcp.json", b, ScopeProject)

@@ -33,18 +33,30 @@ func addSeeds(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
 	}
+	for _, data := range seedFiles() {
+		f.Add(data)
+	}
+}
+
+// seedFiles are the configuration files the fuzz targets start from: the
+// parser's testdata, the hostile fixtures and the real-world corpus (when
+// present).
+func seedFiles() [][]byte {
+	var out [][]byte
 	for _, pattern := range []string{
 		filepath.Join("testdata", "parse", "*.json"),
+		filepath.Join("..", "testdata", "hostile", "*.json"),
 		filepath.Join(corpusDir, "*.json"),
 	} {
 		files, _ := filepath.Glob(pattern)
 		for _, file := range files {
 			data, err := os.ReadFile(file)
 			if err == nil {
-				f.Add(data)
+				out = append(out, data)
 			}
 		}
 	}
+	return out
 }
 
 // FuzzParse checks Parse never panics, never returns a half result, and
