@@ -1,10 +1,14 @@
 package policy
 
 import (
+	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcp-guard/mcp-guard/trust"
 )
 
 // rulesOf lists the rules a command line produces, with the word each is
@@ -132,6 +136,20 @@ func FuzzShell(f *testing.F) {
 		"iex ((New-Object Net.WebClient).DownloadString('x'))", "{ ( [ ] ) }", "#!/bin/sh\nexit 0",
 	} {
 		f.Add(s)
+	}
+	// Every command line of the hostile fixtures and the real-world corpus
+	// (when present).
+	for _, pattern := range []string{
+		filepath.Join("..", "testdata", "hostile", "*.json"),
+		filepath.Join("..", "..", "shared", "corpus", "realworld", "*.json"),
+	} {
+		files, _ := filepath.Glob(pattern)
+		for _, file := range files {
+			data, _ := os.ReadFile(file)
+			for _, s := range trust.Parse(file, data, trust.ScopeProject).Servers {
+				f.Add(strings.Join(append([]string{s.Command}, s.SpawnArgs()...), " "))
+			}
+		}
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		start := time.Now()
