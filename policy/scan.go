@@ -440,9 +440,11 @@ func (s *repoScan) diff() ([]trust.Finding, gitscan.Side, error) {
 			return nil, base, fmt.Errorf("merge base of %s and %s: %w", baseRev, headRev, err)
 		}
 	}
-	if s.repo.IsShallow() {
+	if three && s.repo.IsShallow() {
+		// Both tips resolved, so a two-dot comparison reads only what is
+		// there; a merge base may lie beyond the boundary.
 		s.res.Shallow = true
-		s.note("this is a shallow clone: if the base is beyond its history the comparison is wrong; fetch more history (actions/checkout with fetch-depth: 0)")
+		s.note("this is a shallow clone: the merge base may be beyond its history; fetch more (actions/checkout with fetch-depth: 0)")
 	}
 	s.res.Side, s.res.Base = head.String(), base.String()
 	before, _, err := s.snapshot(base, false)
