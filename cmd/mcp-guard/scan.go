@@ -40,7 +40,7 @@ func scanCommand(e *env) *cli.Command {
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: " + strings.Join(formats, ", ")},
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` instead of stdout"},
 			&cli.StringFlag{Name: "fail-on", Value: "high", Usage: "exit 1 when a finding has this `SEVERITY` or worse: " + strings.Join(failOnLevels, ", ")},
-			&cli.StringFlag{Name: "baseline", Usage: "a previous `scan --format json` report in `FILE`: only findings not in it count"},
+			&cli.StringFlag{Name: "baseline", Usage: "count only findings that are not in the report in `FILE` (written earlier by scan --format json)"},
 			&cli.BoolFlag{Name: "no-ignore-file", Usage: "do not apply the repository's " + policy.IgnoreFileName},
 			&cli.BoolFlag{Name: "user-config", Usage: "also check project server names against your own ~/.agentty/mcp.json (MG107)"},
 		},
