@@ -408,13 +408,6 @@ func short(id string) string {
 	return id
 }
 
-// mergeBaser is gitscan's merge-base query (requested from gitscan; see
-// /work/notes/scan-requests.md). Until the method exists a three-dot range
-// is refused with a hint.
-type mergeBaser interface {
-	MergeBase(a, b gitscan.Side) (gitscan.Side, error)
-}
-
 // diff reports the findings at HEAD that are not at the base, and the
 // approval impact of the change for a user who approved every server at
 // the base.
@@ -432,11 +425,7 @@ func (s *repoScan) diff() ([]trust.Finding, gitscan.Side, error) {
 		return nil, base, err
 	}
 	if three {
-		mb, ok := any(s.repo).(mergeBaser)
-		if !ok {
-			return nil, base, fmt.Errorf("--diff %s: finding the merge base is not supported yet; use %s..%s to compare with %s itself", s.req.Range, baseRev, headRev, baseRev)
-		}
-		if base, err = mb.MergeBase(base, head); err != nil {
+		if base, err = s.repo.MergeBase(base, head); err != nil {
 			return nil, base, fmt.Errorf("merge base of %s and %s: %w", baseRev, headRev, err)
 		}
 	}

@@ -265,15 +265,19 @@ func TestScanDiff(t *testing.T) {
 	if !strings.Contains(strings.Join(res.Notes, " "), IgnoreFileName) {
 		t.Fatalf("notes do not mention the changed ignore file: %v", res.Notes)
 	}
-	// Three dots compare with the merge base (here main itself), when
-	// gitscan can find it; until then the range is refused, never guessed.
-	three, err := r.tryScan(Request{Target: TargetDiff, Range: "main...feature"})
-	if err == nil {
-		if got := strings.Join(ids(three.Findings), "|"); got != "MG101 .agentty/mcp.json db" || three.Base != res.Base {
-			t.Fatalf("three-dot: %s (base %s, two-dot base %s)", got, three.Base, res.Base)
-		}
-	} else if !strings.Contains(err.Error(), "merge base is not supported yet") {
-		t.Fatalf("three-dot: %v", err)
+	// Three dots compare with the merge base: here main itself.
+	three := r.scan(Request{Target: TargetDiff, Range: "main...feature"})
+	if got := strings.Join(ids(three.Findings), "|"); got != "MG101 .agentty/mcp.json db" || three.Base != res.Base {
+		t.Fatalf("three-dot: %s (base %s, two-dot base %s)", got, three.Base, res.Base)
+	}
+	// When main moved on after the branch point, three dots still compare
+	// with the branch point, not main's tip.
+	r.git("checkout", "-q", "main")
+	r.write("unrelated.txt", "x")
+	r.commit("main moves on")
+	moved := r.scan(Request{Target: TargetDiff, Range: "main...feature"})
+	if moved.Base != res.Base {
+		t.Fatalf("three-dot after main moved: base %s, want the branch point %s", moved.Base, res.Base)
 	}
 	impacts := map[string]trust.Impact{}
 	for _, c := range res.Changes {
