@@ -30,6 +30,11 @@ func launchCommand(e *env) *cli.Command {
 func runLaunch(c *cli.Context, e *env) error {
 	args := c.Args().Slice()
 	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
+		// SkipFlagParsing hands --help to us; the parent context knows
+		// how to show this command's help.
+		if l := c.Lineage(); len(l) > 1 {
+			return cli.ShowCommandHelp(l[1], "launch")
+		}
 		return cli.ShowCommandHelp(c, "launch")
 	}
 	if len(args) > 0 && args[0] == "--" {
