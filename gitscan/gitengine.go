@@ -114,7 +114,10 @@ type gitBackend struct {
 	env    []string
 	format objectFormat
 
-	mu    sync.Mutex
+	mu sync.Mutex
+	// nat reads objects and refs in-process when the repository's format
+	// allows; whatever it cannot answer goes to git.
+	nat   *native
 	batch *catFile // --batch-command (git 2.36+), else --batch
 	check *catFile // --batch-check, only when --batch-command is missing
 	// cmdMode: 0 untried, 1 --batch-command works, -1 it does not (old git)
@@ -129,6 +132,16 @@ func openGit(r *Repo, dir string) error {
 			return fmt.Errorf("git engine: %w", err)
 		}
 		gitPath = p
+	}
+	if loc, rf, ok := discoverForGit(dir, r.opts.env); ok {
+		r.top, r.gitDir, r.commonDir, r.indexFile, r.format = loc.top, loc.gitDir, loc.commonDir, loc.indexFile, rf.format
+		sh, err := readShallow(r.commonDir, r.format)
+		if err != nil {
+			return err
+		}
+		r.shallow = len(sh) > 0
+		r.be = newGitBackend(r, gitPath, dir, rf)
+		return nil
 	}
 	// Discover with the caller's environment, as git itself would from dir.
 	env0 := gitEnv(r.opts.env, nil)
@@ -172,13 +185,32 @@ func openGit(r *Repo, dir string) error {
 	if v, ok := getenv(r.opts.env, "GIT_INDEX_FILE"); ok && v != "" {
 		r.indexFile = absUnder(r.top, v)
 	}
+	rf, err := readRepoFormat(r.commonDir)
+	if err != nil {
+		rf.unsupportedBy = err.Error()
+	}
+	r.be = newGitBackend(r, gitPath, dir, rf)
+	return nil
+}
+
+// newGitBackend builds the git engine for a located repository: git's
+// environment pinned to it, and the native reader when the repository's
+// format allows (git's cat-file otherwise, started on first use).
+func newGitBackend(r *Repo, gitPath, dir string, rf repoFormat) *gitBackend {
 	set := map[string]string{"GIT_DIR": r.gitDir, "GIT_WORK_TREE": r.top, "GIT_INDEX_FILE": r.indexFile}
 	// A relative object directory is relative to where git started: pin it.
 	if v, ok := getenv(r.opts.env, "GIT_OBJECT_DIRECTORY"); ok && v != "" {
 		set["GIT_OBJECT_DIRECTORY"] = absUnder(dir, v)
 	}
-	r.be = &gitBackend{git: gitPath, dir: r.top, env: gitEnv(r.opts.env, set), format: r.format}
-	return nil
+	env := gitEnv(r.opts.env, set)
+	g := &gitBackend{git: gitPath, dir: r.top, env: env, format: r.format}
+	if !r.opts.catFileOnly && rf.format == r.format {
+		loc := &location{top: r.top, gitDir: r.gitDir, commonDir: r.commonDir, indexFile: r.indexFile}
+		if nat, err := openNative(loc, rf, env); err == nil {
+			g.nat = nat
+		}
+	}
+	return g
 }
 
 func absUnder(base, p string) string {
@@ -431,6 +463,14 @@ func (g *gitBackend) askObject(verb, id string) (*catFile, catHeader, error) {
 func (g *gitBackend) readObject(id, typ string, limit int64) ([]byte, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.nat != nil {
+		data, err := g.nat.readObject(id, typ, limit)
+		if err == nil || errors.Is(err, ErrTooLarge) {
+			return data, err
+		}
+		// Anything else (a storage the native reader does not know,
+		// damage) is git's to answer, in its own words.
+	}
 	if limit >= 0 {
 		// Size first, so an oversized blob is never streamed.
 		_, h, err := g.askObject("info", id)
@@ -461,6 +501,12 @@ func (g *gitBackend) readObject(id, typ string, limit int64) ([]byte, error) {
 func (g *gitBackend) resolve(rev string) (string, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
+	if g.nat != nil {
+		if id, err := g.nat.resolve(rev); err == nil {
+			return id, nil
+		}
+		// Unknown, unusual or damaged: git has the last word.
+	}
 	c, h, err := g.request("contents", rev+"^{commit}")
 	if err != nil {
 		return "", err
@@ -481,6 +527,14 @@ func (g *gitBackend) resolve(rev string) (string, error) {
 }
 
 func (g *gitBackend) headUnborn() (bool, error) {
+	if g.nat != nil {
+		g.mu.Lock()
+		unborn, err := g.nat.headUnborn()
+		g.mu.Unlock()
+		if err == nil {
+			return unborn, nil
+		}
+	}
 	out, _, err := runGit(context.Background(), g.git, g.dir, g.env, nil, "symbolic-ref", "-q", "HEAD")
 	if err != nil {
 		return false, nil // detached or broken HEAD: not unborn
@@ -579,6 +633,10 @@ func (g *gitBackend) close() error {
 		}
 	}
 	g.batch, g.check = nil, nil
+	if g.nat != nil {
+		errs = append(errs, g.nat.close())
+		g.nat = nil
+	}
 	return errors.Join(errs...)
 }
 

@@ -81,8 +81,15 @@ const (
 	EngineAuto Engine = iota
 	// EngineGit drives git's plumbing commands.
 	EngineGit
-	// EngineGoGit reads the repository in-process with go-git.
+	// EngineGoGit reads the repository in-process, without a git
+	// executable: gitscan's own object and ref reader, go-git's index,
+	// config and ignore-file decoders.
 	EngineGoGit
+
+	// engineGitCatFile is EngineGit reading every object and revision
+	// through git's cat-file, never natively: tests hold the native reader
+	// to git's own answers with it.
+	engineGitCatFile Engine = 100
 )
 
 // String names the engine.
@@ -92,6 +99,8 @@ func (e Engine) String() string {
 		return "git"
 	case EngineGoGit:
 		return "go-git"
+	case engineGitCatFile:
+		return "git(cat-file)"
 	}
 	return "auto"
 }
@@ -106,6 +115,9 @@ type options struct {
 	envSet  bool
 	gitPath string
 	noCache bool
+	// catFileOnly keeps EngineGit from reading objects and refs itself
+	// (tests hold the native reader to git's own answers with it).
+	catFileOnly bool
 }
 
 // WithEngine forces an engine.
@@ -173,6 +185,9 @@ func Open(dir string, opts ...Option) (*Repo, error) {
 		} else if _, err := exec.LookPath("git"); err == nil {
 			eng = EngineGit
 		}
+	}
+	if eng == engineGitCatFile {
+		eng, o.catFileOnly = EngineGit, true
 	}
 	r := &Repo{opts: o, engine: eng, trees: newTreeCache(4096), idx: &indexCache{}}
 	switch eng {

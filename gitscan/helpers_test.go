@@ -341,7 +341,9 @@ func marks(t testing.TB, dir string) map[string]string {
 	return out
 }
 
-var engines = []Engine{EngineGit, EngineGoGit}
+// engines are the engine configurations every differential test runs:
+// git with the native reader, git with cat-file only, and in-process.
+var engines = []Engine{EngineGit, engineGitCatFile, EngineGoGit}
 
 func openT(t testing.TB, dir string, env []string, e Engine, opts ...Option) *Repo {
 	t.Helper()

@@ -240,27 +240,45 @@ func TestHookEnvironment(t *testing.T) {
 	}
 }
 
-func TestGoGitRefusesWhatItMisreads(t *testing.T) {
+// TestFormatsTheNativeReaderReads: repositories go-git v5 could not open
+// or misread (worktreeConfig from sparse checkout, partial clones) read the
+// same with every engine; formats it does not know are refused, never
+// guessed at.
+func TestFormatsTheNativeReaderReads(t *testing.T) {
 	needGit(t)
 	env := testEnv(t)
 	for _, tc := range []struct {
 		name string
 		cfg  [][]string
+		ok   bool
 	}{
-		{"worktreeConfig", [][]string{{"core.repositoryformatversion", "1"}, {"extensions.worktreeConfig", "true"}}},
-		{"partialClone", [][]string{{"core.repositoryformatversion", "1"}, {"extensions.partialClone", "origin"}}},
-		{"promisor", [][]string{{"remote.origin.promisor", "true"}}},
+		{"worktreeConfig", [][]string{{"core.repositoryformatversion", "1"}, {"extensions.worktreeConfig", "true"}}, true},
+		{"partialClone", [][]string{{"core.repositoryformatversion", "1"}, {"extensions.partialClone", "origin"}}, true},
+		{"promisor", [][]string{{"remote.origin.promisor", "true"}}, true},
+		{"unknown extension", [][]string{{"core.repositoryformatversion", "1"}, {"extensions.frobnicate", "yes"}}, false},
+		{"format version 2", [][]string{{"core.repositoryformatversion", "2"}}, false},
 	} {
 		dir := smallRepo(t, env)
 		for _, kv := range tc.cfg {
 			run(t, env, dir, nil, "config", kv[0], kv[1])
 		}
-		if _, err := Open(dir, WithEngine(EngineGoGit), WithEnv(env)); !errors.Is(err, ErrUnsupported) {
-			t.Errorf("%s: go-git engine: %v, want ErrUnsupported", tc.name, err)
+		if !tc.ok {
+			if _, err := Open(dir, WithEngine(EngineGoGit), WithEnv(env)); !errors.Is(err, ErrUnsupported) {
+				t.Errorf("%s: go-git engine: %v, want ErrUnsupported", tc.name, err)
+			}
+			if r, err := Open(dir, WithEngine(EngineGit), WithEnv(env)); err == nil {
+				if g := r.be.(*gitBackend); g.nat != nil {
+					t.Errorf("%s: the git engine reads natively what git 2.39 does not know", tc.name)
+				}
+				r.Close()
+			}
+			continue
 		}
-		r := openT(t, dir, env, EngineGit)
-		if s, _, err := r.Surfaces(resolveT(t, r, "HEAD")); err != nil || len(s) != 2 {
-			t.Errorf("%s: git engine surfaces %v %v", tc.name, s, err)
+		for _, e := range engines {
+			r := openT(t, dir, env, e)
+			if s, _, err := r.Surfaces(resolveT(t, r, "HEAD")); err != nil || len(s) != 2 {
+				t.Errorf("%s: %v surfaces %v %v", tc.name, e, s, err)
+			}
 		}
 	}
 }
@@ -290,8 +308,23 @@ func TestSHA256Repository(t *testing.T) {
 	if s, err := r.Resolve(strings.Repeat("0", 64)); err != nil || s != Empty {
 		t.Errorf("sha256 zeros: %v %v", s, err)
 	}
-	if _, err := Open(dir, WithEngine(EngineGoGit), WithEnv(env)); !errors.Is(err, ErrUnsupported) {
-		t.Errorf("go-git engine on sha256: %v, want ErrUnsupported", err)
+	for _, e := range engines {
+		r := openT(t, dir, env, e)
+		ch, err := r.Changes(resolveT(t, r, "HEAD~1"), resolveT(t, r, "HEAD"))
+		if err != nil || len(ch) != 1 || ch[0].New.ID != want {
+			t.Errorf("%v: sha256 changes %+v %v, want new id %s", e, ch, err, want)
+		}
+		if data, _, err := r.ReadBlob(resolveT(t, r, "HEAD"), ".agentty/mcp.json", 100); err != nil || string(data) != `{"a":1}` {
+			t.Errorf("%v: sha256 read %q %v", e, data, err)
+		}
+	}
+	// Packed, the same.
+	run(t, env, dir, nil, "gc", "-q")
+	for _, e := range engines {
+		r := openT(t, dir, env, e)
+		if data, _, err := r.ReadBlob(resolveT(t, r, "HEAD~1"), ".agentty/mcp.json", 100); err != nil || string(data) != "{}" {
+			t.Errorf("%v: sha256 packed read %q %v", e, data, err)
+		}
 	}
 }
 
@@ -334,7 +367,7 @@ func TestOldGitWithoutBatchCommand(t *testing.T) {
 	if err := os.WriteFile(wrapper, []byte(script), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	r, err := Open(dir, WithEnv(env), WithGitExecutable(wrapper))
+	r, err := Open(dir, WithEnv(env), WithGitExecutable(wrapper), WithEngine(engineGitCatFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,0 +1,233 @@
+package gitscan
+
+import (
+	"errors"
+	"fmt"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+)
+
+// native is gitscan's in-process reader of objects and refs (see odb and
+// refStore). Both engines use it when the repository's format allows:
+// EngineGoGit always (it has nothing else), EngineGit for every object
+// read and revision it can answer with certainty, falling back to git's
+// own `cat-file` for the rest. Either way a read costs the same in a
+// repository of 10,000 objects and one of 10 million, and the hook starts
+// no git process at all.
+type native struct {
+	odb    *odb
+	refs   *refStore
+	format objectFormat
+}
+
+// repoFormat is what a repository's config says about how to read it.
+type repoFormat struct {
+	format        objectFormat
+	worktreeCfg   bool
+	partialClone  bool
+	unsupportedBy string // why the native reader must not read it ("" = it can)
+}
+
+// knownExtensions are the repository extensions of git 2.39 that do not
+// change how objects and refs are stored, plus objectFormat (handled).
+var knownExtensions = map[string]bool{"noop": true, "preciousobjects": true, "partialclone": true, "worktreeconfig": true, "objectformat": true}
+
+// readRepoFormat reads core.repositoryformatversion and extensions.* as
+// git's read_repository_format does (the repository's own config file).
+func readRepoFormat(commonDir string) (repoFormat, error) {
+	rf := repoFormat{format: formatSHA1}
+	cfg, err := readGitConfig(filepath.Join(commonDir, "config"))
+	if err != nil {
+		return rf, err
+	}
+	version := 0
+	if v := cfg.Section("core").Options.Get("repositoryformatversion"); v != "" {
+		n, err := strconv.Atoi(strings.TrimSpace(v))
+		if err != nil || n < 0 {
+			rf.unsupportedBy = fmt.Sprintf("core.repositoryformatversion=%q", v)
+			return rf, nil
+		}
+		version = n
+	}
+	if version > 1 {
+		rf.unsupportedBy = fmt.Sprintf("repository format version %d", version)
+		return rf, nil
+	}
+	for _, o := range cfg.Section("extensions").Options {
+		key, val := strings.ToLower(o.Key), strings.ToLower(strings.TrimSpace(o.Value))
+		if !knownExtensions[key] {
+			if version == 0 {
+				continue // git ignores extensions in a version 0 repository
+			}
+			rf.unsupportedBy = "extensions." + o.Key
+			return rf, nil
+		}
+		switch key {
+		case "objectformat":
+			switch val {
+			case "sha1":
+			case "sha256":
+				rf.format = formatSHA256
+			default:
+				rf.unsupportedBy = "extensions.objectFormat=" + o.Value
+				return rf, nil
+			}
+		case "worktreeconfig":
+			rf.worktreeCfg = val != "false"
+		case "partialclone":
+			rf.partialClone = true
+		}
+	}
+	return rf, nil
+}
+
+func openNative(loc *location, rf repoFormat, env []string) (*native, error) {
+	if rf.unsupportedBy != "" {
+		return nil, fmt.Errorf("%s: %s: %w", loc.commonDir, rf.unsupportedBy, ErrUnsupported)
+	}
+	o, err := newODB(rf.format, filepath.Join(loc.commonDir, "objects"), env)
+	if err != nil {
+		return nil, err
+	}
+	return &native{odb: o, refs: &refStore{gitDir: loc.gitDir, commonDir: loc.commonDir, format: rf.format}, format: rf.format}, nil
+}
+
+func (n *native) readObject(id, typ string, limit int64) ([]byte, error) {
+	t, data, err := n.odb.read(id, limit)
+	if err != nil {
+		return nil, err
+	}
+	if t != typ {
+		return nil, fmt.Errorf("object %s: is a %s, not a %s", id, t, typ)
+	}
+	return data, nil
+}
+
+// resolve peels rev to a commit id (errNotNative for syntax left to git).
+func (n *native) resolve(rev string) (string, error) {
+	return nativeResolve(n.refs, n.format, rev, func(id string) (string, []string, error) {
+		t, data, err := n.odb.read(id, -1)
+		if err != nil {
+			if errors.Is(err, ErrMissingObject) {
+				return "", nil, fmt.Errorf("revision %q: %v: %w", rev, err, ErrUnknownRevision)
+			}
+			return "", nil, err
+		}
+		switch t {
+		case "commit":
+			c, err := parseCommit(n.format, data)
+			if err != nil {
+				return "", nil, fmt.Errorf("commit %s: %w", id, err)
+			}
+			return t, c.parents, nil
+		case "tag":
+			line, _, _ := strings.Cut(string(data), "\n")
+			target, ok := strings.CutPrefix(line, "object ")
+			if !ok || !n.format.validID(target) {
+				return "", nil, fmt.Errorf("tag %s: malformed", id)
+			}
+			return t, []string{target}, nil
+		}
+		return t, nil, nil
+	})
+}
+
+// headUnborn reports whether HEAD names a branch that does not exist.
+func (n *native) headUnborn() (bool, error) {
+	target, err := n.refs.headSymref()
+	if err != nil || target == "" {
+		return false, err
+	}
+	_, ok, err := n.refs.resolveName(target)
+	if err != nil {
+		return false, err
+	}
+	return !ok, nil
+}
+
+func (n *native) close() error { return n.odb.close() }
+
+// discoverForGit locates the repository without running git, for the git
+// engine, and reports ok only where the answer is certainly git's own:
+// otherwise (odd layouts, another user's repository, a file system
+// boundary, ceiling directories) the caller asks `git rev-parse`, which
+// also applies safe.directory with every configuration level.
+//
+// safe.directory: git checks ownership only when it discovers a repository,
+// not when GIT_DIR is set (as it is inside a hook, after git itself checked).
+// A discovered repository whose work tree, git directory and `.git` file
+// are owned by the current user (or by SUDO_UID when running as root) passes
+// git's check whatever safe.directory says; anything else goes to git.
+func discoverForGit(dir string, env []string) (*location, repoFormat, bool) {
+	if runtime.GOOS == "windows" {
+		return nil, repoFormat{}, false // ownership is a matter of SIDs there
+	}
+	if v, ok := getenv(env, "GIT_CEILING_DIRECTORIES"); ok && v != "" {
+		return nil, repoFormat{}, false
+	}
+	_, gitDirSet := getenv(env, "GIT_DIR")
+	loc, err := discover(dir, env)
+	if err != nil {
+		return nil, repoFormat{}, false
+	}
+	if !pathWithin(dir, loc.top) {
+		return nil, repoFormat{}, false // not inside the work tree: git says how
+	}
+	rf, err := readRepoFormat(loc.commonDir)
+	if err != nil || rf.unsupportedBy != "" {
+		return nil, repoFormat{}, false
+	}
+	if rf.worktreeCfg {
+		// config.worktree may move the work tree or make it bare.
+		if cfg, err := readGitConfig(filepath.Join(loc.gitDir, "config.worktree")); err != nil ||
+			cfg.Section("core").Options.Get("worktree") != "" || cfg.Section("core").Options.Get("bare") != "" {
+			return nil, repoFormat{}, false
+		}
+	}
+	if !gitDirSet {
+		if !crossesNoFilesystem(dir, loc.top, env) {
+			return nil, repoFormat{}, false
+		}
+		for _, p := range []string{loc.top, loc.gitDir, filepath.Join(loc.top, ".git")} {
+			if !ownedByUs(p, env) {
+				return nil, repoFormat{}, false
+			}
+		}
+	}
+	return loc, rf, true
+}
+
+// pathWithin reports whether dir is root or below it (both absolute; dir
+// may contain symlinks that root has resolved).
+func pathWithin(dir, root string) bool {
+	if real, err := filepath.EvalSymlinks(dir); err == nil {
+		dir = real
+	}
+	rel, err := filepath.Rel(root, dir)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// crossesNoFilesystem reports whether discovery from dir up to top stayed
+// on one file system, or GIT_DISCOVERY_ACROSS_FILESYSTEM allows crossing.
+func crossesNoFilesystem(dir, top string, env []string) bool {
+	if v, ok := getenv(env, "GIT_DISCOVERY_ACROSS_FILESYSTEM"); ok {
+		if b, err := strconv.ParseBool(v); err == nil && b {
+			return true
+		}
+	}
+	first, ok := fileDev(dir)
+	if !ok {
+		return false
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		dev, ok := fileDev(d)
+		if !ok || dev != first {
+			return false
+		}
+		if d == top || filepath.Dir(d) == d {
+			return true
+		}
+	}
+}
