@@ -53,7 +53,7 @@ cd "$repo"
 git show bench/base:.agentty/mcp.json >"$tmp/base.json"
 mkdir -p "$tmp/launch/.agentty" && cp "$tmp/base.json" "$tmp/launch/.agentty/mcp.json"
 "$tmp/mcp-guard" -C "$tmp/launch" approve --all >/dev/null
-cache=$(git rev-parse --git-common-dir)/mcp-guard/surfaces.v1
+cache=$(git rev-parse --git-common-dir)/mcp-guard/trees.v2
 
 # now_us prints the time in microseconds without forking.
 now_us() { local t=${EPOCHREALTIME/./}; echo "${t}"; }

@@ -26,6 +26,11 @@ type backend interface {
 	// and untracked-not-ignored files; untracked nested repositories end
 	// in "/".
 	worktreePaths() ([]string, error)
+	// ignoredSurfacePaths lists the untracked files and symlinks that the
+	// ignore rules hide but that match the surface patterns (agentty reads
+	// a gitignored .agentty/mcp.json all the same), nested repositories
+	// excluded.
+	ignoredSurfacePaths() ([]string, error)
 	close() error
 }
 

@@ -10,24 +10,31 @@ import (
 	"sort"
 )
 
-// surfaceCache remembers the surfaces of a few recently seen root trees in
-// $GIT_COMMON_DIR/mcp-guard/surfaces.v1, so the git hook does not list a
-// whole tree on every checkout. Trees are immutable, so an entry keyed by
-// tree id never goes stale; the file is still treated as untrusted input:
-// it is size-capped, checksummed and every entry re-validated (ids, paths,
-// kinds, order) on read, and any defect makes the whole file count as
-// absent. Writes go to a temporary file renamed into place (atomic on
-// POSIX), so a reader sees the old file or the new one, never a mix.
+// surfaceCache remembers, for a few recently seen root trees, their
+// surfaces and the dependency lists callers recorded (see Dependencies),
+// in $GIT_COMMON_DIR/mcp-guard/trees.v2, so the git hook neither lists a
+// whole tree nor re-reads unchanged configurations on every checkout.
+// Trees are immutable, so an entry keyed by tree id never goes stale; the
+// file is still treated as untrusted input: it is size-capped, checksummed
+// and every entry re-validated (ids, paths, kinds, order) on read, and any
+// defect makes the whole file count as absent. Changes are written once,
+// when the repository is closed, to a temporary file renamed into place
+// (atomic on POSIX), so a reader sees the old file or the new one, never a
+// mix.
 type surfaceCache struct {
 	path    string
 	format  objectFormat
 	entries []cacheEntry
+	dirty   bool
 }
 
 const (
-	cacheVersion    = 1
+	cacheVersion    = 2
+	cacheFileName   = "trees.v2"
 	cacheMaxEntries = 8
 	cacheMaxBytes   = 8 << 20
+	// cacheMaxDeps bounds one dependency list (paths).
+	cacheMaxDeps = 1 << 14
 )
 
 type cacheFile struct {
@@ -38,9 +45,10 @@ type cacheFile struct {
 }
 
 type cacheEntry struct {
-	Tree     string         `json:"tree"`
-	Surfaces []cacheSurface `json:"surfaces"`
-	Skipped  []string       `json:"skipped"`
+	Tree     string              `json:"tree"`
+	Surfaces []cacheSurface      `json:"surfaces"`
+	Skipped  []string            `json:"skipped"`
+	Deps     map[string][]string `json:"deps,omitempty"`
 }
 
 type cacheSurface struct {
@@ -51,7 +59,7 @@ type cacheSurface struct {
 }
 
 func openSurfaceCache(commonDir string, f objectFormat) *surfaceCache {
-	c := &surfaceCache{path: filepath.Join(commonDir, "mcp-guard", "surfaces.v1"), format: f}
+	c := &surfaceCache{path: filepath.Join(commonDir, "mcp-guard", cacheFileName), format: f}
 	c.entries = c.load()
 	return c
 }
@@ -110,15 +118,35 @@ func (c *surfaceCache) valid(e cacheEntry) bool {
 			return false
 		}
 	}
+	if len(e.Deps) > 16 {
+		return false
+	}
+	for k, paths := range e.Deps {
+		if k == "" || len(k) > 128 || len(paths) > cacheMaxDeps {
+			return false
+		}
+		for i, p := range paths {
+			if validPath(p) != nil || p == "" || (i > 0 && paths[i-1] >= p) {
+				return false
+			}
+		}
+	}
 	return true
 }
 
-func (c *surfaceCache) get(tree string) ([]Surface, []string, bool) {
-	for _, e := range c.entries {
-		if e.Tree == tree {
-			s, sk := e.decode()
-			return s, sk, true
+func (c *surfaceCache) find(tree string) *cacheEntry {
+	for i := range c.entries {
+		if c.entries[i].Tree == tree {
+			return &c.entries[i]
 		}
+	}
+	return nil
+}
+
+func (c *surfaceCache) get(tree string) ([]Surface, []string, bool) {
+	if e := c.find(tree); e != nil {
+		s, sk := e.decode()
+		return s, sk, true
 	}
 	return nil, nil, false
 }
@@ -141,8 +169,8 @@ func (e cacheEntry) decode() ([]Surface, []string) {
 	return s, append([]string(nil), e.Skipped...)
 }
 
-// put stores an entry and rewrites the file atomically; failures are
-// ignored (the cache is an optimisation).
+// put stores the surfaces of tree (keeping its dependency lists) as the
+// most recent entry.
 func (c *surfaceCache) put(tree string, s []Surface, sk []string) {
 	e := cacheEntry{Tree: tree, Surfaces: []cacheSurface{}, Skipped: []string{}}
 	for _, v := range s {
@@ -151,12 +179,47 @@ func (c *surfaceCache) put(tree string, s []Surface, sk []string) {
 	e.Skipped = append(e.Skipped, sk...)
 	sort.Slice(e.Surfaces, func(i, j int) bool { return e.Surfaces[i].Path < e.Surfaces[j].Path })
 	sort.Strings(e.Skipped)
+	if old := c.find(tree); old != nil {
+		e.Deps = old.Deps
+	}
 	if !c.valid(e) {
 		return
 	}
+	c.store(e)
+}
+
+// setDeps records a dependency list for a tree already in the cache.
+func (c *surfaceCache) setDeps(tree, key string, paths []string) bool {
+	old := c.find(tree)
+	if old == nil {
+		return false
+	}
+	e := *old
+	e.Deps = map[string][]string{}
+	for k, v := range old.Deps {
+		e.Deps[k] = v
+	}
+	e.Deps[key] = paths
+	if !c.valid(e) {
+		return false
+	}
+	c.store(e)
+	return true
+}
+
+func (c *surfaceCache) deps(tree, key string) ([]string, bool) {
+	if e := c.find(tree); e != nil {
+		if d, ok := e.Deps[key]; ok {
+			return append([]string(nil), d...), true
+		}
+	}
+	return nil, false
+}
+
+func (c *surfaceCache) store(e cacheEntry) {
 	var kept []cacheEntry
 	for _, old := range c.entries {
-		if old.Tree != tree {
+		if old.Tree != e.Tree {
 			kept = append(kept, old)
 		}
 	}
@@ -165,7 +228,17 @@ func (c *surfaceCache) put(tree string, s []Surface, sk []string) {
 		kept = kept[len(kept)-cacheMaxEntries:]
 	}
 	c.entries = kept
-	cf := cacheFile{Version: cacheVersion, Format: c.format.name, Entries: kept, Sum: entriesSum(kept)}
+	c.dirty = true
+}
+
+// flush writes the file if anything changed; failures are ignored (the
+// cache is an optimisation: a read-only repository still works).
+func (c *surfaceCache) flush() {
+	if !c.dirty {
+		return
+	}
+	c.dirty = false
+	cf := cacheFile{Version: cacheVersion, Format: c.format.name, Entries: c.entries, Sum: entriesSum(c.entries)}
 	b, err := json.Marshal(cf)
 	if err != nil || len(b) > cacheMaxBytes {
 		return
@@ -174,7 +247,7 @@ func (c *surfaceCache) put(tree string, s []Surface, sk []string) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return
 	}
-	tmp, err := os.CreateTemp(dir, "surfaces.tmp-*")
+	tmp, err := os.CreateTemp(dir, "trees.tmp-*")
 	if err != nil {
 		return
 	}
@@ -182,5 +255,7 @@ func (c *surfaceCache) put(tree string, s []Surface, sk []string) {
 	cerr := tmp.Close()
 	if werr != nil || cerr != nil || os.Rename(tmp.Name(), c.path) != nil {
 		os.Remove(tmp.Name())
+		return
 	}
+	os.Remove(filepath.Join(dir, "surfaces.v1")) // the first version's file
 }

@@ -14,7 +14,7 @@ func TestSurfaceCacheIsUntrusted(t *testing.T) {
 	needGit(t)
 	env := testEnv(t)
 	dir := smallRepo(t, env)
-	cachePath := filepath.Join(dir, ".git", "mcp-guard", "surfaces.v1")
+	cachePath := filepath.Join(dir, ".git", "mcp-guard", cacheFileName)
 	truth := func(e Engine) []string {
 		r := openT(t, dir, env, e, WithoutCache())
 		s, sk, err := r.Surfaces(resolveT(t, r, "HEAD"))
@@ -28,6 +28,10 @@ func TestSurfaceCacheIsUntrusted(t *testing.T) {
 	if _, _, err := r.Surfaces(resolveT(t, r, "HEAD")); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := os.Stat(cachePath); err == nil {
+		t.Fatal("the cache is written before Close")
+	}
+	r.Close()
 	good, err := os.ReadFile(cachePath)
 	if err != nil {
 		t.Fatalf("no cache written: %v", err)
@@ -76,12 +80,13 @@ func TestSurfaceCacheIsUntrusted(t *testing.T) {
 }
 
 func FuzzSurfaceCacheLoad(f *testing.F) {
-	f.Add([]byte(`{"version":1,"format":"sha1","entries":[],"sum":""}`))
+	f.Add([]byte(`{"version":2,"format":"sha1","entries":[],"sum":""}`))
+	f.Add([]byte(`{"version":2,"format":"sha1","entries":[{"tree":"4b825dc642cb6eb9a060e54bf8d69288fbee4904","surfaces":[],"skipped":[],"deps":{"k":["a","b"]}}],"sum":""}`))
 	f.Add([]byte(`{}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		dir := t.TempDir()
 		os.MkdirAll(filepath.Join(dir, "mcp-guard"), 0o755)
-		os.WriteFile(filepath.Join(dir, "mcp-guard", "surfaces.v1"), data, 0o644)
+		os.WriteFile(filepath.Join(dir, "mcp-guard", cacheFileName), data, 0o644)
 		c := openSurfaceCache(dir, formatSHA1)
 		for _, e := range c.entries {
 			if !c.valid(e) {

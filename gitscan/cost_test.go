@@ -77,6 +77,7 @@ func TestHookPathReadsOChange(t *testing.T) {
 		if n := c.Objects(); n >= 30 {
 			t.Errorf("%v: Surfaces derived from a cached neighbour read %d objects, want < 30", e, n)
 		}
+		r.Close() // writes the cache
 		c.Reset()
 		r2 := openT(t, dir, env, e, WithReadCounter(&c))
 		if _, _, err := r2.Surfaces(resolveT(t, r2, "main")); err != nil {
@@ -87,7 +88,7 @@ func TestHookPathReadsOChange(t *testing.T) {
 		}
 		// History of one literal path descends only that path.
 		c.Reset()
-		h, err := r.History(context.Background(), Empty, cur, []string{deep})
+		h, err := r2.History(context.Background(), Empty, resolveT(t, r2, "main"), []string{deep})
 		if err != nil || len(h) != 2 {
 			t.Fatalf("%v: history %v %v", e, h, err)
 		}

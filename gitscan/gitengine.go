@@ -585,6 +585,23 @@ func (g *gitBackend) worktreePaths() ([]string, error) {
 	return dedupSorted(paths), nil
 }
 
+func (g *gitBackend) ignoredSurfacePaths() ([]string, error) {
+	m, _ := newMatcher(nil)
+	args := append([]string{"ls-files", "-z", "-o", "-i", "--exclude-standard", "--"}, m.pathspecs()...)
+	out, err := g.run(context.Background(), args...)
+	if err != nil {
+		return nil, err
+	}
+	var paths []string
+	for _, p := range splitZ(out) {
+		if !strings.HasSuffix(p, "/") {
+			paths = append(paths, p)
+		}
+	}
+	sort.Strings(paths)
+	return dedupSorted(paths), nil
+}
+
 func (g *gitBackend) listTree(tree string) ([]Entry, error) {
 	out, err := g.run(context.Background(), "ls-tree", "-r", "-z", "--full-tree", tree)
 	if err != nil {

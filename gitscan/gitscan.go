@@ -150,6 +150,14 @@ type Repo struct {
 	opts                   options
 	trees                  *treeCache
 	idx                    *indexCache
+	cache                  *surfaceCache // opened on first use, written at Close
+	lastChanges            *changesMemo  // the last comparison of two trees
+}
+
+// changesMemo is the result of Changes between two trees.
+type changesMemo struct {
+	from, to string
+	changes  []Change
 }
 
 // Open finds the repository containing dir (any directory inside its work
@@ -207,8 +215,12 @@ func Open(dir string, opts ...Option) (*Repo, error) {
 	return r, nil
 }
 
-// Close releases the engine's resources (the git processes it keeps).
+// Close writes the surface cache if it changed and releases the engine's
+// resources (files, the git processes it keeps).
 func (r *Repo) Close() error {
+	if r.cache != nil {
+		r.cache.flush()
+	}
 	if r.be == nil {
 		return nil
 	}

@@ -107,12 +107,25 @@ func (g *goGitBackend) worktreePaths() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	paths, err := walkWorktree(g.loc.top, g.loc.commonDir, idx, g.env)
+	paths, _, err := walkWorktree(g.loc.top, g.loc.commonDir, idx, g.env, false)
 	if err != nil {
 		return nil, err
 	}
 	sort.Strings(paths)
 	return dedupSorted(paths), nil
+}
+
+func (g *goGitBackend) ignoredSurfacePaths() ([]string, error) {
+	idx, err := g.indexEntries()
+	if err != nil {
+		return nil, err
+	}
+	_, ignored, err := walkWorktree(g.loc.top, g.loc.commonDir, idx, g.env, true)
+	if err != nil {
+		return nil, err
+	}
+	sort.Strings(ignored)
+	return dedupSorted(ignored), nil
 }
 
 func (g *goGitBackend) close() error { return g.nat.close() }

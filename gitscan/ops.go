@@ -240,6 +240,10 @@ func (r *Repo) Changes(old, new Side) ([]Change, error) {
 		if err := r.diffTrees("", old.tree, new.tree, nil, &out); err != nil {
 			return nil, err
 		}
+		if old.kind == sideCommit && new.kind == sideCommit {
+			sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+			r.lastChanges = &changesMemo{from: old.tree, to: new.tree, changes: append([]Change(nil), out...)}
+		}
 	} else {
 		a, err := r.flatten(old)
 		if err != nil {

@@ -23,8 +23,12 @@ import (
 // tree is enumerated as tracked plus untracked-not-ignored files: with the
 // git engine by `git ls-files -co --exclude-standard`, with the go-git
 // engine by a directory walk honouring .gitignore files, info/exclude and
-// core.excludesFile only (see walkWorktree). Ignored files are therefore not
-// surfaces of the work tree.
+// core.excludesFile only (see walkWorktree). Untracked files the ignore
+// rules hide are surfaces all the same when they match the surface patterns
+// (agentty reads a gitignored `.agentty/mcp.json` like any other): they are
+// listed too, by `git ls-files -o -i --exclude-standard -- <surface
+// pathspecs>` or by walking the ignored directories (nested repositories
+// are never entered).
 func (r *Repo) Surfaces(side Side) (surfaces []Surface, skipped []string, err error) {
 	switch side.kind {
 	case sideEmpty:
@@ -58,10 +62,20 @@ func surfacesOf(entries []Entry) (surfaces []Surface, skipped []string) {
 	return surfaces, skipped
 }
 
+// treeCache opens the cache file on first use (nil WithoutCache).
+func (r *Repo) surfCache() *surfaceCache {
+	if r.opts.noCache {
+		return nil
+	}
+	if r.cache == nil {
+		r.cache = openSurfaceCache(r.commonDir, r.format)
+	}
+	return r.cache
+}
+
 func (r *Repo) commitSurfaces(tree string) ([]Surface, []string, error) {
-	var cache *surfaceCache
-	if !r.opts.noCache {
-		cache = openSurfaceCache(r.commonDir, r.format)
+	cache := r.surfCache()
+	if cache != nil {
 		if s, sk, ok := cache.get(tree); ok {
 			return s, sk, nil
 		}
@@ -78,10 +92,45 @@ func (r *Repo) commitSurfaces(tree string) ([]Surface, []string, error) {
 		s, sk = surfacesOf(entries)
 	}
 	if cache != nil {
-		cache.put(tree, s, sk) // best effort: a read-only repository still works
+		cache.put(tree, s, sk) // written when the repository is closed
 	}
 	return s, sk, nil
 }
+
+// Dependencies returns the repository paths a caller recorded for the tree
+// of a commit side with SetDependencies under key: typically every path
+// whose entry its answer about that tree depends on, so that when a later
+// comparison changes none of them (and no surface), the answer is known
+// without reading anything. ok is false when nothing is recorded (other
+// sides, WithoutCache, a cache that was dropped or damaged).
+func (r *Repo) Dependencies(side Side, key string) (paths []string, ok bool) {
+	cache := r.surfCache()
+	if side.kind != sideCommit || cache == nil {
+		return nil, false
+	}
+	return cache.deps(side.tree, key)
+}
+
+// SetDependencies records paths for the tree of a commit side under key
+// (a short name that changes whenever the caller's rules change). It is
+// kept with the tree's surfaces in the cache file (written at Close), so
+// Surfaces(side) must have been called first; otherwise, or for other
+// sides, or past the cache's bounds, it records nothing.
+func (r *Repo) SetDependencies(side Side, key string, paths []string) {
+	cache := r.surfCache()
+	if side.kind != sideCommit || cache == nil {
+		return
+	}
+	p := append([]string(nil), paths...)
+	sort.Strings(p)
+	cache.setDeps(side.tree, key, dedupSorted(p))
+}
+
+// IsSurface reports whether an entry is an agentty surface, and of which
+// kind: KindOf for files, KindLinkedDir for a non-directory entry where a
+// surface directory belongs. A change to a surface (either side of it) is
+// what callers must never take for "nothing relevant changed".
+func IsSurface(e Entry) (Kind, bool) { return isSurfaceEntry(e.Path, e.Mode) }
 
 // maxDeriveReads bounds the pruned comparison used to derive a tree's
 // surfaces from a cached one: past it, listing the tree is cheaper.
@@ -94,18 +143,30 @@ func (r *Repo) deriveSurfaces(cache *surfaceCache, tree string) ([]Surface, []st
 	if cache == nil {
 		return nil, nil, false, nil
 	}
-	base, s0, sk0, ok := cache.latest()
-	if !ok {
-		return nil, nil, false, nil
-	}
+	var base string
+	var s0 []Surface
+	var sk0 []string
 	var changes []Change
-	budget := &budgetFilter{left: maxDeriveReads}
-	err := r.diffTrees("", base, tree, budget, &changes)
-	if errors.Is(err, errBudget) {
-		return nil, nil, false, nil
+	if m := r.lastChanges; m != nil && m.to == tree {
+		// The comparison just made (the hook: ORIG_HEAD to HEAD) leads
+		// here from a tree whose surfaces are known: no reads at all.
+		if s, sk, ok := cache.get(m.from); ok {
+			base, s0, sk0, changes = m.from, s, sk, m.changes
+		}
 	}
-	if err != nil {
-		return nil, nil, false, err
+	if base == "" {
+		var ok bool
+		if base, s0, sk0, ok = cache.latest(); !ok {
+			return nil, nil, false, nil
+		}
+		budget := &budgetFilter{left: maxDeriveReads}
+		err := r.diffTrees("", base, tree, budget, &changes)
+		if errors.Is(err, errBudget) {
+			return nil, nil, false, nil
+		}
+		if err != nil {
+			return nil, nil, false, err
+		}
 	}
 	byPath := map[string]Surface{}
 	for _, s := range s0 {
@@ -165,6 +226,13 @@ func (r *Repo) worktreeSurfaces() ([]Surface, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
+	ignored, err := r.be.ignoredSurfacePaths()
+	if err != nil {
+		return nil, nil, err
+	}
+	paths = append(paths, ignored...)
+	sort.Strings(paths)
+	paths = dedupSorted(paths)
 	var out []Surface
 	var skipped []string
 	for _, p := range paths {

@@ -228,8 +228,11 @@ func (c *indexCache) cleanID(p string, fi fs.FileInfo, mode Mode) (string, bool)
 // from other sources, no sparse-checkout cone rules. An untracked
 // directory holding a `.git` (a nested repository) is listed once, with a
 // trailing slash, and not entered; `.git` entries are never listed.
-func walkWorktree(top, commonDir string, idx []indexEntry, env []string) ([]string, error) {
-	var paths []string
+//
+// With surfaces set it also walks what the ignore rules exclude and
+// returns, in ignored, the untracked files and symlinks there that are
+// agentty surfaces (see ignoredSurfacePaths).
+func walkWorktree(top, commonDir string, idx []indexEntry, env []string, surfaces bool) (paths, ignored []string, err error) {
 	tracked := map[string]bool{}
 	for _, e := range idx {
 		paths = append(paths, e.Path)
@@ -238,8 +241,8 @@ func walkWorktree(top, commonDir string, idx []indexEntry, env []string) ([]stri
 	var ps []gitignore.Pattern
 	ps = append(ps, readIgnoreFile(globalExcludesFile(env), nil)...)
 	ps = append(ps, readIgnoreFile(filepath.Join(commonDir, "info", "exclude"), nil)...)
-	var walk func(dir string, rel []string, ps []gitignore.Pattern) error
-	walk = func(dir string, rel []string, ps []gitignore.Pattern) error {
+	var walk func(dir string, rel []string, ps []gitignore.Pattern, hidden bool) error
+	walk = func(dir string, rel []string, ps []gitignore.Pattern, hidden bool) error {
 		ps = append(ps, readIgnoreFile(filepath.Join(dir, ".gitignore"), rel)...)
 		m := gitignore.NewMatcher(ps)
 		ents, err := os.ReadDir(dir)
@@ -259,28 +262,42 @@ func walkWorktree(top, commonDir string, idx []indexEntry, env []string) ([]stri
 					continue // a gitlink: the index entry stands for it
 				}
 				full := filepath.Join(dir, name)
-				if m.Match(child, true) {
+				isIgnored := hidden || m.Match(child, true)
+				if isIgnored && !surfaces {
 					continue
 				}
 				if _, err := os.Lstat(filepath.Join(full, ".git")); err == nil {
-					paths = append(paths, p+"/")
+					if !isIgnored {
+						paths = append(paths, p+"/")
+					}
 					continue
 				}
-				if err := walk(full, child, ps); err != nil {
+				if err := walk(full, child, ps, isIgnored); err != nil {
 					return err
 				}
 			case t.IsRegular() || t&fs.ModeSymlink != 0:
-				if !tracked[p] && !m.Match(child, false) {
+				if tracked[p] {
+					continue
+				}
+				if !hidden && !m.Match(child, false) {
 					paths = append(paths, p)
+					continue
+				}
+				mode := ModeRegular
+				if t&fs.ModeSymlink != 0 {
+					mode = ModeSymlink
+				}
+				if _, ok := isSurfaceEntry(p, mode); ok && surfaces {
+					ignored = append(ignored, p)
 				}
 			}
 		}
 		return nil
 	}
-	if err := walk(top, nil, ps); err != nil {
-		return nil, fmt.Errorf("work tree: %w", err)
+	if err := walk(top, nil, ps, false); err != nil {
+		return nil, nil, fmt.Errorf("work tree: %w", err)
 	}
-	return paths, nil
+	return paths, ignored, nil
 }
 
 func readIgnoreFile(path string, domain []string) []gitignore.Pattern {

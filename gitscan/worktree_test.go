@@ -152,3 +152,52 @@ func TestStatCacheNeverHidesAnEdit(t *testing.T) {
 		}
 	}
 }
+
+// TestIgnoredSurfacesAreSurfaces: agentty reads `.agentty/mcp.json`
+// whether or not git ignores it, so a work tree's surfaces include the
+// ignored files that match the surface patterns (in ignored directories
+// too), but not ignored files that are no surface, and nothing inside a
+// nested repository.
+func TestIgnoredSurfacesAreSurfaces(t *testing.T) {
+	needGit(t)
+	env := testEnv(t)
+	dir := gitInit(t, env)
+	writeFile(t, dir, ".gitignore", ".agentty/\nbuild/\n*.local.md\n")
+	writeFile(t, dir, "README", "r")
+	run(t, env, dir, nil, "add", ".")
+	run(t, env, dir, nil, "commit", "-q", "-m", "one")
+	writeFile(t, dir, ".agentty/mcp.json", "{}")              // ignored by .agentty/
+	writeFile(t, dir, ".agentty/notes.txt", "not a surface")  // ignored, no surface
+	writeFile(t, dir, "build/x/.agentty/hooks.json", "{}")    // inside an ignored directory
+	writeFile(t, dir, "sub/.claude/agents/p.local.md", "# p") // ignored by pattern
+	writeFile(t, dir, "sub/.claude/agents/q.md", "# q")       // not ignored at all
+	writeFile(t, dir, "build/nested/.agentty/mcp.json", "{}") // in a nested repository
+	run(t, env, filepath.Join(dir, "build", "nested"), nil, "init", "-q")
+	if err := os.Symlink("../elsewhere", filepath.Join(dir, "build", ".claude")); err != nil { // a linked surface directory, ignored
+		t.Fatal(err)
+	}
+	want := []string{
+		".agentty/mcp.json mcp-config",
+		"build/.claude linked-dir",
+		"build/x/.agentty/hooks.json hooks",
+		"sub/.claude/agents/p.local.md persona",
+		"sub/.claude/agents/q.md persona",
+	}
+	for _, e := range engines {
+		r := openT(t, dir, env, e)
+		s, _, err := r.Surfaces(WorkTree)
+		if err != nil {
+			t.Fatalf("%v: %v", e, err)
+		}
+		var got []string
+		for _, x := range s {
+			got = append(got, x.Path+" "+x.Kind.String())
+		}
+		if strings.Join(got, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%v: work tree surfaces:\n%s", e, diffLines(want, got))
+		}
+		if data, _, err := r.ReadBlob(WorkTree, ".agentty/mcp.json", 100); err != nil || string(data) != "{}" {
+			t.Errorf("%v: read the ignored config: %q %v", e, data, err)
+		}
+	}
+}

@@ -179,6 +179,10 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 	if err != nil {
 		return nil, fmt.Errorf("compare %s with %s: %w", old, new, err)
 	}
+	cs := newChangeSet(changes)
+	if res, ok, err := quietCompare(repo, old, new, changes, cs); ok || err != nil {
+		return res, err
+	}
 	oldSurf, _, err := repo.Surfaces(old)
 	if err != nil {
 		return nil, fmt.Errorf("list agentty surfaces at %s: %w", old, err)
@@ -187,7 +191,6 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 	if err != nil {
 		return nil, fmt.Errorf("list agentty surfaces at %s: %w", new, err)
 	}
-	cs := newChangeSet(changes)
 	ro, rn := newReader(repo, old), newReader(repo, new)
 	res := &Result{Old: old, New: new, Skipped: skipped}
 
@@ -248,6 +251,9 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 		return nil, err
 	}
 	res.Findings = append(res.Findings, hookFindings...)
+	if err := recordDeps(ro, rn, oldSurf, newSurf); err != nil {
+		return nil, err
+	}
 	sort.SliceStable(res.Changes, func(i, j int) bool {
 		a, b := res.Changes[i], res.Changes[j]
 		if ra, rb := a.Impact.Rank(), b.Impact.Rank(); ra != rb {

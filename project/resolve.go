@@ -22,6 +22,7 @@ type reader struct {
 	repo  *gitscan.Repo
 	side  gitscan.Side
 	cache map[string]resolution
+	deps  map[string]bool // every path resolve visited (see recordDeps)
 }
 
 // resolution is one repository path resolved at a side the way the kernel
@@ -41,8 +42,8 @@ type resolution struct {
 	visited []string
 }
 
-// resolve follows p through symlinks at the reader's side.
-func (rd *reader) resolve(p string) (resolution, error) {
+// resolvePath follows p through symlinks at the reader's side.
+func (rd *reader) resolvePath(p string) (resolution, error) {
 	var res resolution
 	for hops := 0; ; hops++ {
 		if hops > maxHops {
