@@ -59,6 +59,8 @@ type Config struct {
 	TrailingOffset int
 
 	root *jsonValue
+	// counts findings per rule, for MaxFindingsPerRule.
+	counts map[string]int
 }
 
 // Valid reports whether agentty would read this file without failing.

@@ -132,6 +132,15 @@ func (e *SyntaxError) Error() string {
 	return fmt.Sprintf("line %d, column %d: %s", e.Pos.Line, e.Pos.Column, e.Msg)
 }
 
+// MaxValues is the most JSON values (strings, numbers, objects, …) one
+// file may hold. 100,000 servers with a few arguments each fit; a file
+// made of millions of tiny values, which would cost gigabytes to hold, is
+// refused instead.
+const MaxValues = 2_000_000
+
+// ErrTooManyValues reports a file with more than MaxValues values.
+var ErrTooManyValues = errors.New("too many JSON values")
+
 // ErrTooDeep reports nesting deeper than MaxDepth.
 var ErrTooDeep = errors.New("nesting is too deep")
 
@@ -142,6 +151,7 @@ type jsonReader struct {
 	// for in increasing offset order, so the total cost is linear.
 	cOff, cLine, cCol int
 	depth             int
+	values            int
 }
 
 func (r *jsonReader) pos(off int) Pos {
@@ -201,6 +211,10 @@ func (r *jsonReader) skipSpace() {
 }
 
 func (r *jsonReader) value() (*jsonValue, error) {
+	r.values++
+	if r.values > MaxValues {
+		return nil, fmt.Errorf("%w: more than %d values by line %d", ErrTooManyValues, MaxValues, r.pos(r.i).Line)
+	}
 	if r.i >= len(r.data) {
 		return nil, r.errorf(r.i, "unexpected end of input")
 	}

@@ -95,8 +95,29 @@ func Parse(path string, data []byte, scope Scope) *Config {
 	return c
 }
 
+// MaxFindingsPerRule is how many findings of one rule a file reports; past
+// it one more finding says that the rest are not listed. A hostile file
+// can hold millions of duplicate keys or NUL bytes: listing each would
+// cost gigabytes and minutes and tell the reader nothing more.
+const MaxFindingsPerRule = 100
+
+// full reports whether rule has no room left for another listed finding,
+// so that callers can skip building its message.
+func (c *Config) full(rule string) bool { return c.counts[rule] > MaxFindingsPerRule }
+
 func (c *Config) addFinding(rule string, pos Pos, server, key, msg string) {
-	c.Findings = append(c.Findings, NewFinding(rule, c.Path, pos, server, key, msg))
+	if c.counts == nil {
+		c.counts = map[string]int{}
+	}
+	n := c.counts[rule]
+	c.counts[rule] = n + 1
+	switch {
+	case n < MaxFindingsPerRule:
+		c.Findings = append(c.Findings, NewFinding(rule, c.Path, pos, server, key, msg))
+	case n == MaxFindingsPerRule:
+		c.Findings = append(c.Findings, NewFinding(rule, c.Path, pos, "", "",
+			fmt.Sprintf("more %s findings in this file are not listed (at most %d per rule and file)", rule, MaxFindingsPerRule)))
+	}
 }
 
 // findDuplicates reports every duplicate key at every level. The members
@@ -122,7 +143,7 @@ func (c *Config) findDuplicates(v, table *jsonValue, at []string, server string)
 			if v == table {
 				srv = m.Key
 			}
-			if seen[m.Key] {
+			if seen[m.Key] && !c.full("MG302") {
 				p := joinKey(strings.Join(at, ""), m.Key)
 				c.addFinding("MG302", m.KeyPos, srv, p,
 					fmt.Sprintf("duplicate key %q: agentty keeps only the last one, replacing the earlier value", p))
@@ -244,13 +265,13 @@ func (c *Config) server(m jsonMember) (*Server, error) {
 // or shows.
 func (c *Config) integrity(s *Server, keyPath string) {
 	nul := func(key string, pos Pos, v string) {
-		if strings.IndexByte(v, 0) >= 0 {
+		if !c.full("MG104") && strings.IndexByte(v, 0) >= 0 {
 			c.addFinding("MG104", pos, s.Name, keyPath+"."+key,
 				fmt.Sprintf("server %q: %s contains a NUL byte: agentty hashes the bytes after it but the process never sees them", s.Name, key))
 		}
 	}
 	deceptive := func(key string, pos Pos, v string) {
-		if Deceptive(v) {
+		if !c.full("MG308") && Deceptive(v) {
 			c.addFinding("MG308", pos, s.Name, keyPath+"."+key,
 				fmt.Sprintf("server %q: %s contains control, escape, bidi or invisible characters that can make it look like something else", s.Name, key))
 		}
