@@ -165,24 +165,40 @@ func FuzzShell(f *testing.F) {
 			}
 		}
 		analyzeArgv(append([]string{"npx"}, strings.Fields(s)...))
-		if d := time.Since(start); d > 2*time.Second {
+		if d := time.Since(start); d > 30*time.Second { // a hang, not a benchmark
 			t.Fatalf("%q took %v", s, d)
 		}
 	})
 }
 
-// TestShellBounded: hostile scripts cannot make the analysis slow or deep.
+// TestShellBounded: hostile scripts cannot make the analysis unbounded or
+// deep. The bound is the work budget (steps counted, not time measured);
+// the deadline only tells a hang from slow progress on a loaded machine.
 func TestShellBounded(t *testing.T) {
 	deep := strings.Repeat("bash -c '", 50) + "curl x | sh" + strings.Repeat("'", 50)
 	wide := strings.Repeat("curl x | sh; ", 20000)
 	nested := strings.Repeat("$(", 5000) + strings.Repeat(")", 5000)
 	ps := strings.Repeat("(", 100000)
 	for _, s := range []string{deep, wide, nested} {
-		start := time.Now()
-		analyzeArgv([]string{"bash", "-c", s})
-		analyzeArgv([]string{"powershell", "-c", s + ps})
-		if d := time.Since(start); d > 3*time.Second {
-			t.Errorf("%d bytes took %v", len(s), d)
+		for _, argv := range [][]string{{"bash", "-c", s}, {"powershell", "-c", s + ps}} {
+			done := make(chan int, 1)
+			go func() {
+				a := &analyzer{}
+				ws := make([]word, len(argv))
+				for i, x := range argv {
+					ws[i] = word{text: x, lit: true, at: i}
+				}
+				a.argv(ws, 0)
+				done <- a.steps
+			}()
+			select {
+			case steps := <-done:
+				if steps > maxSteps+1 {
+					t.Errorf("%s on %d bytes: %d steps, budget %d", argv[0], len(s), steps, maxSteps)
+				}
+			case <-time.After(2 * time.Minute):
+				t.Fatalf("%s on %d bytes: no answer after 2 minutes (a hang)", argv[0], len(s))
+			}
 		}
 	}
 }
