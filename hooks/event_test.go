@@ -90,7 +90,7 @@ func TestRunNeverHangs(t *testing.T) {
 	if !errors.Is(err, ErrTimeout) {
 		t.Errorf("err %v, want ErrTimeout", err)
 	}
-	if d := time.Since(start); d > 2*time.Second {
+	if d := time.Since(start); d > 10*time.Second { // a hang guard, not a benchmark
 		t.Errorf("took %v", d)
 	}
 }

@@ -434,7 +434,7 @@ func TestDecodeJSONDepth(t *testing.T) {
 			t.Errorf("100000 x %q: %v, want ErrTooDeep", open, err)
 		}
 	}
-	if d := time.Since(start); d > 2*time.Second {
+	if d := time.Since(start); d > 20*time.Second { // a hang guard, not a benchmark
 		t.Errorf("deep input took %v", d)
 	}
 }

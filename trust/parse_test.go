@@ -690,7 +690,7 @@ func TestParseLimits(t *testing.T) {
 		if !errors.Is(c.Err, ErrTooDeep) {
 			t.Errorf("100000 levels: Err %v, want ErrTooDeep", c.Err)
 		}
-		if d := time.Since(start); d > 2*time.Second {
+		if d := time.Since(start); d > 20*time.Second { // a hang guard, not a benchmark
 			t.Errorf("100000 levels took %v", d)
 		}
 	})
