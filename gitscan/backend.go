@@ -65,6 +65,18 @@ func (e *tooLargeError) Error() string {
 
 func (e *tooLargeError) Unwrap() error { return ErrTooLarge }
 
+// readsNatively reports whether objects are read in process (not through
+// git's cat-file).
+func (r *Repo) readsNatively() bool {
+	switch be := r.be.(type) {
+	case *gitBackend:
+		return be.nat != nil
+	case *goGitBackend:
+		return true
+	}
+	return false
+}
+
 // readObject reads through the backend, counting the read.
 func (r *Repo) readObject(id, typ string, limit int64) ([]byte, error) {
 	if r.be == nil {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 )
 
 // surfaceCache remembers, for a few recently seen root trees, their
@@ -181,6 +182,9 @@ func (c *surfaceCache) put(tree string, s []Surface, sk []string) {
 	sort.Strings(e.Skipped)
 	if old := c.find(tree); old != nil {
 		e.Deps = old.Deps
+		if sameSurfaces(*old, e) {
+			return // already known: nothing to write
+		}
 	}
 	if !c.valid(e) {
 		return
@@ -188,11 +192,31 @@ func (c *surfaceCache) put(tree string, s []Surface, sk []string) {
 	c.store(e)
 }
 
+func sameSurfaces(a, b cacheEntry) bool {
+	if len(a.Surfaces) != len(b.Surfaces) || len(a.Skipped) != len(b.Skipped) {
+		return false
+	}
+	for i := range a.Surfaces {
+		if a.Surfaces[i] != b.Surfaces[i] {
+			return false
+		}
+	}
+	for i := range a.Skipped {
+		if a.Skipped[i] != b.Skipped[i] {
+			return false
+		}
+	}
+	return true
+}
+
 // setDeps records a dependency list for a tree already in the cache.
 func (c *surfaceCache) setDeps(tree, key string, paths []string) bool {
 	old := c.find(tree)
 	if old == nil {
 		return false
+	}
+	if d, ok := old.Deps[key]; ok && strings.Join(d, "\x00") == strings.Join(paths, "\x00") {
+		return true // already recorded: nothing to write
 	}
 	e := *old
 	e.Deps = map[string][]string{}

@@ -58,7 +58,17 @@ func (f objectFormat) hashObject(typ string, data []byte) string {
 }
 
 // emptyTree is the id of the tree with no entries.
-func (f objectFormat) emptyTree() string { return f.hashObject("tree", nil) }
+func (f objectFormat) emptyTree() string {
+	if f.rawLen == sha256.Size {
+		return emptyTreeSHA256
+	}
+	return emptyTreeSHA1
+}
+
+var (
+	emptyTreeSHA1   = formatSHA1.hashObject("tree", nil)
+	emptyTreeSHA256 = formatSHA256.hashObject("tree", nil)
+)
 
 // modeFromGit maps a raw git tree mode to a Mode, canonicalising legacy
 // modes exactly as git does (any regular file with the owner execute bit is
@@ -109,37 +119,62 @@ func (m Mode) String() string {
 // IsFile reports whether the entry is a blob (regular, executable or symlink).
 func (m Mode) IsFile() bool { return m == ModeRegular || m == ModeExecutable || m == ModeSymlink }
 
-// treeEntry is one entry of a parsed tree object.
+// treeEntry is one entry of a parsed tree object. name and raw are
+// substrings of one string holding the whole tree (a tree costs two
+// allocations however many entries it has); raw is the binary object id.
 type treeEntry struct {
 	name string
 	mode Mode
-	id   string
+	raw  string
+}
+
+// id is the entry's object id in hex.
+func (e *treeEntry) id() string { return hex.EncodeToString([]byte(e.raw)) }
+
+// rawOf is the binary form of a hex id ("" when malformed).
+func rawOf(id string) string {
+	b, err := hex.DecodeString(id)
+	if err != nil {
+		return ""
+	}
+	return string(b)
 }
 
 // parseTree decodes a raw tree object. It refuses entries git would never
 // write (empty names, names with a slash, unknown modes, truncated ids)
 // rather than guessing what they mean.
-func parseTree(f objectFormat, data []byte) ([]treeEntry, error) {
-	var out []treeEntry
+func parseTree(f objectFormat, raw []byte) ([]treeEntry, error) {
+	// Count first, so the slice is allocated once.
+	n := 0
+	for i := 0; i < len(raw); {
+		nul := bytes.IndexByte(raw[i:], 0)
+		if nul < 0 {
+			break
+		}
+		n++
+		i += nul + 1 + f.rawLen
+	}
+	out := make([]treeEntry, 0, n)
+	data := string(raw)
 	for len(data) > 0 {
-		sp := bytes.IndexByte(data, ' ')
+		sp := strings.IndexByte(data, ' ')
 		if sp <= 0 {
 			return nil, fmt.Errorf("tree object: malformed mode")
 		}
-		m, err := strconv.ParseUint(string(data[:sp]), 8, 32)
+		m, err := parseOctalMode(data[:sp])
 		if err != nil {
 			return nil, fmt.Errorf("tree object: malformed mode %q", data[:sp])
 		}
-		mode, ok := modeFromGit(uint32(m))
+		mode, ok := modeFromGit(m)
 		if !ok {
 			return nil, fmt.Errorf("tree object: unknown mode %o", m)
 		}
 		data = data[sp+1:]
-		nul := bytes.IndexByte(data, 0)
+		nul := strings.IndexByte(data, 0)
 		if nul <= 0 {
 			return nil, fmt.Errorf("tree object: malformed entry name")
 		}
-		name := string(data[:nul])
+		name := data[:nul]
 		if strings.IndexByte(name, '/') >= 0 || name == "." || name == ".." {
 			return nil, fmt.Errorf("tree object: invalid entry name %q", name)
 		}
@@ -147,10 +182,29 @@ func parseTree(f objectFormat, data []byte) ([]treeEntry, error) {
 		if len(data) < f.rawLen {
 			return nil, fmt.Errorf("tree object: truncated id")
 		}
-		out = append(out, treeEntry{name: name, mode: mode, id: hex.EncodeToString(data[:f.rawLen])})
+		out = append(out, treeEntry{name: name, mode: mode, raw: data[:f.rawLen]})
 		data = data[f.rawLen:]
 	}
 	return out, nil
+}
+
+// parseOctalMode is strconv.ParseUint(s, 8, 32) without its allocation.
+func parseOctalMode(s string) (uint32, error) {
+	if s == "" || len(s) > 11 {
+		return 0, strconv.ErrSyntax
+	}
+	var v uint64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '7' {
+			return 0, strconv.ErrSyntax
+		}
+		v = v*8 + uint64(c-'0')
+	}
+	if v > 1<<32-1 {
+		return 0, strconv.ErrRange
+	}
+	return uint32(v), nil
 }
 
 // encodeTree is the inverse of parseTree; entries must already be in git
@@ -159,23 +213,43 @@ func encodeTree(f objectFormat, entries []treeEntry) []byte {
 	var b bytes.Buffer
 	for _, e := range entries {
 		fmt.Fprintf(&b, "%o %s\x00", e.mode.gitMode(), e.name)
-		raw, _ := hex.DecodeString(e.id)
-		b.Write(raw)
+		b.WriteString(e.raw)
 	}
 	return b.Bytes()
 }
 
-// gitLess orders tree entries as git does: by name, a tree's name compared as
-// if it ended in '/'.
+// gitLess orders tree entries as git does: by name, a tree's name compared
+// as if it ended in '/' (git's base_name_compare), without building the
+// longer string.
 func gitLess(a, b treeEntry) bool {
-	an, bn := a.name, b.name
-	if a.mode == ModeTree {
-		an += "/"
+	return baseNameCompare(a.name, a.mode == ModeTree, b.name, b.mode == ModeTree) < 0
+}
+
+func baseNameCompare(a string, aTree bool, b string, bTree bool) int {
+	n := len(a)
+	if len(b) < n {
+		n = len(b)
 	}
-	if b.mode == ModeTree {
-		bn += "/"
+	if c := strings.Compare(a[:n], b[:n]); c != 0 {
+		return c
 	}
-	return an < bn
+	next := func(s string, tree bool) byte {
+		if len(s) > n {
+			return s[n]
+		}
+		if tree {
+			return '/'
+		}
+		return 0
+	}
+	ca, cb := next(a, aTree), next(b, bTree)
+	switch {
+	case ca < cb:
+		return -1
+	case ca > cb:
+		return 1
+	}
+	return 0
 }
 
 // commitObj is the part of a commit object gitscan uses.

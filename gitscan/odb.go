@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // odb reads objects straight from a repository's object directories: loose
@@ -38,13 +39,16 @@ import (
 // damaged or hostile object store yields errors, not panics or huge
 // allocations.
 type odb struct {
-	format objectFormat
-	dirs   []string // object directories: the primary one, then alternates
-	packs  []*packFile
-	seen   map[string]bool // pack index paths already opened
-	zr     io.ReadCloser   // a zlib reader, reset for every object
-	bases  *baseCache
-	maxObj int64 // largest object read without a caller's limit
+	format  objectFormat
+	dirs    []string // object directories: the primary one, then alternates
+	packs   []*packFile
+	seen    map[string]bool // pack index paths already opened
+	zr      io.ReadCloser   // a zlib reader, reset for every object
+	scratch []byte          // inflated deltas, reused
+	reads   int             // objects read so far
+	mapped  bool            // packs are mapped (see mapThreshold)
+	bases   *baseCache
+	maxObj  int64 // largest object read without a caller's limit
 }
 
 // maxObjectSize bounds what is read when the caller sets no limit (trees,
@@ -230,6 +234,9 @@ func (o *odb) scanPacks() (bool, error) {
 				return added, err
 			}
 			o.seen[idx] = true
+			if o.mapped {
+				pk.mapAll()
+			}
 			o.packs = append(o.packs, pk)
 			added = true
 		}
@@ -344,6 +351,12 @@ func (o *odb) info(id string) (string, int64, error) {
 // read returns an object's type and content. When limit >= 0 and the
 // object is larger, it returns a *tooLargeError without inflating it.
 func (o *odb) read(id string, limit int64) (string, []byte, error) {
+	if o.reads++; o.reads == mapThreshold {
+		for _, p := range o.packs {
+			p.mapAll()
+		}
+		o.mapped = true
+	}
 	raw, err := o.rawID(id)
 	if err != nil {
 		return "", nil, err
@@ -406,20 +419,45 @@ func (o *odb) wrap(id string, err error) error {
 
 // inflate decompresses exactly size bytes from r.
 func (o *odb) inflate(r io.Reader, size int64) ([]byte, error) {
-	if o.zr == nil {
-		zr, err := zlib.NewReader(r)
-		if err != nil {
-			return nil, fmt.Errorf("damaged object (zlib): %w", err)
-		}
-		o.zr = zr
-	} else if err := o.zr.(zlib.Resetter).Reset(r, nil); err != nil {
-		return nil, fmt.Errorf("damaged object (zlib): %w", err)
+	if err := o.resetZ(r); err != nil {
+		return nil, err
 	}
 	buf := make([]byte, size)
 	if _, err := io.ReadFull(o.zr, buf); err != nil {
 		return nil, fmt.Errorf("damaged object (inflated to fewer bytes than its size): %w", err)
 	}
 	return buf, nil
+}
+
+// inflateDelta is inflate into a buffer reused from one delta to the next
+// (a delta is garbage once applied).
+func (o *odb) inflateDelta(r io.Reader, size int64) ([]byte, error) {
+	if int64(cap(o.scratch)) < size {
+		o.scratch = make([]byte, size)
+	}
+	buf := o.scratch[:size]
+	if err := o.resetZ(r); err != nil {
+		return nil, err
+	}
+	if _, err := io.ReadFull(o.zr, buf); err != nil {
+		return nil, fmt.Errorf("damaged object (inflated to fewer bytes than its size): %w", err)
+	}
+	return buf, nil
+}
+
+func (o *odb) resetZ(r io.Reader) error {
+	if o.zr == nil {
+		zr, err := zlib.NewReader(r)
+		if err != nil {
+			return fmt.Errorf("damaged object (zlib): %w", err)
+		}
+		o.zr = zr
+		return nil
+	}
+	if err := o.zr.(zlib.Resetter).Reset(r, nil); err != nil {
+		return fmt.Errorf("damaged object (zlib): %w", err)
+	}
+	return nil
 }
 
 // readLoose reads a loose object: its header, and its content when max >= 0
@@ -483,6 +521,21 @@ type packEntry struct {
 	baseOff int64 // objOfsDelta
 	baseID  []byte
 	head    []byte // the first bytes of the zlib stream, read with the header
+	chunk   *[]byte
+}
+
+// chunks are the buffers entry headers are read into, reused: a hook is a
+// short process, and fresh heap pages cost a page fault each.
+var chunks = sync.Pool{New: func() any { b := make([]byte, entryChunk); return &b }}
+
+func getChunk() *[]byte { return chunks.Get().(*[]byte) }
+
+// release returns the entry's buffer; head is invalid afterwards.
+func (e *packEntry) release() {
+	if e.chunk != nil {
+		chunks.Put(e.chunk)
+		e.chunk, e.head = nil, nil
+	}
 }
 
 // entryChunk is how much of a pack is read at an entry: its header and,
@@ -490,8 +543,16 @@ type packEntry struct {
 // its compressed data in the same system call.
 const entryChunk = 4096
 
-// entry reads and parses the entry header at off.
+// entry reads and parses the entry header at off. The caller releases it.
 func (p *packFile) entry(off int64) (packEntry, error) {
+	e, err := p.parseEntry(off)
+	if err != nil {
+		e.release()
+	}
+	return e, err
+}
+
+func (p *packFile) parseEntry(off int64) (packEntry, error) {
 	var e packEntry
 	if off < 12 || off >= p.end {
 		return e, fmt.Errorf("damaged pack %s: offset %d out of range", p.name, off)
@@ -500,9 +561,16 @@ func (p *packFile) entry(off int64) (packEntry, error) {
 	if n > entryChunk {
 		n = entryChunk
 	}
-	b := make([]byte, n)
-	if _, err := p.f.ReadAt(b, off); err != nil {
-		return e, fmt.Errorf("pack %s: %w", p.name, err)
+	var b []byte
+	if p.packMap != nil {
+		b = p.packMap[off : off+n]
+	} else {
+		e.chunk = getChunk()
+		b = (*e.chunk)[:n]
+		if _, err := p.f.ReadAt(b, off); err != nil {
+			e.release()
+			return e, fmt.Errorf("pack %s: %w", p.name, err)
+		}
 	}
 	i := 0
 	c := b[i]
@@ -556,32 +624,39 @@ func (p *packFile) entry(off int64) (packEntry, error) {
 }
 
 // stream is the zlib input of an entry: the bytes read with its header,
-// then the rest of the pack, read on demand.
+// then the rest of the pack, read on demand into the entry's own chunk.
 func (p *packFile) stream(e packEntry) *packStream {
-	return &packStream{f: p, buf: e.head, next: e.data + int64(len(e.head))}
+	if p.packMap != nil {
+		return &packStream{f: p, buf: p.packMap[e.data:p.end], next: p.end}
+	}
+	return &packStream{f: p, buf: e.head, next: e.data + int64(len(e.head)), chunk: e.chunk}
 }
 
 // packStream reads a pack from an offset; it is an io.ByteReader, so the
 // inflater reads no further than the stream's end.
 type packStream struct {
-	f    *packFile
-	buf  []byte
-	next int64 // pack offset of the byte after buf
+	f     *packFile
+	buf   []byte
+	next  int64 // pack offset of the byte after buf
+	chunk *[]byte
 }
 
 func (s *packStream) fill() error {
 	if s.next >= s.f.end {
 		return io.ErrUnexpectedEOF
 	}
-	n := s.f.end - s.next
-	if n > 16<<10 {
-		n = 16 << 10
+	if s.chunk == nil {
+		s.chunk = getChunk()
 	}
-	b := make([]byte, n)
-	if _, err := s.f.f.ReadAt(b, s.next); err != nil {
+	b := *s.chunk
+	n := s.f.end - s.next
+	if n > int64(len(b)) {
+		n = int64(len(b))
+	}
+	if _, err := s.f.f.ReadAt(b[:n], s.next); err != nil {
 		return err
 	}
-	s.buf, s.next = b, s.next+n
+	s.buf, s.next = b[:n], s.next+n
 	return nil
 }
 
@@ -614,6 +689,7 @@ func (o *odb) packInfo(p *packFile, off int64) (int, int64, error) {
 	if err != nil {
 		return 0, 0, err
 	}
+	defer func() { e.release() }()
 	if e.typ != objOfsDelta && e.typ != objRefDelta {
 		return e.typ, e.size, nil
 	}
@@ -634,9 +710,10 @@ func (o *odb) packInfo(p *packFile, off int64) (int, int64, error) {
 		if depth > maxDeltaChain {
 			return 0, 0, fmt.Errorf("damaged pack %s: delta chain too long at %d", p.name, off)
 		}
+		var next packEntry
 		switch e.typ {
 		case objOfsDelta:
-			if e, err = p.entry(e.baseOff); err != nil {
+			if next, err = p.entry(e.baseOff); err != nil {
 				return 0, 0, err
 			}
 		case objRefDelta:
@@ -649,12 +726,14 @@ func (o *odb) packInfo(p *packFile, off int64) (int, int64, error) {
 				return typeCode(typ), int64(size), err
 			}
 			p = loc.pack
-			if e, err = p.entry(loc.off); err != nil {
+			if next, err = p.entry(loc.off); err != nil {
 				return 0, 0, err
 			}
 		default:
 			return e.typ, int64(size), nil
 		}
+		e.release()
+		e = next
 	}
 }
 
@@ -664,14 +743,8 @@ func (o *odb) deltaHeader(p *packFile, e packEntry) ([]byte, error) {
 	if n > 20 {
 		n = 20
 	}
-	if o.zr == nil {
-		zr, err := zlib.NewReader(p.stream(e))
-		if err != nil {
-			return nil, fmt.Errorf("damaged pack %s: %w", p.name, err)
-		}
-		o.zr = zr
-	} else if err := o.zr.(zlib.Resetter).Reset(p.stream(e), nil); err != nil {
-		return nil, fmt.Errorf("damaged pack %s: %w", p.name, err)
+	if err := o.resetZ(p.stream(e)); err != nil {
+		return nil, fmt.Errorf("pack %s: %w", p.name, err)
 	}
 	buf := make([]byte, n)
 	if _, err := io.ReadFull(o.zr, buf); err != nil {
@@ -705,6 +778,11 @@ func (o *odb) packObject(p *packFile, off int64) (int, []byte, error) {
 		e   packEntry
 	}
 	var chain []link
+	defer func() {
+		for i := range chain {
+			chain[i].e.release()
+		}
+	}()
 	var typ int
 	var data []byte
 	cp, coff := p, off
@@ -745,9 +823,11 @@ func (o *odb) packObject(p *packFile, off int64) (int, []byte, error) {
 			continue
 		}
 		if e.size > o.maxObj {
+			e.release()
 			return 0, nil, fmt.Errorf("damaged pack %s: object at %d claims %d bytes", cp.name, coff, e.size)
 		}
 		d, err := o.inflate(cp.stream(e), e.size)
+		e.release()
 		if err != nil {
 			return 0, nil, fmt.Errorf("pack %s at %d: %w", cp.name, coff, err)
 		}
@@ -762,7 +842,8 @@ func (o *odb) packObject(p *packFile, off int64) (int, []byte, error) {
 		if l.e.size > o.maxObj+1024 {
 			return 0, nil, fmt.Errorf("damaged pack %s: delta at %d claims %d bytes", l.p.name, l.off, l.e.size)
 		}
-		delta, err := o.inflate(l.p.stream(l.e), l.e.size)
+		delta, err := o.inflateDelta(l.p.stream(l.e), l.e.size)
+		chain[i].e.release()
 		if err != nil {
 			return 0, nil, fmt.Errorf("pack %s at %d: %w", l.p.name, l.off, err)
 		}
@@ -862,6 +943,11 @@ type packFile struct {
 	offsets int64 // v2: offset of the 32-bit offset table
 	large   int64 // v2: offset of the 64-bit offset table
 	idxEnd  int64 // v2: end of the large offset table
+	scratch []byte
+	// idxMap and packMap are the files mapped into memory, once the odb
+	// has read enough objects for mapping to pay (see mapThreshold).
+	idxMap, packMap []byte
+	unmap           []func() error
 }
 
 func openPack(f objectFormat, idxPath string) (*packFile, error) {
@@ -980,11 +1066,14 @@ func (p *packFile) find(raw []byte) (int64, bool, error) {
 		lo = int(p.fanout[first-1])
 	}
 	hi := int(p.fanout[first])
-	name := make([]byte, hl)
+	if len(p.scratch) < findWindow*int(stride) {
+		p.scratch = make([]byte, findWindow*int(stride))
+	}
 	for hi-lo > findWindow {
 		mid := lo + (hi-lo)/2
-		if _, err := p.idx.ReadAt(name, p.names+int64(mid)*stride+at); err != nil {
-			return 0, false, fmt.Errorf("pack index of %s: %w", p.name, err)
+		name, err := p.idxAt(p.scratch[:hl], p.names+int64(mid)*stride+at)
+		if err != nil {
+			return 0, false, err
 		}
 		switch bytes.Compare(name, raw) {
 		case 0:
@@ -998,9 +1087,9 @@ func (p *packFile) find(raw []byte) (int64, bool, error) {
 	if lo >= hi {
 		return 0, false, nil
 	}
-	win := make([]byte, int64(hi-lo)*stride)
-	if _, err := p.idx.ReadAt(win, p.names+int64(lo)*stride); err != nil {
-		return 0, false, fmt.Errorf("pack index of %s: %w", p.name, err)
+	win, err := p.idxAt(p.scratch[:int64(hi-lo)*stride], p.names+int64(lo)*stride)
+	if err != nil {
+		return 0, false, err
 	}
 	k := sort.Search(hi-lo, func(k int) bool {
 		return bytes.Compare(win[int64(k)*stride+at:int64(k)*stride+at+hl], raw) >= 0
@@ -1012,11 +1101,12 @@ func (p *packFile) find(raw []byte) (int64, bool, error) {
 		return int64(binary.BigEndian.Uint32(win[int64(k)*stride:])), true, nil
 	}
 	i := int64(lo + k)
-	var b [8]byte
-	if _, err := p.idx.ReadAt(b[:4], p.offsets+4*i); err != nil {
-		return 0, false, fmt.Errorf("pack index of %s: %w", p.name, err)
+	var buf [8]byte
+	b, err := p.idxAt(buf[:4], p.offsets+4*i)
+	if err != nil {
+		return 0, false, err
 	}
-	off := binary.BigEndian.Uint32(b[:4])
+	off := binary.BigEndian.Uint32(b)
 	if off&0x80000000 == 0 {
 		return int64(off), true, nil
 	}
@@ -1024,14 +1114,54 @@ func (p *packFile) find(raw []byte) (int64, bool, error) {
 	if ls+8 > p.idxEnd {
 		return 0, false, fmt.Errorf("pack index of %s: large offset out of range", p.name)
 	}
-	if _, err := p.idx.ReadAt(b[:], ls); err != nil {
-		return 0, false, fmt.Errorf("pack index of %s: %w", p.name, err)
+	if b, err = p.idxAt(buf[:], ls); err != nil {
+		return 0, false, err
 	}
-	return int64(binary.BigEndian.Uint64(b[:])), true, nil
+	return int64(binary.BigEndian.Uint64(b)), true, nil
+}
+
+// idxAt returns len(buf) bytes of the index at off: a slice of the mapping
+// when the index is mapped, else read into buf.
+func (p *packFile) idxAt(buf []byte, off int64) ([]byte, error) {
+	if p.idxMap != nil {
+		if off < 0 || off+int64(len(buf)) > int64(len(p.idxMap)) {
+			return nil, fmt.Errorf("pack index of %s: offset %d out of range", p.name, off)
+		}
+		return p.idxMap[off : off+int64(len(buf))], nil
+	}
+	if _, err := p.idx.ReadAt(buf, off); err != nil {
+		return nil, fmt.Errorf("pack index of %s: %w", p.name, err)
+	}
+	return buf, nil
+}
+
+// mapThreshold: after this many object reads, an odb maps its packs and
+// indexes into memory. A hook reads a hundred objects, each once, and a
+// page fault on a fresh mapping costs far more than a pread; a history
+// walk reads hundreds of thousands, and then a system call per read costs
+// more than faulting each page in once.
+const mapThreshold = 4096
+
+// mapAll maps every pack and index; failures leave pread in place.
+func (p *packFile) mapAll() {
+	if p.idxMap == nil {
+		if b, unmap, err := mapFile(p.idx); err == nil {
+			p.idxMap, p.unmap = b, append(p.unmap, unmap)
+		}
+	}
+	if p.packMap == nil {
+		if b, unmap, err := mapFile(p.f); err == nil && int64(len(b)) >= p.end {
+			p.packMap, p.unmap = b, append(p.unmap, unmap)
+		}
+	}
 }
 
 func (p *packFile) close() error {
 	var errs []error
+	for _, u := range p.unmap {
+		errs = append(errs, u())
+	}
+	p.unmap, p.idxMap, p.packMap = nil, nil, nil
 	for _, f := range []*os.File{p.idx, p.f} {
 		if f != nil {
 			errs = append(errs, f.Close())

@@ -89,12 +89,12 @@ func (r *Repo) lookupTree(tree, path string) (Entry, bool, error) {
 			return Entry{}, false, nil
 		}
 		if i == len(parts)-1 {
-			return Entry{Path: path, Mode: found.mode, ID: found.id}, true, nil
+			return Entry{Path: path, Mode: found.mode, ID: found.id()}, true, nil
 		}
 		if found.mode != ModeTree {
 			return Entry{}, false, nil
 		}
-		cur = found.id
+		cur = found.id()
 	}
 	return Entry{}, false, nil
 }
@@ -133,7 +133,7 @@ func treeIDOf(f objectFormat, entries []Entry, strip int) (string, error) {
 		rest := entries[i].Path[strip:]
 		name, _, isDir := strings.Cut(rest, "/")
 		if !isDir {
-			out = append(out, treeEntry{name: name, mode: entries[i].Mode, id: entries[i].ID})
+			out = append(out, treeEntry{name: name, mode: entries[i].Mode, raw: rawOf(entries[i].ID)})
 			i++
 			continue
 		}
@@ -146,7 +146,7 @@ func treeIDOf(f objectFormat, entries []Entry, strip int) (string, error) {
 		if err != nil {
 			return "", err
 		}
-		out = append(out, treeEntry{name: name, mode: ModeTree, id: id})
+		out = append(out, treeEntry{name: name, mode: ModeTree, raw: rawOf(id)})
 		i = j
 	}
 	for k := 1; k < len(out); k++ {
@@ -267,7 +267,10 @@ type pathFilter interface {
 }
 
 // diffTrees compares trees a and b ("" is the empty tree) under prefix,
-// reading only subtrees whose ids differ.
+// reading only subtrees whose ids differ. Trees are walked side by side in
+// git's order (a merge, as git's diff-tree does); a tree that is not in
+// that order (damage, or a hostile tree) is compared by name instead, so
+// pairing never depends on order.
 func (r *Repo) diffTrees(prefix, a, b string, filt pathFilter, out *[]Change) error {
 	if a == b {
 		return nil
@@ -283,6 +286,65 @@ func (r *Repo) diffTrees(prefix, a, b string, filt pathFilter, out *[]Change) er
 	if err != nil {
 		return err
 	}
+	if !gitSorted(ta) || !gitSorted(tb) {
+		return r.diffTreesByName(prefix, ta, tb, filt, out)
+	}
+	i, j := 0, 0
+	for i < len(ta) || j < len(tb) {
+		var ea, eb *treeEntry
+		switch {
+		case j >= len(tb):
+			ea = &ta[i]
+			i++
+		case i >= len(ta):
+			eb = &tb[j]
+			j++
+		default:
+			switch c := compareEntries(&ta[i], &tb[j]); {
+			case c < 0:
+				ea = &ta[i]
+				i++
+			case c > 0:
+				eb = &tb[j]
+				j++
+			default:
+				ea, eb = &ta[i], &tb[j]
+				i++
+				j++
+			}
+		}
+		if err := r.diffEntry(prefix, ea, eb, filt, out); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// compareEntries orders entries as git does (gitLess), except that a file
+// and a directory of the same name compare equal (they are one path whose
+// type changed, which diffEntry handles).
+func compareEntries(a, b *treeEntry) int {
+	if a.name == b.name {
+		return 0
+	}
+	if gitLess(*a, *b) {
+		return -1
+	}
+	return 1
+}
+
+// gitSorted reports whether t is strictly in git's order with unique names.
+func gitSorted(t []treeEntry) bool {
+	for k := 1; k < len(t); k++ {
+		if !gitLess(t[k-1], t[k]) || t[k-1].name == t[k].name {
+			return false
+		}
+	}
+	return true
+}
+
+// diffTreesByName pairs entries by name (for trees out of git's order).
+func (r *Repo) diffTreesByName(prefix string, ta, tb []treeEntry, filt pathFilter, out *[]Change) error {
 	inB := make(map[string]int, len(tb))
 	for i, e := range tb {
 		inB[e.name] = i
@@ -310,7 +372,7 @@ func (r *Repo) diffTrees(prefix, a, b string, filt pathFilter, out *[]Change) er
 }
 
 func (r *Repo) diffEntry(prefix string, ea, eb *treeEntry, filt pathFilter, out *[]Change) error {
-	if ea != nil && eb != nil && ea.mode == eb.mode && ea.id == eb.id {
+	if ea != nil && eb != nil && ea.mode == eb.mode && ea.raw == eb.raw {
 		return nil
 	}
 	name := ea
@@ -325,16 +387,16 @@ func (r *Repo) diffEntry(prefix string, ea, eb *treeEntry, filt pathFilter, out 
 	var fileA, fileB *Entry
 	if ea != nil {
 		if ea.mode == ModeTree {
-			subA = ea.id
+			subA = ea.id()
 		} else {
-			fileA = &Entry{Path: p, Mode: ea.mode, ID: ea.id}
+			fileA = &Entry{Path: p, Mode: ea.mode, ID: ea.id()}
 		}
 	}
 	if eb != nil {
 		if eb.mode == ModeTree {
-			subB = eb.id
+			subB = eb.id()
 		} else {
-			fileB = &Entry{Path: p, Mode: eb.mode, ID: eb.id}
+			fileB = &Entry{Path: p, Mode: eb.mode, ID: eb.id()}
 		}
 	}
 	if (subA != "" || subB != "") && (filt == nil || filt.descend(p)) {

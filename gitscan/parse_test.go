@@ -7,11 +7,11 @@ import (
 
 func TestParseTreeRoundTrip(t *testing.T) {
 	entries := []treeEntry{
-		{name: "a", mode: ModeRegular, id: strings.Repeat("1", 40)},
-		{name: "a.b", mode: ModeExecutable, id: strings.Repeat("2", 40)},
-		{name: "a", mode: ModeTree, id: strings.Repeat("3", 40)},
-		{name: "l", mode: ModeSymlink, id: strings.Repeat("4", 40)},
-		{name: "s", mode: ModeSubmodule, id: strings.Repeat("5", 40)},
+		{name: "a", mode: ModeRegular, raw: rawOf(strings.Repeat("1", 40))},
+		{name: "a.b", mode: ModeExecutable, raw: rawOf(strings.Repeat("2", 40))},
+		{name: "a", mode: ModeTree, raw: rawOf(strings.Repeat("3", 40))},
+		{name: "l", mode: ModeSymlink, raw: rawOf(strings.Repeat("4", 40))},
+		{name: "s", mode: ModeSubmodule, raw: rawOf(strings.Repeat("5", 40))},
 	}
 	raw := encodeTree(formatSHA1, entries)
 	got, err := parseTree(formatSHA1, raw)
@@ -58,7 +58,7 @@ func TestParseCommit(t *testing.T) {
 }
 
 func FuzzParseTree(f *testing.F) {
-	f.Add(encodeTree(formatSHA1, []treeEntry{{name: "a", mode: ModeRegular, id: strings.Repeat("1", 40)}}))
+	f.Add(encodeTree(formatSHA1, []treeEntry{{name: "a", mode: ModeRegular, raw: rawOf(strings.Repeat("1", 40))}}))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		entries, err := parseTree(formatSHA1, data)
 		if err != nil {
@@ -92,4 +92,39 @@ func FuzzParseCommit(f *testing.F) {
 			t.Fatalf("invalid tree id accepted")
 		}
 	})
+}
+
+// TestDiffTreesOrderIndependent: the side-by-side walk pairs entries in
+// git's order; a tree out of that order (damaged or forged) is paired by
+// name instead, with the same answer as for the sorted tree.
+func TestDiffTreesOrderIndependent(t *testing.T) {
+	id := func(c string) string { return strings.Repeat(c, 40) }
+	e := func(name string, m Mode, c string) treeEntry {
+		return treeEntry{name: name, mode: m, raw: rawOf(id(c))}
+	}
+	before := []treeEntry{e("a", ModeRegular, "1"), e("a.txt", ModeRegular, "2"), e("b", ModeRegular, "3"), e("z", ModeRegular, "4")}
+	after := []treeEntry{e("a.txt", ModeRegular, "2"), e("a", ModeTree, "5"), e("b", ModeExecutable, "3"), e("c", ModeSymlink, "6")}
+	sub := []treeEntry{e("x", ModeRegular, "7")}
+	unsorted := []treeEntry{after[3], after[1], after[2], after[0]}
+	r := &Repo{format: formatSHA1, trees: newTreeCache(16)}
+	r.trees.put(id("a"), before)
+	r.trees.put(id("b"), after)
+	r.trees.put(id("c"), unsorted)
+	r.trees.put(id("5"), sub)
+	var sorted, shuffled []Change
+	if err := r.diffTrees("", id("a"), id("b"), nil, &sorted); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.diffTrees("", id("a"), id("c"), nil, &shuffled); err != nil {
+		t.Fatal(err)
+	}
+	sortChanges(sorted)
+	sortChanges(shuffled)
+	want := []string{"a 100644:" + id("1") + " - ", "a/x - 100644:" + id("7") + " ", "b 100644:" + id("3") + " 100755:" + id("3") + " ",
+		"c - 120000:" + id("6") + " ", "z 100644:" + id("4") + " - "}
+	for name, got := range map[string][]Change{"sorted": sorted, "unsorted": shuffled} {
+		if g := changeStrings(got); strings.Join(g, "\n") != strings.Join(want, "\n") {
+			t.Errorf("%s:\n%s", name, diffLines(want, g))
+		}
+	}
 }

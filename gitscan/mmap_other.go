@@ -1,0 +1,13 @@
+//go:build !unix
+
+package gitscan
+
+import (
+	"errors"
+	"os"
+)
+
+// mapFile is not available here: packs are read with pread throughout.
+func mapFile(f *os.File) ([]byte, func() error, error) {
+	return nil, nil, errors.New("memory mapping not supported")
+}
