@@ -422,8 +422,8 @@ func (o *odb) inflate(r io.Reader, size int64) ([]byte, error) {
 	if err := o.resetZ(r); err != nil {
 		return nil, err
 	}
-	buf := make([]byte, size)
-	if _, err := io.ReadFull(o.zr, buf); err != nil {
+	buf, err := readExactly(o.zr, size, nil)
+	if err != nil {
 		return nil, fmt.Errorf("damaged object (inflated to fewer bytes than its size): %w", err)
 	}
 	return buf, nil
@@ -432,15 +432,44 @@ func (o *odb) inflate(r io.Reader, size int64) ([]byte, error) {
 // inflateDelta is inflate into a buffer reused from one delta to the next
 // (a delta is garbage once applied).
 func (o *odb) inflateDelta(r io.Reader, size int64) ([]byte, error) {
-	if int64(cap(o.scratch)) < size {
-		o.scratch = make([]byte, size)
-	}
-	buf := o.scratch[:size]
 	if err := o.resetZ(r); err != nil {
 		return nil, err
 	}
-	if _, err := io.ReadFull(o.zr, buf); err != nil {
+	buf, err := readExactly(o.zr, size, o.scratch)
+	if err != nil {
 		return nil, fmt.Errorf("damaged object (inflated to fewer bytes than its size): %w", err)
+	}
+	o.scratch = buf
+	return buf, nil
+}
+
+// readExactly reads exactly size bytes from r, into buf when it can hold
+// them. Beyond the first MiB it grows its buffer as data arrives rather
+// than trusting size: a damaged or hostile header that claims a gigabyte
+// then costs what the stream really holds, not a gigabyte (found by
+// FuzzPackedObjects). Honest objects under a MiB are one allocation, as
+// before.
+func readExactly(r io.Reader, size int64, buf []byte) ([]byte, error) {
+	if int64(cap(buf)) >= size {
+		buf = buf[:size]
+		_, err := io.ReadFull(r, buf)
+		return buf, err
+	}
+	buf = make([]byte, 0, min(size, 1<<20))
+	for int64(len(buf)) < size {
+		if len(buf) == cap(buf) {
+			grown := make([]byte, len(buf), min(size, 2*int64(cap(buf))))
+			copy(grown, buf)
+			buf = grown
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err != nil && int64(len(buf)) < size {
+			if err == io.EOF {
+				err = io.ErrUnexpectedEOF
+			}
+			return nil, err
+		}
 	}
 	return buf, nil
 }
@@ -492,8 +521,8 @@ func (o *odb) readLoose(path string, max int64) (string, int64, []byte, error) {
 	if size > max {
 		return typ, size, nil, &tooLargeError{size: size}
 	}
-	data := make([]byte, size)
-	if _, err := io.ReadFull(br, data); err != nil {
+	data, err := readExactly(br, size, nil)
+	if err != nil {
 		return "", 0, nil, fmt.Errorf("damaged loose object: %w", err)
 	}
 	return typ, size, data, nil
@@ -877,7 +906,7 @@ func applyDelta(base, delta []byte, max int64) ([]byte, error) {
 	if dstSize > uint64(max) {
 		return nil, fmt.Errorf("result of %d bytes", dstSize)
 	}
-	out := make([]byte, 0, dstSize)
+	out := make([]byte, 0, min(dstSize, 1<<20)) // grown by append past a MiB: dstSize is the delta's claim
 	for len(delta) > 0 {
 		op := delta[0]
 		delta = delta[1:]
