@@ -8,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	gitconfig "github.com/go-git/go-git/v5/plumbing/format/config"
 )
 
 // location is where a repository's pieces are, found without git.
@@ -75,14 +73,14 @@ func discover(dir string, env []string) (*location, error) {
 	if err != nil {
 		return nil, err
 	}
-	core := cfg.Section("core")
 	wt, hasWT := getenv(env, "GIT_WORK_TREE")
+	bare, _ := cfg.boolean("core", "", "bare")
 	switch {
 	case hasWT && wt != "":
 		loc.top = absUnder(dir, wt)
-	case core.Options.Get("worktree") != "" && loc.gitDir == loc.commonDir:
-		loc.top = absUnder(loc.gitDir, core.Options.Get("worktree"))
-	case strings.EqualFold(core.Options.Get("bare"), "true") && loc.gitDir == loc.commonDir:
+	case cfg.value("core", "worktree") != "" && loc.gitDir == loc.commonDir:
+		loc.top = absUnder(loc.gitDir, cfg.value("core", "worktree"))
+	case bare && loc.gitDir == loc.commonDir:
 		return nil, fmt.Errorf("%s: bare repository, not a work tree: %w", loc.gitDir, ErrNotRepository)
 	}
 	loc.indexFile = filepath.Join(loc.gitDir, "index")
@@ -157,21 +155,6 @@ func isDir(p string) bool {
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
-}
-
-func readGitConfig(p string) (*gitconfig.Config, error) {
-	cfg := gitconfig.New()
-	b, err := os.ReadFile(p)
-	if errors.Is(err, fs.ErrNotExist) {
-		return cfg, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
-	}
-	if err := gitconfig.NewDecoder(bytes.NewReader(b)).Decode(cfg); err != nil {
-		return nil, fmt.Errorf("%s: %w", p, err)
-	}
-	return cfg, nil
 }
 
 // readShallow lists the boundary commits recorded in the shallow file.

@@ -9,25 +9,34 @@
 //
 // Two engines sit behind one internal interface (backend):
 //
-//   - EngineGit drives git's plumbing with a deliberately built environment
-//     (see gitEnv): one long-lived `git cat-file --batch` process (and a
-//     `--batch-check` one for sizes) serves every object read; `rev-parse`
-//     locates the repository; `rev-list --full-history` selects history
-//     commits; `ls-tree -r`, `ls-files -s` and `ls-files -co
-//     --exclude-standard` list whole trees, the index and the work tree.
+//   - EngineGit: objects and refs are read in process by gitscan's own
+//     reader (odb, refStore: pack indexes binary-searched with pread, packs
+//     memory-mapped once a process has read enough to make mapping pay) when
+//     the repository's format allows, which costs the same at 10,000 objects
+//     and at 10 million and starts no process; the repository is located
+//     without git when git certainly agrees (see discoverForGit). Git itself
+//     serves the rest, started only when needed, with a deliberately built
+//     environment (see gitEnv): `rev-parse` to locate unusual layouts, a
+//     long-lived `cat-file --batch-command` for objects and revisions the
+//     native reader leaves to git, `rev-list --full-history` for history
+//     ranges, `ls-files` for the index and the work tree (untracked cache,
+//     fsmonitor-free, every ignore rule), `ls-tree -r` to list a tree.
 //     Nothing it runs writes to the repository or can reach the network.
-//   - EngineGoGit reads the repository in-process with go-git, for machines
-//     without git. It refuses repository formats go-git misreads (see
-//     checkGoGitSupport) instead of answering wrongly.
+//   - EngineGoGit reads the repository in process for machines without git:
+//     the same object and ref reader, gitscan's own decoders for the index,
+//     config and ignore files, and a directory walk for the work tree. The
+//     name is historical (it used go-git); gitscan now depends on nothing
+//     outside the standard library. It refuses what it cannot read
+//     correctly (see goGitBackend) instead of answering wrongly.
 //
 // Everything that must cost O(change) is implemented once, above the
 // engines, on top of object reads: the pruned tree comparison behind
 // Changes and History (descend only into subtrees whose ids differ), Lookup
 // (walk the path one directory at a time) and the per-parent comparisons of
 // History. Both engines therefore give identical answers for commits and the
-// index; a differential test against git and go-git's own full-tree diff
-// holds them to it. WithReadCounter counts object reads so tests can assert
-// the cost.
+// index; differential tests against git and go-git's own full-tree diff
+// hold them (and EngineGit with cat-file only) to it. WithReadCounter
+// counts object reads so tests can assert the cost.
 //
 // # Sides
 //

@@ -3,7 +3,6 @@ package gitscan
 import (
 	"errors"
 	"fmt"
-	"os"
 	"sort"
 )
 
@@ -12,14 +11,15 @@ import (
 // odb, refStore: memory-mapped pack indexes, so the cost of a read does not
 // grow with the repository, unlike go-git v5's storage, which loads every
 // pack index on the first read); the index, config files and ignore files
-// are decoded by go-git's format packages; the work tree by walkWorktree.
+// are decoded by gitscan itself (decodeIndex, gitConfig, ignore.go); the
+// work tree by walkWorktree.
 //
 // What it cannot read correctly it refuses with ErrUnsupported rather than
 // answer wrongly:
 //   - repository format versions above 1 and extensions git 2.39 does not
 //     know (reftable ref storage among them);
-//   - split or sparse index (index extensions "link", "sdir"): go-git's
-//     decoder rejects them (reported when the index is read);
+//   - split or sparse index (index extensions "link", "sdir"): reported
+//     when the index is read (git's ls-files reads them for EngineGit);
 //   - revision syntax beyond names, full ids, ~N, ^N and ^{commit}
 //     (abbreviated ids, @{upstream}, ranges): ErrUnknownRevision saying so.
 //
@@ -91,15 +91,11 @@ func (g *goGitBackend) headUnborn() (bool, error) {
 }
 
 func (g *goGitBackend) indexEntries() ([]indexEntry, error) {
-	f, err := os.Open(g.indexFile)
-	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+	entries, err := readIndexFile(g.indexFile, g.nat.format)
+	if errors.Is(err, ErrUnsupported) {
+		return nil, fmt.Errorf("%w; the go-git engine cannot read it, install git", err)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("index: %w", err)
-	}
-	defer f.Close()
-	return decodeIndex(f, g.indexFile)
+	return entries, err
 }
 
 func (g *goGitBackend) worktreePaths() ([]string, error) {

@@ -33,7 +33,7 @@ func (r *Repo) HooksDir() (dir, hooksPath string, err error) {
 		if err != nil {
 			return "", "", err
 		}
-		if v := cfg.Section("core").Options.Get("hooksPath"); v != "" {
+		if v := cfg.value("core", "hooksPath"); v != "" {
 			hooksPath = v
 			break
 		}

@@ -1,15 +1,15 @@
 package gitscan
 
 import (
-	"bufio"
+	"bytes"
+	"encoding/binary"
+	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"sort"
+	"strconv"
 	"time"
-
-	"github.com/go-git/go-git/v5/plumbing/format/index"
 )
 
 // indexStat is the stat data git caches per index entry; a work tree file
@@ -21,34 +21,159 @@ type indexStat struct {
 	ino          uint32
 }
 
-// decodeIndex reads an index file with go-git's decoder. Index formats the
-// decoder does not know (split index, sparse index) are ErrUnsupported.
-func decodeIndex(rd io.Reader, name string) ([]indexEntry, error) {
-	idx := &index.Index{}
-	if err := index.NewDecoder(bufio.NewReader(rd)).Decode(idx); err != nil {
-		if errors.Is(err, index.ErrUnknownExtension) {
-			return nil, fmt.Errorf("%s: split or sparse index (%v): the go-git engine cannot read it; install git: %w", name, err, ErrUnsupported)
-		}
-		return nil, fmt.Errorf("%s: %w", name, err)
+// maxIndexSize bounds the index file gitscan reads (git's own indexes of
+// the largest repositories are a few hundred megabytes).
+const maxIndexSize = 1 << 30
+
+// decodeIndex parses an index file (git's index-format.txt, versions 2-4,
+// SHA-1 or SHA-256 ids). Optional extensions (an upper-case first letter:
+// TREE, REUC, UNTR, FSMN, EOIE, IEOT...) are skipped; required ones it
+// does not know, among them split index ("link") and sparse index
+// ("sdir", whose entries are whole directories), are ErrUnsupported:
+// answering from half an index would be answering wrongly.
+func decodeIndex(data []byte, f objectFormat, name string) ([]indexEntry, error) {
+	bad := func(what string) error { return fmt.Errorf("%s: damaged index: %s", name, what) }
+	hl := f.rawLen
+	if len(data) < 12+hl || string(data[:4]) != "DIRC" {
+		return nil, bad("no header")
 	}
-	out := make([]indexEntry, 0, len(idx.Entries))
-	for _, e := range idx.Entries {
-		mode, ok := modeFromGit(uint32(e.Mode))
-		if !ok {
-			return nil, fmt.Errorf("%s: %s: unknown mode %o", name, e.Name, uint32(e.Mode))
+	version := binary.BigEndian.Uint32(data[4:8])
+	if version < 2 || version > 4 {
+		return nil, fmt.Errorf("%s: index version %d: %w", name, version, ErrUnsupported)
+	}
+	count := int(binary.BigEndian.Uint32(data[8:12]))
+	end := len(data) - hl // the trailing checksum
+	if count > end/(40+hl) {
+		return nil, bad("more entries than bytes")
+	}
+	out := make([]indexEntry, 0, count)
+	p := 12
+	prev := ""
+	for k := 0; k < count; k++ {
+		start := p
+		if p+40+hl+2 > end {
+			return nil, bad("truncated entry")
 		}
-		if err := validPath(e.Name); err != nil {
+		u32 := func(at int) uint32 { return binary.BigEndian.Uint32(data[p+at:]) }
+		st := &indexStat{
+			ctime: time.Unix(int64(u32(0)), int64(u32(4))),
+			mtime: time.Unix(int64(u32(8)), int64(u32(12))),
+			ino:   u32(20),
+			size:  u32(36),
+		}
+		rawMode := u32(24)
+		id := hex.EncodeToString(data[p+40 : p+40+hl])
+		p += 40 + hl
+		flags := binary.BigEndian.Uint16(data[p:])
+		p += 2
+		skip := false
+		if flags&0x4000 != 0 {
+			if version < 3 || p+2 > end {
+				return nil, bad("extended flags")
+			}
+			ext := binary.BigEndian.Uint16(data[p:])
+			skip = ext&0x4000 != 0
+			p += 2
+		}
+		var path string
+		if version == 4 {
+			strip, n := indexVarint(data[p:end])
+			if n <= 0 || strip > uint64(len(prev)) {
+				return nil, bad("path prefix")
+			}
+			p += n
+			nul := bytes.IndexByte(data[p:end], 0)
+			if nul < 0 {
+				return nil, bad("path")
+			}
+			path = prev[:len(prev)-int(strip)] + string(data[p:p+nul])
+			p += nul + 1
+		} else {
+			nul := bytes.IndexByte(data[p:end], 0)
+			if nul < 0 {
+				return nil, bad("path")
+			}
+			path = string(data[p : p+nul])
+			p += nul + 1
+			// Entries are padded with NULs to a multiple of 8 bytes.
+			for (p-start)%8 != 0 {
+				if p >= end || data[p] != 0 {
+					return nil, bad("padding")
+				}
+				p++
+			}
+		}
+		prev = path
+		mode, ok := modeFromGit(rawMode)
+		if !ok || mode == ModeTree {
+			if mode == ModeTree {
+				return nil, fmt.Errorf("%s: a sparse index (directory entries): %w", name, ErrUnsupported)
+			}
+			return nil, fmt.Errorf("%s: %s: unknown mode %o", name, path, rawMode)
+		}
+		if err := validPath(path); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
-		stage := int(e.Stage)
 		out = append(out, indexEntry{
-			Entry:        Entry{Path: e.Name, Mode: mode, ID: e.Hash.String()},
-			stage:        stage,
-			skipWorktree: e.SkipWorktree,
-			stat:         &indexStat{mtime: e.ModifiedAt, ctime: e.CreatedAt, size: e.Size, ino: e.Inode},
+			Entry:        Entry{Path: path, Mode: mode, ID: id},
+			stage:        int(flags>>12) & 3,
+			skipWorktree: skip,
+			stat:         st,
 		})
 	}
+	for p+8 <= end {
+		sig := string(data[p : p+4])
+		size := int(binary.BigEndian.Uint32(data[p+4:]))
+		if size < 0 || p+8+size > end {
+			return nil, bad("extension " + strconv.Quote(sig))
+		}
+		if sig[0] < 'A' || sig[0] > 'Z' {
+			what := "an index extension gitscan does not know (" + strconv.Quote(sig) + ")"
+			switch sig {
+			case "link":
+				what = "a split index"
+			case "sdir":
+				what = "a sparse index"
+			}
+			return nil, fmt.Errorf("%s: %s: %w", name, what, ErrUnsupported)
+		}
+		p += 8 + size
+	}
+	if p != end {
+		return nil, bad("trailing bytes")
+	}
 	return out, nil
+}
+
+// indexVarint is the offset encoding of index v4 path prefixes.
+func indexVarint(b []byte) (uint64, int) {
+	if len(b) == 0 {
+		return 0, -1
+	}
+	c := b[0]
+	v := uint64(c & 0x7f)
+	i := 1
+	for c&0x80 != 0 {
+		if i >= len(b) || v > 1<<40 {
+			return 0, -1
+		}
+		c = b[i]
+		i++
+		v = ((v + 1) << 7) | uint64(c&0x7f)
+	}
+	return v, i
+}
+
+// readIndexFile reads and decodes an index file; absent is empty.
+func readIndexFile(path string, f objectFormat) ([]indexEntry, error) {
+	data, err := readSmallFile(path, maxIndexSize)
+	if errors.Is(err, os.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	return decodeIndex(data, f, path)
 }
 
 // indexCache keeps the parsed index while the index file is unchanged.
@@ -104,17 +229,14 @@ func (r *Repo) index() (*indexCache, error) {
 	}
 	if !haveStat && fi != nil {
 		// The git engine lists entries with ls-files; take the stat data
-		// from the file itself when go-git can decode it. If it cannot
+		// from the file itself when gitscan can decode it. If it cannot
 		// (split index...), every file is hashed: slower, never wrong.
-		if f, err := os.Open(r.indexFile); err == nil {
-			if dec, err := decodeIndex(f, r.indexFile); err == nil {
-				for _, e := range dec {
-					if e.stage == 0 {
-						c.stats[e.Path] = e.stat
-					}
+		if dec, err := readIndexFile(r.indexFile, r.format); err == nil {
+			for _, e := range dec {
+				if e.stage == 0 {
+					c.stats[e.Path] = e.stat
 				}
 			}
-			f.Close()
 		}
 	}
 	r.idx = c

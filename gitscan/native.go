@@ -43,7 +43,7 @@ func readRepoFormat(commonDir string) (repoFormat, error) {
 		return rf, err
 	}
 	version := 0
-	if v := cfg.Section("core").Options.Get("repositoryformatversion"); v != "" {
+	if v := cfg.value("core", "repositoryformatversion"); v != "" {
 		n, err := strconv.Atoi(strings.TrimSpace(v))
 		if err != nil || n < 0 {
 			rf.unsupportedBy = fmt.Sprintf("core.repositoryformatversion=%q", v)
@@ -55,13 +55,13 @@ func readRepoFormat(commonDir string) (repoFormat, error) {
 		rf.unsupportedBy = fmt.Sprintf("repository format version %d", version)
 		return rf, nil
 	}
-	for _, o := range cfg.Section("extensions").Options {
-		key, val := strings.ToLower(o.Key), strings.ToLower(strings.TrimSpace(o.Value))
+	for _, o := range cfg.keys("extensions") {
+		key, val := o.key, strings.ToLower(strings.TrimSpace(o.value))
 		if !knownExtensions[key] {
 			if version == 0 {
 				continue // git ignores extensions in a version 0 repository
 			}
-			rf.unsupportedBy = "extensions." + o.Key
+			rf.unsupportedBy = "extensions." + o.key
 			return rf, nil
 		}
 		switch key {
@@ -71,11 +71,11 @@ func readRepoFormat(commonDir string) (repoFormat, error) {
 			case "sha256":
 				rf.format = formatSHA256
 			default:
-				rf.unsupportedBy = "extensions.objectFormat=" + o.Value
+				rf.unsupportedBy = "extensions.objectFormat=" + o.value
 				return rf, nil
 			}
 		case "worktreeconfig":
-			rf.worktreeCfg = val != "false"
+			rf.worktreeCfg = val != "false" && val != "no" && val != "off" && val != "0"
 		case "partialclone":
 			rf.partialClone = true
 		}
@@ -182,7 +182,7 @@ func discoverForGit(dir string, env []string) (*location, repoFormat, bool) {
 	if rf.worktreeCfg {
 		// config.worktree may move the work tree or make it bare.
 		if cfg, err := readGitConfig(filepath.Join(loc.gitDir, "config.worktree")); err != nil ||
-			cfg.Section("core").Options.Get("worktree") != "" || cfg.Section("core").Options.Get("bare") != "" {
+			cfg.value("core", "worktree") != "" || cfg.value("core", "bare") != "" {
 			return nil, repoFormat{}, false
 		}
 	}

@@ -1,8 +1,6 @@
 package gitscan
 
 import (
-	"bufio"
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -10,8 +8,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-
-	"github.com/go-git/go-git/v5/plumbing/format/gitignore"
 )
 
 // The work tree is read with lstat, one path component at a time, and
@@ -238,13 +234,16 @@ func walkWorktree(top, commonDir string, idx []indexEntry, env []string, surface
 		paths = append(paths, e.Path)
 		tracked[e.Path] = true
 	}
-	var ps []gitignore.Pattern
-	ps = append(ps, readIgnoreFile(globalExcludesFile(env), nil)...)
-	ps = append(ps, readIgnoreFile(filepath.Join(commonDir, "info", "exclude"), nil)...)
-	var walk func(dir string, rel []string, ps []gitignore.Pattern, hidden bool) error
-	walk = func(dir string, rel []string, ps []gitignore.Pattern, hidden bool) error {
-		ps = append(ps, readIgnoreFile(filepath.Join(dir, ".gitignore"), rel)...)
-		m := gitignore.NewMatcher(ps)
+	var ps []ignorePattern
+	ps = append(ps, readIgnoreFile(globalExcludesFile(env), "")...)
+	ps = append(ps, readIgnoreFile(filepath.Join(commonDir, "info", "exclude"), "")...)
+	var walk func(dir string, rel []string, ps []ignorePattern, hidden bool) error
+	walk = func(dir string, rel []string, ps []ignorePattern, hidden bool) error {
+		domain := ""
+		if len(rel) > 0 {
+			domain = strings.Join(rel, "/") + "/"
+		}
+		ps = append(ps[:len(ps):len(ps)], readIgnoreFile(filepath.Join(dir, ".gitignore"), domain)...)
 		ents, err := os.ReadDir(dir)
 		if err != nil {
 			return err
@@ -262,7 +261,7 @@ func walkWorktree(top, commonDir string, idx []indexEntry, env []string, surface
 					continue // a gitlink: the index entry stands for it
 				}
 				full := filepath.Join(dir, name)
-				isIgnored := hidden || m.Match(child, true)
+				isIgnored := hidden || ignoredBy(ps, p, true)
 				if isIgnored && !surfaces {
 					continue
 				}
@@ -279,7 +278,7 @@ func walkWorktree(top, commonDir string, idx []indexEntry, env []string, surface
 				if tracked[p] {
 					continue
 				}
-				if !hidden && !m.Match(child, false) {
+				if !hidden && !ignoredBy(ps, p, false) {
 					paths = append(paths, p)
 					continue
 				}
@@ -300,28 +299,6 @@ func walkWorktree(top, commonDir string, idx []indexEntry, env []string, surface
 	return paths, ignored, nil
 }
 
-func readIgnoreFile(path string, domain []string) []gitignore.Pattern {
-	fi, err := os.Lstat(path)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > 8<<20 {
-		return nil
-	}
-	b, err := os.ReadFile(path)
-	if err != nil {
-		return nil
-	}
-	var ps []gitignore.Pattern
-	sc := bufio.NewScanner(bytes.NewReader(b))
-	sc.Buffer(make([]byte, 64<<10), 1<<20)
-	for sc.Scan() {
-		s := strings.TrimSuffix(sc.Text(), "\r")
-		if strings.HasPrefix(s, "#") || strings.TrimSpace(s) == "" {
-			continue
-		}
-		ps = append(ps, gitignore.ParsePattern(s, domain))
-	}
-	return ps
-}
-
 // globalExcludesFile is core.excludesFile from the user's configuration,
 // or git's default $XDG_CONFIG_HOME/git/ignore.
 func globalExcludesFile(env []string) string {
@@ -338,7 +315,7 @@ func globalExcludesFile(env []string) string {
 		if err != nil {
 			continue
 		}
-		if v := cfg.Section("core").Options.Get("excludesfile"); v != "" {
+		if v := cfg.value("core", "excludesfile"); v != "" {
 			if strings.HasPrefix(v, "~/") {
 				v = filepath.Join(home, v[2:])
 			}
