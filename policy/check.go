@@ -2,7 +2,7 @@ package policy
 
 import (
 	"fmt"
-	"net"
+	"net/netip"
 	"net/url"
 	"strings"
 
@@ -176,7 +176,11 @@ func loopback(host string) bool {
 	if h == "localhost" || strings.HasSuffix(h, ".localhost") {
 		return true
 	}
-	if ip := net.ParseIP(h); ip != nil {
+	// net/netip, not net.ParseIP: importing net links cgo, which costs
+	// every mcp-guard process (the git hook too) milliseconds at start.
+	// Unmap and no zone: the answers net.ParseIP gave.
+	if ip, err := netip.ParseAddr(h); err == nil && ip.Zone() == "" {
+		ip = ip.Unmap()
 		return ip.IsLoopback() || ip.IsUnspecified()
 	}
 	return false
