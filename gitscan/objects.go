@@ -65,9 +65,10 @@ func (f objectFormat) emptyTree() string {
 	return emptyTreeSHA1
 }
 
-var (
-	emptyTreeSHA1   = formatSHA1.hashObject("tree", nil)
-	emptyTreeSHA256 = formatSHA256.hashObject("tree", nil)
+// The ids of the empty tree (TestEmptyTreeIDs checks them).
+const (
+	emptyTreeSHA1   = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"
+	emptyTreeSHA256 = "6ef19b41225c5369f1c104d45d8d85efa9b057b53b14b4b9b939dd74decc5321"
 )
 
 // modeFromGit maps a raw git tree mode to a Mode, canonicalising legacy

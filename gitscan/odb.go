@@ -1079,8 +1079,10 @@ func (p *packFile) parseIndex() error {
 }
 
 // findWindow: below this many candidates, the binary search reads them all
-// at once instead of one name per system call.
-const findWindow = 128
+// at once (20 KiB) instead of one name per system call: a lookup in a
+// million-object pack is then three preads (a probe, the window, the
+// offset), in ten million six.
+const findWindow = 1024
 
 // find binary-searches the index for raw.
 func (p *packFile) find(raw []byte) (int64, bool, error) {

@@ -128,3 +128,11 @@ func TestDiffTreesOrderIndependent(t *testing.T) {
 		}
 	}
 }
+
+func TestEmptyTreeIDs(t *testing.T) {
+	for _, f := range []objectFormat{formatSHA1, formatSHA256} {
+		if got, want := f.emptyTree(), f.hashObject("tree", nil); got != want {
+			t.Errorf("%s: empty tree %s, want %s", f.name, got, want)
+		}
+	}
+}
