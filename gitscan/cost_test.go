@@ -97,3 +97,71 @@ func TestHookPathReadsOChange(t *testing.T) {
 		}
 	}
 }
+
+// historyRepo has a 5,000-file tree and n commits after it, each editing
+// one file four levels deep, every tenth one a surface.
+func historyRepo(t testing.TB, env []string, n int) string {
+	t.Helper()
+	dir, _ := wideRepo(t, env, 5000)
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(&b, "commit refs/heads/main\ncommitter C <c@example.com> %d +0000\ndata 1\nh\n", 1700001000+i)
+		if i == 0 {
+			b.WriteString("from refs/heads/main^0\n")
+		}
+		p := fmt.Sprintf("a%d/b%d/c%d/f%d.txt", i%10, i%7, i%13, i)
+		if i%10 == 0 {
+			p = fmt.Sprintf("a%d/b%d/.agentty/mcp.json", i%10, i%7)
+		}
+		fmt.Fprintf(&b, "M 100644 inline %s\ndata %d\n%d\n\n", p, len(fmt.Sprint(i))+1, i)
+	}
+	run(t, env, dir, []byte(b.String()), "fast-import", "--quiet")
+	return dir
+}
+
+// TestHistoryReadsFollowTheChanges: a history scan reads each commit once
+// and, per commit, only the trees on the changed paths (trees are cached by
+// id across commits), never whole trees; a scan-like pass over the commits
+// it returns (the surfaces of each) costs the changed trees too, not a
+// listing per commit.
+func TestHistoryReadsFollowTheChanges(t *testing.T) {
+	needGit(t)
+	env := testEnv(t)
+	const n = 200
+	dir := historyRepo(t, env, n)
+	for _, e := range engines {
+		var c Counter
+		r := openT(t, dir, env, e, WithReadCounter(&c), WithoutCache())
+		to := resolveT(t, r, "main")
+		c.Reset()
+		h, err := r.History(context.Background(), Empty, to, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(h) != n/10+1 {
+			t.Fatalf("%v: %d commits changed a surface, want %d", e, len(h), n/10+1)
+		}
+		// Each commit: itself, and the 5 trees on its changed path (its
+		// parent's are cached from the commit before); the first one, the
+		// whole 5,000-file tree once (about 1,000 trees).
+		t.Logf("%v: History read %d objects", e, c.Objects())
+		if reads, max := c.Objects(), int64(n*(1+5)+1200); reads > max {
+			t.Errorf("%v: History over %d one-file commits read %d objects, want at most %d", e, n, reads, max)
+		}
+		// What a history scan does next: the surfaces at each commit found,
+		// oldest first.
+		r2 := openT(t, dir, env, e, WithReadCounter(&c))
+		c.Reset()
+		for _, hc := range h {
+			if _, _, err := r2.Surfaces(resolveT(t, r2, hc.ID)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		// The first is listed in full (one ls-tree, or its trees in process),
+		// each later one derived from the one before by the changed trees.
+		t.Logf("%v: surfaces of the %d commits read %d objects", e, len(h), c.Objects())
+		if reads, max := c.Objects(), int64(1200+len(h)*100); reads > max {
+			t.Errorf("%v: surfaces of %d commits read %d objects, want at most %d", e, len(h), reads, max)
+		}
+	}
+}

@@ -1,0 +1,53 @@
+// Command perf generates the repositories of mcp-guard's performance
+// benchmarks (issue 6) and measures mcp-guard against git's own commands
+// on them, alternating the two in the same run. See BENCHMARKS.md.
+//
+//	go run ./bench/cmd/perf            # generate what is missing, then measure everything
+//	go run ./bench/cmd/perf -gen-only  # only generate (cached under bench/out/)
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+)
+
+func main() {
+	var o options
+	flag.StringVar(&o.out, "out", "bench/out", "where generated repositories and binaries are cached")
+	flag.BoolVar(&o.genOnly, "gen-only", false, "generate the repositories, measure nothing")
+	flag.IntVar(&o.runs, "runs", 9, "timed runs per command (medians are reported)")
+	flag.StringVar(&o.only, "only", "", "comma-separated parts to run: hook,diff,history (default all)")
+	flag.Float64Var(&o.scale, "scale", 1, "multiply every repository size by this (0.1 for a quick trial)")
+	flag.Parse()
+	if err := run(o); err != nil {
+		fmt.Fprintf(os.Stderr, "perf: %v\n", err)
+		os.Exit(1)
+	}
+}
+
+type options struct {
+	out     string
+	genOnly bool
+	runs    int
+	only    string
+	scale   float64
+}
+
+func run(o options) error {
+	abs, err := filepath.Abs(o.out)
+	if err != nil {
+		return err
+	}
+	o.out = abs
+	if o.genOnly {
+		for _, r := range repos(o.scale) {
+			if err := ensure(o.out, r); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return measure(o)
+}

@@ -1,0 +1,608 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/project"
+)
+
+// sample is one timed run.
+type sample struct {
+	wall, cpu time.Duration
+}
+
+// stats are the medians of a command's runs, and its peak memory.
+type stats struct {
+	Wall, CPU time.Duration
+	RSSKiB    int64 // largest resident set of the process (or of its children), from /usr/bin/time
+}
+
+// bench runs commands in one repository.
+type bench struct {
+	o      options
+	bin    string
+	env    []string
+	report io.Writer
+	// results, for -json
+	rows []row
+}
+
+type row struct {
+	Part, Repo, Scenario, Command string
+	Wall, CPU                     float64 // milliseconds
+	RSSMiB                        float64
+	Reads                         string `json:",omitempty"`
+}
+
+func measure(o options) error {
+	b := &bench{o: o, report: os.Stdout}
+	if err := b.setup(); err != nil {
+		return err
+	}
+	parts := map[string]bool{"hook": true, "diff": true, "history": true}
+	if o.only != "" {
+		parts = map[string]bool{}
+		for _, p := range strings.Split(o.only, ",") {
+			parts[strings.TrimSpace(p)] = true
+		}
+	}
+	history, big, mid := shapes(o.scale)
+	need := []repo{{mid, onePack}, {big, onePack}}
+	if parts["history"] {
+		need = append(need, repo{history, onePack}, repo{history, manyPack}, repo{history, commitGraph}, repo{history, bloom})
+	}
+	for _, r := range need {
+		if err := ensure(o.out, r); err != nil {
+			return err
+		}
+	}
+	b.machine()
+	start := time.Now()
+	if parts["hook"] {
+		if err := b.hook([]repo{{mid, onePack}, {big, onePack}}); err != nil {
+			return err
+		}
+	}
+	if parts["diff"] {
+		if err := b.diff([]repo{{mid, onePack}, {big, onePack}}); err != nil {
+			return err
+		}
+	}
+	if parts["history"] {
+		if err := b.history([]repo{{history, onePack}, {history, manyPack}, {history, commitGraph}, {history, bloom}}); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(b.report, "\nmeasured in %v; load average now %s\n", time.Since(start).Round(time.Second), loadavg())
+	js, _ := json.MarshalIndent(b.rows, "", "  ")
+	return os.WriteFile(filepath.Join(o.out, "results.json"), js, 0o644)
+}
+
+// setup builds mcp-guard as a user would get it (go build, default flags)
+// and an isolated environment: no user or system git configuration, an
+// empty HOME (no approvals), no colours.
+func (b *bench) setup() error {
+	root, err := moduleRoot()
+	if err != nil {
+		return err
+	}
+	b.bin = filepath.Join(b.o.out, "bin", "mcp-guard")
+	cmd := exec.Command("go", "build", "-o", b.bin, "./cmd/mcp-guard")
+	cmd.Dir = root
+	if out, err := cmd.CombinedOutput(); err != nil {
+		return fmt.Errorf("go build: %v: %s", err, out)
+	}
+	home := filepath.Join(b.o.out, "home")
+	os.RemoveAll(home)
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return err
+	}
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "GIT_") || strings.HasPrefix(k, "AGENTTY_") || strings.HasPrefix(k, "MCP_GUARD") || k == "HOME" || k == "XDG_CONFIG_HOME" {
+			continue
+		}
+		b.env = append(b.env, kv)
+	}
+	b.env = append(b.env, "HOME="+home, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "NO_COLOR=1")
+	return nil
+}
+
+func moduleRoot() (string, error) {
+	out, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", err
+	}
+	mod := strings.TrimSpace(string(out))
+	if mod == "" || mod == os.DevNull {
+		return "", errors.New("run from inside the mcp-guard module")
+	}
+	return filepath.Dir(mod), nil
+}
+
+func (b *bench) machine() {
+	w := b.report
+	fmt.Fprintf(w, "## Machine\n\n")
+	fmt.Fprintf(w, "- %d CPUs (nproc), %s memory, %s/%s, kernel %s\n", runtime.NumCPU(), memTotal(), runtime.GOOS, runtime.GOARCH, uname())
+	fmt.Fprintf(w, "- %s; %s\n", firstLine(commandOutput("git", "--version")), runtime.Version())
+	fmt.Fprintf(w, "- load average at start: %s\n", loadavg())
+	fmt.Fprintf(w, "- runs per cell: %d, alternating mcp-guard and git; medians; CPU is user+system time of the process and its children\n\n", b.o.runs)
+}
+
+// run executes one command and returns its wall and CPU time. Exit status
+// 1 is mcp-guard's "needs attention", not a failure.
+func (b *bench) run(dir string, args []string) (sample, error) {
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir, cmd.Env = dir, b.env
+	var stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
+	t0 := time.Now()
+	err := cmd.Run()
+	wall := time.Since(t0)
+	var ee *exec.ExitError
+	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) {
+		return sample{}, fmt.Errorf("%s: %v: %s", strings.Join(args, " "), err, stderr.String())
+	}
+	ru, _ := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	var cpu time.Duration
+	if ru != nil {
+		cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	}
+	return sample{wall, cpu}, nil
+}
+
+// peakRSS runs the command under /usr/bin/time, whose own small size keeps
+// the child's maximum resident set honest (a child spawned by this Go
+// program with vfork would inherit its parent's peak in ru_maxrss).
+func (b *bench) peakRSS(dir string, args []string, prepare func()) int64 {
+	if _, err := os.Stat("/usr/bin/time"); err != nil {
+		return 0
+	}
+	var best int64
+	for i := 0; i < 3; i++ {
+		if prepare != nil {
+			prepare()
+		}
+		f := filepath.Join(b.o.out, "rss.txt")
+		cmd := exec.Command("/usr/bin/time", append([]string{"-o", f, "-f", "%M"}, args...)...)
+		cmd.Dir, cmd.Env = dir, b.env
+		cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
+		cmd.Run()
+		data, _ := os.ReadFile(f)
+		fields := strings.Fields(string(data))
+		if len(fields) == 0 {
+			continue
+		}
+		if v, err := strconv.ParseInt(fields[len(fields)-1], 10, 64); err == nil && v > best {
+			best = v
+		}
+	}
+	return best
+}
+
+// compare alternates two commands n times (after one warm-up run each)
+// and returns their statistics. prepare runs before every run of the
+// first command (outside the timing).
+func (b *bench) compare(dir string, ours, theirs []string, prepare func()) (stats, stats, error) {
+	var a, t []sample
+	for i := -1; i < b.o.runs; i++ {
+		if prepare != nil {
+			prepare()
+		}
+		s, err := b.run(dir, ours)
+		if err != nil {
+			return stats{}, stats{}, err
+		}
+		s2, err := b.run(dir, theirs)
+		if err != nil {
+			return stats{}, stats{}, err
+		}
+		if i >= 0 {
+			a, t = append(a, s), append(t, s2)
+		}
+	}
+	sa, st := median(a), median(t)
+	sa.RSSKiB = b.peakRSS(dir, ours, prepare)
+	st.RSSKiB = b.peakRSS(dir, theirs, nil)
+	return sa, st, nil
+}
+
+func median(s []sample) stats {
+	ws := make([]time.Duration, len(s))
+	cs := make([]time.Duration, len(s))
+	for i, x := range s {
+		ws[i], cs[i] = x.wall, x.cpu
+	}
+	return stats{Wall: mid(ws), CPU: mid(cs)}
+}
+
+func mid(d []time.Duration) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	sort.Slice(d, func(i, j int) bool { return d[i] < d[j] })
+	if len(d)%2 == 1 {
+		return d[len(d)/2]
+	}
+	return (d[len(d)/2-1] + d[len(d)/2]) / 2
+}
+
+func ms(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d.Microseconds())/1000) }
+
+func ratio(a, b time.Duration) string {
+	if b == 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.2f×", float64(a)/float64(b))
+}
+
+func mib(kib int64) string { return fmt.Sprintf("%.1f", float64(kib)/1024) }
+
+func (b *bench) add(part, repo, scenario, command string, s stats, reads string) {
+	b.rows = append(b.rows, row{Part: part, Repo: repo, Scenario: scenario, Command: command,
+		Wall: float64(s.Wall.Microseconds()) / 1000, CPU: float64(s.CPU.Microseconds()) / 1000, RSSMiB: float64(s.RSSKiB) / 1024, Reads: reads})
+}
+
+// git runs git in dir for set-up work.
+func (b *bench) git(dir string, args ...string) (string, error) {
+	cmd := exec.Command("git", args...)
+	cmd.Dir, cmd.Env = dir, b.env
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		return "", fmt.Errorf("git %s: %v: %s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out)), nil
+}
+
+// hookScenarios: what each pull changed (see gen.go).
+var hookScenarios = []struct{ name, tag, what string }{
+	{"noise", "bench/noise", "20 commits, no surface and no file a server or hook runs"},
+	{"config", "bench/config", "20 commits, one adds env.NODE_OPTIONS to the root config"},
+	{"script", "bench/script", "20 commits, one edits server.js, which the root server runs"},
+	{"one", "bench/one", "1 commit, no surface"},
+}
+
+// hook measures `mcp-guard hook post-merge 0` after a pull (ORIG_HEAD =
+// bench/base, HEAD = the pull's tip) against `git rev-parse
+// ORIG_HEAD:.agentty/mcp.json HEAD:.agentty/mcp.json`, the way git runs
+// the hook: from the work tree's top, GIT_DIR unset (git 2.39 does not
+// export it for post-merge). Warm: the cache holds what the previous hook
+// run left (it brought the repository to bench/base), restored before
+// every run; cold: no cache at all.
+func (b *bench) hook(repos []repo) error {
+	w := b.report
+	fmt.Fprintf(w, "## Hook after a pull\n\n")
+	fmt.Fprintf(w, "`mcp-guard hook post-merge 0` (ORIG_HEAD = bench/base, HEAD = the pull) vs `git rev-parse ORIG_HEAD:.agentty/mcp.json HEAD:.agentty/mcp.json`.\n")
+	fmt.Fprintf(w, "Reads: objects read by the in-process equivalent (gitscan's read counter): resolving the two revisions + the pruned comparison + anything more.\n\n")
+	fmt.Fprintf(w, "| repository | pull | cache | mcp-guard wall | git wall | wall ratio | mcp-guard CPU | git CPU | CPU ratio | mcp-guard peak RSS | git peak RSS | reads |\n")
+	fmt.Fprintf(w, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
+	baseline := []string{"git", "rev-parse", "ORIG_HEAD:.agentty/mcp.json", "HEAD:.agentty/mcp.json"}
+	ours := []string{b.bin, "hook", "post-merge", "0"}
+	for _, r := range repos {
+		dir := r.dir(b.o.out)
+		gitDir := filepath.Join(dir, ".git")
+		cacheDir := filepath.Join(gitDir, "mcp-guard")
+		primed := filepath.Join(b.o.out, "primed-"+r.shape.name)
+		// Prime: the hook run that brought the repository to bench/base.
+		os.RemoveAll(cacheDir)
+		if err := b.setHeads(dir, "bench/base~1", "bench/base"); err != nil {
+			return err
+		}
+		if _, err := b.run(dir, ours); err != nil {
+			return err
+		}
+		os.RemoveAll(primed)
+		if err := copyDir(cacheDir, primed); err != nil {
+			return err
+		}
+		objects := countObjects(b, dir)
+		for _, sc := range hookScenarios {
+			if err := b.setHeads(dir, "bench/base", sc.tag); err != nil {
+				return err
+			}
+			for _, mode := range []string{"warm", "cold"} {
+				prepare := func() {
+					os.RemoveAll(cacheDir)
+					os.Remove(filepath.Join(gitDir, "mcp-guard-last-warning"))
+					if mode == "warm" {
+						copyDir(primed, cacheDir)
+					}
+				}
+				so, sg, err := b.compare(dir, ours, baseline, prepare)
+				if err != nil {
+					return err
+				}
+				prepare()
+				reads := hookReads(dir, b.env)
+				name := fmt.Sprintf("%s (%s objects)", r.shape.name, objects)
+				fmt.Fprintf(w, "| %s | %s | %s | %s ms | %s ms | %s | %s ms | %s ms | %s | %s MiB | %s MiB | %s |\n", name, sc.name, mode,
+					ms(so.Wall), ms(sg.Wall), ratio(so.Wall, sg.Wall), ms(so.CPU), ms(sg.CPU), ratio(so.CPU, sg.CPU), mib(so.RSSKiB), mib(sg.RSSKiB), reads)
+				b.add("hook", r.shape.name, sc.name+"/"+mode, "mcp-guard hook", so, reads)
+				b.add("hook", r.shape.name, sc.name+"/"+mode, "git rev-parse", sg, "")
+			}
+		}
+		os.RemoveAll(cacheDir)
+		if err := b.setHeads(dir, "bench/base", "bench/base"); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintln(w)
+	return nil
+}
+
+// setHeads points ORIG_HEAD at old and a detached HEAD at new.
+func (b *bench) setHeads(dir, old, new string) error {
+	if _, err := b.git(dir, "update-ref", "ORIG_HEAD", old+"^{commit}"); err != nil {
+		return err
+	}
+	_, err := b.git(dir, "update-ref", "--no-deref", "HEAD", new+"^{commit}")
+	return err
+}
+
+// hookReads does what the hook does, in process, and counts object reads:
+// "resolve + comparison + rest".
+func hookReads(dir string, env []string) string {
+	var c gitscan.Counter
+	r, err := gitscan.Open(dir, gitscan.WithEnv(env), gitscan.WithReadCounter(&c))
+	if err != nil {
+		return err.Error()
+	}
+	defer r.Close()
+	old, err1 := r.Resolve("ORIG_HEAD")
+	cur, err2 := r.Resolve("HEAD")
+	if err := errors.Join(err1, err2); err != nil {
+		return err.Error()
+	}
+	resolve := c.Objects()
+	ch, err := r.Changes(old, cur)
+	if err != nil {
+		return err.Error()
+	}
+	cmp := c.Objects() - resolve
+	if _, err := project.Compare(context.Background(), r, old, cur, project.Options{}); err != nil {
+		return err.Error()
+	}
+	rest := c.Objects() - resolve - cmp
+	return fmt.Sprintf("%d + %d + %d (%d paths changed)", resolve, cmp, rest, len(ch))
+}
+
+func countObjects(b *bench, dir string) string {
+	out, err := b.git(dir, "count-objects", "-v")
+	if err != nil {
+		return "?"
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if v, ok := strings.CutPrefix(l, "in-pack: "); ok {
+			n, _ := strconv.Atoi(v)
+			return fmt.Sprintf("%dk", (n+500)/1000)
+		}
+	}
+	return "?"
+}
+
+// diff measures `mcp-guard diff bench/base <tag>` against `git diff --raw
+// bench/base <tag> -- '*.agentty/*'`, with the cache warm (primed as for
+// the hook) and cold.
+func (b *bench) diff(repos []repo) error {
+	w := b.report
+	fmt.Fprintf(w, "## mcp-guard diff\n\n")
+	fmt.Fprintf(w, "`mcp-guard diff bench/base <pull>` vs `git diff --raw bench/base <pull> -- '*.agentty/*'`.\n\n")
+	fmt.Fprintf(w, "| repository | pull | cache | mcp-guard wall | git wall | wall ratio | mcp-guard CPU | git CPU | CPU ratio | mcp-guard peak RSS | git peak RSS |\n")
+	fmt.Fprintf(w, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	for _, r := range repos {
+		dir := r.dir(b.o.out)
+		cacheDir := filepath.Join(dir, ".git", "mcp-guard")
+		primed := filepath.Join(b.o.out, "primed-"+r.shape.name)
+		for _, sc := range hookScenarios[:2] { // noise and config
+			ours := []string{b.bin, "diff", "bench/base", sc.tag}
+			theirs := []string{"git", "diff", "--raw", "bench/base", sc.tag, "--", "*.agentty/*"}
+			for _, mode := range []string{"warm", "cold"} {
+				prepare := func() {
+					os.RemoveAll(cacheDir)
+					if mode == "warm" {
+						copyDir(primed, cacheDir)
+					}
+				}
+				so, sg, err := b.compare(dir, ours, theirs, prepare)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(w, "| %s | %s | %s | %s ms | %s ms | %s | %s ms | %s ms | %s | %s MiB | %s MiB |\n", r.shape.name, sc.name, mode,
+					ms(so.Wall), ms(sg.Wall), ratio(so.Wall, sg.Wall), ms(so.CPU), ms(sg.CPU), ratio(so.CPU, sg.CPU), mib(so.RSSKiB), mib(sg.RSSKiB))
+				b.add("diff", r.shape.name, sc.name+"/"+mode, "mcp-guard diff", so, "")
+				b.add("diff", r.shape.name, sc.name+"/"+mode, "git diff --raw", sg, "")
+			}
+		}
+		os.RemoveAll(cacheDir)
+	}
+	fmt.Fprintln(w)
+	return nil
+}
+
+// surfacePathspecs are the agentty surfaces as git pathspecs.
+func surfacePathspecs() []string {
+	var out []string
+	for _, p := range gitscan.SurfacePatterns {
+		out = append(out, ":(glob)"+p)
+	}
+	return out
+}
+
+// history measures `mcp-guard scan --history` against `git log
+// --format=%H --full-history -- <surfaces>` at bench/base, and checks that
+// gitscan.History selects exactly git's commits (and the scan says it
+// scanned that many).
+func (b *bench) history(repos []repo) error {
+	w := b.report
+	fmt.Fprintf(w, "## History scan\n\n")
+	fmt.Fprintf(w, "`mcp-guard scan --history --format json` vs `git log --format=%%H --full-history -- %s` (HEAD = bench/base).\n", strings.Join(surfacePathspecs(), " "))
+	fmt.Fprintf(w, "Commits: what git log lists / what gitscan.History returns (in process) / what the scan reports it scanned.\n\n")
+	fmt.Fprintf(w, "| variant | mcp-guard wall | git wall | wall ratio | mcp-guard CPU | git CPU | CPU ratio | mcp-guard peak RSS | git peak RSS | commits (git / History / scan) | same set |\n")
+	fmt.Fprintf(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n")
+	for _, r := range repos {
+		dir := r.dir(b.o.out)
+		cacheDir := filepath.Join(dir, ".git", "mcp-guard")
+		if err := b.setHeads(dir, "bench/base", "bench/base"); err != nil {
+			return err
+		}
+		theirs := append([]string{"git", "log", "--format=%H", "--full-history", "--"}, surfacePathspecs()...)
+		ours := []string{b.bin, "scan", "--history", "--format", "json"}
+		prepare := func() { os.RemoveAll(cacheDir) }
+		so, sg, err := b.compare(dir, ours, theirs, prepare)
+		if err != nil {
+			return err
+		}
+		logOut, err := b.git(dir, theirs[1:]...)
+		if err != nil {
+			return err
+		}
+		gitSet := strings.Fields(logOut)
+		histSet, err := historySet(dir, b.env)
+		if err != nil {
+			return err
+		}
+		scanned := scanCount(b, dir, ours)
+		same := sameSet(gitSet, histSet)
+		fmt.Fprintf(w, "| %s | %s ms | %s ms | %s | %s ms | %s ms | %s | %s MiB | %s MiB | %d / %d / %s | %v |\n", r.storage,
+			ms(so.Wall), ms(sg.Wall), ratio(so.Wall, sg.Wall), ms(so.CPU), ms(sg.CPU), ratio(so.CPU, sg.CPU), mib(so.RSSKiB), mib(sg.RSSKiB),
+			len(gitSet), len(histSet), scanned, same)
+		b.add("history", string(r.storage), "", "mcp-guard scan --history", so, fmt.Sprint(len(histSet)))
+		b.add("history", string(r.storage), "", "git log --full-history", sg, fmt.Sprint(len(gitSet)))
+		os.RemoveAll(cacheDir)
+	}
+	fmt.Fprintln(w)
+	return nil
+}
+
+func historySet(dir string, env []string) ([]string, error) {
+	r, err := gitscan.Open(dir, gitscan.WithEnv(env), gitscan.WithoutCache())
+	if err != nil {
+		return nil, err
+	}
+	defer r.Close()
+	head, err := r.Resolve("HEAD")
+	if err != nil {
+		return nil, err
+	}
+	hist, err := r.History(context.Background(), gitscan.Empty, head, nil)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for _, h := range hist {
+		out = append(out, h.ID)
+	}
+	return out, nil
+}
+
+func scanCount(b *bench, dir string, args []string) string {
+	cmd := exec.Command(args[0], args[1:]...)
+	cmd.Dir, cmd.Env = dir, b.env
+	out, _ := cmd.Output()
+	var doc struct {
+		Summary struct {
+			Commits int `json:"commits"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal(out, &doc); err != nil {
+		return "?"
+	}
+	return strconv.Itoa(doc.Summary.Commits)
+}
+
+func sameSet(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	m := map[string]bool{}
+	for _, x := range a {
+		m[x] = true
+	}
+	for _, x := range b {
+		if !m[x] {
+			return false
+		}
+	}
+	return true
+}
+
+func copyDir(src, dst string) error {
+	if err := os.MkdirAll(dst, 0o755); err != nil {
+		return err
+	}
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		return err
+	}
+	for _, e := range ents {
+		if !e.Type().IsRegular() {
+			continue
+		}
+		data, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(dst, e.Name()), data, 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func commandOutput(name string, args ...string) string {
+	out, err := exec.Command(name, args...).Output()
+	if err != nil {
+		return "?"
+	}
+	return strings.TrimSpace(string(out))
+}
+
+func firstLine(s string) string {
+	l, _, _ := strings.Cut(s, "\n")
+	return l
+}
+
+func memTotal() string {
+	data, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return "?"
+	}
+	for _, l := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(l, "MemTotal:"); ok {
+			f := strings.Fields(v)
+			if kb, err := strconv.ParseFloat(f[0], 64); err == nil {
+				return fmt.Sprintf("%.1f GiB", kb/1024/1024)
+			}
+		}
+	}
+	return "?"
+}
+
+func uname() string { return commandOutput("uname", "-r") }
+
+func loadavg() string {
+	data, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "?"
+	}
+	f := strings.Fields(string(data))
+	if len(f) < 3 {
+		return "?"
+	}
+	return strings.Join(f[:3], " ")
+}

@@ -1,0 +1,26 @@
+package main
+
+import (
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// TestNoCgo: mcp-guard must stay a statically linked binary. A single cgo
+// import anywhere in its dependencies (net, os/user...) makes it dynamic,
+// and the dynamic loader, libc and cgo's start-up then cost every process,
+// the git hook included, about 8 ms of CPU on the benchmark machine (as
+// much as the whole `git rev-parse A:p B:p` the hook is measured against;
+// see BENCHMARKS.md).
+func TestNoCgo(t *testing.T) {
+	if _, err := exec.LookPath("go"); err != nil {
+		t.Skip("no go command")
+	}
+	out, err := exec.Command("go", "list", "-deps", "-f", "{{if .CgoFiles}}{{.ImportPath}}{{end}}", "github.com/mcp-guard/mcp-guard/cmd/mcp-guard").CombinedOutput()
+	if err != nil {
+		t.Skipf("go list: %v: %s", err, out)
+	}
+	if s := strings.TrimSpace(string(out)); s != "" {
+		t.Errorf("packages linked into mcp-guard use cgo (the binary is no longer static):\n%s", s)
+	}
+}
