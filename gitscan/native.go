@@ -158,8 +158,9 @@ func (n *native) close() error { return n.odb.close() }
 // safe.directory: git checks ownership only when it discovers a repository,
 // not when GIT_DIR is set (as it is inside a hook, after git itself checked).
 // A discovered repository whose work tree, git directory and `.git` file
-// are owned by the current user (or by SUDO_UID when running as root) passes
-// git's check whatever safe.directory says; anything else goes to git.
+// are owned by the effective user passes git's check whatever
+// safe.directory says; anything else goes to git, which applies
+// safe.directory from every configuration level.
 func discoverForGit(dir string, env []string) (*location, repoFormat, bool) {
 	if runtime.GOOS == "windows" {
 		return nil, repoFormat{}, false // ownership is a matter of SIDs there

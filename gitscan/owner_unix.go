@@ -5,34 +5,22 @@ package gitscan
 import (
 	"errors"
 	"os"
-	"strconv"
 	"syscall"
 )
 
-// ownedByUs is git's is_path_owned_by_current_user (git 2.39): the owner
-// is the effective user, or SUDO_UID when running as root. A path that
-// does not exist (no `.git` file in a GIT_DIR layout) passes.
+// ownedByUs reports whether p is owned by the effective user, the case in
+// which git's safe.directory check (is_path_owned_by_current_user) passes
+// whatever the configuration says. Anything else (another owner, root
+// running for SUDO_UID, whose handling depends on git's version) is left
+// to git. A path that does not exist (no `.git` file in a GIT_DIR layout)
+// passes.
 func ownedByUs(p string, env []string) bool {
 	fi, err := os.Lstat(p)
 	if err != nil {
 		return errors.Is(err, os.ErrNotExist)
 	}
 	st, ok := fi.Sys().(*syscall.Stat_t)
-	if !ok {
-		return false
-	}
-	euid := os.Geteuid()
-	if int(st.Uid) == euid {
-		return true
-	}
-	if euid == 0 {
-		if v, ok := getenv(env, "SUDO_UID"); ok {
-			if u, err := strconv.ParseUint(v, 10, 32); err == nil && uint32(u) == uint32(st.Uid) {
-				return true
-			}
-		}
-	}
-	return false
+	return ok && int(st.Uid) == os.Geteuid()
 }
 
 // fileDev is the device a path lives on.

@@ -387,3 +387,42 @@ func TestOldGitWithoutBatchCommand(t *testing.T) {
 		t.Errorf("fallback not taken: cmdMode %d", g.cmdMode)
 	}
 }
+
+// TestSafeDirectory: a repository another user owns is read only if git
+// itself would read it (safe.directory). gitscan locates repositories
+// without git only when the current user owns them; otherwise git decides.
+// Needs root (to give the repository away).
+func TestSafeDirectory(t *testing.T) {
+	needGit(t)
+	if os.Geteuid() != 0 {
+		t.Skip("needs root to chown the repository to another user")
+	}
+	env := testEnv(t)
+	dir := smallRepo(t, env)
+	chown := func(uid int) {
+		filepath.Walk(dir, func(p string, _ os.FileInfo, err error) error {
+			if err == nil {
+				os.Lchown(p, uid, uid)
+			}
+			return nil
+		})
+	}
+	chown(54321)
+	t.Cleanup(func() { chown(0) })
+	_, err := Open(filepath.Join(dir, "src"), WithEnv(env), WithEngine(EngineGit))
+	if err == nil || !strings.Contains(err.Error(), "safe.directory") {
+		t.Errorf("a repository owned by someone else: %v, want git's dubious-ownership refusal", err)
+	}
+	global := filepath.Join(t.TempDir(), "gitconfig")
+	if err := os.WriteFile(global, []byte("[safe]\n\tdirectory = *\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r, err := Open(filepath.Join(dir, "src"), WithEnv(append(env, "GIT_CONFIG_GLOBAL="+global)), WithEngine(EngineGit))
+	if err != nil {
+		t.Fatalf("with safe.directory=*: %v", err)
+	}
+	defer r.Close()
+	if s, _, err := r.Surfaces(resolveT(t, r, "HEAD")); err != nil || len(s) == 0 {
+		t.Errorf("with safe.directory=*: surfaces %v %v", s, err)
+	}
+}
