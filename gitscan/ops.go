@@ -446,7 +446,9 @@ func (r *Repo) flatten(side Side) ([]Entry, error) {
 // flatTree lists a whole tree (O(repository): only for sides that are not
 // trees themselves, and for Surfaces on a cache miss).
 func (r *Repo) flatTree(tree string) ([]Entry, error) {
-	if tl, ok := r.be.(treeLister); ok {
+	// In process when the native reader can (as fast as git's ls-tree at
+	// 20,000 files, and no process), else git's ls-tree.
+	if tl, ok := r.be.(treeLister); ok && !r.readsNatively() {
 		r.countRead()
 		return tl.listTree(tree)
 	}
