@@ -2,6 +2,7 @@ package gitscan
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 )
@@ -89,23 +90,49 @@ func (r *Repo) readObject(id, typ string, limit int64) ([]byte, error) {
 	return r.be.readObject(id, typ, limit)
 }
 
-// readTree returns a parsed tree, from the cache when possible.
+// rawReader is the backends' fast path: a read by binary id, without
+// hex on the way (a history walk descends into hundreds of thousands of
+// subtrees).
+type rawReader interface {
+	readObjectRaw(raw, typ string, limit int64) ([]byte, error)
+}
+
+// readTree returns a parsed tree (hex id), from the cache when possible.
 func (r *Repo) readTree(id string) ([]treeEntry, error) {
-	if id == "" || id == r.format.emptyTree() {
+	raw := rawOf(id)
+	if id != "" && len(raw) != r.format.rawLen {
+		return nil, fmt.Errorf("tree id %q: malformed", id)
+	}
+	return r.readTreeRaw(raw)
+}
+
+// readTreeRaw is readTree by binary id ("" is the empty tree).
+func (r *Repo) readTreeRaw(raw string) ([]treeEntry, error) {
+	if raw == "" || raw == r.format.emptyTreeRaw() {
 		return nil, nil
 	}
-	if t, ok := r.trees.get(id); ok {
+	if t, ok := r.trees.get(raw); ok {
 		return t, nil
 	}
-	data, err := r.readObject(id, "tree", -1)
+	if r.be == nil {
+		return nil, errors.New("repository is closed")
+	}
+	var data []byte
+	var err error
+	if rr, ok := r.be.(rawReader); ok {
+		r.countRead()
+		data, err = rr.readObjectRaw(raw, "tree", -1)
+	} else {
+		data, err = r.readObject(hex.EncodeToString([]byte(raw)), "tree", -1)
+	}
 	if err != nil {
 		return nil, err
 	}
 	t, err := parseTree(r.format, data)
 	if err != nil {
-		return nil, fmt.Errorf("tree %s: %w", id, err)
+		return nil, fmt.Errorf("tree %x: %w", raw, err)
 	}
-	r.trees.put(id, t)
+	r.trees.put(raw, t)
 	return t, nil
 }
 
@@ -121,8 +148,8 @@ func (r *Repo) readCommit(id string) (*commitObj, error) {
 	return c, nil
 }
 
-// treeCache is a small LRU-ish cache of parsed trees (trees are immutable,
-// so a cache by id is always valid).
+// treeCache is a small LRU-ish cache of parsed trees by binary id (trees
+// are immutable, so a cache by id is always valid).
 type treeCache struct {
 	max  int
 	m    map[string][]treeEntry

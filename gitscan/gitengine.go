@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -496,6 +497,18 @@ func (g *gitBackend) readObject(id, typ string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("object %s: is a %s, not a %s", id, h.typ, typ)
 	}
 	return data, nil
+}
+
+func (g *gitBackend) readObjectRaw(raw, typ string, limit int64) ([]byte, error) {
+	if g.nat != nil {
+		g.mu.Lock()
+		data, err := g.nat.readObjectRaw(raw, typ, limit)
+		g.mu.Unlock()
+		if err == nil || errors.Is(err, ErrTooLarge) {
+			return data, err
+		}
+	}
+	return g.readObject(hex.EncodeToString([]byte(raw)), typ, limit)
 }
 
 func (g *gitBackend) resolve(rev string) (string, error) {

@@ -64,6 +64,10 @@ func (g *goGitBackend) readObject(id, typ string, limit int64) ([]byte, error) {
 	return g.nat.readObject(id, typ, limit)
 }
 
+func (g *goGitBackend) readObjectRaw(raw, typ string, limit int64) ([]byte, error) {
+	return g.nat.readObjectRaw(raw, typ, limit)
+}
+
 func (g *goGitBackend) resolve(rev string) (string, error) {
 	id, err := g.nat.resolve(rev)
 	if errors.Is(err, errNotNative) {

@@ -105,6 +105,18 @@ func (n *native) readObject(id, typ string, limit int64) ([]byte, error) {
 	return data, nil
 }
 
+// readObjectRaw is readObject by binary id.
+func (n *native) readObjectRaw(raw, typ string, limit int64) ([]byte, error) {
+	t, data, err := n.odb.readRaw([]byte(raw), "", limit)
+	if err != nil {
+		return nil, err
+	}
+	if t != typ {
+		return nil, fmt.Errorf("object %x: is a %s, not a %s", raw, t, typ)
+	}
+	return data, nil
+}
+
 // resolve peels rev to a commit id (errNotNative for syntax left to git).
 func (n *native) resolve(rev string) (string, error) {
 	return nativeResolve(n.refs, n.format, rev, func(id string) (string, []string, error) {

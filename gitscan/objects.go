@@ -65,6 +65,19 @@ func (f objectFormat) emptyTree() string {
 	return emptyTreeSHA1
 }
 
+// emptyTreeRaw is emptyTree in binary.
+func (f objectFormat) emptyTreeRaw() string {
+	if f.rawLen == sha256.Size {
+		return emptyTreeSHA256Raw
+	}
+	return emptyTreeSHA1Raw
+}
+
+var (
+	emptyTreeSHA1Raw   = rawOf(emptyTreeSHA1)
+	emptyTreeSHA256Raw = rawOf(emptyTreeSHA256)
+)
+
 // The ids of the empty tree (TestEmptyTreeIDs checks them).
 const (
 	emptyTreeSHA1   = "4b825dc642cb6eb9a060e54bf8d69288fbee4904"

@@ -71,10 +71,13 @@ func (r *Repo) lookupTree(tree, path string) (Entry, bool, error) {
 	if path == "" {
 		return Entry{Path: "", Mode: ModeTree, ID: tree}, true, nil
 	}
-	cur := tree
+	cur := rawOf(tree)
+	if len(cur) != r.format.rawLen {
+		return Entry{}, false, fmt.Errorf("tree id %q: malformed", tree)
+	}
 	parts := strings.Split(path, "/")
 	for i, name := range parts {
-		entries, err := r.readTree(cur)
+		entries, err := r.readTreeRaw(cur)
 		if err != nil {
 			return Entry{}, false, err
 		}
@@ -94,7 +97,7 @@ func (r *Repo) lookupTree(tree, path string) (Entry, bool, error) {
 		if found.mode != ModeTree {
 			return Entry{}, false, nil
 		}
-		cur = found.id()
+		cur = found.raw
 	}
 	return Entry{}, false, nil
 }
@@ -272,17 +275,26 @@ type pathFilter interface {
 // that order (damage, or a hostile tree) is compared by name instead, so
 // pairing never depends on order.
 func (r *Repo) diffTrees(prefix, a, b string, filt pathFilter, out *[]Change) error {
+	ra, rb := rawOf(a), rawOf(b)
+	if (a != "" && len(ra) != r.format.rawLen) || (b != "" && len(rb) != r.format.rawLen) {
+		return fmt.Errorf("tree ids %q, %q: malformed", a, b)
+	}
+	return r.diffTreesRaw(prefix, ra, rb, filt, out)
+}
+
+// diffTreesRaw is diffTrees by binary ids.
+func (r *Repo) diffTreesRaw(prefix, a, b string, filt pathFilter, out *[]Change) error {
 	if a == b {
 		return nil
 	}
 	if err := r.checkBudget(filt); err != nil {
 		return err
 	}
-	ta, err := r.readTree(a)
+	ta, err := r.readTreeRaw(a)
 	if err != nil {
 		return err
 	}
-	tb, err := r.readTree(b)
+	tb, err := r.readTreeRaw(b)
 	if err != nil {
 		return err
 	}
@@ -384,23 +396,23 @@ func (r *Repo) diffEntry(prefix string, ea, eb *treeEntry, filt pathFilter, out 
 		p = prefix + "/" + name.name
 	}
 	var subA, subB string
-	var fileA, fileB *Entry
+	var fileA, fileB *treeEntry
 	if ea != nil {
 		if ea.mode == ModeTree {
-			subA = ea.id()
+			subA = ea.raw
 		} else {
-			fileA = &Entry{Path: p, Mode: ea.mode, ID: ea.id()}
+			fileA = ea
 		}
 	}
 	if eb != nil {
 		if eb.mode == ModeTree {
-			subB = eb.id()
+			subB = eb.raw
 		} else {
-			fileB = &Entry{Path: p, Mode: eb.mode, ID: eb.id()}
+			fileB = eb
 		}
 	}
 	if (subA != "" || subB != "") && (filt == nil || filt.descend(p)) {
-		if err := r.diffTrees(p, subA, subB, filt, out); err != nil {
+		if err := r.diffTreesRaw(p, subA, subB, filt, out); err != nil {
 			return err
 		}
 	}
@@ -409,12 +421,19 @@ func (r *Repo) diffEntry(prefix string, ea, eb *treeEntry, filt pathFilter, out 
 		if m == nil {
 			m = fileA
 		}
-		keep := filt == nil || filt.match(p, m.Mode)
+		keep := filt == nil || filt.match(p, m.mode)
 		if !keep && fileA != nil && fileB != nil {
-			keep = filt.match(p, fileA.Mode)
+			keep = filt.match(p, fileA.mode)
 		}
 		if keep {
-			*out = append(*out, Change{Path: p, Old: fileA, New: fileB})
+			c := Change{Path: p}
+			if fileA != nil {
+				c.Old = &Entry{Path: p, Mode: fileA.mode, ID: fileA.id()}
+			}
+			if fileB != nil {
+				c.New = &Entry{Path: p, Mode: fileB.mode, ID: fileB.id()}
+			}
+			*out = append(*out, c)
 		}
 	}
 	return nil

@@ -107,10 +107,10 @@ func TestDiffTreesOrderIndependent(t *testing.T) {
 	sub := []treeEntry{e("x", ModeRegular, "7")}
 	unsorted := []treeEntry{after[3], after[1], after[2], after[0]}
 	r := &Repo{format: formatSHA1, trees: newTreeCache(16)}
-	r.trees.put(id("a"), before)
-	r.trees.put(id("b"), after)
-	r.trees.put(id("c"), unsorted)
-	r.trees.put(id("5"), sub)
+	r.trees.put(rawOf(id("a")), before)
+	r.trees.put(rawOf(id("b")), after)
+	r.trees.put(rawOf(id("c")), unsorted)
+	r.trees.put(rawOf(id("5")), sub)
 	var sorted, shuffled []Change
 	if err := r.diffTrees("", id("a"), id("b"), nil, &sorted); err != nil {
 		t.Fatal(err)
