@@ -78,6 +78,33 @@ func (r *Repo) readsNatively() bool {
 	return false
 }
 
+// commitGraph is the repository's commit-graph when objects are read in
+// process and core.commitGraph does not turn it off (loaded once; nil when
+// there is none or it does not add up).
+func (r *Repo) commitGraph() *commitGraph {
+	if r.graphLoaded {
+		return r.graph
+	}
+	r.graphLoaded = true
+	var nat *native
+	switch be := r.be.(type) {
+	case *gitBackend:
+		nat = be.nat
+	case *goGitBackend:
+		nat = be.nat
+	}
+	if nat == nil || len(nat.odb.dirs) == 0 {
+		return nil
+	}
+	if cfg, err := readGitConfig(r.commonDir + "/config"); err != nil {
+		return nil
+	} else if on, ok := cfg.boolean("core", "", "commitGraph"); ok && !on {
+		return nil
+	}
+	r.graph = openCommitGraph(nat.odb.dirs[0], r.format)
+	return r.graph
+}
+
 // readObject reads through the backend, counting the read.
 func (r *Repo) readObject(id, typ string, limit int64) ([]byte, error) {
 	if r.be == nil {

@@ -161,6 +161,8 @@ type Repo struct {
 	idx                    *indexCache
 	cache                  *surfaceCache // opened on first use, written at Close
 	lastChanges            *changesMemo  // the last comparison of two trees
+	graph                  *commitGraph  // see commitGraph
+	graphLoaded            bool
 }
 
 // changesMemo is the result of Changes between two trees.
@@ -229,6 +231,10 @@ func Open(dir string, opts ...Option) (*Repo, error) {
 func (r *Repo) Close() error {
 	if r.cache != nil {
 		r.cache.flush()
+	}
+	if r.graph != nil {
+		r.graph.close()
+		r.graph = nil
 	}
 	if r.be == nil {
 		return nil

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sort"
+	"strings"
 )
 
 // History walks every commit reachable from to but not from since (Empty:
@@ -53,7 +54,7 @@ func (r *Repo) History(ctx context.Context, since, to Side, patterns []string) (
 	if err != nil {
 		return nil, err
 	}
-	h := &historyWalk{r: r, m: m, shallow: shallow, commits: map[string]*commitObj{}, since: since.commit}
+	h := &historyWalk{r: r, m: m, shallow: shallow, commits: map[string]*commitObj{}, since: since.commit, graph: r.commitGraph()}
 	var out []HistoryCommit
 	if rl, ok := r.be.(revLister); ok && (since.kind != sideEmpty || !r.readsNatively()) {
 		out, err = h.viaRevList(ctx, rl, to.commit)
@@ -80,11 +81,21 @@ type historyWalk struct {
 	commits map[string]*commitObj
 	since   string
 	uninter map[string]bool // reachable from since
+	graph   *commitGraph    // nil: commits are read from their objects
 }
 
 func (h *historyWalk) commit(id string) (*commitObj, error) {
 	if c, ok := h.commits[id]; ok {
 		return c, nil
+	}
+	if h.graph != nil {
+		c, err := h.graph.commit(id)
+		if err != nil {
+			h.graph = nil // it does not add up: objects from now on
+		} else if c != nil {
+			h.commits[id] = c
+			return c, nil
+		}
 	}
 	c, err := h.r.readCommit(id)
 	if err != nil {
@@ -92,6 +103,24 @@ func (h *historyWalk) commit(id string) (*commitObj, error) {
 	}
 	h.commits[id] = c
 	return c, nil
+}
+
+// describe fills the author of a commit the walk returns when the graph
+// (which does not record it) provided the rest.
+func (h *historyWalk) describe(hc *HistoryCommit) error {
+	c := h.commits[hc.ID]
+	if c == nil || !c.fromGraph {
+		return nil
+	}
+	full, err := h.r.readCommit(hc.ID)
+	if err != nil {
+		return err
+	}
+	if full.tree != c.tree || strings.Join(full.parents, " ") != strings.Join(c.parents, " ") {
+		return fmt.Errorf("commit %s: the commit-graph disagrees with the object (run git commit-graph write)", hc.ID)
+	}
+	hc.Author, hc.AuthorEmail, hc.Time = full.author, full.authorEmail, full.authorTime
+	return nil
 }
 
 // parents are the commit's parents as far as this repository knows them:
@@ -178,6 +207,9 @@ func (h *historyWalk) viaRevList(ctx context.Context, rl revLister, to string) (
 		if err != nil {
 			return nil, err
 		}
+		if err := h.describe(&hc); err != nil {
+			return nil, err
+		}
 		out = append(out, hc)
 	}
 	return out, nil
@@ -222,6 +254,9 @@ func (h *historyWalk) walk(ctx context.Context, to string) ([]HistoryCommit, err
 			}
 		}
 		if include {
+			if err := h.describe(&hc); err != nil {
+				return err
+			}
 			out = append(out, hc)
 		}
 		return nil

@@ -274,6 +274,8 @@ type commitObj struct {
 	authorEmail string
 	authorTime  time.Time
 	commitTime  time.Time
+	// fromGraph: read from the commit-graph, so author fields are empty.
+	fromGraph bool
 }
 
 // parseCommit decodes the header of a raw commit object.

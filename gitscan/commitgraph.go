@@ -1,0 +1,270 @@
+package gitscan
+
+import (
+	"bytes"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+)
+
+// commitGraph reads git's commit-graph (gitformat-commit-graph: the single
+// objects/info/commit-graph file or a chain under objects/info/commit-graphs/)
+// for a history walk: a commit's root tree, parents and committer time
+// without inflating the commit object, as git log does. The author, which
+// only the commits a walk returns need, still comes from the object.
+//
+// The file is the repository's own derived data; anything that does not
+// add up (signature, version, hash, chunk table, fan-out, positions) makes
+// the whole graph unused, and commits it does not hold (written after it)
+// are read from their objects, so a stale or damaged graph costs time,
+// never the answer.
+type commitGraph struct {
+	format objectFormat
+	layers []*graphLayer // base first; positions run across layers
+	unmap  []func() error
+}
+
+type graphLayer struct {
+	data       []byte
+	fanout     [256]uint32
+	oidl, cdat []byte
+	edge       []byte
+	n, base    int
+}
+
+const (
+	graphParentNone  = 0x70000000
+	graphExtraEdges  = 0x80000000
+	graphLastEdge    = 0x80000000
+	maxGraphFileSize = 1 << 30
+)
+
+// openCommitGraph loads the graph of an objects directory; nil when there
+// is none or it does not add up.
+func openCommitGraph(objectsDir string, f objectFormat) *commitGraph {
+	g := &commitGraph{format: f}
+	single := filepath.Join(objectsDir, "info", "commit-graph")
+	if _, err := os.Stat(single); err == nil {
+		if !g.addLayer(single) {
+			g.close()
+			return nil
+		}
+		return g
+	}
+	dir := filepath.Join(objectsDir, "info", "commit-graphs")
+	b, err := readSmallFile(filepath.Join(dir, "commit-graph-chain"), 1<<20)
+	if err != nil {
+		return nil
+	}
+	for _, l := range strings.Fields(string(b)) {
+		if !f.validID(l) || !g.addLayer(filepath.Join(dir, "graph-"+l+".graph")) {
+			g.close()
+			return nil
+		}
+	}
+	if len(g.layers) == 0 {
+		return nil
+	}
+	return g
+}
+
+func (g *commitGraph) close() {
+	for _, u := range g.unmap {
+		u()
+	}
+	g.unmap, g.layers = nil, nil
+}
+
+func (g *commitGraph) addLayer(path string) bool {
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxGraphFileSize {
+		return false
+	}
+	data, unmap, err := mapFile(f)
+	if err != nil {
+		if data, err = os.ReadFile(path); err != nil {
+			return false
+		}
+		unmap = func() error { return nil }
+	}
+	g.unmap = append(g.unmap, unmap)
+	l, ok := parseGraphLayer(data, g.format)
+	if !ok || l.base != len(g.layers) {
+		return false
+	}
+	l.base = g.total()
+	g.layers = append(g.layers, l)
+	return true
+}
+
+func (g *commitGraph) total() int {
+	n := 0
+	for _, l := range g.layers {
+		n += l.n
+	}
+	return n
+}
+
+// parseGraphLayer checks a graph file; l.base holds the number of base
+// graphs it declares until addLayer turns it into a position offset.
+func parseGraphLayer(b []byte, f objectFormat) (*graphLayer, bool) {
+	hl := f.rawLen
+	if len(b) < 8+12 || string(b[:4]) != "CGPH" || b[4] != 1 {
+		return nil, false
+	}
+	hashVersion := byte(1)
+	if f.rawLen == 32 {
+		hashVersion = 2
+	}
+	if b[5] != hashVersion {
+		return nil, false
+	}
+	chunks := int(b[6])
+	l := &graphLayer{data: b, base: int(b[7])}
+	if 8+(chunks+1)*12 > len(b) {
+		return nil, false
+	}
+	var oidf []byte
+	for i := 0; i < chunks; i++ {
+		e := b[8+i*12:]
+		id := string(e[:4])
+		start, end := binary.BigEndian.Uint64(e[4:12]), binary.BigEndian.Uint64(e[16:24])
+		if start > end || end > uint64(len(b)) {
+			return nil, false
+		}
+		c := b[start:end]
+		switch id {
+		case "OIDF":
+			oidf = c
+		case "OIDL":
+			l.oidl = c
+		case "CDAT":
+			l.cdat = c
+		case "EDGE":
+			l.edge = c
+		}
+	}
+	if len(oidf) != 256*4 || l.oidl == nil || l.cdat == nil {
+		return nil, false
+	}
+	prev := uint32(0)
+	for i := range l.fanout {
+		v := binary.BigEndian.Uint32(oidf[4*i:])
+		if v < prev {
+			return nil, false
+		}
+		l.fanout[i], prev = v, v
+	}
+	l.n = int(prev)
+	if len(l.oidl) != l.n*hl || len(l.cdat) != l.n*(hl+16) || len(l.edge)%4 != 0 {
+		return nil, false
+	}
+	return l, true
+}
+
+// lookup finds a commit's global position.
+func (g *commitGraph) lookup(raw []byte) (int, bool) {
+	hl := g.format.rawLen
+	for _, l := range g.layers {
+		lo := 0
+		if raw[0] > 0 {
+			lo = int(l.fanout[raw[0]-1])
+		}
+		hi := int(l.fanout[raw[0]])
+		for lo < hi {
+			mid := lo + (hi-lo)/2
+			switch c := bytes.Compare(l.oidl[mid*hl:mid*hl+hl], raw); {
+			case c == 0:
+				return l.base + mid, true
+			case c < 0:
+				lo = mid + 1
+			default:
+				hi = mid
+			}
+		}
+	}
+	return 0, false
+}
+
+func (g *commitGraph) layer(pos int) (*graphLayer, int, bool) {
+	for _, l := range g.layers {
+		if pos >= l.base && pos < l.base+l.n {
+			return l, pos - l.base, true
+		}
+	}
+	return nil, 0, false
+}
+
+func (g *commitGraph) oid(pos int) (string, bool) {
+	l, i, ok := g.layer(pos)
+	if !ok {
+		return "", false
+	}
+	hl := g.format.rawLen
+	return hex.EncodeToString(l.oidl[i*hl : i*hl+hl]), true
+}
+
+var errGraph = errors.New("commit-graph does not add up")
+
+// commit returns what the graph records for commit id (nil, nil when the
+// graph does not hold it).
+func (g *commitGraph) commit(id string) (*commitObj, error) {
+	raw, err := hex.DecodeString(id)
+	if err != nil || len(raw) != g.format.rawLen {
+		return nil, nil
+	}
+	pos, ok := g.lookup(raw)
+	if !ok {
+		return nil, nil
+	}
+	l, i, _ := g.layer(pos)
+	hl := g.format.rawLen
+	rec := l.cdat[i*(hl+16) : (i+1)*(hl+16)]
+	c := &commitObj{tree: hex.EncodeToString(rec[:hl]), fromGraph: true}
+	p1, p2 := binary.BigEndian.Uint32(rec[hl:]), binary.BigEndian.Uint32(rec[hl+4:])
+	w1, w2 := binary.BigEndian.Uint32(rec[hl+8:]), binary.BigEndian.Uint32(rec[hl+12:])
+	c.commitTime = time.Unix(int64(w1&3)<<32|int64(w2), 0).UTC()
+	add := func(p uint32) error {
+		id, ok := g.oid(int(p))
+		if !ok {
+			return errGraph
+		}
+		c.parents = append(c.parents, id)
+		return nil
+	}
+	if p1 != graphParentNone {
+		if err := add(p1); err != nil {
+			return nil, err
+		}
+	}
+	switch {
+	case p2 == graphParentNone:
+	case p2&graphExtraEdges == 0:
+		if err := add(p2); err != nil {
+			return nil, err
+		}
+	default:
+		for k := int(p2 &^ graphExtraEdges); ; k++ {
+			if 4*k+4 > len(l.edge) || len(c.parents) > 1<<16 {
+				return nil, errGraph
+			}
+			e := binary.BigEndian.Uint32(l.edge[4*k:])
+			if err := add(e &^ graphLastEdge); err != nil {
+				return nil, err
+			}
+			if e&graphLastEdge != 0 {
+				break
+			}
+		}
+	}
+	return c, nil
+}

@@ -1,0 +1,154 @@
+package gitscan
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// TestHistoryWithCommitGraph: with a commit-graph (one file, or a split
+// chain; octopus merges use its extra-edge list) History returns exactly
+// what it returns without one, authors included; a graph that does not
+// add up, or a stale one, costs reads, never the answer.
+func TestHistoryWithCommitGraph(t *testing.T) {
+	needGit(t)
+	env := testEnv(t)
+	dir := gitInit(t, env)
+	g := newGenerator(7)
+	run(t, env, dir, g.history(300, 40), "fast-import", "--quiet")
+	// An octopus merge of three side branches, one of which edits a
+	// surface (the merge, -s ours, discards it).
+	for _, b := range []string{"o1", "o2", "o3"} {
+		run(t, env, dir, nil, "branch", b, "main~3")
+	}
+	run(t, env, dir, nil, "reset", "-q", "--hard", "main")
+	for _, b := range []string{"o1", "o2", "o3"} {
+		run(t, env, dir, nil, "checkout", "-q", b)
+		writeFile(t, dir, "side-"+b+".txt", b)
+		if b == "o2" {
+			writeFile(t, dir, ".agentty/mcp.json", `{"mcpServers":{"octo":{"command":"x"}}}`)
+		}
+		run(t, env, dir, nil, "add", ".")
+		run(t, env, dir, nil, "commit", "-q", "-m", b)
+	}
+	run(t, env, dir, nil, "checkout", "-q", "main")
+	run(t, env, dir, nil, "merge", "-q", "-s", "ours", "-m", "octopus", "o1", "o2", "o3")
+	if ps := strings.Fields(run(t, env, dir, nil, "log", "-1", "--format=%P")); len(ps) != 4 {
+		t.Fatalf("octopus has %d parents", len(ps))
+	}
+	history := func(e Engine) []string {
+		var c Counter
+		r := openT(t, dir, env, e, WithReadCounter(&c), WithoutCache())
+		h, err := r.History(context.Background(), Empty, resolveT(t, r, "main"), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, hc := range h {
+			var ch []string
+			for _, x := range hc.Changes {
+				ch = append(ch, changeString(x))
+			}
+			out = append(out, hc.ID+" "+hc.Author+" "+hc.AuthorEmail+" "+hc.Time.String()+" "+strings.Join(hc.Parents, ",")+" "+strings.Join(ch, ";"))
+		}
+		sort.Strings(out)
+		return out
+	}
+	want := history(EngineGoGit)
+	octopus := strings.Fields(run(t, env, dir, nil, "rev-parse", "main"))[0]
+	if !strings.Contains(strings.Join(want, "\n"), octopus) {
+		t.Fatal("the octopus merge that discards a surface change is not in the history")
+	}
+	graphs := filepath.Join(dir, ".git", "objects", "info")
+	check := func(name string) {
+		t.Helper()
+		for _, e := range []Engine{EngineGit, EngineGoGit} {
+			if got := history(e); strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("%s, %v: history differs:\n%s", name, e, diffLines(want, got))
+			}
+		}
+	}
+	run(t, env, dir, nil, "commit-graph", "write", "--reachable")
+	if r := openT(t, dir, env, EngineGoGit); r.commitGraph() == nil {
+		t.Fatal("the commit-graph was not loaded")
+	}
+	check("one file")
+	// A graph that does not add up: ignored.
+	f := filepath.Join(graphs, "commit-graph")
+	data, _ := os.ReadFile(f)
+	os.Chmod(f, 0o644)
+	bad := append([]byte(nil), data...)
+	copy(bad[8:], "XXXX") // first chunk id
+	os.WriteFile(f, bad, 0o644)
+	if r := openT(t, dir, env, EngineGoGit); r.commitGraph() != nil {
+		t.Error("a damaged commit-graph was used")
+	}
+	check("damaged")
+	os.Remove(f)
+	// A split chain, the newest commits in the top layer, the rest stale.
+	run(t, env, dir, nil, "commit-graph", "write", "--reachable", "--split=no-merge")
+	writeFile(t, dir, ".agentty/mcp.json", `{"later":1}`)
+	run(t, env, dir, nil, "commit", "-q", "-am", "after the first layer")
+	want = history(EngineGoGit) // (the graph does not hold the new commit)
+	run(t, env, dir, nil, "commit-graph", "write", "--reachable", "--split=no-merge")
+	if _, err := os.Stat(filepath.Join(graphs, "commit-graphs", "commit-graph-chain")); err != nil {
+		t.Fatal(err)
+	}
+	if r := openT(t, dir, env, EngineGoGit); r.commitGraph() == nil || len(r.commitGraph().layers) < 2 {
+		t.Fatal("the commit-graph chain was not loaded")
+	}
+	check("chain")
+	// Stale: a commit after the last layer is read from its object.
+	writeFile(t, dir, ".agentty/mcp.json", `{"latest":1}`)
+	run(t, env, dir, nil, "commit", "-q", "-am", "not in any graph")
+	run(t, env, dir, nil, "config", "core.commitGraph", "false")
+	want = history(EngineGoGit)
+	run(t, env, dir, nil, "config", "core.commitGraph", "true")
+	check("stale")
+}
+
+// FuzzCommitGraph: any file where a commit-graph belongs is either refused
+// or read without panics or unbounded work.
+func FuzzCommitGraph(f *testing.F) {
+	f.Add([]byte("CGPH\x01\x01\x03\x00"))
+	// Real graphs as seeds: one with a merge, one with an octopus (EDGE).
+	needGit(f)
+	env := testEnv(f)
+	dir := gitInit(f, env)
+	for i, b := range []string{"a", "b", "c"} {
+		writeFile(f, dir, b, b)
+		run(f, env, dir, nil, "add", b)
+		run(f, env, dir, nil, "commit", "-q", "-m", b)
+		if i == 0 {
+			for _, s := range []string{"s1", "s2"} {
+				run(f, env, dir, nil, "branch", s)
+			}
+		}
+	}
+	run(f, env, dir, nil, "merge", "-q", "-s", "ours", "-m", "octopus", "s1", "s2")
+	run(f, env, dir, nil, "commit-graph", "write", "--reachable")
+	seed, err := os.ReadFile(filepath.Join(dir, ".git", "objects", "info", "commit-graph"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	if _, ok := parseGraphLayer(seed, formatSHA1); !ok {
+		f.Fatal("git's own commit-graph is refused")
+	}
+	f.Add(seed)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, ok := parseGraphLayer(data, formatSHA1)
+		if !ok {
+			return
+		}
+		l.base = 0
+		g := &commitGraph{format: formatSHA1, layers: []*graphLayer{l}}
+		for i := 0; i < l.n && i < 8; i++ {
+			id, _ := g.oid(i)
+			g.commit(id)
+		}
+		g.commit(strings.Repeat("0", 40))
+	})
+}
