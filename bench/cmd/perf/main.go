@@ -18,6 +18,7 @@ func main() {
 	flag.StringVar(&o.out, "out", "bench/out", "where generated repositories and binaries are cached")
 	flag.BoolVar(&o.genOnly, "gen-only", false, "generate the repositories, measure nothing")
 	flag.IntVar(&o.runs, "runs", 9, "timed runs per command (medians are reported)")
+	flag.IntVar(&o.historyRuns, "history-runs", 5, "timed runs per command for the history scans (seconds each)")
 	flag.StringVar(&o.only, "only", "", "comma-separated parts to run: hook,diff,history (default all)")
 	flag.Float64Var(&o.scale, "scale", 1, "multiply every repository size by this (0.1 for a quick trial)")
 	flag.Parse()
@@ -28,11 +29,12 @@ func main() {
 }
 
 type options struct {
-	out     string
-	genOnly bool
-	runs    int
-	only    string
-	scale   float64
+	out         string
+	genOnly     bool
+	runs        int
+	historyRuns int
+	only        string
+	scale       float64
 }
 
 func run(o options) error {

@@ -141,7 +141,7 @@ func (b *bench) machine() {
 	fmt.Fprintf(w, "- %d CPUs (nproc), %s memory, %s/%s, kernel %s\n", runtime.NumCPU(), memTotal(), runtime.GOOS, runtime.GOARCH, uname())
 	fmt.Fprintf(w, "- %s; %s\n", firstLine(commandOutput("git", "--version")), runtime.Version())
 	fmt.Fprintf(w, "- load average at start: %s\n", loadavg())
-	fmt.Fprintf(w, "- runs per cell: %d, alternating mcp-guard and git; medians; CPU is user+system time of the process and its children\n\n", b.o.runs)
+	fmt.Fprintf(w, "- runs per cell: %d (history: %d) after one warm-up, alternating mcp-guard and git; medians; CPU is user+system time of the process and its children; peak RSS the largest of 3 runs under /usr/bin/time\n\n", b.o.runs, b.o.historyRuns)
 }
 
 // run executes one command and returns its wall and CPU time. Exit status
@@ -199,8 +199,12 @@ func (b *bench) peakRSS(dir string, args []string, prepare func()) int64 {
 // and returns their statistics. prepare runs before every run of the
 // first command (outside the timing).
 func (b *bench) compare(dir string, ours, theirs []string, prepare func()) (stats, stats, error) {
+	return b.compareN(b.o.runs, dir, ours, theirs, prepare)
+}
+
+func (b *bench) compareN(runs int, dir string, ours, theirs []string, prepare func()) (stats, stats, error) {
 	var a, t []sample
-	for i := -1; i < b.o.runs; i++ {
+	for i := -1; i < runs; i++ {
 		if prepare != nil {
 			prepare()
 		}
@@ -452,8 +456,8 @@ func (b *bench) history(repos []repo) error {
 	fmt.Fprintf(w, "## History scan\n\n")
 	fmt.Fprintf(w, "`mcp-guard scan --history --format json` vs `git log --format=%%H --full-history -- %s` (HEAD = bench/base).\n", strings.Join(surfacePathspecs(), " "))
 	fmt.Fprintf(w, "Commits: what git log lists / what gitscan.History returns (in process) / what the scan reports it scanned.\n\n")
-	fmt.Fprintf(w, "| variant | mcp-guard wall | git wall | wall ratio | mcp-guard CPU | git CPU | CPU ratio | mcp-guard peak RSS | git peak RSS | commits (git / History / scan) | same set |\n")
-	fmt.Fprintf(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|\n")
+	fmt.Fprintf(w, "| variant | mcp-guard wall | git wall | wall ratio | mcp-guard CPU | git CPU | CPU ratio | mcp-guard peak RSS | git peak RSS | commits (git / History / scan) | same set | merges that discarded a side's surface change |\n")
+	fmt.Fprintf(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|\n")
 	for _, r := range repos {
 		dir := r.dir(b.o.out)
 		cacheDir := filepath.Join(dir, ".git", "mcp-guard")
@@ -463,7 +467,7 @@ func (b *bench) history(repos []repo) error {
 		theirs := append([]string{"git", "log", "--format=%H", "--full-history", "--"}, surfacePathspecs()...)
 		ours := []string{b.bin, "scan", "--history", "--format", "json"}
 		prepare := func() { os.RemoveAll(cacheDir) }
-		so, sg, err := b.compare(dir, ours, theirs, prepare)
+		so, sg, err := b.compareN(b.o.historyRuns, dir, ours, theirs, prepare)
 		if err != nil {
 			return err
 		}
@@ -472,15 +476,15 @@ func (b *bench) history(repos []repo) error {
 			return err
 		}
 		gitSet := strings.Fields(logOut)
-		histSet, err := historySet(dir, b.env)
+		histSet, discarding, err := historySet(dir, b.env)
 		if err != nil {
 			return err
 		}
 		scanned := scanCount(b, dir, ours)
 		same := sameSet(gitSet, histSet)
-		fmt.Fprintf(w, "| %s | %s ms | %s ms | %s | %s ms | %s ms | %s | %s MiB | %s MiB | %d / %d / %s | %v |\n", r.storage,
+		fmt.Fprintf(w, "| %s | %s ms | %s ms | %s | %s ms | %s ms | %s | %s MiB | %s MiB | %d / %d / %s | %v | %d |\n", r.storage,
 			ms(so.Wall), ms(sg.Wall), ratio(so.Wall, sg.Wall), ms(so.CPU), ms(sg.CPU), ratio(so.CPU, sg.CPU), mib(so.RSSKiB), mib(sg.RSSKiB),
-			len(gitSet), len(histSet), scanned, same)
+			len(gitSet), len(histSet), scanned, same, discarding)
 		b.add("history", string(r.storage), "", "mcp-guard scan --history", so, fmt.Sprint(len(histSet)))
 		b.add("history", string(r.storage), "", "git log --full-history", sg, fmt.Sprint(len(gitSet)))
 		os.RemoveAll(cacheDir)
@@ -489,25 +493,43 @@ func (b *bench) history(repos []repo) error {
 	return nil
 }
 
-func historySet(dir string, env []string) ([]string, error) {
+// historySet is the commits gitscan.History(nil) returns, and how many of
+// them are merges that discarded a side's change to a surface (unchanged
+// against the first parent, changed against another).
+func historySet(dir string, env []string) ([]string, int, error) {
 	r, err := gitscan.Open(dir, gitscan.WithEnv(env), gitscan.WithoutCache())
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	defer r.Close()
 	head, err := r.Resolve("HEAD")
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	hist, err := r.History(context.Background(), gitscan.Empty, head, nil)
 	if err != nil {
-		return nil, err
+		return nil, 0, err
 	}
 	var out []string
+	discarding := 0
 	for _, h := range hist {
 		out = append(out, h.ID)
+		if len(h.Parents) < 2 {
+			continue
+		}
+		first, other := false, false
+		for _, c := range h.Changes {
+			if c.Parent == h.Parents[0] {
+				first = true
+			} else {
+				other = true
+			}
+		}
+		if other && !first {
+			discarding++
+		}
 	}
-	return out, nil
+	return out, discarding, nil
 }
 
 func scanCount(b *bench, dir string, args []string) string {
