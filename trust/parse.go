@@ -49,8 +49,15 @@ func Parse(path string, data []byte, scope Scope) *Config {
 		if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
 			r.cOff = 3 // the BOM is not a column, as in decodeJSON
 		}
-		c.addFinding("MG303", r.pos(end), "", "",
-			"bytes after the first JSON value: agentty's connect loop runs the first value, while `agentty plugin list` shows nothing")
+		msg := "bytes after the first JSON value: agentty's connect loop runs the first value, while `agentty plugin list` shows nothing"
+		if data[end] == 0 {
+			// nlohmann's lexer takes a raw NUL for the end of input
+			// wherever it occurs: every agentty reader stops here, and
+			// what follows is seen only by editors, reviewers and other
+			// tools.
+			msg = "a NUL byte ends the JSON text here: agentty stops reading at it, so the bytes after it are shown by editors and other tools but never read by agentty"
+		}
+		c.addFinding("MG303", r.pos(end), "", "", msg)
 	}
 	if root.Kind != jsonObject {
 		c.findDuplicates(root, nil, nil, "")

@@ -237,6 +237,22 @@ func TestParseTrailing(t *testing.T) {
 			}
 		})
 	}
+	// A NUL ends the text for every agentty reader (nlohmann's lexer maps
+	// it to end of input), so the listing does not hide anything there:
+	// the message must not claim it does.
+	for in, wantNUL := range map[string]bool{"{}\x00{\"mcpServers\":{}}": true, "{} \n\x00junk": true, "{} junk\x00": false} {
+		c := parseProject(t, in)
+		fs := findingsOf(c, "MG303")
+		if len(fs) != 1 {
+			t.Fatalf("%q: %d MG303 findings", in, len(fs))
+		}
+		if got := strings.Contains(fs[0].Message, "NUL byte ends the JSON text"); got != wantNUL {
+			t.Errorf("%q: message %q", in, fs[0].Message)
+		}
+		if got := strings.Contains(fs[0].Message, "plugin list` shows nothing"); got == wantNUL {
+			t.Errorf("%q: message %q", in, fs[0].Message)
+		}
+	}
 	for _, in := range []string{"{}", "{}\n", "{} \t\r\n ", "\xEF\xBB\xBF{}\n"} {
 		c := parseProject(t, in)
 		if len(findingsOf(c, "MG303")) != 0 || c.TrailingOffset != 0 {
