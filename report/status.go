@@ -169,6 +169,15 @@ func padRight(s string, n int) string {
 // WriteStatus renders an inspection for people, in the manner of
 // `agentty plugin list --project`, plus why each server is trusted.
 func WriteStatus(w io.Writer, in *trust.Inspection, st Style) error {
+	return WriteStatusReview(w, in, nil, st)
+}
+
+// WriteStatusReview is WriteStatus with mcp-guard's review state of each
+// gated server (from the same inspection) after agentty's verdict:
+// reviewed, declined, or unreviewed and whether that blocks `mcp-guard
+// launch`. Servers without a verdict in gate (nil: none) show agentty's
+// verdict only.
+func WriteStatusReview(w io.Writer, in *trust.Inspection, gate []trust.GateVerdict, st Style) error {
 	p := &printer{w: w}
 	switch {
 	case in.Config == nil:
@@ -189,6 +198,7 @@ func WriteStatus(w io.Writer, in *trust.Inspection, st Style) error {
 	} else if len(in.Verdicts) == 0 {
 		p.printf("  no servers\n")
 	}
+	blocking := false
 	for _, v := range in.Verdicts {
 		mark := "  "
 		switch {
@@ -198,7 +208,12 @@ func WriteStatus(w io.Writer, in *trust.Inspection, st Style) error {
 			mark = st.OK("✓ ")
 		}
 		line := fmt.Sprintf("  %s%s %s", mark, padRight(Sanitize(v.Server.Name), 16), CommandLine(v.Server))
-		p.printf("%s  %s\n", line, st.Dim("["+reasonText(v)+"]"))
+		why := reasonText(v)
+		if g := gateVerdictOf(gate, v.Server.Name); g != nil {
+			why += " · " + reviewText(*g)
+			blocking = blocking || g.Blocks
+		}
+		p.printf("%s  %s\n", line, st.Dim("["+why+"]"))
 	}
 	if in.StoreErr != nil {
 		p.printf("%s the approvals store approves nothing: %s\n", st.Warning("warning:"), Sanitize(in.StoreErr.Error()))
@@ -212,7 +227,30 @@ func WriteStatus(w io.Writer, in *trust.Inspection, st Style) error {
 	if c.Scope == trust.ScopeProject && len(in.Verdicts) > 0 {
 		p.printf("\n%s trusted · %s pending approval (mcp-guard approve <name>)\n", st.OK("✓"), st.Pending("—"))
 	}
+	if blocking {
+		p.printf("mcp-guard launch refuses to start the agent until these are reviewed (mcp-guard review)\n")
+	}
 	return p.err
+}
+
+func gateVerdictOf(gate []trust.GateVerdict, name string) *trust.GateVerdict {
+	for i := range gate {
+		if gate[i].Server.Name == name && gate[i].State != "" {
+			return &gate[i]
+		}
+	}
+	return nil
+}
+
+// reviewText is mcp-guard's review state of a gated server, for people.
+func reviewText(g trust.GateVerdict) string {
+	switch {
+	case g.Blocks:
+		return string(g.State) + ", blocks launch"
+	case g.State == trust.StateUnreviewed:
+		return "unreviewed"
+	}
+	return string(g.State)
 }
 
 func gatedNote(s trust.Scope) string {

@@ -185,14 +185,20 @@ func (g *gateView) loadProject(ctx context.Context, e *env) error {
 // status document. When the gate cannot be evaluated the fields stay out
 // and a warning on stderr says why.
 func withReviewState(c *cli.Context, e *env, doc report.StatusDoc) report.StatusDoc {
+	report.AddReviewState(&doc, gateVerdicts(c, e))
+	return doc
+}
+
+// gateVerdicts evaluates mcp-guard's gate for the launch directory; when it
+// cannot, a warning on stderr says why and there are none.
+func gateVerdicts(c *cli.Context, e *env) []trust.GateVerdict {
 	dir, err := launchDir(c)
 	if err == nil {
 		var g *gateView
 		if g, err = evaluateGate(c.Context, e, dir); err == nil {
-			report.AddReviewState(&doc, g.verdicts)
-			return doc
+			return g.verdicts
 		}
 	}
 	fmt.Fprintf(e.stderr, "mcp-guard: warning: review state unknown: %s\n", report.Sanitize(err.Error()))
-	return doc
+	return nil
 }

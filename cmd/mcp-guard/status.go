@@ -29,7 +29,7 @@ func statusCommand(e *env) *cli.Command {
 			if c.Bool("json") {
 				err = report.WriteJSON(e.stdout, withReviewState(c, e, report.NewStatusDoc(in)))
 			} else {
-				err = report.WriteStatus(e.stdout, in, e.style(e.stdout))
+				err = report.WriteStatusReview(e.stdout, in, gateVerdicts(c, e), e.style(e.stdout))
 			}
 			if err != nil {
 				return failf("", "writing the status: %v", err)
