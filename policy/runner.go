@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -52,55 +53,83 @@ func (a *analyzer) runner(name string, args []word) {
 var npmValueFlags = []string{"-p", "--package", "-c", "--call", "--registry", "--cache", "--userconfig",
 	"--prefix", "--node-options", "-w", "--workspace", "--scope", "--loglevel", "--include", "--omit", "--shell", "--cwd", "--dir", "-C"}
 
-// npmRunner checks `npx [options] [--package SPEC]… SPEC|CMD [args]`.
+// npmSyntax: `npx [options] [--package SPEC]… SPEC|CMD [args]`; npx -c
+// takes a shell command line.
+var npmSyntax = runnerSyntax{
+	specs:  map[string]bool{"-p": true, "--package": true},
+	values: npmValueFlags,
+	script: []string{"-c", "--call"},
+}
+
+// npmRunner checks an npx-like command line.
 func (a *analyzer) npmRunner(runner string, args []word) {
-	var specs []word
-	haveP := false
-	i := 0
-loop:
-	for ; i < len(args); i++ {
-		t := args[i].text
-		switch {
-		case t == "--":
-			i++
-			break loop
-		case t == "-p" || t == "--package":
-			if i+1 < len(args) {
-				specs = append(specs, args[i+1])
-				haveP = true
-				i++
-			}
-		case strings.HasPrefix(t, "--package="):
-			specs = append(specs, word{text: strings.TrimPrefix(t, "--package="), lit: args[i].lit, at: args[i].at})
-			haveP = true
-		case t == "-c" || t == "--call":
-			if i+1 < len(args) {
-				// npx -c 'cmd': a shell command line.
-				a.posixScript(args[i+1].text, "sh", args[i+1].at, 1)
-				i++
-			}
-		case strings.HasPrefix(t, "-"):
-			if !strings.Contains(t, "=") {
-				for _, f := range npmValueFlags {
-					if t == f {
-						i++
-						break
-					}
-				}
-			}
-		default:
-			break loop
-		}
-	}
-	if !haveP && i < len(args) {
+	specs, named, i := a.runnerOptions(args, npmSyntax)
+	if !named && i < len(args) {
 		specs = append(specs, args[i])
 	}
 	for _, s := range specs {
 		a.npmSpec(runner, s)
 	}
-	if !haveP && i < len(args) {
+	if !named && i < len(args) {
 		a.packageBin(npmBinName(args[i].text), args[i+1:])
 	}
+}
+
+// runnerSyntax describes a package runner's options before its first
+// operand.
+type runnerSyntax struct {
+	// specs are the options whose value is a package spec; true when
+	// that package is the one the program comes from (the first operand
+	// is then a program name, not a package).
+	specs map[string]bool
+	// values are the options that take a value (skipped).
+	values []string
+	// script are the options whose value is a shell command line.
+	script []string
+}
+
+// runnerOptions walks args up to the first operand (or past `--`): the
+// package specs the options name, whether one of them names the program's
+// package, and the index of the first operand. Values given as --opt=v and
+// as a separate word are both understood.
+func (a *analyzer) runnerOptions(args []word, syn runnerSyntax) (specs []word, named bool, i int) {
+	for ; i < len(args); i++ {
+		t := args[i].text
+		if t == "--" {
+			return specs, named, i + 1
+		}
+		if !strings.HasPrefix(t, "-") {
+			return specs, named, i
+		}
+		opt, val, inline := strings.Cut(t, "=")
+		if primary, ok := syn.specs[opt]; ok {
+			switch {
+			case inline:
+				specs = append(specs, word{text: val, lit: args[i].lit, at: args[i].at})
+			case i+1 < len(args):
+				specs = append(specs, args[i+1])
+				i++
+			default:
+				continue
+			}
+			named = named || primary
+			continue
+		}
+		if slices.Contains(syn.script, opt) {
+			switch {
+			case inline:
+				a.posixScript(val, "sh", args[i].at, 1)
+			case i+1 < len(args):
+				a.posixScript(args[i+1].text, "sh", args[i+1].at, 1)
+				i++
+			}
+			continue
+		}
+		if !inline && slices.Contains(syn.values, t) {
+			i++
+		}
+	}
+	return specs, named, i
 }
 
 // npmBinName guesses the program a package spec runs: its name without
@@ -260,82 +289,35 @@ var uvValueFlags = []string{"--from", "--with", "--with-editable", "--with-requi
 	"--keyring-provider", "--python-platform", "--refresh-package", "--reinstall-package", "--upgrade-package", "-P",
 	"--no-binary-package", "--no-build-package", "--config-setting", "-C", "--allow-insecure-host", "--torch-backend"}
 
-// uvRunner checks `uvx [options] [--from SPEC] CMD[@VERSION] [args]`.
+// uvSyntax: `uvx [options] [--from SPEC] [--with SPEC]… CMD[@VERSION] [args]`.
+var uvSyntax = runnerSyntax{
+	specs:  map[string]bool{"--from": true, "--with": false, "-w": false},
+	values: uvValueFlags,
+}
+
+// pipxSyntax: `pipx run [options] [--spec SPEC] APP [args]`.
+var pipxSyntax = runnerSyntax{
+	specs:  map[string]bool{"--spec": true},
+	values: []string{"--python", "--pip-args", "--index-url", "-i", "--backend"},
+}
+
+// uvRunner checks a uvx command line.
 func (a *analyzer) uvRunner(runner string, args []word) {
-	var specs []word
-	haveFrom := false
-	i := 0
-loop:
-	for ; i < len(args); i++ {
-		t := args[i].text
-		switch {
-		case t == "--":
-			i++
-			break loop
-		case t == "--from" || t == "--with" || t == "-w":
-			if i+1 < len(args) {
-				specs = append(specs, args[i+1])
-				haveFrom = haveFrom || t == "--from"
-				i++
-			}
-		case strings.HasPrefix(t, "--from=") || strings.HasPrefix(t, "--with="):
-			_, v, _ := strings.Cut(t, "=")
-			specs = append(specs, word{text: v, lit: args[i].lit, at: args[i].at})
-			haveFrom = haveFrom || strings.HasPrefix(t, "--from=")
-		case strings.HasPrefix(t, "-"):
-			if !strings.Contains(t, "=") {
-				for _, f := range uvValueFlags {
-					if t == f {
-						i++
-						break
-					}
-				}
-			}
-		default:
-			break loop
-		}
-	}
-	if !haveFrom && i < len(args) {
+	a.pyRunner(runner, args, uvSyntax)
+}
+
+// pipxRunner checks a `pipx run` command line.
+func (a *analyzer) pipxRunner(args []word) {
+	a.pyRunner("pipx run", args, pipxSyntax)
+}
+
+func (a *analyzer) pyRunner(runner string, args []word, syn runnerSyntax) {
+	specs, named, i := a.runnerOptions(args, syn)
+	if !named && i < len(args) {
 		specs = append(specs, args[i])
 	}
 	for _, s := range specs {
 		a.pySpec(runner, s)
-	}
-}
-
-// pipxRunner checks `pipx run [options] [--spec SPEC] APP [args]`.
-func (a *analyzer) pipxRunner(args []word) {
-	var specs []word
-	haveSpec := false
-	i := 0
-loop:
-	for ; i < len(args); i++ {
-		t := args[i].text
-		switch {
-		case t == "--":
-			i++
-			break loop
-		case t == "--spec":
-			if i+1 < len(args) {
-				specs = append(specs, args[i+1])
-				haveSpec = true
-				i++
-			}
-		case strings.HasPrefix(t, "--spec="):
-			specs = append(specs, word{text: strings.TrimPrefix(t, "--spec="), lit: args[i].lit, at: args[i].at})
-			haveSpec = true
-		case t == "--python" || t == "--pip-args" || t == "--index-url" || t == "-i" || t == "--backend":
-			i++
-		case strings.HasPrefix(t, "-"):
-		default:
-			break loop
-		}
-	}
-	if !haveSpec && i < len(args) {
-		specs = append(specs, args[i])
-	}
-	for _, s := range specs {
-		a.pySpec("pipx run", s)
 	}
 }
 
