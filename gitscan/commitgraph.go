@@ -18,8 +18,8 @@ import (
 // only the commits a walk returns need, still comes from the object.
 //
 // The file is the repository's own derived data; anything that does not
-// add up (signature, version, hash, chunk table, fan-out, positions) makes
-// the whole graph unused, and commits it does not hold (written after it)
+// add up (checksum, signature, version, hash, chunk table, fan-out,
+// positions) makes the whole graph unused, and commits it does not hold (written after it)
 // are read from their objects, so a stale or damaged graph costs time,
 // never the answer.
 type commitGraph struct {
@@ -97,6 +97,20 @@ func (g *commitGraph) addLayer(path string) bool {
 		unmap = func() error { return nil }
 	}
 	g.unmap = append(g.unmap, unmap)
+	// The trailing checksum covers the file: a graph damaged on disk
+	// could otherwise give a commit a wrong tree or parent, and the walk
+	// would silently skip a change (git reads without checking; git
+	// commit-graph verify checks the same sum). It costs a hash of the
+	// file, once per history walk, never in the hook.
+	hl := g.format.rawLen
+	if len(data) < hl {
+		return false
+	}
+	h := g.format.newHash()
+	h.Write(data[:len(data)-hl])
+	if !bytes.Equal(h.Sum(nil), data[len(data)-hl:]) {
+		return false
+	}
 	l, ok := parseGraphLayer(data, g.format)
 	if !ok || l.base != len(g.layers) {
 		return false

@@ -1,7 +1,9 @@
 package gitscan
 
 import (
+	"bytes"
 	"context"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"sort"
@@ -87,6 +89,20 @@ func TestHistoryWithCommitGraph(t *testing.T) {
 		t.Error("a damaged commit-graph was used")
 	}
 	check("damaged")
+	// A byte of a commit's record (its root tree id) flipped on disk:
+	// the chunks still add up, the checksum does not.
+	cdat := bytes.Index(data, []byte("CDAT"))
+	if cdat < 0 {
+		t.Fatal("no CDAT chunk")
+	}
+	at := int(binary.BigEndian.Uint64(data[cdat+4:]))
+	flipped := append([]byte(nil), data...)
+	flipped[at+3] ^= 0x01
+	os.WriteFile(f, flipped, 0o644)
+	if r := openT(t, dir, env, EngineGoGit); r.commitGraph() != nil {
+		t.Error("a commit-graph with a wrong checksum was used")
+	}
+	check("flipped tree id")
 	os.Remove(f)
 	// A split chain, the newest commits in the top layer, the rest stale.
 	run(t, env, dir, nil, "commit-graph", "write", "--reachable", "--split=no-merge")
