@@ -510,6 +510,7 @@ func (b *bench) history(repos []repo) error {
 	fmt.Fprintf(w, "Commits: what git log lists / what gitscan.History returns (in process) / what the scan reports it scanned.\n\n")
 	fmt.Fprintf(w, "| variant | mcp-guard wall | git wall | wall ratio | mcp-guard CPU | git CPU | CPU ratio | mcp-guard peak RSS | git peak RSS | commits (git / History / scan) | same set | merges that discarded a side's surface change |\n")
 	fmt.Fprintf(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|\n")
+	var wrong []string
 	for _, r := range repos {
 		dir := r.dir(b.o.out)
 		cacheDir := filepath.Join(dir, ".git", "mcp-guard")
@@ -540,8 +541,14 @@ func (b *bench) history(repos []repo) error {
 		b.add("history", string(r.storage), "", "mcp-guard scan --history", so, fmt.Sprint(len(histSet)))
 		b.add("history", string(r.storage), "", "git log --full-history", sg, fmt.Sprint(len(gitSet)))
 		os.RemoveAll(cacheDir)
+		if !same || scanned != fmt.Sprint(len(histSet)) {
+			wrong = append(wrong, fmt.Sprintf("%s: git log %d commits, History %d, scan %s (same set: %v)", r.storage, len(gitSet), len(histSet), scanned, same))
+		}
 	}
 	fmt.Fprintln(w)
+	if len(wrong) > 0 {
+		return fmt.Errorf("the history scan and git log disagree:\n%s", strings.Join(wrong, "\n"))
+	}
 	return nil
 }
 

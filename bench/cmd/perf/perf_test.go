@@ -1,0 +1,55 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+)
+
+// TestPerfSmoke runs the whole benchmark on tiny repositories (every
+// generator variant, every part, one run per cell), so the command
+// BENCHMARKS.md gives keeps working and the history scan keeps reporting
+// exactly git log's commits: run returns an error when the sets differ.
+func TestPerfSmoke(t *testing.T) {
+	if testing.Short() {
+		t.Skip("generates six small repositories and builds mcp-guard")
+	}
+	for _, tool := range []string{"git", "go"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			t.Skipf("no %s", tool)
+		}
+	}
+	if _, err := os.Stat("/usr/bin/time"); err != nil {
+		t.Skip("no /usr/bin/time")
+	}
+	out := t.TempDir()
+	if err := run(options{out: out, runs: 1, historyRuns: 1, scale: 0.02}); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(out, "results.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rows []row
+	if err := json.Unmarshal(data, &rows); err != nil {
+		t.Fatal(err)
+	}
+	parts := map[string]int{}
+	for _, r := range rows {
+		parts[r.Part]++
+		if r.Wall <= 0 {
+			t.Errorf("%+v: no wall time", r)
+		}
+	}
+	// 2 repositories x 4 pulls x 2 cache states x 2 commands, plus the
+	// diff-tree rows of the warm runs; 2 x 2 x 2 x 2 diff rows; 4
+	// variants x 2 history rows; 2 x 2 start-up rows.
+	want := map[string]int{"hook": 2*4*2*2 + 2*4, "diff": 16, "history": 8, "startup": 4}
+	for p, n := range want {
+		if parts[p] != n {
+			t.Errorf("%s: %d result rows, want %d", p, parts[p], n)
+		}
+	}
+}
