@@ -111,6 +111,9 @@ func decodeIndex(data []byte, f objectFormat, name string) ([]indexEntry, error)
 			}
 			return nil, fmt.Errorf("%s: %s: unknown mode %o", name, path, rawMode)
 		}
+		if path == "" {
+			return nil, bad("an entry without a path")
+		}
 		if err := validPath(path); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
