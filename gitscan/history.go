@@ -311,12 +311,31 @@ func (r *Repo) Identity() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	if rl, ok := r.be.(rootLister); ok {
-		return rl.roots(head.commit)
+	// A commit's roots never change, except when a shallow repository is
+	// deepened: the cache is used only in complete ones.
+	cache := r.surfCache()
+	if len(shallow) > 0 {
+		cache = nil
 	}
-	h := &historyWalk{r: r, shallow: shallow, commits: map[string]*commitObj{}, uninter: map[string]bool{}}
+	if cache != nil {
+		if roots, ok := cache.rootsOf(head.commit); ok {
+			return roots, nil
+		}
+	}
+	roots, err := r.findRoots(head.commit, shallow)
+	if err == nil && cache != nil {
+		cache.putRoots(head.commit, roots)
+	}
+	return roots, err
+}
+
+func (r *Repo) findRoots(head string, shallow map[string]bool) ([]string, error) {
+	if rl, ok := r.be.(rootLister); ok {
+		return rl.roots(head)
+	}
+	h := &historyWalk{r: r, shallow: shallow, commits: map[string]*commitObj{}, uninter: map[string]bool{}, graph: r.commitGraph()}
 	var roots []string
-	err = h.mark(context.Background(), head.commit, map[string]bool{}, func(id string) error {
+	err := h.mark(context.Background(), head, map[string]bool{}, func(id string) error {
 		if ps, _ := h.parents(id, h.commits[id]); len(ps) == 0 {
 			roots = append(roots, id)
 		}
