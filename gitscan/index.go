@@ -49,6 +49,7 @@ func decodeIndex(data []byte, f objectFormat, name string) ([]indexEntry, error)
 	out := make([]indexEntry, 0, count)
 	p := 12
 	prev := ""
+	pathless := false
 	for k := 0; k < count; k++ {
 		start := p
 		if p+40+hl+2 > end {
@@ -111,9 +112,10 @@ func decodeIndex(data []byte, f objectFormat, name string) ([]indexEntry, error)
 			}
 			return nil, fmt.Errorf("%s: %s: unknown mode %o", name, path, rawMode)
 		}
-		if path == "" {
-			return nil, bad("an entry without a path")
-		}
+		// An entry without a path is damage, unless a split index's
+		// extension (refused below, with its own message) explains it:
+		// there an entry names a shared-index entry it replaces.
+		pathless = pathless || path == ""
 		if err := validPath(path); err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
@@ -144,6 +146,9 @@ func decodeIndex(data []byte, f objectFormat, name string) ([]indexEntry, error)
 	}
 	if p != end {
 		return nil, bad("trailing bytes")
+	}
+	if pathless {
+		return nil, bad("an entry without a path")
 	}
 	return out, nil
 }
