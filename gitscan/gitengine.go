@@ -123,6 +123,8 @@ type gitBackend struct {
 	check *catFile // --batch-check, only when --batch-command is missing
 	// cmdMode: 0 untried, 1 --batch-command works, -1 it does not (old git)
 	cmdMode int
+	// indexFile is the index git reads (GIT_INDEX_FILE honoured).
+	indexFile string
 }
 
 func openGit(r *Repo, dir string) error {
@@ -204,7 +206,7 @@ func newGitBackend(r *Repo, gitPath, dir string, rf repoFormat) *gitBackend {
 		set["GIT_OBJECT_DIRECTORY"] = absUnder(dir, v)
 	}
 	env := gitEnv(r.opts.env, set)
-	g := &gitBackend{git: gitPath, dir: r.top, env: env, format: r.format}
+	g := &gitBackend{git: gitPath, dir: r.top, env: env, format: r.format, indexFile: r.indexFile}
 	if !r.opts.catFileOnly && rf.format == r.format {
 		loc := &location{top: r.top, gitDir: r.gitDir, commonDir: r.commonDir, indexFile: r.indexFile}
 		if nat, err := openNative(loc, rf, env); err == nil {
@@ -563,7 +565,16 @@ func (g *gitBackend) headUnborn() (bool, error) {
 	return false, nil
 }
 
+// indexEntries decodes the index in process when objects are read in
+// process (versions 2 to 4, the extensions git writes by default); a split
+// or sparse index, or anything the decoder refuses, goes to git ls-files,
+// which also gives git's own error for a damaged file.
 func (g *gitBackend) indexEntries() ([]indexEntry, error) {
+	if g.nat != nil && g.indexFile != "" {
+		if entries, err := readIndexFile(g.indexFile, g.format); err == nil {
+			return entries, nil
+		}
+	}
 	out, err := g.run(context.Background(), "ls-files", "-z", "-s", "-t")
 	if err != nil {
 		return nil, err
