@@ -54,7 +54,7 @@ func measure(o options) error {
 	if err := b.setup(); err != nil {
 		return err
 	}
-	parts := map[string]bool{"hook": true, "diff": true, "history": true}
+	parts := map[string]bool{"hook": true, "diff": true, "history": true, "gate": true}
 	if o.only != "" {
 		parts = map[string]bool{}
 		for _, p := range strings.Split(o.only, ",") {
@@ -65,6 +65,8 @@ func measure(o options) error {
 	need := []repo{{mid, onePack}, {big, onePack}}
 	if parts["history"] {
 		need = append(need, repo{history, onePack}, repo{history, manyPack}, repo{history, commitGraph}, repo{history, bloom})
+	} else if parts["gate"] {
+		need = append(need, repo{history, commitGraph})
 	}
 	for _, r := range need {
 		if err := ensure(o.out, r); err != nil {
@@ -85,6 +87,11 @@ func measure(o options) error {
 	}
 	if parts["history"] {
 		if err := b.history([]repo{{history, onePack}, {history, manyPack}, {history, commitGraph}, {history, bloom}}); err != nil {
+			return err
+		}
+	}
+	if parts["gate"] {
+		if err := b.gate(repo{history, commitGraph}); err != nil {
 			return err
 		}
 	}
@@ -686,4 +693,55 @@ func loadavg() string {
 		return "?"
 	}
 	return strings.Join(f[:3], " ")
+}
+
+// gate measures the launch gate (`mcp-guard check`, what `mcp-guard
+// launch` runs before every agent start) in a checked-out clone of the
+// history repository, next to git's cheapest look at the same facts: the
+// root commits the reviews are keyed by, and the index.
+func (b *bench) gate(r repo) error {
+	src := r.dir(b.o.out)
+	dir := filepath.Join(b.o.out, "gate-clone")
+	os.RemoveAll(dir)
+	if _, err := b.git(b.o.out, "clone", "-q", "--no-checkout", src, dir); err != nil {
+		return err
+	}
+	defer os.RemoveAll(dir)
+	if _, err := b.git(dir, "checkout", "-q", "--detach", "bench/base"); err != nil {
+		return err
+	}
+	cacheDir := filepath.Join(dir, ".git", "mcp-guard")
+	ours := []string{b.bin, "check"}
+	w := b.report
+	fmt.Fprintf(w, "## Launch gate\n\n`mcp-guard check` in a checked-out clone of the %s history (%s commits), against `git rev-list --max-parents=0 HEAD` (the root commits reviews are keyed by) and `git ls-files -s` (the index). **remembered**: the roots of HEAD were found by an earlier run (every start after the first at a given HEAD); **first**: the surface cache is removed before every run.\n\n", r.storage, countCommits(b, dir))
+	fmt.Fprintf(w, "| state | mcp-guard check wall | git rev-list wall | ratio | git ls-files wall | ratio | mcp-guard peak RSS |\n|---|---:|---:|---:|---:|---:|---:|\n")
+	for _, mode := range []string{"remembered", "first"} {
+		prepare := func() {
+			if mode == "first" {
+				os.RemoveAll(cacheDir)
+			}
+		}
+		so, sr, err := b.compare(dir, ours, []string{"git", "rev-list", "--max-parents=0", "HEAD"}, prepare)
+		if err != nil {
+			return err
+		}
+		_, sl, err := b.compare(dir, ours, []string{"git", "ls-files", "-s"}, prepare)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "| %s | %s ms | %s ms | %s | %s ms | %s | %s MiB |\n", mode, ms(so.Wall), ms(sr.Wall), ratio(so.Wall, sr.Wall), ms(sl.Wall), ratio(so.Wall, sl.Wall), mib(so.RSSKiB))
+		b.add("gate", r.shape.name, mode, "mcp-guard check", so, "")
+		b.add("gate", r.shape.name, mode, "git rev-list --max-parents=0", sr, "")
+		b.add("gate", r.shape.name, mode, "git ls-files -s", sl, "")
+	}
+	fmt.Fprintln(w)
+	return nil
+}
+
+func countCommits(b *bench, dir string) string {
+	out, err := b.git(dir, "rev-list", "--count", "HEAD")
+	if err != nil {
+		return "?"
+	}
+	return out
 }
