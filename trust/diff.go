@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 	"strconv"
@@ -259,7 +260,9 @@ func diffServer(cfgPath string, os, ns *side, o, n *Server, g Grants) Change {
 		c.Change = ChangeRemoved
 	case o.Name != n.Name:
 		c.Change, c.OldName = ChangeRenamed, o.Name
-	case len(c.Fields) > 0 || len(c.Files) > 0:
+	case len(c.Fields) > 0 || len(c.Files) > 0 || c.OldDeep != c.NewDeep:
+		// (The deep fingerprints decide too: reviews are bound to them,
+		// so whatever they see changed is never reported unchanged.)
 		c.Change = ChangeChanged
 	default:
 		c.Change = ChangeUnchanged
@@ -418,6 +421,13 @@ func diffValue(out *[]FieldChange, at string, a, b *jsonValue, depth int) {
 	}
 	descend := depth > 0 && (k == jsonObject || k == jsonArray) &&
 		(a == nil || a.Kind == k) && (b == nil || b.Kind == k)
+	// An empty object or array that appears or goes has nothing to
+	// descend into: it is a change of its own (`"x": {}` is not absent).
+	if (a == nil) != (b == nil) {
+		if v := cmp.Or(a, b); len(v.Elems) == 0 && len(v.Members) == 0 {
+			descend = false
+		}
+	}
 	if !descend {
 		text := func(v *jsonValue) string {
 			if v == nil {

@@ -227,6 +227,30 @@ func TestDiffFieldDetail(t *testing.T) {
 	}
 }
 
+// TestDiffEmptyContainers: an empty object or array that appears or goes
+// is a change (FuzzDiff found `{}` against `{"": {}}` reported unchanged
+// while the deep fingerprints, which reviews are bound to, differed).
+func TestDiffEmptyContainers(t *testing.T) {
+	old := projectConfig(".agentty/mcp.json", `{"mcpServers":{"s":{"command":"c"}}}`)
+	new := projectConfig(".agentty/mcp.json", `{"mcpServers":{"s":{"command":"c","args":[],"env":{},"":{}}}}`)
+	for _, pair := range [][2]*Config{{old, new}, {new, old}} {
+		got := Diff(pair[0], pair[1], nil, nil, Grants{})
+		if len(got) != 1 || got[0].Change != ChangeChanged {
+			t.Fatalf("%+v", got)
+		}
+		if got[0].OldDeep == got[0].NewDeep {
+			t.Error("equal deep fingerprints")
+		}
+		want := `:>{} args:>[] env:>{}`
+		if pair[0] == new {
+			want = `:{}> args:[]> env:{}>`
+		}
+		if f := fields(got[0]); f != want {
+			t.Errorf("fields:\n got %s\nwant %s", f, want)
+		}
+	}
+}
+
 // rootText is the file's text again, for tests that edit it.
 func (c *Config) rootText() string { return compactJSON(c.root) }
 
