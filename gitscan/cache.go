@@ -152,18 +152,24 @@ func (c *surfaceCache) putRoots(commit string, roots []string) {
 	if !c.validRoots(e) {
 		return
 	}
-	kept := []rootsEntry{}
-	for _, old := range c.roots {
-		if old.Commit != commit {
+	c.roots = keepLast(c.roots, e, func(old rootsEntry) bool { return old.Commit == commit }, cacheMaxRoots)
+	c.dirty = true
+}
+
+// keepLast appends e to list as its most recent element, dropping the
+// elements same reports and the oldest beyond max.
+func keepLast[T any](list []T, e T, same func(T) bool, max int) []T {
+	var kept []T
+	for _, old := range list {
+		if !same(old) {
 			kept = append(kept, old)
 		}
 	}
 	kept = append(kept, e)
-	if len(kept) > cacheMaxRoots {
-		kept = kept[len(kept)-cacheMaxRoots:]
+	if len(kept) > max {
+		kept = kept[len(kept)-max:]
 	}
-	c.roots = kept
-	c.dirty = true
+	return kept
 }
 
 func (c *surfaceCache) valid(e cacheEntry) bool {
@@ -311,17 +317,7 @@ func (c *surfaceCache) deps(tree, key string) ([]string, bool) {
 }
 
 func (c *surfaceCache) store(e cacheEntry) {
-	var kept []cacheEntry
-	for _, old := range c.entries {
-		if old.Tree != e.Tree {
-			kept = append(kept, old)
-		}
-	}
-	kept = append(kept, e)
-	if len(kept) > cacheMaxEntries {
-		kept = kept[len(kept)-cacheMaxEntries:]
-	}
-	c.entries = kept
+	c.entries = keepLast(c.entries, e, func(old cacheEntry) bool { return old.Tree == e.Tree }, cacheMaxEntries)
 	c.dirty = true
 }
 
