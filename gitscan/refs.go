@@ -263,6 +263,9 @@ func nativeResolve(s *refStore, f objectFormat, rev string, peel func(id string)
 	for rest != "" {
 		op := rest[0]
 		rest = rest[1:]
+		if op != '~' && op != '^' {
+			return "", errNotNative // a range, a path, junk: git's to answer
+		}
 		if op == '^' && strings.HasPrefix(rest, "{") {
 			end := strings.IndexByte(rest, '}')
 			if end < 0 {

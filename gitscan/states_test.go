@@ -114,7 +114,10 @@ func TestZerosAndUnknownRevisions(t *testing.T) {
 		if err != nil || len(ch) != len(files) {
 			t.Errorf("%v: zeros..HEAD: %d changes (%v), want %d", e, len(ch), err, len(files))
 		}
-		for _, bad := range []string{"nope", "HEAD~5", "HEAD:src/server.js", "refs/heads/none", "-q", "HEAD\nHEAD"} {
+		// A suffix that is neither ~N nor ^N is not an ancestor step
+		// (HEAD~0x once resolved to HEAD~1).
+		for _, bad := range []string{"nope", "HEAD~5", "HEAD:src/server.js", "refs/heads/none", "-q", "HEAD\nHEAD",
+			"HEAD~0x", "HEAD~0.", "HEAD^0:", "HEAD~1..HEAD", "HEAD^:src/server.js"} {
 			if _, err := r.Resolve(bad); !errors.Is(err, ErrUnknownRevision) {
 				t.Errorf("%v: resolve %q: %v, want ErrUnknownRevision", e, bad, err)
 			}
