@@ -259,3 +259,28 @@ func FuzzApplyDelta(f *testing.F) {
 		}
 	})
 }
+
+// TestLooseLimitZero: a limit of 0 is a limit like any other for a loose
+// object (it once meant "the header only" inside the reader, and a
+// non-empty object came back empty instead of too large).
+func TestLooseLimitZero(t *testing.T) {
+	needGit(t)
+	env := testEnv(t)
+	dir := gitInit(t, env)
+	full := strings.TrimSpace(run(t, env, dir, []byte("hello\n"), "hash-object", "-w", "--stdin"))
+	empty := strings.TrimSpace(run(t, env, dir, nil, "hash-object", "-w", "--stdin"))
+	o, err := newODB(formatSHA1, filepath.Join(dir, ".git", "objects"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.close()
+	if _, data, err := o.read(full, 0); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("a 6-byte loose blob with limit 0: %q %v, want ErrTooLarge", data, err)
+	}
+	if typ, data, err := o.read(empty, 0); err != nil || typ != "blob" || len(data) != 0 {
+		t.Errorf("the empty loose blob with limit 0: %s %q %v", typ, data, err)
+	}
+	if typ, size, err := o.info(full); err != nil || typ != "blob" || size != 6 {
+		t.Errorf("info: %s %d %v", typ, size, err)
+	}
+}

@@ -43,6 +43,7 @@ type odb struct {
 	dirs    []string // object directories: the primary one, then alternates
 	packs   []*packFile
 	seen    map[string]bool // pack index paths already opened
+	scanned bool            // the pack directories were listed once (re-listed on a miss)
 	zr      io.ReadCloser   // a zlib reader, reset for every object
 	scratch []byte          // inflated deltas, reused
 	reads   int             // objects read so far
@@ -211,6 +212,7 @@ func unquoteC(s string) (string, error) {
 // scanPacks opens the indexes of packs not seen yet. It reports whether
 // any was added.
 func (o *odb) scanPacks() (bool, error) {
+	o.scanned = true
 	added := false
 	for _, dir := range o.dirs {
 		ents, err := os.ReadDir(filepath.Join(dir, "pack"))
@@ -266,7 +268,7 @@ type objLocation struct {
 // find locates raw id. On a miss it looks for packs written since the
 // last scan, as git does, before it gives up.
 func (o *odb) find(raw []byte) (objLocation, error) {
-	if len(o.seen) == 0 {
+	if !o.scanned {
 		if _, err := o.scanPacks(); err != nil {
 			return objLocation{}, err
 		}
@@ -338,7 +340,7 @@ func (o *odb) info(id string) (string, int64, error) {
 		return "", 0, o.wrap(id, err)
 	}
 	if loc.loose != "" {
-		typ, size, _, err := o.readLoose(loc.loose, 0)
+		typ, size, _, err := o.readLoose(loc.loose, looseHeaderOnly)
 		return typ, size, o.wrap(id, err)
 	}
 	typ, size, err := o.packInfo(loc.pack, loc.off)
@@ -503,6 +505,10 @@ func (o *odb) resetZ(r io.Reader) error {
 
 // readLoose reads a loose object: its header, and its content when max >= 0
 // allows (max = 0 with a non-empty object reads the header only).
+// looseHeaderOnly as readLoose's max reads the type and size only (a max
+// of 0 is a limit like any other: an empty object fits, others are too large).
+const looseHeaderOnly = -1
+
 func (o *odb) readLoose(path string, max int64) (string, int64, []byte, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -527,7 +533,7 @@ func (o *odb) readLoose(path string, max int64) (string, int64, []byte, error) {
 	if !ok || perr != nil || typeCode(typ) == 0 {
 		return "", 0, nil, fmt.Errorf("damaged loose object: header %q", hdr)
 	}
-	if max == 0 && size > 0 {
+	if max == looseHeaderOnly {
 		return typ, size, nil, nil
 	}
 	if size > max {
@@ -763,7 +769,7 @@ func (o *odb) packInfo(p *packFile, off int64) (int, int64, error) {
 				return 0, 0, fmt.Errorf("delta base %x: %w", e.baseID, err)
 			}
 			if loc.loose != "" {
-				typ, _, _, err := o.readLoose(loc.loose, 0)
+				typ, _, _, err := o.readLoose(loc.loose, looseHeaderOnly)
 				return typeCode(typ), int64(size), err
 			}
 			p = loc.pack
