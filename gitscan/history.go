@@ -307,20 +307,20 @@ func (r *Repo) Identity() ([]string, error) {
 	if head.kind != sideCommit {
 		return nil, nil
 	}
-	shallow, err := readShallow(r.commonDir, r.format)
-	if err != nil {
-		return nil, err
-	}
 	// A commit's roots never change, except when a shallow repository is
 	// deepened: the cache is used only in complete ones.
-	cache := r.surfCache()
-	if len(shallow) > 0 {
-		cache = nil
+	var cache *surfaceCache
+	if !r.shallow {
+		cache = r.surfCache()
 	}
 	if cache != nil {
 		if roots, ok := cache.rootsOf(head.commit); ok {
 			return roots, nil
 		}
+	}
+	shallow, err := readShallow(r.commonDir, r.format)
+	if err != nil {
+		return nil, err
 	}
 	roots, err := r.findRoots(head.commit, shallow)
 	if err == nil && cache != nil {
