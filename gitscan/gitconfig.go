@@ -95,20 +95,6 @@ func (c *gitConfig) keys(section string) []cfgEntry {
 	return out
 }
 
-// subsections lists the distinct subsections of a section.
-func (c *gitConfig) subsections(section string) []string {
-	section = strings.ToLower(section)
-	var out []string
-	seen := map[string]bool{}
-	for _, e := range c.entries {
-		if e.section == section && e.subsection != "" && !seen[e.subsection] {
-			seen[e.subsection] = true
-			out = append(out, e.subsection)
-		}
-	}
-	return out
-}
-
 func isKeyChar(c byte, first bool) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || !first && (c >= '0' && c <= '9' || c == '-')
 }

@@ -26,7 +26,6 @@ type native struct {
 type repoFormat struct {
 	format        objectFormat
 	worktreeCfg   bool
-	partialClone  bool
 	unsupportedBy string // why the native reader must not read it ("" = it can)
 }
 
@@ -76,8 +75,6 @@ func readRepoFormat(commonDir string) (repoFormat, error) {
 			}
 		case "worktreeconfig":
 			rf.worktreeCfg = val != "false" && val != "no" && val != "off" && val != "0"
-		case "partialclone":
-			rf.partialClone = true
 		}
 	}
 	return rf, nil
