@@ -253,6 +253,18 @@ func mid(d []time.Duration) time.Duration {
 	return (d[len(d)/2-1] + d[len(d)/2]) / 2
 }
 
+// The columns every mcp-guard-against-git table shares.
+const (
+	pairHeader = "mcp-guard wall | git wall | wall ratio | mcp-guard CPU | git CPU | CPU ratio | mcp-guard peak RSS | git peak RSS"
+	pairAlign  = "---:|---:|---:|---:|---:|---:|---:|---:"
+)
+
+// pairCells are the shared columns for mcp-guard's statistics and git's.
+func pairCells(so, sg stats) string {
+	return fmt.Sprintf("%s ms | %s ms | %s | %s ms | %s ms | %s | %s MiB | %s MiB",
+		ms(so.Wall), ms(sg.Wall), ratio(so.Wall, sg.Wall), ms(so.CPU), ms(sg.CPU), ratio(so.CPU, sg.CPU), mib(so.RSSKiB), mib(sg.RSSKiB))
+}
+
 func ms(d time.Duration) string { return fmt.Sprintf("%.1f", float64(d.Microseconds())/1000) }
 
 func ratio(a, b time.Duration) string {
@@ -300,8 +312,8 @@ func (b *bench) hook(repos []repo) error {
 	fmt.Fprintf(w, "## Hook after a pull\n\n")
 	fmt.Fprintf(w, "`mcp-guard hook post-merge 0` (ORIG_HEAD = bench/base, HEAD = the pull) vs `git rev-parse ORIG_HEAD:.agentty/mcp.json HEAD:.agentty/mcp.json`.\n")
 	fmt.Fprintf(w, "Reads: objects read by the in-process equivalent (gitscan's read counter): resolving the two revisions + the pruned comparison + anything more.\n\n")
-	fmt.Fprintf(w, "| repository | pull | cache | mcp-guard wall | git wall | wall ratio | mcp-guard CPU | git CPU | CPU ratio | mcp-guard peak RSS | git peak RSS | reads |\n")
-	fmt.Fprintf(w, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n")
+	fmt.Fprintf(w, "| repository | pull | cache | %s | reads |\n", pairHeader)
+	fmt.Fprintf(w, "|---|---|---|%s|---|\n", pairAlign)
 	baseline := []string{"git", "rev-parse", "ORIG_HEAD:.agentty/mcp.json", "HEAD:.agentty/mcp.json"}
 	ours := []string{b.bin, "hook", "post-merge", "0"}
 	// git's own answer to the hook's question (did any surface, at any
@@ -345,8 +357,7 @@ func (b *bench) hook(repos []repo) error {
 				prepare()
 				reads := hookReads(dir, b.env)
 				name := fmt.Sprintf("%s (%s objects)", r.shape.name, objects)
-				fmt.Fprintf(w, "| %s | %s | %s | %s ms | %s ms | %s | %s ms | %s ms | %s | %s MiB | %s MiB | %s |\n", name, sc.name, mode,
-					ms(so.Wall), ms(sg.Wall), ratio(so.Wall, sg.Wall), ms(so.CPU), ms(sg.CPU), ratio(so.CPU, sg.CPU), mib(so.RSSKiB), mib(sg.RSSKiB), reads)
+				fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", name, sc.name, mode, pairCells(so, sg), reads)
 				b.add("hook", r.shape.name, sc.name+"/"+mode, "mcp-guard hook", so, reads)
 				b.add("hook", r.shape.name, sc.name+"/"+mode, "git rev-parse", sg, "")
 				if mode != "warm" {
@@ -465,8 +476,8 @@ func (b *bench) diff(repos []repo) error {
 	w := b.report
 	fmt.Fprintf(w, "## mcp-guard diff\n\n")
 	fmt.Fprintf(w, "`mcp-guard diff bench/base <pull>` vs `git diff --raw bench/base <pull> -- '*.agentty/*'`.\n\n")
-	fmt.Fprintf(w, "| repository | pull | cache | mcp-guard wall | git wall | wall ratio | mcp-guard CPU | git CPU | CPU ratio | mcp-guard peak RSS | git peak RSS |\n")
-	fmt.Fprintf(w, "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n")
+	fmt.Fprintf(w, "| repository | pull | cache | %s |\n", pairHeader)
+	fmt.Fprintf(w, "|---|---|---|%s|\n", pairAlign)
 	for _, r := range repos {
 		dir := r.dir(b.o.out)
 		cacheDir := filepath.Join(dir, ".git", "mcp-guard")
@@ -485,8 +496,7 @@ func (b *bench) diff(repos []repo) error {
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(w, "| %s | %s | %s | %s ms | %s ms | %s | %s ms | %s ms | %s | %s MiB | %s MiB |\n", r.shape.name, sc.name, mode,
-					ms(so.Wall), ms(sg.Wall), ratio(so.Wall, sg.Wall), ms(so.CPU), ms(sg.CPU), ratio(so.CPU, sg.CPU), mib(so.RSSKiB), mib(sg.RSSKiB))
+				fmt.Fprintf(w, "| %s | %s | %s | %s |\n", r.shape.name, sc.name, mode, pairCells(so, sg))
 				b.add("diff", r.shape.name, sc.name+"/"+mode, "mcp-guard diff", so, "")
 				b.add("diff", r.shape.name, sc.name+"/"+mode, "git diff --raw", sg, "")
 			}
@@ -515,8 +525,8 @@ func (b *bench) history(repos []repo) error {
 	fmt.Fprintf(w, "## History scan\n\n")
 	fmt.Fprintf(w, "`mcp-guard scan --history --format json` vs `git log --format=%%H --full-history -- %s` (HEAD = bench/base).\n", strings.Join(surfacePathspecs(), " "))
 	fmt.Fprintf(w, "Commits: what git log lists / what gitscan.History returns (in process) / what the scan reports it scanned.\n\n")
-	fmt.Fprintf(w, "| variant | mcp-guard wall | git wall | wall ratio | mcp-guard CPU | git CPU | CPU ratio | mcp-guard peak RSS | git peak RSS | commits (git / History / scan) | same set | merges that discarded a side's surface change |\n")
-	fmt.Fprintf(w, "|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---|---:|\n")
+	fmt.Fprintf(w, "| variant | %s | commits (git / History / scan) | same set | merges that discarded a side's surface change |\n", pairHeader)
+	fmt.Fprintf(w, "|---|%s|---|---|---:|\n", pairAlign)
 	var wrong []string
 	for _, r := range repos {
 		dir := r.dir(b.o.out)
@@ -542,9 +552,7 @@ func (b *bench) history(repos []repo) error {
 		}
 		scanned := scanCount(b, dir, ours)
 		same := sameSet(gitSet, histSet)
-		fmt.Fprintf(w, "| %s | %s ms | %s ms | %s | %s ms | %s ms | %s | %s MiB | %s MiB | %d / %d / %s | %v | %d |\n", r.storage,
-			ms(so.Wall), ms(sg.Wall), ratio(so.Wall, sg.Wall), ms(so.CPU), ms(sg.CPU), ratio(so.CPU, sg.CPU), mib(so.RSSKiB), mib(sg.RSSKiB),
-			len(gitSet), len(histSet), scanned, same, discarding)
+		fmt.Fprintf(w, "| %s | %s | %d / %d / %s | %v | %d |\n", r.storage, pairCells(so, sg), len(gitSet), len(histSet), scanned, same, discarding)
 		b.add("history", string(r.storage), "", "mcp-guard scan --history", so, fmt.Sprint(len(histSet)))
 		b.add("history", string(r.storage), "", "git log --full-history", sg, fmt.Sprint(len(gitSet)))
 		os.RemoveAll(cacheDir)
