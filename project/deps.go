@@ -83,23 +83,34 @@ func recordDeps(ro, rn *reader, oldSurf, newSurf []gitscan.Surface) error {
 // resolveHookRefs resolves, at rd's side, what every hooks.json runs.
 func resolveHookRefs(rd *reader, surf []gitscan.Surface) error {
 	for _, s := range surf {
-		if s.Kind != gitscan.KindHooks || !s.Mode.IsFile() || s.Mode == gitscan.ModeSymlink {
-			continue
-		}
-		data, _, err := rd.repo.ReadBlob(rd.side, s.Path, trust.MaxFileSize)
-		if errors.Is(err, gitscan.ErrTooLarge) || errors.Is(err, gitscan.ErrNotRegular) {
-			continue
-		}
+		refs, err := hookRefs(rd, s)
 		if err != nil {
-			return fmt.Errorf("read %s at %s: %w", s.Path, rd.side, err)
+			return err
 		}
-		for _, r := range trust.HookReferences(data, trust.LaunchDir(s.Path)) {
+		for _, r := range refs {
 			if _, _, err := rd.object(r.Path, false); err != nil {
 				return err
 			}
 		}
 	}
 	return nil
+}
+
+// hookRefs are the repository files a hooks.json surface runs, read at
+// rd's side; none for other surfaces, symlinks, and files agentty does not
+// read either (too large, not regular).
+func hookRefs(rd *reader, s gitscan.Surface) ([]trust.Ref, error) {
+	if s.Kind != gitscan.KindHooks || !s.Mode.IsFile() || s.Mode == gitscan.ModeSymlink {
+		return nil, nil
+	}
+	data, _, err := rd.repo.ReadBlob(rd.side, s.Path, trust.MaxFileSize)
+	if errors.Is(err, gitscan.ErrTooLarge) || errors.Is(err, gitscan.ErrNotRegular) {
+		return nil, nil // (agentty takes 1..65536 bytes)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("read %s at %s: %w", s.Path, rd.side, err)
+	}
+	return trust.HookReferences(data, trust.LaunchDir(s.Path)), nil
 }
 
 func keys(sets ...map[string]bool) []string {

@@ -280,20 +280,14 @@ func hookScriptFindings(ro, rn *reader, cs *changeSet, oldSurf, newSurf []gitsca
 	}
 	var out []trust.Finding
 	for _, s := range oldSurf {
-		if s.Kind != gitscan.KindHooks || !s.Mode.IsFile() || s.Mode == gitscan.ModeSymlink {
-			continue
-		}
 		if e, ok := after[s.Path]; !ok || e != s.Entry {
 			continue
 		}
-		data, _, err := ro.repo.ReadBlob(ro.side, s.Path, trust.MaxFileSize)
-		if errors.Is(err, gitscan.ErrTooLarge) || errors.Is(err, gitscan.ErrNotRegular) {
-			continue // not read by agentty either (it takes 1..65536 bytes)
-		}
+		refs, err := hookRefs(ro, s)
 		if err != nil {
-			return nil, fmt.Errorf("read %s at %s: %w", s.Path, ro.side, err)
+			return nil, err
 		}
-		for _, r := range trust.HookReferences(data, trust.LaunchDir(s.Path)) {
+		for _, r := range refs {
 			o0, visited, err := ro.object(r.Path, false)
 			if err != nil {
 				return nil, err
