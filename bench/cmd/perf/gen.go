@@ -232,7 +232,7 @@ func sortedKeys(m map[string]string) []string {
 // steps (otherwise hundreds of thousands of small brk calls make it many
 // times slower on this kind of virtual machine).
 func genEnv() []string {
-	return append(os.Environ(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
+	return append(cleanEnv(), "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null",
 		"MALLOC_TOP_PAD_=1073741824", "MALLOC_TRIM_THRESHOLD_=2147483648",
 		"GLIBC_TUNABLES=glibc.malloc.top_pad=1073741824:glibc.malloc.trim_threshold=2147483648")
 }

@@ -19,7 +19,7 @@ func main() {
 	flag.BoolVar(&o.genOnly, "gen-only", false, "generate the repositories, measure nothing")
 	flag.IntVar(&o.runs, "runs", 9, "timed runs per command (medians are reported)")
 	flag.IntVar(&o.historyRuns, "history-runs", 5, "timed runs per command for the history scans (seconds each)")
-	flag.StringVar(&o.only, "only", "", "comma-separated parts to run: hook,diff,history (default all)")
+	flag.StringVar(&o.only, "only", "", "comma-separated parts to run: hook,diff,history,gate (default all)")
 	flag.Float64Var(&o.scale, "scale", 1, "multiply every repository size by this (0.1 for a quick trial)")
 	flag.Parse()
 	if err := run(o); err != nil {

@@ -38,7 +38,7 @@ type bench struct {
 	bin    string
 	env    []string
 	report io.Writer
-	// results, for -json
+	// rows are the results, written to results.json
 	rows []row
 }
 
@@ -56,10 +56,15 @@ func measure(o options) error {
 	}
 	parts := map[string]bool{"hook": true, "diff": true, "history": true, "gate": true}
 	if o.only != "" {
-		parts = map[string]bool{}
+		only := map[string]bool{}
 		for _, p := range strings.Split(o.only, ",") {
-			parts[strings.TrimSpace(p)] = true
+			p = strings.TrimSpace(p)
+			if !parts[p] {
+				return fmt.Errorf("-only %q: no part %q (hook, diff, history, gate)", o.only, p)
+			}
+			only[p] = true
 		}
+		parts = only
 	}
 	history, big, mid := shapes(o.scale)
 	need := []repo{{mid, onePack}, {big, onePack}}
@@ -119,14 +124,7 @@ func (b *bench) setup() error {
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return err
 	}
-	for _, kv := range os.Environ() {
-		k, _, _ := strings.Cut(kv, "=")
-		if strings.HasPrefix(k, "GIT_") || strings.HasPrefix(k, "AGENTTY_") || strings.HasPrefix(k, "MCP_GUARD") || k == "HOME" || k == "XDG_CONFIG_HOME" {
-			continue
-		}
-		b.env = append(b.env, kv)
-	}
-	b.env = append(b.env, "HOME="+home, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "NO_COLOR=1")
+	b.env = append(cleanEnv(), "HOME="+home, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "NO_COLOR=1")
 	return nil
 }
 
@@ -681,6 +679,9 @@ func memTotal() string {
 	for _, l := range strings.Split(string(data), "\n") {
 		if v, ok := strings.CutPrefix(l, "MemTotal:"); ok {
 			f := strings.Fields(v)
+			if len(f) == 0 {
+				break
+			}
 			if kb, err := strconv.ParseFloat(f[0], 64); err == nil {
 				return fmt.Sprintf("%.1f GiB", kb/1024/1024)
 			}
@@ -752,4 +753,19 @@ func countCommits(b *bench, dir string) string {
 		return "?"
 	}
 	return out
+}
+
+// cleanEnv is this process's environment without what would point git or
+// mcp-guard elsewhere (GIT_DIR from a hook, a user's HOME and its
+// configuration, agentty's and mcp-guard's own variables).
+func cleanEnv() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		k, _, _ := strings.Cut(kv, "=")
+		if strings.HasPrefix(k, "GIT_") || strings.HasPrefix(k, "AGENTTY_") || strings.HasPrefix(k, "MCP_GUARD") || k == "HOME" || k == "XDG_CONFIG_HOME" {
+			continue
+		}
+		env = append(env, kv)
+	}
+	return env
 }
