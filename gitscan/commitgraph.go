@@ -49,11 +49,13 @@ func openCommitGraph(objectsDir string, f objectFormat) *commitGraph {
 	g := &commitGraph{format: f}
 	single := filepath.Join(objectsDir, "info", "commit-graph")
 	if _, err := os.Stat(single); err == nil {
-		if !g.addLayer(single) {
-			g.close()
-			return nil
+		if g.addLayer(single) {
+			return g
 		}
-		return g
+		// As git does, a single file that does not add up leaves the
+		// chain to try.
+		g.close()
+		g = &commitGraph{format: f}
 	}
 	dir := filepath.Join(objectsDir, "info", "commit-graphs")
 	b, err := readSmallFile(filepath.Join(dir, "commit-graph-chain"), 1<<20)
@@ -170,15 +172,10 @@ func parseGraphLayer(b []byte, f objectFormat) (*graphLayer, bool) {
 	if len(oidf) != 256*4 || l.oidl == nil || l.cdat == nil {
 		return nil, false
 	}
-	prev := uint32(0)
-	for i := range l.fanout {
-		v := binary.BigEndian.Uint32(oidf[4*i:])
-		if v < prev {
-			return nil, false
-		}
-		l.fanout[i], prev = v, v
+	var ok bool
+	if l.fanout, l.n, ok = parseFanout(oidf); !ok {
+		return nil, false
 	}
-	l.n = int(prev)
 	if len(l.oidl) != l.n*hl || len(l.cdat) != l.n*(hl+16) || len(l.edge)%4 != 0 {
 		return nil, false
 	}

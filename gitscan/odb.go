@@ -1069,15 +1069,10 @@ func (p *packFile) parseIndex() error {
 	} else {
 		p.version = 1
 	}
-	prev := uint32(0)
-	for i := 0; i < 256; i++ {
-		v := binary.BigEndian.Uint32(fan[4*i:])
-		if v < prev {
-			return errors.New("fan-out table not sorted")
-		}
-		p.fanout[i], prev = v, v
+	var ok bool
+	if p.fanout, p.n, ok = parseFanout(fan); !ok {
+		return errors.New("fan-out table not sorted")
 	}
-	p.n = int(prev)
 	N := int64(p.n)
 	if p.version == 2 {
 		p.names = 8 + 1024
@@ -1223,6 +1218,25 @@ func (p *packFile) idxAt(buf []byte, off int64) ([]byte, error) {
 		return nil, fmt.Errorf("pack index of %s: %w", p.name, err)
 	}
 	return buf, nil
+}
+
+// parseFanout reads a 256-entry fan-out table (pack index, commit-graph):
+// entry i counts the ids whose first byte is <= i, so it never decreases;
+// n is the last entry, the number of ids. ok is false when it decreases or
+// b is short.
+func parseFanout(b []byte) (fan [256]uint32, n int, ok bool) {
+	if len(b) < 256*4 {
+		return fan, 0, false
+	}
+	prev := uint32(0)
+	for i := range fan {
+		v := binary.BigEndian.Uint32(b[4*i:])
+		if v < prev {
+			return fan, 0, false
+		}
+		fan[i], prev = v, v
+	}
+	return fan, int(prev), true
 }
 
 // mapThreshold: after this many object reads, an odb maps its packs and
