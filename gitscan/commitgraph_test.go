@@ -3,7 +3,9 @@ package gitscan
 import (
 	"bytes"
 	"context"
+	"crypto/sha1"
 	"encoding/binary"
+	"encoding/hex"
 	"os"
 	"path/filepath"
 	"sort"
@@ -103,6 +105,34 @@ func TestHistoryWithCommitGraph(t *testing.T) {
 		t.Error("a commit-graph with a wrong checksum was used")
 	}
 	check("flipped tree id")
+	// The same graph made consistent again (its checksum recomputed) but
+	// giving HEAD (the octopus, whose tree is its first parent's) the tree
+	// of o2, which changed a surface: the walk believes the graph, so HEAD
+	// looks like a change, and the commit it returns is checked against
+	// its object.
+	headID := strings.TrimSpace(run(t, env, dir, nil, "rev-parse", "main"))
+	parentTree := strings.TrimSpace(run(t, env, dir, nil, "rev-parse", "o2^{tree}"))
+	raw, _ := hex.DecodeString(headID)
+	oidf := bytes.Index(data, []byte("OIDF"))
+	oidl := bytes.Index(data, []byte("OIDL"))
+	names := data[int(binary.BigEndian.Uint64(data[oidl+4:])):]
+	pos := int(binary.BigEndian.Uint32(data[int(binary.BigEndian.Uint64(data[oidf+4:]))+4*int(raw[0]-1):]))
+	for !bytes.Equal(names[20*pos:20*pos+20], raw) {
+		pos++
+	}
+	lying := append([]byte(nil), data...)
+	treeRaw, _ := hex.DecodeString(parentTree)
+	copy(lying[at+36*pos:], treeRaw)
+	sum := sha1.Sum(lying[:len(lying)-20])
+	copy(lying[len(lying)-20:], sum[:])
+	os.WriteFile(f, lying, 0o644)
+	for _, e := range []Engine{EngineGit, EngineGoGit} {
+		r := openT(t, dir, env, e, WithoutCache())
+		_, err := r.History(context.Background(), Empty, resolveT(t, r, "main"), nil)
+		if err == nil || !strings.Contains(err.Error(), "disagrees") {
+			t.Errorf("%v: a consistent graph that lies about HEAD's tree: %v, want the disagreement", e, err)
+		}
+	}
 	os.Remove(f)
 	// A split chain, the newest commits in the top layer, the rest stale.
 	run(t, env, dir, nil, "commit-graph", "write", "--reachable", "--split=no-merge")
