@@ -972,12 +972,13 @@ func applyDelta(base, delta []byte, max int64) ([]byte, error) {
 	return out, nil
 }
 
-// packFile is one pack and its index. Both are read with pread, never
-// memory-mapped: a lookup reads a few dozen bytes of the index where the
-// binary search lands, an object the chunk of the pack it lies in. On the
-// virtual machines this runs on, a page fault on a fresh mapping costs
-// 15-25 µs against 2-3 µs for a pread, and a hook is a fresh process that
-// reads a hundred objects, each once.
+// packFile is one pack and its index. Both are read with pread until the
+// odb has read mapThreshold objects, then memory-mapped: a lookup reads a
+// few dozen bytes of the index where the binary search lands, an object
+// the chunk of the pack it lies in. On the virtual machines this runs on,
+// a page fault on a fresh mapping costs 15-25 µs against 2-3 µs for a
+// pread, and a hook is a fresh process that reads a hundred objects, each
+// once; a history walk reads hundreds of thousands.
 type packFile struct {
 	format  objectFormat
 	name    string // the pack's path, for messages
