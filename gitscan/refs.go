@@ -80,13 +80,13 @@ func (s *refStore) readLoose(name string) (id, target string, ok bool, err error
 		dir = s.gitDir
 	}
 	p := filepath.Join(dir, filepath.FromSlash(name))
-	if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-		return "", "", false, nil // a directory of refs is not a ref, as for git
-	}
 	b, err := readSmallFile(p, 64<<10)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 			return "", "", false, nil
+		}
+		if fi, serr := os.Stat(p); serr == nil && fi.IsDir() {
+			return "", "", false, nil // a directory of refs is not a ref, as for git
 		}
 		return "", "", false, errNotNative // a special file, unreadable: let git say
 	}
