@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/launch"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -13,7 +14,7 @@ import (
 // gitscan's per-tree cache. Change it whenever what Compare reads at a side
 // changes (a new kind of reference, a new surface): old lists are then
 // ignored.
-const depsKey = "project.Compare.v1"
+const depsKey = "project.Compare.v2"
 
 // quietCompare is Compare's shortcut for the hook's common case, a pull
 // that changed nothing agentty runs: when gitscan holds the old tree's
@@ -83,23 +84,18 @@ func recordDeps(ro, rn *reader, oldSurf, newSurf []gitscan.Surface) error {
 // resolveHookRefs resolves, at rd's side, what every hooks.json runs.
 func resolveHookRefs(rd *reader, surf []gitscan.Surface) error {
 	for _, s := range surf {
-		refs, err := hookRefs(rd, s)
-		if err != nil {
+		if _, err := hookScope(rd, s); err != nil {
 			return err
-		}
-		for _, r := range refs {
-			if _, _, err := rd.object(r.Path, false); err != nil {
-				return err
-			}
 		}
 	}
 	return nil
 }
 
-// hookRefs are the repository files a hooks.json surface runs, read at
-// rd's side; none for other surfaces, symlinks, and files agentty does not
-// read either (too large, not regular).
-func hookRefs(rd *reader, s gitscan.Surface) ([]trust.Ref, error) {
+// hookScope is what the `run` commands of a hooks.json surface run, as the
+// launch model sees a shell running each from the launch directory,
+// resolved at rd's side: nil for other surfaces, symlinks, and files
+// agentty does not read either (too large, not regular).
+func hookScope(rd *reader, s gitscan.Surface) ([]trust.FileID, error) {
 	if s.Kind != gitscan.KindHooks || !s.Mode.IsFile() || s.Mode == gitscan.ModeSymlink {
 		return nil, nil
 	}
@@ -110,7 +106,21 @@ func hookRefs(rd *reader, s gitscan.Surface) ([]trust.Ref, error) {
 	if err != nil {
 		return nil, fmt.Errorf("read %s at %s: %w", s.Path, rd.side, err)
 	}
-	return trust.HookReferences(data, trust.LaunchDir(s.Path)), nil
+	rd.launch = trust.LaunchDir(s.Path)
+	src := &sideSource{rd: rd}
+	var out []trust.FileID
+	for _, run := range trust.HookRuns(data) {
+		sc, err := launch.Analyze(launch.Spawn{Command: "sh", Args: []string{"-c", run.Run}}, rd.launch, src, launch.Options{Root: rd.top})
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", s.Path, run.Where, err)
+		}
+		files, err := scopeFiles(src, sc)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %s: %w", s.Path, run.Where, err)
+		}
+		out = append(out, files...)
+	}
+	return out, nil
 }
 
 func keys(sets ...map[string]bool) []string {

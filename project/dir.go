@@ -14,9 +14,11 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"strings"
 	"syscall"
 
 	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/launch"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -67,16 +69,162 @@ func LoadDir(ctx context.Context, dir string, opts Options) (*Config, error) {
 		c.Config = trust.Parse(p, data, trust.ScopeProject)
 		c.Entry = gitscan.Entry{Path: p, Mode: gitscan.ModeRegular, ID: gitBlobID(data)}
 	}
-	hashed := func(ref string, dirOK bool) (trust.Object, []string, error) {
-		if err := ctx.Err(); err != nil {
-			return trust.Object{}, nil, err
-		}
-		return diskObject(filepath.Join(dir, filepath.FromSlash(ref)), dirOK)
+	src := &diskSource{root: dir, ctx: ctx}
+	root, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
 	}
-	if err := resolveServers(c, hashed); err != nil {
+	if err := resolveServers(c, src, launch.Options{Root: filepath.ToSlash(root)}); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// diskSource reads a directory on disk for the launch model, following
+// symlinks as the kernel does (the directory stands for the repository:
+// what lies outside it is not looked at).
+type diskSource struct {
+	root string
+	ctx  context.Context
+}
+
+func (d *diskSource) visited() []string { return nil }
+
+func (d *diskSource) full(p string) string { return filepath.Join(d.root, filepath.FromSlash(p)) }
+
+// rel is p's real location relative to the root, or ok false when it
+// leads outside.
+func (d *diskSource) rel(p string) (string, bool) {
+	real, err := filepath.EvalSymlinks(d.full(p))
+	if err != nil {
+		return p, true // absent: the path as named
+	}
+	root, err := filepath.EvalSymlinks(d.root)
+	if err != nil {
+		return "", false
+	}
+	r, err := filepath.Rel(root, real)
+	if err != nil || r == ".." || strings.HasPrefix(r, "../") {
+		return "", false
+	}
+	if r == "." {
+		return "", true
+	}
+	return filepath.ToSlash(r), true
+}
+
+func (d *diskSource) Stat(p string) (launch.Info, error) {
+	if err := d.ctx.Err(); err != nil {
+		return launch.Info{}, err
+	}
+	r, inside := d.rel(p)
+	if !inside {
+		return launch.Info{Kind: launch.Outside}, nil
+	}
+	fi, err := os.Stat(d.full(p))
+	switch {
+	case err != nil:
+		return launch.Info{Kind: launch.Missing, Path: r}, nil
+	case fi.IsDir():
+		return launch.Info{Kind: launch.Dir, Path: r}, nil
+	case fi.Mode().IsRegular() && fi.Mode().Perm()&0o100 != 0:
+		return launch.Info{Kind: launch.Exec, Path: r}, nil
+	case fi.Mode().IsRegular():
+		return launch.Info{Kind: launch.File, Path: r}, nil
+	}
+	return launch.Info{Kind: launch.Other, Path: r}, nil
+}
+
+func (d *diskSource) ReadFile(p string, limit int64) ([]byte, error) {
+	info, err := d.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if info.Kind != launch.File && info.Kind != launch.Exec {
+		return nil, launch.ErrNotExist
+	}
+	if fi, err := os.Stat(d.full(p)); err == nil && fi.Size() > limit {
+		return nil, launch.ErrTooLarge
+	}
+	data, err := trust.ReadFile(d.full(p))
+	if errors.Is(err, trust.ErrTooLarge) || int64(len(data)) > limit {
+		return nil, launch.ErrTooLarge
+	}
+	return data, err
+}
+
+func (d *diskSource) ReadDir(p string) ([]launch.DirEntry, error) {
+	info, err := d.Stat(p)
+	if err != nil {
+		return nil, err
+	}
+	if info.Kind != launch.Dir {
+		return nil, launch.ErrNotExist
+	}
+	des, err := os.ReadDir(d.full(info.Path))
+	if err != nil {
+		return nil, err
+	}
+	var out []launch.DirEntry
+	for _, de := range des {
+		if de.Name() == ".git" {
+			continue
+		}
+		ei, err := d.Stat(joinPath(info.Path, de.Name()))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, launch.DirEntry{Name: de.Name(), Kind: ei.Kind})
+	}
+	return out, nil
+}
+
+func (d *diskSource) object(p string, dirOK bool) (trust.Object, error) {
+	if err := d.ctx.Err(); err != nil {
+		return trust.Object{}, err
+	}
+	if _, inside := d.rel(p); !inside {
+		t, err := os.Readlink(d.full(p))
+		if err != nil {
+			return trust.Object{}, nil
+		}
+		return trust.Object{Mode: "120000", ID: gitBlobID([]byte(t))}, nil
+	}
+	o, _, err := diskObject(d.full(p), dirOK)
+	return o, err
+}
+
+func (d *diskSource) below(dir string) ([]gitscan.Entry, error) {
+	var out []gitscan.Entry
+	base := d.full(dir)
+	err := filepath.WalkDir(base, func(fp string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if de.IsDir() {
+			if de.Name() == ".git" && fp != base {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if len(out) >= maxScopeFiles {
+			return fmt.Errorf("%s: more than %d files: %w", dir, maxScopeFiles, ErrRefTooLarge)
+		}
+		r, err := filepath.Rel(d.root, fp)
+		if err != nil {
+			return err
+		}
+		e := gitscan.Entry{Path: filepath.ToSlash(r), Mode: gitscan.ModeRegular}
+		if de.Type()&fs.ModeSymlink != 0 {
+			e.Mode = gitscan.ModeSymlink
+		}
+		out = append(out, e)
+		return nil
+	})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	return out, err
 }
 
 // diskObject hashes what is at p, following symlinks as exec and open do.

@@ -17,10 +17,12 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/launch"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -35,8 +37,12 @@ type Options struct {
 // references and deep fingerprint.
 type Server struct {
 	*trust.Server
+	// Files are what the side holds for each item of Scope (see
+	// launch.Item.Label), Deep the deep fingerprint over them.
 	Files []trust.FileID
 	Deep  string
+	// Scope is what the server runs from the repository, and why.
+	Scope *launch.Scope
 }
 
 // Config is one `.agentty/mcp.json` at one side.
@@ -57,7 +63,7 @@ type Config struct {
 	// Config is the parse result, never nil; Config.Err when agentty
 	// would run nothing from the file.
 	Config *trust.Config
-	// Files resolves the references of every server at this side.
+	// Files holds every server's resolved scope at this side, by name.
 	Files   trust.Files
 	Servers []Server
 
@@ -283,26 +289,17 @@ func hookScriptFindings(ro, rn *reader, cs *changeSet, oldSurf, newSurf []gitsca
 		if e, ok := after[s.Path]; !ok || e != s.Entry {
 			continue
 		}
-		refs, err := hookRefs(ro, s)
+		before, err := hookScope(ro, s)
 		if err != nil {
 			return nil, err
 		}
-		for _, r := range refs {
-			o0, visited, err := ro.object(r.Path, false)
-			if err != nil {
-				return nil, err
-			}
-			if !cs.touchesAny(visited) {
-				continue
-			}
-			o1, _, err := rn.object(r.Path, false)
-			if err != nil {
-				return nil, err
-			}
-			if o0 != o1 {
-				out = append(out, trust.NewFinding("MG501", s.Path, trust.Pos{Line: 1, Column: 1}, "", "",
-					"a script the project hooks run changed ("+r.Path+"): agentty's approval of the hooks file covers only its own bytes"))
-			}
+		now, err := hookScope(rn, s)
+		if err != nil {
+			return nil, err
+		}
+		for _, fc := range trust.FileChanges(before, now) {
+			out = append(out, trust.NewFinding("MG501", s.Path, trust.Pos{Line: 1, Column: 1}, "", "",
+				"a script the project hooks run changed ("+fc.Path+"): agentty's approval of the hooks file covers only its own bytes"))
 		}
 	}
 	return out, nil
@@ -375,13 +372,22 @@ func uniqueSorted(ss []string) []string {
 
 // newReader reads one side, remembering resolved paths.
 func newReader(repo *gitscan.Repo, side gitscan.Side) *reader {
-	return &reader{repo: repo, side: side, cache: map[string]resolution{}}
+	rd := &reader{repo: repo, side: side, cache: map[string]resolution{}}
+	if top := repo.TopLevel(); top != "" {
+		rd.top = filepath.ToSlash(filepath.Clean(top))
+		rd.tops = []string{rd.top}
+		if real, err := filepath.EvalSymlinks(top); err == nil && filepath.ToSlash(real) != rd.top {
+			rd.tops = append(rd.tops, filepath.ToSlash(real))
+		}
+	}
+	return rd
 }
 
 // loadConfig reads the configuration agentty opens at p; nil when there
 // is none (absent, or a dangling symlink: agentty then falls back to the
 // user's config).
 func (rd *reader) loadConfig(p string) (*Config, error) {
+	rd.launch = trust.LaunchDir(p)
 	res, err := rd.resolve(p)
 	if err != nil {
 		return nil, fmt.Errorf("%s at %s: %w", p, rd.side, err)
@@ -408,41 +414,40 @@ func (rd *reader) loadConfig(p string) (*Config, error) {
 			c.Config = trust.Parse(p, data, trust.ScopeProject)
 		}
 	}
-	if err := resolveServers(c, rd.object); err != nil {
+	if err := resolveServers(c, &sideSource{rd: rd}, launch.Options{Root: rd.top}); err != nil {
 		return nil, err
 	}
 	return c, nil
 }
 
-// resolveServers resolves every reference of c's servers with lookup and
-// computes their deep fingerprints.
-func resolveServers(c *Config, lookup func(p string, dirOK bool) (trust.Object, []string, error)) error {
+// resolveServers computes every server's code scope with the launch
+// model, resolves it at src and computes the deep fingerprints.
+func resolveServers(c *Config, src source, opts launch.Options) error {
 	c.Files = trust.Files{}
-	dirOK := map[string]bool{}
-	var order []string
 	for _, s := range c.Config.Servers {
-		for _, r := range trust.References(s, c.LaunchDir) {
-			if _, seen := dirOK[r.Path]; !seen {
-				order = append(order, r.Path)
-			}
-			dirOK[r.Path] = dirOK[r.Path] || r.Dir
-		}
-	}
-	for _, p := range order {
-		o, visited, err := lookup(p, dirOK[p])
+		sc, err := launch.Analyze(spawnOf(s), c.LaunchDir, src, opts)
 		if err != nil {
-			return fmt.Errorf("%s: resolve %s: %w", c.Path, p, err)
+			return fmt.Errorf("%s: server %q: %w", c.Path, s.Name, err)
 		}
-		c.visited = append(c.visited, visited...)
-		if o.ID != "" {
-			c.Files[p] = o
+		files, err := scopeFiles(src, sc)
+		if err != nil {
+			return fmt.Errorf("%s: server %q: %w", c.Path, s.Name, err)
 		}
+		c.Servers = append(c.Servers, Server{Server: s, Files: files, Deep: trust.DeepFingerprint(s, files), Scope: sc})
+		c.Files[s.Name] = files
 	}
-	for _, s := range c.Config.Servers {
-		files := c.Files.For(s, c.LaunchDir)
-		c.Servers = append(c.Servers, Server{Server: s, Files: files, Deep: trust.DeepFingerprint(s, files)})
-	}
+	c.visited = append(c.visited, src.visited()...)
 	return nil
+}
+
+// spawnOf is the launch model's view of a server: what the process
+// receives.
+func spawnOf(s *trust.Server) launch.Spawn {
+	sp := launch.Spawn{Command: s.SpawnCommand(), Args: s.SpawnArgs()}
+	for _, e := range s.Env {
+		sp.Env = append(sp.Env, launch.Var{Name: e.Name, Value: e.Value})
+	}
+	return sp
 }
 
 // object resolves one reference at the reader's side.
@@ -455,12 +460,13 @@ func (rd *reader) object(p string, dirOK bool) (trust.Object, []string, error) {
 }
 
 func (rd *reader) resolveCached(p string) (resolution, error) {
-	if res, ok := rd.cache[p]; ok {
+	key := rd.launch + "\x00" + p
+	if res, ok := rd.cache[key]; ok {
 		return res, nil
 	}
 	res, err := rd.resolve(p)
 	if err == nil {
-		rd.cache[p] = res
+		rd.cache[key] = res
 	}
 	return res, err
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"path/filepath"
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/gitscan"
@@ -23,6 +24,13 @@ type reader struct {
 	side  gitscan.Side
 	cache map[string]resolution
 	deps  map[string]bool // every path resolve visited (see recordDeps)
+	// launch is the launch directory of the configuration being read:
+	// `/proc/self/cwd` in a symlink target means it.
+	launch string
+	// top is the work tree's location on this machine ("" unknown) and
+	// tops the forms it is reached by (as given, and its real path).
+	top  string
+	tops []string
 }
 
 // resolution is one repository path resolved at a side the way the kernel
@@ -121,9 +129,12 @@ func (rd *reader) linkedAncestor(p string) (dir, rest string, e gitscan.Entry, e
 	return "", "", gitscan.Entry{}, nil
 }
 
-// follow reads the symlink at p and resolves its target against p's
-// directory; inside is false for absolute targets and targets that climb
-// out of the repository.
+// follow reads the symlink at p and resolves its target the way the kernel
+// does for a process started in the launch directory: relative to p's
+// directory, `/proc/self/cwd/…` relative to the launch directory, and an
+// absolute target, or one that climbs out and back in (`../../<clone
+// name>/x`), inside the repository when it lands in its work tree on this
+// machine. inside is false for what lands anywhere else.
 func (rd *reader) follow(p string) (next string, inside bool, err error) {
 	data, _, err := rd.repo.ReadBlob(rd.side, p, maxLinkTarget)
 	if errors.Is(err, gitscan.ErrTooLarge) {
@@ -133,14 +144,71 @@ func (rd *reader) follow(p string) (next string, inside bool, err error) {
 		return "", false, fmt.Errorf("read symlink %s: %w", p, err)
 	}
 	t := string(data)
-	if t == "" || strings.HasPrefix(t, "/") || strings.ContainsRune(t, 0) {
+	if t == "" || strings.ContainsRune(t, 0) {
 		return "", false, nil
 	}
-	next = path.Join(path.Dir(p), t)
-	if next == "." || next == ".." || strings.HasPrefix(next, "../") {
+	for _, pre := range []string{"/proc/self/cwd", "/proc/thread-self/cwd"} {
+		if t == pre || strings.HasPrefix(t, pre+"/") {
+			return rd.inRepo(path.Join(rd.launch, "."+strings.TrimPrefix(t, pre)))
+		}
+	}
+	if strings.HasPrefix(t, "/proc/self/root/") {
+		t = strings.TrimPrefix(t, "/proc/self/root")
+	}
+	if strings.HasPrefix(t, "/") {
+		return rd.absolute(t)
+	}
+	return rd.inRepo(path.Join(path.Dir(p), t))
+}
+
+// inRepo accepts a cleaned repository-relative path, or maps one that
+// climbs out through the work tree's real location.
+func (rd *reader) inRepo(next string) (string, bool, error) {
+	if next == "." {
+		return "", true, nil
+	}
+	if next != ".." && !strings.HasPrefix(next, "../") {
+		return next, true, nil
+	}
+	if rd.top == "" {
 		return "", false, nil
 	}
-	return next, true, nil
+	return rd.absolute(filepath.ToSlash(filepath.Join(rd.top, next)))
+}
+
+// absolute maps an absolute target into the repository when it, or what a
+// directory on its way resolves to on this machine, lies in the work tree.
+func (rd *reader) absolute(t string) (string, bool, error) {
+	if rd.top == "" {
+		return "", false, nil
+	}
+	t = path.Clean(t)
+	for _, top := range rd.tops {
+		if t == top {
+			return "", true, nil
+		}
+		if rest, ok := strings.CutPrefix(t, top+"/"); ok {
+			return rest, true, nil
+		}
+	}
+	// A directory outside the work tree may be a link into it: resolve the
+	// part outside on disk, one component at a time.
+	parts := strings.Split(strings.TrimPrefix(t, "/"), "/")
+	for i := 1; i <= len(parts) && i <= maxHops*4; i++ {
+		prefix := "/" + strings.Join(parts[:i], "/")
+		real, err := filepath.EvalSymlinks(prefix)
+		if err != nil {
+			return "", false, nil
+		}
+		real = filepath.ToSlash(real)
+		for _, top := range rd.tops {
+			if real == top || strings.HasPrefix(real, top+"/") {
+				rel := strings.TrimPrefix(strings.TrimPrefix(real, top), "/")
+				return path.Clean(path.Join(rel, strings.Join(parts[i:], "/"))), true, nil
+			}
+		}
+	}
+	return "", false, nil
 }
 
 // object is what counts at a resolved reference: a file (its content), a
@@ -178,6 +246,9 @@ func newChangeSet(changes []gitscan.Change) *changeSet {
 // touches reports whether a changed path is p, lies below p, or is an
 // ancestor of p (a directory turned into a file or symlink).
 func (cs *changeSet) touches(p string) bool {
+	if p == "" {
+		return len(cs.paths) > 0 // the root holds every change
+	}
 	if cs.paths[p] || cs.dirs[p] {
 		return true
 	}

@@ -50,12 +50,12 @@ func sampleDiff() Diff {
  "web":{"command":"./bin/web","args":["--port",8080]}}}`
 		sub = `{"mcpServers":{"notes":{"command":"node","args":["server.js"]}}}`
 	)
-	oldFiles := trust.Files{"server.js": {Mode: "100644", ID: "1111111111111111111111111111111111111111"}}
-	newFiles := trust.Files{"server.js": {Mode: "100644", ID: "2222222222222222222222222222222222222222"},
-		"bin/web": {Mode: "100755", ID: "3333333333333333333333333333333333333333"}}
+	oldFiles := trust.Files{"notes": {{Path: "server.js", Object: trust.Object{Mode: "100644", ID: "1111111111111111111111111111111111111111"}}}}
+	newFiles := trust.Files{"notes": {{Path: "server.js", Object: trust.Object{Mode: "100644", ID: "2222222222222222222222222222222222222222"}}},
+		"web": {{Path: "bin/web", Object: trust.Object{Mode: "100755", ID: "3333333333333333333333333333333333333333"}}}}
 	approved := []string{fp(root0, "notes"), fp(root0, "db"), fp(root0, "old"), fp(root0, "fs")}
 	changes := diffOf(".agentty/mcp.json", root0, root1, oldFiles, newFiles, approved...)
-	changes = append(changes, diffOf("sub/.agentty/mcp.json", "", sub, nil, trust.Files{"sub/server.js": {Mode: "100644", ID: "4444444444444444444444444444444444444444"}}, approved...)...)
+	changes = append(changes, diffOf("sub/.agentty/mcp.json", "", sub, nil, trust.Files{"notes": {{Path: "sub/server.js", Object: trust.Object{Mode: "100644", ID: "4444444444444444444444444444444444444444"}}}}, approved...)...)
 	sortChanges(changes)
 	return Diff{
 		Old:     DiffSide{Rev: "ORIG_HEAD", Commit: "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa"},

@@ -152,7 +152,10 @@ func FuzzDiffText(f *testing.F) {
 		ca := trust.Parse(path, a, trust.ScopeProject)
 		cb := trust.Parse(path, b, trust.ScopeProject)
 		g := grantsOf(mode)
-		files := trust.Files{"server.js": {Mode: "100644", ID: "1111111111111111111111111111111111111111"}}
+		files := trust.Files{}
+		for _, s := range ca.Servers {
+			files[s.Name] = []trust.FileID{{Path: "server.js", Object: trust.Object{Mode: "100644", ID: "1111111111111111111111111111111111111111"}}}
+		}
 		changes := trust.Diff(ca, cb, files, files, g)
 		findings := append(append([]trust.Finding{}, ca.Findings...), cb.Findings...)
 		d := report.Diff{

@@ -242,17 +242,17 @@ func diffServer(cfgPath string, os, ns *side, o, n *Server, g Grants) Change {
 	if o != nil {
 		c.Server = o.Name
 		c.OldFingerprint = o.Fingerprint
-		oldFiles = os.files.For(o, os.launch)
+		oldFiles = os.files.For(o)
 		c.OldDeep = DeepFingerprint(o, oldFiles)
 	}
 	if n != nil {
 		c.Server = n.Name
 		c.NewFingerprint = n.Fingerprint
-		newFiles = ns.files.For(n, ns.launch)
+		newFiles = ns.files.For(n)
 		c.NewDeep = DeepFingerprint(n, newFiles)
 	}
 	c.Fields = fieldChanges(o, n)
-	c.Files = fileChanges(oldFiles, newFiles)
+	c.Files = FileChanges(oldFiles, newFiles)
 	switch {
 	case o == nil:
 		c.Change = ChangeAdded
@@ -487,8 +487,8 @@ func diffValue(out *[]FieldChange, at string, a, b *jsonValue, depth int) {
 	}
 }
 
-// fileChanges lists the references whose content differs.
-func fileChanges(old, new []FileID) []FileChange {
+// FileChanges lists the references whose content differs.
+func FileChanges(old, new []FileID) []FileChange {
 	m := map[string]*FileChange{}
 	var paths []string
 	get := func(p string) *FileChange {

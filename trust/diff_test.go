@@ -74,8 +74,8 @@ func TestDiffImpacts(t *testing.T) {
 	if fpOf(t, cfgNodeNUL, "srv") != fpOf(t, cfgNodeNUL2, "srv") {
 		t.Fatal("test premise: the NUL vector should collide")
 	}
-	fileV1 := Files{"server.js": {Mode: "100644", ID: "1111"}}
-	fileV2 := Files{"server.js": {Mode: "100644", ID: "2222"}}
+	fileV1 := Files{"srv": {{Path: "server.js", Object: Object{Mode: "100644", ID: "1111"}}}}
+	fileV2 := Files{"srv": {{Path: "server.js", Object: Object{Mode: "100644", ID: "2222"}}}}
 	tests := []struct {
 		name           string
 		old, new       string
@@ -192,16 +192,17 @@ func TestDiffOrderTrustPreservingFirst(t *testing.T) {
 	}
 }
 
-func TestDiffNestedLaunchDirFiles(t *testing.T) {
+func TestDiffFilesAreThePerServerOnes(t *testing.T) {
 	path := "sub/.agentty/mcp.json"
 	old := projectConfig(path, cfgNode)
 	new := projectConfig(path, cfgNode)
-	// server.js of the root is not what sub's server runs.
-	root := Files{"server.js": {Mode: "100644", ID: "2"}}
-	if got := summary(Diff(old, new, Files{"server.js": {Mode: "100644", ID: "1"}}, root, Grants{})); got != "srv:unchanged:unchanged" {
-		t.Errorf("root file changed: %q", got)
+	// Another server's files are not what srv runs.
+	other := Files{"other": {{Path: "sub/server.js", Object: Object{Mode: "100644", ID: "2"}}}}
+	if got := summary(Diff(old, new, Files{"other": {{Path: "sub/server.js", Object: Object{Mode: "100644", ID: "1"}}}}, other, Grants{})); got != "srv:unchanged:unchanged" {
+		t.Errorf("another server's file changed: %q", got)
 	}
-	got := Diff(old, new, Files{"sub/server.js": {Mode: "100644", ID: "1"}}, Files{"sub/server.js": {Mode: "100755", ID: "1"}}, Grants{})
+	got := Diff(old, new, Files{"srv": {{Path: "sub/server.js", Object: Object{Mode: "100644", ID: "1"}}}},
+		Files{"srv": {{Path: "sub/server.js", Object: Object{Mode: "100755", ID: "1"}}}}, Grants{})
 	if summary(got) != "srv:changed:new-unapproved" || len(got[0].Files) != 1 || got[0].Files[0].Path != "sub/server.js" {
 		t.Errorf("mode change of sub/server.js: %q %+v", summary(got), got)
 	}
@@ -280,7 +281,10 @@ func FuzzDiff(f *testing.F) {
 		case 3:
 			g.Approved = func(h string) bool { return len(h) > 0 && h[0] < '8' }
 		}
-		files := Files{"x/server.js": {Mode: "100644", ID: "1"}, "x/a": {Mode: "040000", ID: "2"}}
+		files := Files{}
+		for _, s := range ca.Servers {
+			files[s.Name] = []FileID{{Path: "x/server.js", Object: Object{Mode: "100644", ID: "1"}}, {Path: "x/a/", Object: Object{Mode: "040000", ID: "2"}}}
+		}
 		for _, c := range Diff(ca, ca, files, files, g) {
 			if c.Change != ChangeUnchanged || c.Impact != ImpactUnchanged {
 				t.Fatalf("diff(a, a): %s %s %s", c.Server, c.Change, c.Impact)

@@ -144,13 +144,13 @@ func ReviewedFiles(ids []FileID) []ReviewedFile {
 	return out
 }
 
-// FileMap is the reviewed files as a Files map, to diff against.
-func (v *ReviewedVersion) FileMap() Files {
-	m := Files{}
+// FileIDs are the reviewed files, to diff against.
+func (v *ReviewedVersion) FileIDs() []FileID {
+	var out []FileID
 	for _, f := range v.Files {
-		m[f.Path] = Object{Mode: f.Mode, ID: f.ID}
+		out = append(out, FileID{Path: f.Path, Object: Object{Mode: f.Mode, ID: f.ID}})
 	}
-	return m
+	return out
 }
 
 // ReviewedVersion is one version of a server as the user saw it.

@@ -330,11 +330,9 @@ func (g *gateView) since(v trust.GateVerdict) *trust.Change {
 	wrap := func(entry string) *trust.Config {
 		return trust.Parse(g.config, []byte(`{"mcpServers":{`+string(name)+`:`+entry+`}}`), trust.ScopeProject)
 	}
-	cur := trust.Files{}
-	for _, f := range g.servers[v.Server.Name].Files {
-		cur[f.Path] = f.Object
-	}
-	for _, c := range trust.Diff(wrap(base.Entry), wrap(v.Server.Canonical()), base.FileMap(), cur, trust.Grants{}) {
+	old := trust.Files{v.Server.Name: base.FileIDs()}
+	cur := trust.Files{v.Server.Name: g.servers[v.Server.Name].Files}
+	for _, c := range trust.Diff(wrap(base.Entry), wrap(v.Server.Canonical()), old, cur, trust.Grants{}) {
 		if c.Server == v.Server.Name {
 			return &c
 		}

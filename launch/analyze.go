@@ -1,0 +1,231 @@
+package launch
+
+import (
+	"errors"
+	"path"
+	"strconv"
+	"strings"
+)
+
+// Options tune Analyze.
+type Options struct {
+	// Root is the absolute path of the repository's work tree on this
+	// machine ("" when unknown): an absolute argument below it is a
+	// repository path.
+	Root string
+}
+
+// Limits that keep the analysis of hostile input bounded.
+const (
+	maxDepth    = 6       // nested programs: sh -c "npm start" → script → node
+	maxSteps    = 100000  // words and script nodes looked at per server
+	maxReadSize = 1 << 20 // the largest script or manifest read
+)
+
+// word is one word of a command line as the program receives it.
+type word struct {
+	text string
+	// lit is false when the word holds an expansion whose value cannot be
+	// known (a shell variable, a command substitution).
+	lit bool
+	// source is the part of the entry the word came from.
+	source string
+}
+
+// context is where and with what a program starts.
+type context struct {
+	// cwd is the working directory (repository-relative); unknown when a
+	// `cd` to a computed place made it unknowable.
+	cwd     string
+	unknown bool
+	env     map[string]string
+	depth   int
+}
+
+func (c context) with() context {
+	env := make(map[string]string, len(c.env))
+	for k, v := range c.env {
+		env[k] = v
+	}
+	c.env = env
+	return c
+}
+
+// analyzer walks one server.
+type analyzer struct {
+	fs    FS
+	opts  Options
+	b     scopeBuilder
+	steps int
+	err   error
+	// read remembers scripts already analysed (cycles, repeats).
+	read map[string]bool
+}
+
+// Analyze returns the code scope of a server launched from launchDir
+// (repository-relative, "" for the root). fsys may be nil: the scope then
+// holds what the command line alone names, without following scripts,
+// manifests or imports. An error is an I/O error of fsys; hostile input
+// never makes one.
+func Analyze(sp Spawn, launchDir string, fsys FS, opts Options) (*Scope, error) {
+	a := &analyzer{fs: fsys, opts: opts, read: map[string]bool{}}
+	cx := context{cwd: launchDir, env: map[string]string{}}
+	for _, v := range sp.Env {
+		cx.env[v.Name] = v.Value
+	}
+	ws := []word{{text: sp.Command, lit: true, source: "command"}}
+	for i, v := range sp.Args {
+		ws = append(ws, word{text: v, lit: true, source: "args[" + strconv.Itoa(i) + "]"})
+	}
+	for _, v := range sp.Env {
+		a.envVar(v.Name, v.Value, "env."+v.Name, cx)
+	}
+	a.argv(ws, cx)
+	if a.err != nil {
+		return nil, a.err
+	}
+	return a.b.done(), nil
+}
+
+// spend accounts for one unit of work; false once the budget is used up,
+// after binding the whole repository in place of what was not looked at.
+func (a *analyzer) spend(source string) bool {
+	a.steps++
+	if a.steps == maxSteps+1 {
+		a.whole(source, "the command line is too large to follow")
+	}
+	return a.steps <= maxSteps
+}
+
+// whole binds the entire repository: what runs cannot be narrowed down.
+func (a *analyzer) whole(source, why string) {
+	a.b.gap(source, why)
+	a.b.add(Item{Kind: KindTree, Path: "", Source: source, Why: why + ": any change in the repository re-gates this server"})
+}
+
+func (a *analyzer) add(it Item) { a.b.add(it) }
+
+// fail records an I/O error of the FS (the first one wins).
+func (a *analyzer) fail(err error) {
+	if a.err == nil {
+		a.err = err
+	}
+}
+
+// stat asks the FS, nil FS meaning "unknown" (Missing).
+func (a *analyzer) stat(p string) Info {
+	if a.fs == nil {
+		return Info{Kind: Missing, Path: p}
+	}
+	info, err := a.fs.Stat(p)
+	if err != nil {
+		a.fail(err)
+		return Info{Kind: Missing, Path: p}
+	}
+	return info
+}
+
+// readFile reads a repository file for analysis; ok false when there is
+// none (or no FS). A file too large to read is reported by the caller.
+func (a *analyzer) readFile(p string) (data []byte, ok bool, tooLarge bool) {
+	if a.fs == nil {
+		return nil, false, false
+	}
+	data, err := a.fs.ReadFile(p, maxReadSize)
+	switch {
+	case err == nil:
+		return data, true, false
+	case errors.Is(err, ErrTooLarge):
+		return nil, false, true
+	case errors.Is(err, ErrNotExist):
+		return nil, false, false
+	}
+	a.fail(err)
+	return nil, false, false
+}
+
+// resolve turns a path word into a repository path relative to the
+// context's working directory.
+func (a *analyzer) resolve(cx context, v string) (string, bool) {
+	if a.opts.Root != "" && strings.HasPrefix(v, a.opts.Root+"/") {
+		return repoPath("", strings.TrimPrefix(v, a.opts.Root+"/"))
+	}
+	if cx.unknown && !strings.HasPrefix(v, "/") {
+		return "", false
+	}
+	return repoPath(cx.cwd, v)
+}
+
+// fileWord binds a word that may name a repository file (any argument:
+// a script, a config file, a plugin). Words naming nothing there bind the
+// path's absence, so a file appearing later re-gates.
+func (a *analyzer) fileWord(cx context, w word, why string) {
+	if !w.lit {
+		return
+	}
+	for _, v := range []string{w.text, afterEquals(w.text)} {
+		if v == "" {
+			continue
+		}
+		if p, ok := a.resolve(cx, v); ok && p != "" && p != cx.cwd {
+			a.add(Item{Kind: KindFile, Path: p, Source: w.source, Why: why})
+		}
+	}
+}
+
+func afterEquals(s string) string {
+	if i := strings.IndexByte(s, '='); i > 0 && !strings.HasPrefix(s, "=") {
+		return s[i+1:]
+	}
+	return ""
+}
+
+// unknownCwd binds the repository when a program runs relative paths from
+// a directory that cannot be known.
+func (a *analyzer) unknownCwd(cx context, source string) bool {
+	if cx.unknown {
+		a.whole(source, "it runs from a directory set at run time")
+		return true
+	}
+	return false
+}
+
+// dirOf is the directory of a repository path ("" at the root).
+func dirOf(p string) string {
+	d := path.Dir(p)
+	if d == "." {
+		return ""
+	}
+	return d
+}
+
+// progName is the program a command word names: the last path element,
+// lower-cased, without a Windows executable extension.
+func progName(s string) string {
+	if i := strings.LastIndexAny(s, `/\`); i >= 0 {
+		s = s[i+1:]
+	}
+	s = strings.ToLower(s)
+	for _, ext := range []string{".exe", ".cmd", ".bat", ".com"} {
+		if strings.HasSuffix(s, ext) && len(s) > len(ext) {
+			return s[:len(s)-len(ext)]
+		}
+	}
+	return s
+}
+
+// isPython matches python, python3, python3.12, pypy3 and the like.
+func isPython(name string) bool {
+	for _, p := range []string{"python", "pypy"} {
+		if rest, ok := strings.CutPrefix(name, p); ok {
+			return strings.Trim(rest, "0123456789.") == "" || rest == "w"
+		}
+	}
+	return name == "py"
+}
+
+// posixShells are the shells whose -c script is parsed as POSIX shell.
+var posixShells = map[string]bool{
+	"sh": true, "bash": true, "dash": true, "ash": true, "ksh": true, "mksh": true, "zsh": true,
+	"rbash": true, "yash": true, "busybox": false,
+}

@@ -1,0 +1,109 @@
+package launch
+
+import (
+	"strings"
+)
+
+// execVars are variables that make programs load code; a value mcp-guard
+// cannot know binds the whole repository.
+var execVars = map[string]bool{
+	"NODE_OPTIONS": true, "NODE_PATH": true, "PYTHONPATH": true, "PYTHONHOME": true, "PYTHONSTARTUP": true,
+	"LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "DYLD_INSERT_LIBRARIES": true, "DYLD_LIBRARY_PATH": true,
+	"PERL5LIB": true, "PERL5OPT": true, "PERLLIB": true, "RUBYLIB": true, "RUBYOPT": true, "BASH_ENV": true,
+	"ENV": true, "PATH": true, "CLASSPATH": true, "JAVA_TOOL_OPTIONS": true, "GOFLAGS": true,
+}
+
+// envVar binds what a variable makes programs load, relative to the
+// working directory the variable is set in.
+func (a *analyzer) envVar(name, value, source string, cx context) {
+	value, _, _ = strings.Cut(value, "\x00")
+	if cx.unknown {
+		if execVars[name] {
+			a.whole(source, name+" is set in a directory known only at run time")
+		}
+		return
+	}
+	why := name + " names it"
+	// Every word of the value that is a repository path counts.
+	for _, w := range strings.FieldsFunc(value, isEnvSeparator) {
+		a.fileWord(cx, word{text: w, lit: true, source: source}, why)
+	}
+	switch name {
+	case "NODE_OPTIONS":
+		a.nodeOptions(nodeOptionWords(value), source, cx)
+	case "PYTHONPATH":
+		for _, d := range strings.Split(value, ":") {
+			if p, ok := a.resolve(cx, dirWord(d)); ok {
+				a.add(Item{Kind: KindModules, Lang: "python", Path: p, Source: source, Why: "PYTHONPATH puts it on python's import path"})
+			}
+		}
+	case "NODE_PATH":
+		for _, d := range strings.Split(value, ":") {
+			if p, ok := a.resolve(cx, dirWord(d)); ok {
+				a.add(Item{Kind: KindCode, Lang: "javascript", Path: p, Source: source, Why: "NODE_PATH makes node load modules from it"})
+			}
+		}
+	case "PYTHONHOME", "PERL5LIB", "PERLLIB", "RUBYLIB", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH",
+		"DYLD_FRAMEWORK_PATH", "CLASSPATH", "GEM_PATH", "GEM_HOME", "GOPATH", "PYTHONUSERBASE":
+		for _, d := range strings.FieldsFunc(value, func(r rune) bool { return r == ':' || r == ';' }) {
+			if p, ok := a.resolve(cx, dirWord(d)); ok {
+				a.add(Item{Kind: KindTree, Path: p, Source: source, Why: name + " makes programs load code from it"})
+			}
+		}
+	case "BASH_ENV", "ENV":
+		// bash (non-interactive) and sh source this file first.
+		if p, ok := a.resolve(cx, value); ok && p != "" {
+			a.add(Item{Kind: KindFile, Path: p, Source: source, Why: name + " makes the shell source it"})
+			a.scriptFile(p, source, cx)
+		}
+	case "RUBYOPT", "PERL5OPT", "JAVA_TOOL_OPTIONS", "GOFLAGS":
+		// Options naming files are bound as words above.
+	}
+}
+
+// dirWord is a search-path element as a path word: an empty one is the
+// working directory.
+func dirWord(d string) string {
+	if d == "" {
+		return "."
+	}
+	return d
+}
+
+func isEnvSeparator(r rune) bool {
+	switch r {
+	case ' ', '\t', '\n', '\r', '\v', '\f', ':', ';', ',', '=':
+		return true
+	}
+	return false
+}
+
+// nodeOptionWords splits NODE_OPTIONS as node does: at white space, with
+// double quotes grouping and a backslash escaping inside them.
+func nodeOptionWords(s string) []string {
+	var out []string
+	var cur strings.Builder
+	in, has := false, false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case in && c == '\\' && i+1 < len(s):
+			i++
+			cur.WriteByte(s[i])
+		case c == '"':
+			in, has = !in, true
+		case !in && (c == ' ' || c == '\t' || c == '\n'):
+			if has || cur.Len() > 0 {
+				out = append(out, cur.String())
+			}
+			cur.Reset()
+			has = false
+		default:
+			cur.WriteByte(c)
+		}
+	}
+	if has || cur.Len() > 0 {
+		out = append(out, cur.String())
+	}
+	return out
+}

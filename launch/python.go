@@ -1,0 +1,111 @@
+package launch
+
+import (
+	"strings"
+)
+
+// python follows `python [options] (-c CODE | -m MODULE | SCRIPT | -) [args]`
+// as the interpreter documents it: sys.path[0] is the script's directory
+// (for -c, -m and stdin the working directory) unless -P or -I, and
+// PYTHONPATH is ignored with -E or -I.
+func (a *analyzer) python(name string, args []word, cx context) {
+	// -E and -I make python ignore PYTHONPATH; its items stay bound (a
+	// superset), as another python the server starts may read it.
+	isolated := false
+	first := func(source, why string) {
+		// The working directory (or the script's) is first on sys.path:
+		// every module there shadows the standard library and site-packages.
+		if !isolated {
+			a.add(Item{Kind: KindModules, Lang: "python", Path: cx.cwd, Source: source, Why: why})
+		}
+	}
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		if t == "--" || (!strings.HasPrefix(t, "-") || t == "-") {
+			if t == "--" {
+				i++
+				if i >= len(args) {
+					return
+				}
+			}
+			if args[i].text == "-" {
+				first(args[i].source, "python reads the program from stdin and imports from the working directory first")
+				return
+			}
+			a.pythonScript(args[i], name, isolated, cx)
+			return
+		}
+		if strings.HasPrefix(t, "--") {
+			if t == "--check-hash-based-pycs" {
+				i++
+			}
+			continue
+		}
+		// Short options may be combined: -Bc "code", -um mod, -Wignore.
+		for j := 1; j < len(t); j++ {
+			val := func() (word, bool) {
+				if j+1 < len(t) {
+					return word{text: t[j+1:], lit: args[i].lit, source: args[i].source}, true
+				}
+				if i+1 < len(args) {
+					i++
+					return args[i], true
+				}
+				return word{}, false
+			}
+			switch t[j] {
+			case 'I':
+				isolated = true
+			case 'P':
+				isolated = true
+			case 'c':
+				code, ok := val()
+				if ok {
+					a.b.s.Inline = append(a.b.s.Inline, Inline{Program: name, Flag: "-c", Code: code.text, Source: code.source})
+				}
+				first(args[i].source, name+" -c imports from the working directory first")
+				return
+			case 'm':
+				mod, ok := val()
+				if !ok {
+					return
+				}
+				first(mod.source, name+" -m "+mod.text+" imports from the working directory first: a module or package there shadows any other of that name")
+				if !mod.lit {
+					a.whole(mod.source, name+" -m runs a module named at run time")
+				}
+				return
+			case 'W', 'X':
+				val()
+				j = len(t)
+			}
+		}
+	}
+}
+
+// pythonScript binds a script python runs and the directory it imports
+// from first (the script's own).
+func (a *analyzer) pythonScript(w word, name string, isolated bool, cx context) {
+	if !w.lit {
+		a.whole(w.source, name+" runs a script named at run time")
+		return
+	}
+	if a.unknownCwd(cx, w.source) {
+		return
+	}
+	p, ok := a.resolve(cx, w.text)
+	if !ok {
+		return
+	}
+	a.add(Item{Kind: KindFile, Path: p, Source: w.source, Why: name + " runs it"})
+	dir := dirOf(p)
+	if a.stat(p).Kind == Dir {
+		// A directory (or zip) with __main__.py is its own sys.path[0].
+		dir = p
+	}
+	if !isolated {
+		a.add(Item{Kind: KindModules, Lang: "python", Path: dir, Source: w.source,
+			Why: name + " imports from the script's directory first: any module there can run"})
+	}
+}
+

@@ -1,0 +1,596 @@
+package launch
+
+import (
+	"strings"
+)
+
+// goTool follows `go [-C dir] run [build flags] PACKAGE|FILES [args]`: the
+// main package and every package of its module (and any module the
+// repository's go.work or a local replace brings in) are compiled.
+func (a *analyzer) goTool(args []word, cx context) {
+	if len(args) >= 2 && args[0].text == "-C" {
+		a.chdir(&cx, args[1].text, args[1].lit)
+		args = args[2:]
+	}
+	if len(args) == 0 || args[0].text != "run" {
+		return
+	}
+	rest := skipOptions(args[1:], "-C", "-exec", "-tags", "-ldflags", "-gcflags", "-asmflags", "-mod", "-modfile",
+		"-p", "-o", "-overlay", "-pkgdir", "-toolexec", "-pgo", "-buildmode", "-compiler", "-installsuffix")
+	for _, w := range args[1:] {
+		if strings.HasPrefix(w.text, "-exec") || strings.HasPrefix(w.text, "-toolexec") || strings.HasPrefix(w.text, "-overlay") || strings.HasPrefix(w.text, "-modfile") {
+			a.fileWord(cx, w, "go run reads it")
+		}
+	}
+	if len(rest) == 0 {
+		return
+	}
+	pkg := rest[0]
+	if !pkg.lit {
+		a.whole(pkg.source, "go run builds a package named at run time")
+		return
+	}
+	if strings.Contains(pkg.text, "@") && !strings.HasPrefix(pkg.text, ".") {
+		return // a module from the proxy at a version: not the repository's
+	}
+	if a.unknownCwd(cx, pkg.source) {
+		return
+	}
+	dir := cx.cwd
+	if p, ok := a.resolve(cx, pkg.text); ok && (strings.HasPrefix(pkg.text, ".") || strings.HasSuffix(pkg.text, ".go")) {
+		dir = p
+		if strings.HasSuffix(pkg.text, ".go") {
+			dir = dirOf(p)
+		}
+	}
+	root := a.goModuleRoot(dir)
+	a.add(Item{Kind: KindCode, Lang: "go", Path: root, Source: pkg.source,
+		Why: "go run compiles the module's packages: any change to its Go code re-gates this server"})
+}
+
+// goModuleRoot is the directory whose code `go run` may compile: the
+// nearest directory at or above dir with a go.mod, or the repository root
+// when a go.work or a local replace can bring in other directories (or no
+// go.mod is found).
+func (a *analyzer) goModuleRoot(dir string) string {
+	if a.fs == nil {
+		return ""
+	}
+	for d := dir; ; d = dirOf(d) {
+		if a.stat(joinDir(d, "go.work")).Kind != Missing {
+			return ""
+		}
+		if data, ok, _ := a.readFile(joinDir(d, "go.mod")); ok {
+			if strings.Contains(string(data), "=> .") || strings.Contains(string(data), "=>.") {
+				return ""
+			}
+			return d
+		}
+		if d == "" {
+			return ""
+		}
+	}
+}
+
+// cargo follows `cargo run`: the workspace's crates, build scripts and its
+// .cargo/config.toml (runners, rustc wrappers) all come from the
+// repository.
+func (a *analyzer) cargo(args []word, cx context) {
+	ops := skipOptions(args, "--config", "-Z", "-C")
+	if len(ops) == 0 || (ops[0].text != "run" && ops[0].text != "r") {
+		return
+	}
+	for i, w := range args {
+		if w.text == "--manifest-path" && i+1 < len(args) {
+			a.fileWord(cx, args[i+1], "cargo run builds this manifest")
+		}
+	}
+	if a.unknownCwd(cx, ops[0].source) {
+		return
+	}
+	a.add(Item{Kind: KindCode, Lang: "rust", Path: "", Source: ops[0].source,
+		Why: "cargo run builds the workspace, its path dependencies and build scripts: any change to Rust code or Cargo files re-gates this server"})
+}
+
+// make follows `make [-C dir] [-f file] [target]`: the makefile is bound
+// and its recipes run shell commands mcp-guard does not follow, so the
+// repository is bound too.
+func (a *analyzer) make(name string, args []word, cx context) {
+	files := []string{}
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		switch {
+		case (t == "-C" || t == "--directory") && i+1 < len(args):
+			a.chdir(&cx, args[i+1].text, args[i+1].lit)
+			i++
+		case strings.HasPrefix(t, "--directory="):
+			a.chdir(&cx, strings.TrimPrefix(t, "--directory="), args[i].lit)
+		case strings.HasPrefix(t, "-C") && len(t) > 2:
+			a.chdir(&cx, t[2:], args[i].lit)
+		case (t == "-f" || t == "--file" || t == "--makefile") && i+1 < len(args):
+			files = append(files, args[i+1].text)
+			i++
+		}
+	}
+	if a.unknownCwd(cx, "command") {
+		return
+	}
+	if len(files) == 0 {
+		files = []string{"GNUmakefile", "makefile", "Makefile"}
+	}
+	for _, f := range files {
+		if p, ok := a.resolve(cx, f); ok && p != "" {
+			a.add(Item{Kind: KindFile, Path: p, Source: "command", Why: name + " runs its recipes"})
+		}
+	}
+	a.whole("command", name+" runs recipes that are not followed")
+}
+
+// packageManager follows npm, pnpm, yarn and bun: `run`, `start`, `test`
+// and friends run a package.json script (and its pre/post scripts) with
+// node_modules/.bin first on PATH; `exec`, `dlx` and `x` are package
+// runners.
+func (a *analyzer) packageManager(name string, args []word, cx context) {
+	var ops []word
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		switch {
+		case (t == "--prefix" || t == "-C" || t == "--cwd" || t == "--dir") && i+1 < len(args):
+			a.chdir(&cx, args[i+1].text, args[i+1].lit)
+			i++
+		case strings.HasPrefix(t, "--prefix=") || strings.HasPrefix(t, "--cwd=") || strings.HasPrefix(t, "--dir="):
+			_, v, _ := strings.Cut(t, "=")
+			a.chdir(&cx, v, args[i].lit)
+		case strings.HasPrefix(t, "-"):
+		default:
+			ops = append(ops, args[i:]...)
+			i = len(args)
+		}
+	}
+	if a.unknownCwd(cx, "command") {
+		return
+	}
+	for _, f := range []string{".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", ".pnpmfile.cjs"} {
+		a.add(Item{Kind: KindFile, Path: joinDir(cx.cwd, f), Source: "command", Why: name + " reads its settings (registry, node-options, script shell, preloads) from it"})
+	}
+	if len(ops) == 0 {
+		return
+	}
+	sub := ops[0].text
+	switch {
+	case sub == "exec" || sub == "x" || sub == "dlx":
+		a.npx(name+" "+sub, ops[1:], cx)
+		return
+	case sub == "run" || sub == "run-script" || sub == "rum" || sub == "urn":
+		rest := skipOptions(ops[1:])
+		if len(rest) == 0 {
+			return
+		}
+		a.packageScript(name, rest[0], cx)
+	case sub == "start" || sub == "test" || sub == "t" || sub == "restart" || sub == "stop" || sub == "tst":
+		script := map[string]string{"t": "test", "tst": "test"}[sub]
+		if script == "" {
+			script = sub
+		}
+		a.packageScript(name, word{text: script, lit: true, source: ops[0].source}, cx)
+	case name == "npm":
+		// Other npm commands (install, ci) run lifecycle scripts too.
+		if sub == "install" || sub == "i" || sub == "ci" || sub == "rebuild" {
+			a.whole(ops[0].source, "npm "+sub+" runs the packages' install scripts")
+		}
+	case sub == "install" || sub == "add" || sub == "i":
+		a.whole(ops[0].source, name+" "+sub+" runs the packages' install scripts")
+	default:
+		// yarn X, pnpm X, bun X: a script of that name, else a bin (bun: a file).
+		if name == "bun" {
+			if p, ok := a.resolve(cx, sub); ok && a.stat(p).Kind != Missing && a.stat(p).Kind != Dir {
+				a.jsEntry(cx, p, ops[0].source, "bun runs it")
+				return
+			}
+		}
+		a.packageScript(name, ops[0], cx)
+	}
+}
+
+// packageScript binds the text of a package.json script, its pre and post
+// scripts, and what they run (as sh runs them, from the package directory,
+// with node_modules/.bin on PATH).
+func (a *analyzer) packageScript(manager string, w word, cx context) {
+	if !w.lit {
+		a.whole(w.source, manager+" runs a script named at run time")
+		return
+	}
+	pjPath := joinDir(cx.cwd, "package.json")
+	if a.fs == nil {
+		a.add(Item{Kind: KindFile, Path: pjPath, Source: w.source, Why: manager + " runs a script from it"})
+		return
+	}
+	pj, ok := a.readPackageJSON(cx.cwd)
+	if !ok {
+		// Unreadable or invalid: bind the file itself.
+		a.add(Item{Kind: KindFile, Path: pjPath, Source: w.source, Why: manager + " runs a script from it"})
+		return
+	}
+	next := cx.with()
+	next.depth++
+	bins := []string{}
+	for d := cx.cwd; ; d = dirOf(d) {
+		bins = append(bins, joinDir(d, "node_modules/.bin"))
+		if d == "" {
+			break
+		}
+	}
+	if p := next.env["PATH"]; p != "" {
+		next.env["PATH"] = strings.Join(relBins(cx.cwd, bins), ":") + ":" + p
+	} else {
+		next.env["PATH"] = strings.Join(relBins(cx.cwd, bins), ":")
+	}
+	for _, name := range []string{"pre" + w.text, w.text, "post" + w.text} {
+		v, _ := pj.Scripts[name].(string)
+		a.add(Item{Kind: KindText, Path: pjPath, Key: "scripts." + name, Text: v, Source: w.source,
+			Why: manager + " runs this script"})
+		if v != "" {
+			a.shellScript(v, pjPath, w.source, next)
+		}
+	}
+	if w.text == "start" && pj.Scripts["start"] == nil {
+		// npm start without a script runs `node server.js`.
+		a.jsEntry(cx, joinDir(cx.cwd, "server.js"), w.source, "npm start runs it when package.json has no start script")
+	}
+}
+
+// relBins writes repository directories relative to dir, for PATH.
+func relBins(dir string, bins []string) []string {
+	out := make([]string, len(bins))
+	for i, b := range bins {
+		out[i] = relFrom(dir, b)
+	}
+	return out
+}
+
+// npxValueFlags are options of npx and its kin that take a value.
+var npxValueFlags = map[string]bool{"-p": true, "--package": true, "-c": true, "--call": true, "--registry": true,
+	"--cache": true, "--userconfig": true, "--prefix": true, "--node-options": true, "-w": true, "--workspace": true,
+	"--scope": true, "--loglevel": true, "--include": true, "--omit": true, "--shell": true, "--cwd": true, "--dir": true, "-C": true}
+
+// npx follows npx, npm exec, pnpm dlx, yarn dlx, bunx: a package that is
+// installed in the repository's node_modules (here or in a directory
+// above) runs from there, through its real bin.
+func (a *analyzer) npx(runner string, args []word, cx context) {
+	var pkgs []word
+	named := false
+	i := 0
+	for ; i < len(args); i++ {
+		t := args[i].text
+		if t == "--" {
+			i++
+			break
+		}
+		if !strings.HasPrefix(t, "-") {
+			break
+		}
+		opt, val, inline := strings.Cut(t, "=")
+		if !npxValueFlags[opt] {
+			continue
+		}
+		v := word{text: val, lit: args[i].lit, source: args[i].source}
+		if !inline {
+			if i+1 >= len(args) {
+				break
+			}
+			i++
+			v = args[i]
+		}
+		switch opt {
+		case "-p", "--package":
+			pkgs, named = append(pkgs, v), true
+		case "-c", "--call":
+			a.b.s.Inline = append(a.b.s.Inline, Inline{Program: runner, Flag: opt, Code: v.text, Source: v.source})
+			a.shellScript(v.text, "", v.source, cx)
+		case "--prefix", "-C", "--cwd", "--dir":
+			a.chdir(&cx, v.text, v.lit)
+		case "--node-options":
+			a.nodeOptions(nodeOptionWords(v.text), v.source, cx)
+		}
+	}
+	if a.unknownCwd(cx, "command") {
+		return
+	}
+	var bin word
+	if i < len(args) {
+		bin = args[i]
+		if !named {
+			pkgs = append(pkgs, bin)
+		}
+	}
+	for _, p := range pkgs {
+		if !p.lit {
+			a.whole(p.source, runner+" runs a package named at run time")
+			continue
+		}
+		if lp, ok := a.resolve(cx, p.text); ok && (strings.HasPrefix(p.text, ".") || strings.HasPrefix(p.text, "/")) {
+			a.add(Item{Kind: KindTree, Path: lp, Source: p.source, Why: runner + " runs this local package"})
+			continue
+		}
+		a.nodePackage(p.text, p.source, cx, runner+" runs the copy installed here in place of the registry's")
+		a.localBins(p.text, p.source, runner, cx)
+	}
+	if bin.lit && bin.text != "" && named {
+		a.binLink(bin.text, bin.source, runner, cx)
+	}
+}
+
+// localBins binds the bins a locally installed package declares (its real
+// names, read from its package.json), or the name npx guesses.
+func (a *analyzer) localBins(spec, source, runner string, cx context) {
+	name := packageName(spec)
+	if name == "" {
+		return
+	}
+	guess := name
+	if i := strings.LastIndexByte(guess, '/'); i >= 0 {
+		guess = guess[i+1:]
+	}
+	a.binLink(guess, source, runner, cx)
+	for d := cx.cwd; ; d = dirOf(d) {
+		dir := joinDir(d, "node_modules/"+name)
+		if pj, ok := a.readPackageJSON(dir); ok {
+			for b, target := range pj.bins() {
+				a.binLink(b, source, runner, cx)
+				if p, ok := repoPath(dir, target); ok && p != "" {
+					a.jsEntry(cx, p, source, runner+" runs the installed package's bin "+b)
+				}
+			}
+		}
+		if d == "" {
+			break
+		}
+	}
+}
+
+// binLink binds node_modules/.bin/NAME in the working directory and above.
+func (a *analyzer) binLink(name, source, runner string, cx context) {
+	if strings.ContainsAny(name, `/\`) || name == "" || name == "." || name == ".." {
+		return
+	}
+	for d := cx.cwd; ; d = dirOf(d) {
+		a.add(Item{Kind: KindFile, Path: joinDir(d, "node_modules/.bin/"+name), Source: source, Why: runner + " runs this installed bin"})
+		if d == "" {
+			break
+		}
+	}
+}
+
+// uv follows `uv [--directory D] [--project P] run ...` and uvx / `uv tool
+// run`: a project run uses the project's pyproject.toml, lock file, code
+// and the launch directory's modules; a tool run reads only uv's settings.
+func (a *analyzer) uv(name string, args []word, cx context) {
+	project := ""
+	noProject := false
+	var ops []word
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		opt, val, inline := strings.Cut(t, "=")
+		takes := opt == "--directory" || opt == "--project" || opt == "--config-file" || opt == "--env-file" ||
+			opt == "--with" || opt == "--with-requirements" || opt == "--python" || opt == "-p" || opt == "--from" ||
+			opt == "--index" || opt == "--index-url" || opt == "--default-index" || opt == "--extra-index-url" || opt == "--cache-dir" ||
+			opt == "--package" || opt == "--group" || opt == "--extra"
+		if takes && !inline && i+1 < len(args) {
+			i++
+			val = args[i].text
+		}
+		switch {
+		case opt == "--directory":
+			a.chdir(&cx, val, args[i].lit)
+		case opt == "--project":
+			project = val
+		case opt == "--config-file" || opt == "--env-file" || opt == "--with-requirements":
+			a.fileWord(cx, word{text: val, lit: args[i].lit, source: args[i].source}, "uv reads it")
+		case opt == "--from" || opt == "--with":
+			if strings.HasPrefix(val, ".") || strings.HasPrefix(val, "/") {
+				if p, ok := a.resolve(cx, val); ok {
+					a.add(Item{Kind: KindTree, Path: p, Source: args[i].source, Why: "uv installs and runs this local package"})
+				}
+			}
+		case t == "--no-project" || t == "--isolated" || t == "--script":
+			noProject = true
+		case takes:
+		case strings.HasPrefix(t, "-"):
+		default:
+			ops = append(ops, args[i])
+		}
+		if len(ops) > 0 {
+			ops = append(ops, args[i+1:]...)
+			break
+		}
+	}
+	if a.unknownCwd(cx, "command") {
+		return
+	}
+	for _, f := range []string{"uv.toml", "pyproject.toml"} {
+		for d := cx.cwd; ; d = dirOf(d) {
+			if f == "uv.toml" || name == "uv" {
+				a.add(Item{Kind: KindFile, Path: joinDir(d, f), Source: "command", Why: "uv reads its settings (indexes, sources) from it"})
+			}
+			if d == "" {
+				break
+			}
+		}
+	}
+	tool := name == "uvx"
+	if !tool && len(ops) >= 2 && ops[0].text == "tool" && ops[1].text == "run" {
+		tool, ops = true, ops[1:]
+	}
+	if tool {
+		if name == "uvx" {
+			ops = append([]word{{text: "run", lit: true, source: "command"}}, ops...)
+		}
+		if len(ops) > 1 {
+			if p, ok := a.resolve(cx, ops[1].text); ok && (strings.HasPrefix(ops[1].text, ".") || strings.HasPrefix(ops[1].text, "/")) {
+				a.add(Item{Kind: KindTree, Path: p, Source: ops[1].source, Why: "uvx installs and runs this local package"})
+			}
+		}
+		return
+	}
+	if len(ops) == 0 || ops[0].text != "run" {
+		return
+	}
+	rest := ops[1:]
+	if !noProject {
+		pdir := cx.cwd
+		if project != "" {
+			if p, ok := a.resolve(cx, project); ok {
+				pdir = p
+			} else {
+				pdir = ""
+			}
+		}
+		for _, f := range []string{"pyproject.toml", "uv.lock", ".python-version"} {
+			a.add(Item{Kind: KindFile, Path: joinDir(pdir, f), Source: "command", Why: "uv run installs and runs the project it describes"})
+		}
+		a.add(Item{Kind: KindCode, Lang: "python", Path: pdir, Source: "command",
+			Why: "uv run installs the project itself: any change to its Python code re-gates this server"})
+	}
+	if len(rest) == 0 {
+		return
+	}
+	// uv run SCRIPT.py runs python on it; uv run CMD runs CMD from the
+	// environment (a project script, or a program).
+	if strings.HasSuffix(rest[0].text, ".py") || strings.HasSuffix(rest[0].text, ".pyw") {
+		a.python("python", rest, cx)
+		return
+	}
+	a.argv(rest, cx)
+}
+
+// deno follows `deno run|serve|task|x`: a file's import graph (URLs and
+// npm: specifiers are not the repository's), deno.json's tasks and import
+// map.
+func (a *analyzer) deno(args []word, cx context) {
+	rest := skipOptions(args, "--config", "-c", "-L", "--log-level")
+	if a.unknownCwd(cx, "command") {
+		return
+	}
+	for _, f := range []string{"deno.json", "deno.jsonc", "deno.lock", "package.json"} {
+		a.add(Item{Kind: KindFile, Path: joinDir(cx.cwd, f), Source: "command", Why: "deno reads its import map, tasks and lock from it"})
+	}
+	if len(rest) == 0 {
+		return
+	}
+	switch rest[0].text {
+	case "task":
+		a.whole(rest[0].source, "deno task runs a task defined in deno.json")
+	case "run", "serve":
+		op := skipOptions(rest[1:], "--config", "-c", "--import-map", "--lock", "--cert", "--location", "--seed", "--ext", "--env-file", "--port", "--host")
+		if len(op) > 0 && op[0].lit && !strings.Contains(op[0].text, ":") {
+			if p, ok := a.resolve(cx, op[0].text); ok {
+				a.jsEntry(cx, p, op[0].source, "deno runs it")
+			}
+		}
+	}
+}
+
+// otherInterpreter follows perl, ruby, php, lua and the like: the script
+// operand is bound, and the directory it is in, which these interpreters
+// load further files from (require_relative, include, use lib).
+func (a *analyzer) otherInterpreter(name string, args []word, cx context) {
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		if t == "-e" || t == "-E" || t == "-r" && name == "php" {
+			if i+1 < len(args) {
+				a.b.s.Inline = append(a.b.s.Inline, Inline{Program: name, Flag: t, Code: args[i+1].text, Source: args[i+1].source})
+			}
+			a.add(Item{Kind: KindTree, Path: cx.cwd, Source: args[i].source, Why: name + " " + t + " runs inline code that may load files from here"})
+			return
+		}
+		if t == "--" && i+1 < len(args) {
+			i++
+		} else if strings.HasPrefix(t, "-") {
+			continue
+		}
+		if !args[i].lit {
+			a.whole(args[i].source, name+" runs a script named at run time")
+			return
+		}
+		if a.unknownCwd(cx, args[i].source) {
+			return
+		}
+		if p, ok := a.resolve(cx, args[i].text); ok && p != "" {
+			a.add(Item{Kind: KindFile, Path: p, Source: args[i].source, Why: name + " runs it"})
+			a.b.gap(args[i].source, "what "+name+" loads beyond "+p+" is not followed")
+			a.add(Item{Kind: KindTree, Path: dirOf(p), Source: args[i].source,
+				Why: name + " may load other files from the script's directory: any change under it re-gates this server"})
+		}
+		return
+	}
+}
+
+// java follows `java -jar X`, `java File.java`, -cp and -javaagent.
+func (a *analyzer) java(args []word, cx context) {
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		switch {
+		case (t == "-cp" || t == "-classpath" || t == "--class-path" || t == "-p" || t == "--module-path") && i+1 < len(args):
+			for _, e := range strings.FieldsFunc(args[i+1].text, func(r rune) bool { return r == ':' || r == ';' }) {
+				if p, ok := a.resolve(cx, e); ok {
+					a.add(Item{Kind: KindTree, Path: p, Source: args[i+1].source, Why: "java loads classes from it"})
+				}
+			}
+			i++
+		case t == "-jar" && i+1 < len(args):
+			a.fileWord(cx, args[i+1], "java runs it")
+			return
+		case strings.HasPrefix(t, "-javaagent:"):
+			v, _, _ := strings.Cut(strings.TrimPrefix(t, "-javaagent:"), "=")
+			a.fileWord(cx, word{text: v, lit: args[i].lit, source: args[i].source}, "java loads this agent first")
+		case strings.HasPrefix(t, "-"):
+		default:
+			return
+		}
+	}
+}
+
+// container follows docker/podman: a bind mount of a repository directory
+// makes its content what the container runs; compose builds from the
+// repository.
+func (a *analyzer) container(name string, args []word, cx context) {
+	sub := skipOptions(args, "-H", "--host", "--context", "-c", "--config", "-l", "--log-level")
+	if name == "docker-compose" || (len(sub) > 0 && sub[0].text == "compose") {
+		a.whole("command", name+" compose builds and runs what the repository's compose files say")
+		return
+	}
+	for i := 0; i < len(args); i++ {
+		t := args[i].text
+		var src string
+		switch {
+		case (t == "-v" || t == "--volume") && i+1 < len(args):
+			src, _, _ = strings.Cut(args[i+1].text, ":")
+			i++
+		case strings.HasPrefix(t, "--volume="):
+			src, _, _ = strings.Cut(strings.TrimPrefix(t, "--volume="), ":")
+		case t == "--mount" && i+1 < len(args):
+			src = mountSource(args[i+1].text)
+			i++
+		case strings.HasPrefix(t, "--mount="):
+			src = mountSource(strings.TrimPrefix(t, "--mount="))
+		default:
+			continue
+		}
+		if src == "$PWD" || src == "${PWD}" || src == "$(pwd)" {
+			src = "."
+		}
+		if p, ok := a.resolve(cx, src); ok && (strings.HasPrefix(src, ".") || strings.HasPrefix(src, "/")) {
+			a.add(Item{Kind: KindTree, Path: p, Source: args[i].source, Why: name + " mounts it into the container it runs"})
+		}
+	}
+}
+
+func mountSource(spec string) string {
+	for _, kv := range strings.Split(spec, ",") {
+		k, v, _ := strings.Cut(kv, "=")
+		if k == "source" || k == "src" {
+			return v
+		}
+	}
+	return ""
+}

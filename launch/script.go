@@ -1,0 +1,84 @@
+package launch
+
+import (
+	"bytes"
+	"strings"
+)
+
+// script follows a repository file started as a program: its `#!` line
+// names the interpreter (which then runs the file), a text file without one
+// is run by /bin/sh (execvp's ENOEXEC fallback), and a binary runs itself.
+func (a *analyzer) script(p string, cmd word, args []word, cx context) {
+	if a.fs == nil || a.read["exec:"+p] {
+		return
+	}
+	a.read["exec:"+p] = true
+	info := a.stat(p)
+	switch info.Kind {
+	case Missing, Other:
+		return
+	case Outside:
+		return // bound by its link; what is outside is not the repository's
+	case Dir:
+		return
+	}
+	data, ok, tooLarge := a.readFile(p)
+	if tooLarge {
+		a.whole(cmd.source, "the program "+p+" is too large to read")
+		return
+	}
+	if !ok {
+		return
+	}
+	fileWord := word{text: relFrom(cx.cwd, p), lit: true, source: cmd.source}
+	next := cx.with()
+	next.depth++
+	if bytes.HasPrefix(data, []byte("#!")) {
+		line, _, _ := bytes.Cut(data[2:], []byte("\n"))
+		fields := strings.Fields(strings.TrimSpace(string(line)))
+		if len(fields) == 0 {
+			return
+		}
+		// The kernel passes the rest of the line as one argument.
+		ws := []word{{text: fields[0], lit: true, source: cmd.source}}
+		if rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(string(line)), fields[0])); rest != "" {
+			if progName(fields[0]) == "env" {
+				for _, f := range strings.Fields(rest) {
+					ws = append(ws, word{text: f, lit: true, source: cmd.source})
+				}
+			} else {
+				ws = append(ws, word{text: rest, lit: true, source: cmd.source})
+			}
+		}
+		ws = append(ws, fileWord)
+		ws = append(ws, args...)
+		a.argv(ws, next)
+		return
+	}
+	if isBinary(data) {
+		return
+	}
+	a.shellScript(string(data), p, cmd.source, next)
+}
+
+// relFrom writes repository path p relative to dir, as a word a program
+// started in dir would receive.
+func relFrom(dir, p string) string {
+	if dir == "" {
+		return "./" + p
+	}
+	if strings.HasPrefix(p, dir+"/") {
+		return "./" + strings.TrimPrefix(p, dir+"/")
+	}
+	up := strings.Repeat("../", strings.Count(dir, "/")+1)
+	return up + p
+}
+
+// isBinary reports content that no shell would run as a script.
+func isBinary(data []byte) bool {
+	head := data
+	if len(head) > 8000 {
+		head = head[:8000]
+	}
+	return bytes.IndexByte(head, 0) >= 0 || bytes.HasPrefix(data, []byte("\x7fELF"))
+}

@@ -1,0 +1,334 @@
+package project
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"hash"
+	"path"
+	"strings"
+
+	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/launch"
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// maxScopeFiles bounds the files one directory item lists; past it the
+// load fails (the gate then refuses) rather than binding less than runs.
+const maxScopeFiles = 200000
+
+// source is one side of a repository (or a directory on disk) as the
+// launch model reads it, plus what binding an item needs.
+type source interface {
+	launch.FS
+	// object is what is at p after following symlinks: a file (content and
+	// mode), a submodule, a directory only when dirOK; zero when nothing
+	// that counts is there. A symlink leading outside counts as itself.
+	object(p string, dirOK bool) (trust.Object, error)
+	// below lists the entries under dir that are not directories
+	// (symlinks unfollowed), paths repository-relative.
+	below(dir string) ([]gitscan.Entry, error)
+	// visited are the paths whose entries the answers so far depended on.
+	visited() []string
+}
+
+// scopeFiles resolves every item of a scope to what the side holds, for
+// the deep fingerprint. Items with nothing there are left out: absence
+// is bound by being absent (what appears later changes the list).
+func scopeFiles(src source, sc *launch.Scope) ([]trust.FileID, error) {
+	var out []trust.FileID
+	for _, it := range sc.Items {
+		o, err := itemObject(src, it)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", it.Label(), err)
+		}
+		if o.ID != "" {
+			out = append(out, trust.FileID{Path: it.Label(), Object: o})
+		}
+	}
+	return out, nil
+}
+
+// Modes of the objects that stand for items other than one path's entry.
+const (
+	modeTreeLinks = "tree+links" // a tree whose symlinks lead elsewhere in the repository
+	modeCode      = "code:"      // + language
+	modeModules   = "modules:"   // + language
+	modeText      = "text"
+)
+
+func itemObject(src source, it launch.Item) (trust.Object, error) {
+	switch it.Kind {
+	case launch.KindFile:
+		return src.object(it.Path, false)
+	case launch.KindText:
+		return trust.Object{Mode: modeText, ID: digest(it.Path, it.Key, it.Text)}, nil
+	case launch.KindTree:
+		return treeObject(src, it.Path)
+	case launch.KindCode:
+		return codeObject(src, it.Path, it.Lang)
+	case launch.KindModules:
+		return modulesObject(src, it.Path, it.Lang)
+	}
+	return trust.Object{}, fmt.Errorf("unknown item kind %v", it.Kind)
+}
+
+// treeObject binds everything below p: its tree id, and what each symlink
+// in it leads to elsewhere in the repository.
+func treeObject(src source, p string) (trust.Object, error) {
+	o, err := src.object(p, true)
+	if err != nil || o.Mode != gitscan.ModeTree.String() {
+		return trust.Object{}, err
+	}
+	if p == "" {
+		return o, nil // links inside the repository lead into the same tree
+	}
+	info, err := src.Stat(p)
+	if err != nil {
+		return trust.Object{}, err
+	}
+	entries, err := src.below(info.Path)
+	if err != nil {
+		return trust.Object{}, err
+	}
+	h := newDigest("tree", o.ID)
+	links := false
+	for _, e := range entries {
+		if e.Mode != gitscan.ModeSymlink {
+			continue
+		}
+		links = true
+		lo, err := src.object(e.Path, true)
+		if err != nil {
+			return trust.Object{}, err
+		}
+		writeFields(h, e.Path, lo.Mode, lo.ID)
+	}
+	if !links {
+		return o, nil
+	}
+	return trust.Object{Mode: modeTreeLinks, ID: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+// codeObject binds the files below dir that lang loads as code, following
+// symlinks (a linked directory's code counts too).
+func codeObject(src source, dir, lang string) (trust.Object, error) {
+	info, err := src.Stat(dir)
+	if err != nil || info.Kind != launch.Dir {
+		return trust.Object{}, err
+	}
+	h := newDigest("code", lang)
+	if err := writeCode(src, h, info.Path, lang, "", 0); err != nil {
+		return trust.Object{}, err
+	}
+	return trust.Object{Mode: modeCode + lang, ID: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+// writeCode hashes the code files below dir, named by their path below
+// the item (prefix), following symlinked directories up to a depth.
+func writeCode(src source, h hash.Hash, dir, lang, prefix string, depth int) error {
+	if depth > maxHops {
+		return errors.New("symlinked directories nest too deeply")
+	}
+	entries, err := src.below(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		rel := strings.TrimPrefix(strings.TrimPrefix(e.Path, dir), "/")
+		name := path.Join(prefix, rel)
+		if e.Mode == gitscan.ModeSymlink {
+			info, err := src.Stat(e.Path)
+			if err != nil {
+				return err
+			}
+			if info.Kind == launch.Dir {
+				if err := writeCode(src, h, info.Path, lang, name, depth+1); err != nil {
+					return err
+				}
+				continue
+			}
+		}
+		if !launch.CodeFile(lang, name) {
+			continue
+		}
+		o, err := src.object(e.Path, false)
+		if err != nil {
+			return err
+		}
+		writeFields(h, name, o.Mode, o.ID)
+	}
+	return nil
+}
+
+// modulesObject binds what lang imports from dir on its search path: each
+// importable name directly in it, with its code.
+func modulesObject(src source, dir, lang string) (trust.Object, error) {
+	info, err := src.Stat(dir)
+	if err != nil || info.Kind != launch.Dir {
+		return trust.Object{}, err
+	}
+	entries, err := src.ReadDir(info.Path)
+	if err != nil {
+		return trust.Object{}, err
+	}
+	h := newDigest("modules", lang)
+	for _, e := range entries {
+		if !launch.Importable(lang, e.Name, e.Kind == launch.Dir) {
+			continue
+		}
+		p := joinPath(info.Path, e.Name)
+		if e.Kind == launch.Dir {
+			writeFields(h, e.Name, "dir")
+			target, err := src.Stat(p)
+			if err != nil {
+				return trust.Object{}, err
+			}
+			if err := writeCode(src, h, target.Path, lang, e.Name, 0); err != nil {
+				return trust.Object{}, err
+			}
+			continue
+		}
+		o, err := src.object(p, false)
+		if err != nil {
+			return trust.Object{}, err
+		}
+		writeFields(h, e.Name, o.Mode, o.ID)
+	}
+	return trust.Object{Mode: modeModules + lang, ID: hex.EncodeToString(h.Sum(nil))}, nil
+}
+
+func joinPath(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+func newDigest(fields ...string) hash.Hash {
+	h := sha256.New()
+	writeFields(h, fields...)
+	return h
+}
+
+func digest(fields ...string) string {
+	return hex.EncodeToString(newDigest(fields...).Sum(nil))
+}
+
+// writeFields writes length-prefixed fields, so the encoding is injective.
+func writeFields(h hash.Hash, fields ...string) {
+	for _, s := range fields {
+		var n [binary.MaxVarintLen64]byte
+		h.Write(n[:binary.PutUvarint(n[:], uint64(len(s)))])
+		h.Write([]byte(s))
+	}
+}
+
+// sideSource reads one side of a git repository for the launch model.
+type sideSource struct {
+	rd   *reader
+	seen []string
+}
+
+func (s *sideSource) visited() []string { return s.seen }
+
+func (s *sideSource) resolve(p string) (resolution, error) {
+	res, err := s.rd.resolveCached(p)
+	if err != nil {
+		return res, fmt.Errorf("at %s: %w", s.rd.side, err)
+	}
+	s.seen = append(s.seen, res.visited...)
+	return res, nil
+}
+
+func (s *sideSource) Stat(p string) (launch.Info, error) {
+	res, err := s.resolve(p)
+	if err != nil {
+		return launch.Info{}, err
+	}
+	return infoOf(res), nil
+}
+
+func infoOf(res resolution) launch.Info {
+	if res.outside {
+		return launch.Info{Kind: launch.Outside}
+	}
+	e := res.entry
+	info := launch.Info{Path: e.Path}
+	switch e.Mode {
+	case 0:
+		info.Kind = launch.Missing
+	case gitscan.ModeTree:
+		info.Kind = launch.Dir
+	case gitscan.ModeExecutable:
+		info.Kind = launch.Exec
+	case gitscan.ModeRegular:
+		info.Kind = launch.File
+	default:
+		info.Kind = launch.Other
+	}
+	return info
+}
+
+func (s *sideSource) ReadFile(p string, limit int64) ([]byte, error) {
+	res, err := s.resolve(p)
+	if err != nil {
+		return nil, err
+	}
+	if res.outside || !res.entry.Mode.IsFile() {
+		return nil, launch.ErrNotExist
+	}
+	data, _, err := s.rd.repo.ReadBlob(s.rd.side, res.entry.Path, limit)
+	switch {
+	case errors.Is(err, gitscan.ErrTooLarge):
+		return nil, launch.ErrTooLarge
+	case errors.Is(err, gitscan.ErrNotFound), errors.Is(err, gitscan.ErrNotRegular):
+		return nil, launch.ErrNotExist
+	}
+	return data, err
+}
+
+func (s *sideSource) ReadDir(p string) ([]launch.DirEntry, error) {
+	res, err := s.resolve(p)
+	if err != nil {
+		return nil, err
+	}
+	if res.outside || res.entry.Mode != gitscan.ModeTree {
+		return nil, launch.ErrNotExist
+	}
+	entries, err := s.rd.repo.ReadDir(s.rd.side, res.entry.Path)
+	if err != nil {
+		return nil, fmt.Errorf("at %s: %w", s.rd.side, err)
+	}
+	s.seen = append(s.seen, res.entry.Path)
+	out := make([]launch.DirEntry, 0, len(entries))
+	for _, e := range entries {
+		info := infoOf(resolution{entry: e})
+		if e.Mode == gitscan.ModeSymlink {
+			if info, err = s.Stat(e.Path); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, launch.DirEntry{Name: path.Base(e.Path), Kind: info.Kind})
+	}
+	return out, nil
+}
+
+func (s *sideSource) object(p string, dirOK bool) (trust.Object, error) {
+	res, err := s.resolve(p)
+	if err != nil {
+		return trust.Object{}, err
+	}
+	return res.object(dirOK), nil
+}
+
+func (s *sideSource) below(dir string) ([]gitscan.Entry, error) {
+	entries, err := s.rd.repo.Files(s.rd.side, dir, maxScopeFiles)
+	if err != nil {
+		return nil, fmt.Errorf("at %s: %w", s.rd.side, err)
+	}
+	s.seen = append(s.seen, dir)
+	return entries, nil
+}
