@@ -90,6 +90,7 @@ type jsResolver struct {
 	opened map[string]bool
 	nOpen  int
 	queue  []string
+	pkgQ   []string // bound package directories whose dependencies are next
 	read   int64
 	stats  int
 	stop   bool // a bound was reached or the FS failed
@@ -104,6 +105,7 @@ type pkgJSON struct {
 	Exports any
 	Imports any
 	hasExp  bool
+	Deps    []string // dependencies, optionalDependencies, peerDependencies
 }
 
 func (r *jsResolver) addOpen(format string, a ...any) {
@@ -172,10 +174,16 @@ func (r *jsResolver) run(entry string) {
 	if found == absent && !r.stop {
 		r.addOpen("%s: the entry point is not a file node can load", entry)
 	}
-	for len(r.queue) > 0 && !r.stop {
-		p := r.queue[0]
-		r.queue = r.queue[1:]
-		r.walk(p)
+	for (len(r.queue) > 0 || len(r.pkgQ) > 0) && !r.stop {
+		if len(r.queue) > 0 {
+			p := r.queue[0]
+			r.queue = r.queue[1:]
+			r.walk(p)
+			continue
+		}
+		d := r.pkgQ[0]
+		r.pkgQ = r.pkgQ[1:]
+		r.packageDeps(d)
 	}
 }
 
@@ -421,6 +429,14 @@ func (r *jsResolver) pkgJSON(dir string) *pkgJSON {
 					pj.hasExp = json.Unmarshal(e, &pj.Exports) == nil
 				}
 				json.Unmarshal(raw["imports"], &pj.Imports)
+				for _, f := range []string{"dependencies", "optionalDependencies", "peerDependencies"} {
+					var deps map[string]any
+					json.Unmarshal(raw[f], &deps)
+					for d := range deps {
+						pj.Deps = append(pj.Deps, d)
+					}
+				}
+				sort.Strings(pj.Deps)
 			}
 		}
 	case Outside:
@@ -754,7 +770,26 @@ func (r *jsResolver) inNodeModules(where, pkg, spec, sub string) bool {
 
 // bind records a package directory bound as a whole.
 func (r *jsResolver) bind(p, real string) {
+	if !r.dirs[real] {
+		r.pkgQ = append(r.pkgQ, real)
+	}
 	r.dirs[real] = true
 	r.bound[real] = true
 	r.bound[p] = true
+}
+
+// packageDeps binds the packages a bound package declares, resolved from
+// its own directory as its code would resolve them (after hoisting they
+// sit beside it, not inside it).
+func (r *jsResolver) packageDeps(dir string) {
+	pj := r.pkgJSON(dir)
+	if pj == nil {
+		return
+	}
+	for _, d := range pj.Deps {
+		if r.stop {
+			return
+		}
+		r.bare(dir+"/package.json", dir, d)
+	}
 }

@@ -385,6 +385,15 @@ func TestResolveJSPackages(t *testing.T) {
 			files: []string{"bin/main.js", "lib/index.js", "package.json"},
 		},
 		{
+			name:   "declared dependencies of a bound package",
+			fs:     mapFS{"main.js": "require('express')", "node_modules/express/package.json": `{"dependencies":{"body-parser":"1"},"optionalDependencies":{"fsevents":"2"}}`, "node_modules/express/node_modules/qs/index.js": "", "node_modules/body-parser/package.json": `{"dependencies":{"qs":"6"}}`, "node_modules/qs/index.js": "", "node_modules/body-parser/index.js": "", "node_modules/express/index.js": ""},
+			files:  []string{"main.js"},
+			dirs:   []string{"node_modules/body-parser", "node_modules/express", "node_modules/qs"},
+			probes: []string{"node_modules/fsevents", "package.json"},
+			noProb: []string{"node_modules/body-parser/node_modules/qs"},
+			open:   []string{"node_modules/express/package.json: \"fsevents\" is not in the repository"},
+		},
+		{
 			name:  "node_modules symlinked to a workspace",
 			fs:    mapFS{"main.js": "require('w')", "node_modules/w": "\x00link:packages/w", "packages/w/index.js": ""},
 			files: []string{"main.js"},
