@@ -1,7 +1,39 @@
 package launch
 
-// followJS binds the modules the JavaScript at p loads when they can be
-// followed; false leaves the caller's conservative scope.
+import "strings"
+
+// followJS binds the modules the JavaScript entry point at p loads, as
+// ResolveJS follows them (with the TypeScript runners' extensions too: a
+// superset of node's). It returns false when there is no FS or the graph
+// is not closed: the caller then binds a scope that holds whatever the
+// entry could load.
 func (a *analyzer) followJS(cx context, p, source, why string) bool {
-	return false
+	if a.fs == nil || a.read["js:"+p] {
+		return a.fs != nil
+	}
+	a.read["js:"+p] = true
+	g, err := ResolveJSFor(a.fs, p, RunTS)
+	if err != nil {
+		a.fail(err)
+		return true
+	}
+	if len(g.Files) == 0 && a.stat(p).Kind == Missing {
+		// Nothing node could load is there: node fails and runs nothing.
+		// What appears at any of the places it looks re-gates.
+		g.Open = nil
+	}
+	if len(g.Open) > 0 {
+		a.b.gap(source, displayPath(p)+": "+strings.Join(g.Open, "; "))
+		return false
+	}
+	for _, f := range g.Files {
+		a.add(Item{Kind: KindFile, Path: f, Source: source, Why: why + " (or a module it loads)"})
+	}
+	for _, d := range g.Dirs {
+		a.add(Item{Kind: KindTree, Path: d, Source: source, Why: "a package it loads"})
+	}
+	for _, pr := range g.Probes {
+		a.add(Item{Kind: KindFile, Path: pr, Source: source, Why: "node looks for a module here first"})
+	}
+	return true
 }

@@ -149,13 +149,14 @@ func (a *analyzer) jsEntry(cx context, p, source, why string) {
 	a.jsScope(cx, p, source, why)
 }
 
-// jsScope binds the JavaScript a module at p can reach. Until its imports
-// are followed, that is every JavaScript file of the repository.
+// jsScope binds the JavaScript a module at p can reach: its import graph
+// when that can be followed, else every JavaScript file of the
+// repository.
 func (a *analyzer) jsScope(cx context, p, source, why string) {
 	if a.followJS(cx, p, source, why) {
 		return
 	}
-	a.b.gap(source, "the modules "+displayPath(p)+" loads are not followed")
+	a.b.gap(source, "what "+displayPath(p)+" loads cannot be followed")
 	a.add(Item{Kind: KindCode, Lang: "javascript", Path: "", Source: source,
 		Why: "it may load any JavaScript in the repository: any change to JavaScript re-gates this server"})
 }
