@@ -159,7 +159,16 @@ func Contents(ctx context.Context, repo *gitscan.Repo, req ContentRequest) (*Con
 			return nil, err
 		}
 		if blobMode(it.Old) && blobMode(it.New) {
-			add(pendingFile{path: it.Path, old: it.Old, new: it.New})
+			pf := pendingFile{path: it.Path, old: it.Old, new: it.New}
+			// A file the server did not run (or runs no more) may still
+			// be there: diff against it rather than call it new.
+			if pf.old.ID == "" && !req.OldGone {
+				pf.old, pf.oldKept = cr.lookup(req.Old, it.Path)
+			}
+			if pf.new.ID == "" {
+				pf.new, pf.newKept = cr.lookup(req.New, it.Path)
+			}
+			add(pf)
 			continue
 		}
 		if req.OldGone && it.Old.ID != "" {
@@ -196,6 +205,18 @@ func Contents(ctx context.Context, repo *gitscan.Repo, req ContentRequest) (*Con
 type pendingFile struct {
 	path     string
 	old, new trust.Object
+	// oldKept, newKept: the server did not run the file on that side,
+	// which held it all the same.
+	oldKept, newKept bool
+}
+
+// lookup is the file at p of side s, when there is one.
+func (cr *contentReader) lookup(s gitscan.Side, p string) (trust.Object, bool) {
+	e, ok, err := cr.repo.Lookup(s, p)
+	if err != nil || !ok || !e.Mode.IsFile() {
+		return trust.Object{}, false
+	}
+	return trust.Object{Mode: e.Mode.String(), ID: e.ID}, true
 }
 
 type contentReader struct {
@@ -290,6 +311,14 @@ func (cr *contentReader) file(p pendingFile, maxLines int) FileDiff {
 		fd.Status, fd.OldMode = FileAdded, ""
 	case p.new.ID == "":
 		fd.Status, fd.NewMode = FileRemoved, ""
+	}
+	switch {
+	case p.oldKept && p.old == p.new:
+		fd.Note = "unchanged; the server did not run it before"
+		return fd
+	case p.newKept && p.old == p.new:
+		fd.Note = "unchanged; the server no longer runs it"
+		return fd
 	}
 	var a, b side
 	if p.old.ID != "" {

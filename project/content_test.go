@@ -166,6 +166,20 @@ func TestContents(t *testing.T) {
 		t.Errorf("server.js: %+v", f)
 	}
 
+	// A file the server did not run before is diffed against what was
+	// there: unchanged (img.bin) it says so, changed (x.js) it is modified,
+	// never new.
+	kept := item(t, repo, old, new, "tools/lib/x.js")
+	kept.Old = trust.Object{}
+	same := trust.FileChange{Path: "img.bin", New: item(t, repo, old, old, "img.bin").Old}
+	cd, err = Contents(context.Background(), repo, ContentRequest{Old: old, New: old, Items: []trust.FileChange{kept, same}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(cd.Files) != 2 || cd.Files[0].Note != "unchanged; the server did not run it before" || cd.Files[1].Status != FileModified {
+		t.Errorf("kept: %+v", cd.Files)
+	}
+
 	// Caps: one file's lines, then the file count.
 	cd, err = Contents(context.Background(), repo, ContentRequest{Old: old, New: new, Items: []trust.FileChange{dir},
 		Limits: ContentLimits{FileLines: 2, TotalLines: 3, Files: 3}})
