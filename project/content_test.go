@@ -16,7 +16,7 @@ func TestUnifiedHunks(t *testing.T) {
 		a = append(a, fmt.Sprintf("line %d", i))
 	}
 	b = append(b, a...)
-	b[1] = "changed 2"           // hunk 1
+	b[1] = "changed 2"            // hunk 1
 	b = append(b[:15], b[16:]...) // hunk 2: line 16 removed
 	hunks, more := unified(strings.Join(a, "\n")+"\n", strings.Join(b, "\n")+"\n", 3, 100)
 	if more != 0 || len(hunks) != 2 {
