@@ -22,7 +22,7 @@ func reviewCommand(e *env) *cli.Command {
 		Usage:     "review the servers that keep agentty from starting here: approve, decline or skip each",
 		UsageText: "mcp-guard [-C DIR] review [--approve NAME... | --decline NAME... | --all]",
 		Description: "For each server that waits for review it shows what runs, what changed since you last\n" +
-			"reviewed it (fields and files) and findings, then asks. approve records agentty's\n" +
+			"reviewed it (fields, a unified diff of its files, the commits since) and findings, then asks. approve records agentty's\n" +
 			"fingerprint in ~/.agentty/mcp_approvals.json (so agentty connects it) and the reviewed\n" +
 			"version in mcp-guard's ledger; decline keeps it off (its agentty approval is removed) and\n" +
 			"it stops asking until it changes; skip leaves it waiting. Without a terminal it never\n" +
