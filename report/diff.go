@@ -21,6 +21,17 @@ type Diff struct {
 	// Changes in the order to show them (trust-preserving first).
 	Changes  []trust.Change
 	Findings []trust.Finding
+	// Contents[i] is what Changes[i] did to the content of its files (nil,
+	// or a short slice: not computed).
+	Contents []*ChangeContent
+}
+
+// content is the content of change i, nil when there is none.
+func (d Diff) content(i int) *ChangeContent {
+	if i < len(d.Contents) {
+		return d.Contents[i]
+	}
+	return nil
 }
 
 // DiffSide names one side of a comparison.
@@ -58,6 +69,17 @@ type DiffChange struct {
 	OldDeep string   `json:"old_deep_fingerprint"`
 	NewDeep string   `json:"new_deep_fingerprint"`
 	Reasons []string `json:"reasons"`
+	// Added later in version 1: the files' content change as unified diff
+	// text ("" when none was computed) and the commits that made it.
+	ContentDiff string       `json:"content_diff"`
+	Commits     []DiffCommit `json:"commits"`
+}
+
+// DiffCommit is one commit that changed a server's files.
+type DiffCommit struct {
+	ID      string `json:"id"`
+	Author  string `json:"author"`
+	Subject string `json:"subject"`
 }
 
 // DiffField is one changed key; Old and New are canonical JSON text, ""
@@ -81,12 +103,21 @@ type DiffFile struct {
 // NewDiffDoc builds the JSON document. Arrays are never null.
 func NewDiffDoc(d Diff) DiffDoc {
 	doc := DiffDoc{Version: DiffVersion, Old: d.Old, New: d.New, Changes: []DiffChange{}, Findings: []trust.Finding{}}
-	for _, c := range d.Changes {
+	for i, c := range d.Changes {
 		dc := DiffChange{
 			Path: c.Path, Server: c.Server, Change: string(c.Change), OldName: c.OldName,
 			Fields: []DiffField{}, Files: []DiffFile{},
 			OldFingerprint: c.OldFingerprint, NewFingerprint: c.NewFingerprint, Impact: string(c.Impact),
 			OldDeep: c.OldDeep, NewDeep: c.NewDeep, Reasons: append([]string{}, c.Reasons...),
+			Commits: []DiffCommit{},
+		}
+		if cc := d.content(i); cc != nil {
+			dc.ContentDiff = ContentText(cc.Content)
+			if cc.Provenance != nil {
+				for _, pc := range cc.Provenance.Commits {
+					dc.Commits = append(dc.Commits, DiffCommit{ID: pc.ID, Author: pc.Author, Subject: pc.Subject})
+				}
+			}
 		}
 		for _, f := range c.Fields {
 			dc.Fields = append(dc.Fields, DiffField{Field: f.Field, Old: f.Old, New: f.New})
@@ -129,21 +160,21 @@ func WriteDiff(w io.Writer, d Diff, st Style) error {
 		return p.err
 	}
 	var order []string
-	groups := map[string][]trust.Change{}
-	for _, c := range d.Changes {
+	groups := map[string][]int{}
+	for i, c := range d.Changes {
 		if _, ok := groups[c.Path]; !ok {
 			order = append(order, c.Path)
 		}
-		groups[c.Path] = append(groups[c.Path], c)
+		groups[c.Path] = append(groups[c.Path], i)
 	}
 	for _, path := range order {
 		p.printf("\n%s\n", st.Bold(Sanitize(path)+":"))
 		width := 0
-		for _, c := range groups[path] {
-			width = max(width, min(len([]rune(Sanitize(c.Server))), 24))
+		for _, i := range groups[path] {
+			width = max(width, min(len([]rune(Sanitize(d.Changes[i].Server))), 24))
 		}
-		for _, c := range groups[path] {
-			writeChange(p, c, width, st)
+		for _, i := range groups[path] {
+			writeChange(p, d.Changes[i], d.content(i), width, st)
 		}
 	}
 	if len(d.Findings) > 0 {
@@ -178,7 +209,7 @@ func impactSymbol(i trust.Impact, st Style) string {
 	return st.Dim("=")
 }
 
-func writeChange(p *printer, c trust.Change, width int, st Style) {
+func writeChange(p *printer, c trust.Change, cc *ChangeContent, width int, st Style) {
 	what := string(c.Change)
 	if c.Change == trust.ChangeRenamed {
 		what = "renamed from " + Sanitize(c.OldName)
@@ -200,6 +231,7 @@ func writeChange(p *printer, c trust.Change, width int, st Style) {
 	for _, f := range c.Files {
 		p.printf("%sfile %s: %s → %s\n", indent, Sanitize(f.Path), objectText(f.Old), objectText(f.New))
 	}
+	writeChangeContent(p, cc, indent+"  ", st)
 	p.printf("%s%s\n", indent, st.Dim(fingerprints("fingerprint", c.OldFingerprint, c.NewFingerprint)+" · "+fingerprints("deep", c.OldDeep, c.NewDeep)))
 }
 

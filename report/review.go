@@ -100,11 +100,15 @@ type ReviewItem struct {
 	Since *trust.Change
 	// Findings about this server.
 	Findings []trust.Finding
+	// Content is what Since's files hold now against then, and the commits
+	// that changed them (nil: not computed).
+	Content *ChangeContent
 }
 
 // WriteReviewItem writes one server's review screen: what runs, what
 // agentty does with it, why it waits, what changed since the last review
-// (fields and files), and findings.
+// (fields, files, their content and the commits that changed them), and
+// findings.
 func WriteReviewItem(w io.Writer, it ReviewItem, st Style) error {
 	p := &printer{w: w}
 	v := it.Verdict
@@ -137,6 +141,7 @@ func WriteReviewItem(w io.Writer, it ReviewItem, st Style) error {
 		for _, f := range it.Since.Files {
 			p.printf("    file %s: %s → %s\n", Sanitize(f.Path), objectText(f.Old), objectText(f.New))
 		}
+		writeChangeContent(p, it.Content, "      ", st)
 	}
 	for _, f := range it.Findings {
 		p.printf("  %s %s %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Message))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 
@@ -75,6 +76,7 @@ func diffCommand(e *env) *cli.Command {
 				New:      report.DiffSide{Rev: newRev, Commit: sideCommit(newSide)},
 				Changes:  res.Changes,
 				Findings: res.Findings,
+				Contents: diffContents(c.Context, repo, oldSide, newSide, res.Changes),
 			}
 			if c.Bool("json") {
 				err = report.WriteJSON(e.stdout, report.NewDiffDoc(d))
@@ -90,6 +92,27 @@ func diffCommand(e *env) *cli.Command {
 			return nil
 		},
 	}
+}
+
+// diffContents is the content change of the files of every server present
+// on both sides, with the commits from OLD to NEW (HEAD when NEW is the
+// work tree or the index) that made it.
+func diffContents(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, changes []trust.Change) []*report.ChangeContent {
+	ctx, cancel := context.WithTimeout(ctx, contentTimeout)
+	defer cancel()
+	to := new
+	if to.Commit() == "" && new != gitscan.Empty {
+		if head, err := repo.Resolve("HEAD"); err == nil {
+			to = head
+		}
+	}
+	out := make([]*report.ChangeContent, len(changes))
+	for i, c := range changes {
+		if c.Old != nil && c.New != nil {
+			out[i] = changeContent(ctx, repo, old, new, false, c.Files, old, to)
+		}
+	}
+	return out
 }
 
 // resolveSide resolves a revision the user named.

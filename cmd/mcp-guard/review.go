@@ -22,7 +22,7 @@ func reviewCommand(e *env) *cli.Command {
 		Usage:     "review the servers that keep agentty from starting here: approve, decline or skip each",
 		UsageText: "mcp-guard [-C DIR] review [--approve NAME... | --decline NAME... | --all]",
 		Description: "For each server that waits for review it shows what runs, what changed since you last\n" +
-			"reviewed it (fields and files) and findings, then asks. approve records agentty's\n" +
+			"reviewed it (fields, a unified diff of its files, the commits since) and findings, then asks. approve records agentty's\n" +
 			"fingerprint in ~/.agentty/mcp_approvals.json (so agentty connects it) and the reviewed\n" +
 			"version in mcp-guard's ledger; decline keeps it off (its agentty approval is removed) and\n" +
 			"it stops asking until it changes; skip leaves it waiting. Without a terminal it never\n" +
@@ -87,7 +87,16 @@ func runReview(c *cli.Context, e *env) error {
 		return nil
 	}
 	if !e.interactive() {
-		report.WriteBlocking(e.stdout, g.configPath(), blocking, reviewCommandLine(c), e.style(e.stdout))
+		st := e.style(e.stdout)
+		report.WriteBlocking(e.stdout, g.configPath(), blocking, reviewCommandLine(c), st)
+		// What changed in the servers reviewed before, so a decision
+		// given with --approve need not be blind.
+		for i := range blocking {
+			if item := g.reviewItem(c.Context, e, i, blocking, nil); item.Since != nil {
+				fmt.Fprintln(e.stdout)
+				report.WriteReviewItem(e.stdout, item, st)
+			}
+		}
 		fmt.Fprintln(e.stderr, "mcp-guard: not a terminal, so nothing was asked; decide with --approve NAME... or --decline NAME...")
 		return attention()
 	}
@@ -254,15 +263,7 @@ func (g *gateView) interactive(ctx context.Context, e *env, blocking []trust.Gat
 	st := e.style(w)
 	findings := g.findings()
 	for i, v := range blocking {
-		item := report.ReviewItem{
-			Index: i + 1, Total: len(blocking), Verdict: v, ConfigPath: g.configPath(),
-			Files: g.servers[v.Server.Name].Files, Since: g.since(v),
-		}
-		for _, f := range findings {
-			if f.Server == v.Server.Name {
-				item.Findings = append(item.Findings, f)
-			}
-		}
+		item := g.reviewItem(ctx, e, i, blocking, findings)
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
@@ -317,6 +318,23 @@ func (g *gateView) interactive(ctx context.Context, e *env, blocking []trust.Gat
 		}
 	}
 	return left, nil
+}
+
+// reviewItem is the review screen of blocking[i]: what runs, what changed
+// since the last review (with the files' content) and its findings.
+func (g *gateView) reviewItem(ctx context.Context, e *env, i int, blocking []trust.GateVerdict, findings []trust.Finding) report.ReviewItem {
+	v := blocking[i]
+	item := report.ReviewItem{
+		Index: i + 1, Total: len(blocking), Verdict: v, ConfigPath: g.configPath(),
+		Files: g.servers[v.Server.Name].Files, Since: g.since(v),
+	}
+	item.Content = g.reviewContent(ctx, e, v.Last.Baseline(), item.Since)
+	for _, f := range findings {
+		if f.Server == v.Server.Name {
+			item.Findings = append(item.Findings, f)
+		}
+	}
+	return item
 }
 
 // since diffs a server against the version last reviewed (the last

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"time"
+
+	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/project"
+	"github.com/mcp-guard/mcp-guard/report"
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// contentTimeout bounds the content diff and history walk of one command:
+// past it, what is missing says so instead of the command hanging.
+const contentTimeout = 20 * time.Second
+
+// changeContent is what files did to their content between old and new
+// (oldGone: old's commit is no longer there) and, when since is a commit,
+// the commits between since and to that changed them. Failures are its Err.
+func changeContent(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, oldGone bool, files []trust.FileChange, since, to gitscan.Side) *report.ChangeContent {
+	if len(files) == 0 {
+		return nil
+	}
+	cc := &report.ChangeContent{}
+	if since.Commit() != "" && to.Commit() != "" {
+		var paths []string
+		for _, f := range files {
+			paths = append(paths, f.Path)
+		}
+		pv, err := project.ChangeProvenance(ctx, repo, since, to, paths, 10)
+		if err != nil {
+			cc.Err = err.Error()
+		}
+		cc.Provenance = pv
+	}
+	cd, err := project.Contents(ctx, repo, project.ContentRequest{Old: old, New: new, OldGone: oldGone, Items: files})
+	if err != nil {
+		cc.Err = err.Error()
+	}
+	cc.Content = cd
+	return cc
+}
+
+// reviewContent is what the files of a server changed since base was
+// reviewed: the work tree against the reviewed commit (its blobs by id
+// when the commit is gone), with the commits from it to HEAD. nil outside
+// git or when no file changed.
+func (g *gateView) reviewContent(ctx context.Context, e *env, base *trust.ReviewedVersion, since *trust.Change) *report.ChangeContent {
+	if g.top == "" || base == nil || since == nil || len(since.Files) == 0 {
+		return nil
+	}
+	repo, err := gitscan.Open(g.top, gitscan.WithEnv(e.environ))
+	if err != nil {
+		return &report.ChangeContent{Err: err.Error()}
+	}
+	defer repo.Close()
+	ctx, cancel := context.WithTimeout(ctx, contentTimeout)
+	defer cancel()
+	old, gone := gitscan.Empty, true
+	if base.Commit != "" {
+		if s, err := repo.Resolve(base.Commit); err == nil {
+			old, gone = s, false
+		}
+	}
+	head := gitscan.Empty
+	if g.head != "" {
+		if s, err := repo.Resolve(g.head); err == nil {
+			head = s
+		}
+	}
+	return changeContent(ctx, repo, old, gitscan.WorkTree, gone, since.Files, old, head)
+}

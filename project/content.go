@@ -1,0 +1,495 @@
+package project
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+	"unicode/utf8"
+
+	"github.com/sergi/go-diff/diffmatchpatch"
+
+	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// ContentLimits bound a content diff; a zero field takes its default.
+type ContentLimits struct {
+	// FileLines is the most diff lines kept per file (default 200),
+	// TotalLines the most over all files (default 1000).
+	FileLines, TotalLines int
+	// Bytes is the largest side of a file that is read (default 1 MiB).
+	Bytes int64
+	// Files is the most files kept in all (default 100).
+	Files int
+}
+
+func (l ContentLimits) withDefaults() ContentLimits {
+	if l.FileLines <= 0 {
+		l.FileLines = 200
+	}
+	if l.TotalLines <= 0 {
+		l.TotalLines = 1000
+	}
+	if l.Bytes <= 0 {
+		l.Bytes = 1 << 20
+	}
+	if l.Files <= 0 {
+		l.Files = 100
+	}
+	return l
+}
+
+// ContentRequest asks for the content changes of changed code-scope items.
+type ContentRequest struct {
+	// Old and New are the sides the items' objects come from.
+	Old, New gitscan.Side
+	// OldGone: the old side's commit is no longer in the repository, so
+	// files are read by their recorded object ids only and directories
+	// cannot be listed.
+	OldGone bool
+	Items   []trust.FileChange
+	Limits  ContentLimits
+}
+
+// FileStatus is what happened to one file.
+type FileStatus string
+
+const (
+	FileModified FileStatus = "modified"
+	FileAdded    FileStatus = "added"
+	FileRemoved  FileStatus = "removed"
+)
+
+// LineOp marks a diff line: ' ' context, '-' removed, '+' added.
+type LineOp byte
+
+const (
+	LineContext LineOp = ' '
+	LineDelete  LineOp = '-'
+	LineInsert  LineOp = '+'
+)
+
+// Line is one line of a hunk, raw from the repository (renderers sanitise
+// it), without its newline.
+type Line struct {
+	Op   LineOp
+	Text string
+	// NoNewline: the file ends here without a newline.
+	NoNewline bool
+}
+
+// Hunk is one unified-diff hunk with up to three lines of context. The
+// counts are the hunk's in full, even when caps cut its Lines short.
+type Hunk struct {
+	OldStart, OldLines, NewStart, NewLines int
+	Lines                                  []Line
+}
+
+// FileDiff is the content change of one file.
+type FileDiff struct {
+	Path   string
+	Status FileStatus
+	// OldMode and NewMode are git's octal modes, "" where absent.
+	OldMode, NewMode string
+	// OldSize and NewSize are the content sizes in bytes, -1 when unknown.
+	OldSize, NewSize int
+	// Binary: a side holds a NUL byte or is mostly not UTF-8; no hunks.
+	Binary bool
+	// Symlink: a side is a symlink; its target text is OldTarget or
+	// NewTarget, and there are no hunks.
+	Symlink              bool
+	OldTarget, NewTarget string
+	// Note says why the content is not shown ("" when it is): too large,
+	// a missing object, a submodule.
+	Note  string
+	Hunks []Hunk
+	// More counts the diff lines the caps left out.
+	More int
+}
+
+// ContentDiff is the content changes of a set of items.
+type ContentDiff struct {
+	Files []FileDiff
+	// MoreFiles counts the changed files the file cap left out.
+	MoreFiles int
+	// Notes say what could not be listed (a directory of a side that is
+	// gone), one line each.
+	Notes []string
+}
+
+// Lines counts the diff lines kept.
+func (d *ContentDiff) Lines() int {
+	n := 0
+	for _, f := range d.Files {
+		for _, h := range f.Hunks {
+			n += len(h.Lines)
+		}
+	}
+	return n
+}
+
+// Contents diffs the content of every changed item: a file (a blob mode)
+// is read by its object id, falling back to its path at the side when the
+// object database lacks it (a work tree file); any other item (a
+// directory, or a kind whose id is not a git object) stands for every
+// file below its path that differs between the sides. Failures to read
+// one file become its Note; only a cancelled context or an unreadable
+// comparison is an error.
+func Contents(ctx context.Context, repo *gitscan.Repo, req ContentRequest) (*ContentDiff, error) {
+	lim := req.Limits.withDefaults()
+	cr := &contentReader{repo: repo, req: req, lim: lim}
+	out := &ContentDiff{}
+	seen := map[string]bool{}
+	var pending []pendingFile
+	add := func(p pendingFile) {
+		if seen[p.path] {
+			return
+		}
+		seen[p.path] = true
+		pending = append(pending, p)
+	}
+	items := append([]trust.FileChange(nil), req.Items...)
+	sort.Slice(items, func(i, j int) bool { return items[i].Path < items[j].Path })
+	for _, it := range items {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if blobMode(it.Old) && blobMode(it.New) {
+			pf := pendingFile{path: it.Path, old: it.Old, new: it.New}
+			// A file the server did not run (or runs no more) may still
+			// be there: diff against it rather than call it new.
+			if pf.old.ID == "" && !req.OldGone {
+				pf.old, pf.oldKept = cr.lookup(req.Old, it.Path)
+			}
+			if pf.new.ID == "" {
+				pf.new, pf.newKept = cr.lookup(req.New, it.Path)
+			}
+			add(pf)
+			continue
+		}
+		if req.OldGone && it.Old.ID != "" {
+			out.Notes = append(out.Notes, it.Path+": the reviewed commit is no longer in the repository, so the files that changed below it cannot be listed")
+			continue
+		}
+		changes, err := cr.changes()
+		if err != nil {
+			return nil, err
+		}
+		for _, c := range under(changes, it.Path) {
+			add(pendingFile{path: c.Path, old: entryObject(c.Old), new: entryObject(c.New)})
+		}
+	}
+	sort.Slice(pending, func(i, j int) bool { return pending[i].path < pending[j].path })
+	if len(pending) > lim.Files {
+		out.MoreFiles = len(pending) - lim.Files
+		pending = pending[:lim.Files]
+	}
+	left := lim.TotalLines
+	for _, p := range pending {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		fd := cr.file(p, min(lim.FileLines, left))
+		for _, h := range fd.Hunks {
+			left -= len(h.Lines)
+		}
+		out.Files = append(out.Files, fd)
+	}
+	return out, nil
+}
+
+type pendingFile struct {
+	path     string
+	old, new trust.Object
+	// oldKept, newKept: the server did not run the file on that side,
+	// which held it all the same.
+	oldKept, newKept bool
+}
+
+// lookup is the file at p of side s, when there is one.
+func (cr *contentReader) lookup(s gitscan.Side, p string) (trust.Object, bool) {
+	e, ok, err := cr.repo.Lookup(s, p)
+	if err != nil || !ok || !e.Mode.IsFile() {
+		return trust.Object{}, false
+	}
+	return trust.Object{Mode: e.Mode.String(), ID: e.ID}, true
+}
+
+type contentReader struct {
+	repo    *gitscan.Repo
+	req     ContentRequest
+	lim     ContentLimits
+	listed  bool
+	changed []gitscan.Change
+}
+
+// changes is the comparison of the two sides, computed once.
+func (cr *contentReader) changes() ([]gitscan.Change, error) {
+	if cr.listed {
+		return cr.changed, nil
+	}
+	c, err := cr.repo.Changes(cr.req.Old, cr.req.New)
+	if err != nil {
+		return nil, fmt.Errorf("compare %s with %s: %w", cr.req.Old, cr.req.New, err)
+	}
+	cr.changed, cr.listed = c, true
+	return c, nil
+}
+
+// under keeps the changes at p or below it ("" is the root).
+func under(changes []gitscan.Change, p string) []gitscan.Change {
+	var out []gitscan.Change
+	for _, c := range changes {
+		if p == "" || c.Path == p || strings.HasPrefix(c.Path, p+"/") {
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func entryObject(e *gitscan.Entry) trust.Object {
+	if e == nil {
+		return trust.Object{}
+	}
+	return trust.Object{Mode: e.Mode.String(), ID: e.ID}
+}
+
+// blobMode reports whether o is a file, a symlink or absent: something
+// read by its id.
+func blobMode(o trust.Object) bool {
+	return o.ID == "" || o.Mode == "" || strings.HasPrefix(o.Mode, "100") || o.Mode == "120000"
+}
+
+const (
+	modeSymlink   = "120000"
+	modeSubmodule = "160000"
+)
+
+// side is one side of a file as read.
+type side struct {
+	data []byte
+	note string
+}
+
+// read reads o (at path p of side s): by id, else by path when the entry
+// there is the same object.
+func (cr *contentReader) read(s gitscan.Side, gone bool, p string, o trust.Object) side {
+	if o.Mode == modeSubmodule {
+		return side{note: "a submodule (commit " + shortID(o.ID) + ")"}
+	}
+	if !blobMode(o) {
+		return side{note: "not a file (mode " + o.Mode + ")"}
+	}
+	data, err := cr.repo.ReadBlobID(o.ID, cr.lim.Bytes)
+	if err == nil {
+		return side{data: data}
+	}
+	if errors.Is(err, gitscan.ErrTooLarge) {
+		return side{note: fmt.Sprintf("larger than %d bytes, not shown", cr.lim.Bytes)}
+	}
+	if !gone {
+		d, e, perr := cr.repo.ReadBlob(s, p, cr.lim.Bytes)
+		switch {
+		case perr == nil && e.ID == o.ID:
+			return side{data: d}
+		case errors.Is(perr, gitscan.ErrTooLarge):
+			return side{note: fmt.Sprintf("larger than %d bytes, not shown", cr.lim.Bytes)}
+		}
+	}
+	return side{note: "content of " + shortID(o.ID) + " not in the repository"}
+}
+
+// file builds one file's diff with at most maxLines lines.
+func (cr *contentReader) file(p pendingFile, maxLines int) FileDiff {
+	fd := FileDiff{Path: p.path, Status: FileModified, OldMode: p.old.Mode, NewMode: p.new.Mode, OldSize: -1, NewSize: -1}
+	switch {
+	case p.old.ID == "":
+		fd.Status, fd.OldMode = FileAdded, ""
+	case p.new.ID == "":
+		fd.Status, fd.NewMode = FileRemoved, ""
+	}
+	switch {
+	case p.oldKept && p.old == p.new:
+		fd.Note = "unchanged; the server did not run it before"
+		return fd
+	case p.newKept && p.old == p.new:
+		fd.Note = "unchanged; the server no longer runs it"
+		return fd
+	}
+	var a, b side
+	if p.old.ID != "" {
+		a = cr.read(cr.req.Old, cr.req.OldGone, p.path, p.old)
+		if a.note == "" {
+			fd.OldSize = len(a.data)
+		}
+	}
+	if p.new.ID != "" {
+		b = cr.read(cr.req.New, false, p.path, p.new)
+		if b.note == "" {
+			fd.NewSize = len(b.data)
+		}
+	}
+	switch {
+	case a.note != "" && b.note != "":
+		fd.Note = "old: " + a.note + "; new: " + b.note
+	case a.note != "":
+		fd.Note = "old side " + a.note
+	case b.note != "":
+		fd.Note = "new side " + b.note
+	}
+	if fd.Note != "" {
+		return fd
+	}
+	if p.old.Mode == modeSymlink || p.new.Mode == modeSymlink {
+		fd.Symlink = true
+		if p.old.Mode == modeSymlink {
+			fd.OldTarget = string(a.data)
+		}
+		if p.new.Mode == modeSymlink {
+			fd.NewTarget = string(b.data)
+		}
+		return fd
+	}
+	if isBinary(a.data) || isBinary(b.data) {
+		fd.Binary = true
+		return fd
+	}
+	if bytes.Equal(a.data, b.data) {
+		return fd // a mode change only
+	}
+	fd.Hunks, fd.More = unified(string(a.data), string(b.data), 3, maxLines)
+	return fd
+}
+
+// isBinary is git's test (a NUL byte in the first 8000 bytes), or content
+// of which more than one byte in twenty, and at least eight, are not UTF-8.
+func isBinary(data []byte) bool {
+	if bytes.IndexByte(data[:min(len(data), 8000)], 0) >= 0 {
+		return true
+	}
+	invalid := 0
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			invalid++
+		}
+		i += size
+	}
+	return invalid >= 8 && invalid*20 > len(data)
+}
+
+func shortID(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}
+
+// diffTimeout bounds go-diff's search; past it the diff is still correct,
+// only less minimal.
+const diffTimeout = 2 * time.Second
+
+// unified diffs two texts line by line into hunks with context lines of
+// context, keeping at most maxLines lines; more is how many it left out.
+func unified(a, b string, context, maxLines int) (hunks []Hunk, more int) {
+	dmp := diffmatchpatch.New()
+	dmp.DiffTimeout = diffTimeout
+	ca, cb, lines := dmp.DiffLinesToChars(a, b)
+	diffs := dmp.DiffCharsToLines(dmp.DiffMain(ca, cb, false), lines)
+	var all []Line
+	for _, d := range diffs {
+		op := LineContext
+		switch d.Type {
+		case diffmatchpatch.DiffDelete:
+			op = LineDelete
+		case diffmatchpatch.DiffInsert:
+			op = LineInsert
+		}
+		all = append(all, splitLines(op, d.Text)...)
+	}
+	// Group changed lines whose gap is at most 2*context into hunks.
+	type span struct{ from, to int } // indexes into all, to exclusive
+	var spans []span
+	for i := 0; i < len(all); i++ {
+		if all[i].Op == LineContext {
+			continue
+		}
+		from := max(0, i-context)
+		j := i
+		for j < len(all) {
+			if all[j].Op != LineContext {
+				j++
+				continue
+			}
+			k := j
+			for k < len(all) && all[k].Op == LineContext {
+				k++
+			}
+			if k == len(all) || k-j > 2*context {
+				break
+			}
+			j = k
+		}
+		to := min(len(all), j+context)
+		spans = append(spans, span{from, to})
+		i = to - 1
+	}
+	oldNo, newNo := make([]int, len(all)+1), make([]int, len(all)+1)
+	o, n := 1, 1
+	for i, l := range all {
+		oldNo[i], newNo[i] = o, n
+		if l.Op != LineInsert {
+			o++
+		}
+		if l.Op != LineDelete {
+			n++
+		}
+	}
+	oldNo[len(all)], newNo[len(all)] = o, n
+	left := maxLines
+	for _, s := range spans {
+		h := Hunk{OldStart: oldNo[s.from], NewStart: newNo[s.from]}
+		for _, l := range all[s.from:s.to] {
+			if l.Op != LineInsert {
+				h.OldLines++
+			}
+			if l.Op != LineDelete {
+				h.NewLines++
+			}
+		}
+		// git numbers an empty side by the line before it.
+		if h.OldLines == 0 {
+			h.OldStart--
+		}
+		if h.NewLines == 0 {
+			h.NewStart--
+		}
+		size := s.to - s.from
+		if left <= 0 {
+			more += size
+			continue
+		}
+		keep := min(size, left)
+		h.Lines = append([]Line(nil), all[s.from:s.from+keep]...)
+		more += size - keep
+		left -= keep
+		hunks = append(hunks, h)
+	}
+	return hunks, more
+}
+
+// splitLines cuts text into lines of op; a last line without a newline is
+// marked.
+func splitLines(op LineOp, text string) []Line {
+	var out []Line
+	for text != "" {
+		line, rest, ok := strings.Cut(text, "\n")
+		out = append(out, Line{Op: op, Text: line, NoNewline: !ok})
+		text = rest
+	}
+	return out
+}

@@ -1,0 +1,80 @@
+package project
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/mcp-guard/mcp-guard/gitscan"
+)
+
+// Commit is one commit that changed what a server runs. Author and
+// Subject are raw from the repository: renderers sanitise them.
+type Commit struct {
+	ID, Author, Subject string
+	Time                time.Time
+}
+
+// Provenance names the commits through which a change arrived.
+type Provenance struct {
+	// Since is the commit the range starts after.
+	Since string
+	// Commits are the newest first, at most the limit asked for.
+	Commits []Commit
+	// More counts the commits left out.
+	More int
+	// Boundary: a shallow clone's boundary is in range, so older commits
+	// may have changed the paths too.
+	Boundary bool
+}
+
+// ChangeProvenance finds the commits reachable from to but not from since
+// that changed any of paths (a path stands for itself and everything below
+// it), newest first, keeping at most limit (default 10). Both sides must be
+// commits; ctx bounds the walk.
+func ChangeProvenance(ctx context.Context, repo *gitscan.Repo, since, to gitscan.Side, paths []string, limit int) (*Provenance, error) {
+	if since.Commit() == "" || to.Commit() == "" {
+		return nil, fmt.Errorf("provenance %s..%s: both ends must be commits", since, to)
+	}
+	if limit <= 0 {
+		limit = 10
+	}
+	var patterns []string
+	seen := map[string]bool{}
+	for _, p := range paths {
+		if p == "" {
+			p = "*"
+		}
+		// History refuses pathspec magic; such a path is never a server's.
+		if strings.HasPrefix(p, ":") || strings.HasPrefix(p, "/") || strings.IndexByte(p, 0) >= 0 || seen[p] {
+			continue
+		}
+		seen[p] = true
+		patterns = append(patterns, p)
+	}
+	pv := &Provenance{Since: since.Commit()}
+	if len(patterns) == 0 || since == to {
+		return pv, nil
+	}
+	hist, err := repo.History(ctx, since, to, patterns)
+	if err != nil {
+		return nil, fmt.Errorf("history %s..%s: %w", shortID(since.Commit()), shortID(to.Commit()), err)
+	}
+	for i := len(hist) - 1; i >= 0; i-- {
+		h := hist[i]
+		if h.Boundary {
+			pv.Boundary = true
+		}
+		if len(pv.Commits) == limit {
+			pv.More++
+			continue
+		}
+		subject, err := repo.CommitSubject(h.ID)
+		if err != nil {
+			return nil, err
+		}
+		pv.Commits = append(pv.Commits, Commit{ID: h.ID, Author: h.Author, Subject: subject, Time: h.Time})
+	}
+	return pv, nil
+}

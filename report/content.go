@@ -1,0 +1,184 @@
+package report
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/mcp-guard/mcp-guard/project"
+)
+
+// ChangeContent is what one change did to the content of the files a
+// server runs, and the commits that brought it.
+type ChangeContent struct {
+	// Content is nil when it was not computed.
+	Content *project.ContentDiff
+	// Provenance is nil when the change did not arrive through git (or
+	// the commits could not be walked).
+	Provenance *project.Provenance
+	// Err says why the content or its commits could not be shown.
+	Err string
+}
+
+// WriteContent renders a content diff as unified diffs, every line
+// prefixed with indent; every repository string is sanitised.
+func WriteContent(w io.Writer, d *project.ContentDiff, indent string, st Style) error {
+	p := &printer{w: w}
+	writeContent(p, d, indent, st, Sanitize)
+	return p.err
+}
+
+// ContentText is the content diff as plain unified text (for JSON, which
+// escapes what a terminal would interpret; no sanitising, no colour).
+func ContentText(d *project.ContentDiff) string {
+	var b strings.Builder
+	writeContent(&printer{w: &b}, d, "", Style{}, func(s string) string { return s })
+	return b.String()
+}
+
+func writeContent(p *printer, d *project.ContentDiff, indent string, st Style, clean func(string) string) {
+	if d == nil {
+		return
+	}
+	for _, f := range d.Files {
+		writeFileDiff(p, f, indent, st, clean)
+	}
+	if d.MoreFiles > 0 {
+		p.printf("%s%s\n", indent, st.Dim(fmt.Sprintf("… %d more %s changed", d.MoreFiles, noun(d.MoreFiles, "file", "files"))))
+	}
+	for _, n := range d.Notes {
+		p.printf("%s%s\n", indent, clean(n))
+	}
+}
+
+func writeFileDiff(p *printer, f project.FileDiff, indent string, st Style, clean func(string) string) {
+	path := clean(f.Path)
+	switch {
+	case f.Note != "":
+		p.printf("%s%s: %s\n", indent, path, clean(f.Note))
+		return
+	case f.Symlink:
+		p.printf("%s%s: %s → %s\n", indent, path, linkSide(f.OldMode, f.OldTarget, f.OldSize, clean), linkSide(f.NewMode, f.NewTarget, f.NewSize, clean))
+		return
+	case f.Binary:
+		p.printf("%s%s: binary, %s → %s\n", indent, path, sizeText(f.OldMode, f.OldSize), sizeText(f.NewMode, f.NewSize))
+		return
+	}
+	switch {
+	case f.Status == project.FileAdded:
+		p.printf("%s%s\n", indent, st.Bold("new file "+path+" ("+clean(f.NewMode)+")"))
+	case f.Status == project.FileRemoved:
+		p.printf("%s%s\n", indent, st.Bold("deleted file "+path+" ("+clean(f.OldMode)+")"))
+	case f.OldMode != f.NewMode:
+		p.printf("%s%s\n", indent, st.Bold("mode of "+path+": "+clean(f.OldMode)+" → "+clean(f.NewMode)))
+	}
+	if len(f.Hunks) == 0 && f.More == 0 {
+		return
+	}
+	old, new := "a/"+path, "b/"+path
+	if f.Status == project.FileAdded {
+		old = "/dev/null"
+	}
+	if f.Status == project.FileRemoved {
+		new = "/dev/null"
+	}
+	p.printf("%s%s\n%s%s\n", indent, st.Bold("--- "+old), indent, st.Bold("+++ "+new))
+	for _, h := range f.Hunks {
+		p.printf("%s%s\n", indent, st.Dim("@@ -"+hunkRange(h.OldStart, h.OldLines)+" +"+hunkRange(h.NewStart, h.NewLines)+" @@"))
+		for _, l := range h.Lines {
+			text := string(l.Op) + clean(l.Text)
+			switch l.Op {
+			case project.LineDelete:
+				text = st.Danger(text)
+			case project.LineInsert:
+				text = st.OK(text)
+			}
+			p.printf("%s%s\n", indent, text)
+			if l.NoNewline {
+				p.printf("%s%s\n", indent, st.Dim(`\ No newline at end of file`))
+			}
+		}
+	}
+	if f.More > 0 {
+		p.printf("%s%s\n", indent, st.Dim(fmt.Sprintf("… %d more %s", f.More, noun(f.More, "line", "lines"))))
+	}
+}
+
+// hunkRange is git's "start,count", the count left out when it is 1.
+func hunkRange(start, n int) string {
+	if n == 1 {
+		return strconv.Itoa(start)
+	}
+	return strconv.Itoa(start) + "," + strconv.Itoa(n)
+}
+
+func linkSide(mode, target string, size int, clean func(string) string) string {
+	switch {
+	case mode == "":
+		return "(absent)"
+	case mode == "120000":
+		return "symlink to \"" + clean(target) + "\""
+	}
+	return "a file of " + sizeText(mode, size)
+}
+
+func sizeText(mode string, size int) string {
+	switch {
+	case mode == "":
+		return "(absent)"
+	case size < 0:
+		return "unknown size"
+	}
+	return fmt.Sprintf("%d %s", size, noun(size, "byte", "bytes"))
+}
+
+// noun is one or many by n, without the number (plural has it).
+func noun(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
+// WriteProvenance names the commits that brought a change, newest first,
+// every line prefixed with indent.
+func WriteProvenance(w io.Writer, pv *project.Provenance, indent string, st Style) error {
+	p := &printer{w: w}
+	writeProvenance(p, pv, indent, st)
+	return p.err
+}
+
+func writeProvenance(p *printer, pv *project.Provenance, indent string, st Style) {
+	if pv == nil {
+		return
+	}
+	since := Short(pv.Since)
+	n := len(pv.Commits) + pv.More
+	if n == 0 {
+		p.printf("%sno commit since %s changed these files: the change is not committed\n", indent, since)
+		return
+	}
+	p.printf("%schanged by %d %s since %s:\n", indent, n, noun(n, "commit", "commits"), since)
+	for _, c := range pv.Commits {
+		p.printf("%s  %s %s  %s\n", indent, st.Dim(Short(c.ID)), Sanitize(c.Author), Sanitize(c.Subject))
+	}
+	if pv.More > 0 {
+		p.printf("%s  … and %d more\n", indent, pv.More)
+	}
+	if pv.Boundary {
+		p.printf("%s  %s\n", indent, st.Dim("(a shallow clone: older commits may have changed them too)"))
+	}
+}
+
+// writeChangeContent renders one change's content and commits.
+func writeChangeContent(p *printer, cc *ChangeContent, indent string, st Style) {
+	if cc == nil {
+		return
+	}
+	writeProvenance(p, cc.Provenance, indent, st)
+	writeContent(p, cc.Content, indent, st, Sanitize)
+	if cc.Err != "" {
+		p.printf("%s%s\n", indent, st.Warning("content not shown: "+Sanitize(cc.Err)))
+	}
+}
