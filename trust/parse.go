@@ -60,7 +60,7 @@ func Parse(path string, data []byte, scope Scope) *Config {
 		c.addFinding("MG303", r.pos(end), "", "", msg)
 	}
 	if root.Kind != jsonObject {
-		c.findDuplicates(root, nil, nil, "")
+		c.findDuplicates(root, nil)
 	}
 
 	var fatal []error
@@ -82,7 +82,7 @@ func Parse(path string, data []byte, scope Scope) *Config {
 		if table != nil {
 			tableValue = table.Value
 		}
-		c.findDuplicates(root, tableValue, nil, "")
+		c.findDuplicates(root, tableValue)
 		if table != nil {
 			c.ServersKey = table.Key
 			for _, m := range resolvedMembers(table.Value) {
@@ -132,38 +132,63 @@ func (c *Config) addFinding(rule string, pos Pos, server, key, msg string) {
 // one name it as server. Attribution follows the tree, not the key path,
 // which is ambiguous when a name holds a dot.
 //
-// at is the path as a stack of parts, joined only when a duplicate is
-// reported: building every path eagerly costs depth x size on a hostile
-// file (a wide array 900 levels down).
-func (c *Config) findDuplicates(v, table *jsonValue, at []string, server string) {
-	switch v.Kind {
-	case jsonArray:
-		for i, e := range v.Elems {
-			if e.Kind == jsonArray || e.Kind == jsonObject {
-				c.findDuplicates(e, table, append(at, "["+strconv.Itoa(i)+"]"), server)
-			}
-		}
-	case jsonObject:
-		seen := make(map[string]bool, len(v.Members))
-		for _, m := range v.Members {
-			srv := server
-			if v == table {
-				srv = m.Key
-			}
-			if seen[m.Key] && !c.full("MG302") {
-				p := joinKey(strings.Join(at, ""), m.Key)
-				c.addFinding("MG302", m.KeyPos, srv, p,
-					fmt.Sprintf("duplicate key %q: agentty keeps only the last one, replacing the earlier value", p))
-			}
-			seen[m.Key] = true
-			if m.Value.Kind == jsonArray || m.Value.Kind == jsonObject {
-				part := m.Key
-				if len(at) > 0 {
-					part = "." + part
+// The walk keeps its own stack (nesting has no limit), and the path as a
+// stack of parts joined only when a duplicate is reported: building every
+// path eagerly costs depth x size on a hostile file.
+func (c *Config) findDuplicates(root, table *jsonValue) {
+	type open struct {
+		v      *jsonValue
+		next   int             // the next element or member to look at
+		seen   map[string]bool // an object's keys so far
+		server string
+		at     int // len(at) for v's own path
+	}
+	var at []string
+	stack := []open{{v: root}}
+	for len(stack) > 0 {
+		o := &stack[len(stack)-1]
+		var child *jsonValue
+		var part, srv string
+		switch o.v.Kind {
+		case jsonArray:
+			for child == nil && o.next < len(o.v.Elems) {
+				i := o.next
+				o.next++
+				if e := o.v.Elems[i]; e.Kind == jsonArray || e.Kind == jsonObject {
+					child, part, srv = e, "["+strconv.Itoa(i)+"]", o.server
 				}
-				c.findDuplicates(m.Value, table, append(at, part), srv)
+			}
+		case jsonObject:
+			if o.seen == nil {
+				o.seen = make(map[string]bool, len(o.v.Members))
+			}
+			for child == nil && o.next < len(o.v.Members) {
+				m := o.v.Members[o.next]
+				o.next++
+				s := o.server
+				if o.v == table {
+					s = m.Key
+				}
+				if o.seen[m.Key] && !c.full("MG302") {
+					p := joinKey(strings.Join(at[:o.at], ""), m.Key)
+					c.addFinding("MG302", m.KeyPos, s, p,
+						fmt.Sprintf("duplicate key %q: agentty keeps only the last one, replacing the earlier value", p))
+				}
+				o.seen[m.Key] = true
+				if m.Value.Kind == jsonArray || m.Value.Kind == jsonObject {
+					child, part, srv = m.Value, m.Key, s
+					if o.at > 0 {
+						part = "." + part
+					}
+				}
 			}
 		}
+		if child == nil {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		at = append(at[:o.at], part)
+		stack = append(stack, open{v: child, server: srv, at: len(at)})
 	}
 }
 

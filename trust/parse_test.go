@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata")
@@ -694,21 +693,9 @@ func TestParseLimits(t *testing.T) {
 		c = Parse("big.json", data[:MaxFileSize], ScopeProject)
 		mustServer(t, c, "a")
 	})
-	t.Run("too deep", func(t *testing.T) {
-		in := `{"mcpServers":{"a":{"command":"x","tools":` + strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth) + `}}}`
-		c := parseProject(t, in)
-		if !errors.Is(c.Err, ErrTooDeep) {
-			t.Fatalf("Err %v, want ErrTooDeep", c.Err)
-		}
-		wantInvalid(t, c, "MG301")
-		start := time.Now()
-		c = parseProject(t, strings.Repeat(`{"a":[`, 50000))
-		if !errors.Is(c.Err, ErrTooDeep) {
-			t.Errorf("100000 levels: Err %v, want ErrTooDeep", c.Err)
-		}
-		if d := time.Since(start); d > 20*time.Second { // a hang guard, not a benchmark
-			t.Errorf("100000 levels took %v", d)
-		}
+	t.Run("deep is read", func(t *testing.T) {
+		in := `{"mcpServers":{"a":{"command":"x","tools":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}}`
+		mustServer(t, parseProject(t, in), "a")
 	})
 }
 
