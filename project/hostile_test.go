@@ -158,14 +158,14 @@ func TestHostileLargeAndDeepBlobs(t *testing.T) {
 			} else {
 				t.Logf("allocated %d bytes", n)
 			}
-			var mg301 []trust.Finding
+			var mg310 []trust.Finding
 			for _, f := range res.Findings {
-				if f.Rule == "MG301" {
-					mg301 = append(mg301, f)
+				if f.Rule == "MG310" {
+					mg310 = append(mg310, f)
 				}
 			}
-			if len(mg301) != 1 || !strings.Contains(mg301[0].Message, tt.text) {
-				t.Errorf("findings %s, want one MG301 saying %q", brief(res), tt.text)
+			if len(mg310) != 1 || !strings.Contains(mg310[0].Message, tt.text) {
+				t.Errorf("findings %s, want one MG310 saying %q", brief(res), tt.text)
 			}
 			c, err := LoadConfig(context.Background(), g, r.side(g, head), ".agentty/mcp.json", Options{})
 			if err != nil || c == nil || c.Config == nil {

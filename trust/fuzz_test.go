@@ -81,8 +81,11 @@ func FuzzParse(f *testing.F) {
 			if len(c.Servers) != 0 {
 				t.Fatalf("invalid config (%v) with %d servers", c.Err, len(c.Servers))
 			}
-			if len(findingsOf(c, "MG301"))+len(findingsOf(c, "MG307")) == 0 {
-				t.Fatalf("invalid config without MG301/MG307: %v", c.Err)
+			if c.Unreadable() != (len(findingsOf(c, "MG310")) == 1) {
+				t.Fatalf("unreadable %v, but findings %q", c.Unreadable(), rules(c))
+			}
+			if len(findingsOf(c, "MG301"))+len(findingsOf(c, "MG307"))+len(findingsOf(c, "MG310")) == 0 {
+				t.Fatalf("invalid config without MG301/MG307/MG310: %v", c.Err)
 			}
 			return
 		}

@@ -9,6 +9,7 @@ import (
 
 // MaxFileSize is the largest configuration mcp-guard reads. Real ones are
 // a few kilobytes; anything near this size is an attack or an accident.
+// agentty reads files of any size: a larger one is Unreadable, not invalid.
 const MaxFileSize = 16 << 20
 
 // ErrTooLarge reports a file larger than MaxFileSize.
@@ -19,19 +20,24 @@ var ErrWrongType = errors.New("wrong type")
 
 // Parse reads one MCP configuration as agentty's connect loop does (see the
 // package doc and the compatibility spec). It always returns a Config; when
-// agentty would run nothing from the file, Config.Err says why and
-// Config.Servers is empty. Findings list every integrity problem seen on
-// the way, whether or not the file is valid.
+// agentty would run nothing from the file, or mcp-guard does not read it
+// (larger than MaxFileSize, more than MaxValues values: Unreadable),
+// Config.Err says why and Config.Servers is empty. Findings list every
+// integrity problem seen on the way, whether or not the file is valid.
 func Parse(path string, data []byte, scope Scope) *Config {
-	c := &Config{Path: path, Scope: scope}
 	if len(data) > MaxFileSize {
-		c.Err = fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, len(data), MaxFileSize)
+		c := UnreadableConfig(path, scope, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, len(data), MaxFileSize))
 		c.SHA256 = FileHash(data)
-		c.addFinding("MG301", Pos{Line: 1, Column: 1}, "", "", "the file is larger than mcp-guard reads ("+c.Err.Error()+")")
 		return c
 	}
+	c := &Config{Path: path, Scope: scope}
 	c.SHA256 = FileHash(data)
 	root, end, err := decodeJSON(data)
+	if errors.Is(err, ErrTooManyValues) {
+		u := UnreadableConfig(path, scope, err)
+		u.SHA256 = c.SHA256
+		return u
+	}
 	if err != nil {
 		c.Err = err
 		pos := Pos{Line: 1, Column: 1}

@@ -685,10 +685,10 @@ func TestParseLimits(t *testing.T) {
 			data[i] = ' '
 		}
 		c := Parse("big.json", data, ScopeProject)
-		if !errors.Is(c.Err, ErrTooLarge) {
-			t.Fatalf("Err %v, want ErrTooLarge", c.Err)
+		if !errors.Is(c.Err, ErrTooLarge) || !c.Unreadable() {
+			t.Fatalf("Err %v, want ErrTooLarge, unreadable", c.Err)
 		}
-		wantInvalid(t, c, "MG301")
+		wantInvalid(t, c, "MG310")
 		// One byte less is read.
 		c = Parse("big.json", data[:MaxFileSize], ScopeProject)
 		mustServer(t, c, "a")
