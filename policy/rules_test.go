@@ -92,6 +92,8 @@ var ruleCases = []ruleCase{
 	// MG301-MG309 come from trust.Parse.
 	{"invalid", "MG301", true, mcp(`{"mcpServers":{"s":{"command":"x",}}}`), Options{}, "cannot parse"},
 	{"valid", "MG301", false, mcp(`{"mcpServers":{}}`), Options{}, ""},
+	{"too large", "MG310", true, mcp(`{"mcpServers":{}}` + strings.Repeat(" ", trust.MaxFileSize)), Options{}, "mcp-guard cannot read this file"},
+	{"not too large", "MG310", false, mcp(`{"mcpServers":{}}`), Options{}, ""},
 	{"duplicate", "MG302", true, mcp(`{"mcpServers":{"s":{"command":"a","command":"b"}}}`), Options{}, "duplicate"},
 	{"no duplicate", "MG302", false, mcp(`{"mcpServers":{"s":{"command":"a"}}}`), Options{}, ""},
 	{"trailing", "MG303", true, mcp(`{"mcpServers":{}} {"x":1}`), Options{}, "after the first JSON value"},

@@ -345,9 +345,9 @@ func TestScanPlainDirectory(t *testing.T) {
 	want := strings.Join([]string{
 		"MG201 .agentty/mcp.json db",
 		"MG202 .agentty/mcp.json db",
-		"MG301 b/.agentty/mcp.json",
 		"MG305 b/.agentty/mcp.json",
 		"MG306 b/.agentty/mcp.json",
+		"MG310 b/.agentty/mcp.json",
 		"MG305 c/.agentty",
 		"MG305 c/.agentty/mcp.json",
 		"MG306 c/.agentty/mcp.json",

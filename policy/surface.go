@@ -3,6 +3,7 @@ package policy
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"path"
 	"strings"
@@ -60,6 +61,9 @@ func CheckFile(f File, opts Options) []trust.Finding {
 	case gitscan.KindMCPConfig:
 		if dir := path.Dir(f.Path); !strings.EqualFold(dir, ".agentty") {
 			fileFinding("MG306", fmt.Sprintf("a nested configuration: agentty runs it when launched from %s/, and approvals given anywhere hold here too", path.Dir(dir)))
+		}
+		if errors.Is(f.Err, trust.ErrTooLarge) || errors.Is(f.Err, errOutside) {
+			return append(out, trust.UnreadableConfig(f.Path, trust.ScopeProject, f.Err).Findings...)
 		}
 		if f.Err != nil {
 			fileFinding("MG301", "cannot read the configuration: "+f.Err.Error())

@@ -116,9 +116,9 @@ func (r *repo) commitBlob(path string, data func() *os.File) string {
 	return r.git("rev-parse", "HEAD")
 }
 
-// TestHostileLargeAndDeepBlobs: a 200 MiB and a 100,000-level configuration
-// in a commit are refused with a clear error (agentty runs nothing from
-// them), the memory used bounded by the limits, not the input.
+// TestHostileLargeAndDeepBlobs: a 200 MiB configuration in a commit is
+// refused with a clear error, the memory used bounded by the limit, not
+// the input. (Deep nesting is no longer refused: trust reads it.)
 func TestHostileLargeAndDeepBlobs(t *testing.T) {
 	tests := []struct {
 		name string
@@ -135,14 +135,6 @@ func TestHostileLargeAndDeepBlobs(t *testing.T) {
 			f, _ := os.Open(p)
 			return f
 		}, trust.ErrTooLarge, "too large"},
-		{"100,000 levels", 0, func(t *testing.T) *os.File {
-			p := filepath.Join(t.TempDir(), "deep.json")
-			if err := os.WriteFile(p, hostile.Deep(100000), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			f, _ := os.Open(p)
-			return f
-		}, trust.ErrTooDeep, "nesting is too deep"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -166,14 +158,14 @@ func TestHostileLargeAndDeepBlobs(t *testing.T) {
 			} else {
 				t.Logf("allocated %d bytes", n)
 			}
-			var mg301 []trust.Finding
+			var mg310 []trust.Finding
 			for _, f := range res.Findings {
-				if f.Rule == "MG301" {
-					mg301 = append(mg301, f)
+				if f.Rule == "MG310" {
+					mg310 = append(mg310, f)
 				}
 			}
-			if len(mg301) != 1 || !strings.Contains(mg301[0].Message, tt.text) {
-				t.Errorf("findings %s, want one MG301 saying %q", brief(res), tt.text)
+			if len(mg310) != 1 || !strings.Contains(mg310[0].Message, tt.text) {
+				t.Errorf("findings %s, want one MG310 saying %q", brief(res), tt.text)
 			}
 			c, err := LoadConfig(context.Background(), g, r.side(g, head), ".agentty/mcp.json", Options{})
 			if err != nil || c == nil || c.Config == nil {

@@ -395,7 +395,7 @@ func (rd *reader) loadConfig(p string) (*Config, error) {
 	c := &Config{Path: p, LaunchDir: trust.LaunchDir(p), Linked: res.link.Mode != 0, Entry: res.entry, visited: res.visited}
 	switch {
 	case res.outside:
-		c.Config = invalidConfig(p, errors.New("reached through a symlink that leads outside the repository (or loops): mcp-guard cannot see what agentty would read"))
+		c.Config = trust.UnreadableConfig(p, trust.ScopeProject, errors.New("reached through a symlink that leads outside the repository (or loops)"))
 	case res.entry.Mode == 0:
 		return nil, nil
 	case !res.entry.Mode.IsFile():
@@ -406,7 +406,9 @@ func (rd *reader) loadConfig(p string) (*Config, error) {
 		}
 		data, _, err := rd.repo.ReadBlob(rd.side, res.entry.Path, trust.MaxFileSize)
 		switch {
-		case errors.Is(err, gitscan.ErrTooLarge), errors.Is(err, gitscan.ErrNotRegular):
+		case errors.Is(err, gitscan.ErrTooLarge):
+			c.Config = trust.UnreadableConfig(p, trust.ScopeProject, err)
+		case errors.Is(err, gitscan.ErrNotRegular):
 			c.Config = invalidConfig(p, err)
 		case err != nil:
 			return nil, fmt.Errorf("read %s at %s: %w", res.entry.Path, rd.side, err)

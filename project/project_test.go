@@ -218,7 +218,7 @@ func TestCompareCommits(t *testing.T) {
 		{"symlink out of the repository",
 			map[string]string{".agentty/mcp.json": nodeCfg},
 			map[string]string{".agentty/mcp.json": "->/etc/mcp.json"},
-			approve(fpNode), ".agentty/mcp.json:srv:removed:removed MG301:.agentty/mcp.json MG305:.agentty/mcp.json"},
+			approve(fpNode), "MG305:.agentty/mcp.json MG310:.agentty/mcp.json"},
 		{".agentty directory symlinked",
 			map[string]string{"sub/x": "x", "shared/mcp.json": nodeCfg},
 			map[string]string{"sub/.agentty": "->../shared"},

@@ -29,6 +29,9 @@ type StatusConfig struct {
 	SHA256  string `json:"sha256"`
 	Valid   bool   `json:"valid"`
 	Blanket string `json:"blanket"`
+	// Unreadable is true when mcp-guard did not read the file (Error says
+	// why): what agentty runs from it is unknown, and valid is false.
+	Unreadable bool `json:"unreadable,omitempty"`
 	// Error is why the file is invalid; Note explains a surprising
 	// discovery outcome; StoreError says why the approvals store approves
 	// nothing.
@@ -67,6 +70,7 @@ func NewStatusDoc(in *trust.Inspection) StatusDoc {
 		doc.Config.Path = c.Path
 		doc.Config.SHA256 = c.SHA256
 		doc.Config.Valid = c.Valid()
+		doc.Config.Unreadable = c.Unreadable()
 		doc.Config.Blanket = in.Blanket
 		if c.Err != nil {
 			doc.Config.Error = c.Err.Error()
@@ -192,10 +196,14 @@ func WriteStatusReview(w io.Writer, in *trust.Inspection, gate []trust.GateVerdi
 	if in.Location.Note != "" {
 		p.printf("  note: %s\n", Sanitize(in.Location.Note))
 	}
-	if !c.Valid() {
+	switch {
+	case c.Unreadable():
+		p.printf("  %s %s\n", st.Danger("unreadable:"), Sanitize(c.UnreadableText()))
+		p.printf("  agentty has no such limit: it may run servers from this file, and none is shown here\n")
+	case !c.Valid():
 		p.printf("  %s %s\n", st.Danger("invalid:"), Sanitize(c.Err.Error()))
 		p.printf("  agentty runs nothing from this file, and its own servers do not connect either\n")
-	} else if len(in.Verdicts) == 0 {
+	case len(in.Verdicts) == 0:
 		p.printf("  no servers\n")
 	}
 	blocking := false

@@ -330,6 +330,14 @@ func updateLocked(path string, fn func(*ApprovalsEdit) error) (done bool, err er
 		if entries, err = parseApprovals(path, old); err != nil {
 			return true, err
 		}
+		for _, e := range entries {
+			if e.value == nil {
+				continue
+			}
+			if d := nestingDepth(e.value); d > maxRewriteDepth {
+				return true, fmt.Errorf("%s: an entry nests %d levels deep, more than mcp-guard rewrites (%d); nothing was changed, and agentty still reads the store: remove that entry to change approvals with mcp-guard", path, d, maxRewriteDepth)
+			}
+		}
 	}
 	before := encodeApprovals(entries)
 	edit := &ApprovalsEdit{entries: entries}
@@ -476,6 +484,11 @@ func unwrapPathErr(err error) error {
 func unwrapPath(err error, path string) string {
 	return strings.TrimPrefix(unwrapPathErr(err).Error(), path+": ")
 }
+
+// maxRewriteDepth is the deepest non-string entry mcp-guard writes back:
+// dump(2) indents every level on its own lines, so a deep entry costs
+// space quadratic in its depth.
+const maxRewriteDepth = 1000
 
 // encodeApprovals lays the entries out exactly as agentty's save does
 // (nlohmann::json dump(2)): "[]" when empty, else one entry per line

@@ -88,7 +88,6 @@ func TestLoadApprovals(t *testing.T) {
 		{name: "unpaired surrogate", content: ptr(`["\ud800", "` + h1 + `"]`), problem: "is not valid JSON"},
 		{name: "raw control character", content: ptr("[\"a\x01b\", \"" + h1 + "\"]"), problem: "is not valid JSON"},
 		{name: "number out of range", content: ptr(`[1e400, "` + h1 + `"]`), problem: "is not valid JSON"},
-		{name: "nesting too deep", content: ptr(strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1)), problem: "is not valid JSON"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -983,6 +982,11 @@ func FuzzApprovalsRoundTrip(f *testing.F) {
 		entries, err := parseApprovals("x", data)
 		if err != nil {
 			return
+		}
+		for _, e := range entries {
+			if e.value != nil && nestingDepth(e.value) > maxRewriteDepth {
+				return // never rewritten (updateLocked refuses)
+			}
 		}
 		out := encodeApprovals(entries)
 		again, err := parseApprovals("x", out)

@@ -8,6 +8,7 @@ package trust
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 )
 
 // Scope says where a configuration came from, which decides whether agentty
@@ -44,7 +45,9 @@ type Config struct {
 	// whole-file approval hash. Empty when there is no file.
 	SHA256 string
 	// Err is why agentty would run nothing from this file (parse error,
-	// wrong types); nil when the file is valid.
+	// wrong types), or, when it matches ErrUnreadable, why mcp-guard did
+	// not read it (then what agentty runs from it is unknown); nil when
+	// the file is valid.
 	Err error
 	// ServersKey is "mcpServers" or "servers": the member agentty takes the
 	// servers from; empty when neither is an object.
@@ -63,8 +66,49 @@ type Config struct {
 	counts map[string]int
 }
 
-// Valid reports whether agentty would read this file without failing.
+// Valid reports whether agentty would read this file without failing and
+// mcp-guard read it. An invalid file blocks the launch either way.
 func (c *Config) Valid() bool { return c.Err == nil }
+
+// ErrUnreadable is matched (errors.Is) by the Err of a file mcp-guard did
+// not read, by a limit of its own (MaxFileSize, MaxValues) or because it
+// does not follow the path there. agentty has none of these limits: it may
+// run servers from such a file, and nobody knows which.
+var ErrUnreadable = errors.New("mcp-guard cannot read this file")
+
+type unreadableError struct{ reason error }
+
+func (e *unreadableError) Error() string        { return e.reason.Error() }
+func (e *unreadableError) Unwrap() error        { return e.reason }
+func (e *unreadableError) Is(target error) bool { return target == ErrUnreadable }
+
+// Unreadable marks reason as why mcp-guard did not read a file, so that
+// errors.Is(err, ErrUnreadable) holds; its text stays reason's.
+func Unreadable(reason error) error { return &unreadableError{reason: reason} }
+
+// Unreadable reports whether mcp-guard did not read the file (see
+// ErrUnreadable): unlike an invalid one, agentty may run its servers.
+func (c *Config) Unreadable() bool { return c != nil && errors.Is(c.Err, ErrUnreadable) }
+
+// UnreadableText says what a file mcp-guard did not read means; "" when
+// it read it. A project's blocks the launch; the user's own does not.
+func (c *Config) UnreadableText() string {
+	if !c.Unreadable() {
+		return ""
+	}
+	if c.Scope != ScopeProject {
+		return "mcp-guard cannot read this file (" + c.Err.Error() + "); what agentty runs from it is unknown"
+	}
+	return "mcp-guard cannot read this file (" + c.Err.Error() + "); nothing in it counts as reviewed and launch stays blocked"
+}
+
+// UnreadableConfig is a configuration mcp-guard did not read: Err is
+// Unreadable(reason) and one MG310 finding says so.
+func UnreadableConfig(path string, scope Scope, reason error) *Config {
+	c := &Config{Path: path, Scope: scope, Err: Unreadable(reason)}
+	c.addFinding("MG310", Pos{Line: 1, Column: 1}, "", "", c.UnreadableText())
+	return c
+}
 
 // Server finds a server by name.
 func (c *Config) Server(name string) *Server {

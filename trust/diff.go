@@ -134,7 +134,14 @@ type Change struct {
 //   - new-unapproved: added, re-enabled or changed, and agentty will ask;
 //   - removed: it ran before and is gone or disabled now;
 //   - unchanged: nothing that runs changed, nor whether agentty asks.
+//
+// When new is a file mcp-guard did not read (Unreadable), nothing is
+// compared: what agentty runs from it is unknown, and its MG310 finding
+// says so rather than a list of servers "removed".
 func Diff(old, new *Config, oldFiles, newFiles Files, g Grants) []Change {
+	if new.Unreadable() {
+		return nil
+	}
 	cfgPath := ""
 	switch {
 	case new != nil:

@@ -165,9 +165,9 @@ func describeMode(m fs.FileMode) string {
 }
 
 // Load discovers and parses the configuration agentty would use in dir.
-// A configuration that cannot be read is returned as an invalid Config
-// (agentty would run nothing from it), not as an error; the error is for
-// failures to look at all.
+// A configuration that cannot be read is returned as an invalid Config,
+// Unreadable when it is larger than mcp-guard reads, not as an error; the
+// error is for failures to look at all.
 func Load(dir string, getenv Getenv) (Location, *Config, error) {
 	loc, err := Discover(dir, getenv)
 	if err != nil || loc.Scope == ScopeNone {
@@ -178,6 +178,9 @@ func Load(dir string, getenv Getenv) (Location, *Config, error) {
 		display = rel
 	}
 	data, err := ReadFile(loc.Path)
+	if errors.Is(err, ErrTooLarge) {
+		return loc, UnreadableConfig(display, loc.Scope, err), nil
+	}
 	if err != nil {
 		c := &Config{Path: display, Scope: loc.Scope, Err: err}
 		c.addFinding("MG301", Pos{Line: 1, Column: 1}, "", "", "cannot read the configuration: "+err.Error())

@@ -335,7 +335,7 @@ func TestReadFile(t *testing.T) {
 		t.Errorf("ReadFile(exactly MaxFileSize) = %d bytes, %v", len(data), err)
 	}
 
-	// Load reports a too-large project config as invalid, not as an error.
+	// Load reports a too-large project config as unreadable, not as an error.
 	repo := t.TempDir()
 	if err := os.Mkdir(filepath.Join(repo, ".agentty"), 0o755); err != nil {
 		t.Fatal(err)
@@ -344,7 +344,7 @@ func TestReadFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, c, err := Load(repo, envMap(map[string]string{}))
-	if err != nil || c == nil || !errors.Is(c.Err, ErrTooLarge) || len(findingsOf(c, "MG301")) != 1 {
+	if err != nil || c == nil || !errors.Is(c.Err, ErrTooLarge) || !c.Unreadable() || len(findingsOf(c, "MG310")) != 1 {
 		t.Errorf("Load(too large): %v %v", c, err)
 	}
 }

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/mcp-guard/mcp-guard/internal/hostile"
 )
 
 // fuzzSeeds are the table inputs' shapes that the files do not cover.
@@ -33,6 +35,12 @@ func addSeeds(f *testing.F) {
 	for _, s := range fuzzSeeds {
 		f.Add([]byte(s))
 	}
+	// Nesting past mcp-guard's former limit (1,000) and past encoding/json's
+	// (10,000): agentty reads both.
+	for _, levels := range []int{1001, stdMaxDepth + 1, 100_000} {
+		f.Add(hostile.Deep(levels))
+	}
+	f.Add([]byte(strings.Repeat(`{"a":`, 20_000) + `{"a":1,"a":2}` + strings.Repeat("}", 20_000)))
 	for _, data := range seedFiles() {
 		f.Add(data)
 	}
@@ -73,8 +81,11 @@ func FuzzParse(f *testing.F) {
 			if len(c.Servers) != 0 {
 				t.Fatalf("invalid config (%v) with %d servers", c.Err, len(c.Servers))
 			}
-			if len(findingsOf(c, "MG301"))+len(findingsOf(c, "MG307")) == 0 {
-				t.Fatalf("invalid config without MG301/MG307: %v", c.Err)
+			if c.Unreadable() != (len(findingsOf(c, "MG310")) == 1) {
+				t.Fatalf("unreadable %v, but findings %q", c.Unreadable(), rules(c))
+			}
+			if len(findingsOf(c, "MG301"))+len(findingsOf(c, "MG307"))+len(findingsOf(c, "MG310")) == 0 {
+				t.Fatalf("invalid config without MG301/MG307/MG310: %v", c.Err)
 			}
 			return
 		}
@@ -162,6 +173,18 @@ func toAny(v *jsonValue) any {
 	panic("unknown kind")
 }
 
+// stdMaxDepth is the deepest nesting encoding/json accepts.
+const stdMaxDepth = 10000
+
+// compactOf decodes s and returns its compact form.
+func compactOf(t *testing.T, s string) string {
+	v, end, err := decodeJSON([]byte(s))
+	if err != nil || end != len(s) {
+		t.Fatalf("compact form does not decode: %v", err)
+	}
+	return compactJSON(v)
+}
+
 // surrogateEscape finds \u escapes of surrogates, which encoding/json
 // accepts unpaired (replacing them) and nlohmann does not.
 var surrogateEscape = regexp.MustCompile(`\\u[dD][89a-fA-F]`)
@@ -185,10 +208,18 @@ func FuzzDecodeJSON(f *testing.F) {
 		}
 		stdValid := json.Valid(body)
 		if err == nil && end == len(data) && !stdValid {
+			if nestingDepth(v) > stdMaxDepth {
+				// Past encoding/json's depth limit: check only that the
+				// compact form is a fixed point.
+				if c := compactJSON(v); compactOf(t, c) != c {
+					t.Fatalf("compact form of a deep value is not stable")
+				}
+				return
+			}
 			t.Fatalf("accepted %q, which encoding/json rejects", data)
 		}
 		if err != nil && stdValid && utf8.Valid(body) && !surrogateEscape.Match(body) &&
-			!errors.Is(err, ErrTooDeep) && !strings.Contains(err.Error(), "out of range") {
+			!errors.Is(err, ErrTooManyValues) && !strings.Contains(err.Error(), "out of range") {
 			t.Fatalf("rejected valid JSON %q: %v", data, err)
 		}
 		if err != nil || end != len(data) {

@@ -166,8 +166,10 @@ func TestHostileHugeConfig(t *testing.T) {
 		if msg := c.Err.Error(); !strings.Contains(msg, "file is too large") || !strings.Contains(msg, strconv.Itoa(size)) || !strings.Contains(msg, strconv.Itoa(MaxFileSize)) {
 			t.Errorf("unclear message %q: want the size and the limit", msg)
 		}
-		if len(findingsOf(c, "MG301")) != 1 {
-			t.Errorf("findings %q, want MG301", rules(c))
+		// agentty reads files of any size: mcp-guard's refusal says it
+		// did not look, never that nothing runs.
+		if !c.Unreadable() || len(findingsOf(c, "MG310")) != 1 || len(findingsOf(c, "MG301")) != 0 {
+			t.Errorf("unreadable %v, findings %q; want one MG310", c.Unreadable(), rules(c))
 		}
 		if n > 1<<20 {
 			t.Errorf("refusing a %d-byte file allocated %d bytes", size, n)
@@ -218,44 +220,65 @@ func TestHostileHugeConfig(t *testing.T) {
 	})
 }
 
-// TestHostileDeepNesting: 100,000 levels of nesting are refused at
-// MaxDepth with a clear message, allocating a bounded amount whatever the
-// depth of the input.
+// TestHostileDeepNesting: agentty reads 100,000 levels of nesting, so
+// mcp-guard does too: the server beside the deep value is read, and the
+// memory used is in proportion to the input. Unclosed, the file is a
+// syntax error agentty shares.
 func TestHostileDeepNesting(t *testing.T) {
 	const levels = 100000
-	for _, tt := range []struct {
-		name string
-		data []byte
-	}{
-		{"arrays", hostile.Deep(levels)},
-		{"objects, unclosed", hostile.DeepObjects(levels)},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			var c *Config
-			n := hostile.Allocated(func() { c = Parse(".agentty/mcp.json", tt.data, ScopeProject) })
-			if !errors.Is(c.Err, ErrTooDeep) || len(c.Servers) != 0 {
-				t.Fatalf("Err %v, %d servers; want ErrTooDeep", c.Err, len(c.Servers))
-			}
-			if msg := c.Err.Error(); !strings.Contains(msg, "nesting is too deep") || !strings.Contains(msg, strconv.Itoa(MaxDepth)) {
-				t.Errorf("unclear message %q", msg)
-			}
-			if len(findingsOf(c, "MG301")) != 1 {
-				t.Errorf("findings %q, want MG301", rules(c))
-			}
-			// A reader without the limit builds a value per level: at
-			// least 100 bytes each, 10 MB here. With it, about MaxDepth
-			// values are built before the refusal.
-			if limit := uint64(MaxDepth * 400); n > limit {
-				t.Errorf("allocated %d bytes for %d levels, want at most %d", n, levels, limit)
-			}
-			t.Logf("refused with %d bytes allocated", n)
-		})
-	}
+	t.Run("arrays", func(t *testing.T) {
+		var c *Config
+		data := hostile.Deep(levels)
+		n := hostile.Allocated(func() { c = Parse(".agentty/mcp.json", data, ScopeProject) })
+		if !c.Valid() || len(c.Servers) != 1 || c.Servers[0].Name != "deep" {
+			t.Fatalf("Err %v, servers %q; want the one server", c.Err, serverNames(c))
+		}
+		if len(c.Findings) != 0 {
+			t.Errorf("findings %q, want none", rules(c))
+		}
+		// A value per level (about 200 bytes with the decoder's stack)
+		// and the duplicate-key walk's stack (about 350 with the growth
+		// of its slices): some 570 bytes a level.
+		if limit := uint64(levels * 1000); n > limit {
+			t.Errorf("allocated %d bytes for %d levels, want at most %d", n, levels, limit)
+		}
+		if canon := c.Servers[0].Canonical(); !strings.Contains(canon, strings.Repeat("[", levels)+strings.Repeat("]", levels)) {
+			t.Errorf("canonical form lost the nesting")
+		}
+		t.Logf("%d bytes allocated", n)
+	})
+	t.Run("objects, unclosed", func(t *testing.T) {
+		c := Parse(".agentty/mcp.json", hostile.DeepObjects(levels), ScopeProject)
+		var se *SyntaxError
+		if !errors.As(c.Err, &se) || len(c.Servers) != 0 || len(findingsOf(c, "MG301")) != 1 {
+			t.Fatalf("Err %v, %d servers, findings %q; want a syntax error (MG301)", c.Err, len(c.Servers), rules(c))
+		}
+	})
+	t.Run("duplicate at the bottom", func(t *testing.T) {
+		in := `{"mcpServers":{"s":{"command":"x","tools":` + strings.Repeat(`{"a":`, levels) + `{"k":1,"k":2}` + strings.Repeat("}", levels) + `}}}`
+		c := Parse(".agentty/mcp.json", []byte(in), ScopeProject)
+		dups := findingsOf(c, "MG302")
+		if !c.Valid() || len(dups) != 1 || dups[0].Server != "s" || !strings.HasSuffix(dups[0].Key, ".a.k") {
+			t.Fatalf("Err %v, MG302 %+v; want one, of server s", c.Err, dups)
+		}
+	})
 	t.Run("approvals store", func(t *testing.T) {
-		store := writeStore(t, "["+string(hostile.Deep(levels))+"]")
+		store := writeStore(t, `["`+strings.Repeat("a", 64)+`",`+string(hostile.Deep(levels))+`]`)
 		a := LoadApprovals(store)
-		if !errors.Is(a.Err, ErrApprovalsInvalid) || !strings.Contains(a.Err.Error(), "nesting is too deep") {
-			t.Errorf("Err %v, want an invalid store (too deep)", a.Err)
+		if a.Err != nil || !a.Approved(strings.Repeat("a", 64)) {
+			t.Fatalf("Err %v; want the store read, as agentty reads it", a.Err)
+		}
+		// dump(2) would indent every level: mcp-guard leaves it alone.
+		before, _ := os.ReadFile(store)
+		err := UpdateApprovals(context.Background(), store, func(e *ApprovalsEdit) error {
+			_, err := e.Add(strings.Repeat("b", 64))
+			return err
+		})
+		if err == nil || !strings.Contains(err.Error(), "levels deep") {
+			t.Errorf("update: %v, want a refusal to rewrite", err)
+		}
+		if after, _ := os.ReadFile(store); !bytes.Equal(before, after) {
+			t.Errorf("the store was rewritten")
 		}
 	})
 	t.Run("review ledger", func(t *testing.T) {

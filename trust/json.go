@@ -30,11 +30,6 @@ import (
 // case-insensitively, merges duplicate objects and silently replaces
 // invalid UTF-8, each of which would make mcp-guard disagree with agentty.
 
-// MaxDepth is the deepest nesting of arrays and objects mcp-guard accepts.
-// agentty has no limit; no real configuration comes near this one, and a
-// file that exceeds it is refused rather than walked.
-const MaxDepth = 1000
-
 type jsonKind uint8
 
 const (
@@ -141,16 +136,12 @@ const MaxValues = 2_000_000
 // ErrTooManyValues reports a file with more than MaxValues values.
 var ErrTooManyValues = errors.New("too many JSON values")
 
-// ErrTooDeep reports nesting deeper than MaxDepth.
-var ErrTooDeep = errors.New("nesting is too deep")
-
 type jsonReader struct {
 	data []byte
 	i    int
 	// cursor for incremental line/column computation; positions are asked
 	// for in increasing offset order, so the total cost is linear.
 	cOff, cLine, cCol int
-	depth             int
 	values            int
 }
 
@@ -210,7 +201,55 @@ func (r *jsonReader) skipSpace() {
 	}
 }
 
+// value decodes one value with an explicit stack of the arrays and objects
+// still open, so nesting costs heap memory (bounded by MaxValues), never
+// the goroutine's stack: agentty's parser has no depth limit, and neither
+// does this one.
 func (r *jsonReader) value() (*jsonValue, error) {
+	var open []*jsonValue
+	for {
+		v, err := r.begin()
+		if err != nil {
+			return nil, err
+		}
+		if v.Kind == jsonArray || v.Kind == jsonObject {
+			more, err := r.first(v)
+			if err != nil {
+				return nil, err
+			}
+			if more {
+				open = append(open, v)
+				continue
+			}
+		}
+		// v is complete: add it to the innermost open value, and close
+		// every value it completes in turn.
+		for {
+			if len(open) == 0 {
+				return v, nil
+			}
+			p := open[len(open)-1]
+			if p.Kind == jsonArray {
+				p.Elems = append(p.Elems, v)
+			} else {
+				p.Members[len(p.Members)-1].Value = v
+			}
+			more, err := r.next(p)
+			if err != nil {
+				return nil, err
+			}
+			if more {
+				break
+			}
+			open = open[:len(open)-1]
+			v = p
+		}
+	}
+}
+
+// begin starts the value at r.i: a scalar is decoded whole, an array or
+// object only opened.
+func (r *jsonReader) begin() (*jsonValue, error) {
 	r.values++
 	if r.values > MaxValues {
 		return nil, fmt.Errorf("%w: more than %d values by line %d", ErrTooManyValues, MaxValues, r.pos(r.i).Line)
@@ -222,13 +261,13 @@ func (r *jsonReader) value() (*jsonValue, error) {
 	v := &jsonValue{Pos: r.pos(start)}
 	switch c := r.data[r.i]; {
 	case c == '{':
-		if err := r.object(v); err != nil {
-			return nil, err
-		}
+		v.Kind = jsonObject
+		r.i++
+		return v, nil
 	case c == '[':
-		if err := r.array(v); err != nil {
-			return nil, err
-		}
+		v.Kind = jsonArray
+		r.i++
+		return v, nil
 	case c == '"':
 		s, err := r.str()
 		if err != nil {
@@ -277,104 +316,80 @@ func (r *jsonReader) literal(word string) error {
 	return r.errorf(r.i, "invalid literal, expected %q", word)
 }
 
-func (r *jsonReader) enter() error {
-	r.depth++
-	if r.depth > MaxDepth {
-		return fmt.Errorf("%w: more than %d levels at line %d", ErrTooDeep, MaxDepth, r.pos(r.i).Line)
+// first reads what follows the opening bracket of v: more is false when v
+// is empty (and now closed), true when r.i is at its first element (for
+// an object, after its first key and colon).
+func (r *jsonReader) first(v *jsonValue) (more bool, err error) {
+	r.skipSpace()
+	end := byte(']')
+	if v.Kind == jsonObject {
+		end = '}'
 	}
+	if r.i < len(r.data) && r.data[r.i] == end {
+		r.i++
+		v.Raw = r.data[v.Pos.Offset:r.i]
+		return false, nil
+	}
+	if v.Kind == jsonObject {
+		return true, r.key(v)
+	}
+	return true, nil
+}
+
+// next reads what follows an element of v: more is true when r.i is at
+// the next element (for an object, after its key and colon), false when
+// v is now closed.
+func (r *jsonReader) next(v *jsonValue) (more bool, err error) {
+	r.skipSpace()
+	in, end := "array", byte(']')
+	if v.Kind == jsonObject {
+		in, end = "object", '}'
+	}
+	if r.i >= len(r.data) {
+		return false, r.errorf(r.i, "unexpected end of input in %s", in)
+	}
+	switch r.data[r.i] {
+	case ',':
+		r.i++
+		if v.Kind == jsonObject {
+			return true, r.key(v)
+		}
+		r.skipSpace()
+		return true, nil
+	case end:
+		r.i++
+		v.Raw = r.data[v.Pos.Offset:r.i]
+		return false, nil
+	}
+	return false, r.errorf(r.i, "expected ',' or '%c' in %s, found %s", end, in, describeByte(r.data, r.i))
+}
+
+// key reads an object member's key and colon, and adds the member with
+// its value still to come.
+func (r *jsonReader) key(v *jsonValue) error {
+	r.skipSpace()
+	if r.i >= len(r.data) {
+		return r.errorf(r.i, "unexpected end of input in object")
+	}
+	if r.data[r.i] != '"' {
+		return r.errorf(r.i, "expected a string key, found %s", describeByte(r.data, r.i))
+	}
+	kpos := r.pos(r.i)
+	key, err := r.str()
+	if err != nil {
+		return err
+	}
+	r.skipSpace()
+	if r.i >= len(r.data) {
+		return r.errorf(r.i, "unexpected end of input after key")
+	}
+	if r.data[r.i] != ':' {
+		return r.errorf(r.i, "expected ':' after key, found %s", describeByte(r.data, r.i))
+	}
+	r.i++
+	r.skipSpace()
+	v.Members = append(v.Members, jsonMember{Key: key, KeyPos: kpos})
 	return nil
-}
-
-func (r *jsonReader) array(v *jsonValue) error {
-	if err := r.enter(); err != nil {
-		return err
-	}
-	v.Kind = jsonArray
-	r.i++ // [
-	r.skipSpace()
-	if r.i < len(r.data) && r.data[r.i] == ']' {
-		r.i++
-		r.depth--
-		return nil
-	}
-	for {
-		r.skipSpace()
-		e, err := r.value()
-		if err != nil {
-			return err
-		}
-		v.Elems = append(v.Elems, e)
-		r.skipSpace()
-		if r.i >= len(r.data) {
-			return r.errorf(r.i, "unexpected end of input in array")
-		}
-		switch r.data[r.i] {
-		case ',':
-			r.i++
-		case ']':
-			r.i++
-			r.depth--
-			return nil
-		default:
-			return r.errorf(r.i, "expected ',' or ']' in array, found %s", describeByte(r.data, r.i))
-		}
-	}
-}
-
-func (r *jsonReader) object(v *jsonValue) error {
-	if err := r.enter(); err != nil {
-		return err
-	}
-	v.Kind = jsonObject
-	r.i++ // {
-	r.skipSpace()
-	if r.i < len(r.data) && r.data[r.i] == '}' {
-		r.i++
-		r.depth--
-		return nil
-	}
-	for {
-		r.skipSpace()
-		if r.i >= len(r.data) {
-			return r.errorf(r.i, "unexpected end of input in object")
-		}
-		if r.data[r.i] != '"' {
-			return r.errorf(r.i, "expected a string key, found %s", describeByte(r.data, r.i))
-		}
-		kpos := r.pos(r.i)
-		key, err := r.str()
-		if err != nil {
-			return err
-		}
-		r.skipSpace()
-		if r.i >= len(r.data) || r.data[r.i] != ':' {
-			if r.i >= len(r.data) {
-				return r.errorf(r.i, "unexpected end of input after key")
-			}
-			return r.errorf(r.i, "expected ':' after key, found %s", describeByte(r.data, r.i))
-		}
-		r.i++
-		r.skipSpace()
-		val, err := r.value()
-		if err != nil {
-			return err
-		}
-		v.Members = append(v.Members, jsonMember{Key: key, KeyPos: kpos, Value: val})
-		r.skipSpace()
-		if r.i >= len(r.data) {
-			return r.errorf(r.i, "unexpected end of input in object")
-		}
-		switch r.data[r.i] {
-		case ',':
-			r.i++
-		case '}':
-			r.i++
-			r.depth--
-			return nil
-		default:
-			return r.errorf(r.i, "expected ',' or '}' in object, found %s", describeByte(r.data, r.i))
-		}
-	}
 }
 
 func hexVal(c byte) rune {
@@ -580,50 +595,106 @@ func compactJSON(v *jsonValue) string {
 	return string(b)
 }
 
+// appendCompact walks v with an explicit stack, so that a value nested
+// as deep as the decoder accepts costs heap, not goroutine stack.
 func appendCompact(b []byte, v *jsonValue) []byte {
-	switch v.Kind {
-	case jsonNull:
-		return append(b, "null"...)
-	case jsonBool:
-		if v.Bool {
-			return append(b, "true"...)
-		}
-		return append(b, "false"...)
-	case jsonNumber:
-		if v.Int {
-			// Integers are kept as written (no leading zeros or signs other
-			// than '-' are valid), except "-0", which nlohmann stores as
-			// the integer 0.
-			if string(v.Raw) == "-0" {
-				return append(b, '0')
-			}
-			return append(b, v.Raw...)
-		}
-		return appendNlohmannFloat(b, v.Num)
-	case jsonString:
-		return appendNlohmannString(b, v.Str)
-	case jsonArray:
-		b = append(b, '[')
-		for i, e := range v.Elems {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendCompact(b, e)
-		}
-		return append(b, ']')
-	case jsonObject:
-		b = append(b, '{')
-		for i, m := range resolvedMembers(v) {
-			if i > 0 {
-				b = append(b, ',')
-			}
-			b = appendNlohmannString(b, m.Key)
-			b = append(b, ':')
-			b = appendCompact(b, m.Value)
-		}
-		return append(b, '}')
+	type open struct {
+		v       *jsonValue
+		members []jsonMember // an object's, resolved
+		next    int          // the next element or member to write
 	}
-	return b
+	var stack []open
+	for {
+		switch v.Kind {
+		case jsonNull:
+			b = append(b, "null"...)
+		case jsonBool:
+			if v.Bool {
+				b = append(b, "true"...)
+			} else {
+				b = append(b, "false"...)
+			}
+		case jsonNumber:
+			switch {
+			case !v.Int:
+				b = appendNlohmannFloat(b, v.Num)
+			case string(v.Raw) == "-0":
+				// Integers are kept as written (no leading zeros or
+				// signs other than '-' are valid), except "-0", which
+				// nlohmann stores as the integer 0.
+				b = append(b, '0')
+			default:
+				b = append(b, v.Raw...)
+			}
+		case jsonString:
+			b = appendNlohmannString(b, v.Str)
+		case jsonArray:
+			b = append(b, '[')
+			stack = append(stack, open{v: v})
+		case jsonObject:
+			b = append(b, '{')
+			stack = append(stack, open{v: v, members: resolvedMembers(v)})
+		}
+		// Find the next value to write, closing what is complete.
+		v = nil
+		for v == nil && len(stack) > 0 {
+			o := &stack[len(stack)-1]
+			i := o.next
+			o.next++
+			switch {
+			case o.v.Kind == jsonArray && i < len(o.v.Elems):
+				if i > 0 {
+					b = append(b, ',')
+				}
+				v = o.v.Elems[i]
+			case o.v.Kind == jsonObject && i < len(o.members):
+				if i > 0 {
+					b = append(b, ',')
+				}
+				b = appendNlohmannString(b, o.members[i].Key)
+				b = append(b, ':')
+				v = o.members[i].Value
+			case o.v.Kind == jsonArray:
+				b = append(b, ']')
+				stack = stack[:len(stack)-1]
+			default:
+				b = append(b, '}')
+				stack = stack[:len(stack)-1]
+			}
+		}
+		if v == nil {
+			return b
+		}
+	}
+}
+
+// nestingDepth is how many arrays and objects v holds inside each other,
+// v included (0 for a scalar).
+func nestingDepth(v *jsonValue) int {
+	type at struct {
+		v *jsonValue
+		d int
+	}
+	deepest := 0
+	stack := []at{{v, 1}}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		switch x.v.Kind {
+		case jsonArray:
+			for _, e := range x.v.Elems {
+				stack = append(stack, at{e, x.d + 1})
+			}
+		case jsonObject:
+			for _, m := range x.v.Members {
+				stack = append(stack, at{m.Value, x.d + 1})
+			}
+		default:
+			continue
+		}
+		deepest = max(deepest, x.d)
+	}
+	return deepest
 }
 
 // resolvedMembers returns an object's members as nlohmann holds them: one

@@ -1,11 +1,13 @@
 package trust
 
 import (
+	"bytes"
 	"errors"
 	"math"
 	"strings"
 	"testing"
-	"time"
+
+	"github.com/mcp-guard/mcp-guard/internal/hostile"
 )
 
 // These tests pin the JSON reader to nlohmann::json's default dialect
@@ -406,35 +408,84 @@ func TestDecodeJSONErrorPositions(t *testing.T) {
 	}
 }
 
+// agentty's parser has no depth limit, and neither has this one: deep
+// files decode, whole, with memory in proportion to the input.
 func TestDecodeJSONDepth(t *testing.T) {
-	nest := func(n int, open, close string) []byte {
-		return []byte(strings.Repeat(open, n) + strings.Repeat(close, n))
+	nest := func(n int, open, inner, close string) []byte {
+		return []byte(strings.Repeat(open, n) + inner + strings.Repeat(close, n))
 	}
-	if _, _, err := decodeJSON(nest(MaxDepth, "[", "]")); err != nil {
-		t.Errorf("MaxDepth arrays: %v", err)
+	for _, tt := range []struct {
+		name  string
+		in    []byte
+		depth int
+		err   string // "" when it decodes
+	}{
+		{"1,000 arrays", nest(1000, "[", "", "]"), 1000, ""},
+		{"1,001 arrays", nest(1001, "[", "", "]"), 1001, ""},
+		{"100,000 arrays", nest(100000, "[", "", "]"), 100000, ""},
+		{"100,000 objects", nest(100000, `{"a":`, "1", "}"), 100000, ""},
+		{"100,000 mixed", nest(50000, `{"a":[`, `"x"`, "]}"), 100000, ""},
+		{"wide", []byte("[" + strings.Repeat("[[]],", 5000) + "[]]"), 3, ""},
+		{"100,000 arrays, unclosed", []byte(strings.Repeat("[", 100000)), 0, "unexpected end of input"},
+		{"100,000 objects, unclosed", []byte(strings.Repeat(`{"a":`, 100000)), 0, "unexpected end of input"},
+		{"100,000 arrays, one left open", nest(100000, "[", "", "]")[:199999], 0, "unexpected end of input in array"},
+		{"deep, then a trailing comma", nest(100000, "[", "1,", "]"), 0, `unexpected "]"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			v, end, err := decodeJSON(tt.in)
+			if tt.err != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.err) {
+					t.Fatalf("err %v, want one saying %q", err, tt.err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if end != len(tt.in) || !bytes.Equal(v.Raw, tt.in) {
+				t.Errorf("end %d of %d, raw %d bytes", end, len(tt.in), len(v.Raw))
+			}
+			if d := nestingDepth(v); d != tt.depth {
+				t.Errorf("depth %d, want %d", d, tt.depth)
+			}
+			// The compact form walks the same depth without recursion.
+			if got := compactJSON(v); got != string(tt.in) {
+				t.Errorf("compact form differs from the (already compact) input")
+			}
+		})
 	}
-	if _, _, err := decodeJSON(nest(MaxDepth+1, "[", "]")); !errors.Is(err, ErrTooDeep) {
-		t.Errorf("MaxDepth+1 arrays: %v, want ErrTooDeep", err)
-	}
-	objs := []byte(strings.Repeat(`{"a":`, MaxDepth+1) + "1" + strings.Repeat("}", MaxDepth+1))
-	if _, _, err := decodeJSON(objs); !errors.Is(err, ErrTooDeep) {
-		t.Errorf("MaxDepth+1 objects: %v, want ErrTooDeep", err)
-	}
-	// Depth counts open containers, not containers seen: many siblings at
-	// a shallow depth are fine.
-	wide := []byte("[" + strings.Repeat("[[]],", 5000) + "[]]")
-	if _, _, err := decodeJSON(wide); err != nil {
-		t.Errorf("wide array: %v", err)
-	}
-	// 100,000 unclosed levels: refused quickly, no stack exhaustion.
-	start := time.Now()
-	for _, open := range []string{"[", `{"a":`} {
-		_, _, err := decodeJSON([]byte(strings.Repeat(open, 100000)))
-		if !errors.Is(err, ErrTooDeep) {
-			t.Errorf("100000 x %q: %v, want ErrTooDeep", open, err)
+}
+
+// Nesting costs heap in proportion to the input (a value per level, a
+// slot on the decoder's stack), never goroutine stack: 100,000 levels take
+// a bounded, generous amount, and 1,000,000 about ten times that.
+func TestDecodeJSONDepthMemory(t *testing.T) {
+	alloc := func(levels int) uint64 {
+		in := []byte(strings.Repeat("[", levels) + strings.Repeat("]", levels))
+		var err error
+		n := hostile.Allocated(func() { _, _, err = decodeJSON(in) })
+		if err != nil {
+			t.Fatalf("%d levels: %v", levels, err)
 		}
+		return n
 	}
-	if d := time.Since(start); d > 20*time.Second { // a hang guard, not a benchmark
-		t.Errorf("deep input took %v", d)
+	small, big := alloc(100_000), alloc(1_000_000)
+	t.Logf("100,000 levels: %d bytes; 1,000,000: %d", small, big)
+	if small > 100_000*400 {
+		t.Errorf("100,000 levels allocated %d bytes, want at most 400 a level", small)
+	}
+	if big > 15*small {
+		t.Errorf("1,000,000 levels allocated %d bytes, more than 15 times what 100,000 do (%d)", big, small)
+	}
+}
+
+func BenchmarkDecodeDeep(b *testing.B) {
+	in := []byte(strings.Repeat("[", 100_000) + strings.Repeat("]", 100_000))
+	b.SetBytes(int64(len(in)))
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, _, err := decodeJSON(in); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -9,6 +9,7 @@ import (
 
 // MaxFileSize is the largest configuration mcp-guard reads. Real ones are
 // a few kilobytes; anything near this size is an attack or an accident.
+// agentty reads files of any size: a larger one is Unreadable, not invalid.
 const MaxFileSize = 16 << 20
 
 // ErrTooLarge reports a file larger than MaxFileSize.
@@ -19,19 +20,24 @@ var ErrWrongType = errors.New("wrong type")
 
 // Parse reads one MCP configuration as agentty's connect loop does (see the
 // package doc and the compatibility spec). It always returns a Config; when
-// agentty would run nothing from the file, Config.Err says why and
-// Config.Servers is empty. Findings list every integrity problem seen on
-// the way, whether or not the file is valid.
+// agentty would run nothing from the file, or mcp-guard does not read it
+// (larger than MaxFileSize, more than MaxValues values: Unreadable),
+// Config.Err says why and Config.Servers is empty. Findings list every
+// integrity problem seen on the way, whether or not the file is valid.
 func Parse(path string, data []byte, scope Scope) *Config {
-	c := &Config{Path: path, Scope: scope}
 	if len(data) > MaxFileSize {
-		c.Err = fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, len(data), MaxFileSize)
+		c := UnreadableConfig(path, scope, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, len(data), MaxFileSize))
 		c.SHA256 = FileHash(data)
-		c.addFinding("MG301", Pos{Line: 1, Column: 1}, "", "", "the file is larger than mcp-guard reads ("+c.Err.Error()+")")
 		return c
 	}
+	c := &Config{Path: path, Scope: scope}
 	c.SHA256 = FileHash(data)
 	root, end, err := decodeJSON(data)
+	if errors.Is(err, ErrTooManyValues) {
+		u := UnreadableConfig(path, scope, err)
+		u.SHA256 = c.SHA256
+		return u
+	}
 	if err != nil {
 		c.Err = err
 		pos := Pos{Line: 1, Column: 1}
@@ -60,7 +66,7 @@ func Parse(path string, data []byte, scope Scope) *Config {
 		c.addFinding("MG303", r.pos(end), "", "", msg)
 	}
 	if root.Kind != jsonObject {
-		c.findDuplicates(root, nil, nil, "")
+		c.findDuplicates(root, nil)
 	}
 
 	var fatal []error
@@ -82,7 +88,7 @@ func Parse(path string, data []byte, scope Scope) *Config {
 		if table != nil {
 			tableValue = table.Value
 		}
-		c.findDuplicates(root, tableValue, nil, "")
+		c.findDuplicates(root, tableValue)
 		if table != nil {
 			c.ServersKey = table.Key
 			for _, m := range resolvedMembers(table.Value) {
@@ -132,38 +138,63 @@ func (c *Config) addFinding(rule string, pos Pos, server, key, msg string) {
 // one name it as server. Attribution follows the tree, not the key path,
 // which is ambiguous when a name holds a dot.
 //
-// at is the path as a stack of parts, joined only when a duplicate is
-// reported: building every path eagerly costs depth x size on a hostile
-// file (a wide array 900 levels down).
-func (c *Config) findDuplicates(v, table *jsonValue, at []string, server string) {
-	switch v.Kind {
-	case jsonArray:
-		for i, e := range v.Elems {
-			if e.Kind == jsonArray || e.Kind == jsonObject {
-				c.findDuplicates(e, table, append(at, "["+strconv.Itoa(i)+"]"), server)
-			}
-		}
-	case jsonObject:
-		seen := make(map[string]bool, len(v.Members))
-		for _, m := range v.Members {
-			srv := server
-			if v == table {
-				srv = m.Key
-			}
-			if seen[m.Key] && !c.full("MG302") {
-				p := joinKey(strings.Join(at, ""), m.Key)
-				c.addFinding("MG302", m.KeyPos, srv, p,
-					fmt.Sprintf("duplicate key %q: agentty keeps only the last one, replacing the earlier value", p))
-			}
-			seen[m.Key] = true
-			if m.Value.Kind == jsonArray || m.Value.Kind == jsonObject {
-				part := m.Key
-				if len(at) > 0 {
-					part = "." + part
+// The walk keeps its own stack (nesting has no limit), and the path as a
+// stack of parts joined only when a duplicate is reported: building every
+// path eagerly costs depth x size on a hostile file.
+func (c *Config) findDuplicates(root, table *jsonValue) {
+	type open struct {
+		v      *jsonValue
+		next   int             // the next element or member to look at
+		seen   map[string]bool // an object's keys so far
+		server string
+		at     int // len(at) for v's own path
+	}
+	var at []string
+	stack := []open{{v: root}}
+	for len(stack) > 0 {
+		o := &stack[len(stack)-1]
+		var child *jsonValue
+		var part, srv string
+		switch o.v.Kind {
+		case jsonArray:
+			for child == nil && o.next < len(o.v.Elems) {
+				i := o.next
+				o.next++
+				if e := o.v.Elems[i]; e.Kind == jsonArray || e.Kind == jsonObject {
+					child, part, srv = e, "["+strconv.Itoa(i)+"]", o.server
 				}
-				c.findDuplicates(m.Value, table, append(at, part), srv)
+			}
+		case jsonObject:
+			if o.seen == nil {
+				o.seen = make(map[string]bool, len(o.v.Members))
+			}
+			for child == nil && o.next < len(o.v.Members) {
+				m := o.v.Members[o.next]
+				o.next++
+				s := o.server
+				if o.v == table {
+					s = m.Key
+				}
+				if o.seen[m.Key] && !c.full("MG302") {
+					p := joinKey(strings.Join(at[:o.at], ""), m.Key)
+					c.addFinding("MG302", m.KeyPos, s, p,
+						fmt.Sprintf("duplicate key %q: agentty keeps only the last one, replacing the earlier value", p))
+				}
+				o.seen[m.Key] = true
+				if m.Value.Kind == jsonArray || m.Value.Kind == jsonObject {
+					child, part, srv = m.Value, m.Key, s
+					if o.at > 0 {
+						part = "." + part
+					}
+				}
 			}
 		}
+		if child == nil {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		at = append(at[:o.at], part)
+		stack = append(stack, open{v: child, server: srv, at: len(at)})
 	}
 }
 

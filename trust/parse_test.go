@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-	"time"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files under testdata")
@@ -686,29 +685,17 @@ func TestParseLimits(t *testing.T) {
 			data[i] = ' '
 		}
 		c := Parse("big.json", data, ScopeProject)
-		if !errors.Is(c.Err, ErrTooLarge) {
-			t.Fatalf("Err %v, want ErrTooLarge", c.Err)
+		if !errors.Is(c.Err, ErrTooLarge) || !c.Unreadable() {
+			t.Fatalf("Err %v, want ErrTooLarge, unreadable", c.Err)
 		}
-		wantInvalid(t, c, "MG301")
+		wantInvalid(t, c, "MG310")
 		// One byte less is read.
 		c = Parse("big.json", data[:MaxFileSize], ScopeProject)
 		mustServer(t, c, "a")
 	})
-	t.Run("too deep", func(t *testing.T) {
-		in := `{"mcpServers":{"a":{"command":"x","tools":` + strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth) + `}}}`
-		c := parseProject(t, in)
-		if !errors.Is(c.Err, ErrTooDeep) {
-			t.Fatalf("Err %v, want ErrTooDeep", c.Err)
-		}
-		wantInvalid(t, c, "MG301")
-		start := time.Now()
-		c = parseProject(t, strings.Repeat(`{"a":[`, 50000))
-		if !errors.Is(c.Err, ErrTooDeep) {
-			t.Errorf("100000 levels: Err %v, want ErrTooDeep", c.Err)
-		}
-		if d := time.Since(start); d > 20*time.Second { // a hang guard, not a benchmark
-			t.Errorf("100000 levels took %v", d)
-		}
+	t.Run("deep is read", func(t *testing.T) {
+		in := `{"mcpServers":{"a":{"command":"x","tools":` + strings.Repeat("[", 1001) + strings.Repeat("]", 1001) + `}}}`
+		mustServer(t, parseProject(t, in), "a")
 	})
 }
 

@@ -157,6 +157,14 @@ var Rules = []Rule{
 		Help: "agentty disables a server only for the JSON value true. \"true\", 1 or \"yes\" leave it enabled, " +
 			"while a reader (and other tools) may think it is off.\n\n" +
 			"Fix: write \"disabled\": true."},
+	{ID: "MG310", Slug: "unreadable-config", Severity: SeverityHigh,
+		Title: "mcp-guard cannot read the file, so nothing in it is reviewed",
+		Help: "mcp-guard reads configurations of at most 16 MiB and 2,000,000 JSON values, and follows a " +
+			"symlinked configuration only inside the repository. agentty has none of these limits: it may well run " +
+			"servers from a file mcp-guard refused, and mcp-guard cannot say which. Nothing in the file counts as " +
+			"reviewed, and `mcp-guard check` and `mcp-guard launch` stay closed while it is there.\n\n" +
+			"Fix: real configurations are a few kilobytes; find out what made this one so large (or where the " +
+			"symlink leads) before starting agentty here, and replace it with a small, regular file."},
 	{ID: "MG401", Slug: "literal-secret", Severity: SeverityHigh,
 		Title: "a credential-looking literal",
 		Help: "A token, key or password written into the configuration (env, headers, args, url) is readable by " +

@@ -66,6 +66,8 @@ func changeApprovals(c *cli.Context, e *env, add bool) error {
 	case cfg.Scope != trust.ScopeProject:
 		return refusef("only project servers (.agentty/mcp.json in the launch directory) need approval",
 			"%s is a %s configuration: agentty never gates its servers", report.Sanitize(cfg.Path), cfg.Scope)
+	case cfg.Unreadable():
+		return refusef("`mcp-guard status` shows why", "%s: %s", report.Sanitize(cfg.Path), report.Sanitize(cfg.UnreadableText()))
 	case !cfg.Valid():
 		return refusef("fix the file first; `mcp-guard status` shows why it is invalid",
 			"%s is invalid, so agentty runs none of its servers: %s", report.Sanitize(cfg.Path), report.Sanitize(cfg.Err.Error()))

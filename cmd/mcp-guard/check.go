@@ -80,12 +80,16 @@ func (g *gateView) configPath() string {
 // invalid says why a project configuration that mcp-guard cannot read
 // the way agentty does blocks the launch: agentty would run nothing from
 // it if mcp-guard read it right, but if mcp-guard is wrong about what
-// agentty rejects, agentty would run servers nobody reviewed. nil when
+// agentty rejects, agentty would run servers nobody reviewed; and one
+// mcp-guard did not read at all (Unreadable) may run anything. nil when
 // the configuration is valid (or not a project's).
 func (g *gateView) invalid() error {
 	cfg := g.in.Config
 	if cfg == nil || cfg.Scope != trust.ScopeProject || cfg.Valid() {
 		return nil
+	}
+	if cfg.Unreadable() {
+		return fmt.Errorf("%s: %s (`mcp-guard status` shows why)", report.Sanitize(cfg.Path), report.Sanitize(cfg.UnreadableText()))
 	}
 	return fmt.Errorf("%s: does not parse the way agentty reads it (%s); mcp-guard cannot tell what agentty would run from it, so nothing starts here until the file is fixed (`mcp-guard status` shows why)",
 		report.Sanitize(cfg.Path), report.Sanitize(cfg.Err.Error()))

@@ -123,9 +123,9 @@ func TestHostileStatusFixtures(t *testing.T) {
 	}
 }
 
-// TestHostileStatusLimits: a 200 MiB configuration and one nested 100,000
-// levels are refused with a clear message and memory that does not depend
-// on their size; 100,000 servers are all listed.
+// TestHostileStatusLimits: a 200 MiB configuration is refused with a clear
+// message and memory that does not depend on its size; one nested 100,000
+// levels is read, as agentty reads it; 100,000 servers are all listed.
 func TestHostileStatusLimits(t *testing.T) {
 	env := hostileEnviron(t, t.TempDir())
 	project := func(t *testing.T) (dir, path string) {
@@ -139,7 +139,6 @@ func TestHostileStatusLimits(t *testing.T) {
 		want  string
 	}{
 		{"200 MiB", func(p string) error { return hostile.WriteBig(p, 200<<20) }, "file is too large: 209715200 bytes, the limit is 16777216"},
-		{"100,000 levels", func(p string) error { return os.WriteFile(p, hostile.Deep(100000), 0o644) }, "nesting is too deep: more than 1000 levels"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			dir, path := project(t)
@@ -149,7 +148,7 @@ func TestHostileStatusLimits(t *testing.T) {
 			var code int
 			var out string
 			n := hostile.Allocated(func() { code, out, _ = mcpGuard(env, "-C", dir, "status") })
-			if code != exitAttention || !strings.Contains(out, "invalid: ") || !strings.Contains(out, tt.want) {
+			if code != exitAttention || !strings.Contains(out, "unreadable: mcp-guard cannot read this file") || strings.Contains(out, "agentty runs nothing") || !strings.Contains(out, tt.want) {
 				t.Errorf("exit %d:\n%s", code, out)
 			}
 			if n > 2<<20 {
@@ -158,6 +157,14 @@ func TestHostileStatusLimits(t *testing.T) {
 			t.Logf("%d bytes allocated", n)
 		})
 	}
+	t.Run("100,000 levels", func(t *testing.T) {
+		dir, path := project(t)
+		os.WriteFile(path, hostile.Deep(100000), 0o644)
+		code, out, _ := mcpGuard(env, "-C", dir, "status")
+		if code != exitAttention || strings.Contains(out, "invalid") || !strings.Contains(out, "\n  — deep") {
+			t.Errorf("exit %d, want the server listed as waiting:\n%s", code, out)
+		}
+	})
 	t.Run("100,000 servers", func(t *testing.T) {
 		if testing.Short() {
 			t.Skip("100,000 servers")

@@ -1,13 +1,17 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/rogpeppe/go-internal/testscript"
+
+	"github.com/mcp-guard/mcp-guard/internal/hostile"
 )
 
 func TestMain(m *testing.M) {
@@ -62,6 +66,30 @@ func setupScriptEnv(env *testscript.Env) error {
 
 // scriptCmds are extra testscript commands shared by all scripts.
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
+	// genjson deep N FILE writes a configuration with one server whose
+	// tools value nests N arrays; genjson pad N FILE pads FILE with spaces
+	// to N bytes.
+	"genjson": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) != 3 {
+			ts.Fatalf("usage: genjson deep|pad N FILE")
+		}
+		n, err := strconv.Atoi(args[1])
+		ts.Check(err)
+		file := ts.MkAbs(args[2])
+		switch args[0] {
+		case "deep":
+			ts.Check(os.WriteFile(file, hostile.Deep(n), 0o644))
+		case "pad":
+			data, err := os.ReadFile(file)
+			ts.Check(err)
+			if len(data) < n {
+				data = append(data, bytes.Repeat([]byte{' '}, n-len(data))...)
+			}
+			ts.Check(os.WriteFile(file, data, 0o644))
+		default:
+			ts.Fatalf("usage: genjson deep|pad N FILE")
+		}
+	},
 	// cmpnoeol GOT WANT compares GOT with WANT minus WANT's final newline:
 	// txtar files always end in one, agentty's store never does.
 	"cmpnoeol": func(ts *testscript.TestScript, neg bool, args []string) {

@@ -119,6 +119,8 @@ func (g *gateView) reviewable() error {
 	case cfg.Scope != trust.ScopeProject:
 		return refusef("only a project's .agentty/mcp.json is reviewed",
 			"%s is a %s configuration: it did not come with a repository", report.Sanitize(cfg.Path), cfg.Scope)
+	case cfg.Unreadable():
+		return refusef("`mcp-guard status` shows why", "%s: %s", report.Sanitize(cfg.Path), report.Sanitize(cfg.UnreadableText()))
 	case !cfg.Valid():
 		return refusef("fix the file first; `mcp-guard status` shows why it is invalid",
 			"%s is invalid, so agentty runs none of its servers: %s", report.Sanitize(cfg.Path), report.Sanitize(cfg.Err.Error()))
