@@ -105,6 +105,18 @@ func (a *analyzer) whole(source, why string) {
 
 func (a *analyzer) add(it Item) { a.b.add(it) }
 
+// runs adds an item the server runs or loads as code. A Windows absolute
+// path (C:/x) names a repository path on Linux, so it is bound, but it is
+// not reported as repository code.
+func (a *analyzer) runs(it Item) {
+	it.Runs = !windowsAbsolute(it.Path)
+	a.b.add(it)
+}
+
+func windowsAbsolute(p string) bool {
+	return len(p) >= 3 && p[1] == ':' && (p[2] == '/' || p[2] == '\\') && (p[0]|0x20 >= 'a' && p[0]|0x20 <= 'z')
+}
+
 // fail records an I/O error of the FS (the first one wins).
 func (a *analyzer) fail(err error) {
 	if a.err == nil {

@@ -29,9 +29,9 @@ func (a *analyzer) argv(ws []word, cx context) {
 	for _, w := range args {
 		a.fileWord(cx, w, "named on the command line")
 	}
-	if a.program(cmd, args, cx) {
-		return
-	}
+	// A repository program is bound and followed; its name still says how
+	// it reads its arguments (.venv/bin/python -m x), so both count.
+	a.program(cmd, args, cx)
 	next := cx.with()
 	next.depth++
 	switch {
@@ -62,6 +62,16 @@ func (a *analyzer) argv(ws []word, cx context) {
 		a.otherInterpreter(name, args, next)
 	case name == "java":
 		a.java(args, next)
+	case name == "just" || name == "task" || name == "rake" || name == "mage":
+		a.taskRunner(name, args, next)
+	case name == "poetry" || name == "pipenv" || name == "hatch" || name == "pdm" || name == "rye":
+		a.projectEnv(name, args, next)
+	case name == "bundle":
+		a.bundle(args, next)
+	case name == "mvn" || name == "gradle" || name == "sbt" || name == "dotnet" || name == "gradlew" || name == "mvnw":
+		a.buildTool(name, args, next)
+	case name == "powershell" || name == "pwsh":
+		a.powerShell(name, args, next)
 	case name == "docker" || name == "podman" || name == "docker-compose":
 		a.container(name, args, next)
 	case name == "cmd":
@@ -228,7 +238,7 @@ func (a *analyzer) program(cmd word, args []word, cx context) bool {
 		if a.unknownCwd(cx, cmd.source) {
 			return true
 		}
-		a.add(Item{Kind: KindFile, Path: p, Source: cmd.source, Why: "the program is a repository file"})
+		a.runs(Item{Kind: KindFile, Path: p, Source: cmd.source, Why: "the command is a path inside the repository"})
 		a.script(p, cmd, args, cx)
 		return true
 	}

@@ -53,7 +53,7 @@ func (a *analyzer) envVar(name, value, source string, cx context) {
 	case "BASH_ENV", "ENV":
 		// bash (non-interactive) and sh source this file first.
 		if p, ok := a.resolve(cx, value); ok && p != "" {
-			a.add(Item{Kind: KindFile, Path: p, Source: source, Why: name + " makes the shell source it"})
+			a.runs(Item{Kind: KindFile, Path: p, Source: source, Why: name + " makes the shell source it"})
 			a.scriptFile(p, source, cx)
 		}
 	case "RUBYOPT", "PERL5OPT", "JAVA_TOOL_OPTIONS", "GOFLAGS":

@@ -73,6 +73,10 @@ type Item struct {
 	Source string
 	// Why says in a few words how the server comes to run it.
 	Why string
+	// Runs is true when the server runs or loads the item as code (a
+	// script, a module, a package script); false for what is bound only to
+	// be safe (an argument that may name a file, a fallback scope).
+	Runs bool
 }
 
 // Label names an item for people and keys it in fingerprints: the path,
@@ -98,7 +102,7 @@ func (it Item) Label() string {
 // Inline is code given on the command line itself (`python -c`, `node -e`).
 type Inline struct {
 	Program, Flag, Code string
-	Source             string
+	Source              string
 }
 
 // Gap is something the model could not resolve. It never stands alone: the
@@ -139,7 +143,7 @@ func (s *Scope) Covers(p string) bool {
 // scopeBuilder collects items without duplicates.
 type scopeBuilder struct {
 	s    Scope
-	seen map[string]bool
+	seen map[string]int
 }
 
 func (b *scopeBuilder) add(it Item) {
@@ -148,12 +152,16 @@ func (b *scopeBuilder) add(it Item) {
 	}
 	key := it.Kind.String() + "\x00" + it.Path + "\x00" + it.Lang + "\x00" + it.Key
 	if b.seen == nil {
-		b.seen = map[string]bool{}
+		b.seen = map[string]int{}
 	}
-	if b.seen[key] {
+	if i, dup := b.seen[key]; dup {
+		// One item per place; the reason it runs beats a reason to bind it.
+		if it.Runs && !b.s.Items[i].Runs {
+			b.s.Items[i] = it
+		}
 		return
 	}
-	b.seen[key] = true
+	b.seen[key] = len(b.s.Items)
 	b.s.Items = append(b.s.Items, it)
 }
 

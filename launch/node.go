@@ -144,7 +144,7 @@ func (a *analyzer) nodeMain(w word, name string, cx context) {
 // resolves through package.json "main" and index.js) and what it loads.
 func (a *analyzer) jsEntry(cx context, p, source, why string) {
 	if p != "" {
-		a.add(Item{Kind: KindFile, Path: p, Source: source, Why: why})
+		a.runs(Item{Kind: KindFile, Path: p, Source: source, Why: why})
 	}
 	a.jsScope(cx, p, source, why)
 }
@@ -153,8 +153,8 @@ func (a *analyzer) jsEntry(cx context, p, source, why string) {
 // when that can be followed, else every JavaScript file of the
 // repository.
 func (a *analyzer) jsScope(cx context, p, source, why string) {
-	if a.followJS(cx, p, source, why) {
-		return
+	if a.fs == nil || a.followJS(cx, p, source, why) {
+		return // without an FS the model says what the command line names
 	}
 	a.b.gap(source, "what "+displayPath(p)+" loads cannot be followed")
 	a.add(Item{Kind: KindCode, Lang: "javascript", Path: "", Source: source,

@@ -12,11 +12,11 @@ func (a *analyzer) python(name string, args []word, cx context) {
 	// -E and -I make python ignore PYTHONPATH; its items stay bound (a
 	// superset), as another python the server starts may read it.
 	isolated := false
-	first := func(source, why string) {
-		// The working directory (or the script's) is first on sys.path:
-		// every module there shadows the standard library and site-packages.
+	first := func(source, why string, runs bool) {
+		// The working directory is first on sys.path: every module there
+		// shadows the standard library and site-packages.
 		if !isolated {
-			a.add(Item{Kind: KindModules, Lang: "python", Path: cx.cwd, Source: source, Why: why})
+			a.add(Item{Kind: KindModules, Lang: "python", Path: cx.cwd, Source: source, Why: why, Runs: runs})
 		}
 	}
 	for i := 0; i < len(args); i++ {
@@ -29,7 +29,7 @@ func (a *analyzer) python(name string, args []word, cx context) {
 				}
 			}
 			if args[i].text == "-" {
-				first(args[i].source, "python reads the program from stdin and imports from the working directory first")
+				first(args[i].source, "python reads the program from stdin and imports from the working directory first", false)
 				return
 			}
 			a.pythonScript(args[i], name, isolated, cx)
@@ -63,14 +63,14 @@ func (a *analyzer) python(name string, args []word, cx context) {
 				if ok {
 					a.b.s.Inline = append(a.b.s.Inline, Inline{Program: name, Flag: "-c", Code: code.text, Source: code.source})
 				}
-				first(args[i].source, name+" -c imports from the working directory first")
+				first(args[i].source, name+" -c imports from the working directory first", false)
 				return
 			case 'm':
 				mod, ok := val()
 				if !ok {
 					return
 				}
-				first(mod.source, name+" -m "+mod.text+" imports from the working directory first: a module or package there shadows any other of that name")
+				first(mod.source, name+" -m "+mod.text+": python puts the launch directory first on sys.path, so a repository module or package of that name (or of any module it imports) runs instead; -I or -P prevents it", true)
 				if !mod.lit {
 					a.whole(mod.source, name+" -m runs a module named at run time")
 				}
@@ -97,7 +97,7 @@ func (a *analyzer) pythonScript(w word, name string, isolated bool, cx context) 
 	if !ok {
 		return
 	}
-	a.add(Item{Kind: KindFile, Path: p, Source: w.source, Why: name + " runs it"})
+	a.runs(Item{Kind: KindFile, Path: p, Source: w.source, Why: name + " runs it"})
 	dir := dirOf(p)
 	if a.stat(p).Kind == Dir {
 		// A directory (or zip) with __main__.py is its own sys.path[0].
@@ -108,4 +108,3 @@ func (a *analyzer) pythonScript(w word, name string, isolated bool, cx context) 
 			Why: name + " imports from the script's directory first: any module there can run"})
 	}
 }
-

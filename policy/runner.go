@@ -147,8 +147,6 @@ func npmBinName(spec string) string {
 // repository file, and remote-MCP bridges given a plain-http URL.
 func (a *analyzer) packageBin(bin string, args []word) {
 	switch bin {
-	case "tsx", "ts-node", "ts-node-esm", "esno", "vite-node", "node":
-		a.inlineInterpreter(bin, args)
 	case "mcp-remote", "supergateway", "mcp-proxy":
 		for _, w := range args {
 			if host, plain := plaintextHost(w.text); plain && w.lit {
@@ -173,8 +171,7 @@ func (a *analyzer) npmSpec(runner string, w word) {
 		}
 	}
 	if strings.HasPrefix(lower, "file:") || t == "." || t == ".." || strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../") || strings.HasPrefix(t, `.\`) {
-		a.add("MG105", w.at, "%s runs the package at %s in the repository", runner, quote(t))
-		return
+		return // a repository package: the launch model's (MG105)
 	}
 	if absolutePath(t) {
 		return
@@ -333,8 +330,7 @@ func (a *analyzer) pySpec(runner string, w word) {
 		return
 	}
 	if t == "." || t == ".." || strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../") || strings.HasPrefix(t, `.\`) || strings.HasPrefix(lower, "file:") {
-		a.add("MG105", w.at, "%s installs and runs the package at %s in the repository", runner, quote(t))
-		return
+		return // a repository package: the launch model's (MG105)
 	}
 	if absolutePath(t) {
 		return
@@ -496,10 +492,5 @@ func (a *analyzer) compose(name string, args []word) {
 	if len(rest) == 0 {
 		return
 	}
-	switch rest[0].text {
-	case "run", "up", "start", "create":
-		if !absoluteFlag(args, "-f", "--file", "--project-directory") {
-			a.add("MG105", rest[0].at, "%s %s starts services the repository's compose file defines", name, rest[0].text)
-		}
-	}
+	// What the compose file starts is the launch model's (MG105).
 }

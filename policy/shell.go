@@ -46,8 +46,7 @@ loop:
 		return
 	}
 	if !cflag {
-		a.scriptOperand(name, args[i])
-		return
+		return // a script file: the launch model's (MG105)
 	}
 	a.inlineScript(name, args[i], depth)
 	// sh -c 'exec "$@"' sh CMD ARGS: the script runs its positional
@@ -644,8 +643,7 @@ func (a *analyzer) powerShell(name string, cmd word, args []word, depth int) {
 	for i := 0; i < len(args); i++ {
 		t := args[i].text
 		if !strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "/") {
-			if name == "pwsh" { // pwsh's default parameter is -File
-				a.scriptOperand(name, args[i])
+			if name == "pwsh" { // pwsh's default parameter is -File (the launch model's)
 				return
 			}
 			a.psCommand(name, args[i:], depth)
@@ -663,10 +661,7 @@ func (a *analyzer) powerShell(name string, cmd word, args []word, depth int) {
 			}
 			return
 		case opt == "f" || (len(opt) >= 2 && strings.HasPrefix("file", opt)):
-			if i+1 < len(args) {
-				a.scriptOperand(name, args[i+1])
-			}
-			return
+			return // -File: the launch model's (MG105)
 		case psValueParam(opt):
 			i++
 		}

@@ -74,7 +74,6 @@ func LaunchDir(configPath string) string {
 	return d
 }
 
-
 // HookRun is one `run` command of a project .agentty/hooks.json.
 type HookRun struct {
 	// Where names it: "pre_tool[0].run".
