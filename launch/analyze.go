@@ -73,9 +73,12 @@ func Analyze(sp Spawn, launchDir string, fsys FS, opts Options) (*Scope, error) 
 	for _, v := range sp.Env {
 		cx.env[v.Name] = v.Value
 	}
-	ws := []word{{text: sp.Command, lit: true, source: "command"}}
+	// The process receives each string up to its first NUL, as execvp
+	// passes it.
+	cut := func(s string) string { s, _, _ = strings.Cut(s, "\x00"); return s }
+	ws := []word{{text: cut(sp.Command), lit: true, source: "command"}}
 	for i, v := range sp.Args {
-		ws = append(ws, word{text: v, lit: true, source: "args[" + strconv.Itoa(i) + "]"})
+		ws = append(ws, word{text: cut(v), lit: true, source: "args[" + strconv.Itoa(i) + "]"})
 	}
 	for _, v := range sp.Env {
 		a.envVar(v.Name, v.Value, "env."+v.Name, cx)

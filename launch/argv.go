@@ -230,8 +230,9 @@ func skipOptions(ws []word, withValue ...string) []word {
 // follows what that file runs. It reports whether the command was such a
 // path (the program's name then says nothing about what runs).
 func (a *analyzer) program(cmd word, args []word, cx context) bool {
-	if strings.ContainsAny(cmd.text, `/\`) {
-		p, ok := a.resolve(cx, strings.ReplaceAll(cmd.text, `\`, "/"))
+	if strings.Contains(cmd.text, "/") {
+		// A backslash is an ordinary character of a Linux file name.
+		p, ok := a.resolve(cx, cmd.text)
 		if !ok {
 			return false // an absolute program outside the repository
 		}
