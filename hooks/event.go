@@ -87,7 +87,7 @@ func ParseEvent(typ string, args []string, stdin io.Reader, getenv Getenv) (Even
 		case getenv("PRE_COMMIT_IS_SQUASH_MERGE") != "":
 			typ = "post-merge"
 		default:
-			return Event{}, fmt.Errorf("%w: no hook type given and no PRE_COMMIT_* variables set; use `mcp-guard hook post-checkout|post-merge|post-rewrite ARGS...`", ErrUnknownHook)
+			return Event{}, fmt.Errorf("%w: no hook type given and no PRE_COMMIT_* variables set; use `mcp-guard hook post-checkout|post-merge|post-rewrite|reference-transaction ARGS...`", ErrUnknownHook)
 		}
 	}
 	ev := Event{Type: typ}
@@ -102,7 +102,7 @@ func ParseEvent(typ string, args []string, stdin io.Reader, getenv Getenv) (Even
 		}
 		prev, next, flag := args[0], args[1], args[2]
 		if flag != "1" {
-			ev.Op, ev.Old, ev.New = "file checkout", Rev(next), RevWorkTree
+			ev.Op, ev.Old, ev.New = "file checkout", "HEAD", RevWorkTree
 			return ev, nil
 		}
 		if prev == next {

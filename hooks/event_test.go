@@ -41,7 +41,7 @@ func TestParseEvent(t *testing.T) {
 		err      bool
 	}{
 		{name: "branch checkout", typ: "post-checkout", args: []string{c1, c2, "1"}, old: c1, new: c2, op: "checkout"},
-		{name: "file checkout", typ: "post-checkout", args: []string{c1, c1, "0"}, old: c1, new: RevWorkTree, op: "file checkout"},
+		{name: "file checkout", typ: "post-checkout", args: []string{c1, c1, "0"}, old: "HEAD", new: RevWorkTree, op: "file checkout"},
 		{name: "checkout -b", typ: "post-checkout", args: []string{c1, c1, "1"}, old: c1, new: c1, skip: true, op: "checkout"},
 		{name: "clone", typ: "post-checkout", args: []string{zeros, c2, "1"}, old: RevEmpty, new: c2, op: "clone"},
 		{name: "sha256 clone", typ: "post-checkout", args: []string{strings.Repeat("0", 64), c2, "1"}, old: RevEmpty, new: c2, op: "clone"},
@@ -55,7 +55,7 @@ func TestParseEvent(t *testing.T) {
 		{name: "amend", typ: "post-rewrite", args: []string{"amend"}, stdin: c1 + " " + c2 + "\n", skip: true, op: "amend"},
 		{name: "unknown type", typ: "pre-push", err: true},
 		{name: "pre-commit checkout", env: envOf("PRE_COMMIT_FROM_REF", c1, "PRE_COMMIT_TO_REF", c2, "PRE_COMMIT_CHECKOUT_TYPE", "1"), old: c1, new: c2, op: "checkout"},
-		{name: "pre-commit file checkout", env: envOf("PRE_COMMIT_FROM_REF", c1, "PRE_COMMIT_TO_REF", c1, "PRE_COMMIT_CHECKOUT_TYPE", "0"), old: c1, new: RevWorkTree, op: "file checkout"},
+		{name: "pre-commit file checkout", env: envOf("PRE_COMMIT_FROM_REF", c1, "PRE_COMMIT_TO_REF", c1, "PRE_COMMIT_CHECKOUT_TYPE", "0"), old: "HEAD", new: RevWorkTree, op: "file checkout"},
 		{name: "transaction prepared", typ: "reference-transaction", args: []string{"prepared"}, stdin: c1 + " " + c2 + " HEAD\n", skip: true, op: "operation"},
 		{name: "transaction moves HEAD", typ: "reference-transaction", args: []string{"committed"}, stdin: c1 + " " + c2 + " HEAD\n" + c1 + " " + c2 + " refs/heads/main\n", old: c1, new: c2, op: "operation", reflog: true},
 		{name: "transaction HEAD stays", typ: "reference-transaction", args: []string{"committed"}, stdin: c1 + " " + c1 + " HEAD\n", skip: true, op: "operation"},
