@@ -10,7 +10,7 @@ import (
 
 // Rev names one side of a comparison: a revision git resolves (a commit
 // id, ORIG_HEAD, HEAD), the empty repository (Empty, git's all-zeros id),
-// or the staged index (Index).
+// the staged index (Index) or the files on disk (WorkTree).
 type Rev string
 
 const (
@@ -18,6 +18,9 @@ const (
 	RevEmpty Rev = ""
 	// RevIndex is the staged index (a squash merge stages its result).
 	RevIndex Rev = ":index"
+	// RevWorkTree is the files on disk, which agentty reads (a file
+	// checkout or a stash pop changes them without moving HEAD).
+	RevWorkTree Rev = ":worktree"
 )
 
 // Event is what git (or the pre-commit framework) told a hook: which hook
@@ -28,16 +31,22 @@ type Event struct {
 	Old, New Rev
 	// Skip says why there is nothing to compare ("" when there is).
 	Skip string
-	// Op names the operation for people: "clone", "checkout", "merge",
-	// "rebase", "amend".
+	// Op names the operation for people: "clone", "checkout", "file
+	// checkout", "merge", "rebase", "amend", "stash pop", "reset",
+	// "cherry-pick", "revert", "am".
 	Op string
 
 	// fallbackOld replaces Old when it cannot be resolved (post-rewrite:
 	// the old side of the last pair when ORIG_HEAD is missing).
 	fallbackOld Rev
+	// byReflog is set for a move of HEAD seen by reference-transaction:
+	// HEAD's reflog, written in the same transaction, names the operation
+	// (see classify).
+	byReflog bool
 }
 
-// MaxRewriteInput bounds how much of post-rewrite's stdin is read.
+// MaxRewriteInput bounds how much of post-rewrite's (and
+// reference-transaction's) stdin is read.
 const MaxRewriteInput = 4 << 20
 
 // ErrUnknownHook reports a hook type (or pre-commit environment) that
@@ -56,11 +65,18 @@ type Getenv func(string) string
 //     moved HEAD; PREV is all zeros on a clone;
 //   - post-merge SQUASH: ORIG_HEAD to HEAD, or HEAD to the index for a
 //     squash merge (its result is only staged);
+//   - post-checkout PREV NEW 0 (a file checkout: `git checkout REV --
+//     PATH`, `git restore`): HEAD against the work tree, since the files
+//     changed and HEAD did not;
 //   - post-rewrite amend|rebase, with "old new" lines on stdin: an amend
 //     changes no files, so there is nothing to say; a rebase compares the
 //     tip before it (ORIG_HEAD, which git rebase sets; else the old side of
 //     the last pair) with HEAD. The first old commit is not used: the
-//     user's own commits after it would be reported as if they had arrived.
+//     user's own commits after it would be reported as if they had arrived;
+//   - reference-transaction committed, with "old new ref" lines on stdin:
+//     a move of HEAD (old to new; the reflog then names the operation) or
+//     a popped stash (HEAD against the work tree). Other states and refs
+//     (a fetch, a new branch) are skipped.
 func ParseEvent(typ string, args []string, stdin io.Reader, getenv Getenv) (Event, error) {
 	if typ == "" {
 		switch {
@@ -71,7 +87,7 @@ func ParseEvent(typ string, args []string, stdin io.Reader, getenv Getenv) (Even
 		case getenv("PRE_COMMIT_IS_SQUASH_MERGE") != "":
 			typ = "post-merge"
 		default:
-			return Event{}, fmt.Errorf("%w: no hook type given and no PRE_COMMIT_* variables set; use `mcp-guard hook post-checkout|post-merge|post-rewrite ARGS...`", ErrUnknownHook)
+			return Event{}, fmt.Errorf("%w: no hook type given and no PRE_COMMIT_* variables set; use `mcp-guard hook post-checkout|post-merge|post-rewrite|reference-transaction ARGS...`", ErrUnknownHook)
 		}
 	}
 	ev := Event{Type: typ}
@@ -85,10 +101,11 @@ func ParseEvent(typ string, args []string, stdin io.Reader, getenv Getenv) (Even
 			return ev, fmt.Errorf("post-checkout: want 3 arguments (previous HEAD, new HEAD, branch flag), got %d", len(args))
 		}
 		prev, next, flag := args[0], args[1], args[2]
-		switch {
-		case flag != "1":
-			ev.Skip = "a file checkout does not move HEAD"
-		case prev == next:
+		if flag != "1" {
+			ev.Op, ev.Old, ev.New = "file checkout", "HEAD", RevWorkTree
+			return ev, nil
+		}
+		if prev == next {
 			ev.Skip = "HEAD did not move"
 		}
 		ev.Old, ev.New = Rev(prev), Rev(next)
@@ -120,7 +137,7 @@ func ParseEvent(typ string, args []string, stdin io.Reader, getenv Getenv) (Even
 		}
 		ev.Old, ev.New = "ORIG_HEAD", "HEAD"
 		if stdin != nil && getenv("PRE_COMMIT_REWRITE_COMMAND") == "" {
-			pairs, err := readPairs(stdin)
+			pairs, err := readPairs(stdin, "post-rewrite")
 			if err != nil {
 				return ev, err
 			}
@@ -131,28 +148,92 @@ func ParseEvent(typ string, args []string, stdin io.Reader, getenv Getenv) (Even
 			// Kept as the fallback when ORIG_HEAD cannot be resolved.
 			ev.fallbackOld = Rev(pairs[len(pairs)-1][0])
 		}
+	case "reference-transaction":
+		return refTransaction(ev, args, stdin)
 	default:
-		return ev, fmt.Errorf("%w %q: mcp-guard handles post-checkout, post-merge and post-rewrite", ErrUnknownHook, typ)
+		return ev, fmt.Errorf("%w %q: mcp-guard handles %s", ErrUnknownHook, typ, strings.Join(Types, ", "))
 	}
 	return ev, nil
 }
 
-// readPairs reads post-rewrite's "old new [extra]" lines, at most
-// MaxRewriteInput bytes.
-func readPairs(r io.Reader) ([][2]string, error) {
-	var out [][2]string
+// refTransaction reads reference-transaction's updates: the last move of
+// HEAD wins over a popped stash (a reset after a pop says more).
+func refTransaction(ev Event, args []string, stdin io.Reader) (Event, error) {
+	ev.Op = "operation"
+	if len(args) == 0 || args[0] != "committed" || stdin == nil {
+		ev.Skip = "only a committed transaction changes anything"
+		return ev, nil
+	}
+	lines, err := readPairs(stdin, "reference-transaction")
+	if err != nil {
+		return ev, err
+	}
+	ev.Skip = "no update moved HEAD or popped a stash"
+	for _, l := range lines {
+		old, new := l[0], l[1]
+		switch {
+		case old == new || isZeroRev(old):
+		case l[2] == "HEAD" && !isZeroRev(new):
+			ev.Old, ev.New, ev.Skip, ev.byReflog = Rev(old), Rev(new), "", true
+		case l[2] == "refs/stash" && !ev.byReflog:
+			// A pop applies the stash, then drops it. (`git stash drop`
+			// looks the same; it then reports what the work tree holds.)
+			ev.Op, ev.Old, ev.New, ev.Skip = "stash pop", "HEAD", RevWorkTree, ""
+		}
+	}
+	return ev, nil
+}
+
+// readPairs reads "old new [ref]" lines (post-rewrite's rewritten commits,
+// reference-transaction's updates), at most MaxRewriteInput bytes; the
+// third field is "" when missing.
+func readPairs(r io.Reader, hook string) ([][3]string, error) {
+	var out [][3]string
 	sc := bufio.NewScanner(io.LimitReader(r, MaxRewriteInput))
 	for sc.Scan() {
 		f := strings.Fields(sc.Text())
 		if len(f) < 2 {
 			continue
 		}
-		out = append(out, [2]string{f[0], f[1]})
+		l := [3]string{f[0], f[1], ""}
+		if len(f) > 2 {
+			l[2] = f[2]
+		}
+		out = append(out, l)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("post-rewrite: reading the rewritten commits: %w", err)
+		return nil, fmt.Errorf("%s: reading stdin: %w", hook, err)
 	}
 	return out, nil
+}
+
+// reflogOps are the operations reference-transaction reports, by the
+// prefix of the reflog message git writes for them. Every other move of
+// HEAD is left to the hook that fires for it (post-checkout, post-merge,
+// post-rewrite) or changes no file (a commit, an amend).
+var reflogOps = []struct{ prefix, op string }{
+	{"reset: ", "reset"},
+	{"cherry-pick: ", "cherry-pick"},
+	{"revert: ", "revert"},
+	{"am: ", "am"},
+}
+
+// classify names a reference-transaction event's operation from the
+// message of HEAD's newest reflog entry, or skips it.
+func (ev Event) classify(msg string) Event {
+	for _, r := range reflogOps {
+		if strings.HasPrefix(msg, r.prefix) {
+			ev.Op = r.op
+			if r.op == "reset" {
+				// --soft and --mixed leave the files alone: compare
+				// what agentty reads, not the commits.
+				ev.New = RevWorkTree
+			}
+			return ev
+		}
+	}
+	ev.Skip = "HEAD moved by an operation another hook reports, or that changes no file"
+	return ev
 }
 
 // isZeroRev reports whether rev is git's "no commit": empty or all zeros.
@@ -166,7 +247,7 @@ func (ev Event) ManualCommand() string {
 	switch {
 	case ev.Old == RevEmpty:
 		return "mcp-guard check"
-	case ev.New == RevIndex:
+	case ev.New == RevIndex || ev.New == RevWorkTree:
 		return "mcp-guard diff " + string(ev.Old)
 	}
 	return "mcp-guard diff " + string(ev.Old) + " " + string(ev.New)

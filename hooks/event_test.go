@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -33,12 +35,13 @@ func TestParseEvent(t *testing.T) {
 		env      Getenv
 		old, new Rev
 		fallback Rev
+		reflog   bool
 		skip     bool
 		op       string
 		err      bool
 	}{
 		{name: "branch checkout", typ: "post-checkout", args: []string{c1, c2, "1"}, old: c1, new: c2, op: "checkout"},
-		{name: "file checkout", typ: "post-checkout", args: []string{c1, c1, "0"}, old: c1, new: c1, skip: true, op: "checkout"},
+		{name: "file checkout", typ: "post-checkout", args: []string{c1, c1, "0"}, old: "HEAD", new: RevWorkTree, op: "file checkout"},
 		{name: "checkout -b", typ: "post-checkout", args: []string{c1, c1, "1"}, old: c1, new: c1, skip: true, op: "checkout"},
 		{name: "clone", typ: "post-checkout", args: []string{zeros, c2, "1"}, old: RevEmpty, new: c2, op: "clone"},
 		{name: "sha256 clone", typ: "post-checkout", args: []string{strings.Repeat("0", 64), c2, "1"}, old: RevEmpty, new: c2, op: "clone"},
@@ -52,7 +55,15 @@ func TestParseEvent(t *testing.T) {
 		{name: "amend", typ: "post-rewrite", args: []string{"amend"}, stdin: c1 + " " + c2 + "\n", skip: true, op: "amend"},
 		{name: "unknown type", typ: "pre-push", err: true},
 		{name: "pre-commit checkout", env: envOf("PRE_COMMIT_FROM_REF", c1, "PRE_COMMIT_TO_REF", c2, "PRE_COMMIT_CHECKOUT_TYPE", "1"), old: c1, new: c2, op: "checkout"},
-		{name: "pre-commit file checkout", env: envOf("PRE_COMMIT_FROM_REF", c1, "PRE_COMMIT_TO_REF", c2, "PRE_COMMIT_CHECKOUT_TYPE", "0"), old: c1, new: c2, skip: true, op: "checkout"},
+		{name: "pre-commit file checkout", env: envOf("PRE_COMMIT_FROM_REF", c1, "PRE_COMMIT_TO_REF", c1, "PRE_COMMIT_CHECKOUT_TYPE", "0"), old: "HEAD", new: RevWorkTree, op: "file checkout"},
+		{name: "transaction prepared", typ: "reference-transaction", args: []string{"prepared"}, stdin: c1 + " " + c2 + " HEAD\n", skip: true, op: "operation"},
+		{name: "transaction moves HEAD", typ: "reference-transaction", args: []string{"committed"}, stdin: c1 + " " + c2 + " HEAD\n" + c1 + " " + c2 + " refs/heads/main\n", old: c1, new: c2, op: "operation", reflog: true},
+		{name: "transaction HEAD stays", typ: "reference-transaction", args: []string{"committed"}, stdin: c1 + " " + c1 + " HEAD\n", skip: true, op: "operation"},
+		{name: "transaction detaches from nothing", typ: "reference-transaction", args: []string{"committed"}, stdin: zeros + " " + c1 + " HEAD\n", skip: true, op: "operation"},
+		{name: "transaction fetch", typ: "reference-transaction", args: []string{"committed"}, stdin: zeros + " " + c1 + " refs/remotes/origin/main\n" + c1 + " " + c2 + " refs/tags/v1\n", skip: true, op: "operation"},
+		{name: "stash pop", typ: "reference-transaction", args: []string{"committed"}, stdin: c1 + " " + zeros + " refs/stash\n", old: "HEAD", new: RevWorkTree, op: "stash pop"},
+		{name: "new stash", typ: "reference-transaction", args: []string{"committed"}, stdin: zeros + " " + c1 + " refs/stash\n", skip: true, op: "operation"},
+		{name: "transaction without stdin", typ: "reference-transaction", args: []string{"committed"}, skip: true, op: "operation"},
 		{name: "pre-commit merge", env: envOf("PRE_COMMIT_IS_SQUASH_MERGE", "0"), old: "ORIG_HEAD", new: "HEAD", op: "merge"},
 		{name: "pre-commit rewrite", env: envOf("PRE_COMMIT_REWRITE_COMMAND", "rebase"), stdin: "never read", old: "ORIG_HEAD", new: "HEAD", op: "rebase"},
 		{name: "pre-commit amend", env: envOf("PRE_COMMIT_REWRITE_COMMAND", "amend"), skip: true, op: "amend"},
@@ -71,7 +82,7 @@ func TestParseEvent(t *testing.T) {
 			if tt.err {
 				return
 			}
-			if ev.Old != tt.old || ev.New != tt.new || (ev.Skip != "") != tt.skip || ev.Op != tt.op || ev.fallbackOld != tt.fallback {
+			if ev.Old != tt.old || ev.New != tt.new || (ev.Skip != "") != tt.skip || ev.Op != tt.op || ev.fallbackOld != tt.fallback || ev.byReflog != tt.reflog {
 				t.Errorf("got %+v", ev)
 			}
 		})
@@ -96,10 +107,56 @@ func TestRunNeverHangs(t *testing.T) {
 }
 
 func TestRunSkipsWithoutReadingTheRepository(t *testing.T) {
-	// Not a repository at all: a file checkout must not even look.
-	out, err := Run(context.Background(), Request{Type: "post-checkout", Args: []string{c1, c1, "0"}, Dir: t.TempDir(), Env: []string{}})
+	// Not a repository at all: a fetch's transaction must not even look.
+	out, err := Run(context.Background(), Request{Type: "reference-transaction", Args: []string{"committed"}, Stdin: strings.NewReader(zeros + " " + c1 + " refs/remotes/origin/main\n"), Dir: t.TempDir(), Env: []string{}})
 	if err != nil || out.Event.Skip == "" || !out.Quiet() {
 		t.Errorf("out %+v err %v", out, err)
+	}
+}
+
+func TestClassify(t *testing.T) {
+	ev := Event{Type: "reference-transaction", Old: c1, New: c2, Op: "operation", byReflog: true}
+	for msg, want := range map[string]Event{
+		"reset: moving to HEAD~1":        {Op: "reset", Old: c1, New: RevWorkTree},
+		"cherry-pick: add a server":      {Op: "cherry-pick", Old: c1, New: c2},
+		"revert: Revert \"x\"":           {Op: "revert", Old: c1, New: c2},
+		"am: add a server":               {Op: "am", Old: c1, New: c2},
+		"commit: edit the config":        {Skip: "x"},
+		"commit (amend): x":              {Skip: "x"},
+		"checkout: moving from a to b":   {Skip: "x"},
+		"merge main: Fast-forward":       {Skip: "x"},
+		"pull: Fast-forward":             {Skip: "x"},
+		"rebase (pick): x":               {Skip: "x"},
+		"pull --rebase (pick): reset: x": {Skip: "x"},
+		"":                               {Skip: "x"},
+	} {
+		got := ev.classify(msg)
+		if (got.Skip != "") != (want.Skip != "") || want.Skip == "" && (got.Op != want.Op || got.Old != want.Old || got.New != want.New) {
+			t.Errorf("%q: %+v", msg, got)
+		}
+	}
+}
+
+func TestLastReflogMessage(t *testing.T) {
+	dir := t.TempDir()
+	if got := lastReflogMessage(dir); got != "" {
+		t.Errorf("no reflog: %q", got)
+	}
+	mustDo(t, os.MkdirAll(filepath.Join(dir, "logs"), 0o755))
+	line := func(msg string) string {
+		return c1 + " " + c2 + " A U Thor <a@example.com> 1700000000 +0000\t" + msg + "\n"
+	}
+	long := strings.Repeat(line("commit: x"), 1000)
+	for content, want := range map[string]string{
+		line("commit: one") + line("reset: moving to HEAD~1"): "reset: moving to HEAD~1",
+		long + line("am: patch"):                              "am: patch",
+		line(strings.Repeat("x", 2*maxReflogTail)):            "",
+		"": "",
+	} {
+		mustDo(t, os.WriteFile(filepath.Join(dir, "logs", "HEAD"), []byte(content), 0o644))
+		if got := lastReflogMessage(dir); got != want {
+			t.Errorf("got %.40q, want %q", got, want)
+		}
 	}
 }
 
@@ -129,6 +186,7 @@ func FuzzParseEvent(f *testing.F) {
 	f.Add("post-rewrite", "rebase", c1+" "+c2+"\n")
 	f.Add("post-checkout", zeros, "")
 	f.Add("post-merge", "1", "")
+	f.Add("reference-transaction", "committed", c1+" "+c2+" HEAD\n"+c1+" "+zeros+" refs/stash\n")
 	f.Fuzz(func(t *testing.T, typ, arg, stdin string) {
 		r := &countingReader{r: strings.NewReader(stdin)}
 		ev, err := ParseEvent(typ, []string{arg, arg, arg}, r, envOf())

@@ -1,5 +1,5 @@
 // Package hooks installs mcp-guard's git hooks (post-checkout, post-merge,
-// post-rewrite) beside whatever hooks a repository already has, and holds
+// post-rewrite, reference-transaction) beside whatever hooks a repository already has, and holds
 // the hook entry: from what git passes a hook to the two states of the
 // repository to compare, and the changes a warning is made of.
 //
@@ -29,9 +29,9 @@ import (
 	"text/template"
 )
 
-// Types are the git hooks mcp-guard installs, in the order git fires them
-// during a pull with rebase or a clone.
-var Types = []string{"post-checkout", "post-merge", "post-rewrite"}
+// Types are the git hooks mcp-guard installs. reference-transaction sees
+// what the other three do not: reset, cherry-pick, revert, am, stash pop.
+var Types = []string{"post-checkout", "post-merge", "post-rewrite", "reference-transaction"}
 
 // IsType reports whether t is one of Types.
 func IsType(t string) bool {
@@ -335,7 +335,7 @@ func Install(d Dir, o Options) ([]Result, error) {
 			r.Action = ActionUnchanged
 		case h.Kind == KindOurs:
 			r.Action = ActionUpdated
-		case h.Manager != ManagerNone && !o.Force:
+		case h.Manager != ManagerNone && !o.Force && !unmanaged(h):
 			r.Action, r.Manager = ActionManaged, h.Manager
 		case h.Kind == KindForeign && h.Chained != "":
 			r.Action = ActionRefused
@@ -356,6 +356,13 @@ func Install(d Dir, o Options) ([]Result, error) {
 		out = append(out, r)
 	}
 	return out, nil
+}
+
+// unmanaged reports whether h is a hook the directory's manager does not
+// run, so mcp-guard's script goes in directly: husky and pre-commit have
+// no reference-transaction, and lefthook runs only the hooks it wrote.
+func unmanaged(h Hook) bool {
+	return h.Type == "reference-transaction" && h.Kind == KindAbsent
 }
 
 // writeExecutable replaces path atomically with an executable file.
@@ -447,13 +454,15 @@ func Integration(m Manager, d Dir, types []string) []string {
 		var out []string
 		for _, t := range types {
 			stdin := ""
-			if t == "post-rewrite" {
+			if t == "post-rewrite" || t == "reference-transaction" {
 				stdin = "use_stdin: true, "
 			}
 			out = append(out, fmt.Sprintf(`in lefthook.yml: %s: {commands: {mcp-guard: {%srun: "mcp-guard hook %s {0}"}}}`, t, stdin, t))
 		}
 		return append(out, "then run: lefthook install")
 	case ManagerPreCommit:
+		// pre-commit has no reference-transaction stage: that one is
+		// mcp-guard's own script (see unmanaged).
 		return []string{
 			`in .pre-commit-config.yaml: - {repo: local, hooks: [{id: mcp-guard-post, name: mcp-guard, entry: mcp-guard hook, language: system, stages: [post-checkout, post-merge, post-rewrite], always_run: true, pass_filenames: false, verbose: true}]}`,
 			"then run: pre-commit install --hook-type post-checkout --hook-type post-merge --hook-type post-rewrite",

@@ -105,13 +105,13 @@ func TestInstallIdempotentAndUninstall(t *testing.T) {
 
 	rs, err := Install(d, Options{Binary: bin})
 	mustDo(t, err)
-	if got := actions(rs); got != "post-checkout=installed post-merge=installed post-rewrite=installed" {
+	if got := actions(rs); got != "post-checkout=installed post-merge=installed post-rewrite=installed reference-transaction=installed" {
 		t.Fatalf("first install: %s", got)
 	}
 	first := readString(t, filepath.Join(d.Path, "post-merge"))
 	rs, err = Install(d, Options{Binary: bin})
 	mustDo(t, err)
-	if got := actions(rs); got != "post-checkout=unchanged post-merge=unchanged post-rewrite=unchanged" {
+	if got := actions(rs); got != "post-checkout=unchanged post-merge=unchanged post-rewrite=unchanged reference-transaction=unchanged" {
 		t.Fatalf("second install: %s", got)
 	}
 	if readString(t, filepath.Join(d.Path, "post-merge")) != first {
@@ -131,12 +131,12 @@ func TestInstallIdempotentAndUninstall(t *testing.T) {
 	bin2 := filepath.Join(root, "elsewhere", "mcp-guard")
 	rs, err = Install(d, Options{Binary: bin2})
 	mustDo(t, err)
-	if got := actions(rs); got != "post-checkout=updated post-merge=updated post-rewrite=updated" {
+	if got := actions(rs); got != "post-checkout=updated post-merge=updated post-rewrite=updated reference-transaction=updated" {
 		t.Errorf("new binary: %s", got)
 	}
 	rs, err = Uninstall(d)
 	mustDo(t, err)
-	if got := actions(rs); got != "post-checkout=removed post-merge=removed post-rewrite=removed" {
+	if got := actions(rs); got != "post-checkout=removed post-merge=removed post-rewrite=removed reference-transaction=removed" {
 		t.Errorf("uninstall: %s", got)
 	}
 	if ents, _ := os.ReadDir(d.Path); len(ents) != 0 {
@@ -144,7 +144,7 @@ func TestInstallIdempotentAndUninstall(t *testing.T) {
 	}
 	rs, err = Uninstall(d)
 	mustDo(t, err)
-	if got := actions(rs); got != "post-checkout=absent post-merge=absent post-rewrite=absent" {
+	if got := actions(rs); got != "post-checkout=absent post-merge=absent post-rewrite=absent reference-transaction=absent" {
 		t.Errorf("second uninstall: %s", got)
 	}
 }
@@ -170,7 +170,7 @@ func TestChainedHookRunsFirst(t *testing.T) {
 
 	rs, err := Install(d, Options{Binary: bin})
 	mustDo(t, err)
-	if got := actions(rs); got != "post-checkout=chained post-merge=chained post-rewrite=chained" {
+	if got := actions(rs); got != "post-checkout=chained post-merge=chained post-rewrite=chained reference-transaction=chained" {
 		t.Fatalf("install: %s", got)
 	}
 	for _, r := range rs {
@@ -188,9 +188,25 @@ func TestChainedHookRunsFirst(t *testing.T) {
 	if code != 5 {
 		t.Errorf("post-rewrite exit %d, want 5", code)
 	}
+	// reference-transaction: the chained hook gets every state and every
+	// update; mcp-guard only a committed move of HEAD or refs/stash.
+	updates := c1 + " " + c2 + " refs/remotes/origin/main\n" + c1 + " " + c2 + " HEAD\n" + c1 + " " + c1 + " refs/stash\n"
+	_, code = runHook(t, filepath.Join(d.Path, "reference-transaction"), updates, nil, "prepared")
+	if code != 6 {
+		t.Errorf("reference-transaction exit %d, want 6", code)
+	}
+	_, code = runHook(t, filepath.Join(d.Path, "reference-transaction"), updates, nil, "committed")
+	if code != 6 {
+		t.Errorf("reference-transaction exit %d, want 6", code)
+	}
+	theirsTx := func(state string) string {
+		return "theirs: [" + state + "]\ntheirs-stdin: " + c1 + " " + c2 + " refs/remotes/origin/main\ntheirs-stdin: " + c1 + " " + c2 + " HEAD\ntheirs-stdin: " + c1 + " " + c1 + " refs/stash\n"
+	}
 	want := "theirs: [0]\nguard: [hook] [post-merge] [0]\n" +
 		"theirs: [rebase]\ntheirs-stdin: 1111 2222\ntheirs-stdin: 3333 4444\n" +
-		"guard: [hook] [post-rewrite] [rebase]\nguard-stdin: 1111 2222\nguard-stdin: 3333 4444\n"
+		"guard: [hook] [post-rewrite] [rebase]\nguard-stdin: 1111 2222\nguard-stdin: 3333 4444\n" +
+		theirsTx("prepared") + theirsTx("committed") +
+		"guard: [hook] [reference-transaction] [committed]\nguard-stdin: " + c1 + " " + c2 + " HEAD\n"
 	if got := readString(t, log); got != want {
 		t.Errorf("log:\n%s\nwant:\n%s", got, want)
 	}
@@ -204,7 +220,7 @@ func TestChainedHookRunsFirst(t *testing.T) {
 
 	rs, err = Uninstall(d)
 	mustDo(t, err)
-	if got := actions(rs); got != "post-checkout=restored post-merge=restored post-rewrite=restored" {
+	if got := actions(rs); got != "post-checkout=restored post-merge=restored post-rewrite=restored reference-transaction=restored" {
 		t.Errorf("uninstall: %s", got)
 	}
 	for typ, body := range orig {

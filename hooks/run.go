@@ -163,6 +163,13 @@ func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
 		return out, err
 	}
 	defer repo.Close()
+	if ev.byReflog {
+		ev = ev.classify(lastReflogMessage(repo.GitDir()))
+		out.Event = ev
+		if ev.Skip != "" {
+			return out, nil
+		}
+	}
 	old, err := resolve(repo, ev.Old)
 	if err != nil && ev.fallbackOld != "" {
 		old, err = resolve(repo, ev.fallbackOld)
@@ -320,8 +327,39 @@ func resolve(repo *gitscan.Repo, rev Rev) (gitscan.Side, error) {
 		return gitscan.Empty, nil
 	case RevIndex:
 		return gitscan.Index, nil
+	case RevWorkTree:
+		return gitscan.WorkTree, nil
 	}
 	return repo.Resolve(string(rev))
+}
+
+// maxReflogTail bounds how much of the reflog's end is read for its last
+// entry.
+const maxReflogTail = 8192
+
+// lastReflogMessage is the message of the newest entry of HEAD's reflog in
+// gitDir ("reset: moving to HEAD~1"), "" when there is none (reflogs
+// off, or an entry longer than maxReflogTail).
+func lastReflogMessage(gitDir string) string {
+	f, err := os.Open(filepath.Join(gitDir, "logs", "HEAD"))
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return ""
+	}
+	off := max(fi.Size()-maxReflogTail, 0)
+	buf := make([]byte, fi.Size()-off)
+	n, _ := f.ReadAt(buf, off)
+	tail := strings.TrimSuffix(string(buf[:n]), "\n")
+	i := strings.LastIndexByte(tail, '\n')
+	if i < 0 && off > 0 {
+		return ""
+	}
+	_, msg, _ := strings.Cut(tail[i+1:], "\t")
+	return msg
 }
 
 // envLookup looks variables up in an environment list (the last one wins,

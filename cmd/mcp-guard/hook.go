@@ -16,11 +16,11 @@ import (
 func hookCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "hook",
-		Usage:     "the git hook entry: say what a checkout, merge or rebase changed (run by the installed hooks)",
-		UsageText: "mcp-guard hook post-checkout|post-merge|post-rewrite [GIT'S ARGUMENTS...]\nmcp-guard hook   (from the pre-commit framework: PRE_COMMIT_* tell the hook type)",
+		Usage:     "the git hook entry: say what a checkout, merge, rebase, reset, cherry-pick, revert, am or stash pop changed (run by the installed hooks)",
+		UsageText: "mcp-guard hook post-checkout|post-merge|post-rewrite|reference-transaction [GIT'S ARGUMENTS...]\nmcp-guard hook   (from the pre-commit framework: PRE_COMMIT_* tell the hook type)",
 		Description: "Writes the warning to stderr and always exits 0: git cannot undo the operation, and a\n" +
 			"failing post-checkout would fail the clone. It reads stdin only for post-rewrite's\n" +
-			"commit pairs, never waits for a terminal, and gives up after " + hooks.DefaultTimeout.String() +
+			"commit pairs and reference-transaction's updates, never waits for a terminal, and gives up after " + hooks.DefaultTimeout.String() +
 			" (MCP_GUARD_HOOK_TIMEOUT).\nMCP_GUARD=0 turns it off.",
 		SkipFlagParsing: true,
 		Action:          func(c *cli.Context) error { return runHook(c, e) },

@@ -20,13 +20,13 @@ func hooksCommand(e *env) *cli.Command {
 	template := &cli.StringFlag{Name: "template", Usage: "act on the git template directory `DIR` (its hooks/) instead of this repository"}
 	return &cli.Command{
 		Name:      "hooks",
-		Usage:     "install, remove or show mcp-guard's git hooks (post-checkout, post-merge, post-rewrite)",
+		Usage:     "install, remove or show mcp-guard's git hooks (post-checkout, post-merge, post-rewrite, reference-transaction)",
 		UsageText: "mcp-guard [-C DIR] hooks install [--force] [--adopt] [--template DIR] | uninstall [--template DIR] | status [--template DIR]",
 		Subcommands: []*cli.Command{
 			{
 				Name:  "install",
 				Usage: "install the hooks; hooks already there are kept and still run first",
-				Description: "After every checkout, merge and rebase the hooks say which MCP servers the operation\n" +
+				Description: "After every checkout, merge, rebase, reset, cherry-pick, revert, am and stash pop the hooks say which MCP servers the operation\n" +
 					"added or changed and which approvals it invalidated or silently kept. MCP_GUARD=0 skips them.\n" +
 					"With --template DIR they go into a git template directory, so that every repository\n" +
 					"git creates or clones afterwards has them and warns at clone time.",

@@ -19,17 +19,51 @@ esac
 chained=$hook_dir/$hook.mcp-guard-chained
 
 status=0
-if [ "$hook" = post-rewrite ]; then
-	# git writes the rewritten commits on stdin; both hooks get them.
-	input=$(cat; echo .)
-	input=${input%.}
+if [ "$hook" = reference-transaction ] && [ ! -x "$chained" ] && [ "$1" != committed ]; then
+	# It runs up to three times per ref update (prepared, committed,
+	# aborted): leave at once, reading nothing.
+	exit 0
+fi
+if [ "$hook" = post-rewrite ] || [ "$hook" = reference-transaction ]; then
+	# git writes on stdin (the rewritten commits, the updated refs); both
+	# hooks get it.
 	if [ -x "$chained" ]; then
+		input=$(cat; echo .)
+		input=${input%.}
 		printf '%s' "$input" | "$chained" "$@"
 		status=$?
+	elif [ "$hook" = post-rewrite ]; then
+		input=$(cat; echo .)
+		input=${input%.}
 	fi
 elif [ -x "$chained" ]; then
 	"$chained" "$@"
 	status=$?
+fi
+
+if [ "$hook" = reference-transaction ]; then
+	# Only a committed move of HEAD or refs/stash can change what agentty
+	# runs; any other update (a fetch, a new branch) ends here, starting no
+	# process.
+	[ "$1" = committed ] && [ "${MCP_GUARD-}" != 0 ] || exit $status
+	moved=
+	keep() {
+		while read -r old new ref; do
+			case $ref in
+			HEAD | refs/stash) [ "$old" = "$new" ] || moved="$moved$old $new $ref
+" ;;
+			esac
+		done
+	}
+	if [ -x "$chained" ]; then
+		keep <<EOF
+$input
+EOF
+	else
+		keep
+	fi
+	[ -n "$moved" ] || exit $status
+	input=$moved
 fi
 
 if [ "${MCP_GUARD-}" != 0 ]; then
@@ -39,7 +73,7 @@ if [ "${MCP_GUARD-}" != 0 ]; then
 	fi
 	if [ -z "$mcp_guard" ]; then
 		echo "mcp-guard: not found ($recorded is gone and mcp-guard is not on PATH): not checking what this $hook changed in agentty's MCP servers" >&2
-	elif [ "$hook" = post-rewrite ]; then
+	elif [ "$hook" = post-rewrite ] || [ "$hook" = reference-transaction ]; then
 		printf '%s' "$input" | "$mcp_guard" hook "$hook" "$@"
 	else
 		"$mcp_guard" hook "$hook" "$@" </dev/null
