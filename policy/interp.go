@@ -88,7 +88,7 @@ func launchHits(sp launch.Spawn, at func(source string) (int, bool)) []hit {
 		if len(labels) > 3 {
 			labels = append(labels[:3], fmt.Sprintf("%d more", len(items)-3))
 		}
-		out = append(out, hit{rule: "MG105", at: i, detail: fmt.Sprintf("%s: %s; agentty's approval does not cover what is there",
+		out = append(out, hit{rule: "MG105", at: i, detail: fmt.Sprintf("%s: %s; agentty's approval does not cover its content",
 			strings.Join(labels, ", "), items[0].Why)})
 	}
 	for _, in := range sc.Inline {

@@ -93,8 +93,10 @@ type ReviewItem struct {
 	Index, Total int
 	Verdict      trust.GateVerdict
 	ConfigPath   string
-	// Files are the repository files it runs, as they are now.
+	// Files are the repository files it runs, as they are now, and Scope
+	// why it runs each and what could not be followed.
 	Files []trust.FileID
+	Scope ServerScope
 	// Since is what changed since the baseline (the last approved version,
 	// else the last decision); nil when it was never reviewed.
 	Since *trust.Change
@@ -122,8 +124,19 @@ func WriteReviewItem(w io.Writer, it ReviewItem, st Style) error {
 	for _, ev := range s.Env {
 		p.printf("  env      %s=%s\n", Sanitize(ev.Name), Sanitize(ev.Value))
 	}
+	why := map[string]string{}
+	for _, si := range it.Scope.Items {
+		why[si.Item] = si.Why
+	}
 	for _, f := range it.Files {
-		p.printf("  file     %s  %s\n", Sanitize(f.Path), st.Dim(Short(f.ID)))
+		p.printf("  file     %s  %s", Sanitize(f.Path), st.Dim(Short(f.ID)))
+		if w := why[f.Path]; w != "" {
+			p.printf("  %s", st.Dim(Sanitize(w)))
+		}
+		p.printf("\n")
+	}
+	for _, u := range it.Scope.Unresolved {
+		p.printf("  unsure   %s\n", Sanitize(u))
 	}
 	p.printf("  agentty  %s\n", reasonText(v.Verdict))
 	p.printf("  why      %s\n", GateReasonText(v))
@@ -172,7 +185,12 @@ func ReviewHelp() string {
 // is reviewed, declined or unreviewed, blocks whether it keeps agentty from
 // starting. Servers the gate never asks about (user configuration) get
 // neither.
-func AddReviewState(doc *StatusDoc, verdicts []trust.GateVerdict) {
+func AddReviewState(doc *StatusDoc, verdicts []trust.GateVerdict, scopes map[string]ServerScope) {
+	for i := range doc.Servers {
+		if sc, ok := scopes[doc.Servers[i].Name]; ok {
+			doc.Servers[i].Scope, doc.Servers[i].Unresolved = sc.Items, sc.Unresolved
+		}
+	}
 	for i := range doc.Servers {
 		for _, v := range verdicts {
 			if v.Server.Name != doc.Servers[i].Name || v.State == "" {

@@ -88,7 +88,7 @@ func TestAddReviewState(t *testing.T) {
 		in.Verdicts[i] = v.Verdict
 	}
 	doc := NewStatusDoc(in)
-	AddReviewState(&doc, vs)
+	AddReviewState(&doc, vs, nil)
 	for _, s := range doc.Servers {
 		if s.Review != "unreviewed" || s.Blocks == nil || !*s.Blocks {
 			t.Errorf("%s: review %q blocks %v", s.Name, s.Review, s.Blocks)

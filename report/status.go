@@ -56,6 +56,11 @@ type StatusServer struct {
 	// review ledger was consulted.
 	Review string `json:"review,omitempty"`
 	Blocks *bool  `json:"blocks,omitempty"`
+	// Scope is what the server runs from the repository (the items the
+	// repository holds), Unresolved what the launch model could not follow;
+	// set when mcp-guard read the repository.
+	Scope      []ScopeItem `json:"scope,omitempty"`
+	Unresolved []string    `json:"unresolved,omitempty"`
 }
 
 // NewStatusDoc builds the status document from an inspection.
@@ -173,15 +178,16 @@ func padRight(s string, n int) string {
 // WriteStatus renders an inspection for people, in the manner of
 // `agentty plugin list --project`, plus why each server is trusted.
 func WriteStatus(w io.Writer, in *trust.Inspection, st Style) error {
-	return WriteStatusReview(w, in, nil, st)
+	return WriteStatusReview(w, in, nil, nil, st)
 }
 
 // WriteStatusReview is WriteStatus with mcp-guard's review state of each
 // gated server (from the same inspection) after agentty's verdict:
 // reviewed, declined, or unreviewed and whether that blocks `mcp-guard
 // launch`. Servers without a verdict in gate (nil: none) show agentty's
-// verdict only.
-func WriteStatusReview(w io.Writer, in *trust.Inspection, gate []trust.GateVerdict, st Style) error {
+// verdict only. scopes (by server name, nil: none) add what each server
+// runs from the repository.
+func WriteStatusReview(w io.Writer, in *trust.Inspection, gate []trust.GateVerdict, scopes map[string]ServerScope, st Style) error {
 	p := &printer{w: w}
 	switch {
 	case in.Config == nil:
@@ -222,6 +228,9 @@ func WriteStatusReview(w io.Writer, in *trust.Inspection, gate []trust.GateVerdi
 			blocking = blocking || g.Blocks
 		}
 		p.printf("%s  %s\n", line, st.Dim("["+why+"]"))
+		for _, l := range scopeLines(scopes[v.Server.Name], 6) {
+			p.printf("        %s\n", st.Dim(l))
+		}
 	}
 	if in.StoreErr != nil {
 		p.printf("%s the approvals store approves nothing: %s\n", st.Warning("warning:"), Sanitize(in.StoreErr.Error()))

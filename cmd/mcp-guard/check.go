@@ -185,24 +185,21 @@ func (g *gateView) loadProject(ctx context.Context, e *env) error {
 	return nil
 }
 
-// withReviewState adds mcp-guard's review state (review, blocks) to the
-// status document. When the gate cannot be evaluated the fields stay out
-// and a warning on stderr says why.
-func withReviewState(c *cli.Context, e *env, doc report.StatusDoc) report.StatusDoc {
-	report.AddReviewState(&doc, gateVerdicts(c, e))
-	return doc
-}
-
-// gateVerdicts evaluates mcp-guard's gate for the launch directory; when it
+// statusGate evaluates mcp-guard's gate for the launch directory: the
+// review state and what each server runs from the repository. When it
 // cannot, a warning on stderr says why and there are none.
-func gateVerdicts(c *cli.Context, e *env) []trust.GateVerdict {
+func statusGate(c *cli.Context, e *env) ([]trust.GateVerdict, map[string]report.ServerScope) {
 	dir, err := launchDir(c)
 	if err == nil {
 		var g *gateView
 		if g, err = evaluateGate(c.Context, e, dir); err == nil {
-			return g.verdicts
+			scopes := map[string]report.ServerScope{}
+			for name, s := range g.servers {
+				scopes[name] = report.NewServerScope(s.Scope, s.Files)
+			}
+			return g.verdicts, scopes
 		}
 	}
 	fmt.Fprintf(e.stderr, "mcp-guard: warning: review state unknown: %s\n", report.Sanitize(err.Error()))
-	return nil
+	return nil, nil
 }

@@ -326,9 +326,10 @@ func (g *gateView) interactive(ctx context.Context, e *env, blocking []trust.Gat
 // since the last review (with the files' content) and its findings.
 func (g *gateView) reviewItem(ctx context.Context, e *env, i int, blocking []trust.GateVerdict, findings []trust.Finding) report.ReviewItem {
 	v := blocking[i]
+	ps := g.servers[v.Server.Name]
 	item := report.ReviewItem{
 		Index: i + 1, Total: len(blocking), Verdict: v, ConfigPath: g.configPath(),
-		Files: g.servers[v.Server.Name].Files, Since: g.since(v),
+		Files: ps.Files, Scope: report.NewServerScope(ps.Scope, ps.Files), Since: g.since(v),
 	}
 	item.Content = g.reviewContent(ctx, e, v.Last.Baseline(), item.Since)
 	for _, f := range findings {

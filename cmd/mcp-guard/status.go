@@ -26,10 +26,13 @@ func statusCommand(e *env) *cli.Command {
 				return err
 			}
 			addPolicyFindings(e, in)
+			verdicts, scopes := statusGate(c, e)
 			if c.Bool("json") {
-				err = report.WriteJSON(e.stdout, withReviewState(c, e, report.NewStatusDoc(in)))
+				doc := report.NewStatusDoc(in)
+				report.AddReviewState(&doc, verdicts, scopes)
+				err = report.WriteJSON(e.stdout, doc)
 			} else {
-				err = report.WriteStatusReview(e.stdout, in, gateVerdicts(c, e), e.style(e.stdout))
+				err = report.WriteStatusReview(e.stdout, in, verdicts, scopes, e.style(e.stdout))
 			}
 			if err != nil {
 				return failf("", "writing the status: %v", err)
