@@ -163,6 +163,10 @@ type Repo struct {
 	lastChanges            *changesMemo  // the last comparison of two trees
 	graph                  *commitGraph  // see commitGraph
 	graphLoaded            bool
+	// wtPaths is the work tree's candidate paths, listed once per Repo
+	// (a launch model walks several directories of the same work tree).
+	wtPaths  []string
+	wtListed bool
 }
 
 // changesMemo is the result of Changes between two trees.

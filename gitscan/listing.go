@@ -134,3 +134,16 @@ func (r *Repo) ReadDir(side Side, dir string) ([]Entry, error) {
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	return out, nil
 }
+
+// worktreePaths lists the work tree's candidate paths once per Repo.
+func (r *Repo) worktreePaths() ([]string, error) {
+	if r.wtListed {
+		return r.wtPaths, nil
+	}
+	paths, err := r.be.worktreePaths()
+	if err != nil {
+		return nil, err
+	}
+	r.wtPaths, r.wtListed = paths, true
+	return paths, nil
+}

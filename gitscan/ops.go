@@ -490,7 +490,7 @@ func (r *Repo) flatTree(tree string) ([]Entry, error) {
 // does; untracked nested repositories are left out. Only paths below dir
 // ("": all) are listed and hashed.
 func (r *Repo) flatWorktree(idx *indexCache, dir string) ([]Entry, error) {
-	paths, err := r.be.worktreePaths()
+	paths, err := r.worktreePaths()
 	if err != nil {
 		return nil, err
 	}

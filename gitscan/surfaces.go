@@ -222,7 +222,7 @@ func (r *Repo) worktreeSurfaces() ([]Surface, []string, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	paths, err := r.be.worktreePaths()
+	paths, err := r.worktreePaths()
 	if err != nil {
 		return nil, nil, err
 	}
