@@ -179,8 +179,15 @@ func Contents(ctx context.Context, repo *gitscan.Repo, req ContentRequest) (*Con
 		if err != nil {
 			return nil, err
 		}
-		for _, c := range under(changes, it.Path) {
-			add(pendingFile{path: c.Path, old: entryObject(c.Old), new: entryObject(c.New)})
+		mode := it.New.Mode
+		if mode == "" {
+			mode = it.Old.Mode
+		}
+		dir, keep := itemPaths(it.Path, mode)
+		for _, c := range under(changes, dir) {
+			if keep(c.Path) {
+				add(pendingFile{path: c.Path, old: entryObject(c.Old), new: entryObject(c.New)})
+			}
 		}
 	}
 	sort.Slice(pending, func(i, j int) bool { return pending[i].path < pending[j].path })

@@ -332,3 +332,41 @@ func (s *sideSource) below(dir string) ([]gitscan.Entry, error) {
 	s.seen = append(s.seen, dir)
 	return entries, nil
 }
+
+// scopeFiles' inverse for people: the repository paths an item of a
+// resolved scope (its label and mode) stands for, as a directory and a
+// test of the paths below it that count. A text item stands for its file;
+// a file for itself (dir is then the file's path and keep always true).
+func itemPaths(label, mode string) (dir string, keep func(p string) bool) {
+	all := func(string) bool { return true }
+	labelDir := func(suffix string) string {
+		d := strings.TrimSuffix(strings.TrimSuffix(label, suffix), "/")
+		if d == "." {
+			return ""
+		}
+		return d
+	}
+	switch {
+	case mode == gitscan.ModeTree.String() || mode == modeTreeLinks:
+		return labelDir(""), all
+	case strings.HasPrefix(mode, modeCode):
+		lang := strings.TrimPrefix(mode, modeCode)
+		d := labelDir(" (" + lang + " code)")
+		return d, func(p string) bool { return launch.CodeFile(lang, strings.TrimPrefix(strings.TrimPrefix(p, d), "/")) }
+	case strings.HasPrefix(mode, modeModules):
+		lang := strings.TrimPrefix(mode, modeModules)
+		d := labelDir(" (" + lang + " modules)")
+		return d, func(p string) bool {
+			rel := strings.TrimPrefix(strings.TrimPrefix(p, d), "/")
+			top, rest, sub := strings.Cut(rel, "/")
+			if !sub {
+				return launch.Importable(lang, top, false)
+			}
+			return launch.Importable(lang, top, true) && launch.CodeFile(lang, rest)
+		}
+	case mode == modeText:
+		file, _, _ := strings.Cut(label, ": ")
+		return file, all
+	}
+	return label, all
+}

@@ -127,8 +127,9 @@ func RepoIdentity(roots []string, dir string) string {
 	return strings.Join(r, ",")
 }
 
-// ReviewedFile is a repository file a server runs, as it was reviewed
-// (a FileID: path, git mode in octal, object id).
+// ReviewedFile is one item of a server's code scope as it was reviewed (a
+// FileID: the item's label, its git mode in octal or the kind of a
+// directory item such as "code:python", and its id).
 type ReviewedFile struct {
 	Path string `json:"path"`
 	Mode string `json:"mode"`
