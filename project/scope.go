@@ -45,7 +45,7 @@ func scopeFiles(src source, sc *launch.Scope) ([]trust.FileID, error) {
 			return nil, fmt.Errorf("%s: %w", it.Label(), err)
 		}
 		if o.ID != "" {
-			out = append(out, trust.FileID{Path: it.Label(), Object: o})
+			out = append(out, trust.FileID{Path: it.Label(), Object: o, Why: it.Why})
 		}
 	}
 	return out, nil

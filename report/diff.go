@@ -98,6 +98,8 @@ type DiffFile struct {
 	New     string `json:"new"`
 	OldMode string `json:"old_mode"`
 	NewMode string `json:"new_mode"`
+	// Why the server runs it, in the launch model's words ("" unknown).
+	Why string `json:"why,omitempty"`
 }
 
 // NewDiffDoc builds the JSON document. Arrays are never null.
@@ -123,7 +125,7 @@ func NewDiffDoc(d Diff) DiffDoc {
 			dc.Fields = append(dc.Fields, DiffField{Field: f.Field, Old: f.Old, New: f.New})
 		}
 		for _, f := range c.Files {
-			dc.Files = append(dc.Files, DiffFile{Path: f.Path, Old: f.Old.ID, New: f.New.ID, OldMode: f.Old.Mode, NewMode: f.New.Mode})
+			dc.Files = append(dc.Files, DiffFile{Path: f.Path, Old: f.Old.ID, New: f.New.ID, OldMode: f.Old.Mode, NewMode: f.New.Mode, Why: f.Why})
 		}
 		doc.Changes = append(doc.Changes, dc)
 	}
@@ -229,7 +231,7 @@ func writeChange(p *printer, c trust.Change, cc *ChangeContent, width int, st St
 		p.printf("%s%s: %s\n", indent, Sanitize(f.Field), fieldChange(f.Old, f.New, st))
 	}
 	for _, f := range c.Files {
-		p.printf("%sfile %s: %s → %s\n", indent, Sanitize(f.Path), objectText(f.Old), objectText(f.New))
+		p.printf("%sfile %s: %s → %s%s\n", indent, Sanitize(f.Path), objectText(f.Old), objectText(f.New), whyText(f.Why, st))
 	}
 	writeChangeContent(p, cc, indent+"  ", st)
 	p.printf("%s%s\n", indent, st.Dim(fingerprints("fingerprint", c.OldFingerprint, c.NewFingerprint)+" · "+fingerprints("deep", c.OldDeep, c.NewDeep)))

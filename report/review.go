@@ -152,7 +152,7 @@ func WriteReviewItem(w io.Writer, it ReviewItem, st Style) error {
 			p.printf("    %s: %s\n", Sanitize(f.Field), fieldChange(f.Old, f.New, st))
 		}
 		for _, f := range it.Since.Files {
-			p.printf("    file %s: %s → %s\n", Sanitize(f.Path), objectText(f.Old), objectText(f.New))
+			p.printf("    file %s: %s → %s%s\n", Sanitize(f.Path), objectText(f.Old), objectText(f.New), whyText(f.Why, st))
 		}
 		writeChangeContent(p, it.Content, "      ", st)
 	}

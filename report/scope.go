@@ -76,3 +76,11 @@ func scopeLines(sc ServerScope, max int) []string {
 	}
 	return out
 }
+
+// whyText is a file change's reason, dimmed, after two spaces ("" none).
+func whyText(why string, st Style) string {
+	if why == "" {
+		return ""
+	}
+	return "  " + st.Dim("("+Sanitize(why)+")")
+}

@@ -19,10 +19,13 @@ type Object struct {
 	ID   string
 }
 
-// FileID is one resolved reference: its path and what is there.
+// FileID is one resolved item of a server's code scope: its label, what
+// is there, and (for people, not part of any fingerprint) why the server
+// runs it.
 type FileID struct {
 	Path string
 	Object
+	Why string
 }
 
 // Files holds, per server name of one configuration at one side, what the

@@ -84,6 +84,8 @@ type FileChange struct {
 	Path string
 	Old  Object
 	New  Object
+	// Why the server runs it (the new side's reason, else the old one's).
+	Why string
 }
 
 // Change is what happened to one server of one configuration.
@@ -508,10 +510,15 @@ func FileChanges(old, new []FileID) []FileChange {
 		return fc
 	}
 	for _, f := range old {
-		get(f.Path).Old = f.Object
+		fc := get(f.Path)
+		fc.Old, fc.Why = f.Object, f.Why
 	}
 	for _, f := range new {
-		get(f.Path).New = f.Object
+		fc := get(f.Path)
+		fc.New = f.Object
+		if f.Why != "" {
+			fc.Why = f.Why
+		}
 	}
 	sort.Strings(paths)
 	var out []FileChange
