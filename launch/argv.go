@@ -155,7 +155,7 @@ func (a *analyzer) unwrapEnv(ws []word, cx *context) []word {
 				dir, rest = rest[0].text, rest[1:]
 				w.lit = w.lit && ws[1].lit
 			}
-			a.chdir(cx, dir, w.lit)
+			a.chdir(cx, dir, w.lit, "command")
 			ws = rest
 		case w.text == "-i" || w.text == "--ignore-environment" || w.text == "-":
 			cx.env = map[string]string{}
@@ -188,11 +188,18 @@ func (a *analyzer) unwrapEnv(ws []word, cx *context) []word {
 	return ws
 }
 
-// chdir moves cx to dir (relative to its working directory); a computed
-// or outside directory makes it unknown.
-func (a *analyzer) chdir(cx *context, dir string, lit bool) {
-	if !lit || cx.unknown {
+// chdir moves cx to dir (relative to its working directory). A computed
+// directory makes it unknown and binds the whole repository; one outside
+// the repository makes it unknown (what is relative to it is not the
+// repository's).
+func (a *analyzer) chdir(cx *context, dir string, lit bool, source string) {
+	if cx.unknown {
+		return
+	}
+	if !lit {
+		// Anything relative from there may be anywhere in the repository.
 		cx.unknown = true
+		a.whole(source, "it changes to a directory known only at run time")
 		return
 	}
 	p, ok := a.resolve(*cx, dir)

@@ -18,7 +18,7 @@ func (a *analyzer) taskRunner(name string, args []word, cx context) {
 		case "-f", "--file", "--justfile", "--taskfile", "-t", "--rakefile", "-d", "--dir", "--directory", "--working-directory":
 			if i+1 < len(args) {
 				if strings.Contains(w.text, "d") && w.text != "-f" && !strings.Contains(w.text, "file") {
-					a.chdir(&cx, args[i+1].text, args[i+1].lit)
+					a.chdir(&cx, args[i+1].text, args[i+1].lit, "command")
 				} else {
 					files = []string{args[i+1].text}
 				}
@@ -42,7 +42,7 @@ func (a *analyzer) projectEnv(name string, args []word, cx context) {
 	ops := skipOptions(args, "-C", "--directory", "--project", "-P", "-p")
 	for i, w := range args {
 		if (w.text == "-C" || w.text == "--directory" || w.text == "--project" || w.text == "-P") && i+1 < len(args) {
-			a.chdir(&cx, args[i+1].text, args[i+1].lit)
+			a.chdir(&cx, args[i+1].text, args[i+1].lit, "command")
 		}
 	}
 	if len(ops) == 0 || ops[0].text != "run" || a.unknownCwd(cx, "command") {

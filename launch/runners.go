@@ -9,7 +9,7 @@ import (
 // repository's go.work or a local replace brings in) are compiled.
 func (a *analyzer) goTool(args []word, cx context) {
 	if len(args) >= 2 && args[0].text == "-C" {
-		a.chdir(&cx, args[1].text, args[1].lit)
+		a.chdir(&cx, args[1].text, args[1].lit, "command")
 		args = args[2:]
 	}
 	if len(args) == 0 || args[0].text != "run" {
@@ -101,12 +101,12 @@ func (a *analyzer) make(name string, args []word, cx context) {
 		t := args[i].text
 		switch {
 		case (t == "-C" || t == "--directory") && i+1 < len(args):
-			a.chdir(&cx, args[i+1].text, args[i+1].lit)
+			a.chdir(&cx, args[i+1].text, args[i+1].lit, "command")
 			i++
 		case strings.HasPrefix(t, "--directory="):
-			a.chdir(&cx, strings.TrimPrefix(t, "--directory="), args[i].lit)
+			a.chdir(&cx, strings.TrimPrefix(t, "--directory="), args[i].lit, "command")
 		case strings.HasPrefix(t, "-C") && len(t) > 2:
-			a.chdir(&cx, t[2:], args[i].lit)
+			a.chdir(&cx, t[2:], args[i].lit, "command")
 		case (t == "-f" || t == "--file" || t == "--makefile") && i+1 < len(args):
 			files = append(files, args[i+1].text)
 			i++
@@ -136,11 +136,11 @@ func (a *analyzer) packageManager(name string, args []word, cx context) {
 		t := args[i].text
 		switch {
 		case (t == "--prefix" || t == "-C" || t == "--cwd" || t == "--dir") && i+1 < len(args):
-			a.chdir(&cx, args[i+1].text, args[i+1].lit)
+			a.chdir(&cx, args[i+1].text, args[i+1].lit, "command")
 			i++
 		case strings.HasPrefix(t, "--prefix=") || strings.HasPrefix(t, "--cwd=") || strings.HasPrefix(t, "--dir="):
 			_, v, _ := strings.Cut(t, "=")
-			a.chdir(&cx, v, args[i].lit)
+			a.chdir(&cx, v, args[i].lit, "command")
 		case name == "bun" && (t == "-e" || t == "--eval" || t == "-p" || t == "--print"):
 			ops = append(ops, args[i:]...)
 			i = len(args)
@@ -294,7 +294,7 @@ func (a *analyzer) npx(runner string, args []word, cx context) {
 		case "-c", "--call":
 			a.shellScript(v.text, "", v.source, cx) // a shell command line (MG202's, not inline code)
 		case "--prefix", "-C", "--cwd", "--dir":
-			a.chdir(&cx, v.text, v.lit)
+			a.chdir(&cx, v.text, v.lit, "command")
 		case "--node-options":
 			a.nodeOptions(nodeOptionWords(v.text), v.source, cx)
 		}
@@ -404,7 +404,7 @@ func (a *analyzer) uv(name string, args []word, cx context) {
 		}
 		switch {
 		case opt == "--directory":
-			a.chdir(&cx, val, args[i].lit)
+			a.chdir(&cx, val, args[i].lit, "command")
 		case opt == "--project":
 			project = val
 		case opt == "--config-file" || opt == "--env-file" || opt == "--with-requirements":

@@ -215,7 +215,7 @@ func (w *shellWalk) call(c *syntax.CallExpr) {
 			w.cx.unknown = true // cd with no operand: $HOME
 			return
 		}
-		w.a.chdir(&w.cx, ops[0].text, ops[0].lit)
+		w.a.chdir(&w.cx, ops[0].text, ops[0].lit, w.source)
 		return
 	case "popd":
 		w.cx.unknown = true
