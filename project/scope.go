@@ -80,7 +80,7 @@ func itemObject(src source, it launch.Item) (trust.Object, error) {
 func treeObject(src source, p string) (trust.Object, error) {
 	o, err := src.object(p, true)
 	if err != nil || o.Mode != gitscan.ModeTree.String() {
-		return trust.Object{}, err
+		return o, err // a file (npx ./bin/x) binds its content
 	}
 	if p == "" {
 		return o, nil // links inside the repository lead into the same tree
@@ -116,8 +116,11 @@ func treeObject(src source, p string) (trust.Object, error) {
 // symlinks (a linked directory's code counts too).
 func codeObject(src source, dir, lang string) (trust.Object, error) {
 	info, err := src.Stat(dir)
-	if err != nil || info.Kind != launch.Dir {
+	if err != nil {
 		return trust.Object{}, err
+	}
+	if info.Kind != launch.Dir {
+		return src.object(dir, false) // a file there binds its content
 	}
 	h := newDigest("code", lang)
 	if err := writeCode(src, h, info.Path, lang, "", 0); err != nil {
@@ -167,8 +170,11 @@ func writeCode(src source, h hash.Hash, dir, lang, prefix string, depth int) err
 // importable name directly in it, with its code.
 func modulesObject(src source, dir, lang string) (trust.Object, error) {
 	info, err := src.Stat(dir)
-	if err != nil || info.Kind != launch.Dir {
+	if err != nil {
 		return trust.Object{}, err
+	}
+	if info.Kind != launch.Dir {
+		return src.object(dir, false) // a file there binds its content
 	}
 	entries, err := src.ReadDir(info.Path)
 	if err != nil {
