@@ -329,3 +329,31 @@ func FuzzAnalyze(f *testing.F) {
 		}
 	})
 }
+
+// LabelPaths leads a history walk from an item's label back to the paths
+// whose commits changed it.
+func TestLabelPaths(t *testing.T) {
+	for _, c := range []struct {
+		it   Item
+		want string // must be among LabelPaths(it.Label())
+	}{
+		{Item{Kind: KindFile, Path: "tools/run.sh"}, "tools/run.sh"},
+		{Item{Kind: KindFile, Path: "odd: name (x code)"}, "odd: name (x code)"},
+		{Item{Kind: KindTree, Path: "tools"}, "tools"},
+		{Item{Kind: KindTree, Path: ""}, ""},
+		{Item{Kind: KindCode, Path: "tools/weather", Lang: "python"}, "tools/weather"},
+		{Item{Kind: KindCode, Path: "", Lang: "javascript"}, ""},
+		{Item{Kind: KindModules, Path: "a: b", Lang: "python"}, "a: b"},
+		{Item{Kind: KindText, Path: "server/package.json", Key: "scripts.start"}, "server/package.json"},
+		{Item{Kind: KindText, Path: "x: y/package.json", Key: "scripts.a: b"}, "x: y/package.json"},
+	} {
+		got := LabelPaths(c.it.Label())
+		found := false
+		for _, g := range got {
+			found = found || g == c.want
+		}
+		if !found {
+			t.Errorf("LabelPaths(%q) = %q, want %q among them", c.it.Label(), got, c.want)
+		}
+	}
+}

@@ -99,6 +99,35 @@ func (it Item) Label() string {
 	return it.Path
 }
 
+// LabelPaths undoes Label for a history walk: the repository paths whose
+// changes may change the labelled item, "" for the whole repository. A
+// label could also be a file's own name (a path may hold ": " or " ("),
+// so the label itself is among them unless it names a directory.
+func LabelPaths(label string) []string {
+	dir := func(d string) string {
+		if d == "." {
+			return ""
+		}
+		return d
+	}
+	if strings.HasSuffix(label, "/") {
+		return []string{dir(strings.TrimSuffix(label, "/"))}
+	}
+	out := []string{label}
+	if i := strings.LastIndex(label, "/ ("); i >= 0 && (strings.HasSuffix(label, " code)") || strings.HasSuffix(label, " modules)")) {
+		out = append(out, dir(label[:i]))
+	}
+	for i := 0; ; {
+		j := strings.Index(label[i:], ": ")
+		if j < 0 {
+			break
+		}
+		out = append(out, label[:i+j])
+		i += j + 2
+	}
+	return out
+}
+
 // Inline is code given on the command line itself (`python -c`, `node -e`).
 type Inline struct {
 	Program, Flag, Code string

@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/launch"
 	"github.com/mcp-guard/mcp-guard/project"
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -25,7 +26,8 @@ func changeContent(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Sid
 	if since.Commit() != "" && to.Commit() != "" {
 		var paths []string
 		for _, f := range files {
-			paths = append(paths, f.Path)
+			// f.Path is the item's label: "tools/ (python code)" walks tools/.
+			paths = append(paths, launch.LabelPaths(f.Path)...)
 		}
 		pv, err := project.ChangeProvenance(ctx, repo, since, to, paths, 10)
 		if err != nil {
