@@ -116,7 +116,7 @@ func TestScopeRunnersThatMoveOrLoad(t *testing.T) {
 				"F* server/index.js", "F server/lib.js", "F server/.npmrc"},
 			hasNot: []string{"F* index.js", "F server/package.json"}},
 		{name: "npm run runs what the script names from node_modules/.bin", cmd: "npm", args: []string{"run", "serve"},
-			fs: mapFS{"package.json": `{"scripts":{"serve":"tsx src/main.ts"}}`, "src/main.ts": "export {}"},
+			fs:  mapFS{"package.json": `{"scripts":{"serve":"tsx src/main.ts"}}`, "src/main.ts": "export {}"},
 			has: []string{"X* package.json: scripts.serve", "F node_modules/.bin/tsx", "F* src/main.ts"}},
 		{name: "make -C", cmd: "make", args: []string{"-C", "tools", "serve"},
 			fs:  mapFS{"tools/Makefile": "serve:\n\t./srv\n"},
@@ -296,7 +296,7 @@ func FuzzAnalyze(f *testing.F) {
 		"main.js": "require('./lib'); require(x)", "lib/index.js": "import '../main.js'",
 		"bin/srv": "#!/bin/sh\n./bin/srv\n. ./bin/srv\n", "tools/srv": "#!/usr/bin/env python3 -u\nimport os",
 		"server/package.json": `{"scripts":{"start":"npm start","prestart":"sh -c 'cd .. && node main.js'"}}`,
-		"package.json": `{"main":"main.js","scripts":{"start":"./bin/srv"}}`, "loop": "\x00link:loop2", "loop2": "\x00link:loop",
+		"package.json":        `{"main":"main.js","scripts":{"start":"./bin/srv"}}`, "loop": "\x00link:loop2", "loop2": "\x00link:loop",
 		"out": "\x00outside",
 	}
 	f.Fuzz(func(t *testing.T, cmd, args, env string) {

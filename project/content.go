@@ -13,6 +13,7 @@ import (
 	"github.com/sergi/go-diff/diffmatchpatch"
 
 	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/launch"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -179,8 +180,11 @@ func Contents(ctx context.Context, repo *gitscan.Repo, req ContentRequest) (*Con
 		if err != nil {
 			return nil, err
 		}
-		for _, c := range under(changes, it.Path) {
-			add(pendingFile{path: c.Path, old: entryObject(c.Old), new: entryObject(c.New)})
+		// it.Path is the item's label: "tools/ (python code)" is tools/.
+		for _, p := range launch.LabelPaths(it.Path) {
+			for _, c := range under(changes, p) {
+				add(pendingFile{path: c.Path, old: entryObject(c.Old), new: entryObject(c.New)})
+			}
 		}
 	}
 	sort.Slice(pending, func(i, j int) bool { return pending[i].path < pending[j].path })
