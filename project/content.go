@@ -183,6 +183,9 @@ func Contents(ctx context.Context, repo *gitscan.Repo, req ContentRequest) (*Con
 		// it.Path is the item's label: "tools/ (python code)" is tools/.
 		for _, p := range launch.LabelPaths(it.Path) {
 			for _, c := range under(changes, p) {
+				if !scopeHolds(it, p, c.Path) {
+					continue
+				}
 				add(pendingFile{path: c.Path, old: entryObject(c.Old), new: entryObject(c.New)})
 			}
 		}
@@ -204,6 +207,32 @@ func Contents(ctx context.Context, repo *gitscan.Repo, req ContentRequest) (*Con
 		out.Files = append(out.Files, fd)
 	}
 	return out, nil
+}
+
+// scopeHolds reports whether the change at p, below the item's directory
+// dir, is one the item binds: a code item binds its language's code, a
+// modules item what the language can import from dir; a tree everything.
+func scopeHolds(it trust.FileChange, dir, p string) bool {
+	mode := it.New.Mode
+	if mode == "" {
+		mode = it.Old.Mode
+	}
+	rel := strings.TrimPrefix(p, dir+"/")
+	if dir == "" {
+		rel = p
+	}
+	switch {
+	case strings.HasPrefix(mode, modeCode):
+		return launch.CodeFile(strings.TrimPrefix(mode, modeCode), rel)
+	case strings.HasPrefix(mode, modeModules):
+		lang := strings.TrimPrefix(mode, modeModules)
+		first, rest, nested := strings.Cut(rel, "/")
+		if !nested {
+			return launch.Importable(lang, first, false)
+		}
+		return launch.Importable(lang, first, true) && launch.CodeFile(lang, rest)
+	}
+	return true
 }
 
 type pendingFile struct {
