@@ -53,6 +53,27 @@ func ChangeProvenance(ctx context.Context, repo *gitscan.Repo, since, to gitscan
 		seen[p] = true
 		patterns = append(patterns, p)
 	}
+	// A symlink's own commits are not its target's: follow each path at
+	// both ends and walk the entries that decided what it leads to too.
+	// (/proc/self/cwd in a link is taken as the repository root here.)
+	for _, side := range []gitscan.Side{since, to} {
+		rd := newReader(repo, side)
+		for _, p := range patterns[:len(patterns):len(patterns)] {
+			if p == "*" {
+				continue
+			}
+			res, err := rd.resolvePath(p)
+			if err != nil || res.link.Mode == 0 {
+				continue
+			}
+			for _, v := range append(res.visited, res.entry.Path) {
+				if v != "" && !seen[v] {
+					seen[v] = true
+					patterns = append(patterns, v)
+				}
+			}
+		}
+	}
 	pv := &Provenance{Since: since.Commit()}
 	if len(patterns) == 0 || since == to {
 		return pv, nil

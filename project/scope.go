@@ -339,10 +339,17 @@ func (s *sideSource) below(dir string) ([]gitscan.Entry, error) {
 	return entries, nil
 }
 
-// scopeFiles' inverse for people: the repository paths an item of a
-// resolved scope (its label and mode) stands for, as a directory and a
-// test of the paths below it that count. A text item stands for its file;
-// a file for itself (dir is then the file's path and keep always true).
+// ItemPath is the repository path an item of a resolved scope (its label
+// and mode, as in a FileID) stands for: a directory item's directory ("" the
+// root), a text item's file, a file itself.
+func ItemPath(label, mode string) string {
+	dir, _ := itemPaths(label, mode)
+	return dir
+}
+
+// itemPaths is ItemPath and a test of the paths below it that count for
+// the item (a code item's language files, a modules item's importable
+// names; everything for the others).
 func itemPaths(label, mode string) (dir string, keep func(p string) bool) {
 	all := func(string) bool { return true }
 	labelDir := func(suffix string) string {

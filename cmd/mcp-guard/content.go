@@ -25,7 +25,12 @@ func changeContent(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Sid
 	if since.Commit() != "" && to.Commit() != "" {
 		var paths []string
 		for _, f := range files {
-			paths = append(paths, f.Path)
+			// f.Path is the item's label: "tools/ (python code)" walks tools/.
+			mode := f.New.Mode
+			if mode == "" {
+				mode = f.Old.Mode
+			}
+			paths = append(paths, project.ItemPath(f.Path, mode))
 		}
 		pv, err := project.ChangeProvenance(ctx, repo, since, to, paths, 10)
 		if err != nil {
