@@ -31,7 +31,16 @@ func (a *analyzer) argv(ws []word, cx context) {
 	}
 	// A repository program is bound and followed; its name still says how
 	// it reads its arguments (.venv/bin/python -m x), so both count.
-	a.program(cmd, args, cx)
+	if a.program(cmd, args, cx) && isPython(name) && strings.Count(cmd.text, "/") >= 2 {
+		// A virtual environment's interpreter (.venv/bin/python) imports
+		// the site-packages below it.
+		if p, ok := a.resolve(cx, cmd.text); ok {
+			if env := dirOf(dirOf(p)); env != "" {
+				a.add(Item{Kind: KindCode, Lang: "python", Path: env, Source: cmd.source,
+					Why: "the virtual environment's interpreter imports the packages installed below it"})
+			}
+		}
+	}
 	next := cx.with()
 	next.depth++
 	switch {

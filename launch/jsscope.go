@@ -27,10 +27,10 @@ func (a *analyzer) followJS(cx context, p, source, why string) bool {
 		return false
 	}
 	for _, f := range g.Files {
-		a.add(Item{Kind: KindFile, Path: f, Source: source, Why: why + " (or a module it loads)"})
+		a.runs(Item{Kind: KindFile, Path: f, Source: source, Why: why + " (or a module it loads)"})
 	}
 	for _, d := range g.Dirs {
-		a.add(Item{Kind: KindTree, Path: d, Source: source, Why: "a package it loads"})
+		a.runs(Item{Kind: KindTree, Path: d, Source: source, Why: "a package it loads"})
 	}
 	for _, pr := range g.Probes {
 		a.add(Item{Kind: KindFile, Path: pr, Source: source, Why: "node looks for a module here first"})

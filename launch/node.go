@@ -38,8 +38,12 @@ func (a *analyzer) node(name string, args []word, cx context) {
 			if ok {
 				a.b.s.Inline = append(a.b.s.Inline, Inline{Program: name, Flag: flag, Code: code.text, Source: code.source})
 			}
-			// Inline code can require anything relative to the working directory.
-			a.jsScope(cx, cx.cwd, args[i].source, name+" "+flag+" runs inline code that may load modules from here")
+			// Inline code can require anything; its requires are not followed.
+			if a.fs != nil {
+				a.b.gap(args[i].source, name+" "+flag+" runs inline code whose requires are not followed")
+				a.add(Item{Kind: KindCode, Lang: "javascript", Path: "", Source: args[i].source,
+					Why: "inline code may load any JavaScript in the repository: any change to JavaScript re-gates this server"})
+			}
 			return
 		case flag == "-r" || flag == "--require" || flag == "--import" || flag == "--loader" || flag == "--experimental-loader":
 			v, ok := value()

@@ -106,5 +106,10 @@ func (a *analyzer) pythonScript(w word, name string, isolated bool, cx context) 
 	if !isolated {
 		a.add(Item{Kind: KindModules, Lang: "python", Path: dir, Source: w.source,
 			Why: name + " imports from the script's directory first: any module there can run"})
+		// sys.path[0] is the directory of the script's real path.
+		if info := a.stat(p); (info.Kind == File || info.Kind == Exec) && dirOf(info.Path) != dir {
+			a.add(Item{Kind: KindModules, Lang: "python", Path: dirOf(info.Path), Source: w.source,
+				Why: name + " imports from the directory the script's symlink leads to"})
+		}
 	}
 }

@@ -169,6 +169,12 @@ func (a *analyzer) packageManager(name string, args []word, cx context) {
 		if len(rest) == 0 {
 			return
 		}
+		if name == "bun" && rest[0].lit && strings.ContainsAny(rest[0].text, "./") {
+			// bun run FILE runs the file when there is one, else a script.
+			if p, ok := a.resolve(cx, rest[0].text); ok && p != "" {
+				a.jsEntry(cx, p, rest[0].source, "bun runs it")
+			}
+		}
 		a.packageScript(name, rest[0], cx)
 	case sub == "start" || sub == "test" || sub == "t" || sub == "restart" || sub == "stop" || sub == "tst":
 		script := map[string]string{"t": "test", "tst": "test"}[sub]

@@ -88,7 +88,7 @@ func (a *analyzer) shellScript(src, file, source string, cx context) {
 	if err != nil {
 		return
 	}
-	w := &shellWalk{a: a, source: source, file: file, cx: cx.with()}
+	w := &shellWalk{a: a, source: source, file: file, cx: cx.with(), origin: cx.cwd}
 	w.cx.depth++
 	w.stmts(f.Stmts)
 }
@@ -100,6 +100,9 @@ type shellWalk struct {
 	source string
 	file   string
 	cx     context
+	// origin is the working directory the script started in ($0 is
+	// relative to it).
+	origin string
 }
 
 func (w *shellWalk) stmts(list []*syntax.Stmt) {
@@ -180,7 +183,7 @@ func (w *shellWalk) assign(as *syntax.Assign, export bool) {
 	}
 	val, lit := "", true
 	if as.Value != nil {
-		val, lit = literal(as.Value)
+		val, lit = w.literal(as.Value)
 	}
 	if !lit {
 		val = ""
@@ -201,7 +204,7 @@ func (w *shellWalk) call(c *syntax.CallExpr) {
 	}
 	ws := make([]word, len(c.Args))
 	for i, arg := range c.Args {
-		text, lit := literal(arg)
+		text, lit := w.literal(arg)
 		ws[i] = word{text: text, lit: lit, source: w.source}
 	}
 	if !ws[0].lit {
@@ -251,8 +254,9 @@ func (w *shellWalk) call(c *syntax.CallExpr) {
 
 // literal is the text of a shell word when it is fully known: quotes
 // removed, no expansions. Otherwise lit is false and text holds the
-// literal parts only.
-func literal(wd *syntax.Word) (string, bool) {
+// literal parts only. In a script file, the script's own directory
+// ($(dirname "$0"), ${0%/*}, and the same of BASH_SOURCE) is known too.
+func (w *shellWalk) literal(wd *syntax.Word) (string, bool) {
 	var sb strings.Builder
 	lit := true
 	var parts func([]syntax.WordPart)
@@ -266,6 +270,10 @@ func literal(wd *syntax.Word) (string, bool) {
 			case *syntax.DblQuoted:
 				parts(p.Parts)
 			default:
+				if d, ok := w.scriptDir(p); ok {
+					sb.WriteString(d)
+					continue
+				}
 				lit = false
 			}
 		}
@@ -279,4 +287,61 @@ func literal(wd *syntax.Word) (string, bool) {
 		}
 	}
 	return text, lit
+}
+
+// scriptDir recognises the ways a script names its own directory and
+// returns that directory as seen from the working directory the script
+// was started in.
+func (w *shellWalk) scriptDir(p syntax.WordPart) (string, bool) {
+	if w.file == "" || strings.HasSuffix(w.file, "package.json") {
+		return "", false
+	}
+	self := func(wp syntax.WordPart) bool {
+		pe, ok := wp.(*syntax.ParamExp)
+		if !ok || pe.Param == nil || pe.Length || pe.Excl || pe.Repl != nil || pe.Slice != nil {
+			return false
+		}
+		switch pe.Param.Value {
+		case "0":
+			return pe.Exp == nil && pe.Index == nil
+		case "BASH_SOURCE":
+			return pe.Exp == nil
+		}
+		return false
+	}
+	word := func(wd *syntax.Word) bool {
+		for _, part := range wd.Parts {
+			if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 && self(dq.Parts[0]) {
+				continue
+			}
+			if !self(part) {
+				return false
+			}
+		}
+		return len(wd.Parts) == 1
+	}
+	dir := relFrom(w.origin, dirOf(w.file))
+	switch p := p.(type) {
+	case *syntax.ParamExp: // ${0%/*}
+		if p.Param != nil && p.Param.Value == "0" && p.Exp != nil && p.Exp.Op == syntax.RemSmallSuffix &&
+			p.Exp.Word != nil && p.Exp.Word.Lit() == "/*" {
+			return dir, true
+		}
+	case *syntax.CmdSubst: // $(dirname "$0")
+		if len(p.Stmts) != 1 {
+			return "", false
+		}
+		call, ok := p.Stmts[0].Cmd.(*syntax.CallExpr)
+		if !ok || len(call.Args) < 2 || call.Args[0].Lit() != "dirname" {
+			return "", false
+		}
+		args := call.Args[1:]
+		if args[0].Lit() == "--" {
+			args = args[1:]
+		}
+		if len(args) == 1 && word(args[0]) {
+			return dir, true
+		}
+	}
+	return "", false
 }
