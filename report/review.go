@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -200,4 +201,58 @@ func AddReviewState(doc *StatusDoc, verdicts []trust.GateVerdict, scopes map[str
 			doc.Servers[i].Review, doc.Servers[i].Blocks = string(v.State), &blocks
 		}
 	}
+}
+
+// WriteDecisions says what recording a decision did for each server.
+func WriteDecisions(w io.Writer, outcomes []gate.Outcome, st Style) error {
+	p := &printer{w: w}
+	connect := false
+	for _, o := range outcomes {
+		s := o.Server
+		name := Sanitize(s.Name)
+		if o.Decision == trust.DecisionApproved {
+			note := "reviewed " + Short(o.Deep)
+			switch {
+			case o.Changed:
+				note = "agentty fingerprint " + Short(s.Fingerprint) + " added, " + note
+				connect = true
+			case s.Gated:
+				note = "agentty fingerprint " + Short(s.Fingerprint) + " already there, " + note
+			case s.URL != "":
+				note = string(s.Transport) + ": agentty never asks before connecting, " + note
+			}
+			p.printf("%s %s  %s  %s\n", st.OK("approved"), name, CommandLine(s), st.Dim("("+note+")"))
+			continue
+		}
+		var note string
+		switch {
+		case o.StillRuns && s.URL != "" && !s.Gated:
+			note = "an " + string(s.Transport) + " server: agentty connects to it without asking when started directly; mcp-guard launch leaves it out"
+		case o.StillRuns:
+			note = reasonText(o.Verdict) + " still lets agentty run it when started directly; mcp-guard launch leaves it out"
+		case o.Changed:
+			note = "its approval was removed from agentty's store (approvals are global: other repositories with the same command lose it too)"
+		default:
+			note = "agentty will ask before running it"
+		}
+		p.printf("%s %s  %s\n", st.Warning("declined"), name, st.Dim("("+note+")"))
+	}
+	if connect {
+		p.printf("restart agentty to connect approved servers\n")
+	}
+	return p.err
+}
+
+// WriteSnapshotNote says, in one line, what the launch hands agentty.
+func WriteSnapshotNote(w io.Writer, configPath string, snap *gate.Snapshot, st Style) error {
+	left := ""
+	if len(snap.Left) > 0 {
+		names := make([]string, len(snap.Left))
+		for i, n := range snap.Left {
+			names[i] = Sanitize(n)
+		}
+		left = "; left out: " + strings.Join(names, ", ")
+	}
+	_, err := fmt.Fprintf(w, "mcp-guard: agentty gets the %d reviewed server(s) of %s%s\n", len(snap.Servers), Sanitize(configPath), left)
+	return err
 }

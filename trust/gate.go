@@ -46,6 +46,9 @@ type GateVerdict struct {
 	// Why says why ("" when it does not block).
 	Blocks bool
 	Why    GateReason
+	// RenamedFrom is the name under which the user approved this very
+	// version (a rename that changed nothing that runs); "" otherwise.
+	RenamedFrom string
 }
 
 // Gate evaluates mcp-guard's gate for a configuration.
@@ -80,6 +83,11 @@ func (g Gate) Evaluate(verdicts []Verdict, deep func(*Server) string) []GateVerd
 		gv.Key = ReviewKey{Repo: g.Repo, Config: g.Config, Server: v.Server.Name}
 		gv.Deep = deep(v.Server)
 		gv.State, gv.Last = g.Ledger.State(gv.Key, gv.Deep)
+		if gv.State == StateUnreviewed && gv.Last == nil {
+			if r := g.Ledger.Renamed(gv.Key, gv.Deep); r != nil {
+				gv.State, gv.RenamedFrom = StateReviewed, r.Server
+			}
+		}
 		runs := v.Reason != ReasonDisabled && (v.Server.Command != "" || v.Server.URL != "")
 		switch {
 		case !runs, gv.State == StateReviewed:

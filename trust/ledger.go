@@ -274,6 +274,23 @@ func (l *Ledger) State(k ReviewKey, deep string) (ReviewState, *Review) {
 	return StateReviewed, r
 }
 
+// Renamed finds the approval of a server of the same repository and
+// configuration, under another name, whose deep fingerprint is deep: a
+// server renamed (or copied) without any change to what it runs is the
+// version the user reviewed. nil when there is none (or deep is empty).
+func (l *Ledger) Renamed(k ReviewKey, deep string) *Review {
+	if deep == "" {
+		return nil
+	}
+	for _, r := range l.Reviews() {
+		if r.Repo == k.Repo && r.Config == k.Config && r.Server != k.Server &&
+			r.Deep == deep && r.Decision == DecisionApproved {
+			return r
+		}
+	}
+	return nil
+}
+
 // Reviews returns every decision, sorted by key.
 func (l *Ledger) Reviews() []*Review {
 	if l == nil || l.Err != nil {
@@ -337,6 +354,15 @@ func parseLedger(path string, data []byte) (*ledgerFile, error) {
 		seen[r.ReviewKey] = true
 	}
 	return &f, nil
+}
+
+// Validate reports what keeps a review from being recorded, nil when
+// LedgerEdit.Record would take it.
+func (r *Review) Validate() error {
+	if problem := checkReview(r); problem != "" {
+		return fmt.Errorf("review of %s %s", r.ReviewKey, problem)
+	}
+	return nil
 }
 
 func checkReview(r *Review) string {

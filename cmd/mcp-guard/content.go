@@ -51,10 +51,10 @@ func changeContent(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Sid
 // when the commit is gone), with the commits from it to HEAD. nil outside
 // git or when no file changed.
 func (g *gateView) reviewContent(ctx context.Context, e *env, base *trust.ReviewedVersion, since *trust.Change) *report.ChangeContent {
-	if g.top == "" || base == nil || since == nil || len(since.Files) == 0 {
+	if g.Top == "" || base == nil || since == nil || len(since.Files) == 0 {
 		return nil
 	}
-	repo, err := gitscan.Open(g.top, gitscan.WithEnv(e.environ))
+	repo, err := gitscan.Open(g.Top, gitscan.WithEnv(e.environ))
 	if err != nil {
 		return &report.ChangeContent{Err: err.Error()}
 	}
@@ -68,8 +68,8 @@ func (g *gateView) reviewContent(ctx context.Context, e *env, base *trust.Review
 		}
 	}
 	head := gitscan.Empty
-	if g.head != "" {
-		if s, err := repo.Resolve(g.head); err == nil {
+	if g.Head != "" {
+		if s, err := repo.Resolve(g.Head); err == nil {
 			head = s
 		}
 	}

@@ -4,12 +4,13 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"syscall"
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/report"
-	"github.com/mcp-guard/mcp-guard/trust"
 )
 
 func launchCommand(e *env) *cli.Command {
@@ -20,7 +21,9 @@ func launchCommand(e *env) *cli.Command {
 		Description: "Evaluates the gate for the launch directory (the current one, or -C DIR, where CMD then\n" +
 			"starts). When something waits for review it lists it and, on a terminal, offers the\n" +
 			"review; without a terminal it exits 1. When nothing waits, mcp-guard replaces itself\n" +
-			"with CMD: same arguments, same environment, CMD's own exit status.\n" +
+			"with CMD: same arguments, CMD's own exit status, and the same environment plus\n" +
+			"AGENTTY_MCP_CONFIG naming a snapshot of exactly the reviewed servers (declined ones left\n" +
+			"out), which agentty reads instead of .agentty/mcp.json; MCP_GUARD_SNAPSHOT=0 turns that off.\n" +
 			"`mcp-guard shell-init bash|zsh|fish` makes typing agentty do this.",
 		SkipFlagParsing: true,
 		Action:          func(c *cli.Context) error { return runLaunch(c, e) },
@@ -55,7 +58,8 @@ func runLaunch(c *cli.Context, e *env) error {
 	if err := g.invalid(); err != nil {
 		return refusef("fix the configuration, then launch again", "not starting %s: %v", report.Sanitize(args[0]), err)
 	}
-	blocking := trust.Blocking(g.verdicts)
+	snapshot := g.UseSnapshot(e.getenv)
+	blocking := g.Blocking(snapshot)
 	if len(blocking) > 0 {
 		report.WriteBlocking(e.stderr, g.configPath(), blocking, reviewCommandLine(c), e.style(e.stderr))
 		if !e.interactive() {
@@ -69,9 +73,22 @@ func runLaunch(c *cli.Context, e *env) error {
 		if g, err = evaluateGate(c.Context, e, dir); err != nil {
 			return withHint(err, "nothing was started")
 		}
-		if left := trust.Blocking(g.verdicts); len(left) > 0 {
+		if left := g.Blocking(snapshot); len(left) > 0 {
 			return refusef("run `"+reviewCommandLine(c)+"` when you are ready",
 				"not starting %s: %d server(s) still wait for review", report.Sanitize(args[0]), len(left))
+		}
+	}
+	environ := e.environ
+	if snapshot {
+		// agentty reads exactly the reviewed servers, as they were
+		// reviewed: nothing that changes or is declined after this runs.
+		snap, err := g.Snapshot()
+		if err != nil {
+			return withHint(gateErr(err), "nothing was started")
+		}
+		environ = setEnv(environ, gate.ConfigEnv, snap.Path)
+		if len(snap.Left) > 0 {
+			report.WriteSnapshotNote(e.stderr, g.configPath(), snap, e.style(e.stderr))
 		}
 	}
 	path, err := exec.LookPath(args[0])
@@ -81,6 +98,18 @@ func runLaunch(c *cli.Context, e *env) error {
 	if err := os.Chdir(dir); err != nil {
 		return failf("", "cannot change to %s: %v", dir, err)
 	}
-	err = syscall.Exec(path, args, e.environ)
+	err = syscall.Exec(path, args, environ)
 	return failf("", "cannot start %s: %v", report.Sanitize(path), err)
+}
+
+// setEnv is environ with name set to value (any earlier setting of name
+// removed).
+func setEnv(environ []string, name, value string) []string {
+	out := make([]string, 0, len(environ)+1)
+	for _, kv := range environ {
+		if k, _, _ := strings.Cut(kv, "="); k != name {
+			out = append(out, kv)
+		}
+	}
+	return append(out, name+"="+value)
 }

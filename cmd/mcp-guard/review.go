@@ -2,11 +2,9 @@ package main
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
@@ -64,7 +62,7 @@ func runReview(c *cli.Context, e *env) error {
 	if err := g.reviewable(); err != nil {
 		return err
 	}
-	blocking := trust.Blocking(g.verdicts)
+	blocking := g.Blocking(g.UseSnapshot(e.getenv))
 	if approve || decline {
 		targets := blocking
 		if !all {
@@ -112,149 +110,33 @@ func runReview(c *cli.Context, e *env) error {
 
 // reviewable refuses to review where there is nothing mcp-guard reviews.
 func (g *gateView) reviewable() error {
-	cfg := g.in.Config
-	switch {
-	case cfg == nil:
-		return refusef("run it in agentty's launch directory, or pass -C DIR", "no MCP configuration here: nothing to review")
-	case cfg.Scope != trust.ScopeProject:
-		return refusef("only a project's .agentty/mcp.json is reviewed",
-			"%s is a %s configuration: it did not come with a repository", report.Sanitize(cfg.Path), cfg.Scope)
-	case cfg.Unreadable():
-		return refusef("`mcp-guard status` shows why", "%s: %s", report.Sanitize(cfg.Path), report.Sanitize(cfg.UnreadableText()))
-	case !cfg.Valid():
-		return refusef("fix the file first; `mcp-guard status` shows why it is invalid",
-			"%s is invalid, so agentty runs none of its servers: %s", report.Sanitize(cfg.Path), report.Sanitize(cfg.Err.Error()))
+	if err := g.Reviewable(); err != nil {
+		return gateErr(err)
 	}
 	return nil
 }
 
-// select_ finds the named servers; the whole request is refused if any
-// name is unknown or cannot be decided about.
+// select_ finds the named servers (gate.Select).
 func (g *gateView) select_(names []string, approve bool) ([]trust.GateVerdict, error) {
-	var out []trust.GateVerdict
-	var problems []string
-	seen := map[string]bool{}
-	for _, name := range names {
-		if seen[name] {
-			continue
-		}
-		seen[name] = true
-		var found *trust.GateVerdict
-		for i := range g.verdicts {
-			if g.verdicts[i].Server.Name == name {
-				found = &g.verdicts[i]
-			}
-		}
-		switch {
-		case found == nil:
-			problems = append(problems, fmt.Sprintf("%q: no such server in %s", report.Sanitize(name), report.Sanitize(g.configPath())))
-		case approve && found.Server.Disabled:
-			problems = append(problems, fmt.Sprintf("%q is disabled: agentty does not run it", report.Sanitize(name)))
-		case found.Server.Command == "" && found.Server.URL == "":
-			problems = append(problems, fmt.Sprintf("%q has neither command nor url: nothing runs", report.Sanitize(name)))
-		case found.Deep == "":
-			problems = append(problems, fmt.Sprintf("%q: mcp-guard could not fingerprint what it runs", report.Sanitize(name)))
-		default:
-			out = append(out, *found)
-		}
+	d := trust.DecisionDeclined
+	if approve {
+		d = trust.DecisionApproved
 	}
-	if len(problems) > 0 {
-		return nil, refusef("nothing was recorded; `mcp-guard check` lists what waits for review", "cannot review: %s", strings.Join(problems, "; "))
+	out, err := g.Select(names, d)
+	if err != nil {
+		return nil, gateErr(err)
 	}
 	return out, nil
 }
 
-// decide records one decision for every target: agentty's store first
-// (approve adds the fingerprint of each gated server, decline removes it),
-// then mcp-guard's ledger. A crash between the two leaves the server
-// waiting for review, never reviewed behind agentty's back.
+// decide records one decision for every target (gate.Record) and says
+// what it did.
 func (g *gateView) decide(ctx context.Context, e *env, w io.Writer, d trust.Decision, targets []trust.GateVerdict) error {
-	// A ledger that cannot take the decision stops it before agentty's
-	// store changes.
-	if err := g.ledger.Err; err != nil {
-		return failf("nothing was recorded; fix or move the ledger, then review again", "%v", err)
-	}
-	if g.ledger.Newer {
-		return failf("use the newer mcp-guard that wrote it", "%s was written by a newer mcp-guard: nothing was recorded", g.ledger.Path)
-	}
-	changed := map[string]bool{}
-	var hashes []string
-	for _, v := range targets {
-		if v.Server.Gated && v.Server.Fingerprint != "" {
-			hashes = append(hashes, v.Server.Fingerprint)
-		}
-	}
-	if len(hashes) > 0 {
-		err := trust.UpdateApprovals(ctx, g.in.StorePath, func(ed *trust.ApprovalsEdit) error {
-			clear(changed)
-			for _, h := range hashes {
-				var ok bool
-				if d == trust.DecisionApproved {
-					var err error
-					if ok, err = ed.Add(h); err != nil {
-						return err
-					}
-				} else {
-					ok = ed.Remove(h)
-				}
-				changed[h] = ok
-			}
-			return nil
-		})
-		if err != nil {
-			return storeError(g.in.StorePath, err)
-		}
-	}
-	err := trust.UpdateLedger(ctx, g.ledgerDir, func(ed *trust.LedgerEdit) error {
-		ed.Path = g.top
-		if ed.Path == "" {
-			ed.Path = g.dir
-		}
-		for _, v := range targets {
-			if err := ed.Record(trust.Review{
-				ReviewKey: v.Key,
-				Decision:  d,
-				ReviewedVersion: trust.ReviewedVersion{
-					Deep: v.Deep, Fingerprint: v.Server.Fingerprint, Entry: v.Server.Canonical(),
-					Files: trust.ReviewedFiles(g.servers[v.Server.Name].Files), Commit: g.head,
-				},
-			}); err != nil {
-				return err
-			}
-		}
-		return nil
-	})
+	outcomes, err := g.Record(ctx, d, targets)
 	if err != nil {
-		return failf("agentty's store may already hold the change; run the review again when the ledger is fixed", "recording the review: %v", err)
+		return gateErr(err)
 	}
-	st := e.style(w)
-	connect := false
-	for _, v := range targets {
-		name := report.Sanitize(v.Server.Name)
-		if d == trust.DecisionApproved {
-			note := "reviewed " + report.Short(v.Deep)
-			switch {
-			case changed[v.Server.Fingerprint]:
-				note = "agentty fingerprint " + report.Short(v.Server.Fingerprint) + " added, " + note
-				connect = true
-			case v.Server.Gated:
-				note = "agentty fingerprint " + report.Short(v.Server.Fingerprint) + " already there, " + note
-			}
-			fmt.Fprintf(w, "%s %s  %s  %s\n", st.OK("approved"), name, report.CommandLine(v.Server), st.Dim("("+note+")"))
-			continue
-		}
-		note := "agentty will ask before running it"
-		if changed[v.Server.Fingerprint] {
-			note = "its approval was removed from agentty's store (approvals are global: other repositories with the same command lose it too)"
-		}
-		fmt.Fprintf(w, "%s %s  %s\n", st.Warning("declined"), name, st.Dim("("+note+")"))
-		if v.Trusted && v.Reason != trust.ReasonApproved {
-			fmt.Fprintf(e.stderr, "mcp-guard: warning: %s: %s still lets agentty run it; only removing that grant (or the server) turns it off\n", name, report.GateReasonText(trust.GateVerdict{Verdict: v.Verdict, Why: trust.GateDeclinedRuns}))
-		}
-	}
-	if connect {
-		fmt.Fprintln(w, "restart agentty to connect approved servers")
-	}
+	report.WriteDecisions(w, outcomes, e.style(w))
 	return nil
 }
 
@@ -326,7 +208,7 @@ func (g *gateView) interactive(ctx context.Context, e *env, blocking []trust.Gat
 // since the last review (with the files' content) and its findings.
 func (g *gateView) reviewItem(ctx context.Context, e *env, i int, blocking []trust.GateVerdict, findings []trust.Finding) report.ReviewItem {
 	v := blocking[i]
-	ps := g.servers[v.Server.Name]
+	ps := g.Servers[v.Server.Name]
 	item := report.ReviewItem{
 		Index: i + 1, Total: len(blocking), Verdict: v, ConfigPath: g.configPath(),
 		Files: ps.Files, Scope: report.NewServerScope(ps.Scope, ps.Files), Since: g.since(v),
@@ -340,32 +222,14 @@ func (g *gateView) reviewItem(ctx context.Context, e *env, i int, blocking []tru
 	return item
 }
 
-// since diffs a server against the version last reviewed (the last
-// approved one, else the last decision); nil when it was never reviewed.
-func (g *gateView) since(v trust.GateVerdict) *trust.Change {
-	base := v.Last.Baseline()
-	if base == nil {
-		return nil
-	}
-	name, _ := json.Marshal(v.Server.Name)
-	wrap := func(entry string) *trust.Config {
-		return trust.Parse(g.config, []byte(`{"mcpServers":{`+string(name)+`:`+entry+`}}`), trust.ScopeProject)
-	}
-	old := trust.Files{v.Server.Name: base.FileIDs()}
-	cur := trust.Files{v.Server.Name: g.servers[v.Server.Name].Files}
-	for _, c := range trust.Diff(wrap(base.Entry), wrap(v.Server.Canonical()), old, cur, trust.Grants{}) {
-		if c.Server == v.Server.Name {
-			return &c
-		}
-	}
-	return &trust.Change{Server: v.Server.Name}
-}
+// since diffs a server against the version last reviewed (gate.Since).
+func (g *gateView) since(v trust.GateVerdict) *trust.Change { return g.Since(v) }
 
 // findings are the configuration's integrity findings and the policy
 // checks of its servers.
 func (g *gateView) findings() []trust.Finding {
-	out := append([]trust.Finding(nil), g.in.Findings...)
-	return append(out, policy.CheckServers(g.in.Config, policy.Options{})...)
+	out := append([]trust.Finding(nil), g.In.Findings...)
+	return append(out, policy.CheckServers(g.In.Config, policy.Options{})...)
 }
 
 // interactive reports whether a person is at a terminal to answer.

@@ -45,7 +45,7 @@ func TestInteractiveReviewKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	blocking := trust.Blocking(g.verdicts)
+	blocking := trust.Blocking(g.Verdicts)
 	if len(blocking) != 3 {
 		t.Fatalf("%d blocking, want 3", len(blocking))
 	}
@@ -72,20 +72,20 @@ func TestInteractiveReviewKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	states := map[string]trust.ReviewState{}
-	for _, v := range g.verdicts {
+	for _, v := range g.Verdicts {
 		states[v.Server.Name] = v.State
 	}
 	if states["a"] != trust.StateReviewed || states["b"] != trust.StateDeclined || states["c"] != trust.StateUnreviewed {
 		t.Errorf("states %v", states)
 	}
-	if !trust.LoadApprovals(g.in.StorePath).Approved(g.in.Config.Server("a").Fingerprint) {
+	if !trust.LoadApprovals(g.In.StorePath).Approved(g.In.Config.Server("a").Fingerprint) {
 		t.Error("a is not in agentty's store")
 	}
 
 	// q stops at once; end of input counts as q and never blocks.
 	for _, keys := range []string{"q", ""} {
 		out.Reset()
-		left, err = g.interactive(ctx, e, trust.Blocking(g.verdicts), byteKeys{bytes.NewReader([]byte(keys))})
+		left, err = g.interactive(ctx, e, trust.Blocking(g.Verdicts), byteKeys{bytes.NewReader([]byte(keys))})
 		if err != nil || left != 1 || !strings.Contains(out.String(), "stopped; 1 still wait for review") {
 			t.Errorf("keys %q: left %d err %v\n%s", keys, left, err, out.String())
 		}
@@ -103,7 +103,7 @@ func TestSinceShowsWhatChanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := g.decide(ctx, e, &out, trust.DecisionApproved, trust.Blocking(g.verdicts)); err != nil {
+	if err := g.decide(ctx, e, &out, trust.DecisionApproved, trust.Blocking(g.Verdicts)); err != nil {
 		t.Fatal(err)
 	}
 	cfg := `{"mcpServers":{"a":{"command":"/bin/sh","args":["a"]},"b":{"command":"/bin/echo","args":["b"]},"c":{"command":"/bin/echo","args":["c"],"env":{"NODE_OPTIONS":"-r y"}}}}`
@@ -114,7 +114,7 @@ func TestSinceShowsWhatChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
-	for _, v := range trust.Blocking(g.verdicts) {
+	for _, v := range trust.Blocking(g.Verdicts) {
 		ch := g.since(v)
 		if ch == nil || len(ch.Fields) != 1 {
 			t.Fatalf("%s: since %+v", v.Server.Name, ch)

@@ -1,0 +1,267 @@
+package gate
+
+import (
+	"context"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// Select finds the named servers for a decision; the whole request is
+// refused if any name is unknown or cannot be decided about, so nothing is
+// recorded for a request that is partly wrong.
+func (v *View) Select(names []string, d trust.Decision) ([]trust.GateVerdict, error) {
+	var out []trust.GateVerdict
+	var problems []string
+	seen := map[string]bool{}
+	for _, name := range names {
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		var found *trust.GateVerdict
+		for i := range v.Verdicts {
+			if v.Verdicts[i].Server.Name == name {
+				found = &v.Verdicts[i]
+			}
+		}
+		if found == nil {
+			problems = append(problems, fmt.Sprintf("%q: no such server in %s", name, v.ConfigPath()))
+			continue
+		}
+		if p := decidable(*found, d); p != "" {
+			problems = append(problems, p)
+			continue
+		}
+		out = append(out, *found)
+	}
+	if len(problems) > 0 {
+		return nil, refuse("nothing was recorded; `mcp-guard check` lists what waits for review", "cannot review: %s", strings.Join(problems, "; "))
+	}
+	return out, nil
+}
+
+// decidable says why a decision cannot be recorded for a server ("" when
+// it can).
+func decidable(gv trust.GateVerdict, d trust.Decision) string {
+	s := gv.Server
+	switch {
+	case gv.Key.Server == "":
+		return fmt.Sprintf("%q is in the user's own configuration: mcp-guard does not review it", s.Name)
+	case d == trust.DecisionApproved && s.Disabled:
+		return fmt.Sprintf("%q is disabled: agentty does not run it", s.Name)
+	case s.Command == "" && s.URL == "":
+		return fmt.Sprintf("%q has neither command nor url: nothing runs", s.Name)
+	case !validDeep(gv.Deep):
+		return fmt.Sprintf("%q: mcp-guard could not fingerprint what it runs", s.Name)
+	}
+	return ""
+}
+
+func validDeep(d string) bool {
+	if len(d) != 64 || strings.ToLower(d) != d {
+		return false
+	}
+	_, err := hex.DecodeString(d)
+	return err == nil
+}
+
+// Outcome is what Record did for one server.
+type Outcome struct {
+	trust.GateVerdict
+	Decision trust.Decision
+	// Changed: agentty's store changed for it (its fingerprint added on
+	// approve, removed on decline).
+	Changed bool
+	// StillRuns: declined, yet agentty runs it when started directly (an
+	// http server, which agentty never gates, or a blanket grant);
+	// `mcp-guard launch` leaves it out.
+	StillRuns bool
+}
+
+// Writes, between which a failure can be injected in tests.
+type step string
+
+const (
+	stepStore  step = "store"
+	stepLedger step = "ledger"
+)
+
+// Record records decision d for every target in agentty's store (approve
+// adds the fingerprint of each gated server, decline removes it) and in
+// mcp-guard's ledger (the reviewed version: entry, code scope, deep
+// fingerprint, HEAD). Everything is validated before anything is written,
+// and the two writes go in the order that fails safe: an approval reaches
+// the ledger first (a failure before agentty's store leaves agentty asking
+// the user), a decline reaches agentty's store first (a failure before the
+// ledger leaves the server waiting for review, never running behind a
+// decline).
+func (v *View) Record(ctx context.Context, d trust.Decision, targets []trust.GateVerdict) ([]Outcome, error) {
+	return v.record(ctx, d, targets, nil)
+}
+
+func (v *View) record(ctx context.Context, d trust.Decision, targets []trust.GateVerdict, inject func(step) error) ([]Outcome, error) {
+	if d != trust.DecisionApproved && d != trust.DecisionDeclined {
+		return nil, fmt.Errorf("decision %q: not one mcp-guard records", d)
+	}
+	if err := v.Reviewable(); err != nil {
+		return nil, err
+	}
+	if err := v.Ledger.Err; err != nil {
+		return nil, fail("nothing was recorded; fix or move the ledger, then review again", err)
+	}
+	if v.Ledger.Newer {
+		return nil, fail("use the newer mcp-guard that wrote it", fmt.Errorf("%s was written by a newer mcp-guard: nothing was recorded", v.Ledger.Path))
+	}
+	var problems []string
+	for _, gv := range targets {
+		if p := decidable(gv, d); p != "" {
+			problems = append(problems, p)
+		}
+	}
+	if len(problems) > 0 {
+		return nil, refuse("nothing was recorded; `mcp-guard check` lists what waits for review", "cannot review: %s", strings.Join(problems, "; "))
+	}
+	reviews := make([]trust.Review, len(targets))
+	for i, gv := range targets {
+		reviews[i] = trust.Review{
+			ReviewKey: gv.Key,
+			Decision:  d,
+			ReviewedVersion: trust.ReviewedVersion{
+				Deep: gv.Deep, Fingerprint: gv.Server.Fingerprint, Entry: gv.Server.Canonical(),
+				Files: trust.ReviewedFiles(v.Servers[gv.Server.Name].Files), Commit: v.Head,
+			},
+		}
+		if err := reviews[i].Validate(); err != nil {
+			return nil, refuse("nothing was recorded", "cannot review %q: %v", gv.Server.Name, err)
+		}
+	}
+
+	changed := map[string]bool{}
+	writeStore := func() error {
+		var hashes []string
+		for _, gv := range targets {
+			if gv.Server.Gated && gv.Server.Fingerprint != "" {
+				hashes = append(hashes, gv.Server.Fingerprint)
+			}
+		}
+		if len(hashes) == 0 {
+			return nil
+		}
+		if inject != nil {
+			if err := inject(stepStore); err != nil {
+				return err
+			}
+		}
+		return trust.UpdateApprovals(ctx, v.In.StorePath, func(ed *trust.ApprovalsEdit) error {
+			clear(changed)
+			for _, h := range hashes {
+				var ok bool
+				if d == trust.DecisionApproved {
+					var err error
+					if ok, err = ed.Add(h); err != nil {
+						return err
+					}
+				} else {
+					ok = ed.Remove(h)
+				}
+				changed[h] = ok
+			}
+			return nil
+		})
+	}
+	writeLedger := func() error {
+		if inject != nil {
+			if err := inject(stepLedger); err != nil {
+				return err
+			}
+		}
+		return trust.UpdateLedger(ctx, v.LedgerDir, func(ed *trust.LedgerEdit) error {
+			ed.Path = v.Top
+			if ed.Path == "" {
+				ed.Path = v.Dir
+			}
+			for _, r := range reviews {
+				if err := ed.Record(r); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	storeErr := func(err error) error {
+		switch {
+		case errors.Is(err, trust.ErrApprovalsInvalid):
+			return fail("mcp-guard never rewrites a store it cannot read; fix or move "+v.In.StorePath+" (agentty approves nothing while it is invalid)", err)
+		case errors.Is(err, trust.ErrNoHome):
+			return fail("set HOME", err)
+		}
+		return fail("", err)
+	}
+	if d == trust.DecisionApproved {
+		if err := writeLedger(); err != nil {
+			return nil, fail("nothing was recorded; run the review again when the ledger is fixed", fmt.Errorf("recording the review: %w", err))
+		}
+		if err := writeStore(); err != nil {
+			return nil, withNote(storeErr(err), "the review is recorded, but agentty's store was not changed: agentty will ask before running it; approve again once the store is fixed")
+		}
+	} else {
+		if err := writeStore(); err != nil {
+			return nil, withNote(storeErr(err), "nothing was recorded")
+		}
+		if err := writeLedger(); err != nil {
+			return nil, fail("agentty's store no longer approves it; run the review again when the ledger is fixed", fmt.Errorf("recording the review: %w", err))
+		}
+	}
+	out := make([]Outcome, len(targets))
+	for i, gv := range targets {
+		out[i] = Outcome{GateVerdict: gv, Decision: d, Changed: changed[gv.Server.Fingerprint]}
+		if d == trust.DecisionDeclined {
+			// After the decline, agentty still runs it when its grant is not
+			// the fingerprint just removed.
+			out[i].StillRuns = gv.Reason == trust.ReasonUngated ||
+				(gv.Trusted && gv.Reason != trust.ReasonApproved)
+		}
+	}
+	return out, nil
+}
+
+// withNote puts note in front of a failure's hint.
+func withNote(err error, note string) error {
+	var f *Failure
+	if errors.As(err, &f) {
+		if f.Hint == "" {
+			f.Hint = note
+		} else {
+			f.Hint = note + "; " + f.Hint
+		}
+		return f
+	}
+	return fail(note, err)
+}
+
+// Since is what changed in a server since the version the user last
+// reviewed (the last approved one, else the last decision): fields and the
+// items of its code scope. nil when it was never reviewed.
+func (v *View) Since(gv trust.GateVerdict) *trust.Change {
+	base := gv.Last.Baseline()
+	if base == nil {
+		return nil
+	}
+	name, _ := json.Marshal(gv.Server.Name)
+	wrap := func(entry string) *trust.Config {
+		return trust.Parse(v.Config, []byte(`{"mcpServers":{`+string(name)+`:`+entry+`}}`), trust.ScopeProject)
+	}
+	old := trust.Files{gv.Server.Name: base.FileIDs()}
+	cur := trust.Files{gv.Server.Name: v.Servers[gv.Server.Name].Files}
+	for _, c := range trust.Diff(wrap(base.Entry), wrap(gv.Server.Canonical()), old, cur, trust.Grants{}) {
+		if c.Server == gv.Server.Name {
+			return &c
+		}
+	}
+	return &trust.Change{Server: gv.Server.Name}
+}

@@ -1,0 +1,210 @@
+// Package gate is where mcp-guard decides what may run when agentty starts
+// in a launch directory, and where the user's decisions are recorded.
+//
+// Evaluate reads agentty's view (trust.Inspect: the live configuration,
+// its verdicts, the approvals store), what each server runs (project and
+// the launch model: deep fingerprints over the work tree) and the user's
+// review ledger, and says per server whether it waits for review and why.
+// Record writes one decision (approve, decline) for a set of servers to
+// agentty's store and the ledger, having validated all of it first, in the
+// order that fails safe. Snapshot is the configuration `mcp-guard launch`
+// hands agentty: exactly the reviewed servers. The CLI only parses,
+// calls and renders; the package never prints and never exits.
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+
+	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/project"
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// Env is the user's side of the evaluation: the environment mcp-guard
+// runs with (HOME, AGENTTY_*, MCP_GUARD_HOME, git's variables).
+type Env struct {
+	Getenv  trust.Getenv
+	Environ []string
+}
+
+// View is the gate evaluated for one launch directory.
+type View struct {
+	// Dir is the launch directory; In agentty's view of it.
+	Dir string
+	In  *trust.Inspection
+	// Verdicts has one entry per server of the configuration, in order.
+	Verdicts []trust.GateVerdict
+	// Ledger is the user's review ledger, in LedgerDir.
+	Ledger    *trust.Ledger
+	LedgerDir string
+	// Repo is the repository identity, Top its work tree ("" outside git),
+	// Config the configuration's key (path relative to Top), Head HEAD.
+	Repo, Top, Config, Head string
+	// Servers are the configuration's servers with their code scopes and
+	// deep fingerprints, by name.
+	Servers map[string]project.Server
+}
+
+// Refusal is a request the gate understood and refused (the CLI's exit
+// status 1); Hint names what resolves it.
+type Refusal struct {
+	Msg, Hint string
+}
+
+func (r *Refusal) Error() string { return r.Msg }
+
+func refuse(hint, format string, args ...any) error {
+	return &Refusal{Msg: fmt.Sprintf(format, args...), Hint: hint}
+}
+
+// Failure is a request the gate could not carry out (I/O, a store or
+// ledger it cannot use; the CLI's exit status 2).
+type Failure struct {
+	Err  error
+	Hint string
+}
+
+func (f *Failure) Error() string { return f.Err.Error() }
+func (f *Failure) Unwrap() error { return f.Err }
+
+func fail(hint string, err error) error { return &Failure{Err: err, Hint: hint} }
+
+// Evaluate works out which servers of the configuration agentty would
+// read in dir wait for review.
+func Evaluate(ctx context.Context, dir string, env Env) (*View, error) {
+	in, err := trust.Inspect(dir, env.Getenv)
+	if err != nil {
+		return nil, fail("", err)
+	}
+	v := &View{Dir: dir, In: in, Servers: map[string]project.Server{}}
+	v.LedgerDir, err = trust.LedgerDir(env.Getenv)
+	if err != nil {
+		v.Ledger = &trust.Ledger{Err: err}
+	} else {
+		v.Ledger = trust.LoadLedger(v.LedgerDir)
+	}
+	cfg := in.Config
+	if cfg != nil && cfg.Scope == trust.ScopeProject && cfg.Valid() {
+		if err := v.loadProject(ctx, env); err != nil {
+			return nil, err
+		}
+	}
+	g := trust.Gate{Ledger: v.Ledger, Repo: v.Repo, Config: v.Config}
+	v.Verdicts = g.Evaluate(in.Verdicts, func(s *trust.Server) string {
+		ps, ok := v.Servers[s.Name]
+		// Both reads must agree on the entry, or nothing is reviewed.
+		if !ok || ps.Canonical() != s.Canonical() {
+			return ""
+		}
+		return ps.Deep
+	})
+	return v, nil
+}
+
+// loadProject finds the repository around the launch directory, its
+// identity and HEAD, and the configuration's servers with deep
+// fingerprints; outside git the directory stands for the repository.
+func (v *View) loadProject(ctx context.Context, env Env) error {
+	real, err := filepath.EvalSymlinks(v.Dir)
+	if err != nil {
+		real = v.Dir
+	}
+	var pc *project.Config
+	repo, err := gitscan.Open(real, gitscan.WithEnv(env.Environ))
+	switch {
+	case errors.Is(err, gitscan.ErrNotRepository):
+		v.Repo, v.Config = trust.RepoIdentity(nil, real), ".agentty/mcp.json"
+		pc, err = project.LoadDir(ctx, real, project.Options{})
+	case err != nil:
+		return fail("", err)
+	default:
+		defer repo.Close()
+		v.Top = repo.TopLevel()
+		rel, rerr := filepath.Rel(v.Top, real)
+		if rerr != nil {
+			return fail("", fmt.Errorf("%s is not inside %s: %v", real, v.Top, rerr))
+		}
+		v.Config = path.Join(filepath.ToSlash(rel), ".agentty/mcp.json")
+		roots, ierr := repo.Identity()
+		if ierr != nil {
+			return fail("", fmt.Errorf("%s: reading the repository's identity: %v", v.Top, ierr))
+		}
+		v.Repo = trust.RepoIdentity(roots, v.Top)
+		if head, herr := repo.Resolve("HEAD"); herr == nil {
+			v.Head = head.Commit()
+		}
+		pc, err = project.LoadConfig(ctx, repo, gitscan.WorkTree, v.Config, project.Options{})
+		if err == nil && pc == nil {
+			// Not visible to git (ignored): read it as agentty does.
+			pc, err = project.LoadDir(ctx, real, project.Options{})
+		}
+	}
+	if err != nil {
+		return fail("nothing counts as reviewed until mcp-guard can read it", fmt.Errorf("%s: %v", v.In.Config.Path, err))
+	}
+	if pc != nil {
+		for _, s := range pc.Servers {
+			v.Servers[s.Name] = s
+		}
+	}
+	return nil
+}
+
+// ConfigPath names the configuration for people ("" when there is none).
+func (v *View) ConfigPath() string {
+	if v.In.Config != nil {
+		return v.In.Config.Path
+	}
+	return ""
+}
+
+// Invalid says why a project configuration that mcp-guard cannot read the
+// way agentty does blocks the launch: agentty would run nothing from it if
+// mcp-guard read it right, but if mcp-guard is wrong about what agentty
+// rejects, agentty would run servers nobody reviewed; one mcp-guard did
+// not read at all (Unreadable) may run anything. nil when the
+// configuration is valid (or not a project's).
+func (v *View) Invalid() error {
+	cfg := v.In.Config
+	if cfg == nil || cfg.Scope != trust.ScopeProject || cfg.Valid() {
+		return nil
+	}
+	if cfg.Unreadable() {
+		return refuse("`mcp-guard status` shows why", "%s: %s", cfg.Path, cfg.UnreadableText())
+	}
+	return refuse("fix the file first; `mcp-guard status` shows why",
+		"%s: does not parse the way agentty reads it (%s); mcp-guard cannot tell what agentty would run from it, so nothing starts here until the file is fixed",
+		cfg.Path, cfg.Err.Error())
+}
+
+// Reviewable refuses where there is nothing mcp-guard reviews: no
+// configuration, the user's own, or one it cannot read.
+func (v *View) Reviewable() error {
+	cfg := v.In.Config
+	switch {
+	case cfg == nil:
+		return refuse("run it in agentty's launch directory, or pass -C DIR", "no MCP configuration here: nothing to review")
+	case cfg.Scope != trust.ScopeProject:
+		return refuse("only a project's .agentty/mcp.json is reviewed",
+			"%s is a %s configuration: it did not come with a repository", cfg.Path, cfg.Scope)
+	}
+	return v.Invalid()
+}
+
+// Blocking are the verdicts that keep `mcp-guard launch` from starting the
+// agent. A declined server that agentty would still run (an http server,
+// a blanket grant) does not block a launch that hands agentty the
+// snapshot (which leaves it out); without the snapshot it does.
+func (v *View) Blocking(snapshot bool) []trust.GateVerdict {
+	var out []trust.GateVerdict
+	for _, gv := range v.Verdicts {
+		if gv.Blocks && !(snapshot && gv.Why == trust.GateDeclinedRuns) {
+			out = append(out, gv)
+		}
+	}
+	return out
+}

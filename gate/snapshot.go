@@ -1,0 +1,169 @@
+package gate
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// ConfigEnv is the variable agentty reads its one configuration from: when
+// it is set, agentty reads only that file, and runs its servers as the
+// user's own (spec: one config is live; an explicit file is never gated).
+const ConfigEnv = "AGENTTY_MCP_CONFIG"
+
+// SnapshotEnv set to 0 makes `mcp-guard launch` hand agentty the
+// repository's configuration itself instead of the snapshot.
+const SnapshotEnv = "MCP_GUARD_SNAPSHOT"
+
+// maxSnapshots is how many snapshot files are kept; older ones are removed.
+const maxSnapshots = 32
+
+// Snapshot is the configuration `mcp-guard launch` hands agentty.
+type Snapshot struct {
+	// Path is the file (under the ledger directory, 0600).
+	Path string
+	// Servers are the names it holds, in the configuration's order; Left
+	// those of the configuration it leaves out (declined, or never run).
+	Servers, Left []string
+}
+
+// UseSnapshot reports whether a launch hands agentty a snapshot: for a
+// project configuration, unless SnapshotEnv is 0.
+func (v *View) UseSnapshot(getenv trust.Getenv) bool {
+	cfg := v.In.Config
+	return cfg != nil && cfg.Scope == trust.ScopeProject && getenv(SnapshotEnv) != "0"
+}
+
+// Snapshot writes the configuration of exactly the reviewed servers, each
+// entry as it reads now (the version reviewed), so that what agentty runs
+// is what was reviewed: a server declined, not reviewed, or changed after
+// this call is not in it. Call it only when nothing blocks. The file is
+// named by its content, written atomically, and reused when it exists.
+func (v *View) Snapshot() (*Snapshot, error) {
+	if err := v.Reviewable(); err != nil {
+		return nil, err
+	}
+	if v.LedgerDir == "" {
+		return nil, fail("set HOME or MCP_GUARD_HOME", fmt.Errorf("no directory for mcp-guard's state: %v", v.Ledger.Err))
+	}
+	snap := &Snapshot{}
+	var buf bytes.Buffer
+	buf.WriteString(`{"mcpServers":{`)
+	for _, gv := range v.Verdicts {
+		s := gv.Server
+		if gv.State != trust.StateReviewed || s.Disabled || (s.Command == "" && s.URL == "") {
+			snap.Left = append(snap.Left, s.Name)
+			continue
+		}
+		name, err := json.Marshal(s.Name)
+		if err != nil {
+			return nil, fail("", err)
+		}
+		if len(snap.Servers) > 0 {
+			buf.WriteByte(',')
+		}
+		buf.Write(name)
+		buf.WriteByte(':')
+		buf.WriteString(s.Canonical())
+		snap.Servers = append(snap.Servers, s.Name)
+	}
+	buf.WriteString("}}\n")
+	data := buf.Bytes()
+	// What agentty will read must be exactly what was reviewed.
+	check := trust.Parse("snapshot", data, trust.ScopeExplicit)
+	if !check.Valid() || len(check.Servers) != len(snap.Servers) {
+		return nil, fail("", fmt.Errorf("the snapshot does not read back as written: %v", check.Err))
+	}
+	for i, s := range check.Servers {
+		if s.Name != snap.Servers[i] || s.Canonical() != v.In.Config.Server(s.Name).Canonical() {
+			return nil, fail("", fmt.Errorf("the snapshot's server %q does not read back as reviewed", s.Name))
+		}
+	}
+	sum := sha256.Sum256(data)
+	dir := filepath.Join(v.LedgerDir, "launch")
+	snap.Path = filepath.Join(dir, hex.EncodeToString(sum[:16])+".json")
+	if err := writeSnapshot(dir, snap.Path, data); err != nil {
+		return nil, fail("nothing was started", fmt.Errorf("writing the launch snapshot: %w", err))
+	}
+	return snap, nil
+}
+
+// writeSnapshot writes data to p (0600, its directory 0700) unless p
+// already holds exactly data, and removes all but the newest snapshots.
+func writeSnapshot(dir, p string, data []byte) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return err
+	}
+	if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm() == 0o600 {
+		if old, err := os.ReadFile(p); err == nil && bytes.Equal(old, data) {
+			now := fi.ModTime()
+			_ = os.Chtimes(p, now, now)
+			return nil
+		}
+	}
+	f, err := os.CreateTemp(dir, ".snapshot-*")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			os.Remove(tmp)
+		}
+	}()
+	if err := f.Chmod(0o600); err != nil {
+		f.Close()
+		return err
+	}
+	if _, err := f.Write(data); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Sync(); err != nil {
+		f.Close()
+		return err
+	}
+	if err := f.Close(); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, p); err != nil {
+		return err
+	}
+	ok = true
+	prune(dir, p)
+	return nil
+}
+
+// prune removes the oldest snapshots beyond maxSnapshots (never keep).
+func prune(dir, keep string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return
+	}
+	type file struct {
+		path string
+		mod  int64
+	}
+	var files []file
+	for _, e := range entries {
+		if e.Type().IsRegular() && filepath.Ext(e.Name()) == ".json" {
+			if fi, err := e.Info(); err == nil {
+				files = append(files, file{filepath.Join(dir, e.Name()), fi.ModTime().UnixNano()})
+			}
+		}
+	}
+	sort.Slice(files, func(i, j int) bool { return files[i].mod > files[j].mod })
+	for i := maxSnapshots; i < len(files); i++ {
+		if files[i].path != keep {
+			os.Remove(files[i].path)
+		}
+	}
+}
