@@ -141,6 +141,24 @@ func (v *View) record(ctx context.Context, d trust.Decision, targets []trust.Gat
 		}
 	}
 
+	storeErr := func(err error) error {
+		switch {
+		case errors.Is(err, trust.ErrApprovalsInvalid):
+			return fail("mcp-guard never rewrites a store it cannot read; fix or move "+v.In.StorePath+" (agentty approves nothing while it is invalid)", err)
+		case errors.Is(err, trust.ErrNoHome):
+			return fail("set HOME", err)
+		}
+		return fail("", err)
+	}
+	// The store must be writable as agentty reads it before either write.
+	if needsStore(targets) {
+		if v.In.StorePath == "" {
+			return nil, storeErr(trust.ErrNoHome)
+		}
+		if a := trust.LoadApprovals(v.In.StorePath); a.Err != nil {
+			return nil, storeErr(a.Err) // nothing was recorded
+		}
+	}
 	changed := map[string]bool{}
 	writeStore := func() error {
 		var hashes []string
@@ -193,15 +211,6 @@ func (v *View) record(ctx context.Context, d trust.Decision, targets []trust.Gat
 			return nil
 		})
 	}
-	storeErr := func(err error) error {
-		switch {
-		case errors.Is(err, trust.ErrApprovalsInvalid):
-			return fail("mcp-guard never rewrites a store it cannot read; fix or move "+v.In.StorePath+" (agentty approves nothing while it is invalid)", err)
-		case errors.Is(err, trust.ErrNoHome):
-			return fail("set HOME", err)
-		}
-		return fail("", err)
-	}
 	if d == trust.DecisionApproved {
 		if err := writeLedger(); err != nil {
 			return nil, fail("nothing was recorded; run the review again when the ledger is fixed", fmt.Errorf("recording the review: %w", err))
@@ -228,6 +237,17 @@ func (v *View) record(ctx context.Context, d trust.Decision, targets []trust.Gat
 		}
 	}
 	return out, nil
+}
+
+// needsStore reports whether a decision about targets writes agentty's
+// store (some target is gated).
+func needsStore(targets []trust.GateVerdict) bool {
+	for _, gv := range targets {
+		if gv.Server.Gated && gv.Server.Fingerprint != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // withNote puts note in front of a failure's hint.

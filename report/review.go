@@ -63,7 +63,7 @@ func GateReasonText(v trust.GateVerdict) string {
 		}
 		return "changed since you " + verb + " it" + when + "; " + agentty
 	case trust.GateApprovedUnreviewed:
-		return "approved in agentty, never reviewed with mcp-guard (`mcp-guard hooks install --adopt` accepts such approvals); " + agentty
+		return "approved in agentty before mcp-guard reviewed it (review it, or accept every approval agentty already has with `mcp-guard hooks install --adopt`); " + agentty
 	case trust.GateBlanket:
 		return "trusted by " + blanketText(v.Reason) + ", never reviewed; " + agentty
 	case trust.GateUngated:

@@ -242,7 +242,7 @@ func WriteStatusReview(w io.Writer, in *trust.Inspection, gate []trust.GateVerdi
 		}
 	}
 	if c.Scope == trust.ScopeProject && len(in.Verdicts) > 0 {
-		p.printf("\n%s trusted · %s pending approval (mcp-guard approve <name>)\n", st.OK("✓"), st.Pending("—"))
+		p.printf("\n%s agentty runs it without asking · %s agentty asks first · mcp-guard approve NAME: you reviewed it, agentty may run it\n", st.OK("✓"), st.Pending("—"))
 	}
 	if blocking {
 		p.printf("mcp-guard launch refuses to start the agent until these are reviewed (mcp-guard review)\n")
@@ -262,10 +262,14 @@ func gateVerdictOf(gate []trust.GateVerdict, name string) *trust.GateVerdict {
 // reviewText is mcp-guard's review state of a gated server, for people.
 func reviewText(g trust.GateVerdict) string {
 	switch {
+	case g.Blocks && g.State == trust.StateDeclined:
+		return "declined, yet agentty runs it"
 	case g.Blocks:
-		return string(g.State) + ", blocks launch"
+		return "waits for review"
 	case g.State == trust.StateUnreviewed:
-		return "unreviewed"
+		return "not reviewed"
+	case g.RenamedFrom != "":
+		return "reviewed (as " + Sanitize(g.RenamedFrom) + ")"
 	}
 	return string(g.State)
 }

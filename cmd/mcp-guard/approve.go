@@ -14,14 +14,16 @@ import (
 func approveCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "approve",
-		Usage:     "approve project servers in agentty's own store, so agentty connects them",
+		Usage:     "approve project servers: you reviewed them, agentty may run them (the same as review --approve)",
 		UsageText: "mcp-guard [-C DIR] approve NAME... | --all",
-		Description: "Records each server's fingerprint in ~/.agentty/mcp_approvals.json exactly as\n" +
-			"`agentty plugin approve NAME --project` would. Nothing is written unless every name is valid.",
+		Description: "Records your review of each server's current version in mcp-guard's ledger and its\n" +
+			"fingerprint in ~/.agentty/mcp_approvals.json, exactly as `agentty plugin approve NAME\n" +
+			"--project` would, so agentty connects it and mcp-guard launch starts it. The same as\n" +
+			"`mcp-guard review --approve NAME...`. Nothing is written unless every name is valid.",
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "all", Usage: "approve every gated server of the configuration"},
+			&cli.BoolFlag{Name: "all", Usage: "approve every server of the configuration that agentty would run"},
 		},
-		Action: func(c *cli.Context) error { return changeApprovals(c, e, true) },
+		Action: func(c *cli.Context) error { return approveServers(c, e) },
 	}
 }
 
@@ -181,4 +183,45 @@ func storeError(path string, err error) error {
 		return failf("set HOME", "%v", err)
 	}
 	return failf("nothing was written", "%v", err)
+}
+
+// approveServers is `review --approve`: one approval records agentty's
+// fingerprint and mcp-guard's review (gate.Record).
+func approveServers(c *cli.Context, e *env) error {
+	names := c.Args().Slice()
+	all := c.Bool("all")
+	if len(names) == 0 && !all {
+		return usageError("approve needs server names, or --all")
+	}
+	if len(names) > 0 && all {
+		return usageError("approve takes server names or --all, not both")
+	}
+	dir, err := launchDir(c)
+	if err != nil {
+		return err
+	}
+	g, err := evaluateGate(c.Context, e, dir)
+	if err != nil {
+		return err
+	}
+	g.warnLedger(e)
+	if err := g.reviewable(); err != nil {
+		return err
+	}
+	var targets []trust.GateVerdict
+	if all {
+		for _, v := range g.Verdicts {
+			s := v.Server
+			if v.Key.Server != "" && !s.Disabled && (s.Command != "" || s.URL != "") {
+				targets = append(targets, v)
+			}
+		}
+		if len(targets) == 0 {
+			fmt.Fprintf(e.stdout, "no servers in %s: nothing to approve\n", report.Sanitize(g.configPath()))
+			return nil
+		}
+	} else if targets, err = g.select_(names, true); err != nil {
+		return err
+	}
+	return g.decide(c.Context, e, e.stdout, trust.DecisionApproved, targets)
 }
