@@ -9,11 +9,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/hooks"
-	"github.com/mcp-guard/mcp-guard/project"
 	"github.com/mcp-guard/mcp-guard/report"
-	"github.com/mcp-guard/mcp-guard/trust"
 )
 
 func hooksCommand(e *env) *cli.Command {
@@ -273,99 +272,27 @@ func shellQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// adopt records, as reviewed, every server of the repository's
-// configurations (at any depth, as the work tree holds them) that agentty
-// runs on a per-server approval the user gave it: the approvals given
-// before mcp-guard was installed. Blanket grants (the env switch, a
-// whole-file approval) are not adopted: those servers were never looked at
-// one by one. Every adopted server is listed.
+// adopt records the approvals agentty already holds here as reviewed
+// (gate.Adopt) and lists them.
 func adopt(c *cli.Context, e *env) error {
 	dir, err := launchDir(c)
 	if err != nil {
 		return err
 	}
-	repo, err := gitscan.Open(dir, gitscan.WithEnv(e.environ))
+	res, err := gate.Adopt(c.Context, dir, gate.Env{Getenv: e.getenv, Environ: e.environ})
 	if err != nil {
-		return failf("", "%v", err)
-	}
-	defer repo.Close()
-	snap, err := project.Load(c.Context, repo, gitscan.WorkTree, project.Options{})
-	if err != nil {
-		return failf("", "reading the repository's MCP configurations: %v", err)
-	}
-	roots, err := repo.Identity()
-	if err != nil {
-		return failf("", "%s: reading the repository's identity: %v", repo.TopLevel(), err)
-	}
-	id := trust.RepoIdentity(roots, repo.TopLevel())
-	head := ""
-	if h, err := repo.Resolve("HEAD"); err == nil {
-		head = h.Commit()
-	}
-	ledgerDir, err := trust.LedgerDir(e.getenv)
-	if err != nil {
-		return failf("set HOME", "%v", err)
-	}
-	store := trust.LoadUserApprovals(e.getenv)
-	if store.Err != nil {
-		return storeError(store.Path, store.Err)
-	}
-	grants := trust.Grants{Approved: store.Approved}
-	type adopted struct {
-		cfg string
-		s   project.Server
-	}
-	var done []adopted
-	skipped := 0
-	err = trust.UpdateLedger(c.Context, ledgerDir, func(ed *trust.LedgerEdit) error {
-		done, skipped = done[:0], 0
-		ed.Path = repo.TopLevel()
-		for _, pc := range snap.Configs {
-			if pc.Config == nil || !pc.Config.Valid() {
-				continue
-			}
-			byName := map[string]project.Server{}
-			for _, s := range pc.Servers {
-				byName[s.Name] = s
-			}
-			for _, v := range trust.Evaluate(pc.Config, grants) {
-				s, ok := byName[v.Server.Name]
-				if !ok || s.Deep == "" {
-					continue
-				}
-				if v.Reason != trust.ReasonApproved {
-					if v.Trusted && v.Server.Gated {
-						skipped++
-					}
-					continue
-				}
-				key := trust.ReviewKey{Repo: id, Config: pc.Path, Server: s.Name}
-				if r, ok := ed.Lookup(key); ok && r.Deep == s.Deep && r.Decision == trust.DecisionApproved {
-					continue
-				}
-				if err := ed.Record(trust.Review{ReviewKey: key, Decision: trust.DecisionApproved, Adopted: true,
-					ReviewedVersion: trust.ReviewedVersion{Deep: s.Deep, Fingerprint: s.Fingerprint, Entry: s.Canonical(),
-						Files: trust.ReviewedFiles(s.Files), Commit: head}}); err != nil {
-					return err
-				}
-				done = append(done, adopted{pc.Path, s})
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return failf("", "recording adopted approvals: %v", err)
+		return gateErr(err)
 	}
 	st := e.style(e.stdout)
 	fmt.Fprintln(e.stdout)
-	if len(done) == 0 {
+	if len(res.Adopted) == 0 {
 		fmt.Fprintln(e.stdout, "nothing to adopt: no server here runs on an approval agentty holds that mcp-guard has not recorded")
 	}
-	for _, a := range done {
-		fmt.Fprintf(e.stdout, "%s %s  %s  %s\n", st.OK("adopted"), report.Sanitize(a.s.Name), report.CommandLine(a.s.Server), st.Dim("("+report.Sanitize(a.cfg)+", agentty approved it; this version now counts as reviewed)"))
+	for _, a := range res.Adopted {
+		fmt.Fprintf(e.stdout, "%s %s  %s  %s\n", st.OK("adopted"), report.Sanitize(a.Server.Name), report.CommandLine(a.Server.Server), st.Dim("("+report.Sanitize(a.Config)+", agentty approved it; this version now counts as reviewed)"))
 	}
-	if skipped > 0 {
-		fmt.Fprintf(e.stdout, "%d server(s) run on a blanket grant (AGENTTY_MCP_ALLOW_PROJECT or a whole-file approval) and were not adopted: review them with `mcp-guard review`\n", skipped)
+	if res.Blanket > 0 {
+		fmt.Fprintf(e.stdout, "%d server(s) run on a blanket grant (AGENTTY_MCP_ALLOW_PROJECT or a whole-file approval) and were not adopted: review them with `mcp-guard review`\n", res.Blanket)
 	}
 	return nil
 }
