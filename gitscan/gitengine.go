@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/mcp-guard/mcp-guard/internal/gitobj"
 )
 
 // keptGitVars are the GIT_* variables passed through to git: where the
@@ -484,7 +486,7 @@ func (g *gitBackend) readObject(id, typ string, limit int64) ([]byte, error) {
 			return nil, fmt.Errorf("object %s: is a %s, not a %s", id, h.typ, typ)
 		}
 		if h.size > limit {
-			return nil, &tooLargeError{id: id, size: h.size}
+			return nil, &gitobj.TooLargeError{ID: id, Size: h.size}
 		}
 	}
 	c, h, err := g.askObject("contents", id)

@@ -10,7 +10,7 @@
 // Two engines sit behind one internal interface (backend):
 //
 //   - EngineGit: objects and refs are read in process by gitscan's own
-//     reader (odb, refStore: pack indexes binary-searched with pread, packs
+//     reader (gitobj.Reader, refStore: pack indexes binary-searched with pread, packs
 //     memory-mapped once a process has read enough to make mapping pay) when
 //     the repository's format allows, which costs the same at 10,000 objects
 //     and at 10 million and starts no process; the repository is located
@@ -59,6 +59,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/mcp-guard/mcp-guard/internal/gitobj"
 )
 
 // Errors callers branch on. Returned errors wrap them (use errors.Is).
@@ -68,7 +70,7 @@ var (
 	// ErrUnknownRevision: the revision does not name a commit.
 	ErrUnknownRevision = errors.New("unknown revision")
 	// ErrTooLarge: a blob is larger than the caller's limit; it was not read.
-	ErrTooLarge = errors.New("file too large")
+	ErrTooLarge = gitobj.ErrTooLarge
 	// ErrNotRegular: the path is a FIFO, device, socket, directory or
 	// submodule, not a file with content.
 	ErrNotRegular = errors.New("not a regular file")
@@ -79,7 +81,7 @@ var (
 	ErrUnsupported = errors.New("unsupported repository")
 	// ErrMissingObject: an object the answer depends on is not in the
 	// repository (partial or damaged clone).
-	ErrMissingObject = errors.New("missing object")
+	ErrMissingObject = gitobj.ErrMissingObject
 )
 
 // Engine selects how the repository is read.
@@ -159,9 +161,9 @@ type Repo struct {
 	opts                   options
 	trees                  *treeCache
 	idx                    *indexCache
-	cache                  *surfaceCache // opened on first use, written at Close
-	lastChanges            *changesMemo  // the last comparison of two trees
-	graph                  *commitGraph  // see commitGraph
+	cache                  *surfaceCache       // opened on first use, written at Close
+	lastChanges            *changesMemo        // the last comparison of two trees
+	graph                  *gitobj.CommitGraph // see commitGraph
 	graphLoaded            bool
 	// wtPaths is the work tree's candidate paths, listed once per Repo
 	// (a launch model walks several directories of the same work tree).
@@ -237,7 +239,7 @@ func (r *Repo) Close() error {
 		r.cache.flush()
 	}
 	if r.graph != nil {
-		r.graph.close()
+		r.graph.Close()
 		r.graph = nil
 	}
 	if r.be == nil {

@@ -8,7 +8,7 @@ import (
 
 // goGitBackend is EngineGoGit: the repository read in-process, without a
 // git executable. Objects and refs come from gitscan's own reader (see
-// odb, refStore: memory-mapped pack indexes, so the cost of a read does not
+// gitobj.Reader, refStore: memory-mapped pack indexes, so the cost of a read does not
 // grow with the repository, unlike go-git v5's storage, which loads every
 // pack index on the first read); the index, config files and ignore files
 // are decoded by gitscan itself (decodeIndex, gitConfig, ignore.go); the

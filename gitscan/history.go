@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/mcp-guard/mcp-guard/internal/gitobj"
 )
 
 // History walks every commit reachable from to but not from since (Empty:
@@ -80,8 +82,8 @@ type historyWalk struct {
 	shallow map[string]bool
 	commits map[string]*commitObj
 	since   string
-	uninter map[string]bool // reachable from since
-	graph   *commitGraph    // nil: commits are read from their objects
+	uninter map[string]bool     // reachable from since
+	graph   *gitobj.CommitGraph // nil: commits are read from their objects
 }
 
 func (h *historyWalk) commit(id string) (*commitObj, error) {
@@ -89,10 +91,11 @@ func (h *historyWalk) commit(id string) (*commitObj, error) {
 		return c, nil
 	}
 	if h.graph != nil {
-		c, err := h.graph.commit(id)
+		gc, err := h.graph.Commit(id)
 		if err != nil {
 			h.graph = nil // it does not add up: objects from now on
-		} else if c != nil {
+		} else if gc != nil {
+			c := &commitObj{tree: gc.Tree, parents: gc.Parents, commitTime: gc.CommitTime, fromGraph: true}
 			h.commits[id] = c
 			return c, nil
 		}

@@ -2,6 +2,8 @@ package gitscan
 
 import (
 	"strings"
+
+	"github.com/mcp-guard/mcp-guard/internal/gitobj"
 )
 
 // ignorePattern is one line of a gitignore file (gitignore(5)), for the
@@ -83,7 +85,7 @@ func ignoredBy(ps []ignorePattern, path string, isDir bool) bool {
 // readIgnoreFile reads the patterns of one ignore file (a missing or odd
 // file has none); domain is the directory it applies to ("" or "a/b/").
 func readIgnoreFile(path, domain string) []ignorePattern {
-	b, err := readSmallFile(path, 8<<20)
+	b, err := gitobj.ReadSmallFile(path, 8<<20)
 	if err != nil {
 		return nil
 	}

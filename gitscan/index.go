@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/mcp-guard/mcp-guard/internal/gitobj"
 )
 
 // indexStat is the stat data git caches per index entry; a work tree file
@@ -174,7 +176,7 @@ func indexVarint(b []byte) (uint64, int) {
 
 // readIndexFile reads and decodes an index file; absent is empty.
 func readIndexFile(path string, f objectFormat) ([]indexEntry, error) {
-	data, err := readSmallFile(path, maxIndexSize)
+	data, err := gitobj.ReadSmallFile(path, maxIndexSize)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

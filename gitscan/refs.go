@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/mcp-guard/mcp-guard/internal/gitobj"
 )
 
 // refStore reads refs the way git's files backend stores them: loose ref
@@ -80,7 +82,7 @@ func (s *refStore) readLoose(name string) (id, target string, ok bool, err error
 		dir = s.gitDir
 	}
 	p := filepath.Join(dir, filepath.FromSlash(name))
-	b, err := readSmallFile(p, 64<<10)
+	b, err := gitobj.ReadSmallFile(p, 64<<10)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 			return "", "", false, nil
@@ -110,7 +112,7 @@ func (s *refStore) readLoose(name string) (id, target string, ok bool, err error
 func (s *refStore) readPacked(name string) (string, bool, error) {
 	if !s.packedRead {
 		s.packedRead = true
-		b, err := readSmallFile(filepath.Join(s.commonDir, "packed-refs"), 1<<30)
+		b, err := gitobj.ReadSmallFile(filepath.Join(s.commonDir, "packed-refs"), 1<<30)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return "", false, errNotNative
 		}
