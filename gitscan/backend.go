@@ -63,7 +63,7 @@ func (r *Repo) readsNatively() bool {
 	switch be := r.be.(type) {
 	case *gitBackend:
 		return be.nat != nil
-	case *goGitBackend:
+	case *inProcessBackend:
 		return true
 	}
 	return false
@@ -81,7 +81,7 @@ func (r *Repo) commitGraph() *gitobj.CommitGraph {
 	switch be := r.be.(type) {
 	case *gitBackend:
 		nat = be.nat
-	case *goGitBackend:
+	case *inProcessBackend:
 		nat = be.nat
 	}
 	if nat == nil {

@@ -61,7 +61,7 @@ func TestHistoryWithCommitGraph(t *testing.T) {
 		sort.Strings(out)
 		return out
 	}
-	want := history(EngineGoGit)
+	want := history(EngineInProcess)
 	octopus := strings.Fields(run(t, env, dir, nil, "rev-parse", "main"))[0]
 	if !strings.Contains(strings.Join(want, "\n"), octopus) {
 		t.Fatal("the octopus merge that discards a surface change is not in the history")
@@ -69,14 +69,14 @@ func TestHistoryWithCommitGraph(t *testing.T) {
 	graphs := filepath.Join(dir, ".git", "objects", "info")
 	check := func(name string) {
 		t.Helper()
-		for _, e := range []Engine{EngineGit, EngineGoGit} {
+		for _, e := range []Engine{EngineWithGit, EngineInProcess} {
 			if got := history(e); strings.Join(got, "\n") != strings.Join(want, "\n") {
 				t.Errorf("%s, %v: history differs:\n%s", name, e, diffLines(want, got))
 			}
 		}
 	}
 	run(t, env, dir, nil, "commit-graph", "write", "--reachable")
-	if r := openT(t, dir, env, EngineGoGit); r.commitGraph() == nil {
+	if r := openT(t, dir, env, EngineInProcess); r.commitGraph() == nil {
 		t.Fatal("the commit-graph was not loaded")
 	}
 	check("one file")
@@ -87,7 +87,7 @@ func TestHistoryWithCommitGraph(t *testing.T) {
 	bad := append([]byte(nil), data...)
 	copy(bad[8:], "XXXX") // first chunk id
 	os.WriteFile(f, bad, 0o644)
-	if r := openT(t, dir, env, EngineGoGit); r.commitGraph() != nil {
+	if r := openT(t, dir, env, EngineInProcess); r.commitGraph() != nil {
 		t.Error("a damaged commit-graph was used")
 	}
 	check("damaged")
@@ -101,7 +101,7 @@ func TestHistoryWithCommitGraph(t *testing.T) {
 	flipped := append([]byte(nil), data...)
 	flipped[at+3] ^= 0x01
 	os.WriteFile(f, flipped, 0o644)
-	if r := openT(t, dir, env, EngineGoGit); r.commitGraph() != nil {
+	if r := openT(t, dir, env, EngineInProcess); r.commitGraph() != nil {
 		t.Error("a commit-graph with a wrong checksum was used")
 	}
 	check("flipped tree id")
@@ -126,7 +126,7 @@ func TestHistoryWithCommitGraph(t *testing.T) {
 	sum := sha1.Sum(lying[:len(lying)-20])
 	copy(lying[len(lying)-20:], sum[:])
 	os.WriteFile(f, lying, 0o644)
-	for _, e := range []Engine{EngineGit, EngineGoGit} {
+	for _, e := range []Engine{EngineWithGit, EngineInProcess} {
 		r := openT(t, dir, env, e, WithoutCache())
 		_, err := r.History(context.Background(), Empty, resolveT(t, r, "main"), nil)
 		if err == nil || !strings.Contains(err.Error(), "disagrees") {
@@ -138,12 +138,12 @@ func TestHistoryWithCommitGraph(t *testing.T) {
 	run(t, env, dir, nil, "commit-graph", "write", "--reachable", "--split=no-merge")
 	writeFile(t, dir, ".agentty/mcp.json", `{"later":1}`)
 	run(t, env, dir, nil, "commit", "-q", "-am", "after the first layer")
-	want = history(EngineGoGit) // (the graph does not hold the new commit)
+	want = history(EngineInProcess) // (the graph does not hold the new commit)
 	run(t, env, dir, nil, "commit-graph", "write", "--reachable", "--split=no-merge")
 	if _, err := os.Stat(filepath.Join(graphs, "commit-graphs", "commit-graph-chain")); err != nil {
 		t.Fatal(err)
 	}
-	if r := openT(t, dir, env, EngineGoGit); r.commitGraph() == nil || r.commitGraph().Layers() < 2 {
+	if r := openT(t, dir, env, EngineInProcess); r.commitGraph() == nil || r.commitGraph().Layers() < 2 {
 		t.Fatal("the commit-graph chain was not loaded")
 	}
 	check("chain")
@@ -151,7 +151,7 @@ func TestHistoryWithCommitGraph(t *testing.T) {
 	writeFile(t, dir, ".agentty/mcp.json", `{"latest":1}`)
 	run(t, env, dir, nil, "commit", "-q", "-am", "not in any graph")
 	run(t, env, dir, nil, "config", "core.commitGraph", "false")
-	want = history(EngineGoGit)
+	want = history(EngineInProcess)
 	run(t, env, dir, nil, "config", "core.commitGraph", "true")
 	check("stale")
 }

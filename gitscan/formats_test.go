@@ -221,7 +221,7 @@ func TestDecodeIndexAgreesWithGit(t *testing.T) {
 		t.Errorf("split index: %v, want ErrUnsupported", err)
 	}
 	// The git engine still reads it (through ls-files).
-	r := openT(t, dir, env, EngineGit)
+	r := openT(t, dir, env, EngineWithGit)
 	if s, _, err := r.Surfaces(Index); err != nil || len(s) == 0 {
 		t.Errorf("git engine on a split index: %v %v", s, err)
 	}

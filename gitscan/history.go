@@ -218,7 +218,7 @@ func (h *historyWalk) viaRevList(ctx context.Context, rl revLister, to string) (
 	return out, nil
 }
 
-// walk is the engine-independent history walk (go-git engine).
+// walk is the engine-independent history walk (in-process engine).
 func (h *historyWalk) walk(ctx context.Context, to string) ([]HistoryCommit, error) {
 	h.uninter = map[string]bool{}
 	if h.since != "" {

@@ -13,8 +13,8 @@ import (
 // as configured, "" when unset, so callers can tell a hook manager's
 // directory (husky's ".husky/_") from git's own.
 //
-// With EngineGit this is git's own answer (`rev-parse --git-path hooks`,
-// every configuration level); EngineGoGit reads the repository's config
+// With EngineWithGit this is git's own answer (`rev-parse --git-path hooks`,
+// every configuration level); EngineInProcess reads the repository's config
 // file and, when the repository does not set it, the user's global one.
 // (Added by the hooks owner, issue 4: see /work/notes/hooks-requests.md.)
 func (r *Repo) HooksDir() (dir, hooksPath string, err error) {
@@ -47,7 +47,7 @@ func (r *Repo) HooksDir() (dir, hooksPath string, err error) {
 	return absUnder(r.top, hooksPath), hooksPath, nil
 }
 
-// configFiles are the config files EngineGoGit consults for HooksDir,
+// configFiles are the config files EngineInProcess consults for HooksDir,
 // most specific first: the repository's, then the user's global one.
 func (r *Repo) configFiles() []string {
 	out := []string{filepath.Join(r.commonDir, "config")}

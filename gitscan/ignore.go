@@ -7,7 +7,7 @@ import (
 )
 
 // ignorePattern is one line of a gitignore file (gitignore(5)), for the
-// go-git engine's work tree walk: `!` negates, a trailing `/` matches
+// in-process engine's work tree walk: `!` negates, a trailing `/` matches
 // directories only, a slash at the start or in the middle anchors the
 // pattern to the directory of its file (matched against the path below
 // it with wildmatch's pathname rules), and any other pattern matches a

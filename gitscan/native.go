@@ -28,7 +28,7 @@ type objectStore interface {
 
 // native is gitscan's in-process reader of objects and refs (see
 // gitobj.Reader and refStore). Both engines use it when the repository's format allows:
-// EngineGoGit always (it has nothing else), EngineGit for every object
+// EngineInProcess always (it has nothing else), EngineWithGit for every object
 // read and revision it can answer with certainty, falling back to git's
 // own `cat-file` for the rest. Either way a read costs the same in a
 // repository of 10,000 objects and one of 10 million, and the hook starts

@@ -110,7 +110,7 @@ func getenv(env []string, key string) (string, bool) {
 	return "", false
 }
 
-// gitBackend is EngineGit.
+// gitBackend is EngineWithGit.
 type gitBackend struct {
 	git    string
 	dir    string // work tree root, where git runs
