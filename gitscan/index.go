@@ -41,7 +41,7 @@ func decodeIndex(data []byte, f objectFormat, name string) ([]indexEntry, error)
 	}
 	version := binary.BigEndian.Uint32(data[4:8])
 	if version < 2 || version > 4 {
-		return nil, fmt.Errorf("%s: index version %d: %w", name, version, ErrUnsupported)
+		return nil, fmt.Errorf("%s: index version %d: %w", name, version, errNativeUnsupported)
 	}
 	count := int(binary.BigEndian.Uint32(data[8:12]))
 	end := len(data) - hl // the trailing checksum
@@ -110,7 +110,7 @@ func decodeIndex(data []byte, f objectFormat, name string) ([]indexEntry, error)
 		mode, ok := modeFromGit(rawMode)
 		if !ok || mode == ModeTree {
 			if mode == ModeTree {
-				return nil, fmt.Errorf("%s: a sparse index (directory entries): %w", name, ErrUnsupported)
+				return nil, fmt.Errorf("%s: a sparse index (directory entries): %w", name, errNativeUnsupported)
 			}
 			return nil, fmt.Errorf("%s: %s: unknown mode %o", name, path, rawMode)
 		}
@@ -142,7 +142,7 @@ func decodeIndex(data []byte, f objectFormat, name string) ([]indexEntry, error)
 			case "sdir":
 				what = "a sparse index"
 			}
-			return nil, fmt.Errorf("%s: %s: %w", name, what, ErrUnsupported)
+			return nil, fmt.Errorf("%s: %s: %w", name, what, errNativeUnsupported)
 		}
 		p += 8 + size
 	}

@@ -61,11 +61,13 @@ func openInProcess(r *Repo, dir string) error {
 }
 
 func (g *inProcessBackend) readObject(id, typ string, limit int64) ([]byte, error) {
-	return g.nat.readObject(id, typ, limit)
+	data, err := g.nat.readObject(id, typ, limit)
+	return data, asUnsupported(err)
 }
 
 func (g *inProcessBackend) readObjectRaw(raw, typ string, limit int64) ([]byte, error) {
-	return g.nat.readObjectRaw(raw, typ, limit)
+	data, err := g.nat.readObjectRaw(raw, typ, limit)
+	return data, asUnsupported(err)
 }
 
 func (g *inProcessBackend) resolve(rev string) (string, error) {
@@ -73,7 +75,7 @@ func (g *inProcessBackend) resolve(rev string) (string, error) {
 	if errors.Is(err, errNotNative) {
 		return "", fmt.Errorf("revision %q: syntax not supported by the in-process engine (use a name or a full id, with ~N, ^N): %w", rev, ErrUnknownRevision)
 	}
-	return id, err
+	return id, asUnsupported(err)
 }
 
 func isHex(s string) bool {

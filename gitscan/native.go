@@ -27,16 +27,41 @@ type objectStore interface {
 }
 
 // native is gitscan's in-process reader of objects and refs (see
-// gitobj.Reader and refStore). Both engines use it when the repository's format allows:
-// EngineInProcess always (it has nothing else), EngineWithGit for every object
-// read and revision it can answer with certainty, falling back to git's
-// own `cat-file` for the rest. Either way a read costs the same in a
-// repository of 10,000 objects and one of 10 million, and the hook starts
-// no git process at all.
+// gitobj.Reader and refStore). Both engines use it when the repository's
+// format allows: EngineInProcess always (it has nothing else),
+// EngineWithGit for every object read and revision, asking git's own
+// `cat-file` only for what it declares unsupported (see fallsBackToGit).
+// Either way a read costs the same in a repository of 10,000 objects and
+// one of 10 million, and the hook starts no git process at all.
 type native struct {
 	objects objectStore
 	refs    *refStore
 	format  objectFormat
+}
+
+// errNativeUnsupported marks what gitscan's own in-process decoders (the
+// index, the repository format) do not implement: it is ErrUnsupported for
+// callers and gitobj.ErrUnsupported for the fallback rule (see
+// fallsBackToGit).
+var errNativeUnsupported = fmt.Errorf("%w (%w)", ErrUnsupported, gitobj.ErrUnsupported)
+
+// fallsBackToGit is the one rule by which EngineWithGit asks git after
+// the in-process reader failed: only for what the reader declares it does
+// not implement (gitobj.ErrUnsupported: a pack or pack index version, a
+// split or sparse index, a repository format or extension; errNotNative
+// wraps it for unusual revision syntax). Anything else (a damaged object,
+// a missing one, a type that does not match, an unreadable file) is the
+// answer, surfaced to the caller: retrying with git would turn a bug in the
+// reader, or damage git would not notice, into mere slowness.
+func fallsBackToGit(err error) bool { return errors.Is(err, gitobj.ErrUnsupported) }
+
+// asUnsupported is err for EngineInProcess, which has no git to fall back
+// to: what the reader does not implement is ErrUnsupported for callers.
+func asUnsupported(err error) error {
+	if err != nil && errors.Is(err, gitobj.ErrUnsupported) && !errors.Is(err, ErrUnsupported) {
+		return fmt.Errorf("%w: %w; install git to read it", err, ErrUnsupported)
+	}
+	return err
 }
 
 // repoFormat is what a repository's config says about how to read it.
@@ -99,7 +124,7 @@ func readRepoFormat(commonDir string) (repoFormat, error) {
 
 func openNative(loc *location, rf repoFormat, env []string) (*native, error) {
 	if rf.unsupportedBy != "" {
-		return nil, fmt.Errorf("%s: %s: %w", loc.commonDir, rf.unsupportedBy, ErrUnsupported)
+		return nil, fmt.Errorf("%s: %s: %w", loc.commonDir, rf.unsupportedBy, errNativeUnsupported)
 	}
 	dir := filepath.Join(loc.commonDir, "objects")
 	if v, ok := getenv(env, "GIT_OBJECT_DIRECTORY"); ok && v != "" {

@@ -26,9 +26,10 @@ type refStore struct {
 }
 
 // errNotNative means the native reader cannot answer with certainty (an
-// unusual revision syntax, an odd ref file); the git engine then asks git,
-// the in-process engine reports the revision as unsupported.
-var errNotNative = errors.New("not handled natively")
+// unusual revision syntax, an odd ref file); the git engine then asks git
+// (it wraps gitobj.ErrUnsupported, see fallsBackToGit), the in-process
+// engine reports the revision as unsupported.
+var errNotNative = fmt.Errorf("not handled natively: %w", gitobj.ErrUnsupported)
 
 // isPerWorktreeRef reports whether git keeps ref name in the worktree's own
 // git directory: HEAD and the other all-caps pseudo refs (ORIG_HEAD,

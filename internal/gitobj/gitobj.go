@@ -8,13 +8,15 @@
 // # What it declares unsupported
 //
 // The reader does not implement every storage format git knows. Where it
-// meets one it does not implement (a pack index or pack version it does
-// not read, packs reachable only through a multi-pack-index, an object id
-// of a length the reader was not opened for), it returns an error wrapping
+// meets one it does not implement (a pack index version other than 1 and
+// 2, a pack version other than 2 and 3), it returns an error wrapping
 // ErrUnsupported, and only then may a caller ask git instead. Every other
-// failure (a damaged pack, a checksum that does not add up, a missing
+// failure (a damaged pack or index, a delta that does not apply, a missing
 // object) is an answer the caller must surface: asking git then would hide
-// a bug in this reader as mere slowness.
+// a bug in this reader as mere slowness. (Git 2.39 itself reads no other
+// pack or index version, and no pack without its .idx even beside a
+// multi-pack-index; gitscan declares its own unsupported formats, a split
+// or sparse index and unusual revision syntax, with the same sentinel.)
 package gitobj
 
 import (
@@ -31,7 +33,7 @@ import (
 var (
 	// ErrUnsupported: the object store uses a format or extension this
 	// reader does not implement (the message names it). Git may read it.
-	ErrUnsupported = errors.New("not supported by the in-process object reader")
+	ErrUnsupported = errors.New("not supported by the in-process reader")
 	// ErrMissingObject: the object is in none of the object directories.
 	ErrMissingObject = errors.New("missing object")
 	// ErrTooLarge: the object is larger than the caller's limit; it was

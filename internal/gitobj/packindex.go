@@ -71,7 +71,7 @@ func openPack(f Format, idxPath string) (*packFile, error) {
 	}
 	if v := binary.BigEndian.Uint32(hdr[4:8]); v != 2 && v != 3 {
 		p.close()
-		return nil, fmt.Errorf("pack %s: version %d not supported", packPath, v)
+		return nil, fmt.Errorf("pack %s: version %d: %w", packPath, v, ErrUnsupported)
 	}
 	if n := binary.BigEndian.Uint32(hdr[8:12]); int(n) != p.n {
 		p.close()
@@ -102,7 +102,7 @@ func (p *packFile) parseIndex() error {
 			return errors.New("truncated")
 		}
 		if v := binary.BigEndian.Uint32(head[4:]); v != 2 {
-			return fmt.Errorf("version %d not supported", v)
+			return fmt.Errorf("version %d: %w", v, ErrUnsupported)
 		}
 		p.version, fan = 2, head[8:]
 	} else {

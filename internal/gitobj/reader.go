@@ -24,10 +24,10 @@ import (
 // offset and reference deltas (bases in any pack, or loose), zlib loose
 // objects, alternates (objects/info/alternates and the caller's list, as
 // in GIT_ALTERNATE_OBJECT_DIRECTORIES), SHA-1 and SHA-256 ids. What it
-// does not read is ErrUnsupported (see the package documentation): a pack
-// index of another version, a pack of another version, and packs that
-// have no index of their own beside a multi-pack-index. Nothing is ever
-// fetched: a partial clone's missing object is ErrMissingObject.
+// does not read is ErrUnsupported (see the package documentation). A pack
+// whose index is missing (being written or removed) is not read, as git
+// does not read it. Nothing is ever fetched: a partial clone's missing
+// object is ErrMissingObject.
 //
 // Every length and offset in a pack or index is checked before use: a
 // damaged or hostile object store yields errors, not panics or huge

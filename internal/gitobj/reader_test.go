@@ -2,7 +2,9 @@ package gitobj
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -47,5 +49,109 @@ func TestLooseLimitZero(t *testing.T) {
 	}
 	if typ, size, err := o.Info(full); err != nil || typ != "blob" || size != 6 {
 		t.Errorf("info: %s %d %v", typ, size, err)
+	}
+}
+
+// onePack is a repository whose objects are all in one pack (no deltas:
+// one commit), with the id and pack offset of the blob holding content.
+func onePack(t *testing.T, content string) (dir, blob string, off int64, pack, idx string) {
+	t.Helper()
+	needGit(t)
+	env := testEnv(t)
+	dir = gitInit(t, env)
+	writeFile(t, dir, "f", content)
+	run(t, env, dir, nil, "add", "f")
+	run(t, env, dir, nil, "commit", "-q", "-m", "one")
+	run(t, env, dir, nil, "repack", "-q", "-a", "-d")
+	blob = strings.TrimSpace(run(t, env, dir, nil, "rev-parse", "HEAD:f"))
+	packs, _ := filepath.Glob(filepath.Join(dir, ".git", "objects", "pack", "*.pack"))
+	if len(packs) != 1 {
+		t.Fatalf("packs: %v", packs)
+	}
+	pack, idx = packs[0], strings.TrimSuffix(packs[0], ".pack")+".idx"
+	idxData, err := os.ReadFile(idx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range strings.Split(run(t, env, dir, idxData, "show-index"), "\n") {
+		if f := strings.Fields(l); len(f) >= 2 && f[1] == blob {
+			if off, err = strconv.ParseInt(f[0], 10, 64); err != nil {
+				t.Fatal(err)
+			}
+			return dir, blob, off, pack, idx
+		}
+	}
+	t.Fatalf("blob %s not in the pack index", blob)
+	return
+}
+
+// patch overwrites the bytes of file p at off.
+func patch(t *testing.T, p string, off int64, b []byte) {
+	t.Helper()
+	os.Chmod(p, 0o644)
+	f, err := os.OpenFile(p, os.O_WRONLY, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if _, err := f.WriteAt(b, off); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestDamagedPackObject: a pack entry whose zlib stream is damaged is an
+// error of the reader's own, neither ErrUnsupported (which would send the
+// caller to git and hide the damage, or a reader bug, as slowness) nor
+// ErrMissingObject.
+func TestDamagedPackObject(t *testing.T) {
+	dir, blob, off, pack, _ := onePack(t, strings.Repeat("a server script line\n", 50))
+	data, err := os.ReadFile(pack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hdr := int64(1) // the entry header: type and size, a varint
+	for data[off+hdr-1]&0x80 != 0 {
+		hdr++
+	}
+	patch(t, pack, off+hdr, []byte{0x00, 0x00}) // no longer a zlib header
+	o, err := Open(SHA1, filepath.Join(dir, ".git", "objects"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	for _, limit := range []int64{-1, 1 << 20} {
+		_, _, err := o.Read(blob, limit)
+		if err == nil || errors.Is(err, ErrUnsupported) || errors.Is(err, ErrMissingObject) {
+			t.Errorf("limit %d: a damaged object: %v, want a damage error", limit, err)
+		}
+	}
+}
+
+// TestUnsupportedVersions: a pack index or pack of a version the reader
+// does not implement is ErrUnsupported, so the caller may ask git.
+func TestUnsupportedVersions(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		idx  bool // patch the index, else the pack
+		off  int64
+		b    []byte
+	}{
+		{"pack index version 3", true, 4, []byte{0, 0, 0, 3}},
+		{"pack version 4", false, 4, []byte{0, 0, 0, 4}},
+	} {
+		dir, blob, _, pack, idx := onePack(t, "content\n")
+		p := pack
+		if tc.idx {
+			p = idx
+		}
+		patch(t, p, tc.off, tc.b)
+		o, err := Open(SHA1, filepath.Join(dir, ".git", "objects"), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := o.Read(blob, -1); !errors.Is(err, ErrUnsupported) {
+			t.Errorf("%s: %v, want ErrUnsupported", tc.name, err)
+		}
+		o.Close()
 	}
 }
