@@ -34,7 +34,17 @@ type backend interface {
 	// a gitignored .agentty/mcp.json all the same), nested repositories
 	// excluded.
 	ignoredSurfacePaths() ([]string, error)
+	// objects is the in-process object store the backend reads through,
+	// nil when every object comes from git's cat-file.
+	objects() objectStore
 	close() error
+}
+
+// hooksDirLister is an optional backend fast path: the hooks directory
+// and core.hooksPath as git itself resolves them (every configuration
+// level), for HooksDir.
+type hooksDirLister interface {
+	hooksDir() (dir, hooksPath string, err error)
 }
 
 // treeLister is an optional backend fast path: every non-tree entry of a
@@ -59,15 +69,7 @@ type indexEntry struct {
 
 // readsNatively reports whether objects are read in process (not through
 // git's cat-file).
-func (r *Repo) readsNatively() bool {
-	switch be := r.be.(type) {
-	case *gitBackend:
-		return be.nat != nil
-	case *inProcessBackend:
-		return true
-	}
-	return false
-}
+func (r *Repo) readsNatively() bool { return r.be != nil && r.be.objects() != nil }
 
 // commitGraph is the repository's commit-graph when objects are read in
 // process and core.commitGraph does not turn it off (loaded once; nil when
@@ -77,14 +79,7 @@ func (r *Repo) commitGraph() *gitobj.CommitGraph {
 		return r.graph
 	}
 	r.graphLoaded = true
-	var nat *native
-	switch be := r.be.(type) {
-	case *gitBackend:
-		nat = be.nat
-	case *inProcessBackend:
-		nat = be.nat
-	}
-	if nat == nil {
+	if !r.readsNatively() {
 		return nil
 	}
 	if cfg, err := readGitConfig(r.commonDir + "/config"); err != nil {
@@ -92,7 +87,7 @@ func (r *Repo) commitGraph() *gitobj.CommitGraph {
 	} else if on, ok := cfg.boolean("core", "", "commitGraph"); ok && !on {
 		return nil
 	}
-	r.graph = nat.objects.CommitGraph()
+	r.graph = r.be.objects().CommitGraph()
 	return r.graph
 }
 

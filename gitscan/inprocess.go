@@ -130,4 +130,6 @@ func (g *inProcessBackend) ignoredSurfacePaths() ([]string, error) {
 	return dedupSorted(ignored), nil
 }
 
+func (g *inProcessBackend) objects() objectStore { return g.nat.objects }
+
 func (g *inProcessBackend) close() error { return g.nat.close() }

@@ -270,7 +270,7 @@ func TestFormatsTheNativeReaderReads(t *testing.T) {
 				t.Errorf("%s: in-process engine: %v, want ErrUnsupported", tc.name, err)
 			}
 			if r, err := Open(dir, WithEngine(EngineWithGit), WithEnv(env)); err == nil {
-				if g := r.be.(*gitBackend); g.nat != nil {
+				if r.readsNatively() {
 					t.Errorf("%s: the git engine reads natively what git 2.39 does not know", tc.name)
 				}
 				r.Close()

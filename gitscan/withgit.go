@@ -668,6 +668,25 @@ func (g *gitBackend) revList(ctx context.Context, to, since string, pathspecs []
 	return ids, nil
 }
 
+// hooksDir is git's own hooks directory and core.hooksPath.
+func (g *gitBackend) hooksDir() (dir, hooksPath string, err error) {
+	out, err := g.run(context.Background(), "rev-parse", "--path-format=absolute", "--git-path", "hooks")
+	if err != nil {
+		return "", "", err
+	}
+	if v, err := g.run(context.Background(), "config", "--get", "core.hooksPath"); err == nil {
+		hooksPath = strings.TrimRight(string(v), "\n")
+	}
+	return filepath.Clean(strings.TrimRight(string(out), "\n")), hooksPath, nil
+}
+
+func (g *gitBackend) objects() objectStore {
+	if g.nat == nil {
+		return nil // a nil *native must not become a non-nil interface
+	}
+	return g.nat.objects
+}
+
 func (g *gitBackend) close() error {
 	g.mu.Lock()
 	defer g.mu.Unlock()
