@@ -2,6 +2,7 @@ package gitobj
 
 import (
 	"compress/zlib"
+	"errors"
 	"fmt"
 	"io"
 )
@@ -15,7 +16,31 @@ func (o *Reader) inflate(r io.Reader, size int64) ([]byte, error) {
 	if err != nil {
 		return nil, fmt.Errorf("damaged object (inflated to fewer bytes than its size): %w", err)
 	}
+	if err := streamEnd(o.zr); err != nil {
+		return nil, err
+	}
 	return buf, nil
+}
+
+// streamEnd checks that a zlib stream ends where its object does. zlib
+// verifies its Adler-32 checksum only when the stream is read to its end,
+// and a damaged entry can inflate to exactly its size in wrong bytes (one
+// flipped bit in a compressed blob changes a letter of its content): git
+// rejects such an entry (it requires Z_STREAM_END), and so must we.
+func streamEnd(r io.Reader) error {
+	var b [1]byte
+	for range 4 { // a Reader may return 0, nil; zlib's does not loop on it
+		n, err := r.Read(b[:])
+		switch {
+		case n > 0:
+			return errors.New("damaged object (inflates to more bytes than its size)")
+		case err == io.EOF:
+			return nil
+		case err != nil:
+			return fmt.Errorf("damaged object (zlib): %w", err)
+		}
+	}
+	return errors.New("damaged object (zlib stream does not end)")
 }
 
 // inflateDelta is inflate into a buffer reused from one delta to the next
@@ -27,6 +52,9 @@ func (o *Reader) inflateDelta(r io.Reader, size int64) ([]byte, error) {
 	buf, err := readExactly(o.zr, size, o.scratch)
 	if err != nil {
 		return nil, fmt.Errorf("damaged object (inflated to fewer bytes than its size): %w", err)
+	}
+	if err := streamEnd(o.zr); err != nil {
+		return nil, err
 	}
 	o.scratch = buf
 	return buf, nil

@@ -50,6 +50,9 @@ func (o *Reader) readLoose(path string, max int64) (string, int64, []byte, error
 	if err != nil {
 		return "", 0, nil, fmt.Errorf("damaged loose object: %w", err)
 	}
+	if err := streamEnd(br); err != nil {
+		return "", 0, nil, fmt.Errorf("loose object: %w", err)
+	}
 	return typ, size, data, nil
 }
 

@@ -55,6 +55,13 @@ func TestLooseLimitZero(t *testing.T) {
 // onePack is a repository whose objects are all in one pack (no deltas:
 // one commit), with the id and pack offset of the blob holding content.
 func onePack(t *testing.T, content string) (dir, blob string, off int64, pack, idx string) {
+	dir, blob, off, _, pack, idx = onePackEntry(t, content)
+	return
+}
+
+// onePackEntry is onePack with where the blob's entry ends (the offset of
+// the next entry, or of the pack's trailing checksum).
+func onePackEntry(t *testing.T, content string) (dir, blob string, off, end int64, pack, idx string) {
 	t.Helper()
 	needGit(t)
 	env := testEnv(t)
@@ -73,16 +80,33 @@ func onePack(t *testing.T, content string) (dir, blob string, off int64, pack, i
 	if err != nil {
 		t.Fatal(err)
 	}
+	fi, err := os.Stat(pack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	off, end = -1, fi.Size()-20
+	var offs []int64
 	for _, l := range strings.Split(run(t, env, dir, idxData, "show-index"), "\n") {
-		if f := strings.Fields(l); len(f) >= 2 && f[1] == blob {
-			if off, err = strconv.ParseInt(f[0], 10, 64); err != nil {
+		if f := strings.Fields(l); len(f) >= 2 {
+			o, err := strconv.ParseInt(f[0], 10, 64)
+			if err != nil {
 				t.Fatal(err)
 			}
-			return dir, blob, off, pack, idx
+			offs = append(offs, o)
+			if f[1] == blob {
+				off = o
+			}
 		}
 	}
-	t.Fatalf("blob %s not in the pack index", blob)
-	return
+	if off < 0 {
+		t.Fatalf("blob %s not in the pack index", blob)
+	}
+	for _, o := range offs {
+		if o > off && o < end {
+			end = o
+		}
+	}
+	return dir, blob, off, end, pack, idx
 }
 
 // patch overwrites the bytes of file p at off.
@@ -153,5 +177,48 @@ func TestUnsupportedVersions(t *testing.T) {
 			t.Errorf("%s: %v, want ErrUnsupported", tc.name, err)
 		}
 		o.Close()
+	}
+}
+
+// TestDamagedChecksum: an object whose compressed data inflates to its
+// size but fails zlib's Adler-32 check (its last four bytes) is damaged,
+// packed or loose: the content it inflates to cannot be trusted, and git
+// refuses it too. Reading only size bytes once returned it as good.
+func TestDamagedChecksum(t *testing.T) {
+	const content = "a server script line\n"
+	dir, blob, _, end, pack, _ := onePackEntry(t, content)
+	data, err := os.ReadFile(pack)
+	if err != nil {
+		t.Fatal(err)
+	}
+	patch(t, pack, end-1, []byte{data[end-1] ^ 0xff})
+	o, err := Open(SHA1, filepath.Join(dir, ".git", "objects"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o.Close()
+	if _, got, err := o.Read(blob, -1); err == nil || errors.Is(err, ErrUnsupported) {
+		t.Errorf("packed, damaged checksum: %q %v, want a damage error", got, err)
+	}
+
+	env := testEnv(t)
+	dir = gitInit(t, env)
+	id := strings.TrimSpace(run(t, env, dir, []byte(content), "hash-object", "-w", "--stdin"))
+	loose := filepath.Join(dir, ".git", "objects", id[:2], id[2:])
+	b, err := os.ReadFile(loose)
+	if err != nil {
+		t.Fatal(err)
+	}
+	patch(t, loose, int64(len(b)-1), []byte{b[len(b)-1] ^ 0xff})
+	o2, err := Open(SHA1, filepath.Join(dir, ".git", "objects"), "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer o2.Close()
+	if _, got, err := o2.Read(id, -1); err == nil || errors.Is(err, ErrUnsupported) {
+		t.Errorf("loose, damaged checksum: %q %v, want a damage error", got, err)
+	}
+	if typ, size, err := o2.Info(id); err != nil || typ != "blob" || size != int64(len(content)) {
+		t.Errorf("info reads the header only: %s %d %v", typ, size, err)
 	}
 }
