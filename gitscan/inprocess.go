@@ -6,20 +6,23 @@ import (
 	"sort"
 )
 
-// inProcessBackend is EngineInProcess: the repository read in-process, without a
-// git executable. Objects and refs come from gitscan's own reader (see
-// gitobj.Reader, refStore: memory-mapped pack indexes, so the cost of a read does not
-// grow with the repository, unlike go-git v5's storage, which loads every
-// pack index on the first read); the index, config files and ignore files
-// are decoded by gitscan itself (decodeIndex, gitConfig, ignore.go); the
-// work tree by walkWorktree.
+// inProcessBackend is EngineInProcess: the repository read in process,
+// without a git executable. Objects and refs come from gitscan's own
+// reader (gitobj.Reader, refStore: pack indexes searched where they lie,
+// so the cost of a read does not grow with the repository, unlike go-git
+// v5's storage, which loads every pack index on the first read); the
+// index, config files and ignore files are decoded by gitscan itself
+// (decodeIndex, gitConfig, ignore.go); the work tree by walkWorktree.
 //
 // What it cannot read correctly it refuses with ErrUnsupported rather than
-// answer wrongly:
+// answer wrongly (EngineWithGit asks git for exactly these, see
+// fallsBackToGit):
 //   - repository format versions above 1 and extensions git 2.39 does not
 //     know (reftable ref storage among them);
+//   - pack index versions other than 1 and 2, pack versions other than 2
+//     and 3 (gitobj.ErrUnsupported);
 //   - split or sparse index (index extensions "link", "sdir"): reported
-//     when the index is read (git's ls-files reads them for EngineWithGit);
+//     when the index is read;
 //   - revision syntax beyond names, full ids, ~N, ^N and ^{commit}
 //     (abbreviated ids, @{upstream}, ranges): ErrUnknownRevision saying so.
 //
