@@ -5,6 +5,8 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+
+	"github.com/mcp-guard/mcp-guard/internal/gitobj"
 )
 
 // backend is what an engine must provide. Everything else (pruned walks,
@@ -13,7 +15,7 @@ import (
 type backend interface {
 	// readObject returns the content of object id, which must have type typ
 	// ("commit", "tree" or "blob"). When limit >= 0 and the object is
-	// larger, it returns a *tooLargeError without reading the content. A
+	// larger, it returns a *gitobj.TooLargeError without reading the content. A
 	// missing object is an error wrapping ErrMissingObject.
 	readObject(id, typ string, limit int64) ([]byte, error)
 	// resolve peels rev to a commit id; an error wrapping
@@ -32,7 +34,17 @@ type backend interface {
 	// a gitignored .agentty/mcp.json all the same), nested repositories
 	// excluded.
 	ignoredSurfacePaths() ([]string, error)
+	// objects is the in-process object store the backend reads through,
+	// nil when every object comes from git's cat-file.
+	objects() objectStore
 	close() error
+}
+
+// hooksDirLister is an optional backend fast path: the hooks directory
+// and core.hooksPath as git itself resolves them (every configuration
+// level), for HooksDir.
+type hooksDirLister interface {
+	hooksDir() (dir, hooksPath string, err error)
 }
 
 // treeLister is an optional backend fast path: every non-tree entry of a
@@ -55,45 +67,19 @@ type indexEntry struct {
 	stat         *indexStat // nil when the engine could not read it
 }
 
-type tooLargeError struct {
-	id   string
-	size int64
-}
-
-func (e *tooLargeError) Error() string {
-	return fmt.Sprintf("object %s: %d bytes: %v", e.id, e.size, ErrTooLarge)
-}
-
-func (e *tooLargeError) Unwrap() error { return ErrTooLarge }
-
 // readsNatively reports whether objects are read in process (not through
 // git's cat-file).
-func (r *Repo) readsNatively() bool {
-	switch be := r.be.(type) {
-	case *gitBackend:
-		return be.nat != nil
-	case *goGitBackend:
-		return true
-	}
-	return false
-}
+func (r *Repo) readsNatively() bool { return r.be != nil && r.be.objects() != nil }
 
 // commitGraph is the repository's commit-graph when objects are read in
 // process and core.commitGraph does not turn it off (loaded once; nil when
 // there is none or it does not add up).
-func (r *Repo) commitGraph() *commitGraph {
+func (r *Repo) commitGraph() *gitobj.CommitGraph {
 	if r.graphLoaded {
 		return r.graph
 	}
 	r.graphLoaded = true
-	var nat *native
-	switch be := r.be.(type) {
-	case *gitBackend:
-		nat = be.nat
-	case *goGitBackend:
-		nat = be.nat
-	}
-	if nat == nil || len(nat.odb.dirs) == 0 {
+	if !r.readsNatively() {
 		return nil
 	}
 	if cfg, err := readGitConfig(r.commonDir + "/config"); err != nil {
@@ -101,7 +87,7 @@ func (r *Repo) commitGraph() *commitGraph {
 	} else if on, ok := cfg.boolean("core", "", "commitGraph"); ok && !on {
 		return nil
 	}
-	r.graph = openCommitGraph(nat.odb.dirs[0], r.format)
+	r.graph = r.be.objects().CommitGraph()
 	return r.graph
 }
 

@@ -23,8 +23,8 @@ func TestSurfaceCacheIsUntrusted(t *testing.T) {
 		}
 		return surfaceStrings(s, sk)
 	}
-	want := truth(EngineGit)
-	r := openT(t, dir, env, EngineGit)
+	want := truth(EngineWithGit)
+	r := openT(t, dir, env, EngineWithGit)
 	if _, _, err := r.Surfaces(resolveT(t, r, "HEAD")); err != nil {
 		t.Fatal(err)
 	}
@@ -73,7 +73,7 @@ func TestSurfaceCacheIsUntrusted(t *testing.T) {
 	// A directory where the file should be: ignored, no crash.
 	os.Remove(cachePath)
 	os.MkdirAll(cachePath, 0o755)
-	r = openT(t, dir, env, EngineGoGit)
+	r = openT(t, dir, env, EngineInProcess)
 	if s, _, err := r.Surfaces(resolveT(t, r, "HEAD")); err != nil || len(s) != len(want) {
 		t.Errorf("cache path is a directory: %v %v", s, err)
 	}

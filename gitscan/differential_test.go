@@ -324,7 +324,7 @@ func TestSurfacesAgreeAcrossEngines(t *testing.T) {
 		results = append(results, all)
 	}
 	if g, w := results[1], results[0]; strings.Join(g, "\n") != strings.Join(w, "\n") {
-		t.Errorf("go-git engine surfaces differ from git engine:\n%s", diffLines(w, g))
+		t.Errorf("in-process engine surfaces differ from git engine:\n%s", diffLines(w, g))
 	}
 	// The generated tree has a mixed-case surface and a symlinked .agentty.
 	joined := strings.Join(results[0], "\n")

@@ -16,7 +16,7 @@ type location struct {
 }
 
 // discover locates the repository containing dir the way git does, for the
-// go-git engine: GIT_DIR (relative to dir) with GIT_WORK_TREE, core.worktree
+// in-process engine: GIT_DIR (relative to dir) with GIT_WORK_TREE, core.worktree
 // or dir as the work tree; otherwise the nearest `.git` directory or
 // `.git` file (gitdir: ...) above dir, stopping at GIT_CEILING_DIRECTORIES.
 // A bare repository is refused; a `.git` file whose target is missing is a

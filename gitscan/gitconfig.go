@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io/fs"
 	"strings"
+
+	"github.com/mcp-guard/mcp-guard/internal/gitobj"
 )
 
 // gitConfig is one git config file, parsed as git parses it (config.c):
@@ -31,7 +33,7 @@ type cfgEntry struct {
 const maxConfigSize = 4 << 20
 
 func readGitConfig(p string) (*gitConfig, error) {
-	b, err := readSmallFile(p, maxConfigSize)
+	b, err := gitobj.ReadSmallFile(p, maxConfigSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return &gitConfig{}, nil
 	}

@@ -9,25 +9,27 @@
 //
 // Two engines sit behind one internal interface (backend):
 //
-//   - EngineGit: objects and refs are read in process by gitscan's own
-//     reader (odb, refStore: pack indexes binary-searched with pread, packs
-//     memory-mapped once a process has read enough to make mapping pay) when
+//   - EngineWithGit: objects and refs are read in process by gitscan's own
+//     reader (internal/gitobj, refStore: pack indexes binary-searched with
+//     pread, packs memory-mapped once a process has read enough to make mapping pay) when
 //     the repository's format allows, which costs the same at 10,000 objects
 //     and at 10 million and starts no process; the repository is located
 //     without git when git certainly agrees (see discoverForGit). Git itself
 //     serves the rest, started only when needed, with a deliberately built
 //     environment (see gitEnv): `rev-parse` to locate unusual layouts, a
 //     long-lived `cat-file --batch-command` for objects and revisions the
-//     native reader leaves to git, `rev-list --full-history` for history
+//     in-process reader declares unsupported (gitobj.ErrUnsupported,
+//     errNotNative: nothing else is retried with git), `rev-list --full-history` for history
 //     ranges, `ls-files` for the index and the work tree (untracked cache,
 //     fsmonitor-free, every ignore rule), `ls-tree -r` to list a tree.
 //     Nothing it runs writes to the repository or can reach the network.
-//   - EngineGoGit reads the repository in process for machines without git:
-//     the same object and ref reader, gitscan's own decoders for the index,
-//     config and ignore files, and a directory walk for the work tree. The
-//     name is historical (it used go-git); gitscan now depends on nothing
-//     outside the standard library. It refuses what it cannot read
-//     correctly (see goGitBackend) instead of answering wrongly.
+//   - EngineInProcess reads the repository in process for machines without
+//     git: the same object and ref reader, gitscan's own decoders for the
+//     index, config and ignore files, and a directory walk for the work
+//     tree; gitscan depends on nothing outside the standard library. It
+//     refuses what it cannot read correctly (see inProcessBackend) instead
+//     of answering wrongly. (It was once EngineGoGit, when it used go-git;
+//     that name remains as a deprecated alias.)
 //
 // Everything that must cost O(change) is implemented once, above the
 // engines, on top of object reads: the pruned tree comparison behind
@@ -35,7 +37,7 @@
 // (walk the path one directory at a time) and the per-parent comparisons of
 // History. Both engines therefore give identical answers for commits and the
 // index; differential tests against git and go-git's own full-tree diff
-// hold them (and EngineGit with cat-file only) to it. WithReadCounter
+// hold them (and EngineWithGit with cat-file only) to it. WithReadCounter
 // counts object reads so tests can assert the cost.
 //
 // # Sides
@@ -59,6 +61,8 @@ import (
 	"path/filepath"
 	"strings"
 	"time"
+
+	"github.com/mcp-guard/mcp-guard/internal/gitobj"
 )
 
 // Errors callers branch on. Returned errors wrap them (use errors.Is).
@@ -68,7 +72,7 @@ var (
 	// ErrUnknownRevision: the revision does not name a commit.
 	ErrUnknownRevision = errors.New("unknown revision")
 	// ErrTooLarge: a blob is larger than the caller's limit; it was not read.
-	ErrTooLarge = errors.New("file too large")
+	ErrTooLarge = gitobj.ErrTooLarge
 	// ErrNotRegular: the path is a FIFO, device, socket, directory or
 	// submodule, not a file with content.
 	ErrNotRegular = errors.New("not a regular file")
@@ -79,37 +83,53 @@ var (
 	ErrUnsupported = errors.New("unsupported repository")
 	// ErrMissingObject: an object the answer depends on is not in the
 	// repository (partial or damaged clone).
-	ErrMissingObject = errors.New("missing object")
+	ErrMissingObject = gitobj.ErrMissingObject
 )
 
 // Engine selects how the repository is read.
 type Engine int
 
 const (
-	// EngineAuto uses EngineGit when a git executable is on PATH, else EngineGoGit.
+	// EngineAuto uses EngineWithGit when a git executable is on PATH (or
+	// WithGitExecutable names one), else EngineInProcess.
 	EngineAuto Engine = iota
-	// EngineGit drives git's plumbing commands.
-	EngineGit
-	// EngineGoGit reads the repository in-process, without a git
-	// executable: gitscan's own object and ref reader, go-git's index,
-	// config and ignore-file decoders.
-	EngineGoGit
+	// EngineWithGit reads objects and refs in process (internal/gitobj,
+	// refStore) and runs git for the rest: locating unusual layouts, the
+	// work tree and ignore rules (ls-files), history ranges (rev-list), and
+	// whatever the in-process reader declares unsupported (cat-file).
+	EngineWithGit
+	// EngineInProcess reads the repository entirely in process, without a
+	// git executable: the same object and ref reader, gitscan's own index,
+	// config and ignore-file decoders and a directory walk for the work
+	// tree. What it does not implement is ErrUnsupported.
+	EngineInProcess
 
-	// engineGitCatFile is EngineGit reading every object and revision
-	// through git's cat-file, never natively: tests hold the native reader
-	// to git's own answers with it.
+	// EngineGit is the former name of EngineWithGit.
+	//
+	// Deprecated: use EngineWithGit.
+	EngineGit = EngineWithGit
+	// EngineGoGit is the former name of EngineInProcess (which has not
+	// used go-git for a long time: gitscan reads repositories with the
+	// standard library alone).
+	//
+	// Deprecated: use EngineInProcess.
+	EngineGoGit = EngineInProcess
+
+	// engineGitCatFile is EngineWithGit reading every object and revision
+	// through git's cat-file, never in process: tests hold the in-process
+	// reader to git's own answers with it.
 	engineGitCatFile Engine = 100
 )
 
 // String names the engine.
 func (e Engine) String() string {
 	switch e {
-	case EngineGit:
-		return "git"
-	case EngineGoGit:
-		return "go-git"
+	case EngineWithGit:
+		return "with-git"
+	case EngineInProcess:
+		return "in-process"
 	case engineGitCatFile:
-		return "git(cat-file)"
+		return "git-cat-file-only"
 	}
 	return "auto"
 }
@@ -124,7 +144,7 @@ type options struct {
 	envSet  bool
 	gitPath string
 	noCache bool
-	// catFileOnly keeps EngineGit from reading objects and refs itself
+	// catFileOnly keeps EngineWithGit from reading objects and refs itself
 	// (tests hold the native reader to git's own answers with it).
 	catFileOnly bool
 }
@@ -142,7 +162,7 @@ func WithEnv(env []string) Option {
 	return func(o *options) { o.env = append([]string(nil), env...); o.envSet = true }
 }
 
-// WithGitExecutable names the git binary for EngineGit (default: "git" on PATH).
+// WithGitExecutable names the git binary for EngineWithGit (default: "git" on PATH).
 func WithGitExecutable(path string) Option { return func(o *options) { o.gitPath = path } }
 
 // WithoutCache disables the surface cache kept in the git directory.
@@ -159,9 +179,9 @@ type Repo struct {
 	opts                   options
 	trees                  *treeCache
 	idx                    *indexCache
-	cache                  *surfaceCache // opened on first use, written at Close
-	lastChanges            *changesMemo  // the last comparison of two trees
-	graph                  *commitGraph  // see commitGraph
+	cache                  *surfaceCache       // opened on first use, written at Close
+	lastChanges            *changesMemo        // the last comparison of two trees
+	graph                  *gitobj.CommitGraph // see commitGraph
 	graphLoaded            bool
 	// wtPaths is the work tree's candidate paths, listed once per Repo
 	// (a launch model walks several directories of the same work tree).
@@ -202,22 +222,22 @@ func Open(dir string, opts ...Option) (*Repo, error) {
 	}
 	eng := o.engine
 	if eng == EngineAuto {
-		eng = EngineGoGit
+		eng = EngineInProcess
 		if o.gitPath != "" {
-			eng = EngineGit
+			eng = EngineWithGit
 		} else if _, err := exec.LookPath("git"); err == nil {
-			eng = EngineGit
+			eng = EngineWithGit
 		}
 	}
 	if eng == engineGitCatFile {
-		eng, o.catFileOnly = EngineGit, true
+		eng, o.catFileOnly = EngineWithGit, true
 	}
 	r := &Repo{opts: o, engine: eng, trees: newTreeCache(4096), idx: &indexCache{}}
 	switch eng {
-	case EngineGit:
+	case EngineWithGit:
 		err = openGit(r, abs)
-	case EngineGoGit:
-		err = openGoGit(r, abs)
+	case EngineInProcess:
+		err = openInProcess(r, abs)
 	default:
 		err = fmt.Errorf("engine %d: unknown", int(eng))
 	}
@@ -237,7 +257,7 @@ func (r *Repo) Close() error {
 		r.cache.flush()
 	}
 	if r.graph != nil {
-		r.graph.close()
+		r.graph.Close()
 		r.graph = nil
 	}
 	if r.be == nil {

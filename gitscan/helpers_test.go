@@ -343,7 +343,7 @@ func marks(t testing.TB, dir string) map[string]string {
 
 // engines are the engine configurations every differential test runs:
 // git with the native reader, git with cat-file only, and in-process.
-var engines = []Engine{EngineGit, engineGitCatFile, EngineGoGit}
+var engines = []Engine{EngineWithGit, engineGitCatFile, EngineInProcess}
 
 func openT(t testing.TB, dir string, env []string, e Engine, opts ...Option) *Repo {
 	t.Helper()

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/mcp-guard/mcp-guard/internal/gitobj"
 )
 
 // History walks every commit reachable from to but not from since (Empty:
@@ -30,15 +32,17 @@ import (
 // The whole history (since = Empty) is walked in process: every commit is
 // compared with every parent, descending only into subtrees whose ids
 // differ (and, for patterns with a literal prefix, only into directories on
-// that prefix), with trees cached by id across commits. Measured on a
-// 50,000-commit history that costs 1.1-1.3× the CPU of `git log
-// --full-history -- <surface globs>`, while `git rev-list` with the
-// case-insensitive surface pathspecs History(nil) needs costs about 2.5×
-// (see BENCHMARKS.md). A range (since set) is selected by `git rev-list
-// --full-history to ^since -- <pathspecs>` when git is available, which
-// stops where the range does, and each selected commit is compared with its
-// parents in process; so is everything when the native reader cannot read
-// the repository (git's cat-file serves the objects then).
+// that prefix), with trees cached by id across commits. On the
+// 50,000-commit histories of BENCHMARKS.md that costs about the CPU of
+// `git log --full-history -- <surface globs>` (1.01-1.11× in its latest
+// run, against a target of 1.5×); `git rev-list` with the case-insensitive
+// surface pathspecs History(nil) needs was slower than that in earlier
+// measurements, and is not part of the benchmarks. A range (since set) is
+// selected by `git rev-list --full-history to ^since -- <pathspecs>` when
+// git is available, which stops where the range does, and each selected
+// commit is compared with its parents in process; so is everything when
+// the in-process reader does not read the repository (git's cat-file
+// serves the objects then).
 func (r *Repo) History(ctx context.Context, since, to Side, patterns []string) ([]HistoryCommit, error) {
 	m, err := newMatcher(patterns)
 	if err != nil {
@@ -80,8 +84,8 @@ type historyWalk struct {
 	shallow map[string]bool
 	commits map[string]*commitObj
 	since   string
-	uninter map[string]bool // reachable from since
-	graph   *commitGraph    // nil: commits are read from their objects
+	uninter map[string]bool     // reachable from since
+	graph   *gitobj.CommitGraph // nil: commits are read from their objects
 }
 
 func (h *historyWalk) commit(id string) (*commitObj, error) {
@@ -89,10 +93,11 @@ func (h *historyWalk) commit(id string) (*commitObj, error) {
 		return c, nil
 	}
 	if h.graph != nil {
-		c, err := h.graph.commit(id)
+		gc, err := h.graph.Commit(id)
 		if err != nil {
 			h.graph = nil // it does not add up: objects from now on
-		} else if c != nil {
+		} else if gc != nil {
+			c := &commitObj{tree: gc.Tree, parents: gc.Parents, commitTime: gc.CommitTime, fromGraph: true}
 			h.commits[id] = c
 			return c, nil
 		}
@@ -215,7 +220,7 @@ func (h *historyWalk) viaRevList(ctx context.Context, rl revLister, to string) (
 	return out, nil
 }
 
-// walk is the engine-independent history walk (go-git engine).
+// walk is the engine-independent history walk (in-process engine).
 func (h *historyWalk) walk(ctx context.Context, to string) ([]HistoryCommit, error) {
 	h.uninter = map[string]bool{}
 	if h.since != "" {

@@ -19,7 +19,7 @@ func TestHooksDir(t *testing.T) {
 
 	check := func(name, in, wantDir, wantRaw string) {
 		t.Helper()
-		for _, eng := range []Engine{EngineGit, EngineGoGit} {
+		for _, eng := range []Engine{EngineWithGit, EngineInProcess} {
 			r, err := Open(in, WithEnv(env), WithEngine(eng))
 			if err != nil {
 				t.Fatalf("%s %v: %v", name, eng, err)

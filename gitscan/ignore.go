@@ -2,10 +2,12 @@ package gitscan
 
 import (
 	"strings"
+
+	"github.com/mcp-guard/mcp-guard/internal/gitobj"
 )
 
 // ignorePattern is one line of a gitignore file (gitignore(5)), for the
-// go-git engine's work tree walk: `!` negates, a trailing `/` matches
+// in-process engine's work tree walk: `!` negates, a trailing `/` matches
 // directories only, a slash at the start or in the middle anchors the
 // pattern to the directory of its file (matched against the path below
 // it with wildmatch's pathname rules), and any other pattern matches a
@@ -83,7 +85,7 @@ func ignoredBy(ps []ignorePattern, path string, isDir bool) bool {
 // readIgnoreFile reads the patterns of one ignore file (a missing or odd
 // file has none); domain is the directory it applies to ("" or "a/b/").
 func readIgnoreFile(path, domain string) []ignorePattern {
-	b, err := readSmallFile(path, 8<<20)
+	b, err := gitobj.ReadSmallFile(path, 8<<20)
 	if err != nil {
 		return nil
 	}

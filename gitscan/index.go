@@ -10,6 +10,8 @@ import (
 	"sort"
 	"strconv"
 	"time"
+
+	"github.com/mcp-guard/mcp-guard/internal/gitobj"
 )
 
 // indexStat is the stat data git caches per index entry; a work tree file
@@ -39,7 +41,7 @@ func decodeIndex(data []byte, f objectFormat, name string) ([]indexEntry, error)
 	}
 	version := binary.BigEndian.Uint32(data[4:8])
 	if version < 2 || version > 4 {
-		return nil, fmt.Errorf("%s: index version %d: %w", name, version, ErrUnsupported)
+		return nil, fmt.Errorf("%s: index version %d: %w", name, version, errNativeUnsupported)
 	}
 	count := int(binary.BigEndian.Uint32(data[8:12]))
 	end := len(data) - hl // the trailing checksum
@@ -108,7 +110,7 @@ func decodeIndex(data []byte, f objectFormat, name string) ([]indexEntry, error)
 		mode, ok := modeFromGit(rawMode)
 		if !ok || mode == ModeTree {
 			if mode == ModeTree {
-				return nil, fmt.Errorf("%s: a sparse index (directory entries): %w", name, ErrUnsupported)
+				return nil, fmt.Errorf("%s: a sparse index (directory entries): %w", name, errNativeUnsupported)
 			}
 			return nil, fmt.Errorf("%s: %s: unknown mode %o", name, path, rawMode)
 		}
@@ -140,7 +142,7 @@ func decodeIndex(data []byte, f objectFormat, name string) ([]indexEntry, error)
 			case "sdir":
 				what = "a sparse index"
 			}
-			return nil, fmt.Errorf("%s: %s: %w", name, what, ErrUnsupported)
+			return nil, fmt.Errorf("%s: %s: %w", name, what, errNativeUnsupported)
 		}
 		p += 8 + size
 	}
@@ -174,7 +176,7 @@ func indexVarint(b []byte) (uint64, int) {
 
 // readIndexFile reads and decodes an index file; absent is empty.
 func readIndexFile(path string, f objectFormat) ([]indexEntry, error) {
-	data, err := readSmallFile(path, maxIndexSize)
+	data, err := gitobj.ReadSmallFile(path, maxIndexSize)
 	if errors.Is(err, os.ErrNotExist) {
 		return nil, nil
 	}

@@ -3,23 +3,65 @@ package gitscan
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
+
+	"github.com/mcp-guard/mcp-guard/internal/gitobj"
 )
 
-// native is gitscan's in-process reader of objects and refs (see odb and
-// refStore). Both engines use it when the repository's format allows:
-// EngineGoGit always (it has nothing else), EngineGit for every object
-// read and revision it can answer with certainty, falling back to git's
-// own `cat-file` for the rest. Either way a read costs the same in a
-// repository of 10,000 objects and one of 10 million, and the hook starts
-// no git process at all.
+// objectStore is what gitscan needs of an object reader: gitobj.Reader
+// implements it. Errors wrap gitobj.ErrMissingObject, gitobj.ErrTooLarge
+// (the same values as ErrMissingObject and ErrTooLarge) or
+// gitobj.ErrUnsupported.
+type objectStore interface {
+	// Read returns an object's type and content (see gitobj.Reader.Read).
+	Read(id string, limit int64) (typ string, data []byte, err error)
+	// ReadRaw is Read by binary id; id is its hex form or "".
+	ReadRaw(raw []byte, id string, limit int64) (typ string, data []byte, err error)
+	// CommitGraph is the object store's commit-graph, nil when none.
+	CommitGraph() *gitobj.CommitGraph
+	Close() error
+}
+
+// native is gitscan's in-process reader of objects and refs (see
+// gitobj.Reader and refStore). Both engines use it when the repository's
+// format allows: EngineInProcess always (it has nothing else),
+// EngineWithGit for every object read and revision, asking git's own
+// `cat-file` only for what it declares unsupported (see fallsBackToGit).
+// Either way a read costs the same in a repository of 10,000 objects and
+// one of 10 million, and the hook starts no git process at all.
 type native struct {
-	odb    *odb
-	refs   *refStore
-	format objectFormat
+	objects objectStore
+	refs    *refStore
+	format  objectFormat
+}
+
+// errNativeUnsupported marks what gitscan's own in-process decoders (the
+// index, the repository format) do not implement: it is ErrUnsupported for
+// callers and gitobj.ErrUnsupported for the fallback rule (see
+// fallsBackToGit).
+var errNativeUnsupported = fmt.Errorf("%w (%w)", ErrUnsupported, gitobj.ErrUnsupported)
+
+// fallsBackToGit is the one rule by which EngineWithGit asks git after
+// the in-process reader failed: only for what the reader declares it does
+// not implement (gitobj.ErrUnsupported: a pack or pack index version, a
+// split or sparse index, a repository format or extension; errNotNative
+// wraps it for unusual revision syntax). Anything else (a damaged object,
+// a missing one, a type that does not match, an unreadable file) is the
+// answer, surfaced to the caller: retrying with git would turn a bug in the
+// reader, or damage git would not notice, into mere slowness.
+func fallsBackToGit(err error) bool { return errors.Is(err, gitobj.ErrUnsupported) }
+
+// asUnsupported is err for EngineInProcess, which has no git to fall back
+// to: what the reader does not implement is ErrUnsupported for callers.
+func asUnsupported(err error) error {
+	if err != nil && errors.Is(err, gitobj.ErrUnsupported) && !errors.Is(err, ErrUnsupported) {
+		return fmt.Errorf("%w: %w; install git to read it", err, ErrUnsupported)
+	}
+	return err
 }
 
 // repoFormat is what a repository's config says about how to read it.
@@ -82,17 +124,25 @@ func readRepoFormat(commonDir string) (repoFormat, error) {
 
 func openNative(loc *location, rf repoFormat, env []string) (*native, error) {
 	if rf.unsupportedBy != "" {
-		return nil, fmt.Errorf("%s: %s: %w", loc.commonDir, rf.unsupportedBy, ErrUnsupported)
+		return nil, fmt.Errorf("%s: %s: %w", loc.commonDir, rf.unsupportedBy, errNativeUnsupported)
 	}
-	o, err := newODB(rf.format, filepath.Join(loc.commonDir, "objects"), env)
+	dir := filepath.Join(loc.commonDir, "objects")
+	if v, ok := getenv(env, "GIT_OBJECT_DIRECTORY"); ok && v != "" {
+		dir = v
+	}
+	alternates, _ := getenv(env, "GIT_ALTERNATE_OBJECT_DIRECTORIES")
+	o, err := gitobj.Open(rf.format.obj(), dir, alternates)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w: %w", err, ErrNotRepository)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return &native{odb: o, refs: &refStore{gitDir: loc.gitDir, commonDir: loc.commonDir, format: rf.format}, format: rf.format}, nil
+	return &native{objects: o, refs: &refStore{gitDir: loc.gitDir, commonDir: loc.commonDir, format: rf.format}, format: rf.format}, nil
 }
 
 func (n *native) readObject(id, typ string, limit int64) ([]byte, error) {
-	t, data, err := n.odb.read(id, limit)
+	t, data, err := n.objects.Read(id, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -104,7 +154,7 @@ func (n *native) readObject(id, typ string, limit int64) ([]byte, error) {
 
 // readObjectRaw is readObject by binary id.
 func (n *native) readObjectRaw(raw, typ string, limit int64) ([]byte, error) {
-	t, data, err := n.odb.readRaw([]byte(raw), "", limit)
+	t, data, err := n.objects.ReadRaw([]byte(raw), "", limit)
 	if err != nil {
 		return nil, err
 	}
@@ -117,7 +167,7 @@ func (n *native) readObjectRaw(raw, typ string, limit int64) ([]byte, error) {
 // resolve peels rev to a commit id (errNotNative for syntax left to git).
 func (n *native) resolve(rev string) (string, error) {
 	return nativeResolve(n.refs, n.format, rev, func(id string) (string, []string, error) {
-		t, data, err := n.odb.read(id, -1)
+		t, data, err := n.objects.Read(id, -1)
 		if err != nil {
 			if errors.Is(err, ErrMissingObject) {
 				return "", nil, fmt.Errorf("revision %q: %v: %w", rev, err, ErrUnknownRevision)
@@ -156,7 +206,7 @@ func (n *native) headUnborn() (bool, error) {
 	return !ok, nil
 }
 
-func (n *native) close() error { return n.odb.close() }
+func (n *native) close() error { return n.objects.Close() }
 
 // discoverForGit locates the repository without running git, for the git
 // engine, and reports ok only where the answer is certainly git's own:

@@ -2,7 +2,6 @@ package gitscan
 
 import (
 	"bytes"
-	"crypto/sha1"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -10,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/mcp-guard/mcp-guard/internal/gitobj"
 )
 
 // objectFormat is the repository's hash function.
@@ -19,35 +20,22 @@ type objectFormat struct {
 }
 
 var (
-	formatSHA1   = objectFormat{name: "sha1", rawLen: sha1.Size}
-	formatSHA256 = objectFormat{name: "sha256", rawLen: sha256.Size}
+	formatSHA1   = objectFormat{name: gitobj.SHA1.Name, rawLen: gitobj.SHA1.RawLen}
+	formatSHA256 = objectFormat{name: gitobj.SHA256.Name, rawLen: gitobj.SHA256.RawLen}
 )
+
+// obj is the format as the object reader names it.
+func (f objectFormat) obj() gitobj.Format { return gitobj.Format{Name: f.name, RawLen: f.rawLen} }
 
 func (f objectFormat) hexLen() int { return 2 * f.rawLen }
 
-func (f objectFormat) newHash() hash.Hash {
-	if f.rawLen == sha256.Size {
-		return sha256.New()
-	}
-	return sha1.New()
-}
+func (f objectFormat) newHash() hash.Hash { return f.obj().NewHash() }
 
 // zero is the all-zeros id of this format.
 func (f objectFormat) zero() string { return strings.Repeat("0", f.hexLen()) }
 
 // validID reports whether s is a full lower-case hex id of this format.
-func (f objectFormat) validID(s string) bool {
-	if len(s) != f.hexLen() {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
+func (f objectFormat) validID(s string) bool { return f.obj().ValidID(s) }
 
 // hashObject computes the id git gives an object of type typ with content data.
 func (f objectFormat) hashObject(typ string, data []byte) string {

@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"syscall"
+
+	"github.com/mcp-guard/mcp-guard/internal/gitobj"
 )
 
 // refStore reads refs the way git's files backend stores them: loose ref
@@ -24,9 +26,10 @@ type refStore struct {
 }
 
 // errNotNative means the native reader cannot answer with certainty (an
-// unusual revision syntax, an odd ref file); the git engine then asks git,
-// the in-process engine reports the revision as unsupported.
-var errNotNative = errors.New("not handled natively")
+// unusual revision syntax, an odd ref file); the git engine then asks git
+// (it wraps gitobj.ErrUnsupported, see fallsBackToGit), the in-process
+// engine reports the revision as unsupported.
+var errNotNative = fmt.Errorf("not handled natively: %w", gitobj.ErrUnsupported)
 
 // isPerWorktreeRef reports whether git keeps ref name in the worktree's own
 // git directory: HEAD and the other all-caps pseudo refs (ORIG_HEAD,
@@ -80,7 +83,7 @@ func (s *refStore) readLoose(name string) (id, target string, ok bool, err error
 		dir = s.gitDir
 	}
 	p := filepath.Join(dir, filepath.FromSlash(name))
-	b, err := readSmallFile(p, 64<<10)
+	b, err := gitobj.ReadSmallFile(p, 64<<10)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
 			return "", "", false, nil
@@ -110,7 +113,7 @@ func (s *refStore) readLoose(name string) (id, target string, ok bool, err error
 func (s *refStore) readPacked(name string) (string, bool, error) {
 	if !s.packedRead {
 		s.packedRead = true
-		b, err := readSmallFile(filepath.Join(s.commonDir, "packed-refs"), 1<<30)
+		b, err := gitobj.ReadSmallFile(filepath.Join(s.commonDir, "packed-refs"), 1<<30)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return "", false, errNotNative
 		}

@@ -128,13 +128,13 @@ func TestZerosAndUnknownRevisions(t *testing.T) {
 				t.Errorf("%v: resolve %s = %s, want %s", e, rev, s, want)
 			}
 		}
-		// An abbreviated id: git resolves it; go-git would guess, so refuses.
+		// An abbreviated id: git resolves it; the in-process engine would guess, so refuses.
 		s, err := r.Resolve(want[:12])
 		switch {
-		case e == EngineGit && (err != nil || s.Commit() != want):
+		case e == EngineWithGit && (err != nil || s.Commit() != want):
 			t.Errorf("git: abbreviated id: %v %v", s, err)
-		case e == EngineGoGit && !errors.Is(err, ErrUnknownRevision):
-			t.Errorf("go-git: abbreviated id: %v %v, want ErrUnknownRevision", s, err)
+		case e == EngineInProcess && !errors.Is(err, ErrUnknownRevision):
+			t.Errorf("in-process: abbreviated id: %v %v, want ErrUnknownRevision", s, err)
 		}
 	}
 }
@@ -266,11 +266,11 @@ func TestFormatsTheNativeReaderReads(t *testing.T) {
 			run(t, env, dir, nil, "config", kv[0], kv[1])
 		}
 		if !tc.ok {
-			if _, err := Open(dir, WithEngine(EngineGoGit), WithEnv(env)); !errors.Is(err, ErrUnsupported) {
-				t.Errorf("%s: go-git engine: %v, want ErrUnsupported", tc.name, err)
+			if _, err := Open(dir, WithEngine(EngineInProcess), WithEnv(env)); !errors.Is(err, ErrUnsupported) {
+				t.Errorf("%s: in-process engine: %v, want ErrUnsupported", tc.name, err)
 			}
-			if r, err := Open(dir, WithEngine(EngineGit), WithEnv(env)); err == nil {
-				if g := r.be.(*gitBackend); g.nat != nil {
+			if r, err := Open(dir, WithEngine(EngineWithGit), WithEnv(env)); err == nil {
+				if r.readsNatively() {
 					t.Errorf("%s: the git engine reads natively what git 2.39 does not know", tc.name)
 				}
 				r.Close()
@@ -298,7 +298,7 @@ func TestSHA256Repository(t *testing.T) {
 	run(t, env, dir, nil, "commit", "-q", "-m", "one")
 	writeFile(t, dir, ".agentty/mcp.json", `{"a":1}`)
 	run(t, env, dir, nil, "commit", "-q", "-am", "two")
-	r := openT(t, dir, env, EngineGit)
+	r := openT(t, dir, env, EngineWithGit)
 	ch, err := r.Changes(resolveT(t, r, "HEAD~1"), resolveT(t, r, "HEAD"))
 	want := strings.TrimSpace(run(t, env, dir, nil, "rev-parse", "HEAD:.agentty/mcp.json"))
 	if err != nil || len(ch) != 1 || ch[0].New.ID != want || len(want) != 64 {
@@ -412,7 +412,7 @@ func TestSafeDirectory(t *testing.T) {
 	}
 	chown(54321)
 	t.Cleanup(func() { chown(0) })
-	_, err := Open(filepath.Join(dir, "src"), WithEnv(env), WithEngine(EngineGit))
+	_, err := Open(filepath.Join(dir, "src"), WithEnv(env), WithEngine(EngineWithGit))
 	if err == nil || !strings.Contains(err.Error(), "safe.directory") {
 		t.Errorf("a repository owned by someone else: %v, want git's dubious-ownership refusal", err)
 	}
@@ -420,7 +420,7 @@ func TestSafeDirectory(t *testing.T) {
 	if err := os.WriteFile(global, []byte("[safe]\n\tdirectory = *\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	r, err := Open(filepath.Join(dir, "src"), WithEnv(append(env, "GIT_CONFIG_GLOBAL="+global)), WithEngine(EngineGit))
+	r, err := Open(filepath.Join(dir, "src"), WithEnv(append(env, "GIT_CONFIG_GLOBAL="+global)), WithEngine(EngineWithGit))
 	if err != nil {
 		t.Fatalf("with safe.directory=*: %v", err)
 	}

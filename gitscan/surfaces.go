@@ -21,8 +21,8 @@ import (
 // tree id (see surfaceCache); on a miss it is derived from a cached tree by
 // the pruned comparison when that is cheap, else listed in full. The work
 // tree is enumerated as tracked plus untracked-not-ignored files: with the
-// git engine by `git ls-files -co --exclude-standard`, with the go-git
-// engine by a directory walk honouring .gitignore files, info/exclude and
+// git engine by `git ls-files -co --exclude-standard`, with the
+// in-process engine by a directory walk honouring .gitignore files, info/exclude and
 // core.excludesFile only (see walkWorktree). Untracked files the ignore
 // rules hide are surfaces all the same when they match the surface patterns
 // (agentty reads a gitignored `.agentty/mcp.json` like any other): they are

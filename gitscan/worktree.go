@@ -217,7 +217,7 @@ func (c *indexCache) cleanID(p string, fi fs.FileInfo, mode Mode) (string, bool)
 	return entry.ID, true
 }
 
-// walkWorktree enumerates the work tree for the go-git engine: every index
+// walkWorktree enumerates the work tree for the in-process engine: every index
 // path, plus untracked files and symlinks not excluded by .gitignore files,
 // $GIT_COMMON_DIR/info/exclude and the user's core.excludesFile (or
 // ~/.config/git/ignore). It honours nothing fancier: no negated patterns

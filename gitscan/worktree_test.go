@@ -124,7 +124,7 @@ func TestWorktreeDirectoryID(t *testing.T) {
 		}
 	}
 	writeFile(t, dir, "src/extra.js", "x")
-	r := openT(t, dir, env, EngineGit)
+	r := openT(t, dir, env, EngineWithGit)
 	at, _, _ := r.Lookup(resolveT(t, r, "HEAD"), "src")
 	wt, _, _ := r.Lookup(WorkTree, "src")
 	if at.ID == wt.ID {

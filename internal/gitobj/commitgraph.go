@@ -1,4 +1,4 @@
-package gitscan
+package gitobj
 
 import (
 	"bytes"
@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// commitGraph reads git's commit-graph (gitformat-commit-graph: the single
+// CommitGraph reads git's commit-graph (gitformat-commit-graph: the single
 // objects/info/commit-graph file or a chain under objects/info/commit-graphs/)
 // for a history walk: a commit's root tree, parents and committer time
 // without inflating the commit object, as git log does. The author, which
@@ -22,8 +22,8 @@ import (
 // positions) makes the whole graph unused, and commits it does not hold (written after it)
 // are read from their objects, so a stale or damaged graph costs time,
 // never the answer.
-type commitGraph struct {
-	format objectFormat
+type CommitGraph struct {
+	format Format
 	layers []*graphLayer // base first; positions run across layers
 	unmap  []func() error
 }
@@ -43,10 +43,10 @@ const (
 	maxGraphFileSize = 1 << 30
 )
 
-// openCommitGraph loads the graph of an objects directory; nil when there
+// OpenCommitGraph loads the graph of an objects directory; nil when there
 // is none or it does not add up.
-func openCommitGraph(objectsDir string, f objectFormat) *commitGraph {
-	g := &commitGraph{format: f}
+func OpenCommitGraph(objectsDir string, f Format) *CommitGraph {
+	g := &CommitGraph{format: f}
 	single := filepath.Join(objectsDir, "info", "commit-graph")
 	if _, err := os.Stat(single); err == nil {
 		if g.addLayer(single) {
@@ -54,17 +54,17 @@ func openCommitGraph(objectsDir string, f objectFormat) *commitGraph {
 		}
 		// As git does, a single file that does not add up leaves the
 		// chain to try.
-		g.close()
-		g = &commitGraph{format: f}
+		g.Close()
+		g = &CommitGraph{format: f}
 	}
 	dir := filepath.Join(objectsDir, "info", "commit-graphs")
-	b, err := readSmallFile(filepath.Join(dir, "commit-graph-chain"), 1<<20)
+	b, err := ReadSmallFile(filepath.Join(dir, "commit-graph-chain"), 1<<20)
 	if err != nil {
 		return nil
 	}
 	for _, l := range strings.Fields(string(b)) {
-		if !f.validID(l) || !g.addLayer(filepath.Join(dir, "graph-"+l+".graph")) {
-			g.close()
+		if !f.ValidID(l) || !g.addLayer(filepath.Join(dir, "graph-"+l+".graph")) {
+			g.Close()
 			return nil
 		}
 	}
@@ -74,14 +74,15 @@ func openCommitGraph(objectsDir string, f objectFormat) *commitGraph {
 	return g
 }
 
-func (g *commitGraph) close() {
+// Close releases the graph's mappings.
+func (g *CommitGraph) Close() {
 	for _, u := range g.unmap {
 		u()
 	}
 	g.unmap, g.layers = nil, nil
 }
 
-func (g *commitGraph) addLayer(path string) bool {
+func (g *CommitGraph) addLayer(path string) bool {
 	f, err := os.Open(path)
 	if err != nil {
 		return false
@@ -104,11 +105,11 @@ func (g *commitGraph) addLayer(path string) bool {
 	// would silently skip a change (git reads without checking; git
 	// commit-graph verify checks the same sum). It costs a hash of the
 	// file, once per history walk, never in the hook.
-	hl := g.format.rawLen
+	hl := g.format.RawLen
 	if len(data) < hl {
 		return false
 	}
-	h := g.format.newHash()
+	h := g.format.NewHash()
 	h.Write(data[:len(data)-hl])
 	if !bytes.Equal(h.Sum(nil), data[len(data)-hl:]) {
 		return false
@@ -122,7 +123,7 @@ func (g *commitGraph) addLayer(path string) bool {
 	return true
 }
 
-func (g *commitGraph) total() int {
+func (g *CommitGraph) total() int {
 	n := 0
 	for _, l := range g.layers {
 		n += l.n
@@ -132,13 +133,13 @@ func (g *commitGraph) total() int {
 
 // parseGraphLayer checks a graph file; l.base holds the number of base
 // graphs it declares until addLayer turns it into a position offset.
-func parseGraphLayer(b []byte, f objectFormat) (*graphLayer, bool) {
-	hl := f.rawLen
+func parseGraphLayer(b []byte, f Format) (*graphLayer, bool) {
+	hl := f.RawLen
 	if len(b) < 8+12 || string(b[:4]) != "CGPH" || b[4] != 1 {
 		return nil, false
 	}
 	hashVersion := byte(1)
-	if f.rawLen == 32 {
+	if f.RawLen == 32 {
 		hashVersion = 2
 	}
 	if b[5] != hashVersion {
@@ -183,8 +184,8 @@ func parseGraphLayer(b []byte, f objectFormat) (*graphLayer, bool) {
 }
 
 // lookup finds a commit's global position.
-func (g *commitGraph) lookup(raw []byte) (int, bool) {
-	hl := g.format.rawLen
+func (g *CommitGraph) lookup(raw []byte) (int, bool) {
+	hl := g.format.RawLen
 	for _, l := range g.layers {
 		lo := 0
 		if raw[0] > 0 {
@@ -206,7 +207,7 @@ func (g *commitGraph) lookup(raw []byte) (int, bool) {
 	return 0, false
 }
 
-func (g *commitGraph) layer(pos int) (*graphLayer, int, bool) {
+func (g *CommitGraph) layer(pos int) (*graphLayer, int, bool) {
 	for _, l := range g.layers {
 		if pos >= l.base && pos < l.base+l.n {
 			return l, pos - l.base, true
@@ -215,22 +216,33 @@ func (g *commitGraph) layer(pos int) (*graphLayer, int, bool) {
 	return nil, 0, false
 }
 
-func (g *commitGraph) oid(pos int) (string, bool) {
+func (g *CommitGraph) oid(pos int) (string, bool) {
 	l, i, ok := g.layer(pos)
 	if !ok {
 		return "", false
 	}
-	hl := g.format.rawLen
+	hl := g.format.RawLen
 	return hex.EncodeToString(l.oidl[i*hl : i*hl+hl]), true
 }
 
 var errGraph = errors.New("commit-graph does not add up")
 
-// commit returns what the graph records for commit id (nil, nil when the
-// graph does not hold it).
-func (g *commitGraph) commit(id string) (*commitObj, error) {
+// GraphCommit is what the commit-graph records for a commit: no author,
+// no message.
+type GraphCommit struct {
+	Tree       string
+	Parents    []string
+	CommitTime time.Time
+}
+
+// Layers is the number of graph files read (1, or the length of a chain).
+func (g *CommitGraph) Layers() int { return len(g.layers) }
+
+// Commit returns what the graph records for commit id (nil, nil when the
+// graph does not hold it); an error when the graph does not add up.
+func (g *CommitGraph) Commit(id string) (*GraphCommit, error) {
 	raw, err := hex.DecodeString(id)
-	if err != nil || len(raw) != g.format.rawLen {
+	if err != nil || len(raw) != g.format.RawLen {
 		return nil, nil
 	}
 	pos, ok := g.lookup(raw)
@@ -238,18 +250,18 @@ func (g *commitGraph) commit(id string) (*commitObj, error) {
 		return nil, nil
 	}
 	l, i, _ := g.layer(pos)
-	hl := g.format.rawLen
+	hl := g.format.RawLen
 	rec := l.cdat[i*(hl+16) : (i+1)*(hl+16)]
-	c := &commitObj{tree: hex.EncodeToString(rec[:hl]), fromGraph: true}
+	c := &GraphCommit{Tree: hex.EncodeToString(rec[:hl])}
 	p1, p2 := binary.BigEndian.Uint32(rec[hl:]), binary.BigEndian.Uint32(rec[hl+4:])
 	w1, w2 := binary.BigEndian.Uint32(rec[hl+8:]), binary.BigEndian.Uint32(rec[hl+12:])
-	c.commitTime = time.Unix(int64(w1&3)<<32|int64(w2), 0).UTC()
+	c.CommitTime = time.Unix(int64(w1&3)<<32|int64(w2), 0).UTC()
 	add := func(p uint32) error {
 		id, ok := g.oid(int(p))
 		if !ok {
 			return errGraph
 		}
-		c.parents = append(c.parents, id)
+		c.Parents = append(c.Parents, id)
 		return nil
 	}
 	if p1 != graphParentNone {
@@ -265,7 +277,7 @@ func (g *commitGraph) commit(id string) (*commitObj, error) {
 		}
 	default:
 		for k := int(p2 &^ graphExtraEdges); ; k++ {
-			if 4*k+4 > len(l.edge) || len(c.parents) > 1<<16 {
+			if 4*k+4 > len(l.edge) || len(c.Parents) > 1<<16 {
 				return nil, errGraph
 			}
 			e := binary.BigEndian.Uint32(l.edge[4*k:])

@@ -1,4 +1,4 @@
-package gitscan
+package gitobj
 
 import (
 	"os"
@@ -15,7 +15,7 @@ import (
 func packSeed(tb testing.TB) (pack, idx []byte, ids []string) {
 	tb.Helper()
 	needGit(tb)
-	env := sharedEnv(tb.TempDir())
+	env := testEnv(tb)
 	dir := gitInit(tb, env)
 	var b strings.Builder
 	for v := range 4 {
@@ -84,11 +84,11 @@ func FuzzPackedObjects(f *testing.F) {
 		}
 		os.WriteFile(filepath.Join(pdir, "pack-x.pack"), pack, 0o444)
 		os.WriteFile(filepath.Join(pdir, "pack-x.idx"), idx, 0o444)
-		o, err := newODB(formatSHA1, dir, nil)
+		o, err := Open(SHA1, dir, "")
 		if err != nil {
 			return
 		}
-		defer o.close()
+		defer o.Close()
 		// zlib inflates at most about 1032 bytes per input byte: nothing
 		// honest in these files needs more than that for one object.
 		limit := 1032*uint64(len(pack)+len(idx)) + 1<<20
@@ -99,9 +99,9 @@ func FuzzPackedObjects(f *testing.F) {
 		start := time.Now()
 		for _, id := range ids {
 			for _, read := range []func(){
-				func() { o.info(id) },
-				func() { o.read(id, 1<<20) },
-				func() { o.read(id, -1) },
+				func() { o.Info(id) },
+				func() { o.Read(id, 1<<20) },
+				func() { o.Read(id, -1) },
 			} {
 				before := allocated()
 				read()
@@ -113,5 +113,48 @@ func FuzzPackedObjects(f *testing.F) {
 		if d := time.Since(start); d > 20*time.Second {
 			t.Fatalf("reading %d objects took %v", len(ids), d)
 		}
+	})
+}
+
+// FuzzCommitGraph: any file where a commit-graph belongs is either refused
+// or read without panics or unbounded work.
+func FuzzCommitGraph(f *testing.F) {
+	f.Add([]byte("CGPH\x01\x01\x03\x00"))
+	// Real graphs as seeds: one with a merge, one with an octopus (EDGE).
+	needGit(f)
+	env := testEnv(f)
+	dir := gitInit(f, env)
+	for i, b := range []string{"a", "b", "c"} {
+		writeFile(f, dir, b, b)
+		run(f, env, dir, nil, "add", b)
+		run(f, env, dir, nil, "commit", "-q", "-m", b)
+		if i == 0 {
+			for _, s := range []string{"s1", "s2"} {
+				run(f, env, dir, nil, "branch", s)
+			}
+		}
+	}
+	run(f, env, dir, nil, "merge", "-q", "-s", "ours", "-m", "octopus", "s1", "s2")
+	run(f, env, dir, nil, "commit-graph", "write", "--reachable")
+	seed, err := os.ReadFile(filepath.Join(dir, ".git", "objects", "info", "commit-graph"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	if _, ok := parseGraphLayer(seed, SHA1); !ok {
+		f.Fatal("git's own commit-graph is refused")
+	}
+	f.Add(seed)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		l, ok := parseGraphLayer(data, SHA1)
+		if !ok {
+			return
+		}
+		l.base = 0
+		g := &CommitGraph{format: SHA1, layers: []*graphLayer{l}}
+		for i := 0; i < l.n && i < 8; i++ {
+			id, _ := g.oid(i)
+			g.Commit(id)
+		}
+		g.Commit(strings.Repeat("0", 40))
 	})
 }

@@ -6,33 +6,36 @@ import (
 	"sort"
 )
 
-// goGitBackend is EngineGoGit: the repository read in-process, without a
-// git executable. Objects and refs come from gitscan's own reader (see
-// odb, refStore: memory-mapped pack indexes, so the cost of a read does not
-// grow with the repository, unlike go-git v5's storage, which loads every
-// pack index on the first read); the index, config files and ignore files
-// are decoded by gitscan itself (decodeIndex, gitConfig, ignore.go); the
-// work tree by walkWorktree.
+// inProcessBackend is EngineInProcess: the repository read in process,
+// without a git executable. Objects and refs come from gitscan's own
+// reader (gitobj.Reader, refStore: pack indexes searched where they lie,
+// so the cost of a read does not grow with the repository, unlike go-git
+// v5's storage, which loads every pack index on the first read); the
+// index, config files and ignore files are decoded by gitscan itself
+// (decodeIndex, gitConfig, ignore.go); the work tree by walkWorktree.
 //
 // What it cannot read correctly it refuses with ErrUnsupported rather than
-// answer wrongly:
+// answer wrongly (EngineWithGit asks git for exactly these, see
+// fallsBackToGit):
 //   - repository format versions above 1 and extensions git 2.39 does not
 //     know (reftable ref storage among them);
+//   - pack index versions other than 1 and 2, pack versions other than 2
+//     and 3 (gitobj.ErrUnsupported);
 //   - split or sparse index (index extensions "link", "sdir"): reported
-//     when the index is read (git's ls-files reads them for EngineGit);
+//     when the index is read;
 //   - revision syntax beyond names, full ids, ~N, ^N and ^{commit}
 //     (abbreviated ids, @{upstream}, ranges): ErrUnknownRevision saying so.
 //
 // A partial clone's missing objects are ErrMissingObject, never absent
 // files; nothing is ever fetched.
-type goGitBackend struct {
+type inProcessBackend struct {
 	nat       *native
 	loc       *location
 	indexFile string
 	env       []string
 }
 
-func openGoGit(r *Repo, dir string) error {
+func openInProcess(r *Repo, dir string) error {
 	loc, err := discover(dir, r.opts.env)
 	if err != nil {
 		return err
@@ -42,7 +45,7 @@ func openGoGit(r *Repo, dir string) error {
 		return err
 	}
 	if rf.unsupportedBy != "" {
-		return fmt.Errorf("%s: %s: not understood by the go-git engine; install git: %w", loc.commonDir, rf.unsupportedBy, ErrUnsupported)
+		return fmt.Errorf("%s: %s: not understood by the in-process engine; install git: %w", loc.commonDir, rf.unsupportedBy, ErrUnsupported)
 	}
 	r.top, r.gitDir, r.commonDir, r.indexFile = loc.top, loc.gitDir, loc.commonDir, loc.indexFile
 	r.format = rf.format
@@ -56,24 +59,26 @@ func openGoGit(r *Repo, dir string) error {
 		return err
 	}
 	r.shallow = len(sh) > 0
-	r.be = &goGitBackend{nat: nat, loc: loc, indexFile: loc.indexFile, env: r.opts.env}
+	r.be = &inProcessBackend{nat: nat, loc: loc, indexFile: loc.indexFile, env: r.opts.env}
 	return nil
 }
 
-func (g *goGitBackend) readObject(id, typ string, limit int64) ([]byte, error) {
-	return g.nat.readObject(id, typ, limit)
+func (g *inProcessBackend) readObject(id, typ string, limit int64) ([]byte, error) {
+	data, err := g.nat.readObject(id, typ, limit)
+	return data, asUnsupported(err)
 }
 
-func (g *goGitBackend) readObjectRaw(raw, typ string, limit int64) ([]byte, error) {
-	return g.nat.readObjectRaw(raw, typ, limit)
+func (g *inProcessBackend) readObjectRaw(raw, typ string, limit int64) ([]byte, error) {
+	data, err := g.nat.readObjectRaw(raw, typ, limit)
+	return data, asUnsupported(err)
 }
 
-func (g *goGitBackend) resolve(rev string) (string, error) {
+func (g *inProcessBackend) resolve(rev string) (string, error) {
 	id, err := g.nat.resolve(rev)
 	if errors.Is(err, errNotNative) {
-		return "", fmt.Errorf("revision %q: syntax not supported by the go-git engine (use a name or a full id, with ~N, ^N): %w", rev, ErrUnknownRevision)
+		return "", fmt.Errorf("revision %q: syntax not supported by the in-process engine (use a name or a full id, with ~N, ^N): %w", rev, ErrUnknownRevision)
 	}
-	return id, err
+	return id, asUnsupported(err)
 }
 
 func isHex(s string) bool {
@@ -86,7 +91,7 @@ func isHex(s string) bool {
 	return s != ""
 }
 
-func (g *goGitBackend) headUnborn() (bool, error) {
+func (g *inProcessBackend) headUnborn() (bool, error) {
 	unborn, err := g.nat.headUnborn()
 	if errors.Is(err, errNotNative) {
 		return false, nil
@@ -94,15 +99,15 @@ func (g *goGitBackend) headUnborn() (bool, error) {
 	return unborn, err
 }
 
-func (g *goGitBackend) indexEntries() ([]indexEntry, error) {
+func (g *inProcessBackend) indexEntries() ([]indexEntry, error) {
 	entries, err := readIndexFile(g.indexFile, g.nat.format)
 	if errors.Is(err, ErrUnsupported) {
-		return nil, fmt.Errorf("%w; the go-git engine cannot read it, install git", err)
+		return nil, fmt.Errorf("%w; the in-process engine cannot read it, install git", err)
 	}
 	return entries, err
 }
 
-func (g *goGitBackend) worktreePaths() ([]string, error) {
+func (g *inProcessBackend) worktreePaths() ([]string, error) {
 	idx, err := g.indexEntries()
 	if err != nil {
 		return nil, err
@@ -115,7 +120,7 @@ func (g *goGitBackend) worktreePaths() ([]string, error) {
 	return dedupSorted(paths), nil
 }
 
-func (g *goGitBackend) ignoredSurfacePaths() ([]string, error) {
+func (g *inProcessBackend) ignoredSurfacePaths() ([]string, error) {
 	idx, err := g.indexEntries()
 	if err != nil {
 		return nil, err
@@ -128,4 +133,6 @@ func (g *goGitBackend) ignoredSurfacePaths() ([]string, error) {
 	return dedupSorted(ignored), nil
 }
 
-func (g *goGitBackend) close() error { return g.nat.close() }
+func (g *inProcessBackend) objects() objectStore { return g.nat.objects }
+
+func (g *inProcessBackend) close() error { return g.nat.close() }

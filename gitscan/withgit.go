@@ -15,6 +15,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+
+	"github.com/mcp-guard/mcp-guard/internal/gitobj"
 )
 
 // keptGitVars are the GIT_* variables passed through to git: where the
@@ -108,7 +110,7 @@ func getenv(env []string, key string) (string, bool) {
 	return "", false
 }
 
-// gitBackend is EngineGit.
+// gitBackend is EngineWithGit.
 type gitBackend struct {
 	git    string
 	dir    string // work tree root, where git runs
@@ -143,8 +145,7 @@ func openGit(r *Repo, dir string) error {
 			return err
 		}
 		r.shallow = len(sh) > 0
-		r.be = newGitBackend(r, gitPath, dir, rf)
-		return nil
+		return newGitBackend(r, gitPath, dir, rf)
 	}
 	// Discover with the caller's environment, as git itself would from dir.
 	env0 := gitEnv(r.opts.env, nil)
@@ -192,14 +193,15 @@ func openGit(r *Repo, dir string) error {
 	if err != nil {
 		rf.unsupportedBy = err.Error()
 	}
-	r.be = newGitBackend(r, gitPath, dir, rf)
-	return nil
+	return newGitBackend(r, gitPath, dir, rf)
 }
 
-// newGitBackend builds the git engine for a located repository: git's
-// environment pinned to it, and the native reader when the repository's
-// format allows (git's cat-file otherwise, started on first use).
-func newGitBackend(r *Repo, gitPath, dir string, rf repoFormat) *gitBackend {
+// newGitBackend builds the git engine for a located repository (into
+// r.be): git's environment pinned to it, and the native reader unless the
+// repository's format is one it declares unsupported (git's cat-file
+// then, started on first use). Any other failure to open the reader, or a
+// reader that disagrees with git about the object format, is an error.
+func newGitBackend(r *Repo, gitPath, dir string, rf repoFormat) error {
 	set := map[string]string{"GIT_DIR": r.gitDir, "GIT_WORK_TREE": r.top, "GIT_INDEX_FILE": r.indexFile}
 	// A relative object directory is relative to where git started: pin it.
 	if v, ok := getenv(r.opts.env, "GIT_OBJECT_DIRECTORY"); ok && v != "" {
@@ -207,13 +209,20 @@ func newGitBackend(r *Repo, gitPath, dir string, rf repoFormat) *gitBackend {
 	}
 	env := gitEnv(r.opts.env, set)
 	g := &gitBackend{git: gitPath, dir: r.top, env: env, format: r.format, indexFile: r.indexFile}
-	if !r.opts.catFileOnly && rf.format == r.format {
-		loc := &location{top: r.top, gitDir: r.gitDir, commonDir: r.commonDir, indexFile: r.indexFile}
-		if nat, err := openNative(loc, rf, env); err == nil {
-			g.nat = nat
-		}
+	r.be = g
+	if r.opts.catFileOnly {
+		return nil
 	}
-	return g
+	if rf.unsupportedBy == "" && rf.format != r.format {
+		return fmt.Errorf("%s: git reads object format %s, the in-process reader %s", r.commonDir, r.format.name, rf.format.name)
+	}
+	loc := &location{top: r.top, gitDir: r.gitDir, commonDir: r.commonDir, indexFile: r.indexFile}
+	nat, err := openNative(loc, rf, env)
+	if err != nil && !fallsBackToGit(err) {
+		return err
+	}
+	g.nat = nat
+	return nil
 }
 
 func absUnder(base, p string) string {
@@ -468,11 +477,9 @@ func (g *gitBackend) readObject(id, typ string, limit int64) ([]byte, error) {
 	defer g.mu.Unlock()
 	if g.nat != nil {
 		data, err := g.nat.readObject(id, typ, limit)
-		if err == nil || errors.Is(err, ErrTooLarge) {
+		if !fallsBackToGit(err) {
 			return data, err
 		}
-		// Anything else (a storage the native reader does not know,
-		// damage) is git's to answer, in its own words.
 	}
 	if limit >= 0 {
 		// Size first, so an oversized blob is never streamed.
@@ -484,7 +491,7 @@ func (g *gitBackend) readObject(id, typ string, limit int64) ([]byte, error) {
 			return nil, fmt.Errorf("object %s: is a %s, not a %s", id, h.typ, typ)
 		}
 		if h.size > limit {
-			return nil, &tooLargeError{id: id, size: h.size}
+			return nil, &gitobj.TooLargeError{ID: id, Size: h.size}
 		}
 	}
 	c, h, err := g.askObject("contents", id)
@@ -506,7 +513,7 @@ func (g *gitBackend) readObjectRaw(raw, typ string, limit int64) ([]byte, error)
 		g.mu.Lock()
 		data, err := g.nat.readObjectRaw(raw, typ, limit)
 		g.mu.Unlock()
-		if err == nil || errors.Is(err, ErrTooLarge) {
+		if !fallsBackToGit(err) {
 			return data, err
 		}
 	}
@@ -517,10 +524,9 @@ func (g *gitBackend) resolve(rev string) (string, error) {
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.nat != nil {
-		if id, err := g.nat.resolve(rev); err == nil {
-			return id, nil
+		if id, err := g.nat.resolve(rev); !fallsBackToGit(err) {
+			return id, err
 		}
-		// Unknown, unusual or damaged: git has the last word.
 	}
 	c, h, err := g.request("contents", rev+"^{commit}")
 	if err != nil {
@@ -546,8 +552,8 @@ func (g *gitBackend) headUnborn() (bool, error) {
 		g.mu.Lock()
 		unborn, err := g.nat.headUnborn()
 		g.mu.Unlock()
-		if err == nil {
-			return unborn, nil
+		if !fallsBackToGit(err) {
+			return unborn, err
 		}
 	}
 	out, _, err := runGit(context.Background(), g.git, g.dir, g.env, nil, "symbolic-ref", "-q", "HEAD")
@@ -566,13 +572,13 @@ func (g *gitBackend) headUnborn() (bool, error) {
 }
 
 // indexEntries decodes the index in process when objects are read in
-// process (versions 2 to 4, the extensions git writes by default); a split
-// or sparse index, or anything the decoder refuses, goes to git ls-files,
-// which also gives git's own error for a damaged file.
+// process (versions 2 to 4, the extensions git writes by default); what the
+// decoder declares unsupported (a split or sparse index, another version)
+// goes to git ls-files. A damaged index is the decoder's error.
 func (g *gitBackend) indexEntries() ([]indexEntry, error) {
 	if g.nat != nil && g.indexFile != "" {
-		if entries, err := readIndexFile(g.indexFile, g.format); err == nil {
-			return entries, nil
+		if entries, err := readIndexFile(g.indexFile, g.format); !fallsBackToGit(err) {
+			return entries, err
 		}
 	}
 	out, err := g.run(context.Background(), "ls-files", "-z", "-s", "-t")
@@ -660,6 +666,25 @@ func (g *gitBackend) revList(ctx context.Context, to, since string, pathspecs []
 		return nil, err
 	}
 	return ids, nil
+}
+
+// hooksDir is git's own hooks directory and core.hooksPath.
+func (g *gitBackend) hooksDir() (dir, hooksPath string, err error) {
+	out, err := g.run(context.Background(), "rev-parse", "--path-format=absolute", "--git-path", "hooks")
+	if err != nil {
+		return "", "", err
+	}
+	if v, err := g.run(context.Background(), "config", "--get", "core.hooksPath"); err == nil {
+		hooksPath = strings.TrimRight(string(v), "\n")
+	}
+	return filepath.Clean(strings.TrimRight(string(out), "\n")), hooksPath, nil
+}
+
+func (g *gitBackend) objects() objectStore {
+	if g.nat == nil {
+		return nil // a nil *native must not become a non-nil interface
+	}
+	return g.nat.objects
 }
 
 func (g *gitBackend) close() error {
