@@ -43,6 +43,13 @@ type IgnoreFile struct {
 	Rules []IgnoreRule
 }
 
+// MaxIgnoreFileSize bounds .mcp-guard.yaml, which comes from the
+// repository being scanned: a YAML library holds every value of the file
+// as a node, so a hostile file costs about a hundred times its size in
+// memory (1 MiB of "[a,a,…" takes some 100 MB and a second or two).
+// Real suppression files are a few kilobytes.
+const MaxIgnoreFileSize = 1 << 20
+
 // ErrIgnoreFile reports a .mcp-guard.yaml that is not valid; a scan fails
 // rather than guess what was meant to be suppressed.
 var ErrIgnoreFile = errors.New("invalid ignore file")
@@ -129,7 +136,7 @@ func globParts(pat, name []string) bool {
 // scanned, so whatever could make reading it costly or ambiguous is
 // refused: anchors and aliases (no alias bombs), tags, merge keys, block
 // scalars, flow mappings, duplicate keys, unknown keys, more than one
-// document, tabs for indentation, and a file over trust.MaxFileSize.
+// document, tabs for indentation, and a file over MaxIgnoreFileSize.
 func ParseIgnoreFile(name string, data []byte) (*IgnoreFile, error) {
 	p := &ignoreParser{name: name}
 	doc, err := p.load(data)
@@ -163,8 +170,8 @@ func (p *ignoreParser) errf(line int, format string, args ...any) error {
 // does not use. It returns nil for a file with no document (empty, or
 // comments only).
 func (p *ignoreParser) load(data []byte) (*yaml.Node, error) {
-	if len(data) > trust.MaxFileSize {
-		return nil, p.errf(0, "%d bytes, more than the limit of %d", len(data), trust.MaxFileSize)
+	if len(data) > MaxIgnoreFileSize {
+		return nil, p.errf(0, "%d bytes, more than the limit of %d", len(data), MaxIgnoreFileSize)
 	}
 	if !utf8.Valid(data) {
 		return nil, p.errf(1, "not UTF-8")
