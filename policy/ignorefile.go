@@ -1,12 +1,17 @@
 package policy
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
+	"io"
 	"path"
+	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"go.yaml.in/yaml/v3"
 
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -37,6 +42,13 @@ type IgnoreFile struct {
 	Path  string
 	Rules []IgnoreRule
 }
+
+// MaxIgnoreFileSize bounds .mcp-guard.yaml, which comes from the
+// repository being scanned: a YAML library holds every value of the file
+// as a node, so a hostile file costs about a hundred times its size in
+// memory (1 MiB of "[a,a,…" takes some 100 MB and a second or two).
+// Real suppression files are a few kilobytes.
+const MaxIgnoreFileSize = 1 << 20
 
 // ErrIgnoreFile reports a .mcp-guard.yaml that is not valid; a scan fails
 // rather than guess what was meant to be suppressed.
@@ -107,9 +119,9 @@ func globParts(pat, name []string) bool {
 	return len(name) == 0
 }
 
-// ParseIgnoreFile reads a .mcp-guard.yaml. The format is a small, fixed
-// subset of YAML, parsed strictly (anything outside it is an error naming
-// the line, never a silent guess):
+// ParseIgnoreFile reads a .mcp-guard.yaml. It is YAML, read with a YAML
+// library, and held to a small, fixed shape (anything outside it is an
+// error naming the line, never a silent guess):
 //
 //	# comments
 //	version: 1
@@ -120,411 +132,327 @@ func globParts(pat, name []string) bool {
 //	    reason: pinned by renovate  # required
 //
 // Scalars may be plain, 'single-quoted' or "double-quoted"; lists may be
-// flow ([a, b]) or block (- a). Anchors, aliases, tags, block scalars,
-// flow mappings and tabs for indentation are refused.
+// flow ([a, b]) or block (- a). The file comes from the repository being
+// scanned, so whatever could make reading it costly or ambiguous is
+// refused: anchors and aliases (no alias bombs), tags, merge keys, block
+// scalars, flow mappings, duplicate keys, unknown keys, more than one
+// document, tabs for indentation, and a file over MaxIgnoreFileSize.
 func ParseIgnoreFile(name string, data []byte) (*IgnoreFile, error) {
-	p := &yamlParser{name: name}
-	if err := p.load(data); err != nil {
+	p := &ignoreParser{name: name}
+	doc, err := p.load(data)
+	if err != nil {
 		return nil, err
 	}
 	g := &IgnoreFile{Path: name}
-	if err := p.document(g); err != nil {
+	if doc == nil {
+		return g, nil
+	}
+	if err := p.document(doc, g); err != nil {
 		return nil, err
 	}
 	return g, nil
 }
 
-// yamlLine is one meaningful line: its indentation and content with the
-// comment removed.
-type yamlLine struct {
-	n      int
-	indent int
-	text   string
+type ignoreParser struct {
+	name string
 }
 
-type yamlParser struct {
-	name  string
-	lines []yamlLine
-	i     int
-}
-
-func (p *yamlParser) errf(line int, format string, args ...any) error {
+// errf formats an error at line (0 when the library names none).
+func (p *ignoreParser) errf(line int, format string, args ...any) error {
+	if line <= 0 {
+		return fmt.Errorf("%s: %w: %s", p.name, ErrIgnoreFile, fmt.Sprintf(format, args...))
+	}
 	return fmt.Errorf("%s:%d: %w: %s", p.name, line, ErrIgnoreFile, fmt.Sprintf(format, args...))
 }
 
-func (p *yamlParser) load(data []byte) error {
-	if !utf8.Valid(data) {
-		return p.errf(1, "not UTF-8")
+// load decodes the one YAML document of data into a node tree (which keeps
+// line numbers and never expands an alias), and refuses what the format
+// does not use. It returns nil for a file with no document (empty, or
+// comments only).
+func (p *ignoreParser) load(data []byte) (*yaml.Node, error) {
+	if len(data) > MaxIgnoreFileSize {
+		return nil, p.errf(0, "%d bytes, more than the limit of %d", len(data), MaxIgnoreFileSize)
 	}
-	s := strings.TrimPrefix(string(data), "\ufeff")
-	for i, raw := range strings.Split(s, "\n") {
-		n := i + 1
-		raw = strings.TrimSuffix(raw, "\r")
-		body := strings.TrimLeft(raw, " ")
-		if strings.HasPrefix(body, "\t") {
-			return p.errf(n, "tabs are not allowed for indentation")
+	if !utf8.Valid(data) {
+		return nil, p.errf(1, "not UTF-8")
+	}
+	// The library's own message for a tab in the indentation ("found
+	// character that cannot start any token") does not say what is wrong.
+	for i, line := range strings.Split(string(data), "\n") {
+		if strings.HasPrefix(strings.TrimLeft(line, " "), "\t") {
+			return nil, p.errf(i+1, "tabs are not allowed for indentation")
 		}
-		text, err := stripComment(body)
-		if err != nil {
-			return p.errf(n, "%v", err)
+	}
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, nil
 		}
-		text = strings.TrimRight(text, " \t")
-		if text == "" {
-			continue
+		return nil, p.libraryErr(err)
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case errors.Is(err, io.EOF):
+	case err != nil:
+		return nil, p.libraryErr(err)
+	default:
+		return nil, p.errf(next.Line, "only one YAML document is allowed")
+	}
+	if err := p.refuseConstructs(&doc); err != nil {
+		return nil, err
+	}
+	if len(doc.Content) == 0 {
+		return nil, nil
+	}
+	return doc.Content[0], nil
+}
+
+var yamlErrLine = regexp.MustCompile(`^yaml: line ([0-9]+): (.*)$`)
+
+// yamlHints complete the library's messages that leave the likely cause
+// unsaid.
+var yamlHints = map[string]string{
+	"found unexpected end of stream":                 "an unterminated quoted string?",
+	"did not find expected ',' or ']'":               "an unclosed list [a, b]?",
+	"mapping values are not allowed in this context": "a key at the wrong indentation, or a value with \": \" that needs quotes?",
+	"did not find expected key":                      "a key at the wrong indentation?",
+	"did not find expected '-' indicator":            "a list item at the wrong indentation?",
+}
+
+// libraryErr turns a YAML library error into this file's error format.
+func (p *ignoreParser) libraryErr(err error) error {
+	msg := err.Error()
+	line := 0
+	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		msg = m[2]
+	}
+	msg = strings.TrimPrefix(msg, "yaml: ")
+	if strings.HasPrefix(msg, "unknown anchor") {
+		return p.errf(line, "%s (anchors and aliases are not allowed)", msg)
+	}
+	if h, ok := yamlHints[msg]; ok {
+		msg += " (" + h + ")"
+	}
+	return p.errf(line, "%s", msg)
+}
+
+// refuseConstructs walks the whole tree (at most the library's nesting
+// limit deep) and refuses anchors, aliases, explicit tags, merge keys,
+// block scalars and flow mappings wherever they are.
+func (p *ignoreParser) refuseConstructs(n *yaml.Node) error {
+	switch {
+	case n.Kind == yaml.AliasNode:
+		return p.errf(n.Line, "unsupported YAML: alias *%s (anchors and aliases are not allowed)", n.Value)
+	case n.Anchor != "":
+		return p.errf(n.Line, "unsupported YAML: anchor &%s (anchors and aliases are not allowed)", n.Anchor)
+	case n.Style&yaml.TaggedStyle != 0:
+		return p.errf(n.Line, "unsupported YAML: tag %s (tags are not allowed)", n.Tag)
+	case n.Kind == yaml.ScalarNode && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0:
+		return p.errf(n.Line, "unsupported YAML: block scalar (| or >); write the value on one line, quoted if need be")
+	case n.Kind == yaml.MappingNode && n.Style&yaml.FlowStyle != 0:
+		return p.errf(n.Line, "unsupported YAML: flow mapping {…}; write each key on its own line")
+	}
+	for i, c := range n.Content {
+		if n.Kind == yaml.MappingNode && i%2 == 0 {
+			if c.Kind == yaml.ScalarNode && c.ShortTag() == "!!merge" {
+				return p.errf(c.Line, "unsupported YAML: merge key << (merge keys are not allowed)")
+			}
+			if c.Kind != yaml.ScalarNode {
+				return p.errf(c.Line, "unsupported key: a key must be a plain word")
+			}
 		}
-		if text == "---" && len(p.lines) == 0 {
-			continue
+		if err := p.refuseConstructs(c); err != nil {
+			return err
 		}
-		if text == "---" || text == "..." {
-			return p.errf(n, "only one YAML document is allowed")
-		}
-		p.lines = append(p.lines, yamlLine{n: n, indent: len(raw) - len(body), text: text})
 	}
 	return nil
 }
 
-// stripComment removes a # comment that is outside quotes and starts the
-// line or follows a blank.
-func stripComment(s string) (string, error) {
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case quote == '\'' && c == '\'':
-			if i+1 < len(s) && s[i+1] == '\'' {
-				i++
-				continue
-			}
-			quote = 0
-		case quote == '"' && c == '\\':
-			i++
-		case quote == '"' && c == '"':
-			quote = 0
-		case quote != 0:
-		case (c == '\'' || c == '"') && (i == 0 || strings.IndexByte(" [,:-", s[i-1]) >= 0):
-			quote = c
-		case c == '#' && (i == 0 || s[i-1] == ' ' || s[i-1] == '\t'):
-			return s[:i], nil
+// mappingPairs returns a mapping's key/value pairs, refusing duplicate
+// keys: a YAML library would keep one of them, and a suppression file must
+// not mean something other than what a reader of either copy sees.
+func (p *ignoreParser) mappingPairs(m *yaml.Node) ([][2]*yaml.Node, error) {
+	seen := map[string]int{}
+	var out [][2]*yaml.Node
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		k, v := m.Content[i], m.Content[i+1]
+		if first, dup := seen[k.Value]; dup {
+			return nil, p.errf(k.Line, "duplicate key %q (first at line %d)", k.Value, first)
 		}
+		seen[k.Value] = k.Line
+		out = append(out, [2]*yaml.Node{k, v})
 	}
-	if quote != 0 {
-		return "", errors.New("unterminated quoted string")
-	}
-	return s, nil
+	return out, nil
 }
 
-func (p *yamlParser) peek() (yamlLine, bool) {
-	if p.i < len(p.lines) {
-		return p.lines[p.i], true
-	}
-	return yamlLine{}, false
+// isNull reports an empty value (`key:` with nothing after it).
+func isNull(n *yaml.Node) bool {
+	return n.Kind == yaml.ScalarNode && n.ShortTag() == "!!null" && n.Value == "" && n.Style == 0
 }
 
-// document parses the top-level mapping.
-func (p *yamlParser) document(g *IgnoreFile) error {
-	seen := map[string]bool{}
-	for {
-		l, ok := p.peek()
-		if !ok {
-			return nil
-		}
-		if l.indent != 0 {
-			return p.errf(l.n, "unexpected indentation")
-		}
-		key, val, err := splitKey(l.text)
-		if err != nil {
-			return p.errf(l.n, "%v", err)
-		}
-		if seen[key] {
-			return p.errf(l.n, "duplicate key %q", key)
-		}
-		seen[key] = true
-		p.i++
-		switch key {
+// document reads the top-level mapping.
+func (p *ignoreParser) document(root *yaml.Node, g *IgnoreFile) error {
+	if isNull(root) {
+		return nil
+	}
+	if root.Kind != yaml.MappingNode {
+		return p.errf(root.Line, "expected key: value lines (version, ignore), found %s", describeNode(root))
+	}
+	pairs, err := p.mappingPairs(root)
+	if err != nil {
+		return err
+	}
+	for _, kv := range pairs {
+		k, v := kv[0], kv[1]
+		switch k.Value {
 		case "version":
-			v, err := scalar(val)
+			s, err := p.scalar(k, v)
 			if err != nil {
-				return p.errf(l.n, "%v", err)
+				return err
 			}
-			if v != "1" {
-				return p.errf(l.n, "version %q is not supported (want 1)", v)
+			if s != "1" {
+				return p.errf(k.Line, "version %q is not supported (want 1)", s)
 			}
 		case "ignore":
-			if val != "" {
-				if val == "[]" {
-					continue
-				}
-				return p.errf(l.n, "ignore must be a list of entries, each on its own lines")
-			}
-			if err := p.ignoreList(g); err != nil {
+			if err := p.ignoreList(k, v, g); err != nil {
 				return err
 			}
 		default:
-			return p.errf(l.n, "unknown key %q (want version or ignore)", key)
+			return p.errf(k.Line, "unknown key %q (want version or ignore)", k.Value)
 		}
 	}
+	return nil
 }
 
-// ignoreList parses the entries of `ignore:`: a block sequence of
-// mappings, at any indentation of zero or more.
-func (p *yamlParser) ignoreList(g *IgnoreFile) error {
-	first, ok := p.peek()
-	if !ok || !isItem(first.text) {
+// ignoreList reads the entries of `ignore:`, a list of mappings.
+func (p *ignoreParser) ignoreList(k, v *yaml.Node, g *IgnoreFile) error {
+	if isNull(v) {
 		return nil
 	}
-	indent := first.indent
-	for {
-		l, ok := p.peek()
-		if !ok || l.indent < indent || (l.indent == indent && !isItem(l.text)) {
-			return nil
+	if v.Kind != yaml.SequenceNode {
+		return p.errf(k.Line, "ignore must be a list of entries, each on its own lines")
+	}
+	for _, item := range v.Content {
+		if item.Kind != yaml.MappingNode {
+			return p.errf(item.Line, "ignore must be a list of entries, each on its own lines")
 		}
-		if l.indent != indent {
-			return p.errf(l.n, "unexpected indentation")
-		}
-		r, err := p.entry(l)
+		r, err := p.entry(item)
 		if err != nil {
 			return err
 		}
 		g.Rules = append(g.Rules, r)
 	}
+	return nil
 }
 
-func isItem(s string) bool { return s == "-" || strings.HasPrefix(s, "- ") }
-
-// entry parses one `- key: value` mapping of the ignore list.
-func (p *yamlParser) entry(start yamlLine) (IgnoreRule, error) {
-	r := IgnoreRule{Line: start.n}
-	seen := map[string]bool{}
-	keyIndent := start.indent + 2
-	text := strings.TrimSpace(strings.TrimPrefix(start.text, "-"))
-	if text != "" {
-		keyIndent = start.indent + 1 + (len(start.text[1:]) - len(strings.TrimLeft(start.text[1:], " ")))
+// entry reads one mapping of the ignore list.
+func (p *ignoreParser) entry(m *yaml.Node) (IgnoreRule, error) {
+	r := IgnoreRule{Line: m.Line}
+	pairs, err := p.mappingPairs(m)
+	if err != nil {
+		return r, err
 	}
-	p.i++
-	handle := func(l yamlLine, kv string) error {
-		key, val, err := splitKey(kv)
-		if err != nil {
-			return p.errf(l.n, "%v", err)
-		}
-		if seen[key] {
-			return p.errf(l.n, "duplicate key %q", key)
-		}
-		seen[key] = true
+	for _, kv := range pairs {
+		k, v := kv[0], kv[1]
+		key := k.Value
 		var list []string
 		switch key {
 		case "reason":
-			v, err := scalar(val)
+			s, err := p.scalar(k, v)
 			if err != nil {
-				return p.errf(l.n, "%v", err)
+				return r, err
 			}
-			r.Reason = strings.TrimSpace(v)
-			return nil
+			r.Reason = strings.TrimSpace(s)
+			continue
 		case "rule", "path", "server":
-			v, err := scalar(val)
+			s, err := p.scalar(k, v)
 			if err != nil {
-				return p.errf(l.n, "%v", err)
+				return r, err
 			}
-			list = []string{v}
+			list = []string{s}
 		case "rules", "paths", "servers":
-			if val == "" {
-				list, err = p.blockList(keyIndent)
-			} else {
-				list, err = flowList(val)
-			}
-			if err != nil {
-				return p.errf(l.n, "%v", err)
+			if list, err = p.list(k, v); err != nil {
+				return r, err
 			}
 		default:
-			return p.errf(l.n, "unknown key %q (want rule(s), path(s), server(s) or reason)", key)
+			return r, p.errf(k.Line, "unknown key %q (want rule(s), path(s), server(s) or reason)", key)
 		}
-		for _, v := range list {
-			if v == "" {
-				return p.errf(l.n, "%s: empty value", key)
+		for _, s := range list {
+			if s == "" {
+				return r, p.errf(k.Line, "%s: empty value", key)
 			}
 		}
 		switch key {
 		case "rule", "rules":
-			for _, v := range list {
-				if !knownRule(v) {
-					return p.errf(l.n, "unknown rule %q (see `mcp-guard rules`)", v)
+			for _, s := range list {
+				if !knownRule(s) {
+					return r, p.errf(k.Line, "unknown rule %q (see `mcp-guard rules`)", s)
 				}
 			}
 			r.Rules = append(r.Rules, list...)
 		case "path", "paths":
-			for _, v := range list {
-				if _, err := path.Match(strings.ReplaceAll(v, "**", "*"), ""); err != nil {
-					return p.errf(l.n, "bad path pattern %q", v)
+			for _, s := range list {
+				if _, err := path.Match(strings.ReplaceAll(s, "**", "*"), ""); err != nil {
+					return r, p.errf(k.Line, "bad path pattern %q", s)
 				}
 			}
 			r.Paths = append(r.Paths, list...)
 		case "server", "servers":
 			r.Servers = append(r.Servers, list...)
 		}
-		return nil
-	}
-	if text != "" {
-		if err := handle(start, text); err != nil {
-			return r, err
-		}
-	}
-	for {
-		l, ok := p.peek()
-		if !ok || l.indent < keyIndent || (l.indent <= start.indent) {
-			break
-		}
-		if l.indent != keyIndent {
-			return r, p.errf(l.n, "unexpected indentation")
-		}
-		p.i++
-		if err := handle(l, l.text); err != nil {
-			return r, err
-		}
 	}
 	if len(r.Rules) == 0 && len(r.Paths) == 0 && len(r.Servers) == 0 {
-		return r, p.errf(start.n, "the entry selects nothing: give rule(s), path(s) or server(s)")
+		return r, p.errf(m.Line, "the entry selects nothing: give rule(s), path(s) or server(s)")
 	}
 	if r.Reason == "" {
-		return r, p.errf(start.n, "the entry has no reason: say why these findings are accepted")
+		return r, p.errf(m.Line, "the entry has no reason: say why these findings are accepted")
 	}
 	return r, nil
 }
 
-// blockList parses `- value` lines indented more than the key.
-func (p *yamlParser) blockList(keyIndent int) ([]string, error) {
-	var out []string
-	first, ok := p.peek()
-	if !ok || first.indent < keyIndent || !isItem(first.text) {
-		return nil, errors.New("empty list")
+// scalar is the text of a scalar value, exactly as written (after
+// unquoting): `server: 123` names the server "123", `version: 1` is "1".
+// An empty value is "".
+func (p *ignoreParser) scalar(k, v *yaml.Node) (string, error) {
+	if v.Kind != yaml.ScalarNode {
+		return "", p.errf(k.Line, "%s: expected a single value, found %s", k.Value, describeNode(v))
 	}
-	indent := first.indent
-	for {
-		l, ok := p.peek()
-		if !ok || l.indent != indent || !isItem(l.text) {
-			return out, nil
-		}
-		v, err := scalar(strings.TrimSpace(strings.TrimPrefix(l.text, "-")))
-		if err != nil {
-			return nil, fmt.Errorf("line %d: %v", l.n, err)
-		}
-		out = append(out, v)
-		p.i++
-	}
+	return v.Value, nil
 }
 
-// splitKey splits "key: value" (value possibly empty).
-func splitKey(s string) (key, val string, err error) {
-	i := strings.Index(s, ":")
-	for i >= 0 && i+1 < len(s) && s[i+1] != ' ' {
-		j := strings.Index(s[i+1:], ":")
-		if j < 0 {
-			i = -1
-			break
-		}
-		i += 1 + j
+// list is the items of a list value, each a scalar.
+func (p *ignoreParser) list(k, v *yaml.Node) ([]string, error) {
+	if v.Kind != yaml.SequenceNode {
+		return nil, p.errf(k.Line, "%s: expected a list like [a, b], found %s", k.Value, describeNode(v))
 	}
-	if i <= 0 {
-		return "", "", fmt.Errorf("expected key: value, found %q", s)
+	if len(v.Content) == 0 {
+		return nil, p.errf(k.Line, "%s: empty list", k.Value)
 	}
-	key = s[:i]
-	if strings.ContainsAny(key, "\"'{}[]&*!|>%@` ") {
-		return "", "", fmt.Errorf("unsupported key %q", key)
-	}
-	return key, strings.TrimSpace(s[i+1:]), nil
-}
-
-// scalar decodes a plain, single-quoted or double-quoted scalar.
-func scalar(s string) (string, error) {
-	if s == "" {
-		return "", nil
-	}
-	switch s[0] {
-	case '\'':
-		if len(s) < 2 || s[len(s)-1] != '\'' {
-			return "", fmt.Errorf("bad single-quoted string %s", s)
+	out := make([]string, 0, len(v.Content))
+	for _, item := range v.Content {
+		if item.Kind != yaml.ScalarNode {
+			return nil, p.errf(item.Line, "%s: expected a list of single values, found %s", k.Value, describeNode(item))
 		}
-		inner := s[1 : len(s)-1]
-		if strings.Count(strings.ReplaceAll(inner, "''", ""), "'") != 0 {
-			return "", fmt.Errorf("bad single-quoted string %s", s)
-		}
-		return strings.ReplaceAll(inner, "''", "'"), nil
-	case '"':
-		v, err := strconv.Unquote(s)
-		if err != nil {
-			return "", fmt.Errorf("bad double-quoted string %s", s)
-		}
-		return v, nil
-	case '&', '*', '!', '|', '>', '{', '[', '%', '@', '`':
-		return "", fmt.Errorf("unsupported YAML construct %q", s)
-	}
-	if strings.Contains(s, ": ") || strings.HasSuffix(s, ":") {
-		return "", fmt.Errorf("unexpected mapping in a value: %q", s)
-	}
-	return s, nil
-}
-
-// flowList decodes [a, "b", 'c'].
-func flowList(s string) ([]string, error) {
-	if len(s) < 2 || s[0] != '[' || s[len(s)-1] != ']' {
-		return nil, fmt.Errorf("expected a list like [a, b], found %q", s)
-	}
-	inner := strings.TrimSpace(s[1 : len(s)-1])
-	if inner == "" {
-		return nil, errors.New("empty list")
-	}
-	var out []string
-	for len(inner) > 0 {
-		var item string
-		switch inner[0] {
-		case '"', '\'':
-			end := closingQuote(inner)
-			if end < 0 {
-				return nil, fmt.Errorf("unterminated string in %q", s)
-			}
-			item = inner[:end+1]
-			inner = strings.TrimSpace(inner[end+1:])
-		default:
-			i := strings.IndexByte(inner, ',')
-			if i < 0 {
-				i = len(inner)
-			}
-			item = strings.TrimSpace(inner[:i])
-			inner = inner[i:]
-		}
-		v, err := scalar(item)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, v)
-		if inner == "" {
-			break
-		}
-		if inner[0] != ',' {
-			return nil, fmt.Errorf("expected , in %q", s)
-		}
-		inner = strings.TrimSpace(inner[1:])
-		if inner == "" {
-			return nil, fmt.Errorf("trailing comma in %q", s)
-		}
+		out = append(out, item.Value)
 	}
 	return out, nil
 }
 
-// closingQuote finds the index of the quote closing the string s starts.
-func closingQuote(s string) int {
-	q := s[0]
-	for i := 1; i < len(s); i++ {
-		switch {
-		case q == '"' && s[i] == '\\':
-			i++
-		case s[i] == q:
-			if q == '\'' && i+1 < len(s) && s[i+1] == '\'' {
-				i++
-				continue
-			}
-			return i
+func describeNode(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.MappingNode:
+		return "a mapping"
+	case yaml.SequenceNode:
+		return "a list"
+	case yaml.ScalarNode:
+		if isNull(n) {
+			return "nothing"
 		}
+		return fmt.Sprintf("%q", n.Value)
 	}
-	return -1
+	return "something else"
 }
 
 // knownRule reports a catalog id or slug.

@@ -2,15 +2,20 @@ package policy
 
 import (
 	"errors"
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/rogpeppe/go-internal/txtar"
 
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
-func TestParseIgnoreFile(t *testing.T) {
-	src := `# Suppressions for this repository's CI.
+// ignoreFileSample is the valid file TestParseIgnoreFile reads; it also
+// seeds FuzzIgnoreFile.
+const ignoreFileSample = `# Suppressions for this repository's CI.
 ---
 version: 1
 ignore:
@@ -28,7 +33,9 @@ ignore:
     rule: MG401
     reason: 'the token is a dummy: it''s revoked'
 `
-	g, err := ParseIgnoreFile(".mcp-guard.yaml", []byte(src))
+
+func TestParseIgnoreFile(t *testing.T) {
+	g, err := ParseIgnoreFile(".mcp-guard.yaml", []byte(ignoreFileSample))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -72,29 +79,32 @@ ignore:
 	}
 }
 
+// ignoreFileErrors maps files to a word of the error each must get; they
+// also seed FuzzIgnoreFile.
+var ignoreFileErrors = map[string]string{
+	"version: 2\n":                                               "version",
+	"ignore:\n  - rule: MG204\n":                                 "no reason",
+	"ignore:\n  - reason: why\n":                                 "selects nothing",
+	"ignore:\n  - rule: MG999\n    reason: x\n":                  "unknown rule",
+	"ignore:\n  - rule: MG204\n    reasn: x\n":                   "unknown key",
+	"ignore:\n  - rule: MG204\n    reason: ''\n":                 "no reason",
+	"ignore:\n\t- rule: MG204\n":                                 "tabs",
+	"ignore:\n  - rule: &a MG204\n    reason: x\n":               "unsupported",
+	"ignore:\n  - rule: MG204\n    reason: |\n      x\n":         "unsupported",
+	"ignore:\n  - {rule: MG204, reason: x}\n":                    "flow mapping",
+	"ignores:\n  - rule: MG204\n":                                "unknown key",
+	"version: 1\nversion: 1\n":                                   "duplicate",
+	"ignore:\n  - rule: MG204\n    rule: MG205\n    reason: x\n": "duplicate",
+	"ignore:\n  - rule: MG204\n    reason: \"open\n":             "unterminated",
+	"ignore:\n  - rules: [MG204,\n    reason: x\n":               "list",
+	"ignore:\n  - rule: MG204\n      reason: x\n":                "indentation",
+	"version: 1\n---\nversion: 1\n":                              "one YAML document",
+	"ignore:\n  - paths: ['[']\n    reason: x\n":                 "bad path pattern",
+	"ignore: [MG204]\n":                                          "list of entries",
+}
+
 func TestParseIgnoreFileErrors(t *testing.T) {
-	cases := map[string]string{
-		"version: 2\n":                                               "version",
-		"ignore:\n  - rule: MG204\n":                                 "no reason",
-		"ignore:\n  - reason: why\n":                                 "selects nothing",
-		"ignore:\n  - rule: MG999\n    reason: x\n":                  "unknown rule",
-		"ignore:\n  - rule: MG204\n    reasn: x\n":                   "unknown key",
-		"ignore:\n  - rule: MG204\n    reason: ''\n":                 "no reason",
-		"ignore:\n\t- rule: MG204\n":                                 "tabs",
-		"ignore:\n  - rule: &a MG204\n    reason: x\n":               "unsupported",
-		"ignore:\n  - rule: MG204\n    reason: |\n      x\n":         "unsupported",
-		"ignore:\n  - {rule: MG204, reason: x}\n":                    "unsupported key",
-		"ignores:\n  - rule: MG204\n":                                "unknown key",
-		"version: 1\nversion: 1\n":                                   "duplicate",
-		"ignore:\n  - rule: MG204\n    rule: MG205\n    reason: x\n": "duplicate",
-		"ignore:\n  - rule: MG204\n    reason: \"open\n":             "unterminated",
-		"ignore:\n  - rules: [MG204,\n    reason: x\n":               "list",
-		"ignore:\n  - rule: MG204\n      reason: x\n":                "indentation",
-		"version: 1\n---\nversion: 1\n":                              "one YAML document",
-		"ignore:\n  - paths: ['[']\n    reason: x\n":                 "bad path pattern",
-		"ignore: [MG204]\n":                                          "list of entries",
-	}
-	for src, want := range cases {
+	for src, want := range ignoreFileErrors {
 		_, err := ParseIgnoreFile("f.yaml", []byte(src))
 		if err == nil || !errors.Is(err, ErrIgnoreFile) || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want one containing %q", src, err, want)
@@ -128,15 +138,108 @@ func TestGlobMatch(t *testing.T) {
 	}
 }
 
+// hostileIgnoreFiles are files a hostile repository could commit; each is
+// refused quickly with an error containing the word given. They also seed
+// FuzzIgnoreFile.
+func hostileIgnoreFiles() map[string]string {
+	laughs := "a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n"
+	for c := 'b'; c <= 'i'; c++ {
+		prev := string(c - 1)
+		laughs += fmt.Sprintf("%c: &%c [*%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s, *%s]\n", c, c, prev, prev, prev, prev, prev, prev, prev, prev, prev)
+	}
+	return map[string]string{
+		// billion laughs: aliases are never expanded, and refused.
+		laughs: "anchor",
+		"ignore:\n  - rule: MG204\n    reason: &r x\n  - rule: MG205\n    reason: *r\n": "anchor",
+		"ignore:\n  - rule: MG204\n    reason: *r\n":                                    "aliases are not allowed",
+		"ignore:\n  - &e {rule: MG204, reason: x}\n  - *e\n":                            "anchor",
+		// merge keys
+		"base: &b\n  reason: x\nignore:\n  - <<: *b\n    rule: MG204\n": "anchor",
+		"ignore:\n  - <<: {reason: x}\n    rule: MG204\n":               "merge key",
+		// tags, even ones that name a core type
+		"ignore:\n  - rule: MG204\n    reason: !!binary aGVsbG8=\n": "tag !!binary",
+		"version: !!int 1\n": "tag !!int",
+		"ignore: !custom\n  - rule: MG204\n    reason: x\n":      "tag !custom",
+		"%TAG !e! tag:example.com,2000:\n---\nversion: !e!v 1\n": "tag",
+		// more than one document, even an empty second one
+		"version: 1\n---\n":                  "one YAML document",
+		"---\nversion: 1\n---\nignore: []\n": "one YAML document",
+		// duplicate keys: which copy would apply is a library's choice
+		"ignore: []\nignore:\n  - server: a\n    reason: x\n":                      "duplicate key \"ignore\" (first at line 1)",
+		"ignore:\n  - server: a\n    reason: x\n    \"reason\": y\n":               "duplicate key \"reason\"",
+		"ignore:\n  - server: a\n    reason: x\n    servers: [b]\n    server: c\n": "duplicate key \"server\"",
+		// deep nesting stops at the library's limit, or at the format
+		"ignore: " + strings.Repeat("[", 20000) + strings.Repeat("]", 20000) + "\n":                        "max depth",
+		strings.Repeat("- ", 100000) + "x\n":                                                               "max depth",
+		"ignore:\n  - rules: " + strings.Repeat("[", 500) + strings.Repeat("]", 500) + "\n    reason: x\n": "list of single values",
+		// non-scalar keys and values
+		"? [a]\n: b\n": "unsupported key",
+		"ignore:\n  - reason: [x]\n    rule: MG204\n":  "expected a single value",
+		"ignore:\n  - server: {a: b}\n    reason: x\n": "flow mapping",
+		"[1, 2]\n": "expected key: value",
+		// the most values that fit the size limit, then over it
+		"ignore: [" + strings.Repeat("a,", (MaxIgnoreFileSize-16)/2) + "a]\n": "list of entries",
+		"version: 1\n#" + strings.Repeat("x", MaxIgnoreFileSize) + "\n":       "limit",
+		"\xff\xfev\x00": "UTF-8",
+	}
+}
+
+func TestParseIgnoreFileHostile(t *testing.T) {
+	for src, want := range hostileIgnoreFiles() {
+		start := time.Now()
+		_, err := ParseIgnoreFile("f.yaml", []byte(src))
+		if err == nil || !errors.Is(err, ErrIgnoreFile) || !strings.Contains(err.Error(), want) {
+			t.Errorf("%.80q: error %.200v, want one containing %q", src, err, want)
+		}
+		// A gross bound (the worst case takes a second or two on a loaded
+		// machine); it catches a limit that stopped applying.
+		if d := time.Since(start); d > 20*time.Second {
+			t.Errorf("%.80q: took %v", src, d)
+		}
+	}
+	// A huge scalar within the limit is read like any other.
+	huge := strings.Repeat("x", MaxIgnoreFileSize-100)
+	g, err := ParseIgnoreFile("f.yaml", []byte("ignore:\n  - server: s\n    reason: \""+huge+"\"\n"))
+	if err != nil || len(g.Rules) != 1 || g.Rules[0].Reason != huge {
+		t.Fatalf("huge reason: %v", err)
+	}
+	// Document markers that start or end the one document are fine.
+	for _, ok := range []string{"---\nversion: 1\n", "version: 1\n...\n", "\ufeffversion: 1\n", "version: 1\r\nignore:\r\n  - server: s\r\n    reason: x\r\n"} {
+		if _, err := ParseIgnoreFile("f.yaml", []byte(ok)); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+}
+
 // FuzzIgnoreFile: the parser never panics, and an accepted file always has
-// entries that select something and give a reason.
+// entries that select something and give a reason. Seeds: the files the
+// tests above read, the hostile ones, and the .yaml files of the CLI's
+// scan_suppress script.
 func FuzzIgnoreFile(f *testing.F) {
 	for _, s := range []string{
+		ignoreFileSample,
 		"version: 1\nignore:\n  - rule: MG204\n    reason: x\n",
 		"ignore:\n- rules: [MG105, 'a''b']\n  paths:\n  - x/**\n  reason: \"q\\\"\"\n",
 		"ignore: []\n", "# c\n---\n", "ignore:\n  - server: s\n    reason: r # c\n",
 	} {
 		f.Add([]byte(s))
+	}
+	for s := range ignoreFileErrors {
+		f.Add([]byte(s))
+	}
+	for s := range hostileIgnoreFiles() {
+		if len(s) < 4096 {
+			f.Add([]byte(s))
+		}
+	}
+	if ar, err := txtar.ParseFile("../cmd/mcp-guard/testdata/script/scan_suppress.txtar"); err == nil {
+		for _, file := range ar.Files {
+			if strings.HasSuffix(file.Name, ".yaml") {
+				f.Add(file.Data)
+			}
+		}
+	} else {
+		f.Fatal(err)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, err := ParseIgnoreFile("f", data)

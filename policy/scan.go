@@ -512,7 +512,7 @@ func (s *repoScan) ignoreFile(side gitscan.Side) (*IgnoreFile, error) {
 	if s.req.NoIgnoreFile {
 		return nil, nil
 	}
-	data, _, err := s.repo.ReadBlob(side, IgnoreFileName, 1<<20)
+	data, _, err := s.repo.ReadBlob(side, IgnoreFileName, MaxIgnoreFileSize)
 	switch {
 	case errors.Is(err, gitscan.ErrNotFound):
 		return nil, nil

@@ -8,10 +8,11 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"runtime"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/mcp-guard/mcp-guard/internal/atomicfile"
 )
 
 // This file is agentty's approvals store, $HOME/.agentty/mcp_approvals.json:
@@ -324,7 +325,9 @@ func updateLocked(path string, fn func(*ApprovalsEdit) error) (done bool, err er
 		return true, err
 	}
 	dir := filepath.Dir(target)
-	removeStaleTemps(dir)
+	// Temporary files of a writer killed mid-write: only the lock holder
+	// creates them, so with the lock held every one is stale.
+	atomicfile.RemoveStale(target)
 	var entries []approvalEntry
 	if exists {
 		if entries, err = parseApprovals(path, old); err != nil {
@@ -349,19 +352,17 @@ func updateLocked(path string, fn func(*ApprovalsEdit) error) (done bool, err er
 		return true, nil // no change: leave the file (and its layout) alone
 	}
 
-	tmp, err := os.CreateTemp(dir, tempPrefix+"*"+tempSuffix)
+	pending, err := atomicfile.Create(target, mode)
 	if err != nil {
 		return true, fmt.Errorf("%s: cannot write the approvals store: %w; check that the directory is writable", dir, unwrapPathErr(err))
 	}
-	tmpName := tmp.Name()
-	renamed := false
-	defer func() {
-		if !renamed {
-			os.Remove(tmpName)
-		}
-	}()
-	if err := writeSynced(tmp, data, mode); err != nil {
-		return true, fmt.Errorf("%s: cannot write the approvals store: %w; %s is unchanged", tmpName, unwrapPathErr(err), path)
+	defer pending.Cleanup()
+	_, err = pending.Write(data)
+	if err == nil {
+		err = pending.Close()
+	}
+	if err != nil {
+		return true, fmt.Errorf("%s: cannot write the approvals store: %w; %s is unchanged", pending.Name(), unwrapPathErr(err), path)
 	}
 	// agentty writes without the lock: if it saved meanwhile, start again
 	// from what it wrote rather than overwrite it.
@@ -369,12 +370,12 @@ func updateLocked(path string, fn func(*ApprovalsEdit) error) (done bool, err er
 	if exists != (nowErr == nil) || (exists && !bytes.Equal(now, old)) {
 		return false, nil
 	}
-	if err := os.Rename(tmpName, target); err != nil {
+	if err := pending.Replace(); err != nil {
+		var se *atomicfile.SyncDirError
+		if errors.As(err, &se) {
+			return true, fmt.Errorf("%s: the approvals store was replaced but the directory could not be synced: %w", dir, unwrapPathErr(se.Err))
+		}
 		return true, fmt.Errorf("%s: cannot replace the approvals store: %w; it is unchanged", target, unwrapPathErr(err))
-	}
-	renamed = true
-	if err := syncDir(dir); err != nil {
-		return true, fmt.Errorf("%s: the approvals store was replaced but the directory could not be synced: %w", dir, unwrapPathErr(err))
 	}
 	return true, nil
 }
@@ -416,54 +417,6 @@ func readStoreForUpdate(path string) (target string, mode fs.FileMode, data []by
 		return "", 0, nil, false, &ApprovalsError{Path: path, Problem: "cannot be read: " + unwrapPath(err, target), Err: err}
 	}
 	return target, fi.Mode().Perm(), data, true, nil
-}
-
-const (
-	tempPrefix = "." + ApprovalsFileName + "."
-	tempSuffix = ".tmp"
-)
-
-// removeStaleTemps deletes temporary files left by an mcp-guard process
-// killed mid-write. Only the lock holder creates them, so with the lock held
-// every one is stale.
-func removeStaleTemps(dir string) {
-	ents, _ := os.ReadDir(dir)
-	for _, e := range ents {
-		n := e.Name()
-		if e.Type().IsRegular() && strings.HasPrefix(n, tempPrefix) && strings.HasSuffix(n, tempSuffix) {
-			os.Remove(filepath.Join(dir, n))
-		}
-	}
-}
-
-func writeSynced(f *os.File, data []byte, mode fs.FileMode) error {
-	_, err := f.Write(data)
-	if err == nil {
-		err = f.Chmod(mode)
-	}
-	if err == nil {
-		err = f.Sync()
-	}
-	if cerr := f.Close(); err == nil {
-		err = cerr
-	}
-	return err
-}
-
-// syncDir makes a rename in dir durable. Windows cannot sync a directory.
-func syncDir(dir string) error {
-	if runtime.GOOS == "windows" {
-		return nil
-	}
-	d, err := os.Open(dir)
-	if err != nil {
-		return err
-	}
-	err = d.Sync()
-	if cerr := d.Close(); err == nil {
-		err = cerr
-	}
-	return err
 }
 
 // unwrapPathErr drops the path from an *fs.PathError: messages here name

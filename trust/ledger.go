@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/gofrs/flock"
+
+	"github.com/mcp-guard/mcp-guard/internal/atomicfile"
 )
 
 // This file is mcp-guard's own review ledger: the decisions a user made in
@@ -486,11 +488,7 @@ func UpdateLedger(ctx context.Context, dir string, fn func(*LedgerEdit) error) e
 	}
 	// Temporary files of a writer killed mid-write; with the lock held,
 	// every one is stale.
-	if stale, _ := filepath.Glob(filepath.Join(dir, "."+LedgerFileName+".*.tmp")); len(stale) > 0 {
-		for _, p := range stale {
-			os.Remove(p)
-		}
-	}
+	atomicfile.RemoveStale(path)
 	edit := &LedgerEdit{reviews: l.reviews}
 	if edit.reviews == nil {
 		edit.reviews = map[ReviewKey]*Review{}
@@ -528,26 +526,28 @@ func ledgerIsRegular(path string) error {
 	return nil
 }
 
-// replaceFile atomically replaces path with data: a temporary file in the
-// same directory, written, chmod'ed, synced, renamed over path, and the
-// directory synced. A reader sees the old content or the new, never a mix.
+// replaceFile atomically replaces path with data (see internal/atomicfile):
+// a reader sees the old content or the new, never a mix.
 func replaceFile(path string, data []byte, mode fs.FileMode) error {
 	dir := filepath.Dir(path)
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	pending, err := atomicfile.Create(path, mode)
 	if err != nil {
 		return fmt.Errorf("%s: cannot write %s: %w; check that the directory is writable", dir, filepath.Base(path), unwrapPathErr(err))
 	}
-	name := tmp.Name()
-	if err := writeSynced(tmp, data, mode); err != nil {
-		os.Remove(name)
-		return fmt.Errorf("%s: cannot write: %w; %s is unchanged", name, unwrapPathErr(err), path)
+	defer pending.Cleanup()
+	_, err = pending.Write(data)
+	if err == nil {
+		err = pending.Close()
 	}
-	if err := os.Rename(name, path); err != nil {
-		os.Remove(name)
+	if err != nil {
+		return fmt.Errorf("%s: cannot write: %w; %s is unchanged", pending.Name(), unwrapPathErr(err), path)
+	}
+	if err := pending.Replace(); err != nil {
+		var se *atomicfile.SyncDirError
+		if errors.As(err, &se) {
+			return fmt.Errorf("%s: replaced, but the directory could not be synced: %w", dir, unwrapPathErr(se.Err))
+		}
 		return fmt.Errorf("%s: cannot replace: %w; it is unchanged", path, unwrapPathErr(err))
-	}
-	if err := syncDir(dir); err != nil {
-		return fmt.Errorf("%s: replaced, but the directory could not be synced: %w", dir, unwrapPathErr(err))
 	}
 	return nil
 }
