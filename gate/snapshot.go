@@ -9,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"time"
 
+	"github.com/mcp-guard/mcp-guard/internal/atomicfile"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -103,41 +105,14 @@ func writeSnapshot(dir, p string, data []byte) error {
 	}
 	if fi, err := os.Lstat(p); err == nil && fi.Mode().IsRegular() && fi.Mode().Perm() == 0o600 {
 		if old, err := os.ReadFile(p); err == nil && bytes.Equal(old, data) {
-			now := fi.ModTime()
+			now := time.Now() // the newest again, so pruning keeps it
 			_ = os.Chtimes(p, now, now)
 			return nil
 		}
 	}
-	f, err := os.CreateTemp(dir, ".snapshot-*")
-	if err != nil {
+	if err := atomicfile.WriteFile(p, data, 0o600); err != nil {
 		return err
 	}
-	tmp := f.Name()
-	ok := false
-	defer func() {
-		if !ok {
-			os.Remove(tmp)
-		}
-	}()
-	if err := f.Chmod(0o600); err != nil {
-		f.Close()
-		return err
-	}
-	if _, err := f.Write(data); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Sync(); err != nil {
-		f.Close()
-		return err
-	}
-	if err := f.Close(); err != nil {
-		return err
-	}
-	if err := os.Rename(tmp, p); err != nil {
-		return err
-	}
-	ok = true
 	prune(dir, p)
 	return nil
 }
