@@ -15,7 +15,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// corpusDir holds 155 real MCP configurations from public repositories.
+// corpusDir is where a workspace may keep real MCP configurations collected
+// from public repositories (155 when the golden file was written). They are
+// not part of this repository: without them the test skips.
 const corpusDir = "../../shared/corpus/realworld"
 
 // TestCorpus places each real-world configuration as .agentty/mcp.json of
