@@ -31,6 +31,9 @@ type File struct {
 	Err error
 }
 
+// ErrOutside reports a symlink leading out of the scanned directory.
+var ErrOutside = errors.New("a symlink leads outside the scanned directory: mcp-guard does not follow it")
+
 // CheckFile returns every finding of one surface read from a plain
 // directory, in the order found: the file-level rules (MG305, MG306,
 // MG5xx), the integrity findings of parsing, and the per-entry checks.
@@ -62,7 +65,7 @@ func CheckFile(f File, opts Options) []trust.Finding {
 		if dir := path.Dir(f.Path); !strings.EqualFold(dir, ".agentty") {
 			fileFinding("MG306", fmt.Sprintf("a nested configuration: agentty runs it when launched from %s/, and approvals given anywhere hold here too", path.Dir(dir)))
 		}
-		if errors.Is(f.Err, trust.ErrTooLarge) || errors.Is(f.Err, errOutside) {
+		if errors.Is(f.Err, trust.ErrTooLarge) || errors.Is(f.Err, ErrOutside) {
 			return append(out, trust.UnreadableConfig(f.Path, trust.ScopeProject, f.Err).Findings...)
 		}
 		if f.Err != nil {
