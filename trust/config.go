@@ -113,6 +113,14 @@ func UnreadableConfig(path string, scope Scope, reason error) *Config {
 	return c
 }
 
+// InvalidConfig is a configuration that could not be read at path (MG301):
+// agentty would fail on it too, or mcp-guard cannot know what it reads.
+func InvalidConfig(path string, scope Scope, err error) *Config {
+	c := &Config{Path: path, Scope: scope, Err: err}
+	c.addFinding("MG301", Pos{Line: 1, Column: 1}, "", "", "cannot read the configuration: "+err.Error())
+	return c
+}
+
 // Server finds a server by name.
 func (c *Config) Server(name string) *Server {
 	for _, s := range c.Servers {
