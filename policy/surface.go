@@ -165,7 +165,7 @@ func CheckContent(f File, opts Options) []trust.Finding {
 	case gitscan.KindACPAgents:
 		return checkACPAgents(f, opts)
 	case gitscan.KindPersona:
-		return checkPersona(f)
+		return trust.PersonaFindings(f.Path, f.Data)
 	}
 	return nil
 }
@@ -313,27 +313,4 @@ func jsonString(s string) string {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s) // a string always encodes
 	return strings.TrimSuffix(b.String(), "\n")
-}
-
-// checkPersona reports hidden characters in a persona (MG308): a persona
-// is a prompt, and invisible text is how a prompt injection hides from
-// review.
-func checkPersona(f File) []trust.Finding {
-	var out []trust.Finding
-	for i, line := range strings.Split(string(f.Data), "\n") {
-		line = strings.TrimSuffix(line, "\r")
-		if trust.Deceptive(strings.ReplaceAll(line, "\t", " ")) {
-			col := 1
-			for j, r := range line {
-				if trust.Deceptive(string(r)) && r != '\t' {
-					col = len([]rune(line[:j])) + 1
-					break
-				}
-			}
-			out = append(out, trust.NewFinding("MG308", f.Path, trust.Pos{Line: i + 1, Column: col}, "", "",
-				"the persona contains control, escape, bidi or invisible characters: text a reviewer does not see can still instruct the agent"))
-			break
-		}
-	}
-	return out
 }
