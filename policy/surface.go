@@ -201,8 +201,7 @@ func checkHooks(f File) []trust.Finding {
 // runSecrets reports known tokens in a hook command.
 func runSecrets(p, key string, pos trust.Pos, src string) []trust.Finding {
 	if sec, prefix, why, ok := textSecret("", src); ok {
-		return []trust.Finding{trust.NewFinding("MG401", p, pos, "", key,
-			fmt.Sprintf("%s holds %s (%s): anyone who can read the repository can use it", key, why, redact(sec, prefix)))}
+		return []trust.Finding{trust.NewFinding("MG401", p, pos, "", key, secretText(key, sec, prefix, why))}
 	}
 	return nil
 }
