@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -63,4 +64,56 @@ func (b *Baseline) Len() int {
 		n += c
 	}
 	return n
+}
+
+// Suppressed is a finding left out of the result, and why.
+type Suppressed struct {
+	trust.Finding
+	// Reason is the ignore file entry's reason, or "baseline".
+	Reason string
+	// Line is the ignore file entry's line; 0 for the baseline.
+	Line int
+}
+
+// Suppress splits findings into those that count and those the ignore
+// file or the baseline suppress.
+func Suppress(all []trust.Finding, ignore *IgnoreFile, base *Baseline) (keep []trust.Finding, dropped []Suppressed) {
+	left := map[string]int{}
+	if base != nil {
+		for k, v := range base.counts {
+			left[k] = v
+		}
+	}
+	keep = []trust.Finding{}
+	for _, f := range all {
+		if r := ignore.Match(f); r != nil {
+			dropped = append(dropped, Suppressed{Finding: f, Reason: r.Reason, Line: r.Line})
+			continue
+		}
+		if id := FindingID(f); left[id] > 0 {
+			left[id]--
+			dropped = append(dropped, Suppressed{Finding: f, Reason: "baseline"})
+			continue
+		}
+		keep = append(keep, f)
+	}
+	return keep, dropped
+}
+
+// SortFindings orders findings by path, position, rule and key.
+func SortFindings(fs []trust.Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		a, b := fs[i], fs[j]
+		switch {
+		case a.Path != b.Path:
+			return a.Path < b.Path
+		case a.Line != b.Line:
+			return a.Line < b.Line
+		case a.Column != b.Column:
+			return a.Column < b.Column
+		case a.Rule != b.Rule:
+			return a.Rule < b.Rule
+		}
+		return a.Key < b.Key
+	})
 }

@@ -131,7 +131,13 @@ func keyFlag(s string) bool {
 }
 
 func (c *serverCheck) secret(pos trust.Pos, key, sec, prefix, why string) {
-	c.add("MG401", pos, key, "%s holds %s (%s): anyone who can read the repository can use it", key, why, redact(sec, prefix))
+	c.add("MG401", pos, key, "%s", secretText(key, sec, prefix, why))
+}
+
+// secretText is MG401's message for the credential sec found at key, for
+// a server's entry and a hook's command alike.
+func secretText(key, sec, prefix, why string) string {
+	return fmt.Sprintf("%s holds %s (%s): anyone who can read the repository can use it", key, why, redact(sec, prefix))
 }
 
 // showValue shows a configuration value in a message, with any credential

@@ -1,10 +1,11 @@
 // Package policy is mcp-guard's rule catalog at work: it checks a parsed
 // agentty configuration (trust.Config) and the sibling surfaces a repository
 // can carry (hooks.json, acp-agents.json, agent personas) and returns
-// findings as plain data (trust.Finding). It also drives a whole scan of a
-// directory, a work tree, the index, one revision, a history or a branch
-// (Scan), and applies a repository's own suppressions (an ignore file and a
-// baseline).
+// findings as plain data (trust.Finding). It also holds a repository's own
+// suppressions (an ignore file and a baseline). It reads no repository: the
+// scan driver is package scan, and package project, which reads git sides,
+// asks this package for the findings of what it reads. policy imports
+// neither, so every rule below is built here and nowhere else.
 //
 // The rules and their texts are in trust.Rules; this package decides when
 // they fire:

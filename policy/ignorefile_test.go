@@ -268,7 +268,7 @@ func TestBaseline(t *testing.T) {
 	f := trust.Finding{Rule: "MG204", Path: ".agentty/mcp.json", Server: "a", Key: "mcpServers.a.args[1]", Line: 40}
 	other := f
 	other.Server = "b"
-	keep, dropped := suppress([]trust.Finding{f, other, f, f}, nil, b)
+	keep, dropped := Suppress([]trust.Finding{f, other, f, f}, nil, b)
 	if len(keep) != 2 || keep[0].Server != "b" || len(dropped) != 2 || dropped[0].Reason != "baseline" {
 		t.Fatalf("keep %v dropped %v", keep, dropped)
 	}

@@ -31,56 +31,123 @@ type File struct {
 	Err error
 }
 
+// ErrOutside reports a symlink leading out of the scanned directory.
+var ErrOutside = errors.New("a symlink leads outside the scanned directory: mcp-guard does not follow it")
+
 // CheckFile returns every finding of one surface read from a plain
 // directory, in the order found: the file-level rules (MG305, MG306,
 // MG5xx), the integrity findings of parsing, and the per-entry checks.
-// Scans of git sides take the file-level findings from package project
-// instead, and add CheckServers and CheckContent.
+// Scans of git sides take the file-level findings from package project,
+// which builds them with the functions below, and add CheckServers and
+// CheckContent.
 func CheckFile(f File, opts Options) []trust.Finding {
-	start := trust.Pos{Line: 1, Column: 1}
 	var out []trust.Finding
-	fileFinding := func(rule, msg string) {
-		out = append(out, trust.NewFinding(rule, f.Path, start, "", "", msg))
-	}
 	if f.Symlink {
-		target := ""
-		if f.Target != "" {
-			target = " (to " + quote(f.Target) + ")"
-		}
-		if f.Kind == gitscan.KindLinkedDir {
-			fileFinding("MG305", fmt.Sprintf("%s is a symlink%s where agentty expects a directory: agentty follows it, so what it reads there is outside the reviewed tree", f.Path, target))
-			return out
-		}
-		fileFinding("MG305", fmt.Sprintf("%s is a symlink%s: agentty follows it and reads the target's bytes", f.Path, target))
+		out = append(out, symlinkedFile(f))
 	}
-	unreadable := ""
-	if f.Err != nil {
-		unreadable = "; it cannot be read: " + f.Err.Error()
+	if f.Kind == gitscan.KindLinkedDir {
+		return out
 	}
 	switch f.Kind {
 	case gitscan.KindMCPConfig:
 		if dir := path.Dir(f.Path); !strings.EqualFold(dir, ".agentty") {
-			fileFinding("MG306", fmt.Sprintf("a nested configuration: agentty runs it when launched from %s/, and approvals given anywhere hold here too", path.Dir(dir)))
+			out = append(out, NestedConfig(f.Path, path.Dir(dir)))
 		}
-		if errors.Is(f.Err, trust.ErrTooLarge) || errors.Is(f.Err, errOutside) {
+		if errors.Is(f.Err, trust.ErrTooLarge) || errors.Is(f.Err, ErrOutside) {
 			return append(out, trust.UnreadableConfig(f.Path, trust.ScopeProject, f.Err).Findings...)
 		}
 		if f.Err != nil {
-			fileFinding("MG301", "cannot read the configuration: "+f.Err.Error())
-			return out
+			return append(out, trust.InvalidConfig(f.Path, trust.ScopeProject, f.Err).Findings...)
 		}
 		cfg := trust.Parse(f.Path, f.Data, trust.ScopeProject)
 		out = append(out, cfg.Findings...)
 		out = append(out, CheckServers(cfg, opts)...)
 		return out
-	case gitscan.KindHooks:
-		fileFinding("MG501", "project hooks present: agentty runs their shell commands on tool calls once the file's hash is approved, and the hash does not cover the scripts they run"+unreadable)
-	case gitscan.KindACPAgents:
-		fileFinding("MG502", "project ACP agents present: agentty runs them with no content approval at all when AGENTTY_ACP_ALLOW_PROJECT is on"+unreadable)
-	case gitscan.KindPersona:
-		fileFinding("MG503", "agent persona present: its prompt and tool list steer the agent"+unreadable)
+	}
+	if sf, ok := SurfaceFinding(f.Path, f.Kind, "present", f.Err); ok {
+		out = append(out, sf)
 	}
 	return append(out, CheckContent(f, opts)...)
+}
+
+// The file-level rules: where a surface is (MG305, MG306) and that it is
+// there at all (MG501-MG503). Each finding points at the file's start.
+// CheckFile builds them for a plain directory, package project for the
+// sides of a repository.
+
+// fileStart is where a file-level finding points.
+var fileStart = trust.Pos{Line: 1, Column: 1}
+
+// symlinkedFile is MG305 for a surface of a plain directory that is, or is
+// reached through, a symlink.
+func symlinkedFile(f File) trust.Finding {
+	target := ""
+	if f.Target != "" {
+		target = " (to " + quote(f.Target) + ")"
+	}
+	msg := fmt.Sprintf("%s is a symlink%s: agentty follows it and reads the target's bytes", f.Path, target)
+	if f.Kind == gitscan.KindLinkedDir {
+		msg = fmt.Sprintf("%s is a symlink%s where agentty expects a directory: agentty follows it, so what it reads there is outside the reviewed tree", f.Path, target)
+	}
+	return trust.NewFinding("MG305", f.Path, fileStart, "", "", msg)
+}
+
+// SymlinkedConfig is MG305 for the configuration at p of a repository side
+// when agentty reaches it through a symlink: target is the repository path
+// it reads, "" when the link leads outside the repository.
+func SymlinkedConfig(p, target string) trust.Finding {
+	msg := "the configuration is reached through a symlink that leads outside the repository: agentty reads whatever is there"
+	if target != "" {
+		msg = "the configuration is reached through a symlink (to " + target + "); agentty follows it and hashes the target's bytes"
+	}
+	return trust.NewFinding("MG305", p, fileStart, "", "", msg)
+}
+
+// NestedConfig is MG306: the configuration at p is below the repository
+// root, and agentty runs it when launched from launchDir.
+func NestedConfig(p, launchDir string) trust.Finding {
+	return trust.NewFinding("MG306", p, fileStart, "", "",
+		"a nested configuration: agentty runs it when launched from "+launchDir+"/, and approvals given anywhere hold here too")
+}
+
+// SurfaceFinding reports a surface other than an MCP configuration: hooks
+// (MG501), ACP agents (MG502), a persona (MG503), and a symlinked surface
+// directory of a repository side (MG305 for .agentty, MG503 for a persona
+// directory). verb says what happened to it ("present", "added",
+// "changed"); err, when not nil, why it cannot be read. ok is false for an
+// MCP configuration, which has findings of its own.
+func SurfaceFinding(p string, kind gitscan.Kind, verb string, err error) (f trust.Finding, ok bool) {
+	unreadable := ""
+	if err != nil {
+		unreadable = "; it cannot be read: " + err.Error()
+	}
+	switch kind {
+	case gitscan.KindHooks:
+		return trust.NewFinding("MG501", p, fileStart, "", "",
+			"project hooks "+verb+": agentty runs their shell commands on tool calls once the file's hash is approved, and the hash does not cover the scripts they run"+unreadable), true
+	case gitscan.KindACPAgents:
+		return trust.NewFinding("MG502", p, fileStart, "", "",
+			"project ACP agents "+verb+": agentty runs them with no content approval at all when AGENTTY_ACP_ALLOW_PROJECT is on"+unreadable), true
+	case gitscan.KindPersona:
+		return trust.NewFinding("MG503", p, fileStart, "", "",
+			"agent persona "+verb+": its prompt and tool list steer the agent"+unreadable), true
+	case gitscan.KindLinkedDir:
+		if strings.EqualFold(path.Base(p), ".agentty") {
+			return trust.NewFinding("MG305", p, fileStart, "", "",
+				"the .agentty directory is a symlink ("+verb+"): agentty reads mcp.json, hooks.json and acp-agents.json wherever it points"), true
+		}
+		return trust.NewFinding("MG503", p, fileStart, "", "",
+			"an agent persona directory is a symlink ("+verb+"): agentty reads personas wherever it points"), true
+	}
+	return trust.Finding{}, false
+}
+
+// HookScriptChanged is MG501 for a hooks file at p that did not change
+// while script, a repository file its commands run, did: agentty's
+// approval of the hooks file is the hash of its own bytes.
+func HookScriptChanged(p, script string) trust.Finding {
+	return trust.NewFinding("MG501", p, fileStart, "", "",
+		"a script the project hooks run changed ("+script+"): agentty's approval of the hooks file covers only its own bytes")
 }
 
 // CheckContent analyses what the sibling surfaces hold: every `run`
@@ -98,7 +165,7 @@ func CheckContent(f File, opts Options) []trust.Finding {
 	case gitscan.KindACPAgents:
 		return checkACPAgents(f, opts)
 	case gitscan.KindPersona:
-		return checkPersona(f)
+		return trust.PersonaFindings(f.Path, f.Data)
 	}
 	return nil
 }
@@ -134,8 +201,7 @@ func checkHooks(f File) []trust.Finding {
 // runSecrets reports known tokens in a hook command.
 func runSecrets(p, key string, pos trust.Pos, src string) []trust.Finding {
 	if sec, prefix, why, ok := textSecret("", src); ok {
-		return []trust.Finding{trust.NewFinding("MG401", p, pos, "", key,
-			fmt.Sprintf("%s holds %s (%s): anyone who can read the repository can use it", key, why, redact(sec, prefix)))}
+		return []trust.Finding{trust.NewFinding("MG401", p, pos, "", key, secretText(key, sec, prefix, why))}
 	}
 	return nil
 }
@@ -246,27 +312,4 @@ func jsonString(s string) string {
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s) // a string always encodes
 	return strings.TrimSuffix(b.String(), "\n")
-}
-
-// checkPersona reports hidden characters in a persona (MG308): a persona
-// is a prompt, and invisible text is how a prompt injection hides from
-// review.
-func checkPersona(f File) []trust.Finding {
-	var out []trust.Finding
-	for i, line := range strings.Split(string(f.Data), "\n") {
-		line = strings.TrimSuffix(line, "\r")
-		if trust.Deceptive(strings.ReplaceAll(line, "\t", " ")) {
-			col := 1
-			for j, r := range line {
-				if trust.Deceptive(string(r)) && r != '\t' {
-					col = len([]rune(line[:j])) + 1
-					break
-				}
-			}
-			out = append(out, trust.NewFinding("MG308", f.Path, trust.Pos{Line: i + 1, Column: col}, "", "",
-				"the persona contains control, escape, bidi or invisible characters: text a reviewer does not see can still instruct the agent"))
-			break
-		}
-	}
-	return out
 }

@@ -64,7 +64,7 @@ func LoadDir(ctx context.Context, dir string, opts Options) (*Config, error) {
 	}
 	data, err := trust.ReadFile(full)
 	if err != nil {
-		c.Config = invalidConfig(p, err)
+		c.Config = trust.InvalidConfig(p, trust.ScopeProject, err)
 	} else {
 		c.Config = trust.Parse(p, data, trust.ScopeProject)
 		c.Entry = gitscan.Entry{Path: p, Mode: gitscan.ModeRegular, ID: gitBlobID(data)}

@@ -23,6 +23,7 @@ import (
 
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/launch"
+	"github.com/mcp-guard/mcp-guard/policy"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -73,20 +74,14 @@ type Config struct {
 
 // Findings are the configuration's own findings (parse and integrity),
 // plus MG305 when it is reached through a symlink and MG306 when it is
-// nested below the repository root.
+// nested below the repository root (built by package policy).
 func (c *Config) Findings() []trust.Finding {
 	out := append([]trust.Finding(nil), c.Config.Findings...)
-	start := trust.Pos{Line: 1, Column: 1}
 	if c.Linked {
-		msg := "the configuration is reached through a symlink that leads outside the repository: agentty reads whatever is there"
-		if c.Target != "" {
-			msg = "the configuration is reached through a symlink (to " + c.Target + "); agentty follows it and hashes the target's bytes"
-		}
-		out = append(out, trust.NewFinding("MG305", c.Path, start, "", "", msg))
+		out = append(out, policy.SymlinkedConfig(c.Path, c.Target))
 	}
 	if c.LaunchDir != "" {
-		out = append(out, trust.NewFinding("MG306", c.Path, start, "", "",
-			"a nested configuration: agentty runs it when launched from "+c.LaunchDir+"/, and approvals given anywhere hold here too"))
+		out = append(out, policy.NestedConfig(c.Path, c.LaunchDir))
 	}
 	return out
 }
@@ -298,8 +293,7 @@ func hookScriptFindings(ro, rn *reader, cs *changeSet, oldSurf, newSurf []gitsca
 			return nil, err
 		}
 		for _, fc := range trust.FileChanges(before, now) {
-			out = append(out, trust.NewFinding("MG501", s.Path, trust.Pos{Line: 1, Column: 1}, "", "",
-				"a script the project hooks run changed ("+fc.Path+"): agentty's approval of the hooks file covers only its own bytes"))
+			out = append(out, policy.HookScriptChanged(s.Path, fc.Path))
 		}
 	}
 	return out, nil
@@ -324,26 +318,7 @@ func configPaths(surfaces []gitscan.Surface) []string {
 // surfaceFinding reports a surface other than an MCP config; verb says
 // what happened to it ("present", "added", "changed").
 func surfaceFinding(s gitscan.Surface, verb string) (trust.Finding, bool) {
-	start := trust.Pos{Line: 1, Column: 1}
-	switch s.Kind {
-	case gitscan.KindHooks:
-		return trust.NewFinding("MG501", s.Path, start, "", "",
-			"project hooks "+verb+": agentty runs their shell commands on tool calls once the file's hash is approved, and the hash does not cover the scripts they run"), true
-	case gitscan.KindACPAgents:
-		return trust.NewFinding("MG502", s.Path, start, "", "",
-			"project ACP agents "+verb+": agentty runs them with no content approval at all when AGENTTY_ACP_ALLOW_PROJECT is on"), true
-	case gitscan.KindPersona:
-		return trust.NewFinding("MG503", s.Path, start, "", "",
-			"agent persona "+verb+": its prompt and tool list steer the agent"), true
-	case gitscan.KindLinkedDir:
-		if strings.EqualFold(path.Base(s.Path), ".agentty") {
-			return trust.NewFinding("MG305", s.Path, start, "", "",
-				"the .agentty directory is a symlink ("+verb+"): agentty reads mcp.json, hooks.json and acp-agents.json wherever it points"), true
-		}
-		return trust.NewFinding("MG503", s.Path, start, "", "",
-			"an agent persona directory is a symlink ("+verb+"): agentty reads personas wherever it points"), true
-	}
-	return trust.Finding{}, false
+	return policy.SurfaceFinding(s.Path, s.Kind, verb, nil)
 }
 
 func sortFindings(fs []trust.Finding) {
@@ -399,7 +374,7 @@ func (rd *reader) loadConfig(p string) (*Config, error) {
 	case res.entry.Mode == 0:
 		return nil, nil
 	case !res.entry.Mode.IsFile():
-		c.Config = invalidConfig(p, fmt.Errorf("a %s, not a file", describeMode(res.entry.Mode)))
+		c.Config = trust.InvalidConfig(p, trust.ScopeProject, fmt.Errorf("a %s, not a file", describeMode(res.entry.Mode)))
 	default:
 		if c.Linked {
 			c.Target = res.entry.Path
@@ -409,7 +384,7 @@ func (rd *reader) loadConfig(p string) (*Config, error) {
 		case errors.Is(err, gitscan.ErrTooLarge):
 			c.Config = trust.UnreadableConfig(p, trust.ScopeProject, err)
 		case errors.Is(err, gitscan.ErrNotRegular):
-			c.Config = invalidConfig(p, err)
+			c.Config = trust.InvalidConfig(p, trust.ScopeProject, err)
 		case err != nil:
 			return nil, fmt.Errorf("read %s at %s: %w", res.entry.Path, rd.side, err)
 		default:
@@ -471,15 +446,6 @@ func (rd *reader) resolveCached(p string) (resolution, error) {
 		rd.cache[key] = res
 	}
 	return res, err
-}
-
-// invalidConfig is a configuration mcp-guard could not read: agentty would
-// fail on it too, or mcp-guard cannot know what it reads.
-func invalidConfig(p string, err error) *trust.Config {
-	c := &trust.Config{Path: p, Scope: trust.ScopeProject, Err: err}
-	c.Findings = append(c.Findings, trust.NewFinding("MG301", p, trust.Pos{Line: 1, Column: 1}, "", "",
-		"cannot read the configuration: "+err.Error()))
-	return c
 }
 
 func describeMode(m gitscan.Mode) string {

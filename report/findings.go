@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcp-guard/mcp-guard/policy"
+	"github.com/mcp-guard/mcp-guard/scan"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -15,7 +15,7 @@ import (
 // repository is sanitised.
 type textReporter struct{ o ScanOptions }
 
-func (t textReporter) WriteScan(w io.Writer, r *policy.Result) error {
+func (t textReporter) WriteScan(w io.Writer, r *scan.Result) error {
 	st := t.o.Style
 	p := &printer{w: w}
 	for _, f := range r.Findings {
@@ -25,7 +25,7 @@ func (t textReporter) WriteScan(w io.Writer, r *policy.Result) error {
 			p.printf("    %s\n", st.Dim(commitLine(r, f.Commit)))
 		}
 	}
-	if r.Target == policy.TargetDiff && len(r.Changes) > 0 {
+	if r.Target == scan.TargetDiff && len(r.Changes) > 0 {
 		if len(r.Findings) > 0 {
 			p.printf("\n")
 		}
@@ -38,7 +38,7 @@ func (t textReporter) WriteScan(w io.Writer, r *policy.Result) error {
 			p.printf("  %s  %s  %s\n", impactLabel(c.Impact, st), padRight(changeName(c), width), changeSummary(c))
 		}
 	}
-	if len(r.Findings) > 0 || (r.Target == policy.TargetDiff && len(r.Changes) > 0) {
+	if len(r.Findings) > 0 || (r.Target == scan.TargetDiff && len(r.Changes) > 0) {
 		p.printf("\n")
 	}
 	p.printf("%s\n", summaryLine(r, t.o.FailOn))
@@ -49,7 +49,7 @@ func (t textReporter) WriteScan(w io.Writer, r *policy.Result) error {
 }
 
 // commitLine describes the commit a history finding was introduced in.
-func commitLine(r *policy.Result, id string) string {
+func commitLine(r *scan.Result, id string) string {
 	c, ok := r.Commits[id]
 	if !ok {
 		return "introduced in " + Short(id)
@@ -63,14 +63,14 @@ func commitLine(r *policy.Result, id string) string {
 
 // summaryLine counts what was found: "3 findings (1 critical, 2 high) in
 // 2 files; 1 suppressed".
-func summaryLine(r *policy.Result, failOn string) string {
+func summaryLine(r *scan.Result, failOn string) string {
 	var b strings.Builder
 	files := plural(r.Files, "file", "files")
 	where := "in " + files
-	if r.Target == policy.TargetHistory {
+	if r.Target == scan.TargetHistory {
 		where = fmt.Sprintf("in %s of history", plural(r.CommitsScanned, "commit", "commits"))
 	}
-	if r.Target == policy.TargetDiff {
+	if r.Target == scan.TargetDiff {
 		where = fmt.Sprintf("introduced by %s..%s", Short(r.Base), Short(r.Side))
 	}
 	if len(r.Findings) == 0 {
@@ -190,7 +190,7 @@ type ScanSummary struct {
 }
 
 // NewScanDoc builds the JSON document of a scan.
-func NewScanDoc(r *policy.Result, version string) ScanDoc {
+func NewScanDoc(r *scan.Result, version string) ScanDoc {
 	doc := ScanDoc{
 		Version: ScanVersion, Tool: ScanTool{Name: "mcp-guard", Version: version},
 		Target: string(r.Target), Side: r.Side, Base: r.Base,
@@ -224,7 +224,7 @@ func NewScanDoc(r *policy.Result, version string) ScanDoc {
 	return doc
 }
 
-func scanFinding(r *policy.Result, f trust.Finding) ScanFinding {
+func scanFinding(r *scan.Result, f trust.Finding) ScanFinding {
 	sf := ScanFinding{Rule: f.Rule, Slug: f.Slug, Severity: string(f.Severity), Path: f.Path, Line: f.Line, Column: f.Column,
 		Server: f.Server, Message: f.Message, Key: f.Key, Fingerprint: FindingHash(f), Commit: f.Commit}
 	if c, ok := r.Commits[f.Commit]; ok && f.Commit != "" {
@@ -240,6 +240,6 @@ func scanFinding(r *policy.Result, f trust.Finding) ScanFinding {
 // jsonReporter writes the versioned JSON document.
 type jsonReporter struct{ o ScanOptions }
 
-func (j jsonReporter) WriteScan(w io.Writer, r *policy.Result) error {
+func (j jsonReporter) WriteScan(w io.Writer, r *scan.Result) error {
 	return WriteJSON(w, NewScanDoc(r, j.o.Version))
 }

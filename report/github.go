@@ -4,7 +4,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/mcp-guard/mcp-guard/policy"
+	"github.com/mcp-guard/mcp-guard/scan"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -13,7 +13,7 @@ import (
 // ::notice below) at the offending key, then the summary as a notice.
 type githubReporter struct{ o ScanOptions }
 
-func (g githubReporter) WriteScan(w io.Writer, r *policy.Result) error {
+func (g githubReporter) WriteScan(w io.Writer, r *scan.Result) error {
 	p := &printer{w: w}
 	for _, f := range r.Findings {
 		title := f.Rule + " " + f.Slug

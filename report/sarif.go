@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/policy"
+	"github.com/mcp-guard/mcp-guard/scan"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -130,12 +131,12 @@ type sarifSuppression struct {
 // sarifReporter writes SARIF 2.1.0.
 type sarifReporter struct{ o ScanOptions }
 
-func (s sarifReporter) WriteScan(w io.Writer, r *policy.Result) error {
+func (s sarifReporter) WriteScan(w io.Writer, r *scan.Result) error {
 	return WriteJSON(w, NewSARIF(r, s.o.Version))
 }
 
 // NewSARIF builds the SARIF log of a scan (as a value that encodes to it).
-func NewSARIF(r *policy.Result, version string) any {
+func NewSARIF(r *scan.Result, version string) any {
 	rules := firedRules(r.Findings, suppressedFindings(r.Suppressed))
 	index := map[string]int{}
 	driver := sarifDriver{Name: "mcp-guard", Version: version, SemanticVersion: semver(version), InformationURI: toolURI, Rules: []sarifRule{}}

@@ -13,6 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/mcp-guard/mcp-guard/policy"
+	"github.com/mcp-guard/mcp-guard/scan"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -35,7 +36,7 @@ var scanFixture = map[string]string{
 }
 
 // scanResult scans the fixture as a plain directory: the real pipeline.
-func scanResult(t *testing.T) *policy.Result {
+func scanResult(t *testing.T) *scan.Result {
 	t.Helper()
 	dir := t.TempDir()
 	for p, content := range scanFixture {
@@ -47,7 +48,7 @@ func scanResult(t *testing.T) *policy.Result {
 			t.Fatal(err)
 		}
 	}
-	res, err := policy.Scan(context.Background(), policy.Request{Dir: dir, Target: policy.TargetWorkTree})
+	res, err := scan.Scan(context.Background(), scan.Request{Dir: dir, Target: scan.TargetWorkTree})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,11 +58,11 @@ func scanResult(t *testing.T) *policy.Result {
 
 // historyResult attributes the fixture's findings to commits, as a
 // history scan does.
-func historyResult(t *testing.T) *policy.Result {
+func historyResult(t *testing.T) *scan.Result {
 	res := scanResult(t)
-	res.Target, res.Side, res.CommitsScanned = policy.TargetHistory, strings.Repeat("c", 40), 3
+	res.Target, res.Side, res.CommitsScanned = scan.TargetHistory, strings.Repeat("c", 40), 3
 	a, b := strings.Repeat("a", 40), strings.Repeat("b", 40)
-	res.Commits = map[string]policy.Commit{
+	res.Commits = map[string]scan.Commit{
 		a: {ID: a, Author: "Alice", Email: "alice@example.com", Time: time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)},
 		b: {ID: b, Author: "Mallory\u202e", Email: "m@example.com", Time: time.Date(2026, 2, 3, 4, 5, 6, 0, time.UTC)},
 	}
@@ -77,9 +78,9 @@ func historyResult(t *testing.T) *policy.Result {
 }
 
 // diffResult is a pull request's findings and approval impact.
-func diffResult(t *testing.T) *policy.Result {
+func diffResult(t *testing.T) *scan.Result {
 	res := scanResult(t)
-	res.Target, res.Side, res.Base = policy.TargetDiff, strings.Repeat("d", 40), strings.Repeat("e", 40)
+	res.Target, res.Side, res.Base = scan.TargetDiff, strings.Repeat("d", 40), strings.Repeat("e", 40)
 	res.Findings = res.Findings[:2]
 	res.Changes = []trust.Change{
 		{Path: ".agentty/mcp.json", Server: "db", Change: trust.ChangeChanged, Impact: trust.ImpactTrustPreserving,
@@ -91,7 +92,7 @@ func diffResult(t *testing.T) *policy.Result {
 	return res
 }
 
-func render(t *testing.T, format string, res *policy.Result) []byte {
+func render(t *testing.T, format string, res *scan.Result) []byte {
 	t.Helper()
 	rep, err := NewScanReporter(format, ScanOptions{Version: "1.2.3", FailOn: "high"})
 	if err != nil {
@@ -106,7 +107,7 @@ func render(t *testing.T, format string, res *policy.Result) []byte {
 
 // TestScanFormatsGolden renders three scans in every format.
 func TestScanFormatsGolden(t *testing.T) {
-	results := map[string]func(*testing.T) *policy.Result{
+	results := map[string]func(*testing.T) *scan.Result{
 		"worktree": scanResult, "history": historyResult, "diff": diffResult,
 	}
 	ext := map[string]string{"text": "txt", "json": "json", "sarif": "sarif", "github": "github"}
@@ -154,8 +155,8 @@ func TestSARIFSchema(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	empty := &policy.Result{Target: policy.TargetWorkTree, Findings: []trust.Finding{}}
-	for name, res := range map[string]*policy.Result{"worktree": scanResult(t), "history": historyResult(t), "diff": diffResult(t), "empty": empty} {
+	empty := &scan.Result{Target: scan.TargetWorkTree, Findings: []trust.Finding{}}
+	for name, res := range map[string]*scan.Result{"worktree": scanResult(t), "history": historyResult(t), "diff": diffResult(t), "empty": empty} {
 		out := render(t, "sarif", res)
 		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(out))
 		if err != nil {
@@ -169,7 +170,7 @@ func TestSARIFSchema(t *testing.T) {
 }
 
 // checkGitHubSARIF checks what code scanning relies on.
-func checkGitHubSARIF(t *testing.T, name string, out []byte, res *policy.Result) {
+func checkGitHubSARIF(t *testing.T, name string, out []byte, res *scan.Result) {
 	var log struct {
 		Runs []struct {
 			Tool struct {
@@ -251,7 +252,7 @@ func TestGitHubEscaping(t *testing.T) {
 	if got := githubProperty("a,b:c%\n"); got != "a%2Cb%3Ac%25%0A" {
 		t.Errorf("property: %q", got)
 	}
-	res := &policy.Result{Target: policy.TargetWorkTree, Files: 1, Findings: []trust.Finding{{
+	res := &scan.Result{Target: scan.TargetWorkTree, Files: 1, Findings: []trust.Finding{{
 		Rule: "MG201", Slug: "fetch-and-exec", Severity: trust.SeverityCritical, Path: "a,b:c/.agentty/mcp.json",
 		Line: 2, Column: 3, Server: "s", Message: "line one\nline two %0A",
 	}}}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/policy"
+	"github.com/mcp-guard/mcp-guard/scan"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -24,7 +25,7 @@ type ScanOptions struct {
 
 // ScanReporter writes a scan result in one format.
 type ScanReporter interface {
-	WriteScan(w io.Writer, r *policy.Result) error
+	WriteScan(w io.Writer, r *scan.Result) error
 }
 
 // scanFormats is the one ordered list of scan formats: it feeds the

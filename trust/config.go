@@ -1,8 +1,11 @@
 // Package trust knows agentty's rules: how it reads an MCP configuration,
 // which servers it gates, how it fingerprints them and how it stores the
 // user's approvals; and mcp-guard's own stronger model on top of them (deep
-// fingerprints, diffs, reviews). It is pure: it reads the files it is told
-// to read and returns data, and never prints or talks to git.
+// fingerprints, diffs, reviews). It never prints or talks to git: it reads
+// the files it is told to read and returns data. The only files it writes
+// are the user's own state, each under its lock: the approvals store
+// (UpdateApprovals), the review ledger (UpdateLedger) and its audit log
+// (AppendAudit).
 package trust
 
 import (
@@ -107,6 +110,14 @@ func (c *Config) UnreadableText() string {
 func UnreadableConfig(path string, scope Scope, reason error) *Config {
 	c := &Config{Path: path, Scope: scope, Err: Unreadable(reason)}
 	c.addFinding("MG310", Pos{Line: 1, Column: 1}, "", "", c.UnreadableText())
+	return c
+}
+
+// InvalidConfig is a configuration that could not be read at path (MG301):
+// agentty would fail on it too, or mcp-guard cannot know what it reads.
+func InvalidConfig(path string, scope Scope, err error) *Config {
+	c := &Config{Path: path, Scope: scope, Err: err}
+	c.addFinding("MG301", Pos{Line: 1, Column: 1}, "", "", "cannot read the configuration: "+err.Error())
 	return c
 }
 

@@ -182,9 +182,7 @@ func Load(dir string, getenv Getenv) (Location, *Config, error) {
 		return loc, UnreadableConfig(display, loc.Scope, err), nil
 	}
 	if err != nil {
-		c := &Config{Path: display, Scope: loc.Scope, Err: err}
-		c.addFinding("MG301", Pos{Line: 1, Column: 1}, "", "", "cannot read the configuration: "+err.Error())
-		return loc, c, nil
+		return loc, InvalidConfig(display, loc.Scope, err), nil
 	}
 	c := Parse(display, data, loc.Scope)
 	if loc.Symlink {

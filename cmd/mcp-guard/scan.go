@@ -13,6 +13,7 @@ import (
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/policy"
 	"github.com/mcp-guard/mcp-guard/report"
+	"github.com/mcp-guard/mcp-guard/scan"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -81,7 +82,7 @@ func runScan(c *cli.Context, e *env) error {
 		return usageError("--format: %v", err)
 	}
 
-	res, err := policy.Scan(c.Context, req)
+	res, err := scan.Scan(c.Context, req)
 	if err != nil {
 		return scanError(err)
 	}
@@ -106,7 +107,7 @@ func runScan(c *cli.Context, e *env) error {
 }
 
 // summaryOf is the one-line summary of a result.
-func summaryOf(res *policy.Result) string {
+func summaryOf(res *scan.Result) string {
 	n := len(res.Findings)
 	switch n {
 	case 0:
@@ -130,8 +131,8 @@ func failThreshold(s string) (int, error) {
 }
 
 // scanRequest binds the flags.
-func scanRequest(c *cli.Context, e *env) (policy.Request, error) {
-	req := policy.Request{Target: policy.TargetWorkTree, NoIgnoreFile: c.Bool("no-ignore-file"), Git: []gitscan.Option{gitscan.WithEnv(e.environ)}}
+func scanRequest(c *cli.Context, e *env) (scan.Request, error) {
+	req := scan.Request{Target: scan.TargetWorkTree, NoIgnoreFile: c.Bool("no-ignore-file"), Git: []gitscan.Option{gitscan.WithEnv(e.environ)}}
 	dir, err := launchDir(c)
 	if err != nil {
 		return req, err
@@ -145,17 +146,17 @@ func scanRequest(c *cli.Context, e *env) (policy.Request, error) {
 	}
 	var modes []string
 	if c.Bool("staged") {
-		modes, req.Target = append(modes, "--staged"), policy.TargetStaged
+		modes, req.Target = append(modes, "--staged"), scan.TargetStaged
 	}
 	if c.IsSet("rev") {
-		modes, req.Target, req.Rev = append(modes, "--rev"), policy.TargetRev, c.String("rev")
+		modes, req.Target, req.Rev = append(modes, "--rev"), scan.TargetRev, c.String("rev")
 	}
 	if c.Bool("history") {
-		modes, req.Target = append(modes, "--history"), policy.TargetHistory
+		modes, req.Target = append(modes, "--history"), scan.TargetHistory
 	}
 	if c.IsSet("diff") {
-		modes, req.Target, req.Range = append(modes, "--diff"), policy.TargetDiff, c.String("diff")
-		if _, _, _, err := policy.ParseRange(req.Range); err != nil {
+		modes, req.Target, req.Range = append(modes, "--diff"), scan.TargetDiff, c.String("diff")
+		if _, _, _, err := scan.ParseRange(req.Range); err != nil {
 			return req, usageError("%v", err)
 		}
 	}
@@ -163,7 +164,7 @@ func scanRequest(c *cli.Context, e *env) (policy.Request, error) {
 		return req, usageError("scan: %s cannot be combined", strings.Join(modes, " and "))
 	}
 	if c.IsSet("since") {
-		if req.Target != policy.TargetHistory {
+		if req.Target != scan.TargetHistory {
 			return req, usageError("scan: --since needs --history")
 		}
 		req.Since = c.String("since")
@@ -231,7 +232,7 @@ func addPolicyFindings(e *env, in *trust.Inspection) {
 // scanError maps a scan failure to exit 2 with a hint.
 func scanError(err error) error {
 	switch {
-	case errors.Is(err, policy.ErrNeedsRepository):
+	case errors.Is(err, scan.ErrNeedsRepository):
 		return failf("run it inside a git repository, or drop the flag to scan the directory", "%v", err)
 	case errors.Is(err, gitscan.ErrUnknownRevision):
 		return failf("check the revision with `git rev-parse`", "%v", err)

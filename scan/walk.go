@@ -1,8 +1,7 @@
-package policy
+package scan
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io/fs"
 	"os"
@@ -12,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/policy"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -19,12 +19,12 @@ import (
 // that is not in a git repository: `.git` directories are skipped, symlinks
 // are reported and followed only while they stay inside root, and nothing
 // but regular files is ever opened (trust.ReadFile never blocks on a FIFO).
-func walkDir(ctx context.Context, root string) ([]File, error) {
+func walkDir(ctx context.Context, root string) ([]policy.File, error) {
 	realRoot, err := filepath.EvalSymlinks(root)
 	if err != nil {
 		return nil, err
 	}
-	var files []File
+	var files []policy.File
 	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == root {
@@ -53,15 +53,15 @@ func walkDir(ctx context.Context, root string) ([]File, error) {
 			files = append(files, linkedDir(realRoot, p, rel)...)
 		case !isSurface:
 		case d.Type()&fs.ModeSymlink != 0:
-			f := File{Path: rel, Kind: kind, Symlink: true}
+			f := policy.File{Path: rel, Kind: kind, Symlink: true}
 			f.Target, _ = os.Readlink(p)
 			f.Data, f.Err = readInside(realRoot, p)
 			files = append(files, f)
 		case !d.Type().IsRegular():
-			files = append(files, File{Path: rel, Kind: kind, Err: fmt.Errorf("%w (%s)", trust.ErrNotRegular, typeName(d.Type()))})
+			files = append(files, policy.File{Path: rel, Kind: kind, Err: fmt.Errorf("%w (%s)", trust.ErrNotRegular, typeName(d.Type()))})
 		default:
 			data, err := trust.ReadFile(p)
-			files = append(files, File{Path: rel, Kind: kind, Data: data, Err: err})
+			files = append(files, policy.File{Path: rel, Kind: kind, Data: data, Err: err})
 		}
 		return nil
 	})
@@ -80,9 +80,9 @@ func linkedDirPath(rel string) bool {
 
 // linkedDir reports a symlink standing where a surface directory belongs
 // and, when it stays inside root, the surfaces agentty reads through it.
-func linkedDir(realRoot, p, rel string) []File {
+func linkedDir(realRoot, p, rel string) []policy.File {
 	target, _ := os.Readlink(p)
-	out := []File{{Path: rel, Kind: gitscan.KindLinkedDir, Symlink: true, Target: target}}
+	out := []policy.File{{Path: rel, Kind: gitscan.KindLinkedDir, Symlink: true, Target: target}}
 	dir, err := filepath.EvalSymlinks(p)
 	if err != nil || !inside(realRoot, dir) {
 		return out
@@ -102,13 +102,10 @@ func linkedDir(realRoot, p, rel string) []File {
 			continue
 		}
 		data, err := readInside(realRoot, filepath.Join(p, e.Name()))
-		out = append(out, File{Path: sub, Kind: kind, Data: data, Err: err, Symlink: true, Target: target})
+		out = append(out, policy.File{Path: sub, Kind: kind, Data: data, Err: err, Symlink: true, Target: target})
 	}
 	return out
 }
-
-// errOutside reports a symlink leading out of the scanned directory.
-var errOutside = errors.New("a symlink leads outside the scanned directory: mcp-guard does not follow it")
 
 // readInside reads a file through symlinks only while they stay inside
 // realRoot.
@@ -118,7 +115,7 @@ func readInside(realRoot, p string) ([]byte, error) {
 		return nil, err
 	}
 	if !inside(realRoot, real) {
-		return nil, errOutside
+		return nil, policy.ErrOutside
 	}
 	return trust.ReadFile(real)
 }

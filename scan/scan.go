@@ -1,4 +1,9 @@
-package policy
+// Package scan drives a scan: it finds the agentty surfaces of a plain
+// directory, a work tree, the index, one revision, a history or a branch,
+// asks package policy for their findings (through package project for git
+// sides), and applies the repository's own suppressions. It decides no rule
+// itself: every finding comes from policy or trust.
+package scan
 
 import (
 	"context"
@@ -6,11 +11,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/policy"
 	"github.com/mcp-guard/mcp-guard/project"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -48,11 +53,11 @@ type Request struct {
 	// shows it) or "BASE..HEAD" (against BASE itself) for TargetDiff.
 	Range string
 	// Options tune the checks (MG107 needs the user's server names).
-	Options Options
+	Options policy.Options
 	// NoIgnoreFile skips the repository's .mcp-guard.yaml.
 	NoIgnoreFile bool
 	// Baseline suppresses findings that were already reported.
-	Baseline *Baseline
+	Baseline *policy.Baseline
 	// Git are options for gitscan.Open (the environment git runs with).
 	Git []gitscan.Option
 }
@@ -61,15 +66,6 @@ type Request struct {
 type Commit struct {
 	ID, Author, Email string
 	Time              time.Time
-}
-
-// Suppressed is a finding left out of the result, and why.
-type Suppressed struct {
-	trust.Finding
-	// Reason is the ignore file entry's reason, or "baseline".
-	Reason string
-	// Line is the ignore file entry's line; 0 for the baseline.
-	Line int
 }
 
 // Result is what a scan found.
@@ -95,7 +91,7 @@ type Result struct {
 	// Findings that count, sorted (history: in commit order).
 	Findings []trust.Finding
 	// Suppressed by the ignore file or the baseline.
-	Suppressed []Suppressed
+	Suppressed []policy.Suppressed
 	// IgnoreFile is the path of the ignore file applied, "" if none.
 	IgnoreFile string
 	// Changes is the approval impact of a diff (project.Compare), for a
@@ -176,27 +172,27 @@ func scanDir(ctx context.Context, dir string, req Request) (*Result, error) {
 	}
 	var all []trust.Finding
 	for _, f := range files {
-		all = append(all, CheckFile(f, req.Options)...)
+		all = append(all, policy.CheckFile(f, req.Options)...)
 		if f.Kind != gitscan.KindLinkedDir {
 			res.Files++
 		}
 	}
-	var ignore *IgnoreFile
+	var ignore *policy.IgnoreFile
 	if !req.NoIgnoreFile {
-		data, err := trust.ReadFile(filepath.Join(dir, IgnoreFileName))
+		data, err := trust.ReadFile(filepath.Join(dir, policy.IgnoreFileName))
 		switch {
 		case errors.Is(err, os.ErrNotExist):
 		case err != nil:
-			return nil, fmt.Errorf("read %s: %w", IgnoreFileName, err)
+			return nil, fmt.Errorf("read %s: %w", policy.IgnoreFileName, err)
 		default:
-			if ignore, err = ParseIgnoreFile(IgnoreFileName, data); err != nil {
+			if ignore, err = policy.ParseIgnoreFile(policy.IgnoreFileName, data); err != nil {
 				return nil, err
 			}
-			res.IgnoreFile = IgnoreFileName
+			res.IgnoreFile = policy.IgnoreFileName
 		}
 	}
-	sortFindings(all)
-	res.Findings, res.Suppressed = suppress(all, ignore, req.Baseline)
+	policy.SortFindings(all)
+	res.Findings, res.Suppressed = policy.Suppress(all, ignore, req.Baseline)
 	return res, nil
 }
 
@@ -248,9 +244,9 @@ func (s *repoScan) run() error {
 		return err
 	}
 	if s.req.Target != TargetHistory {
-		sortFindings(findings)
+		policy.SortFindings(findings)
 	}
-	s.res.Findings, s.res.Suppressed = suppress(findings, ignore, s.req.Baseline)
+	s.res.Findings, s.res.Suppressed = policy.Suppress(findings, ignore, s.req.Baseline)
 	return nil
 }
 
@@ -284,14 +280,14 @@ func (s *repoScan) snapshot(side gitscan.Side, notes bool) ([]trust.Finding, int
 			continue
 		}
 		files++
-		out = append(out, CheckServers(c.Config, s.req.Options)...)
+		out = append(out, policy.CheckServers(c.Config, s.req.Options)...)
 	}
 	for _, o := range snap.Others {
 		if !s.below(o.Path) || o.Kind == gitscan.KindLinkedDir {
 			continue
 		}
 		files++
-		f := File{Path: o.Path, Kind: o.Kind}
+		f := policy.File{Path: o.Path, Kind: o.Kind}
 		if o.Mode != gitscan.ModeRegular && o.Mode != gitscan.ModeExecutable {
 			continue // a symlink: its target text is not the surface
 		}
@@ -303,7 +299,7 @@ func (s *repoScan) snapshot(side gitscan.Side, notes bool) ([]trust.Finding, int
 			return nil, 0, fmt.Errorf("read %s at %s: %w", o.Path, side, err)
 		}
 		f.Data = data
-		out = append(out, CheckContent(f, s.req.Options)...)
+		out = append(out, policy.CheckContent(f, s.req.Options)...)
 	}
 	if notes {
 		for _, sk := range snap.Skipped {
@@ -349,7 +345,7 @@ func (s *repoScan) history() ([]trust.Finding, gitscan.Side, error) {
 			return nil, tip, err
 		}
 		for _, f := range before {
-			reported[FindingID(f)]++
+			reported[policy.FindingID(f)]++
 		}
 	}
 	if s.repo.IsShallow() {
@@ -382,7 +378,7 @@ func (s *repoScan) history() ([]trust.Finding, gitscan.Side, error) {
 		counts := map[string]int{}
 		var introduced []trust.Finding
 		for _, f := range fs {
-			id := FindingID(f)
+			id := policy.FindingID(f)
 			counts[id]++
 			if counts[id] > reported[id] {
 				reported[id] = counts[id]
@@ -391,7 +387,7 @@ func (s *repoScan) history() ([]trust.Finding, gitscan.Side, error) {
 				s.res.Commits[hc.ID] = Commit{ID: hc.ID, Author: hc.Author, Email: hc.AuthorEmail, Time: hc.Time}
 			}
 		}
-		sortFindings(introduced)
+		policy.SortFindings(introduced)
 		out = append(out, introduced...)
 	}
 	// The files at the tip, for the summary.
@@ -447,11 +443,11 @@ func (s *repoScan) diff() ([]trust.Finding, gitscan.Side, error) {
 	s.res.Files = files
 	had := map[string]int{}
 	for _, f := range before {
-		had[FindingID(f)]++
+		had[policy.FindingID(f)]++
 	}
 	var out []trust.Finding
 	for _, f := range after {
-		id := FindingID(f)
+		id := policy.FindingID(f)
 		if had[id] > 0 {
 			had[id]--
 			continue
@@ -480,10 +476,10 @@ func (s *repoScan) diff() ([]trust.Finding, gitscan.Side, error) {
 			s.res.Changes = append(s.res.Changes, c)
 		}
 	}
-	e1, ok1, err1 := s.repo.Lookup(head, IgnoreFileName)
-	e0, ok0, err0 := s.repo.Lookup(base, IgnoreFileName)
+	e1, ok1, err1 := s.repo.Lookup(head, policy.IgnoreFileName)
+	e0, ok0, err0 := s.repo.Lookup(base, policy.IgnoreFileName)
 	if err0 == nil && err1 == nil && (ok0 != ok1 || e0.ID != e1.ID) {
-		s.note("the branch changes %s: the base's version applies here, so a branch cannot suppress its own findings", IgnoreFileName)
+		s.note("the branch changes %s: the base's version applies here, so a branch cannot suppress its own findings", policy.IgnoreFileName)
 	}
 	return out, base, nil
 }
@@ -508,64 +504,21 @@ func ParseRange(r string) (base, head string, three bool, err error) {
 }
 
 // ignoreFile reads .mcp-guard.yaml at the repository root at side.
-func (s *repoScan) ignoreFile(side gitscan.Side) (*IgnoreFile, error) {
+func (s *repoScan) ignoreFile(side gitscan.Side) (*policy.IgnoreFile, error) {
 	if s.req.NoIgnoreFile {
 		return nil, nil
 	}
-	data, _, err := s.repo.ReadBlob(side, IgnoreFileName, MaxIgnoreFileSize)
+	data, _, err := s.repo.ReadBlob(side, policy.IgnoreFileName, policy.MaxIgnoreFileSize)
 	switch {
 	case errors.Is(err, gitscan.ErrNotFound):
 		return nil, nil
 	case err != nil:
-		return nil, fmt.Errorf("read %s at %s: %w", IgnoreFileName, side, err)
+		return nil, fmt.Errorf("read %s at %s: %w", policy.IgnoreFileName, side, err)
 	}
-	g, err := ParseIgnoreFile(IgnoreFileName, data)
+	g, err := policy.ParseIgnoreFile(policy.IgnoreFileName, data)
 	if err != nil {
 		return nil, err
 	}
-	s.res.IgnoreFile = IgnoreFileName
+	s.res.IgnoreFile = policy.IgnoreFileName
 	return g, nil
-}
-
-// suppress splits findings into those that count and those the ignore
-// file or the baseline suppress.
-func suppress(all []trust.Finding, ignore *IgnoreFile, base *Baseline) (keep []trust.Finding, dropped []Suppressed) {
-	left := map[string]int{}
-	if base != nil {
-		for k, v := range base.counts {
-			left[k] = v
-		}
-	}
-	keep = []trust.Finding{}
-	for _, f := range all {
-		if r := ignore.Match(f); r != nil {
-			dropped = append(dropped, Suppressed{Finding: f, Reason: r.Reason, Line: r.Line})
-			continue
-		}
-		if id := FindingID(f); left[id] > 0 {
-			left[id]--
-			dropped = append(dropped, Suppressed{Finding: f, Reason: "baseline"})
-			continue
-		}
-		keep = append(keep, f)
-	}
-	return keep, dropped
-}
-
-// sortFindings orders findings by path, position, rule and key.
-func sortFindings(fs []trust.Finding) {
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i], fs[j]
-		switch {
-		case a.Path != b.Path:
-			return a.Path < b.Path
-		case a.Line != b.Line:
-			return a.Line < b.Line
-		case a.Column != b.Column:
-			return a.Column < b.Column
-		case a.Rule != b.Rule:
-			return a.Rule < b.Rule
-		}
-		return a.Key < b.Key
-	})
 }

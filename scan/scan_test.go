@@ -1,4 +1,4 @@
-package policy
+package scan
 
 import (
 	"bytes"
@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/policy"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -247,12 +248,12 @@ func TestScanHistoryShallow(t *testing.T) {
 func TestScanDiff(t *testing.T) {
 	r := newTestRepo(t)
 	r.write(".agentty/mcp.json", `{"mcpServers":{"db":{"command":"node","args":["/opt/db.js"]},"web":{"command":"npx","args":["web-mcp"]}}}`)
-	r.write(IgnoreFileName, "ignore:\n  - rule: MG204\n    reason: web is pinned by the lock file\n")
+	r.write(policy.IgnoreFileName, "ignore:\n  - rule: MG204\n    reason: web is pinned by the lock file\n")
 	r.commit("base")
 	r.git("checkout", "-q", "-b", "feature")
 	r.write(".agentty/mcp.json", `{"mcpServers":{"db":{"command":"node","args":["/opt/db.js"],"env":{"NODE_OPTIONS":"--require ./p.js"}},"web":{"command":"npx","args":["web-mcp"]},"new":{"command":"uvx","args":["tool"]}}}`)
 	// The branch tries to silence its own findings: the base's file applies.
-	r.write(IgnoreFileName, "ignore:\n  - rules: [MG204, MG101]\n    reason: trust me\n")
+	r.write(policy.IgnoreFileName, "ignore:\n  - rules: [MG204, MG101]\n    reason: trust me\n")
 	r.commit("feature")
 
 	res := r.scan(Request{Target: TargetDiff, Range: "main..feature"})
@@ -262,7 +263,7 @@ func TestScanDiff(t *testing.T) {
 	if len(res.Suppressed) != 1 || res.Suppressed[0].Server != "new" || res.Suppressed[0].Reason != "web is pinned by the lock file" {
 		t.Fatalf("suppressed: %+v", res.Suppressed)
 	}
-	if !strings.Contains(strings.Join(res.Notes, " "), IgnoreFileName) {
+	if !strings.Contains(strings.Join(res.Notes, " "), policy.IgnoreFileName) {
 		t.Fatalf("notes do not mention the changed ignore file: %v", res.Notes)
 	}
 	// Three dots compare with the merge base: here main itself.
@@ -291,13 +292,13 @@ func TestScanDiff(t *testing.T) {
 func TestScanIgnoreFileAndBaseline(t *testing.T) {
 	r := newTestRepo(t)
 	r.write(".agentty/mcp.json", `{"mcpServers":{"a":{"command":"npx","args":["a"]},"b":{"command":"npx","args":["b"]},"c":{"command":"npx","args":["c"]}}}`)
-	r.write(IgnoreFileName, "ignore:\n  - server: a\n    reason: accepted\n")
+	r.write(policy.IgnoreFileName, "ignore:\n  - server: a\n    reason: accepted\n")
 	r.commit("x")
 	res := r.scan(Request{Target: TargetWorkTree})
-	if len(res.Findings) != 2 || len(res.Suppressed) != 1 || res.IgnoreFile != IgnoreFileName {
+	if len(res.Findings) != 2 || len(res.Suppressed) != 1 || res.IgnoreFile != policy.IgnoreFileName {
 		t.Fatalf("ignore file not applied: %v / %v", ids(res.Findings), res.Suppressed)
 	}
-	base, err := ParseBaseline([]byte(`{"version":1,"findings":[{"rule":"MG204","path":".agentty/mcp.json","server":"b","key":"mcpServers.b.args[0]"}]}`))
+	base, err := policy.ParseBaseline([]byte(`{"version":1,"findings":[{"rule":"MG204","path":".agentty/mcp.json","server":"b","key":"mcpServers.b.args[0]"}]}`))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -308,8 +309,8 @@ func TestScanIgnoreFileAndBaseline(t *testing.T) {
 	if res := r.scan(Request{Target: TargetWorkTree, NoIgnoreFile: true}); len(res.Findings) != 3 {
 		t.Fatalf("--no-ignore-file: %v", ids(res.Findings))
 	}
-	r.write(IgnoreFileName, "ignore:\n  - server: a\n")
-	if _, err := r.tryScan(Request{Target: TargetWorkTree}); !errors.Is(err, ErrIgnoreFile) {
+	r.write(policy.IgnoreFileName, "ignore:\n  - server: a\n")
+	if _, err := r.tryScan(Request{Target: TargetWorkTree}); !errors.Is(err, policy.ErrIgnoreFile) {
 		t.Fatalf("an invalid ignore file must fail the scan: %v", err)
 	}
 }
