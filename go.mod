@@ -3,7 +3,6 @@ module github.com/mcp-guard/mcp-guard
 go 1.26.0
 
 require (
-	github.com/go-git/go-git/v5 v5.19.3
 	github.com/gofrs/flock v0.13.2
 	github.com/sergi/go-diff v1.4.0
 	github.com/urfave/cli/v2 v2.27.7
@@ -38,9 +37,13 @@ require (
 	gopkg.in/warnings.v0 v0.1.2 // indirect
 )
 
-// Test-only: testscript drives the CLI end to end (cmd/mcp-guard), and
-// jsonschema validates SARIF output against the OASIS schema (report).
+// Test-only: testscript drives the CLI end to end (cmd/mcp-guard),
+// jsonschema validates SARIF output against the OASIS schema (report), and
+// go-git is the independent oracle gitscan's differential tests compare
+// against (the runtime reads objects itself: internal/gitobj, for the
+// reasons in docs/architecture.md).
 require (
+	github.com/go-git/go-git/v5 v5.19.3
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2
 )
