@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -259,7 +260,9 @@ func (g *gateView) decide(ctx context.Context, e *env, w io.Writer, d trust.Deci
 }
 
 // interactive asks about each blocking server with single keys and
-// returns how many still wait for review.
+// returns how many still wait for review. What keys do is report's key
+// table (report.ReviewKeyAction), the same one `?` lists. Ctrl-C stops
+// like q and ends the command with exit status 130.
 func (g *gateView) interactive(ctx context.Context, e *env, blocking []trust.GateVerdict, keys keyReader) (left int, err error) {
 	w := e.stdout
 	st := e.style(w)
@@ -275,14 +278,19 @@ func (g *gateView) interactive(ctx context.Context, e *env, blocking []trust.Gat
 			fmt.Fprint(w, report.ReviewPrompt(st))
 			k, err := keys.key()
 			if err != nil {
+				// The end of input quits, and so does a terminal that
+				// cannot be read (which is said).
+				if !errors.Is(err, io.EOF) {
+					fmt.Fprintf(e.stderr, "\nmcp-guard: %s\n", report.Sanitize(err.Error()))
+				}
 				k = 'q'
 			}
 			if k >= ' ' && k < 0x7f {
 				fmt.Fprintf(w, "%c", k)
 			}
 			fmt.Fprintln(w)
-			switch k {
-			case 'a', 'A', 'y', 'Y':
+			switch report.ReviewKeyAction(k) {
+			case report.ReviewApprove:
 				if v.Deep == "" {
 					fmt.Fprintln(w, "mcp-guard could not fingerprint what it runs, so it cannot be approved")
 					continue
@@ -291,7 +299,7 @@ func (g *gateView) interactive(ctx context.Context, e *env, blocking []trust.Gat
 					return len(blocking) - i, err
 				}
 				break ask
-			case 'd', 'D', 'n', 'N':
+			case report.ReviewDecline:
 				if v.Deep == "" {
 					fmt.Fprintln(w, "mcp-guard could not fingerprint what it runs, so it cannot be declined")
 					continue
@@ -303,24 +311,33 @@ func (g *gateView) interactive(ctx context.Context, e *env, blocking []trust.Gat
 					left++
 				}
 				break ask
-			case 's', 'S', ' ':
+			case report.ReviewSkip:
 				fmt.Fprintf(w, "skipped %s\n", report.Sanitize(v.Server.Name))
 				left++
 				break ask
-			case 'q', 'Q', 3, 4, 0x1b: // q, Ctrl-C, Ctrl-D, Esc
+			case report.ReviewQuit:
 				left += len(blocking) - i
 				fmt.Fprintf(w, "stopped; %d still wait for review\n", left)
 				return left, nil
-			case '?', 'h', 'H':
+			case report.ReviewInterrupt:
+				left += len(blocking) - i
+				fmt.Fprintf(w, "interrupted; %d still wait for review\n", left)
+				return left, &exitError{code: exitInterrupted}
+			case report.ReviewShowHelp:
 				fmt.Fprint(w, report.ReviewHelp())
 				report.WriteReviewItem(w, item, st)
 			default:
-				fmt.Fprintln(w, "press a to approve, d to decline, s to skip, q to quit, ? for help")
+				fmt.Fprintln(w, report.ReviewHint())
 			}
 		}
 	}
 	return left, nil
 }
+
+// exitInterrupted is the exit status of a review ended with Ctrl-C: what a
+// shell reports for a program SIGINT stopped (128+2), which is what Ctrl-C
+// does to mcp-guard whenever the terminal is not waiting for a key.
+const exitInterrupted = 130
 
 // reviewItem is the review screen of blocking[i]: what runs, what changed
 // since the last review (with the files' content) and its findings.
