@@ -34,7 +34,7 @@ func reviewFixture(t *testing.T) (dir string, environ []string) {
 
 type byteKeys struct{ r *bytes.Reader }
 
-func (k byteKeys) key() (byte, error) { return k.r.ReadByte() }
+func (k byteKeys) key(prompt func()) (byte, error) { prompt(); return k.r.ReadByte() }
 
 // TestInteractiveReviewKeys drives the keyboard review: help, an unknown
 // key, approve, decline, skip; then quit on the next run.
