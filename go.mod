@@ -7,6 +7,7 @@ require (
 	github.com/sergi/go-diff v1.4.0
 	github.com/urfave/cli/v2 v2.27.7
 	go.yaml.in/yaml/v3 v3.0.6
+	golang.org/x/sys v0.50.0
 	golang.org/x/term v0.48.0
 	mvdan.cc/sh/v3 v3.14.1
 )
@@ -31,18 +32,19 @@ require (
 	github.com/xrash/smetrics v0.0.0-20240521201337-686a1a2994c1 // indirect
 	golang.org/x/crypto v0.56.0 // indirect
 	golang.org/x/net v0.57.0 // indirect
-	golang.org/x/sys v0.50.0 // indirect
 	golang.org/x/text v0.41.0 // indirect
 	golang.org/x/tools v0.48.0 // indirect
 	gopkg.in/warnings.v0 v0.1.2 // indirect
 )
 
 // Test-only: testscript drives the CLI end to end (cmd/mcp-guard),
-// jsonschema validates SARIF output against the OASIS schema (report), and
+// jsonschema validates SARIF output against the OASIS schema (report),
+// pty gives the interactive review a real terminal (cmd/mcp-guard), and
 // go-git is the independent oracle gitscan's differential tests compare
 // against (the runtime reads objects itself: internal/gitobj, for the
 // reasons in docs/architecture.md).
 require (
+	github.com/creack/pty v1.1.24
 	github.com/go-git/go-git/v5 v5.19.3
 	github.com/rogpeppe/go-internal v1.16.0
 	github.com/santhosh-tekuri/jsonschema/v6 v6.0.2

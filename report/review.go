@@ -1,6 +1,7 @@
 package report
 
 import (
+	"bytes"
 	"fmt"
 	"io"
 	"strings"
@@ -163,22 +164,144 @@ func WriteReviewItem(w io.Writer, it ReviewItem, st Style) error {
 	return p.err
 }
 
-// ReviewPrompt is the one-line question of the interactive review.
-func ReviewPrompt(st Style) string {
-	return st.Bold("approve") + " [a], " + st.Bold("decline") + " [d], skip [s], quit [q], help [?] "
+// ReviewAction is what a key does at the interactive review's prompt.
+type ReviewAction int
+
+const (
+	ReviewUnknown   ReviewAction = iota // not in ReviewKeys: the prompt repeats
+	ReviewApprove                       // approve this server
+	ReviewDecline                       // decline this server
+	ReviewSkip                          // leave it waiting
+	ReviewQuit                          // stop; what was decided stays decided
+	ReviewInterrupt                     // stop as an interrupted program does (exit 130)
+	ReviewShowHelp                      // explain the keys, show the server again
+)
+
+// ReviewKey is one row of the review's key table: the keys that do one
+// thing and what the help says about it.
+type ReviewKey struct {
+	Action ReviewAction
+	Keys   []byte
+	Name   string   // the word the prompt and help use
+	Help   []string // the help's lines after the name
 }
 
-// ReviewHelp explains the keys of the interactive review.
+// reviewKeys is the one table both the prompt's key handling
+// (ReviewKeyAction) and its help (ReviewHelp) come from, so the help lists
+// exactly the keys that work. Space skips rather than approves: the key
+// most often pressed by accident must not let code run.
+var reviewKeys = []ReviewKey{
+	{ReviewApprove, []byte("aAyY"), "approve", []string{
+		"agentty may run this version (its fingerprint goes into agentty's store)",
+		"and mcp-guard records that you reviewed it"}},
+	{ReviewDecline, []byte("dDnN"), "decline", []string{
+		"keep it off (its approval is removed from agentty's store); it stops",
+		"asking until it changes"}},
+	{ReviewSkip, []byte("sS "), "skip", []string{"decide later; it keeps blocking the launch"}},
+	{ReviewQuit, []byte("qQ\x1b\x04"), "quit", []string{"stop reviewing; decisions made so far are kept"}},
+	{ReviewInterrupt, []byte{0x03}, "interrupt", []string{"stop like quit, exit status 130"}},
+	{ReviewShowHelp, []byte("?hH"), "help", []string{"this list, then the server again"}},
+}
+
+// ReviewKeys is the key table of the interactive review.
+func ReviewKeys() []ReviewKey {
+	out := make([]ReviewKey, len(reviewKeys))
+	for i, k := range reviewKeys {
+		k.Keys = append([]byte(nil), k.Keys...)
+		k.Help = append([]string(nil), k.Help...)
+		out[i] = k
+	}
+	return out
+}
+
+// ReviewKeyAction is what key b does at the prompt.
+func ReviewKeyAction(b byte) ReviewAction {
+	for _, k := range reviewKeys {
+		if bytes.IndexByte(k.Keys, b) >= 0 {
+			return k.Action
+		}
+	}
+	return ReviewUnknown
+}
+
+// KeyName is how the help writes key b: the character itself, or Space,
+// Esc, Ctrl-C and the like.
+func KeyName(b byte) string {
+	switch {
+	case b == ' ':
+		return "Space"
+	case b == 0x1b:
+		return "Esc"
+	case b < ' ':
+		return "Ctrl-" + string(rune('@'+b))
+	case b == 0x7f:
+		return "Del"
+	case b > 0x7f:
+		return fmt.Sprintf("0x%02x", b)
+	}
+	return string(rune(b))
+}
+
+// ReviewPrompt is the one-line question of the interactive review: each
+// action of the key table with its first key.
+func ReviewPrompt(st Style) string {
+	var b strings.Builder
+	for i, k := range reviewKeys {
+		if k.Action == ReviewInterrupt {
+			continue // Ctrl-C needs no advertising
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		name := k.Name
+		if k.Action == ReviewApprove || k.Action == ReviewDecline {
+			name = st.Bold(name)
+		}
+		fmt.Fprintf(&b, "%s [%s]", name, KeyName(k.Keys[0]))
+	}
+	b.WriteString(" ")
+	return b.String()
+}
+
+// ReviewHint is the one line said after a key the prompt does not take.
+func ReviewHint() string {
+	var parts []string
+	for _, k := range reviewKeys {
+		switch k.Action {
+		case ReviewInterrupt:
+		case ReviewShowHelp:
+			parts = append(parts, KeyName(k.Keys[0])+" for "+k.Name)
+		default:
+			parts = append(parts, KeyName(k.Keys[0])+" to "+k.Name)
+		}
+	}
+	return "press " + strings.Join(parts, ", ")
+}
+
+// ReviewHelp explains every key of the interactive review, one action a
+// paragraph.
 func ReviewHelp() string {
-	return strings.Join([]string{
-		"  a  approve: agentty may run this version (its fingerprint goes into agentty's store)",
-		"     and mcp-guard records that you reviewed it",
-		"  d  decline: keep it off (its approval is removed from agentty's store); it stops",
-		"     asking until it changes",
-		"  s  skip: decide later; it keeps blocking the launch",
-		"  q  quit: stop reviewing; decisions made so far are kept",
-		"",
-	}, "\n")
+	cols := make([]string, len(reviewKeys))
+	width := 0
+	for i, k := range reviewKeys {
+		names := make([]string, len(k.Keys))
+		for j, c := range k.Keys {
+			names[j] = KeyName(c)
+		}
+		cols[i] = strings.Join(names, " ")
+		width = max(width, len(cols[i]))
+	}
+	var b strings.Builder
+	for i, k := range reviewKeys {
+		for j, line := range k.Help {
+			if j == 0 {
+				fmt.Fprintf(&b, "  %s  %s: %s\n", padRight(cols[i], width), k.Name, line)
+				continue
+			}
+			fmt.Fprintf(&b, "  %s  %s\n", strings.Repeat(" ", width), line)
+		}
+	}
+	return b.String()
 }
 
 // AddReviewState fills the review state of each server of a status

@@ -3,6 +3,8 @@ package report
 import (
 	"bytes"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -93,5 +95,59 @@ func TestAddReviewState(t *testing.T) {
 		if s.Review != "unreviewed" || s.Blocks == nil || !*s.Blocks {
 			t.Errorf("%s: review %q blocks %v", s.Name, s.Review, s.Blocks)
 		}
+	}
+}
+
+// TestReviewHelpListsEveryKey: `?` names every key the prompt takes, under
+// the name of what it does, and the table gives no key two meanings.
+func TestReviewHelpListsEveryKey(t *testing.T) {
+	help := ReviewHelp()
+	lines := strings.Split(help, "\n")
+	seen := map[byte]ReviewAction{}
+	for _, k := range ReviewKeys() {
+		if len(k.Keys) == 0 || k.Name == "" || len(k.Help) == 0 {
+			t.Errorf("row %+v is incomplete", k)
+		}
+		// The row of this action: the line with "name:".
+		var row string
+		for _, l := range lines {
+			if strings.Contains(l, "  "+k.Name+": ") {
+				row = l
+			}
+		}
+		if row == "" {
+			t.Errorf("help has no line for %s:\n%s", k.Name, help)
+			continue
+		}
+		keys := strings.Fields(row[:strings.Index(row, "  "+k.Name+": ")])
+		for _, c := range k.Keys {
+			if prev, dup := seen[c]; dup {
+				t.Errorf("key %s both %d and %d", KeyName(c), prev, k.Action)
+			}
+			seen[c] = k.Action
+			if !slices.Contains(keys, KeyName(c)) {
+				t.Errorf("help line %q does not list %s", row, KeyName(c))
+			}
+			if got := ReviewKeyAction(c); got != k.Action {
+				t.Errorf("key %s does %d, the table says %d", KeyName(c), got, k.Action)
+			}
+		}
+	}
+	// Exactly the table's keys do something.
+	for c := range 256 {
+		if _, ok := seen[byte(c)]; !ok && ReviewKeyAction(byte(c)) != ReviewUnknown {
+			t.Errorf("key %s is not in the table yet does %d", KeyName(byte(c)), ReviewKeyAction(byte(c)))
+		}
+	}
+	for _, want := range []string{"a A y Y", "d D n N", "s S Space", "Esc", "Ctrl-C", "Ctrl-D", "? h H"} {
+		if !strings.Contains(help, want) {
+			t.Errorf("help lacks %q:\n%s", want, help)
+		}
+	}
+	if ReviewKeyAction(' ') != ReviewSkip {
+		t.Error("Space must skip, never approve")
+	}
+	if p := ReviewPrompt(Style{}); p != "approve [a], decline [d], skip [s], quit [q], help [?] " {
+		t.Errorf("prompt %q", p)
 	}
 }

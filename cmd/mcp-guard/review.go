@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -141,7 +142,11 @@ func (g *gateView) decide(ctx context.Context, e *env, w io.Writer, d trust.Deci
 }
 
 // interactive asks about each blocking server with single keys and
-// returns how many still wait for review.
+// returns how many still wait for review. What keys do is report's key
+// table (report.ReviewKeyAction), the same one `?` lists. keys.key is
+// called once the server's screen is written, and a terminalKeys reader
+// drops whatever was typed before it shows the prompt.
+// Ctrl-C stops like q and ends the command with exit status 130.
 func (g *gateView) interactive(ctx context.Context, e *env, blocking []trust.GateVerdict, keys keyReader) (left int, err error) {
 	w := e.stdout
 	st := e.style(w)
@@ -154,17 +159,22 @@ func (g *gateView) interactive(ctx context.Context, e *env, blocking []trust.Gat
 		report.WriteReviewItem(w, item, st)
 	ask:
 		for {
-			fmt.Fprint(w, report.ReviewPrompt(st))
-			k, err := keys.key()
+			k, err := keys.key(func() { fmt.Fprint(w, report.ReviewPrompt(st)) })
 			if err != nil {
+				// The end of input quits, and so does a terminal that
+				// cannot be read or cannot drop type-ahead (which is
+				// said).
+				if !errors.Is(err, io.EOF) {
+					fmt.Fprintf(e.stderr, "\nmcp-guard: %s\n", report.Sanitize(err.Error()))
+				}
 				k = 'q'
 			}
 			if k >= ' ' && k < 0x7f {
 				fmt.Fprintf(w, "%c", k)
 			}
 			fmt.Fprintln(w)
-			switch k {
-			case 'a', 'A', 'y', 'Y':
+			switch report.ReviewKeyAction(k) {
+			case report.ReviewApprove:
 				if v.Deep == "" {
 					fmt.Fprintln(w, "mcp-guard could not fingerprint what it runs, so it cannot be approved")
 					continue
@@ -173,7 +183,7 @@ func (g *gateView) interactive(ctx context.Context, e *env, blocking []trust.Gat
 					return len(blocking) - i, err
 				}
 				break ask
-			case 'd', 'D', 'n', 'N':
+			case report.ReviewDecline:
 				if v.Deep == "" {
 					fmt.Fprintln(w, "mcp-guard could not fingerprint what it runs, so it cannot be declined")
 					continue
@@ -185,24 +195,33 @@ func (g *gateView) interactive(ctx context.Context, e *env, blocking []trust.Gat
 					left++
 				}
 				break ask
-			case 's', 'S', ' ':
+			case report.ReviewSkip:
 				fmt.Fprintf(w, "skipped %s\n", report.Sanitize(v.Server.Name))
 				left++
 				break ask
-			case 'q', 'Q', 3, 4, 0x1b: // q, Ctrl-C, Ctrl-D, Esc
+			case report.ReviewQuit:
 				left += len(blocking) - i
 				fmt.Fprintf(w, "stopped; %d still wait for review\n", left)
 				return left, nil
-			case '?', 'h', 'H':
+			case report.ReviewInterrupt:
+				left += len(blocking) - i
+				fmt.Fprintf(w, "interrupted; %d still wait for review\n", left)
+				return left, &exitError{code: exitInterrupted}
+			case report.ReviewShowHelp:
 				fmt.Fprint(w, report.ReviewHelp())
 				report.WriteReviewItem(w, item, st)
 			default:
-				fmt.Fprintln(w, "press a to approve, d to decline, s to skip, q to quit, ? for help")
+				fmt.Fprintln(w, report.ReviewHint())
 			}
 		}
 	}
 	return left, nil
 }
+
+// exitInterrupted is the exit status of a review ended with Ctrl-C: what a
+// shell reports for a program SIGINT stopped (128+2), which is what Ctrl-C
+// does to mcp-guard whenever the terminal is not waiting for a key.
+const exitInterrupted = 130
 
 // reviewItem is the review screen of blocking[i]: what runs, what changed
 // since the last review (with the files' content) and its findings.
@@ -244,22 +263,36 @@ func (e *env) interactive() bool {
 
 // keyReader yields single key presses.
 type keyReader interface {
-	key() (byte, error)
+	// key shows the prompt (calls prompt) and yields the next key
+	// pressed. A terminal's reader yields only a key pressed after the
+	// prompt was written.
+	key(prompt func()) (byte, error)
 }
 
 // terminalKeys reads one key at a time from a terminal in raw mode,
-// restoring the terminal after each key; from anything else it reads
-// bytes.
+// restoring the terminal after each key. Before the prompt it discards
+// what was typed ahead: a key typed while the previous server was being
+// decided, or this server's screen drawn, must not decide about a server
+// nobody has seen yet. From anything else it reads bytes (e.interactive
+// never prompts without a terminal).
 type terminalKeys struct{ r io.Reader }
 
 func newTerminalKeys(r io.Reader) keyReader { return terminalKeys{r} }
 
-func (t terminalKeys) key() (byte, error) {
+func (t terminalKeys) key(prompt func()) (byte, error) {
 	if f, ok := t.r.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		if old, err := term.MakeRaw(int(f.Fd())); err == nil {
-			defer term.Restore(int(f.Fd()), old)
+		fd := int(f.Fd())
+		if old, err := term.MakeRaw(fd); err == nil {
+			defer term.Restore(fd, old)
+		}
+		// After MakeRaw, so that a half-typed line (no newline yet)
+		// that canonical mode held back is dropped too; before the
+		// prompt, so that a key pressed once it shows is kept.
+		if err := discardTypeahead(fd); err != nil {
+			return 0, fmt.Errorf("cannot discard the keys typed ahead: %w", err)
 		}
 	}
+	prompt()
 	var b [1]byte
 	for {
 		n, err := t.r.Read(b[:])

@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -32,7 +34,7 @@ func reviewFixture(t *testing.T) (dir string, environ []string) {
 
 type byteKeys struct{ r *bytes.Reader }
 
-func (k byteKeys) key() (byte, error) { return k.r.ReadByte() }
+func (k byteKeys) key(prompt func()) (byte, error) { prompt(); return k.r.ReadByte() }
 
 // TestInteractiveReviewKeys drives the keyboard review: help, an unknown
 // key, approve, decline, skip; then quit on the next run.
@@ -58,7 +60,7 @@ func TestInteractiveReviewKeys(t *testing.T) {
 	}
 	text := out.String()
 	for _, want := range []string{
-		"── 1/3 a", "a  approve: agentty may run this version", "press a to approve",
+		"── 1/3 a", "approve: agentty may run this version", "interrupt: stop like quit", "press a to approve",
 		"approved a  /bin/echo a", "── 2/3 b", "declined b", "── 3/3 c", "env      NODE_OPTIONS=-r x", "skipped c",
 	} {
 		if !strings.Contains(text, want) {
@@ -88,6 +90,58 @@ func TestInteractiveReviewKeys(t *testing.T) {
 		left, err = g.interactive(ctx, e, trust.Blocking(g.Verdicts), byteKeys{bytes.NewReader([]byte(keys))})
 		if err != nil || left != 1 || !strings.Contains(out.String(), "stopped; 1 still wait for review") {
 			t.Errorf("keys %q: left %d err %v\n%s", keys, left, err, out.String())
+		}
+	}
+}
+
+// TestInteractiveEveryKey: each key of the table that `?` lists does what
+// the table says, on the first of three servers.
+func TestInteractiveEveryKey(t *testing.T) {
+	ctx := context.Background()
+	for _, row := range report.ReviewKeys() {
+		for _, k := range row.Keys {
+			t.Run(report.KeyName(k), func(t *testing.T) {
+				dir, environ := reviewFixture(t)
+				var out, errb bytes.Buffer
+				e := newEnv(strings.NewReader(""), &out, &errb, environ)
+				g, err := evaluateGate(ctx, e, dir)
+				if err != nil {
+					t.Fatal(err)
+				}
+				// After the key, q ends the review (help and an unknown
+				// key ask again).
+				left, err := g.interactive(ctx, e, trust.Blocking(g.Verdicts), byteKeys{bytes.NewReader([]byte{k, 'q'})})
+				text := out.String()
+				var ee *exitError
+				wantLeft, wantCode, wantText := 3, 0, "stopped; 3 still wait"
+				switch row.Action {
+				case report.ReviewApprove:
+					wantLeft, wantText = 2, "approved a"
+				case report.ReviewDecline:
+					wantLeft, wantText = 2, "declined a"
+				case report.ReviewSkip:
+					wantText = "skipped a"
+				case report.ReviewInterrupt:
+					wantCode, wantText = exitInterrupted, "interrupted; 3 still wait"
+				case report.ReviewShowHelp:
+					wantText = report.ReviewHelp()
+				case report.ReviewQuit:
+				default:
+					t.Fatalf("the test does not know action %d", row.Action)
+				}
+				code := 0
+				if errors.As(err, &ee) {
+					code = ee.code
+				} else if err != nil {
+					t.Fatal(err)
+				}
+				if left != wantLeft || code != wantCode || !strings.Contains(text, wantText) {
+					t.Errorf("left %d (want %d), exit code %d (want %d), want %q in:\n%s", left, wantLeft, code, wantCode, wantText, text)
+				}
+				if strings.Contains(text, report.ReviewHint()) {
+					t.Errorf("a key of the table was not understood:\n%s", text)
+				}
+			})
 		}
 	}
 }

@@ -1,0 +1,258 @@
+//go:build linux || darwin || dragonfly || freebsd || netbsd || openbsd
+
+package main
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/creack/pty"
+
+	"github.com/mcp-guard/mcp-guard/report"
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// ptySession is mcp-guard (the test binary, which testscript.Main puts on
+// PATH) running on a pseudo-terminal, as a person at a terminal runs it.
+type ptySession struct {
+	t    *testing.T
+	ptmx *os.File
+	cmd  *exec.Cmd
+	mu   sync.Mutex
+	out  bytes.Buffer
+	done chan struct{} // closed when the terminal has no more output
+}
+
+// startPTY starts mcp-guard with args on a new terminal; typeahead is
+// typed on the terminal before mcp-guard even starts.
+func startPTY(t *testing.T, environ []string, typeahead string, args ...string) *ptySession {
+	t.Helper()
+	bin, err := exec.LookPath("mcp-guard")
+	if err != nil {
+		t.Skip("mcp-guard is not on PATH (testscript.Main puts it there)")
+	}
+	ptmx, tty, err := pty.Open()
+	if err != nil {
+		t.Skipf("no pseudo-terminal: %v", err)
+	}
+	t.Cleanup(func() { ptmx.Close() })
+	if err := pty.Setsize(ptmx, &pty.Winsize{Rows: 50, Cols: 200}); err != nil {
+		t.Fatal(err)
+	}
+	if typeahead != "" {
+		if _, err := io.WriteString(ptmx, typeahead); err != nil {
+			t.Fatal(err)
+		}
+	}
+	s := &ptySession{t: t, ptmx: ptmx, done: make(chan struct{})}
+	s.cmd = exec.Command(bin, args...)
+	s.cmd.Env = environ
+	s.cmd.Stdin, s.cmd.Stdout, s.cmd.Stderr = tty, tty, tty
+	s.cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true, Setctty: true}
+	if err := s.cmd.Start(); err != nil {
+		tty.Close()
+		t.Fatal(err)
+	}
+	tty.Close()
+	t.Cleanup(func() {
+		if s.cmd.ProcessState == nil {
+			s.cmd.Process.Kill()
+			s.cmd.Wait()
+		}
+	})
+	go func() {
+		defer close(s.done)
+		buf := make([]byte, 4096)
+		for {
+			n, err := ptmx.Read(buf)
+			s.mu.Lock()
+			s.out.Write(buf[:n])
+			s.mu.Unlock()
+			if err != nil {
+				return
+			}
+		}
+	}()
+	return s
+}
+
+func (s *ptySession) output() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.out.String()
+}
+
+// waitFor waits until the terminal has shown want n times in all.
+func (s *ptySession) waitFor(want string, n int) {
+	s.t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for strings.Count(s.output(), want) < n {
+		if time.Now().After(deadline) {
+			s.t.Fatalf("the terminal never showed %q %d times:\n%s", want, n, s.output())
+		}
+		select {
+		case <-s.done:
+			if strings.Count(s.output(), want) < n {
+				s.t.Fatalf("mcp-guard ended before showing %q %d times:\n%s", want, n, s.output())
+			}
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+}
+
+// waitPrompt waits for the n-th prompt: the screen of the server it asks
+// about is then fully written.
+func (s *ptySession) waitPrompt(n int) {
+	s.t.Helper()
+	s.waitFor(report.ReviewPrompt(report.Style{}), n)
+}
+
+func (s *ptySession) send(keys string) {
+	s.t.Helper()
+	if _, err := io.WriteString(s.ptmx, keys); err != nil {
+		s.t.Fatal(err)
+	}
+}
+
+// wait waits for mcp-guard to end and returns its exit code and all it
+// wrote.
+func (s *ptySession) wait() (int, string) {
+	s.t.Helper()
+	err := s.cmd.Wait()
+	select {
+	case <-s.done:
+	case <-time.After(10 * time.Second):
+		s.t.Fatal("the terminal's output never ended")
+	}
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		s.t.Fatal(err)
+	}
+	return s.cmd.ProcessState.ExitCode(), s.output()
+}
+
+// twoServers is a launch directory with servers a and b, and an isolated
+// HOME.
+func twoServers(t *testing.T) (dir string, environ []string) {
+	t.Helper()
+	dir, environ = reviewFixture(t)
+	cfg := `{"mcpServers":{"a":{"command":"/bin/echo"},"b":{"command":"/bin/true"}}}`
+	if err := os.WriteFile(filepath.Join(dir, ".agentty", "mcp.json"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir, environ
+}
+
+// reviewStates is each server's review state, read back from the ledger.
+func reviewStates(t *testing.T, dir string, environ []string) map[string]trust.ReviewState {
+	t.Helper()
+	e := newEnv(strings.NewReader(""), io.Discard, io.Discard, environ)
+	g, err := evaluateGate(context.Background(), e, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	states := map[string]trust.ReviewState{}
+	for _, v := range g.Verdicts {
+		states[v.Server.Name] = v.State
+	}
+	return states
+}
+
+// TestReviewTerminalDropsTypeahead: keys typed before a server's screen
+// is drawn decide nothing; a key typed once its prompt shows decides
+// about that server only.
+func TestReviewTerminalDropsTypeahead(t *testing.T) {
+	t.Parallel()
+	dir, environ := twoServers(t)
+	// "aa" is waiting on the terminal before mcp-guard starts: without
+	// the flush it would approve a, then b, which nobody has seen.
+	s := startPTY(t, environ, "aa", "-C", dir, "review")
+	s.waitPrompt(1)
+	// Give a wrongly kept key time to be read and acted on.
+	time.Sleep(300 * time.Millisecond)
+	if out := s.output(); strings.Contains(out, "approved") || strings.Contains(out, "── 2/2") {
+		t.Fatalf("type-ahead decided:\n%s", out)
+	}
+	if st := reviewStates(t, dir, environ); st["a"] != trust.StateUnreviewed || st["b"] != trust.StateUnreviewed {
+		t.Fatalf("type-ahead recorded %v", st)
+	}
+
+	s.send("a")
+	s.waitFor("approved a  /bin/echo", 1)
+	s.waitFor("── 2/2 b", 1)
+	s.waitPrompt(2)
+	if st := reviewStates(t, dir, environ); st["a"] != trust.StateReviewed || st["b"] != trust.StateUnreviewed {
+		t.Fatalf("after a: %v, want a reviewed and b waiting", st)
+	}
+	s.send("q")
+	code, out := s.wait()
+	if code != exitAttention || !strings.Contains(out, "stopped; 1 still wait for review") {
+		t.Errorf("exit %d, want %d:\n%s", code, exitAttention, out)
+	}
+	if strings.Contains(out, "approved b") {
+		t.Errorf("b was approved:\n%s", out)
+	}
+	if st := reviewStates(t, dir, environ); st["a"] != trust.StateReviewed || st["b"] != trust.StateUnreviewed {
+		t.Errorf("at the end: %v, want a reviewed and b waiting", st)
+	}
+}
+
+// TestReviewTerminalCtrlC: Ctrl-C at the prompt stops the review, keeps
+// what was decided, and exits 130 as an interrupted program does.
+func TestReviewTerminalCtrlC(t *testing.T) {
+	t.Parallel()
+	dir, environ := twoServers(t)
+	s := startPTY(t, environ, "", "-C", dir, "review")
+	s.waitPrompt(1)
+	s.send("s")
+	s.waitPrompt(2)
+	s.send("\x03")
+	code, out := s.wait()
+	if code != exitInterrupted || !strings.Contains(out, "skipped a") || !strings.Contains(out, "interrupted; 2 still wait for review") {
+		t.Errorf("exit %d, want %d:\n%s", code, exitInterrupted, out)
+	}
+}
+
+// TestLaunchTerminal: on a terminal, launch offers the review key by key
+// and starts the agent once nothing waits; q leaves the rest waiting and
+// nothing starts.
+func TestLaunchTerminal(t *testing.T) {
+	t.Parallel()
+	dir, environ := twoServers(t)
+	s := startPTY(t, environ, "", "-C", dir, "launch", "--", "echo", "LAUNCHED")
+	s.waitFor("2 servers wait for review", 1)
+	s.waitFor("── 1/2 a", 1)
+	s.waitPrompt(1)
+	s.send("a")
+	s.waitFor("approved a  /bin/echo", 1)
+	s.waitPrompt(2)
+	s.send("d")
+	code, out := s.wait()
+	if code != 0 || !strings.Contains(out, "declined b") || !strings.Contains(out, "\nLAUNCHED") {
+		t.Errorf("exit %d, want 0 and the agent started:\n%s", code, out)
+	}
+
+	// a changes: it waits again, and q leaves it waiting.
+	cfg := `{"mcpServers":{"a":{"command":"/bin/echo","args":["x"]},"b":{"command":"/bin/true"}}}`
+	if err := os.WriteFile(filepath.Join(dir, ".agentty", "mcp.json"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s = startPTY(t, environ, "", "-C", dir, "launch", "--", "echo", "LAUNCHED")
+	s.waitPrompt(1)
+	s.send("q")
+	code, out = s.wait()
+	if code != exitAttention || !strings.Contains(out, "stopped; 1 still wait for review") ||
+		!strings.Contains(out, "not starting echo: 1 server(s) still wait for review") || strings.Contains(out, "LAUNCHED") {
+		t.Errorf("exit %d, want %d and nothing started:\n%s", code, exitAttention, out)
+	}
+}
