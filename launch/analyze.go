@@ -214,9 +214,10 @@ func dirOf(p string) string {
 	return d
 }
 
-// progName is the program a command word names: the last path element,
-// lower-cased, without a Windows executable extension.
-func progName(s string) string {
+// ProgName is the program a command word names, for matching: the last
+// path element, lower-cased (Windows names are case-insensitive), without
+// a Windows executable extension.
+func ProgName(s string) string {
 	if i := strings.LastIndexAny(s, `/\`); i >= 0 {
 		s = s[i+1:]
 	}
@@ -229,14 +230,40 @@ func progName(s string) string {
 	return s
 }
 
-// isPython matches python, python3, python3.12, pypy3 and the like.
-func isPython(name string) bool {
+func progName(s string) string { return ProgName(s) }
+
+// IsPython matches python, python3, python3.12, pypy3, pythonw and py.
+func IsPython(name string) bool {
 	for _, p := range []string{"python", "pypy"} {
 		if rest, ok := strings.CutPrefix(name, p); ok {
 			return strings.Trim(rest, "0123456789.") == "" || rest == "w"
 		}
 	}
 	return name == "py"
+}
+
+func isPython(name string) bool { return IsPython(name) }
+
+// Wrappers are the programs that only run the rest of their arguments,
+// each with its options that take a value (skipped with the value). env,
+// command and timeout have rules of their own (assignments, -v, the
+// duration) and are handled by each caller.
+var Wrappers = map[string][]string{
+	"sudo": {"-u", "-g", "-C", "-h", "-p", "-r", "-t", "-U", "-D", "-R", "-T", "--user", "--group", "--host", "--prompt",
+		"--role", "--type", "--other-user", "--close-from", "--chroot", "--command-timeout", "--chdir"},
+	"doas":       {"-u", "-C"},
+	"nohup":      nil,
+	"builtin":    nil,
+	"caffeinate": nil,
+	"chronic":    nil,
+	"setsid":     nil,
+	"exec":       {"-a"},
+	"time":       {"-f", "-o", "--format", "--output"},
+	"nice":       {"-n", "--adjustment"},
+	"ionice":     {"-c", "-n", "-p", "-P", "-u", "--class", "--classdata"},
+	"stdbuf":     {"-i", "-o", "-e", "--input", "--output", "--error"},
+	"xvfb-run":   {"-n", "-s", "-f", "-e", "-p", "--server-num", "--server-args", "--auth-file", "--error-file", "--xauth-protocol"},
+	"timeout":    {"-s", "-k", "--signal", "--kill-after"},
 }
 
 // posixShells are the shells whose -c script is parsed as POSIX shell.

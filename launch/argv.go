@@ -102,18 +102,15 @@ func (a *analyzer) unwrap(ws []word, cx context) ([]word, context) {
 		if len(ws) == 0 || !ws[0].lit {
 			return ws, cx
 		}
-		switch progName(ws[0].text) {
+		switch name := progName(ws[0].text); name {
 		case "env":
 			cx = cx.with()
 			ws = a.unwrapEnv(ws[1:], &cx)
-		case "sudo", "doas":
-			ws = skipOptions(ws[1:], "-u", "-g", "-C", "-h", "-p", "-r", "-t", "-U", "-D", "-R", "-T", "--user", "--group", "--host", "--prompt", "--role", "--type", "--other-user", "--close-from", "--chroot", "--command-timeout")
-		case "nohup", "builtin", "caffeinate", "chronic", "setsid":
-			ws = skipOptions(ws[1:])
-		case "exec":
-			ws = skipOptions(ws[1:], "-a")
-		case "time":
-			ws = skipOptions(ws[1:], "-f", "-o", "--format", "--output")
+		case "timeout":
+			ws = skipOptions(ws[1:], Wrappers[name]...)
+			if len(ws) > 0 {
+				ws = ws[1:] // the duration
+			}
 		case "command":
 			for _, w := range ws[1:] {
 				if w.text == "-v" || w.text == "-V" {
@@ -121,23 +118,14 @@ func (a *analyzer) unwrap(ws []word, cx context) ([]word, context) {
 				}
 			}
 			ws = skipOptions(ws[1:])
-		case "nice":
-			ws = skipOptions(ws[1:], "-n", "--adjustment")
-		case "ionice":
-			ws = skipOptions(ws[1:], "-c", "-n", "-p", "-P", "-u", "--class", "--classdata")
-		case "stdbuf":
-			ws = skipOptions(ws[1:], "-i", "-o", "-e", "--input", "--output", "--error")
-		case "timeout":
-			ws = skipOptions(ws[1:], "-s", "-k", "--signal", "--kill-after")
-			if len(ws) > 0 {
-				ws = ws[1:] // the duration
-			}
-		case "xvfb-run":
-			ws = skipOptions(ws[1:], "-n", "-s", "-f", "-e", "-p", "--server-num", "--server-args", "--auth-file", "--error-file", "--xauth-protocol")
 		case "busybox":
 			ws = ws[1:]
 		default:
-			return ws, cx
+			opts, ok := Wrappers[name]
+			if !ok {
+				return ws, cx
+			}
+			ws = skipOptions(ws[1:], opts...)
 		}
 	}
 	return ws, cx

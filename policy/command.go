@@ -130,14 +130,6 @@ func (a *analyzer) unwrap(ws []word) []word {
 		switch name := progName(ws[0].text); name {
 		case "env":
 			ws = a.unwrapEnv(ws[1:])
-		case "sudo", "doas":
-			ws = skipOptions(ws[1:], "-u", "-g", "-C", "-h", "-p", "-r", "-t", "-U", "-D", "-R", "-T", "--user", "--group", "--host", "--prompt", "--chdir", "--role", "--type", "--other-user", "--close-from", "--chroot", "--command-timeout")
-		case "nohup", "builtin", "caffeinate", "chronic", "setsid", "busybox":
-			ws = skipOptions(ws[1:])
-		case "exec":
-			ws = skipOptions(ws[1:], "-a")
-		case "time":
-			ws = skipOptions(ws[1:], "-f", "-o", "--format", "--output")
 		case "command":
 			for _, w := range ws[1:] {
 				if w.text == "-v" || w.text == "-V" {
@@ -145,21 +137,19 @@ func (a *analyzer) unwrap(ws []word) []word {
 				}
 			}
 			ws = skipOptions(ws[1:])
-		case "nice":
-			ws = skipOptions(ws[1:], "-n", "--adjustment")
-		case "ionice":
-			ws = skipOptions(ws[1:], "-c", "-n", "-p", "-P", "-u", "--class", "--classdata")
-		case "stdbuf":
-			ws = skipOptions(ws[1:], "-i", "-o", "-e", "--input", "--output", "--error")
 		case "timeout":
-			ws = skipOptions(ws[1:], "-s", "-k", "--signal", "--kill-after")
+			ws = skipOptions(ws[1:], launch.Wrappers[name]...)
 			if len(ws) > 0 {
 				ws = ws[1:] // the duration
 			}
-		case "xvfb-run":
-			ws = skipOptions(ws[1:], "-n", "-s", "-f", "-e", "-p", "--server-num", "--server-args", "--auth-file", "--error-file", "--xauth-protocol")
+		case "busybox":
+			ws = skipOptions(ws[1:])
 		default:
-			return ws
+			opts, ok := launch.Wrappers[name]
+			if !ok {
+				return ws
+			}
+			ws = skipOptions(ws[1:], opts...)
 		}
 	}
 	return ws
@@ -236,21 +226,9 @@ func skipOptions(ws []word, withValue ...string) []word {
 	return ws
 }
 
-// progName is the program a command word names, for matching: the last
-// path element, lower-cased (Windows names are case-insensitive), without a
-// Windows executable extension.
-func progName(s string) string {
-	if i := strings.LastIndexAny(s, `/\`); i >= 0 {
-		s = s[i+1:]
-	}
-	s = strings.ToLower(s)
-	for _, ext := range []string{".exe", ".cmd", ".bat", ".com"} {
-		if strings.HasSuffix(s, ext) && len(s) > len(ext) {
-			return s[:len(s)-len(ext)]
-		}
-	}
-	return s
-}
+// progName and isPython are the launch model's (one grammar of a command
+// line).
+func progName(s string) string { return launch.ProgName(s) }
 
 // posixShells maps shell names to the mvdan.cc/sh dialect that parses them.
 var posixShells = map[string]string{
@@ -273,15 +251,7 @@ func isInterpreter(name string) bool {
 	return isPython(name)
 }
 
-// isPython matches python, python3, python3.12, pypy3.10 and the like.
-func isPython(name string) bool {
-	for _, p := range []string{"python", "pypy"} {
-		if rest, ok := strings.CutPrefix(name, p); ok {
-			return strings.Trim(rest, "0123456789.") == "" || rest == "w"
-		}
-	}
-	return name == "py"
-}
+func isPython(name string) bool { return launch.IsPython(name) }
 
 // isDownloader reports whether a program fetches from the network and can
 // write what it fetched to stdout or a file.
