@@ -165,6 +165,8 @@ func TestScopeRunnersThatMoveOrLoad(t *testing.T) {
 		{name: "npx in a nested launch dir looks up the tree", cmd: "npx", args: []string{"-y", "pkg@1.0.0"}, launch: "a/b",
 			fs:  mapFS{},
 			has: []string{"T a/b/node_modules/pkg/", "T a/node_modules/pkg/", "T node_modules/pkg/"}},
+		{name: "npx of a file: spec runs the repository's package", cmd: "npx", args: []string{"-y", "file:tools/pkg"},
+			fs: mapFS{"tools/pkg/index.js": "1"}, has: []string{"T* tools/pkg/"}},
 		{name: "cmd /c npx is the Windows launcher", cmd: "cmd", args: []string{"/c", "npx", "-y", "@e2b/mcp-server"},
 			fs: mapFS{}, has: []string{"T node_modules/@e2b/mcp-server/"}},
 		{name: "python -m shadows the standard library", cmd: "python3", args: []string{"-m", "mcp_server_fetch"},

@@ -320,7 +320,8 @@ func (a *analyzer) npx(runner string, args []word, cx context) {
 			a.whole(p.source, runner+" runs a package named at run time")
 			continue
 		}
-		if lp, ok := a.resolve(cx, p.text); ok && (strings.HasPrefix(p.text, ".") || strings.HasPrefix(p.text, "/")) {
+		local := strings.TrimPrefix(p.text, "file:")
+		if lp, ok := a.resolve(cx, local); ok && (local != p.text || strings.HasPrefix(local, ".") || strings.HasPrefix(local, "/")) {
 			a.runs(Item{Kind: KindTree, Path: lp, Source: p.source, Why: runner + " runs this local package"})
 			continue
 		}
