@@ -45,6 +45,19 @@ func (v *View) Select(names []string, d trust.Decision) ([]trust.GateVerdict, er
 	return out, nil
 }
 
+// Runnable are the servers mcp-guard reviews here that agentty would run
+// (or ask to run): what `approve --all` approves.
+func (v *View) Runnable() []trust.GateVerdict {
+	var out []trust.GateVerdict
+	for _, gv := range v.Verdicts {
+		s := gv.Server
+		if gv.Key.Server != "" && !s.Disabled && (s.Command != "" || s.URL != "") {
+			out = append(out, gv)
+		}
+	}
+	return out
+}
+
 // decidable says why a decision cannot be recorded for a server ("" when
 // it can).
 func decidable(gv trust.GateVerdict, d trust.Decision) string {

@@ -109,13 +109,7 @@ func approveServers(c *cli.Context, e *env) error {
 	}
 	var targets []trust.GateVerdict
 	if all {
-		for _, v := range g.Verdicts {
-			s := v.Server
-			if v.Key.Server != "" && !s.Disabled && (s.Command != "" || s.URL != "") {
-				targets = append(targets, v)
-			}
-		}
-		if len(targets) == 0 {
+		if targets = g.Runnable(); len(targets) == 0 {
 			fmt.Fprintf(e.stdout, "no servers in %s: nothing to approve\n", report.Sanitize(g.configPath()))
 			return nil
 		}
