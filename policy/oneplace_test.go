@@ -15,12 +15,7 @@ import (
 
 // splitRules are the rules still built in more than one package, each with
 // the packages that build it and why. Shrink it; never grow it.
-var splitRules = map[string]string{
-	// trust.Load, the discovery of the configuration agentty uses in a
-	// directory, reports its own MG305; trust cannot call policy, and Load
-	// has no caller outside trust's tests.
-	"MG305": "policy trust",
-}
+var splitRules = map[string]string{}
 
 // TestEachRuleIsBuiltInOnePackage: a rule id literal ("MG305") appears in
 // the code of one package only, outside the catalog (trust/rules.go) and

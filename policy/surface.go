@@ -313,3 +313,17 @@ func jsonString(s string) string {
 	_ = enc.Encode(s) // a string always encodes
 	return strings.TrimSuffix(b.String(), "\n")
 }
+
+// InspectionFindings are policy's findings about the configuration agentty
+// reads in a launch directory (trust.Inspect): MG305 when it is reached
+// through a symlink, and CheckServers.
+func InspectionFindings(in *trust.Inspection, opts Options) []trust.Finding {
+	if in.Config == nil {
+		return nil
+	}
+	var out []trust.Finding
+	if in.Location.Symlink {
+		out = append(out, SymlinkedConfig(in.Config.Path, in.Location.Target))
+	}
+	return append(out, CheckServers(in.Config, opts)...)
+}

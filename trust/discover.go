@@ -184,9 +184,7 @@ func Load(dir string, getenv Getenv) (Location, *Config, error) {
 	if err != nil {
 		return loc, InvalidConfig(display, loc.Scope, err), nil
 	}
-	c := Parse(display, data, loc.Scope)
-	if loc.Symlink {
-		c.addFinding("MG305", Pos{Line: 1, Column: 1}, "", "", "the configuration is reached through a symlink (to "+loc.Target+"); agentty follows it")
-	}
-	return loc, c, nil
+	// A symlinked configuration (loc.Symlink) is policy's MG305
+	// (policy.InspectionFindings).
+	return loc, Parse(display, data, loc.Scope), nil
 }

@@ -432,13 +432,12 @@ func TestHostileNotAFile(t *testing.T) {
 		outside := filepath.Join(t.TempDir(), "elsewhere.json")
 		mustDo(t, os.WriteFile(outside, []byte(`{"mcpServers":{"s":{"command":"/usr/bin/true"}}}`), 0o644))
 		mustDo(t, os.Symlink(outside, path))
-		_, c, err := loadWithin(t, 5*time.Second, dir, envMap(map[string]string{"HOME": home}))
+		loc, c, err := loadWithin(t, 5*time.Second, dir, envMap(map[string]string{"HOME": home}))
 		if err != nil || c == nil || !c.Valid() || len(c.Servers) != 1 {
 			t.Fatalf("Load: %v %v: agentty follows the link and runs the target's server", c, err)
 		}
-		f := findingsOf(c, "MG305")
-		if len(f) != 1 || !strings.Contains(f[0].Message, outside) {
-			t.Errorf("MG305 %v, want one naming %s", f, outside)
+		if !loc.Symlink || loc.Target != outside {
+			t.Errorf("location %+v, want the symlink to %s recorded (policy reports it as MG305)", loc, outside)
 		}
 	})
 	t.Run("unreadable file", func(t *testing.T) {

@@ -248,7 +248,7 @@ func (g *gateView) since(v trust.GateVerdict) *trust.Change { return g.Since(v) 
 // checks of its servers.
 func (g *gateView) findings() []trust.Finding {
 	out := append([]trust.Finding(nil), g.In.Findings...)
-	return append(out, policy.CheckServers(g.In.Config, policy.Options{})...)
+	return append(out, policy.InspectionFindings(g.In, policy.Options{})...)
 }
 
 // interactive reports whether a person is at a terminal to answer.

@@ -226,7 +226,7 @@ func addPolicyFindings(e *env, in *trust.Inspection) {
 	if in.Config.Scope == trust.ScopeProject {
 		opts.UserServers, _ = userServerNames(e)
 	}
-	in.Findings = append(in.Findings, policy.CheckServers(in.Config, opts)...)
+	in.Findings = append(in.Findings, policy.InspectionFindings(in, opts)...)
 }
 
 // scanError maps a scan failure to exit 2 with a hint.
