@@ -494,6 +494,7 @@ func (s *scriptScan) scriptExecPipeline(whole *syntax.Stmt, stages []*syntax.Stm
 func (s *scriptScan) scriptExecCall(st *syntax.Stmt, c *syntax.CallExpr, prog string) {
 	snip := quote(s.snippet(st))
 	first, _ := wordText(c.Args[0])
+redirs:
 	for _, r := range st.Redirs {
 		if r.Word == nil {
 			continue
@@ -503,14 +504,14 @@ func (s *scriptScan) scriptExecCall(st *syntax.Stmt, c *syntax.CallExpr, prog st
 		case strings.HasPrefix(t, "/dev/tcp/") || strings.HasPrefix(t, "/dev/udp/"):
 			if isInterpreter(prog) {
 				s.a.add("MG207", s.at, "%s redirects %s to a network connection (%s)", snip, prog, quote(t))
-				return
+				break redirs
 			}
 			if progName(first) == "exec" {
 				s.netFD = true
 			}
 		case s.netFD && isInterpreter(prog) && (r.Op == syntax.DplIn || r.Op == syntax.DplOut || r.Op == syntax.RdrInOut):
 			s.a.add("MG207", s.at, "%s connects %s to a descriptor opened on /dev/tcp", snip, prog)
-			return
+			break redirs
 		}
 	}
 	if isInterpreter(prog) || s.substDecodes(c.Args[0]) {
