@@ -69,7 +69,7 @@ var ruleCases = []ruleCase{
 	{"curl to file", "MG201", false, server(`{"command":"sh","args":["-c","curl -o data.json https://x && jq . data.json"]}`), Options{}, ""},
 	// MG202
 	{"shell wrapper", "MG202", true, server(`{"command":"bash","args":["-lc","exec npx -y pkg@1.0.0"]}`), Options{}, "inline script"},
-	{"cmd wrapper", "MG202", true, server(`{"command":"cmd","args":["/c","npx","-y","pkg@1.0.0"]}`), Options{}, "cmd /c"},
+	{"cmd wrapper", "MG202", true, server(`{"command":"cmd","args":["/c","npx -y pkg@1.0.0 > log.txt & echo done"]}`), Options{}, "cmd /c"},
 	{"shell script file", "MG202", false, server(`{"command":"bash","args":["/opt/run.sh"]}`), Options{}, ""},
 	// MG203
 	{"node -e", "MG203", true, server(`{"command":"node","args":["-e","require('x')"]}`), Options{}, "inline code"},
