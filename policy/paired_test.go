@@ -21,25 +21,51 @@ type pairedCase struct {
 	Benign json.RawMessage `json:"benign"`
 }
 
-func loadPaired(t *testing.T) []pairedCase {
-	t.Helper()
+// readPaired reads testdata/paired/*/*.json.
+func readPaired() ([]pairedCase, error) {
 	files, _ := filepath.Glob(filepath.Join("testdata", "paired", "*", "*.json"))
 	var all []pairedCase
 	for _, p := range files {
 		data, err := os.ReadFile(p)
 		if err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		var cs []pairedCase
 		if err := json.Unmarshal(data, &cs); err != nil {
-			t.Fatalf("%s: %v", p, err)
+			return nil, fmt.Errorf("%s: %v", p, err)
 		}
 		all = append(all, cs...)
 	}
 	if len(all) == 0 {
-		t.Fatal("no paired cases")
+		return nil, fmt.Errorf("no paired cases")
+	}
+	return all, nil
+}
+
+func loadPaired(t *testing.T) []pairedCase {
+	t.Helper()
+	all, err := readPaired()
+	if err != nil {
+		t.Fatal(err)
 	}
 	return all
+}
+
+// init adds the pairs to the rule table, so that TestRules checks their
+// findings against the catalog and TestEveryRuleHasACase counts them.
+func init() {
+	all, err := readPaired()
+	if err != nil {
+		panic(err)
+	}
+	for _, c := range all {
+		if c.Fire != nil {
+			ruleCases = append(ruleCases, ruleCase{name: "paired " + c.Name, rule: c.Rule, fires: true, file: server(string(c.Fire))})
+		}
+		if c.Benign != nil {
+			ruleCases = append(ruleCases, ruleCase{name: "paired twin " + c.Name, rule: c.Rule, file: server(string(c.Benign))})
+		}
+	}
 }
 
 func rulesIn(fs []trust.Finding) map[string]trust.Finding {

@@ -81,7 +81,7 @@ var ruleCases = []ruleCase{
 	{"npx range", "MG204", true, server(`{"command":"npx","args":["pkg@^1"]}`), Options{}, "range"},
 	{"npx dist-tag", "MG204", true, server(`{"command":"npx","args":["pkg@next"]}`), Options{}, "dist-tag"},
 	{"uvx", "MG204", true, server(`{"command":"uvx","args":["mcp-server-time"]}`), Options{}, "uvx"},
-	{"docker tag", "MG204", true, server(`{"command":"docker","args":["run","-i","--rm","mcp/fetch:1.0"]}`), Options{}, "by tag"},
+	{"docker tag", "MG204", true, server(`{"command":"docker","args":["run","-i","--rm","mcp/fetch:stable"]}`), Options{}, "moving tag"},
 	{"npx pinned", "MG204", false, server(`{"command":"npx","args":["-y","pkg@1.2.3"]}`), Options{}, ""},
 	{"uvx pinned", "MG204", false, server(`{"command":"uvx","args":["mcp-server-time==0.6.2"]}`), Options{}, ""},
 	{"docker digest", "MG204", false, server(`{"command":"docker","args":["run","-i","--rm","mcp/fetch@sha256:0123456789abcdef"]}`), Options{}, ""},

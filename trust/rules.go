@@ -109,6 +109,59 @@ var Rules = []Rule{
 			"https://… build and run code straight from a repository or URL, bypassing registry versions; a " +
 			"branch can change under an approved server at any time.\n\n" +
 			"Fix: install a released version from the registry and pin it exactly."},
+	{ID: "MG220", Slug: "container-privileged", Severity: SeverityCritical,
+		Title: "a container runs with --privileged",
+		Help: "docker, podman or nerdctl run --privileged gives the container every capability, all host devices " +
+			"and no seccomp or AppArmor confinement: root inside it can mount the host's disks and load kernel " +
+			"modules, so whatever the image runs (and whoever can re-push it) owns the host.\n\n" +
+			"Fix: remove --privileged; if the server needs one capability, add only that one, and say why in review."},
+	{ID: "MG221", Slug: "container-engine-socket", Severity: SeverityCritical,
+		Title: "a container gets the container engine's socket",
+		Help: "Mounting /var/run/docker.sock (podman.sock, containerd.sock, or --use-api-socket) into a container " +
+			"hands it the engine's API, which can start a new privileged container with the host's / mounted: " +
+			"root on the host, one request away.\n\n" +
+			"Fix: do not mount the socket. A server that must manage containers should run outside a container, " +
+			"or talk to a socket proxy that allows only the calls it needs."},
+	{ID: "MG222", Slug: "container-host-root-mount", Severity: SeverityCritical,
+		Title: "a container bind-mounts the host's root or system directories",
+		Help: "-v /:/host, --mount type=bind,src=/etc,… and their kin give the container the host's files: every " +
+			"secret on the machine to read and, read-write, system files to change (cron, sudoers, shell profiles), " +
+			"which is code execution on the host.\n\n" +
+			"Fix: mount only the directory the server works on (a repository subdirectory such as ./data), read-only when it can."},
+	{ID: "MG223", Slug: "container-home-mount", Severity: SeverityHigh,
+		Title: "a container bind-mounts your home directory or a credential directory",
+		Help: "Mounting $HOME, ~, /Users/NAME or a credential directory (~/.ssh, ~/.aws, ~/.gnupg, ~/.kube, " +
+			"~/.docker, ~/.config) gives the container your keys and tokens, and read-write your shell start-up " +
+			"files. High rather than critical: it is your account, not the whole host.\n\n" +
+			"Fix: mount only the directory the server needs; pass a credential it needs as one variable, not a directory."},
+	{ID: "MG224", Slug: "container-host-namespace", Severity: SeverityHigh,
+		Title: "a container shares the host's process, IPC or user namespace",
+		Help: "--pid host lets the container see every host process with its command line (and often secrets in " +
+			"them) and, with a capability such as SYS_PTRACE, trace and inject into them; --ipc host shares memory " +
+			"segments; --userns host makes container root host root. High: each removes a wall that stops a " +
+			"compromised server reaching the host.\n\n" +
+			"Fix: remove the option; MCP servers do not need the host's namespaces."},
+	{ID: "MG225", Slug: "container-host-network", Severity: SeverityMedium,
+		Title: "a container uses the host's network",
+		Help: "--network host puts the container on the host's network stack: it reaches services bound to the " +
+			"host's loopback (databases, dev servers, debuggers, an engine API on tcp) and the cloud metadata " +
+			"endpoint. Medium, not high: it widens what a compromised server can reach but gives it no code " +
+			"execution on the host by itself, and some servers use it to reach a local service.\n\n" +
+			"Fix: use the default bridge network and publish or connect only the ports the server needs " +
+			"(host.docker.internal reaches a host service)."},
+	{ID: "MG226", Slug: "container-added-capability", Severity: SeverityHigh,
+		Title: "a container gets a dangerous capability or loses its confinement",
+		Help: "--cap-add SYS_ADMIN (ALL, SYS_PTRACE, SYS_MODULE, DAC_READ_SEARCH, NET_ADMIN, ...), --security-opt " +
+			"seccomp=unconfined or apparmor=unconfined, and --device of a host disk are the known ways out of a " +
+			"container. High, not critical: each needs a second step to escape, unlike --privileged.\n\n" +
+			"Fix: remove the option; add a narrow capability (NET_BIND_SERVICE) only when the server documents the need."},
+	{ID: "MG227", Slug: "image-tag-not-digest", Severity: SeverityLow,
+		Title: "a container image is pinned by a version tag, not a digest",
+		Help: "image:0.4.0 names a version, but a tag is a mutable pointer: the publisher, or whoever takes over " +
+			"the repository or registry account, can push other content under it, and every launch pulls what the " +
+			"tag points to then. A digest (image@sha256:…) names fixed content. Low, below MG204: a version tag is " +
+			"rarely moved, while :latest or no tag moves with every release.\n\n" +
+			"Fix: pin the digest, keeping the tag for readers: image:0.4.0@sha256:…"},
 	{ID: "MG301", Slug: "invalid-config", Severity: SeverityHigh,
 		Title: "the file does not parse under agentty's rules",
 		Help: "agentty parses the configuration strictly (no comments, no trailing commas, valid UTF-8). When " +
