@@ -70,6 +70,8 @@ func (c *serverCheck) run(opts Options) {
 	}
 	c.secrets()
 	c.transport()
+	c.network()
+	c.access()
 }
 
 // env reports variables that change what code runs (MG101) and PATH

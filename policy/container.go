@@ -68,6 +68,7 @@ func (a *analyzer) containerEscapes(name string, opts []word) {
 			continue
 		}
 		at := o.w.at
+		a.containerEnv(name, o)
 		switch o.name {
 		case "--privileged":
 			if o.val == "" || strings.EqualFold(o.val, "true") {

@@ -459,7 +459,7 @@ var dockerBoolFlags = map[string]bool{
 	"--read-only": true, "--publish-all": true, "--no-healthcheck": true, "--oom-kill-disable": true,
 	"--quiet": true, "--disable-content-trust": true, "--help": true, "--use-api-socket": true,
 	"--replace": true, "--rmi": true, "--read-only-tmpfs": true, "--no-hosts": true, "--passwd": true,
-	"--sig-proxy": true, "--tls-verify": true, "--http-proxy": true,
+	"--sig-proxy": true, "--tls-verify": true, "--http-proxy": true, "--env-host": true,
 }
 
 // dockerImage finds the image operand of `docker run [options] IMAGE

@@ -231,6 +231,25 @@ var Rules = []Rule{
 		Help: "Plain http to another machine exposes requests, tool results and any credentials in headers to " +
 			"the network, and lets anyone on the path change the tools the agent sees.\n\n" +
 			"Fix: use https://, or keep plain http to localhost."},
+	{ID: "MG403", Slug: "plaintext-http-arg", Severity: SeverityMedium,
+		Title: "a server is given a non-loopback http:// URL in its arguments",
+		Help: "An argument such as --server http://10.0.0.5:5000/ makes the server talk plain http to another " +
+			"machine: what it sends and receives there (queries, tool results, any credentials it adds) can be " +
+			"read and changed on the way. Medium, like MG402.\n\n" +
+			"Fix: use https://, or keep plain http to localhost (or host.docker.internal from a container)."},
+	{ID: "MG404", Slug: "project-remote-server", Severity: SeverityMedium,
+		Title: "a project configuration connects agentty to a remote server",
+		Help: "agentty never gates http and sse entries: it connects to a remote server in a project configuration " +
+			"at start, without asking, and offers its tools to the agent. Whoever runs that server chooses the " +
+			"tools, their descriptions (prompts the model reads) and their results, and receives whatever the " +
+			"agent sends to them. Medium: nothing runs on your machine, but a repository picks who the agent talks to.\n\n" +
+			"Fix: add remote servers you trust to your own configuration instead, or review who operates this one."},
+	{ID: "MG405", Slug: "cloud-metadata-endpoint", Severity: SeverityHigh,
+		Title: "a cloud metadata endpoint in a url, arg or env value",
+		Help: "169.254.169.254, metadata.google.internal, fd00:ec2::254 (and the ECS, Azure and Alibaba " +
+			"equivalents) answer anyone on the machine with its cloud credentials. A server pointed at one, on a " +
+			"CI runner or cloud workstation, hands those credentials to the server and to the agent.\n\n" +
+			"Fix: remove the endpoint; no MCP server needs the instance's credentials through its configuration."},
 	{ID: "MG501", Slug: "project-hooks", Severity: SeverityMedium,
 		Title: "a project .agentty/hooks.json runs shell commands on tool calls",
 		Help: "agentty runs the run commands of a project hooks.json on tool calls once its whole-file hash is " +
@@ -249,6 +268,19 @@ var Rules = []Rule{
 			"tool list that agentty offers as project agents without any approval. They do not run code by " +
 			"themselves, but they steer what the agent does with the tools it has: a prompt-injection surface.\n\n" +
 			"Fix: review the persona's prompt and tool list like code."},
+	{ID: "MG601", Slug: "broad-filesystem-root", Severity: SeverityHigh,
+		Title: "a server is given /, a home directory, /etc or a credential directory",
+		Help: "Filesystem servers (and any server taking a root or directory argument) read, and often write, " +
+			"everything below the paths they are given. /, ~, $HOME, /Users/NAME, /etc, ~/.ssh, ~/.aws, ~/.gnupg " +
+			"or ~/.config put your keys and tokens, and files whose change runs code, within reach of every tool " +
+			"call, including ones a prompt injection asks for.\n\n" +
+			"Fix: give the server the project directory (or a subdirectory of it) only."},
+	{ID: "MG602", Slug: "env-forward-all", Severity: SeverityHigh,
+		Title: "every environment variable is forwarded to the server",
+		Help: "An env key \"*\", podman run --env-host, -e 'PREFIX*' or an --env-file from your home directory " +
+			"hands the server (or its container) your whole environment: every token and key agentty was started " +
+			"with, not just the one the server needs.\n\n" +
+			"Fix: forward the variables the server needs by name (-e GITHUB_TOKEN, \"env\": {\"X\": \"${X}\"})."},
 }
 
 // RuleByID returns the catalog entry for id, or a zero Rule.
