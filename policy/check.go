@@ -70,6 +70,8 @@ func (c *serverCheck) run(opts Options) {
 	}
 	c.secrets()
 	c.transport()
+	c.network()
+	c.access()
 }
 
 // env reports variables that change what code runs (MG101) and PATH
@@ -81,7 +83,7 @@ func (c *serverCheck) env() {
 			c.add("MG102", ev.Pos, key, "env.%s is set to %s: %s", ev.Name, showValue(ev.Name, ev.Value), pathEffect(c.s.SpawnCommand(), ev.Value))
 			continue
 		}
-		if why := execEnvVar(ev.Name); why != "" {
+		if why := execEnvVar(ev.Name); why != "" && !outsideRepoSearchPath(ev.Name, ev.Value) {
 			c.add("MG101", ev.Pos, key, "env.%s is set to %s: %s; env is not part of agentty's fingerprint, so it can change after approval",
 				ev.Name, showValue(ev.Name, ev.Value), why)
 		}

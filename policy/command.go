@@ -197,7 +197,7 @@ func (a *analyzer) unwrapEnv(ws []word) []word {
 			ws = ws[1:]
 		case strings.Contains(w.text, "=") && !strings.HasPrefix(w.text, "="):
 			name, value, _ := strings.Cut(w.text, "=")
-			if why := execEnvVar(name); why != "" {
+			if why := execEnvVar(name); why != "" && !outsideRepoSearchPath(name, value) {
 				a.add("MG101", w.at, "env sets %s=%s before running the command: %s", name, quote(shortValue(value)), why)
 			}
 			ws = ws[1:]

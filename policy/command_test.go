@@ -54,7 +54,9 @@ func TestCommandLines(t *testing.T) {
 		{[]string{"powershell", "-c", "iwr https://x -OutFile x.zip"}, "MG202@2"},
 		// Wrappers and nested command lines.
 		{[]string{"sh", "-c", `exec "$@"`, "sh", "npx", "-y", "pkg"}, "MG202@2 MG204@6"},
-		{[]string{"cmd", "/c", "npx", "-y", "pkg"}, "MG202@2 MG204@2"},
+		// cmd /c with a plain program line is the Windows launcher, not a script (no MG202)
+		{[]string{"cmd", "/c", "npx", "-y", "pkg"}, "MG204@2"},
+		{[]string{"cmd", "/c", "npx", "-y", "pkg", "&", "calc"}, "MG202@2 MG204@2"},
 		{[]string{"bash", "-c", "NODE_OPTIONS=--require=./x.js node /opt/s.js"}, "MG202@2 MG101@2 MG105@2"},
 		{[]string{"sudo", "-u", "svc", "npx", "pkg@1.0.0"}, ""},
 		{[]string{"timeout", "30", "uvx", "pkg"}, "MG204@3"},

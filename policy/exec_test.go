@@ -12,21 +12,22 @@ import (
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
-// pairedCase is one line of testdata/paired/exec/cases.txt.
-type pairedCase struct {
+// execCase is one line of testdata/paired/exec/cases.txt (command lines;
+// paired_test.go holds the server-entry pairs of testdata/paired/access).
+type execCase struct {
 	line  int
 	rule  string
 	fires bool
 	argv  []string
 }
 
-func readPaired(t testing.TB, path string) []pairedCase {
+func readExecCases(t testing.TB, path string) []execCase {
 	f, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer f.Close()
-	var out []pairedCase
+	var out []execCase
 	sc := bufio.NewScanner(f)
 	for n := 1; sc.Scan(); n++ {
 		l := sc.Text()
@@ -37,7 +38,7 @@ func readPaired(t testing.TB, path string) []pairedCase {
 		if len(parts) != 3 || (parts[1] != "+" && parts[1] != "-") {
 			t.Fatalf("%s:%d: want RULE<tab>+|-<tab>[argv]", path, n)
 		}
-		c := pairedCase{line: n, rule: parts[0], fires: parts[1] == "+"}
+		c := execCase{line: n, rule: parts[0], fires: parts[1] == "+"}
 		if err := json.Unmarshal([]byte(parts[2]), &c.argv); err != nil || len(c.argv) == 0 {
 			t.Fatalf("%s:%d: argv: %v", path, n, err)
 		}
@@ -58,7 +59,7 @@ func serverOf(argv []string) File {
 func TestPairedExec(t *testing.T) {
 	type counts struct{ tp, fn, tn, fp int }
 	per := map[string]*counts{}
-	for _, c := range readPaired(t, "testdata/paired/exec/cases.txt") {
+	for _, c := range readExecCases(t, "testdata/paired/exec/cases.txt") {
 		if per[c.rule] == nil {
 			per[c.rule] = &counts{}
 		}
@@ -74,7 +75,7 @@ func TestPairedExec(t *testing.T) {
 			n.tp++
 		case c.fires:
 			n.fn++
-			t.Errorf("line %d: %s missed %q; findings: %v", c.line, c.rule, c.argv, rulesIn(fs))
+			t.Errorf("line %d: %s missed %q; findings: %v", c.line, c.rule, c.argv, ruleList(fs))
 		case fired:
 			n.fp++
 			t.Errorf("line %d: %s false alarm on %q", c.line, c.rule, c.argv)
@@ -82,7 +83,7 @@ func TestPairedExec(t *testing.T) {
 			n.tn++
 		}
 		if c.fires && !failsHigh {
-			t.Errorf("line %d: %q does not fail --fail-on high; findings: %v", c.line, c.argv, rulesIn(fs))
+			t.Errorf("line %d: %q does not fail --fail-on high; findings: %v", c.line, c.argv, ruleList(fs))
 		}
 	}
 	var ids []string
@@ -96,7 +97,7 @@ func TestPairedExec(t *testing.T) {
 	}
 }
 
-func rulesIn(fs []trust.Finding) string {
+func ruleList(fs []trust.Finding) string {
 	var b []string
 	for _, f := range fs {
 		b = append(b, fmt.Sprintf("%s(%s)", f.Rule, f.Severity))
@@ -117,7 +118,7 @@ func TestOneRepoCodeFindingPerCause(t *testing.T) {
 // FuzzExecUnwrap: the command unwrapping (find -exec, xargs, awk, ssh, git
 // -c, shells) terminates within the step budget and never panics.
 func FuzzExecUnwrap(f *testing.F) {
-	for _, c := range readPaired(f, "testdata/paired/exec/cases.txt") {
+	for _, c := range readExecCases(f, "testdata/paired/exec/cases.txt") {
 		f.Add(strings.Join(c.argv, "\x1f"))
 	}
 	f.Add("find\x1f.\x1f-exec\x1ffind\x1f.\x1f-exec\x1fxargs\x1fgit\x1f-c\x1fcore.pager=awk 'BEGIN{system(\"sh -c x\")}'")

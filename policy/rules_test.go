@@ -69,7 +69,7 @@ var ruleCases = []ruleCase{
 	{"curl to file", "MG201", false, server(`{"command":"sh","args":["-c","curl -o data.json https://x && jq . data.json"]}`), Options{}, ""},
 	// MG202
 	{"shell wrapper", "MG202", true, server(`{"command":"bash","args":["-lc","exec npx -y pkg@1.0.0"]}`), Options{}, "inline script"},
-	{"cmd wrapper", "MG202", true, server(`{"command":"cmd","args":["/c","npx","-y","pkg@1.0.0"]}`), Options{}, "cmd /c"},
+	{"cmd wrapper", "MG202", true, server(`{"command":"cmd","args":["/c","npx -y pkg@1.0.0 > log.txt & echo done"]}`), Options{}, "cmd /c"},
 	{"shell script file", "MG202", false, server(`{"command":"bash","args":["/opt/run.sh"]}`), Options{}, ""},
 	// MG203
 	{"node -e", "MG203", true, server(`{"command":"node","args":["-e","require('x')"]}`), Options{}, "inline code"},
@@ -81,7 +81,7 @@ var ruleCases = []ruleCase{
 	{"npx range", "MG204", true, server(`{"command":"npx","args":["pkg@^1"]}`), Options{}, "range"},
 	{"npx dist-tag", "MG204", true, server(`{"command":"npx","args":["pkg@next"]}`), Options{}, "dist-tag"},
 	{"uvx", "MG204", true, server(`{"command":"uvx","args":["mcp-server-time"]}`), Options{}, "uvx"},
-	{"docker tag", "MG204", true, server(`{"command":"docker","args":["run","-i","--rm","mcp/fetch:1.0"]}`), Options{}, "by tag"},
+	{"docker tag", "MG204", true, server(`{"command":"docker","args":["run","-i","--rm","mcp/fetch:stable"]}`), Options{}, "moving tag"},
 	{"npx pinned", "MG204", false, server(`{"command":"npx","args":["-y","pkg@1.2.3"]}`), Options{}, ""},
 	{"uvx pinned", "MG204", false, server(`{"command":"uvx","args":["mcp-server-time==0.6.2"]}`), Options{}, ""},
 	{"docker digest", "MG204", false, server(`{"command":"docker","args":["run","-i","--rm","mcp/fetch@sha256:0123456789abcdef"]}`), Options{}, ""},

@@ -433,12 +433,17 @@ func (a *analyzer) container(name string, args []word, depth int) {
 		if image.text == "" || !image.lit {
 			return
 		}
+		a.containerEscapes(name, rest[:len(rest)-len(cmd)-1])
 		if !strings.Contains(image.text, "@sha256:") && !strings.Contains(image.text, "@sha512:") {
-			how := "by tag: the tag can be moved to other content"
-			if i := strings.LastIndexByte(image.text, '/'); !strings.Contains(image.text[i+1:], ":") {
-				how = "without a tag or digest: every launch can pull whatever :latest is"
+			if tag := versionTag(image.text); tag != "" {
+				a.add("MG227", image.at, "%s run uses the image %s by its version tag %s: a tag is a mutable name its publisher (or whoever takes over the repository) can re-push with other content, only a digest names fixed content; pin it by digest (image@sha256:…)", name, quote(image.text), quote(tag))
+			} else {
+				how := "by a moving tag: the tag can be moved to other content"
+				if i := strings.LastIndexByte(image.text, '/'); !strings.Contains(image.text[i+1:], ":") {
+					how = "without a tag or digest: every launch can pull whatever :latest is"
+				}
+				a.add("MG204", image.at, "%s run uses the image %s %s; pin it by digest (image@sha256:…)", name, quote(image.text), how)
 			}
-			a.add("MG204", image.at, "%s run uses the image %s %s; pin it by digest (image@sha256:…)", name, quote(image.text), how)
 		}
 		if len(cmd) > 0 {
 			a.argv(cmd, depth+1)
@@ -454,7 +459,7 @@ var dockerBoolFlags = map[string]bool{
 	"--read-only": true, "--publish-all": true, "--no-healthcheck": true, "--oom-kill-disable": true,
 	"--quiet": true, "--disable-content-trust": true, "--help": true, "--use-api-socket": true,
 	"--replace": true, "--rmi": true, "--read-only-tmpfs": true, "--no-hosts": true, "--passwd": true,
-	"--sig-proxy": true, "--tls-verify": true, "--http-proxy": true,
+	"--sig-proxy": true, "--tls-verify": true, "--http-proxy": true, "--env-host": true,
 }
 
 // dockerImage finds the image operand of `docker run [options] IMAGE

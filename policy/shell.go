@@ -510,7 +510,7 @@ func (a *analyzer) cmdShell(cmd word, args []word, depth int) {
 			if len(rest) > 0 {
 				at = rest[0].at
 			}
-			if depth == 0 {
+			if depth == 0 && !plainCmdLine(line) {
 				a.add("MG202", at, "cmd %s runs an inline command line: %s", args[i].text[:2], quote(line))
 			}
 			a.cmdLine(line, at, depth+1)

@@ -142,6 +142,59 @@ var Rules = []Rule{
 			"http://… fetch code over an unencrypted connection to another machine: anyone on the network path " +
 			"can replace the packages the server runs. Loopback addresses are not reported.\n\n" +
 			"Fix: use an https:// index (or a loopback mirror), and pin the packages with hashes."},
+	{ID: "MG220", Slug: "container-privileged", Severity: SeverityCritical,
+		Title: "a container runs with --privileged",
+		Help: "docker, podman or nerdctl run --privileged gives the container every capability, all host devices " +
+			"and no seccomp or AppArmor confinement: root inside it can mount the host's disks and load kernel " +
+			"modules, so whatever the image runs (and whoever can re-push it) owns the host.\n\n" +
+			"Fix: remove --privileged; if the server needs one capability, add only that one, and say why in review."},
+	{ID: "MG221", Slug: "container-engine-socket", Severity: SeverityCritical,
+		Title: "a container gets the container engine's socket",
+		Help: "Mounting /var/run/docker.sock (podman.sock, containerd.sock, or --use-api-socket) into a container " +
+			"hands it the engine's API, which can start a new privileged container with the host's / mounted: " +
+			"root on the host, one request away.\n\n" +
+			"Fix: do not mount the socket. A server that must manage containers should run outside a container, " +
+			"or talk to a socket proxy that allows only the calls it needs."},
+	{ID: "MG222", Slug: "container-host-root-mount", Severity: SeverityCritical,
+		Title: "a container bind-mounts the host's root or system directories",
+		Help: "-v /:/host, --mount type=bind,src=/etc,… and their kin give the container the host's files: every " +
+			"secret on the machine to read and, read-write, system files to change (cron, sudoers, shell profiles), " +
+			"which is code execution on the host.\n\n" +
+			"Fix: mount only the directory the server works on (a repository subdirectory such as ./data), read-only when it can."},
+	{ID: "MG223", Slug: "container-home-mount", Severity: SeverityHigh,
+		Title: "a container bind-mounts your home directory or a credential directory",
+		Help: "Mounting $HOME, ~, /Users/NAME or a credential directory (~/.ssh, ~/.aws, ~/.gnupg, ~/.kube, " +
+			"~/.docker, ~/.config) gives the container your keys and tokens, and read-write your shell start-up " +
+			"files. High rather than critical: it is your account, not the whole host.\n\n" +
+			"Fix: mount only the directory the server needs; pass a credential it needs as one variable, not a directory."},
+	{ID: "MG224", Slug: "container-host-namespace", Severity: SeverityHigh,
+		Title: "a container shares the host's process, IPC or user namespace",
+		Help: "--pid host lets the container see every host process with its command line (and often secrets in " +
+			"them) and, with a capability such as SYS_PTRACE, trace and inject into them; --ipc host shares memory " +
+			"segments; --userns host makes container root host root. High: each removes a wall that stops a " +
+			"compromised server reaching the host.\n\n" +
+			"Fix: remove the option; MCP servers do not need the host's namespaces."},
+	{ID: "MG225", Slug: "container-host-network", Severity: SeverityMedium,
+		Title: "a container uses the host's network",
+		Help: "--network host puts the container on the host's network stack: it reaches services bound to the " +
+			"host's loopback (databases, dev servers, debuggers, an engine API on tcp) and the cloud metadata " +
+			"endpoint. Medium, not high: it widens what a compromised server can reach but gives it no code " +
+			"execution on the host by itself, and some servers use it to reach a local service.\n\n" +
+			"Fix: use the default bridge network and publish or connect only the ports the server needs " +
+			"(host.docker.internal reaches a host service)."},
+	{ID: "MG226", Slug: "container-added-capability", Severity: SeverityHigh,
+		Title: "a container gets a dangerous capability or loses its confinement",
+		Help: "--cap-add SYS_ADMIN (ALL, SYS_PTRACE, SYS_MODULE, DAC_READ_SEARCH, NET_ADMIN, ...), --security-opt " +
+			"seccomp=unconfined or apparmor=unconfined, and --device of a host disk are the known ways out of a " +
+			"container. High, not critical: each needs a second step to escape, unlike --privileged.\n\n" +
+			"Fix: remove the option; add a narrow capability (NET_BIND_SERVICE) only when the server documents the need."},
+	{ID: "MG227", Slug: "image-tag-not-digest", Severity: SeverityLow,
+		Title: "a container image is pinned by a version tag, not a digest",
+		Help: "image:0.4.0 names a version, but a tag is a mutable pointer: the publisher, or whoever takes over " +
+			"the repository or registry account, can push other content under it, and every launch pulls what the " +
+			"tag points to then. A digest (image@sha256:…) names fixed content. Low, below MG204: a version tag is " +
+			"rarely moved, while :latest or no tag moves with every release.\n\n" +
+			"Fix: pin the digest, keeping the tag for readers: image:0.4.0@sha256:…"},
 	{ID: "MG301", Slug: "invalid-config", Severity: SeverityHigh,
 		Title: "the file does not parse under agentty's rules",
 		Help: "agentty parses the configuration strictly (no comments, no trailing commas, valid UTF-8). When " +
@@ -211,6 +264,25 @@ var Rules = []Rule{
 		Help: "Plain http to another machine exposes requests, tool results and any credentials in headers to " +
 			"the network, and lets anyone on the path change the tools the agent sees.\n\n" +
 			"Fix: use https://, or keep plain http to localhost."},
+	{ID: "MG403", Slug: "plaintext-http-arg", Severity: SeverityMedium,
+		Title: "a server is given a non-loopback http:// URL in its arguments",
+		Help: "An argument such as --server http://10.0.0.5:5000/ makes the server talk plain http to another " +
+			"machine: what it sends and receives there (queries, tool results, any credentials it adds) can be " +
+			"read and changed on the way. Medium, like MG402.\n\n" +
+			"Fix: use https://, or keep plain http to localhost (or host.docker.internal from a container)."},
+	{ID: "MG404", Slug: "project-remote-server", Severity: SeverityMedium,
+		Title: "a project configuration connects agentty to a remote server",
+		Help: "agentty never gates http and sse entries: it connects to a remote server in a project configuration " +
+			"at start, without asking, and offers its tools to the agent. Whoever runs that server chooses the " +
+			"tools, their descriptions (prompts the model reads) and their results, and receives whatever the " +
+			"agent sends to them. Medium: nothing runs on your machine, but a repository picks who the agent talks to.\n\n" +
+			"Fix: add remote servers you trust to your own configuration instead, or review who operates this one."},
+	{ID: "MG405", Slug: "cloud-metadata-endpoint", Severity: SeverityHigh,
+		Title: "a cloud metadata endpoint in a url, arg or env value",
+		Help: "169.254.169.254, metadata.google.internal, fd00:ec2::254 (and the ECS, Azure and Alibaba " +
+			"equivalents) answer anyone on the machine with its cloud credentials. A server pointed at one, on a " +
+			"CI runner or cloud workstation, hands those credentials to the server and to the agent.\n\n" +
+			"Fix: remove the endpoint; no MCP server needs the instance's credentials through its configuration."},
 	{ID: "MG501", Slug: "project-hooks", Severity: SeverityMedium,
 		Title: "a project .agentty/hooks.json runs shell commands on tool calls",
 		Help: "agentty runs the run commands of a project hooks.json on tool calls once its whole-file hash is " +
@@ -229,6 +301,19 @@ var Rules = []Rule{
 			"tool list that agentty offers as project agents without any approval. They do not run code by " +
 			"themselves, but they steer what the agent does with the tools it has: a prompt-injection surface.\n\n" +
 			"Fix: review the persona's prompt and tool list like code."},
+	{ID: "MG601", Slug: "broad-filesystem-root", Severity: SeverityHigh,
+		Title: "a server is given /, a home directory, /etc or a credential directory",
+		Help: "Filesystem servers (and any server taking a root or directory argument) read, and often write, " +
+			"everything below the paths they are given. /, ~, $HOME, /Users/NAME, /etc, ~/.ssh, ~/.aws, ~/.gnupg " +
+			"or ~/.config put your keys and tokens, and files whose change runs code, within reach of every tool " +
+			"call, including ones a prompt injection asks for.\n\n" +
+			"Fix: give the server the project directory (or a subdirectory of it) only."},
+	{ID: "MG602", Slug: "env-forward-all", Severity: SeverityHigh,
+		Title: "every environment variable is forwarded to the server",
+		Help: "An env key \"*\", podman run --env-host, -e 'PREFIX*' or an --env-file from your home directory " +
+			"hands the server (or its container) your whole environment: every token and key agentty was started " +
+			"with, not just the one the server needs.\n\n" +
+			"Fix: forward the variables the server needs by name (-e GITHUB_TOKEN, \"env\": {\"X\": \"${X}\"})."},
 }
 
 // RuleByID returns the catalog entry for id, or a zero Rule.
