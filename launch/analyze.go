@@ -17,7 +17,7 @@ type Options struct {
 
 // Limits that keep the analysis of hostile input bounded.
 const (
-	maxDepth    = 6       // nested programs: sh -c "npm start" → script → node
+	maxDepth    = 16      // nested programs and scripts: sh -c "npm start" → script → node …
 	maxSteps    = 100000  // words and script nodes looked at per server
 	maxReadSize = 1 << 20 // the largest script or manifest read
 )

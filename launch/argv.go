@@ -43,6 +43,7 @@ func (a *analyzer) argv(ws []word, cx context) {
 	}
 	next := cx.with()
 	next.depth++
+	a.nestedCommands(name, args, next)
 	switch {
 	case name == "node" || name == "nodejs":
 		a.node(name, args, next)
@@ -278,4 +279,31 @@ func joinDir(dir, name string) string {
 		return name
 	}
 	return strings.TrimSuffix(dir, "/") + "/" + name
+}
+
+// nestedCommands follows the commands a program runs from its arguments
+// (NestedCommands: find -exec, xargs, awk system(), ssh ProxyCommand, git
+// -c core.pager, watch).
+func (a *analyzer) nestedCommands(name string, args []word, cx context) {
+	lw := make([]Word, len(args))
+	for i, w := range args {
+		lw[i] = Word{Text: w.text, Lit: w.lit, At: i}
+	}
+	source := func(at int) string {
+		if at >= 0 && at < len(args) {
+			return args[at].source
+		}
+		return "command"
+	}
+	for _, n := range NestedCommands(name, lw) {
+		if n.Script != "" {
+			a.shellScript(n.Script, "", source(n.At), cx)
+			continue
+		}
+		ws := make([]word, len(n.Words))
+		for i, w := range n.Words {
+			ws[i] = word{text: w.Text, lit: w.Lit, source: source(w.At)}
+		}
+		a.argv(ws, cx)
+	}
 }

@@ -5,13 +5,16 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/mcp-guard/mcp-guard/launch"
 )
 
 // This file holds the command-execution rules (MG206-MG210) and the one
 // mechanism that unwraps programs running a command given in their
 // arguments (find -exec, xargs, awk system(), ssh ProxyCommand, git -c):
-// each entry of commandRunners says where the nested command is, and
-// execRules feeds it back into the analyzer, so every rule applies to it.
+// launch.NestedCommands says where the nested command is (the launch model
+// follows the same commands), and execRules feeds it back into the
+// analyzer, so every rule applies to it.
 
 // nestedCmd is a command a program runs on the configuration's behalf:
 // either an argv (words) or a shell script (script, run with sh -c).
@@ -22,26 +25,21 @@ type nestedCmd struct {
 	at     int
 }
 
-// commandRunners maps programs that run a command given in their arguments
-// to the function finding those commands.
-var commandRunners = map[string]func(name string, args []word) []nestedCmd{
-	"find": findExec, "gfind": findExec,
-	"xargs": xargsCmd, "gxargs": xargsCmd,
-	"awk": awkCmds, "gawk": awkCmds, "mawk": awkCmds, "nawk": awkCmds,
-	"ssh": sshCmds, "scp": sshCmds, "sftp": sshCmds,
-	"git":   gitCmds,
-	"watch": watchCmd,
-}
-
 // execRules is the analyzer's hook for the command-execution rules on one
 // command (after wrappers): nested commands, reverse shells, destructive
 // deletes, plaintext package indexes and inline code that fetches or
 // decodes code to run.
 func (a *analyzer) execRules(name string, args []word, depth int) {
-	if f := commandRunners[name]; f != nil {
-		for _, n := range f(name, args) {
-			a.nested(n, depth)
+	lw := make([]launch.Word, len(args))
+	for i, w := range args {
+		lw[i] = launch.Word{Text: w.text, Lit: w.lit, At: w.at}
+	}
+	for _, n := range launch.NestedCommands(name, lw) {
+		c := nestedCmd{how: n.How, script: n.Script, at: n.At}
+		for _, w := range n.Words {
+			c.words = append(c.words, word{text: w.Text, lit: w.Lit, at: w.At})
 		}
+		a.nested(c, depth)
 	}
 	a.reverseShellArgv(name, args)
 	a.destructiveRm(name, args)
@@ -101,163 +99,6 @@ func (a *analyzer) scriptPrograms(src string) []string {
 		return true
 	})
 	return out
-}
-
-// findExec: find … -exec CMD {} ; (also -execdir, -ok, -okdir, and +).
-func findExec(_ string, args []word) []nestedCmd {
-	var out []nestedCmd
-	for i := 0; i < len(args); i++ {
-		t := args[i].text
-		if t != "-exec" && t != "-execdir" && t != "-ok" && t != "-okdir" {
-			continue
-		}
-		j := i + 1
-		for j < len(args) && args[j].text != ";" && args[j].text != "+" {
-			j++
-		}
-		if j > i+1 {
-			out = append(out, nestedCmd{how: "find " + t, words: args[i+1 : j], at: args[i+1].at})
-		}
-		i = j
-	}
-	return out
-}
-
-// xargsValue are xargs options that take a value as the next word.
-var xargsValue = []string{"-I", "-L", "-n", "-P", "-s", "-d", "-E", "-a", "--arg-file", "--delimiter",
-	"--max-args", "--max-procs", "--max-chars", "--max-lines", "--eof", "--replace", "--process-slot-var"}
-
-func xargsCmd(_ string, args []word) []nestedCmd {
-	rest := skipOptions(args, xargsValue...)
-	if len(rest) == 0 {
-		return nil
-	}
-	return []nestedCmd{{how: "xargs", words: rest, at: rest[0].at}}
-}
-
-var (
-	awkSystem = regexp.MustCompile(`system\s*\(\s*"((?:[^"\\]|\\.)*)"`)
-	awkPipeTo = regexp.MustCompile(`\|&?\s*"((?:[^"\\]|\\.)*)"`)
-	awkPipeIn = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"\s*\|&?\s*getline`)
-)
-
-// awkCmds: the string literals awk's system(), print | "cmd" and
-// "cmd" | getline run with sh -c. The program is the first operand that
-// is not an option (or -f's file, which is the launch model's).
-func awkCmds(_ string, args []word) []nestedCmd {
-	ops := skipOptions(args, "-F", "-v", "-f", "--field-separator", "--assign", "--file", "-E", "-i", "--include")
-	for _, w := range args {
-		if w.text == "-f" || w.text == "--file" {
-			return nil
-		}
-	}
-	if len(ops) == 0 || !ops[0].lit {
-		return nil
-	}
-	prog := ops[0]
-	var out []nestedCmd
-	for _, re := range []*regexp.Regexp{awkSystem, awkPipeTo, awkPipeIn} {
-		for _, m := range re.FindAllStringSubmatch(prog.text, 16) {
-			out = append(out, nestedCmd{how: "awk", script: awkUnescape(m[1]), at: prog.at})
-		}
-	}
-	return out
-}
-
-func awkUnescape(s string) string {
-	return strings.NewReplacer(`\"`, `"`, `\\`, `\`, `\n`, "\n", `\t`, "\t").Replace(s)
-}
-
-// sshCommandOptions are the ssh_config options whose value ssh runs with
-// the user's shell.
-var sshCommandOptions = map[string]bool{"proxycommand": true, "localcommand": true, "knownhostscommand": true}
-
-// sshCmds: ssh -o ProxyCommand=CMD (also -oProxyCommand=CMD, -o
-// "ProxyCommand CMD", LocalCommand, KnownHostsCommand).
-func sshCmds(name string, args []word) []nestedCmd {
-	var out []nestedCmd
-	for i := 0; i < len(args); i++ {
-		t := args[i].text
-		var opt string
-		switch {
-		case t == "-o" && i+1 < len(args):
-			i++
-			opt = args[i].text
-		case strings.HasPrefix(t, "-o") && len(t) > 2:
-			opt = t[2:]
-		default:
-			continue
-		}
-		key, val, ok := strings.Cut(opt, "=")
-		if !ok {
-			key, val, _ = strings.Cut(strings.TrimSpace(opt), " ")
-		}
-		if sshCommandOptions[strings.ToLower(strings.TrimSpace(key))] && strings.TrimSpace(val) != "" && !strings.EqualFold(strings.TrimSpace(val), "none") {
-			out = append(out, nestedCmd{how: name + " " + strings.TrimSpace(key), script: strings.TrimSpace(val), at: args[i].at})
-		}
-	}
-	return out
-}
-
-// gitCommandKeys are configuration keys whose value git runs with the
-// shell; a key matching a prefix ending in "." matches any subsection.
-var gitCommandKeys = []string{"core.pager", "core.sshcommand", "core.editor", "core.fsmonitor", "core.askpass",
-	"sequence.editor", "diff.external", "gpg.program", "gpg.ssh.program", "uploadpack.packobjectshook",
-	"credential.helper", "pager.", "alias.", "filter.", "diff.", "merge.", "difftool.", "mergetool."}
-
-// gitCmds: git -c key=value with a key whose value git runs. Aliases and
-// credential helpers are commands only when they start with "!".
-func gitCmds(_ string, args []word) []nestedCmd {
-	var out []nestedCmd
-	for i := 0; i < len(args); i++ {
-		t := args[i].text
-		if t == "-c" && i+1 < len(args) {
-			i++
-			key, val, _ := strings.Cut(args[i].text, "=")
-			key = strings.ToLower(key)
-			if script, ok := gitCommandValue(key, val); ok {
-				out = append(out, nestedCmd{how: "git -c " + key, script: script, at: args[i].at})
-			}
-			continue
-		}
-		if t == "-C" || t == "--git-dir" || t == "--work-tree" || t == "--namespace" {
-			i++
-			continue
-		}
-		if !strings.HasPrefix(t, "-") {
-			break // the subcommand
-		}
-	}
-	return out
-}
-
-func gitCommandValue(key, val string) (string, bool) {
-	if strings.TrimSpace(val) == "" {
-		return "", false
-	}
-	for _, k := range gitCommandKeys {
-		if key != k && !(strings.HasSuffix(k, ".") && strings.HasPrefix(key, k)) {
-			continue
-		}
-		if k == "alias." || k == "credential.helper" {
-			s, bang := strings.CutPrefix(val, "!")
-			return s, bang
-		}
-		if k == "core.fsmonitor" && (val == "true" || val == "false") {
-			return "", false
-		}
-		return val, true
-	}
-	return "", false
-}
-
-// watchCmd: watch runs its operands joined with sh -c (without -x).
-func watchCmd(_ string, args []word) []nestedCmd {
-	rest := skipOptions(args, "-n", "--interval", "-d", "-q", "--equexit")
-	if len(rest) == 0 {
-		return nil
-	}
-	return []nestedCmd{{how: "watch", script: joinWords(rest), at: rest[0].at}}
 }
 
 // netcats are programs that connect a socket to stdin and stdout.
