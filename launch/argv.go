@@ -208,11 +208,12 @@ func (a *analyzer) chdir(cx *context, dir string, lit bool, source string) {
 	cx.cwd = p
 }
 
-// skipOptions drops leading options (words starting with "-"), and the
-// value of each option named in withValue, up to and including "--".
-func skipOptions(ws []word, withValue ...string) []word {
+// SkipOptions drops leading options (words starting with "-"), and the
+// value of each option named in withValue, up to and including "--"; text
+// gives a word's text. One rule for every walker of command lines.
+func SkipOptions[W any](ws []W, text func(W) string, withValue ...string) []W {
 	for len(ws) > 0 {
-		t := ws[0].text
+		t := text(ws[0])
 		if t == "--" {
 			return ws[1:]
 		}
@@ -228,6 +229,10 @@ func skipOptions(ws []word, withValue ...string) []word {
 		}
 	}
 	return ws
+}
+
+func skipOptions(ws []word, withValue ...string) []word {
+	return SkipOptions(ws, func(w word) string { return w.text }, withValue...)
 }
 
 // program binds the program file when the command is a repository path

@@ -48,26 +48,9 @@ var commandRunners = map[string]func(name string, args []Word) []Nested{
 	"watch": watchCmd,
 }
 
-// skipWords drops leading options and the values of those in withValue, as
-// skipOptions does for the model's own words.
+// skipWords is SkipOptions for Words.
 func skipWords(ws []Word, withValue ...string) []Word {
-	for len(ws) > 0 {
-		t := ws[0].Text
-		if t == "--" {
-			return ws[1:]
-		}
-		if len(t) < 2 || t[0] != '-' {
-			return ws
-		}
-		ws = ws[1:]
-		for _, v := range withValue {
-			if t == v && len(ws) > 0 {
-				ws = ws[1:]
-				break
-			}
-		}
-	}
-	return ws
+	return SkipOptions(ws, func(w Word) string { return w.Text }, withValue...)
 }
 
 func joinTexts(ws []Word) string {

@@ -208,26 +208,9 @@ func (a *analyzer) unwrapEnv(ws []word) []word {
 	return ws
 }
 
-// skipOptions drops leading options (words starting with "-"), and the
-// value of each option named in withValue, up to and including "--".
+// skipOptions is launch.SkipOptions for policy's words.
 func skipOptions(ws []word, withValue ...string) []word {
-	for len(ws) > 0 {
-		t := ws[0].text
-		if t == "--" {
-			return ws[1:]
-		}
-		if len(t) < 2 || t[0] != '-' {
-			return ws
-		}
-		ws = ws[1:]
-		for _, v := range withValue {
-			if t == v && len(ws) > 0 {
-				ws = ws[1:]
-				break
-			}
-		}
-	}
-	return ws
+	return launch.SkipOptions(ws, func(w word) string { return w.text }, withValue...)
 }
 
 // progName and isPython are the launch model's (one grammar of a command
