@@ -195,6 +195,20 @@ func afterEquals(s string) string {
 	return ""
 }
 
+// scriptPath is the repository path of the script an interpreter runs; a
+// script named at run time, or relative to a directory known only then,
+// binds the whole repository instead (ok false).
+func (a *analyzer) scriptPath(w word, name string, cx context) (string, bool) {
+	if !w.lit {
+		a.whole(w.source, name+" runs a script named at run time")
+		return "", false
+	}
+	if a.unknownCwd(cx, w.source) {
+		return "", false
+	}
+	return a.resolve(cx, w.text)
+}
+
 // unknownCwd binds the repository when a program runs relative paths from
 // a directory that cannot be known.
 func (a *analyzer) unknownCwd(cx context, source string) bool {

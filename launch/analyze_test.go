@@ -203,6 +203,8 @@ func TestScopeRunnersThatMoveOrLoad(t *testing.T) {
 			fs: mapFS{"tools/a.sh": "#!/bin/sh\n./b.sh\n", "tools/srv": "\x7fELF", "b.sh": "x"}, has: []string{"F* tools/a.sh", "F* tools/srv", "F* b.sh"}},
 		{name: "git -c core.pager and ssh ProxyCommand run a script", cmd: "git", args: []string{"-c", "core.pager=sh ./tools/pager.sh", "log"},
 			fs: mapFS{"tools/pager.sh": "x"}, has: []string{"F* tools/pager.sh"}},
+		{name: "substitutions in nested statements and loop words", cmd: "sh", args: []string{"-c", "if true; then echo $(./tools/x.sh); fi; for f in $(./gen.sh); do :; done"},
+			fs: mapFS{"tools/x.sh": "\x7fELF", "gen.sh": "\x7fELF"}, has: []string{"F* tools/x.sh", "F* gen.sh"}},
 		{name: "a bare command with a relative PATH", cmd: "srv", env: map[string]string{"PATH": "bin:/usr/bin"},
 			fs: mapFS{"bin/srv": "\x7fELF"}, has: []string{"F bin/srv"}},
 		{name: "a .venv interpreter keeps python's rules", cmd: ".venv/bin/python", args: []string{"-m", "srv"},

@@ -130,18 +130,9 @@ func (a *analyzer) nodeOptions(words []string, source string, cx context) {
 // nodeMain binds the program node runs: a path (node resolves a bare name
 // as a path too), with what it can load.
 func (a *analyzer) nodeMain(w word, name string, cx context) {
-	if !w.lit {
-		a.whole(w.source, name+" runs a script named at run time")
-		return
+	if p, ok := a.scriptPath(w, name, cx); ok {
+		a.jsEntry(cx, p, w.source, name+" runs it")
 	}
-	if a.unknownCwd(cx, w.source) {
-		return
-	}
-	p, ok := a.resolve(cx, w.text)
-	if !ok {
-		return
-	}
-	a.jsEntry(cx, p, w.source, name+" runs it")
 }
 
 // jsEntry binds a JavaScript entry point (a file, or a directory node

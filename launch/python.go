@@ -86,14 +86,7 @@ func (a *analyzer) python(name string, args []word, cx context) {
 // pythonScript binds a script python runs and the directory it imports
 // from first (the script's own).
 func (a *analyzer) pythonScript(w word, name string, isolated bool, cx context) {
-	if !w.lit {
-		a.whole(w.source, name+" runs a script named at run time")
-		return
-	}
-	if a.unknownCwd(cx, w.source) {
-		return
-	}
-	p, ok := a.resolve(cx, w.text)
+	p, ok := a.scriptPath(w, name, cx)
 	if !ok {
 		return
 	}

@@ -156,8 +156,12 @@ func (w *shellWalk) stmt(st *syntax.Stmt) {
 	default:
 		// [[ ]], (( )), let: no program starts, but substitutions may.
 	}
+	// Substitutions in this statement's own words; nested statements were
+	// followed above and are not walked twice.
 	syntax.Walk(st, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.Stmt:
+			return n == st
 		case *syntax.CmdSubst:
 			w.nested(n.Stmts)
 			return false
