@@ -48,11 +48,7 @@ func revokeApprovals(c *cli.Context, e *env) error {
 	if len(names) > 0 && (all || wholeFile) {
 		return usageError("revoke takes server names or --all, not both")
 	}
-	dir, err := launchDir(c)
-	if err != nil {
-		return err
-	}
-	g, err := evaluateGate(c.Context, e, dir)
+	g, err := gateHere(c, e)
 	if err != nil {
 		return err
 	}
@@ -95,11 +91,7 @@ func approveServers(c *cli.Context, e *env) error {
 	if len(names) > 0 && all {
 		return usageError("approve takes server names or --all, not both")
 	}
-	dir, err := launchDir(c)
-	if err != nil {
-		return err
-	}
-	g, err := evaluateGate(c.Context, e, dir)
+	g, err := gateHere(c, e)
 	if err != nil {
 		return err
 	}

@@ -24,11 +24,7 @@ func checkCommand(e *env) *cli.Command {
 			if c.NArg() > 0 {
 				return usageError("check takes no arguments")
 			}
-			dir, err := launchDir(c)
-			if err != nil {
-				return err
-			}
-			g, err := evaluateGate(c.Context, e, dir)
+			g, err := gateHere(c, e)
 			if err != nil {
 				return err
 			}
@@ -73,6 +69,16 @@ func evaluateGate(ctx context.Context, e *env, dir string) (*gateView, error) {
 	return &gateView{v}, nil
 }
 
+// gateHere evaluates the gate for the launch directory (-C DIR or the
+// current one).
+func gateHere(c *cli.Context, e *env) (*gateView, error) {
+	dir, err := launchDir(c)
+	if err != nil {
+		return nil, err
+	}
+	return evaluateGate(c.Context, e, dir)
+}
+
 // gateErr gives an error of package gate its exit status: a refusal 1, a
 // failure 2, each with its hint.
 func gateErr(err error) error {
@@ -108,16 +114,13 @@ func (g *gateView) warnLedger(e *env) {
 // review state and what each server runs from the repository. When it
 // cannot, a warning on stderr says why and there are none.
 func statusGate(c *cli.Context, e *env) ([]trust.GateVerdict, map[string]report.ServerScope) {
-	dir, err := launchDir(c)
+	g, err := gateHere(c, e)
 	if err == nil {
-		var g *gateView
-		if g, err = evaluateGate(c.Context, e, dir); err == nil {
-			scopes := map[string]report.ServerScope{}
-			for name, s := range g.Servers {
-				scopes[name] = report.NewServerScope(s.Scope, s.Files)
-			}
-			return g.Verdicts, scopes
+		scopes := map[string]report.ServerScope{}
+		for name, s := range g.Servers {
+			scopes[name] = report.NewServerScope(s.Scope, s.Files)
 		}
+		return g.Verdicts, scopes
 	}
 	fmt.Fprintf(e.stderr, "mcp-guard: warning: review state unknown: %s\n", report.Sanitize(err.Error()))
 	return nil, nil

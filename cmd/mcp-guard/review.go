@@ -51,11 +51,7 @@ func runReview(c *cli.Context, e *env) error {
 	if all && !decline {
 		approve = true
 	}
-	dir, err := launchDir(c)
-	if err != nil {
-		return err
-	}
-	g, err := evaluateGate(c.Context, e, dir)
+	g, err := gateHere(c, e)
 	if err != nil {
 		return err
 	}
