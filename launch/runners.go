@@ -134,13 +134,11 @@ func (a *analyzer) packageManager(name string, args []word, cx context) {
 	var ops []word
 	for i := 0; i < len(args); i++ {
 		t := args[i].text
+		if n, ok := a.dirOption(args, i, &cx); ok {
+			i = n
+			continue
+		}
 		switch {
-		case (t == "--prefix" || t == "-C" || t == "--cwd" || t == "--dir") && i+1 < len(args):
-			a.chdir(&cx, args[i+1].text, args[i+1].lit, "command")
-			i++
-		case strings.HasPrefix(t, "--prefix=") || strings.HasPrefix(t, "--cwd=") || strings.HasPrefix(t, "--dir="):
-			_, v, _ := strings.Cut(t, "=")
-			a.chdir(&cx, v, args[i].lit, "command")
 		case name == "bun" && (t == "-e" || t == "--eval" || t == "-p" || t == "--print"):
 			ops = append(ops, args[i:]...)
 			i = len(args)
@@ -148,6 +146,16 @@ func (a *analyzer) packageManager(name string, args []word, cx context) {
 		default:
 			ops = append(ops, args[i:]...)
 			i = len(args)
+		}
+	}
+	// npm, pnpm and yarn take their directory option after the command too
+	// (npm run start --prefix server), up to "--"; exec, x and dlx hand
+	// what follows to the package.
+	if len(ops) > 0 && ops[0].text != "exec" && ops[0].text != "x" && ops[0].text != "dlx" {
+		for i := 1; i < len(ops) && ops[i].text != "--"; i++ {
+			if n, ok := a.dirOption(ops, i, &cx); ok {
+				i = n
+			}
 		}
 	}
 	if a.unknownCwd(cx, "command") {
@@ -203,6 +211,23 @@ func (a *analyzer) packageManager(name string, args []word, cx context) {
 		}
 		a.packageScript(name, ops[0], cx)
 	}
+}
+
+// dirOption applies a package manager's directory option at ws[i]
+// (--prefix, -C, --cwd, --dir, with its value as the next word or after
+// "="); it returns the index of the option's last word.
+func (a *analyzer) dirOption(ws []word, i int, cx *context) (int, bool) {
+	t := ws[i].text
+	switch {
+	case (t == "--prefix" || t == "-C" || t == "--cwd" || t == "--dir") && i+1 < len(ws):
+		a.chdir(cx, ws[i+1].text, ws[i+1].lit, "command")
+		return i + 1, true
+	case strings.HasPrefix(t, "--prefix=") || strings.HasPrefix(t, "--cwd=") || strings.HasPrefix(t, "--dir="):
+		_, v, _ := strings.Cut(t, "=")
+		a.chdir(cx, v, ws[i].lit, "command")
+		return i, true
+	}
+	return i, false
 }
 
 // packageScript binds the text of a package.json script, its pre and post
