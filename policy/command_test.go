@@ -149,11 +149,10 @@ func FuzzShell(f *testing.F) {
 	} {
 		f.Add(s)
 	}
-	// Every command line of the hostile fixtures and the real-world corpus
-	// (when present).
+	// Every command line of the hostile fixtures and the real-world corpus.
 	for _, pattern := range []string{
 		filepath.Join("..", "testdata", "hostile", "*.json"),
-		filepath.Join("..", "..", "shared", "corpus", "realworld", "*.json"),
+		filepath.Join(corpusDir, "*.json"),
 	} {
 		files, _ := filepath.Glob(pattern)
 		for _, file := range files {

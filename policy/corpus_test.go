@@ -15,10 +15,9 @@ import (
 
 var update = flag.Bool("update", false, "rewrite golden files")
 
-// corpusDir is where a workspace may keep real MCP configurations collected
-// from public repositories (155 when the golden file was written). They are
-// not part of this repository: without them the test skips.
-const corpusDir = "../../shared/corpus/realworld"
+// corpusDir holds 155 real MCP configurations collected from public
+// repositories (MANIFEST.tsv says where each comes from).
+const corpusDir = "../testdata/corpus/realworld"
 
 // TestCorpus places each real-world configuration as .agentty/mcp.json of
 // its own directory, scans it, and compares a summary a reviewer can read
@@ -27,7 +26,7 @@ const corpusDir = "../../shared/corpus/realworld"
 func TestCorpus(t *testing.T) {
 	files, _ := filepath.Glob(filepath.Join(corpusDir, "*.json"))
 	if len(files) == 0 {
-		t.Skipf("no corpus at %s", corpusDir)
+		t.Fatalf("no corpus at %s", corpusDir)
 	}
 	sort.Strings(files)
 	perRule := map[string]int{}
@@ -56,7 +55,7 @@ func TestCorpus(t *testing.T) {
 		lines = append(lines, fmt.Sprintf("%-16s %s", filepath.Base(p), strings.Join(rules, " ")))
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "# mcp-guard scan of the real-world configs in shared/corpus/realworld, each placed\n")
+	fmt.Fprintf(&b, "# mcp-guard scan of the real-world configs in testdata/corpus/realworld, each placed\n")
 	fmt.Fprintf(&b, "# as .agentty/mcp.json. Regenerate: go test ./policy -run TestCorpus -update\n")
 	fmt.Fprintf(&b, "configs: %d  findings: %d\n\n", len(files), total)
 	fmt.Fprintf(&b, "%-6s %-22s %-9s %8s %6s\n", "rule", "slug", "severity", "findings", "files")

@@ -55,12 +55,12 @@ func terminalSafe(out string, color bool) error {
 
 // addConfigSeeds seeds a target with every configuration the repository
 // has: the hostile fixtures, the parser's golden inputs, the catalogue of
-// deceptive strings and the real-world corpus (when present).
+// deceptive strings and the real-world corpus.
 func addConfigSeeds(add func(data []byte)) {
 	for _, pattern := range []string{
 		filepath.Join(hostile.FixtureDir(), "*.json"),
 		filepath.Join("..", "trust", "testdata", "parse", "*.json"),
-		filepath.Join("..", "..", "shared", "corpus", "realworld", "*.json"),
+		filepath.Join("..", "testdata", "corpus", "realworld", "*.json"),
 	} {
 		files, _ := filepath.Glob(pattern)
 		for _, f := range files {

@@ -137,10 +137,10 @@ func TestScanFormatNames(t *testing.T) {
 // TestSARIFSchema validates the SARIF output against the OASIS SARIF 2.1.0
 // schema, and checks what GitHub code scanning needs beyond it.
 func TestSARIFSchema(t *testing.T) {
-	schemaPath := filepath.Join("..", "..", "shared", "schemas", "sarif-schema-2.1.0.json")
-	f, err := os.Open(schemaPath)
+	// The schema as OASIS publishes it (its $id says where).
+	f, err := os.Open(filepath.Join("testdata", "sarif-schema-2.1.0.json"))
 	if err != nil {
-		t.Skipf("no SARIF schema at %s", schemaPath)
+		t.Fatal(err)
 	}
 	doc, err := jsonschema.UnmarshalJSON(f)
 	f.Close()

@@ -9,10 +9,9 @@ import (
 	"testing"
 )
 
-// corpusDir holds real-world MCP configurations collected from public
-// repositories (see its MANIFEST.tsv); it lives beside the repository in
-// the shared work area and is not vendored.
-var corpusDir = filepath.Join("..", "..", "shared", "corpus", "realworld")
+// corpusDir holds 155 real-world MCP configurations collected from public
+// repositories (MANIFEST.tsv says where each comes from).
+var corpusDir = filepath.Join("..", "testdata", "corpus", "realworld")
 
 const corpusGolden = "testdata/corpus-summary.golden"
 
@@ -66,7 +65,7 @@ func orDash(s string) string {
 func TestCorpus(t *testing.T) {
 	files := corpusFiles(t)
 	if len(files) == 0 {
-		t.Skipf("no corpus at %s", corpusDir)
+		t.Fatalf("no corpus at %s", corpusDir)
 	}
 	var lines []string
 	for _, file := range files {

@@ -47,8 +47,7 @@ func addSeeds(f *testing.F) {
 }
 
 // seedFiles are the configuration files the fuzz targets start from: the
-// parser's testdata, the hostile fixtures and the real-world corpus (when
-// present).
+// parser's testdata, the hostile fixtures and the real-world corpus.
 func seedFiles() [][]byte {
 	var out [][]byte
 	for _, pattern := range []string{

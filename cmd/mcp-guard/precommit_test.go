@@ -14,7 +14,8 @@ import (
 // from source by pre-commit's golang language, offline, from the machine's
 // module cache), and checks that a commit adding `curl … | sh` to an
 // agentty configuration is refused while a clean one passes, and that the
-// post-checkout hook warns. It is skipped when pre-commit or git is not
+// post-checkout and post-merge hooks warn, installed with the README's
+// command. It is skipped when pre-commit or git is not
 // installed (.ci/run installs both).
 func TestPreCommitEndToEnd(t *testing.T) {
 	if testing.Short() {
@@ -94,8 +95,9 @@ func TestPreCommitEndToEnd(t *testing.T) {
 		}
 	}
 	write(".pre-commit-config.yaml", "repos:\n  - repo: "+clone+"\n    rev: "+rev+"\n    hooks:\n      - id: mcp-guard\n      - id: mcp-guard-post\n")
-	run(repo, true, "pre-commit", "install", "--hook-type", "pre-commit", "--hook-type", "post-checkout",
-		"--hook-type", "post-merge", "--hook-type", "post-rewrite")
+	// The install command exactly as the README gives it.
+	install := readmePreCommitInstall(t)
+	run(repo, true, install[0], install[1:]...)
 
 	// A clean configuration passes (the first run builds the hook).
 	write(".agentty/mcp.json", `{"mcpServers":{"db":{"command":"/usr/bin/db-mcp","args":["--read-only"]}}}`)
@@ -138,4 +140,28 @@ func TestPreCommitEndToEnd(t *testing.T) {
 	if strings.Contains(out, "mcp-guard scan") {
 		t.Fatalf("the commit-time scan is listed at checkout:\n%s", out)
 	}
+
+	// post-merge: merging the branch into main warns too.
+	run(repo, true, "git", "checkout", "-q", "main")
+	out = run(repo, true, "git", "merge", "feature")
+	if !strings.Contains(out, "mcp-guard: this merge changed what agentty may run here") || !strings.Contains(out, "web") {
+		t.Fatalf("post-merge did not warn about the new server:\n%s", out)
+	}
+}
+
+// readmePreCommitInstall is the `pre-commit install …` command of the
+// README's pre-commit section, as words.
+func readmePreCommitInstall(t *testing.T) []string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if words := strings.Fields(line); len(words) > 1 && words[0] == "pre-commit" && words[1] == "install" {
+			return words
+		}
+	}
+	t.Fatal("the README has no `pre-commit install` command")
+	return nil
 }
