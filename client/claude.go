@@ -100,16 +100,18 @@ type claudeFile struct {
 	enableAll, enableOK bool     // enableOK: the key is set
 }
 
-func (f *claudeFile) names(list []string, name string) bool {
+// has reports whether list holds name, exactly (case-sensitive).
+func has(list []string, name string) bool {
 	for _, n := range list {
-		if n == name { // exact and case-sensitive
+		if n == name {
 			return true
 		}
 	}
 	return false
 }
 
-// claudeConfigDir is ~/.claude, or $CLAUDE_CONFIG_DIR.
+// claudeHome locates the user settings and ~/.claude.json, moved together
+// by $CLAUDE_CONFIG_DIR.
 // OPEN: CLAUDE_CONFIG_DIR (and where ~/.claude.json goes with it) was not
 // observed; Claude Code's documented layout is followed.
 func claudeHome(env Env) (settings, global string, settingsShown, globalShown string) {
@@ -305,10 +307,10 @@ func (cs *ClaudeState) answer(name string) claudeAnswer {
 			why: fmt.Sprintf("the approval state is unknown: %s cannot be read (%v); counted as running without asking", cs.Unknown.Display, cs.Unknown.Err)}
 	}
 	// Denies, honoured even in an untrusted folder, beat every enable.
-	if cs.global.names(cs.global.disabled, name) {
+	if has(cs.global.disabled, name) {
 		return cs.deny(name, &cs.global.src, "disabledMcpjsonServers")
 	}
-	if cs.global.names(cs.global.disabledMcpServers, name) {
+	if has(cs.global.disabledMcpServers, name) {
 		// OPEN: observed under -p and in `mcp list` status; assumed to
 		// stop the interactive session too.
 		return cs.deny(name, &cs.global.src, "disabledMcpServers")
@@ -328,7 +330,7 @@ func (cs *ClaudeState) answer(name string) claudeAnswer {
 	}
 	named = append(named, &cs.user)
 	for _, f := range named {
-		if f.names(f.enabled, name) {
+		if has(f.enabled, name) {
 			a.interactive, a.byName, a.src = true, true, &f.src
 			a.why = fmt.Sprintf("Claude Code approved `%s` by name in %s (enabledMcpjsonServers): it runs without asking", name, f.src.Display)
 			return a
@@ -359,7 +361,7 @@ func (cs *ClaudeState) repoDeny(name string) *Source {
 	for i := range cs.Dirs {
 		var src *Source
 		for _, f := range []*claudeFile{&cs.local[i], &cs.shared[i]} {
-			if src == nil && f.names(f.disabled, name) {
+			if src == nil && has(f.disabled, name) {
 				src = &f.src
 			}
 		}

@@ -18,6 +18,7 @@ import (
 // ID names a client in output and ledger keys.
 type ID string
 
+// Part 2 adds "cursor", "vscode", "gemini-cli" and "codex".
 const (
 	Agentty    ID = "agentty"
 	ClaudeCode ID = "claude-code"
@@ -187,6 +188,10 @@ type ClientEvaluation struct {
 	Files   []*trust.Config
 	Servers []ServerVerdict
 	State   *State
+	// Unknown says why what this client runs is not fully known (a config
+	// mcp-guard did not read, an unreadable state file): the gate stays
+	// closed for it.
+	Unknown []string
 	Err     error
 }
 
@@ -255,6 +260,16 @@ func evaluateClient(c Client, dir, gitTop string, env Env) (ClientEvaluation, bo
 		}
 	}
 	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Name < entries[j].Name })
+	for _, cfg := range ce.Files {
+		if t := cfg.UnreadableText(); t != "" {
+			ce.Unknown = append(ce.Unknown, cfg.Path+": "+t)
+		}
+	}
+	for _, src := range ce.State.Sources {
+		if src.Err != nil {
+			ce.Unknown = append(ce.Unknown, src.Display+": "+src.Err.Error())
+		}
+	}
 	ce.Servers = c.Gate(ce.State, entries)
 	look := env.Vars()
 	for i := range ce.Servers {

@@ -296,3 +296,37 @@ func TestClaudeWalkUp(t *testing.T) {
 		t.Error("a/.mcp.json with a trailing comma read as valid")
 	}
 }
+
+// Evaluate lists the clients found, and says when what one runs is unknown.
+func TestEvaluateClientsFound(t *testing.T) {
+	f := newFixture(t)
+	ev, err := Evaluate(f.repo, f.env())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range ev.Clients {
+		if strings.HasPrefix(strings.Join(c.Configs, ""), f.root) {
+			t.Errorf("client %s found in an empty repository", c.Client)
+		}
+	}
+	f.write("repo/.mcp.json", `{"mcpServers":{"db":{"command":"node"}}}`)
+	f.write("repo/.agentty/mcp.json", `{"mcpServers":{"db":{"command":"node"}}}`)
+	f.write("repo/.claude/settings.json", `{`)
+	ev, err = Evaluate(f.repo, f.env())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var ids []string
+	for _, c := range ev.Clients {
+		ids = append(ids, string(c.Client))
+		if c.Client == ClaudeCode && (len(c.Unknown) != 1 || !strings.Contains(c.Unknown[0], ".claude/settings.json")) {
+			t.Errorf("unknown %q", c.Unknown)
+		}
+	}
+	if strings.Join(ids, ",") != "agentty,claude-code" || ev.GitTop != f.repo {
+		t.Errorf("clients %v, git top %s", ids, ev.GitTop)
+	}
+	if Lookup(ClaudeCode).Title() != "Claude Code" || Lookup(Agentty).Title() != "agentty" || Lookup("nope") != nil {
+		t.Error("Lookup")
+	}
+}
