@@ -64,6 +64,16 @@ type Config struct {
 	// when there are none.
 	TrailingOffset int
 
+	// Dialect is the client dialect the file was read in; nil for
+	// agentty's (Parse).
+	Dialect *Dialect
+	// Skipped are the servers the client leaves out while loading their
+	// siblings (ParseDialect with SkipBadServers); agentty skips none.
+	Skipped []Skipped
+	// Lossy lists where the client replaced invalid text by U+FFFD
+	// (Dialect.Lenient): what runs differs from the bytes a reviewer sees.
+	Lossy []Pos
+
 	root *jsonValue
 	// counts findings per rule, for MaxFindingsPerRule.
 	counts map[string]int

@@ -143,6 +143,10 @@ type jsonReader struct {
 	// for in increasing offset order, so the total cost is linear.
 	cOff, cLine, cCol int
 	values            int
+	// d switches another client's dialect on; nil is agentty's.
+	d *Dialect
+	// lossy are where text was replaced by U+FFFD (d.Lenient only).
+	lossy []Pos
 }
 
 func (r *jsonReader) pos(off int) Pos {
@@ -176,7 +180,14 @@ func (r *jsonReader) errorf(off int, format string, args ...any) error {
 // after the value and the whitespace that follows it: end < len(data) means
 // trailing content.
 func decodeJSON(data []byte) (v *jsonValue, end int, err error) {
-	r := &jsonReader{data: data, cLine: 1, cCol: 1}
+	v, end, _, err = decodeDialect(data, nil)
+	return v, end, err
+}
+
+// decodeDialect is decodeJSON with d's switches (nil: agentty's); lossy
+// lists where text was replaced by U+FFFD.
+func decodeDialect(data []byte, d *Dialect) (v *jsonValue, end int, lossy []Pos, err error) {
+	r := &jsonReader{data: data, cLine: 1, cCol: 1, d: d}
 	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
 		r.i = 3
 		r.cOff = 3
@@ -184,10 +195,23 @@ func decodeJSON(data []byte) (v *jsonValue, end int, err error) {
 	r.skipSpace()
 	v, err = r.value()
 	if err != nil {
-		return nil, 0, err
+		return nil, 0, nil, err
 	}
 	r.skipSpace()
-	return v, r.i, nil
+	return v, r.i, r.lossy, nil
+}
+
+// lenient reports whether text is decoded as JavaScript does: invalid
+// UTF-8 and lone surrogates become U+FFFD instead of failing.
+func (r *jsonReader) lenient() bool { return r.d != nil && r.d.Lenient }
+
+// maxLossy bounds how many replaced positions one file records.
+const maxLossy = 100
+
+func (r *jsonReader) replaced(off int) {
+	if len(r.lossy) < maxLossy {
+		r.lossy = append(r.lossy, r.pos(off))
+	}
 }
 
 func (r *jsonReader) skipSpace() {
@@ -487,8 +511,18 @@ func (r *jsonReader) str() (string, error) {
 							continue
 						}
 					}
+					if r.lenient() {
+						r.replaced(i - 6)
+						b = utf8.AppendRune(b, utf8.RuneError)
+						continue
+					}
 					return "", r.errorf(i-6, "unpaired surrogate \\u%04X", x)
 				case x >= 0xDC00 && x <= 0xDFFF:
+					if r.lenient() {
+						r.replaced(i - 6)
+						b = utf8.AppendRune(b, utf8.RuneError)
+						continue
+					}
 					return "", r.errorf(i-6, "unpaired surrogate \\u%04X", x)
 				}
 				b = utf8.AppendRune(b, x)
@@ -503,12 +537,49 @@ func (r *jsonReader) str() (string, error) {
 		default:
 			rn, n := utf8.DecodeRune(r.data[i:])
 			if rn == utf8.RuneError && n <= 1 {
+				if r.lenient() {
+					r.replaced(i)
+					b = utf8.AppendRune(b, utf8.RuneError)
+					i += maximalSubpart(r.data[i:])
+					continue
+				}
 				return "", r.errorf(i, "invalid UTF-8 byte 0x%02x in string", c)
 			}
 			b = append(b, r.data[i:i+n]...)
 			i += n
 		}
 	}
+}
+
+// maximalSubpart is how many bytes of an invalid UTF-8 sequence one U+FFFD
+// replaces, as the WHATWG decoder (and so Node's readFileSync) counts them:
+// the longest prefix of a well-formed sequence, at least one byte.
+func maximalSubpart(b []byte) int {
+	n, lo, hi := 0, byte(0x80), byte(0xBF)
+	switch c := b[0]; {
+	case c >= 0xC2 && c <= 0xDF:
+		n = 2
+	case c == 0xE0:
+		n, lo = 3, 0xA0
+	case c == 0xED:
+		n, hi = 3, 0x9F
+	case c >= 0xE1 && c <= 0xEF:
+		n = 3
+	case c == 0xF0:
+		n, lo = 4, 0x90
+	case c >= 0xF1 && c <= 0xF3:
+		n = 4
+	case c == 0xF4:
+		n, hi = 4, 0x8F
+	default:
+		return 1
+	}
+	k := 1
+	for k < n && k < len(b) && b[k] >= lo && b[k] <= hi {
+		k++
+		lo, hi = 0x80, 0xBF
+	}
+	return k
 }
 
 func printable(c byte) rune {
@@ -576,7 +647,7 @@ func (r *jsonReader) number(v *jsonValue) error {
 		if err != nil && !errors.Is(err, strconv.ErrRange) {
 			return r.errorf(start, "invalid number %q", text)
 		}
-		if math.IsInf(f, 0) {
+		if math.IsInf(f, 0) && (r.d == nil || !r.d.Infinity) {
 			return r.errorf(start, "number out of range: %s", text)
 		}
 		// Underflow to zero is accepted, as strtod does.

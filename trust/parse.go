@@ -178,7 +178,7 @@ func (c *Config) findDuplicates(root, table *jsonValue) {
 				if o.seen[m.Key] && !c.full("MG302") {
 					p := joinKey(strings.Join(at[:o.at], ""), m.Key)
 					c.addFinding("MG302", m.KeyPos, s, p,
-						fmt.Sprintf("duplicate key %q: agentty keeps only the last one, replacing the earlier value", p))
+						fmt.Sprintf("duplicate key %q: %s keeps only the last one, replacing the earlier value", p, c.who()))
 				}
 				o.seen[m.Key] = true
 				if m.Value.Kind == jsonArray || m.Value.Kind == jsonObject {
@@ -305,7 +305,7 @@ func (c *Config) integrity(s *Server, keyPath string) {
 	nul := func(key string, pos Pos, v string) {
 		if !c.full("MG104") && strings.IndexByte(v, 0) >= 0 {
 			c.addFinding("MG104", pos, s.Name, keyPath+"."+key,
-				fmt.Sprintf("server %q: %s contains a NUL byte: agentty hashes the bytes after it but the process never sees them", s.Name, key))
+				fmt.Sprintf("server %q: %s contains a NUL byte: %s", s.Name, key, c.nulText()))
 		}
 	}
 	deceptive := func(key string, pos Pos, v string) {

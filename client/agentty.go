@@ -1,0 +1,142 @@
+package client
+
+import (
+	"path/filepath"
+
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// agentty is one client on the model, delegating every answer to trust
+// (Discover, Inspect, Evaluate): its behaviour does not move. trust reads
+// the real file system and HOME itself, not Env.FS.
+type agenttyClient struct{}
+
+func (agenttyClient) ID() ID        { return Agentty }
+func (agenttyClient) Title() string { return "agentty" }
+
+// Configs is trust.Discover's one file (agentty never walks up).
+func (agenttyClient) Configs(launchDir, _ string, env Env) ([]string, error) {
+	loc, err := trust.Discover(launchDir, env.getenv)
+	if err != nil || loc.Scope == trust.ScopeNone {
+		return nil, err
+	}
+	p, err := filepath.Abs(loc.Path)
+	if err != nil {
+		return nil, err
+	}
+	return []string{p}, nil
+}
+
+// Parse reads a file as agentty's project configuration; State's
+// inspection holds the one agentty reads, with its real scope.
+func (agenttyClient) Parse(path string, data []byte) *trust.Config {
+	return trust.Parse(path, data, trust.ScopeProject)
+}
+
+// Spawn: agentty expands nothing; the server gets agentty's environment
+// plus its env, in the launch directory.
+func (agenttyClient) Spawn(s *trust.Server, _ Vars) Spawn { return rawSpawn(s) }
+
+// AgenttyState is agentty's connect loop for the launch directory.
+type AgenttyState struct {
+	Inspection *trust.Inspection
+	// Approvals is the user's store (~/.agentty/mcp_approvals.json).
+	Approvals *trust.Approvals
+	// AllowProject is AGENTTY_MCP_ALLOW_PROJECT.
+	AllowProject string
+	Err          error
+}
+
+func (agenttyClient) State(launchDir, _ string, env Env) *State {
+	in, err := trust.Inspect(launchDir, env.getenv)
+	as := &AgenttyState{Inspection: in, Approvals: trust.LoadUserApprovals(env.getenv),
+		AllowProject: env.getenv("AGENTTY_MCP_ALLOW_PROJECT"), Err: err}
+	st := &State{Client: Agentty, LaunchDir: launchDir, Agentty: as, Err: err}
+	if as.Approvals.Path != "" {
+		st.Sources = append(st.Sources, Source{Path: as.Approvals.Path, Display: storeShown, Err: as.Approvals.Err, Present: as.Approvals.Exists})
+	}
+	return st
+}
+
+const storeShown = "~/.agentty/mcp_approvals.json"
+
+// files is the configuration agentty reads, with its real scope, for
+// Evaluate; the Path of its servers' entries is made absolute.
+func (agenttyClient) files(st *State) (paths []string, cfgs []*trust.Config) {
+	in := st.Agentty.Inspection
+	if in == nil || in.Config == nil {
+		return nil, nil
+	}
+	p, err := filepath.Abs(in.Location.Path)
+	if err != nil {
+		p = in.Location.Path
+	}
+	return []string{p}, []*trust.Config{in.Config}
+}
+
+func (a agenttyClient) grants(st *State) trust.Grants {
+	return trust.Grants{Approved: st.Agentty.Approvals.Approved, AllowProject: st.Agentty.AllowProject}
+}
+
+func (a agenttyClient) Gate(st *State, entries []Entry) []ServerVerdict {
+	cfg := st.Agentty.config()
+	out := make([]ServerVerdict, 0, len(entries))
+	for _, e := range entries {
+		one := &trust.Config{Path: cfg.Path, Scope: cfg.Scope, SHA256: cfg.SHA256, Servers: []*trust.Server{e.Server}}
+		v := trust.Evaluate(one, a.grants(st))[0]
+		why, src := agenttyWords(v)
+		out = append(out, ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server,
+			Interactive: v.Trusted, Headless: v.Trusted, Why: why, Source: src})
+	}
+	return out
+}
+
+// config is the configuration agentty reads (scope and whole-file hash);
+// an empty project one when there is none.
+func (as *AgenttyState) config() *trust.Config {
+	if as.Inspection != nil && as.Inspection.Config != nil {
+		return as.Inspection.Config
+	}
+	return &trust.Config{Scope: trust.ScopeProject}
+}
+
+func agenttyWords(v trust.Verdict) (why, source string) {
+	switch v.Reason {
+	case trust.ReasonApproved:
+		return "agentty approved this exact server (its fingerprint): it runs without asking", storeShown
+	case trust.ReasonWholeFile:
+		return "the whole file's hash is approved (legacy): agentty runs every server in it without asking", storeShown
+	case trust.ReasonEnv:
+		return "AGENTTY_MCP_ALLOW_PROJECT is set: agentty runs every project server without asking", "AGENTTY_MCP_ALLOW_PROJECT"
+	case trust.ReasonPending:
+		return "agentty asks before running it: its fingerprint is not approved", ""
+	case trust.ReasonUngated:
+		if v.Trusted {
+			return "a project http/sse entry: agentty connects without asking", ""
+		}
+		return "no command and no url: agentty has nothing to run", ""
+	case trust.ReasonUser:
+		return "from the user's own configuration: agentty never asks", ""
+	case trust.ReasonExplicit:
+		return "from $AGENTTY_MCP_CONFIG: agentty never asks", "AGENTTY_MCP_CONFIG"
+	case trust.ReasonDisabled:
+		return "disabled: agentty does not start it", ""
+	}
+	return string(v.Reason), ""
+}
+
+// Impact: agentty binds approval to the fingerprint (command, url, string
+// args), and a changed file loses a whole-file approval.
+func (a agenttyClient) Impact(st *State, old, new *trust.Server) Impact {
+	if new == nil {
+		return Impact{Why: "removed: agentty no longer starts it"}
+	}
+	cfg := st.Agentty.config()
+	one := &trust.Config{Path: cfg.Path, Scope: cfg.Scope, Servers: []*trust.Server{new}}
+	v := trust.Evaluate(one, a.grants(st))[0]
+	why, src := agenttyWords(v)
+	if v.Reason == trust.ReasonApproved && old != nil && old.Fingerprint == new.Fingerprint {
+		why = "agentty's fingerprint did not change: it still runs without asking"
+	}
+	return Impact{Interactive: v.Trusted, Headless: v.Trusted, Why: why, Source: src}
+}

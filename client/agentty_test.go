@@ -1,0 +1,127 @@
+package client
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// agentty through the client model gives trust's own answers on the demo
+// fixture: with no approvals, with one fingerprint approved, and with the
+// blanket env.
+func TestAgenttyMatchesTrust(t *testing.T) {
+	demo, err := filepath.Abs("../testdata/repos/demo")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := trust.Parse("x", mustRead(t, filepath.Join(demo, ".agentty/mcp.json")), trust.ScopeProject)
+	for _, tt := range []struct {
+		name, store, allow string
+	}{
+		{"no approvals", "", ""},
+		{"files approved", `["` + files.Server("files").Fingerprint + `"]`, ""},
+		{"blanket env", "", "1"},
+		{"invalid store", `{`, ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			home := t.TempDir()
+			if tt.store != "" {
+				if err := os.MkdirAll(filepath.Join(home, ".agentty"), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(filepath.Join(home, ".agentty", trust.ApprovalsFileName), []byte(tt.store), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			getenv := func(k string) string {
+				switch k {
+				case "HOME":
+					return home
+				case "AGENTTY_MCP_ALLOW_PROJECT":
+					return tt.allow
+				}
+				return ""
+			}
+			in, err := trust.Inspect(demo, getenv)
+			if err != nil {
+				t.Fatal(err)
+			}
+			ev, err := Evaluate(demo, Env{Getenv: getenv})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var ce *ClientEvaluation
+			for i := range ev.Clients {
+				if ev.Clients[i].Client == Agentty {
+					ce = &ev.Clients[i]
+				}
+			}
+			if ce == nil || ce.Err != nil {
+				t.Fatalf("agentty not evaluated: %+v", ce)
+			}
+			if len(ce.Servers) != len(in.Verdicts) || len(in.Verdicts) != 3 {
+				t.Fatalf("%d servers, trust has %d", len(ce.Servers), len(in.Verdicts))
+			}
+			trusted := 0
+			for i, v := range in.Verdicts {
+				got := ce.Servers[i]
+				if got.Name != v.Server.Name || got.Server.Canonical() != v.Server.Canonical() || got.Interactive != v.Trusted || got.Headless != v.Trusted {
+					t.Errorf("%s: client %+v, trust %+v", v.Server.Name, got, v)
+				}
+				if got.Path != filepath.Join(demo, ".agentty/mcp.json") || got.Why == "" {
+					t.Errorf("%s: path %q why %q", got.Name, got.Path, got.Why)
+				}
+				if v.Trusted {
+					trusted++
+				}
+			}
+			if want := map[string]int{"no approvals": 1, "files approved": 2, "blanket env": 3, "invalid store": 1}[tt.name]; trusted != want {
+				t.Errorf("%d trusted, want %d", trusted, want)
+			}
+			if len(ce.Files) != 1 || ce.Files[0].SHA256 != in.Config.SHA256 || ce.Files[0].Path != in.Config.Path || ce.Files[0].Scope != in.Config.Scope {
+				t.Error("Files is not trust's config")
+			}
+		})
+	}
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
+}
+
+func TestAgenttyImpact(t *testing.T) {
+	home := t.TempDir()
+	old := trust.Parse("p", []byte(`{"mcpServers":{"db":{"command":"node","args":["a"]}}}`), trust.ScopeProject).Servers[0]
+	changed := trust.Parse("p", []byte(`{"mcpServers":{"db":{"command":"node","args":["a"],"env":{"X":"1"}}}}`), trust.ScopeProject).Servers[0]
+	swapped := trust.Parse("p", []byte(`{"mcpServers":{"db":{"command":"sh"}}}`), trust.ScopeProject).Servers[0]
+	if err := os.MkdirAll(filepath.Join(home, ".agentty"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".agentty", trust.ApprovalsFileName), []byte(`["`+old.Fingerprint+`"]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := Env{Getenv: func(k string) string {
+		if k == "HOME" {
+			return home
+		}
+		return ""
+	}}
+	st := agenttyClient{}.State(t.TempDir(), "", env)
+	if im := (agenttyClient{}).Impact(st, old, changed); !im.Interactive || !strings.Contains(im.Why, "did not change") {
+		t.Errorf("env change (not in agentty's fingerprint): %+v", im)
+	}
+	if im := (agenttyClient{}).Impact(st, old, swapped); im.Interactive || im.Headless || !strings.Contains(im.Why, "asks") {
+		t.Errorf("swapped command: %+v", im)
+	}
+	if im := (agenttyClient{}).Impact(st, old, nil); im.Interactive {
+		t.Errorf("removed: %+v", im)
+	}
+}

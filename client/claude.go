@@ -1,0 +1,468 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// Claude Code 2.1.328 as observed (clients-observed.md). Questions the
+// contract leaves open are marked OPEN: each is decided in the direction
+// that never under-reports what runs, for the fidelity suite to settle.
+type claudeClient struct{}
+
+func (claudeClient) ID() ID        { return ClaudeCode }
+func (claudeClient) Title() string { return "Claude Code" }
+func (claudeClient) Parse(path string, data []byte) *trust.Config {
+	return trust.ParseDialect(path, data, trust.ScopeProject, trust.ClaudeCode)
+}
+
+// ClaudeMCPFile is the project config's name in every directory.
+const ClaudeMCPFile = ".mcp.json"
+
+// Configs walks from the launch directory's real path up to "/", through
+// the git root and above it: every .mcp.json, nearest first (nearest wins).
+// OPEN: whether Claude Code walks the real path (process.cwd()) or a
+// logical $PWD through a symlink; the real one is walked.
+func (claudeClient) Configs(launchDir, _ string, env Env) ([]string, error) {
+	fsys := env.fs()
+	var out []string
+	for d := realDir(launchDir, fsys); ; {
+		p := filepath.Join(d, ClaudeMCPFile)
+		fi, err := fsys.Stat(p)
+		switch {
+		case err == nil && !fi.IsDir():
+			out = append(out, p)
+		case err != nil && !errors.Is(err, fs.ErrNotExist):
+			// A loop or an unreadable directory: read it and report what
+			// cannot be known, rather than leave it out.
+			if _, lerr := fsys.Lstat(p); lerr == nil {
+				out = append(out, p)
+			}
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return out, nil
+		}
+		d = up
+	}
+}
+
+// Spawn expands ${VAR} and ${VAR:-default} in command, args and env values;
+// the server runs in the launch directory with the full environment plus
+// its env.
+func (claudeClient) Spawn(s *trust.Server, lookup Vars) Spawn {
+	sp := rawSpawn(s)
+	x := &expander{lookup: lookup}
+	sp.Command = x.claude(s.Command)
+	for i, a := range sp.RawArgs {
+		sp.Args[i] = x.claude(a)
+	}
+	for i, e := range sp.RawEnv {
+		sp.Env[i].Value = x.claude(e.Value)
+	}
+	sp.Vars, sp.Missing = x.vars, x.missing
+	if len(sp.Missing) > 0 {
+		sp.Warning = "Missing environment variables: " + strings.Join(sp.Missing, ", ")
+	}
+	return sp
+}
+
+// ClaudeState is Claude Code's approval state for one launch directory.
+type ClaudeState struct {
+	// ProjectKey is the ~/.claude.json projects key: the real path of the
+	// git root, or of the launch directory outside git.
+	ProjectKey string
+	// Trusted is projects[ProjectKey].hasTrustDialogAccepted (truthy).
+	Trusted bool
+	// Dirs are the directories whose .claude/ settings are read: the
+	// project key's, and the launch directory's when it differs.
+	// OPEN: which one Claude Code reads from a subdirectory; an approval
+	// from either counts, a deny only when every one of them denies.
+	Dirs []string
+	// Unknown is set when a state file could not be read: then every
+	// server counts as running without asking.
+	Unknown *Source
+
+	user, global  claudeFile
+	local, shared []claudeFile // per Dirs
+}
+
+// claudeFile is what one file holds of the MCP approval keys.
+type claudeFile struct {
+	src                 Source
+	enabled, disabled   []string
+	disabledMcpServers  []string // ~/.claude.json projects[p] only
+	enableAll, enableOK bool     // enableOK: the key is set
+}
+
+// has reports whether list holds name, exactly (case-sensitive).
+func has(list []string, name string) bool {
+	for _, n := range list {
+		if n == name {
+			return true
+		}
+	}
+	return false
+}
+
+// claudeHome locates the user settings and ~/.claude.json, moved together
+// by $CLAUDE_CONFIG_DIR.
+// OPEN: CLAUDE_CONFIG_DIR (and where ~/.claude.json goes with it) was not
+// observed; Claude Code's documented layout is followed.
+func claudeHome(env Env) (settings, global string, settingsShown, globalShown string) {
+	home := trust.HomeDir(env.getenv)
+	if d := env.getenv("CLAUDE_CONFIG_DIR"); d != "" {
+		return filepath.Join(d, "settings.json"), filepath.Join(d, ".claude.json"),
+			"$CLAUDE_CONFIG_DIR/settings.json", "$CLAUDE_CONFIG_DIR/.claude.json"
+	}
+	return filepath.Join(home, ".claude", "settings.json"), filepath.Join(home, ".claude.json"),
+		"~/.claude/settings.json", "~/.claude.json"
+}
+
+// State reads ~/.claude/settings.json, ~/.claude.json's project entry and
+// the repository's .claude/settings.json and .claude/settings.local.json.
+func (claudeClient) State(launchDir, gitTop string, env Env) *State {
+	fsys := env.fs()
+	dir := realDir(launchDir, fsys)
+	key := gitTop
+	if key == "" {
+		key = dir
+	}
+	cs := &ClaudeState{ProjectKey: key, Dirs: []string{key}}
+	if dir != key {
+		cs.Dirs = append(cs.Dirs, dir)
+	}
+	userPath, globalPath, userShown, globalShown := claudeHome(env)
+	cs.user = readClaudeSettings(fsys, Source{Path: userPath, Display: userShown})
+	cs.global = readClaudeGlobal(fsys, Source{Path: globalPath, Display: globalShown}, key, &cs.Trusted)
+	for _, d := range cs.Dirs {
+		shown := func(name string) string {
+			if d == key {
+				return filepath.Join(".claude", name)
+			}
+			if rel, err := filepath.Rel(key, d); err == nil {
+				return filepath.Join(rel, ".claude", name)
+			}
+			return filepath.Join(d, ".claude", name)
+		}
+		cs.local = append(cs.local, readClaudeSettings(fsys, Source{Path: filepath.Join(d, ".claude", "settings.local.json"), Display: shown("settings.local.json"), RepoSide: true}))
+		cs.shared = append(cs.shared, readClaudeSettings(fsys, Source{Path: filepath.Join(d, ".claude", "settings.json"), Display: shown("settings.json"), RepoSide: true}))
+	}
+	st := &State{Client: ClaudeCode, LaunchDir: dir, Claude: cs}
+	for _, f := range cs.files() {
+		st.Sources = append(st.Sources, f.src)
+		if f.src.Err != nil && cs.Unknown == nil {
+			src := f.src
+			cs.Unknown = &src
+		}
+	}
+	return st
+}
+
+func (cs *ClaudeState) files() []*claudeFile {
+	out := []*claudeFile{&cs.user, &cs.global}
+	for i := range cs.Dirs {
+		out = append(out, &cs.local[i], &cs.shared[i])
+	}
+	return out
+}
+
+// readJSONFile reads a state file in Claude Code's dialect; absent is
+// fine, anything else that fails is recorded in src.Err.
+func readJSONFile(fsys FS, src *Source) (trust.Value, bool) {
+	data, err := fsys.ReadFile(src.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return trust.Value{}, false
+	}
+	src.Present = true
+	if err != nil {
+		src.Err = err
+		return trust.Value{}, false
+	}
+	v, err := trust.DecodeDialect(data, trust.ClaudeCode)
+	if err == nil && v.Kind() != "object" {
+		err = fmt.Errorf("the file is not an object")
+	}
+	if err != nil {
+		src.Err = err
+		return trust.Value{}, false
+	}
+	return v, true
+}
+
+func readClaudeSettings(fsys FS, src Source) claudeFile {
+	f := claudeFile{src: src}
+	v, ok := readJSONFile(fsys, &f.src)
+	if ok {
+		f.read(v)
+	}
+	return f
+}
+
+// readClaudeGlobal reads ~/.claude.json's projects[key].
+func readClaudeGlobal(fsys FS, src Source, key string, trusted *bool) claudeFile {
+	f := claudeFile{src: src}
+	f.src.Display = src.Display + " projects[" + key + "]"
+	v, ok := readJSONFile(fsys, &f.src)
+	if !ok {
+		return f
+	}
+	projects, ok := v.Get("projects")
+	if !ok {
+		return f
+	}
+	if projects.Kind() != "object" {
+		f.src.Err = errors.New("projects is not an object")
+		return f
+	}
+	p, ok := projects.Get(key)
+	if !ok {
+		return f
+	}
+	if p.Kind() != "object" {
+		f.src.Err = fmt.Errorf("projects[%q] is not an object", key)
+		return f
+	}
+	if t, ok := p.Get("hasTrustDialogAccepted"); ok {
+		*trusted = truthy(t)
+	}
+	f.read(p)
+	if f.src.Err == nil {
+		f.disabledMcpServers, f.src.Err = stringList(p, "disabledMcpServers")
+	}
+	return f
+}
+
+// read takes the MCP approval keys of a settings object; a key of the
+// wrong type makes the file's state unknown.
+func (f *claudeFile) read(v trust.Value) {
+	var errs []error
+	var err error
+	f.enabled, err = stringList(v, "enabledMcpjsonServers")
+	errs = append(errs, err)
+	f.disabled, err = stringList(v, "disabledMcpjsonServers")
+	errs = append(errs, err)
+	if b, ok := v.Get("enableAllProjectMcpServers"); ok {
+		f.enableAll, f.enableOK = b.Bool()
+		if !f.enableOK {
+			errs = append(errs, fmt.Errorf("enableAllProjectMcpServers is a %s, not a boolean", b.Kind()))
+		}
+	}
+	f.src.Err = errors.Join(errs...)
+}
+
+func stringList(v trust.Value, key string) ([]string, error) {
+	l, ok := v.Get(key)
+	if !ok || l.Kind() == "null" {
+		return nil, nil
+	}
+	if l.Kind() != "array" {
+		return nil, fmt.Errorf("%s is a %s, not an array", key, l.Kind())
+	}
+	var out []string
+	for _, e := range l.Elems() {
+		s, ok := e.Str()
+		if !ok {
+			return nil, fmt.Errorf("%s holds a %s, not a string", key, e.Kind())
+		}
+		out = append(out, s)
+	}
+	return out, nil
+}
+
+// truthy is JavaScript's truthiness of a JSON value.
+func truthy(v trust.Value) bool {
+	switch v.Kind() {
+	case "boolean":
+		b, _ := v.Bool()
+		return b
+	case "string":
+		s, _ := v.Str()
+		return s != ""
+	case "number":
+		return v.Num() != 0
+	case "null", "":
+		return false
+	}
+	return true
+}
+
+// claudeAnswer is one name's state.
+type claudeAnswer struct {
+	interactive, headless bool
+	denied                bool
+	byName, byAll         bool
+	why                   string
+	src                   *Source
+}
+
+func (cs *ClaudeState) answer(name string) claudeAnswer {
+	if cs.Unknown != nil {
+		return claudeAnswer{interactive: true, headless: true, src: cs.Unknown,
+			why: fmt.Sprintf("the approval state is unknown: %s cannot be read (%v); counted as running without asking", cs.Unknown.Display, cs.Unknown.Err)}
+	}
+	// Denies, honoured even in an untrusted folder, beat every enable.
+	if has(cs.global.disabled, name) {
+		return cs.deny(name, &cs.global.src, "disabledMcpjsonServers")
+	}
+	if has(cs.global.disabledMcpServers, name) {
+		// OPEN: observed under -p and in `mcp list` status; assumed to
+		// stop the interactive session too.
+		return cs.deny(name, &cs.global.src, "disabledMcpServers")
+	}
+	if src := cs.repoDeny(name); src != nil {
+		return cs.deny(name, src, "disabledMcpjsonServers")
+	}
+	a := claudeAnswer{headless: true}
+	// By name: the user's settings apply even untrusted; the others only
+	// once the folder is trusted. Lists are unioned.
+	named := []*claudeFile{}
+	if cs.Trusted {
+		for i := range cs.Dirs {
+			named = append(named, &cs.local[i], &cs.shared[i])
+		}
+		named = append(named, &cs.global)
+	}
+	named = append(named, &cs.user)
+	for _, f := range named {
+		if has(f.enabled, name) {
+			a.interactive, a.byName, a.src = true, true, &f.src
+			a.why = fmt.Sprintf("Claude Code approved `%s` by name in %s (enabledMcpjsonServers): it runs without asking", name, f.src.Display)
+			return a
+		}
+	}
+	if src := cs.enableAll(); src != nil {
+		a.interactive, a.byAll, a.src = true, true, src
+		a.why = fmt.Sprintf("%s sets enableAllProjectMcpServers: Claude Code runs every project server without asking", src.Display)
+		return a
+	}
+	if !cs.Trusted {
+		a.why = fmt.Sprintf("the folder is not trusted (~/.claude.json projects[%s].hasTrustDialogAccepted): Claude Code asks first; `claude -p` runs it without asking", cs.ProjectKey)
+	} else {
+		a.why = fmt.Sprintf("`%s` is not approved by name: Claude Code asks first; `claude -p` runs it without asking", name)
+	}
+	return a
+}
+
+func (cs *ClaudeState) deny(name string, src *Source, key string) claudeAnswer {
+	return claudeAnswer{denied: true, src: src,
+		why: fmt.Sprintf("%s denies `%s` (%s): Claude Code does not run it, not even under `claude -p`", src.Display, name, key)}
+}
+
+// repoDeny is the repository file that denies name, when every directory
+// Claude Code may read denies it (one directory: that directory).
+func (cs *ClaudeState) repoDeny(name string) *Source {
+	var first *Source
+	for i := range cs.Dirs {
+		var src *Source
+		for _, f := range []*claudeFile{&cs.local[i], &cs.shared[i]} {
+			if src == nil && has(f.disabled, name) {
+				src = &f.src
+			}
+		}
+		if src == nil {
+			return nil
+		}
+		if first == nil {
+			first = src
+		}
+	}
+	return first
+}
+
+// enableAll is the file whose enableAllProjectMcpServers makes every
+// server run, nil when none does. The scalar follows Claude Code's
+// settings precedence, the most specific file that sets it winning: local,
+// then shared (only when trusted), then the user's. ~/.claude.json's
+// project entry counts on its own when trusted.
+// OPEN: its place in that precedence; it is credited whenever true.
+func (cs *ClaudeState) enableAll() *Source {
+	for i := range cs.Dirs {
+		chain := []*claudeFile{&cs.user}
+		if cs.Trusted {
+			chain = []*claudeFile{&cs.local[i], &cs.shared[i], &cs.user}
+		}
+		for _, f := range chain {
+			if f.enableOK {
+				if f.enableAll {
+					return &f.src
+				}
+				break
+			}
+		}
+	}
+	if cs.Trusted && cs.global.enableOK && cs.global.enableAll {
+		return &cs.global.src
+	}
+	return nil
+}
+
+func (claudeClient) Gate(st *State, entries []Entry) []ServerVerdict {
+	out := make([]ServerVerdict, 0, len(entries))
+	for _, e := range entries {
+		a := st.Claude.answer(e.Name)
+		v := ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server,
+			Interactive: a.interactive, Headless: a.headless, Why: a.why}
+		if e.Server != nil && e.Server.Transport != trust.TransportStdio && a.why != "" {
+			v.Why += " (a remote server: connected, not spawned)"
+		}
+		if a.src != nil {
+			v.Source, v.RepoSide = a.src.Display, a.src.RepoSide
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// Impact: Claude Code binds approval to a name, so any change under an
+// approved name runs without asking; a new name asks again unless every
+// project server is enabled; `claude -p` runs everything not denied.
+func (claudeClient) Impact(st *State, old, new *trust.Server) Impact {
+	if new == nil {
+		return Impact{Why: "removed: Claude Code no longer starts it"}
+	}
+	a := st.Claude.answer(new.Name)
+	im := Impact{Interactive: a.interactive, Headless: a.headless}
+	if a.src != nil {
+		im.Source, im.RepoSide = a.src.Display, a.src.RepoSide
+	}
+	runs := fmt.Sprintf("the new server `%s` runs", new.Name)
+	if old != nil && old.Name == new.Name {
+		runs = changedPart(old, new)
+	}
+	switch {
+	case a.denied, st.Claude.Unknown != nil:
+		im.Why = a.why
+	case a.byName:
+		im.Why = fmt.Sprintf("Claude Code approved `%s` by name: %s without asking", new.Name, runs)
+	case a.byAll:
+		im.Why = fmt.Sprintf("%s enables every project server: %s without asking", a.src.Display, runs)
+	case old != nil && old.Name != new.Name:
+		im.Why = fmt.Sprintf("renamed from `%s`: Claude Code asks again for the new name `%s`; `claude -p` runs it without asking", old.Name, new.Name)
+	default:
+		im.Why = fmt.Sprintf("`%s` is not approved: Claude Code asks before it runs; `claude -p` runs it without asking", new.Name)
+	}
+	return im
+}
+
+// changedPart says what of an entry changed under one name, as "… runs".
+func changedPart(old, new *trust.Server) string {
+	oa, _ := old.Member("args")
+	na, _ := new.Member("args")
+	oe, _ := old.Member("env")
+	ne, _ := new.Member("env")
+	switch {
+	case old.Command != new.Command:
+		return "the new command runs"
+	case oa != na:
+		return "it runs with the new arguments"
+	case oe != ne:
+		return "it runs with the new environment"
+	}
+	return "the changed entry runs"
+}

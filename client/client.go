@@ -1,0 +1,319 @@
+// Package client is the one model of the agents that read a repository's
+// MCP configuration: per client, where its project configs live and how it
+// walks directories, its dialect, its interpolation, and its gate (what it
+// runs without asking now, and whether a change keeps that true). It reads
+// files through FS and the environment through Env, and never prints.
+package client
+
+import (
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// ID names a client in output and ledger keys.
+type ID string
+
+// Part 2 adds "cursor", "vscode", "gemini-cli" and "codex".
+const (
+	Agentty    ID = "agentty"
+	ClaudeCode ID = "claude-code"
+)
+
+// Client is one agent's reading of a launch directory.
+type Client interface {
+	ID() ID
+	// Title is the client's name in sentences ("Claude Code").
+	Title() string
+	// Configs are the absolute paths of the project configs the client
+	// reads when launched in launchDir (gitTop: the repository's real top
+	// directory, "" outside git), in precedence order: an earlier file
+	// wins a name clash.
+	Configs(launchDir, gitTop string, env Env) ([]string, error)
+	// Parse reads one of them in the client's dialect.
+	Parse(path string, data []byte) *trust.Config
+	// Spawn is what the client starts for a server, after its
+	// interpolation, with the raw view and the variables it depends on.
+	Spawn(s *trust.Server, lookup Vars) Spawn
+	// State reads the user's approval state for launchDir: from the home
+	// directory and from the files the client reads in the repository.
+	State(launchDir, gitTop string, env Env) *State
+	// Gate says, per entry, whether the client runs it without asking now.
+	Gate(st *State, entries []Entry) []ServerVerdict
+	// Impact says whether a change from old to new (nil: added, removed)
+	// keeps the server running without asking, in the client's words.
+	Impact(st *State, old, new *trust.Server) Impact
+}
+
+// FS is how the package reads files: absolute paths only.
+type FS interface {
+	// ReadFile reads a regular file (trust.ReadFile's limits).
+	ReadFile(path string) ([]byte, error)
+	Stat(path string) (fs.FileInfo, error)
+	Lstat(path string) (fs.FileInfo, error)
+	EvalSymlinks(path string) (string, error)
+}
+
+// OS is the real file system.
+var OS FS = osFS{}
+
+type osFS struct{}
+
+func (osFS) ReadFile(p string) ([]byte, error)     { return trust.ReadFile(p) }
+func (osFS) Stat(p string) (fs.FileInfo, error)    { return os.Stat(p) }
+func (osFS) Lstat(p string) (fs.FileInfo, error)   { return os.Lstat(p) }
+func (osFS) EvalSymlinks(p string) (string, error) { return filepath.EvalSymlinks(p) }
+
+// Env is the environment a client would be started in. The package never
+// reads the process's own.
+type Env struct {
+	// Getenv looks a variable up; "" means unset unless LookupEnv is set.
+	Getenv func(string) string
+	// LookupEnv, when set, tells unset from empty (interpolation needs it).
+	LookupEnv func(string) (string, bool)
+	// FS reads files; nil is OS.
+	FS FS
+}
+
+// Vars is a variable lookup that tells unset from empty.
+type Vars func(string) (string, bool)
+
+func (e Env) fs() FS {
+	if e.FS == nil {
+		return OS
+	}
+	return e.FS
+}
+
+func (e Env) getenv(k string) string {
+	if e.Getenv != nil {
+		return e.Getenv(k)
+	}
+	if e.LookupEnv != nil {
+		v, _ := e.LookupEnv(k)
+		return v
+	}
+	return ""
+}
+
+// Vars is e's variable lookup: LookupEnv, or Getenv with "" as unset.
+func (e Env) Vars() Vars {
+	if e.LookupEnv != nil {
+		return e.LookupEnv
+	}
+	return func(k string) (string, bool) {
+		v := e.getenv(k)
+		return v, v != ""
+	}
+}
+
+// Entry is a server a client loads: the winning entry of its name.
+type Entry struct {
+	Name string
+	// Path is the absolute path of the config file it came from.
+	Path   string
+	Server *trust.Server
+}
+
+// Source is one file of a client's state.
+type Source struct {
+	Path string
+	// Display is how messages name it ("~/.claude/settings.json").
+	Display string
+	// RepoSide is true for a file in the repository: an approval there was
+	// written by whoever wrote the repository.
+	RepoSide bool
+	Present  bool
+	// Err is why the file could not be read or has the wrong shape: the
+	// state it holds is unknown.
+	Err error
+}
+
+// State is a client's approval state for one launch directory.
+type State struct {
+	Client    ID
+	LaunchDir string
+	Sources   []Source
+	// Err is why the state could not be read at all.
+	Err error
+	// The client's own view; one is set.
+	Agentty *AgenttyState
+	Claude  *ClaudeState
+}
+
+// ServerVerdict is one server as its client would treat it now.
+type ServerVerdict struct {
+	Name, Path string
+	Server     *trust.Server
+	// Interactive: runs without asking in an interactive session (and in
+	// `claude mcp list`). Headless: under `claude -p`; equal to
+	// Interactive for clients without a headless difference.
+	Interactive bool
+	Headless    bool
+	// Why is the client's reason in its words; Source the file or setting
+	// that decided, RepoSide whether that is a file in the repository.
+	Why      string
+	Source   string
+	RepoSide bool
+	// Spawn is what the client would start.
+	Spawn Spawn
+}
+
+// Impact is what a change means for "runs without asking".
+type Impact struct {
+	Interactive, Headless bool
+	Why                   string
+	Source                string
+	RepoSide              bool
+}
+
+// Evaluation is every client found in a launch directory.
+type Evaluation struct {
+	LaunchDir string
+	// GitTop is the real path of the repository's top, "" outside git.
+	GitTop  string
+	Clients []ClientEvaluation
+}
+
+// ClientEvaluation is one client's answer.
+type ClientEvaluation struct {
+	Client ID
+	// Configs are the absolute paths read, in precedence order; Files
+	// their parsed form (Err, Skipped, Findings), in the same order.
+	Configs []string
+	Files   []*trust.Config
+	Servers []ServerVerdict
+	State   *State
+	// Unknown says why what this client runs is not fully known (a config
+	// mcp-guard did not read, an unreadable state file): the gate stays
+	// closed for it.
+	Unknown []string
+	Err     error
+}
+
+var clients = []Client{agenttyClient{}, claudeClient{}}
+
+// All returns every client, in a fixed order.
+func All() []Client { return append([]Client(nil), clients...) }
+
+// Lookup returns the client with id, nil when there is none.
+func Lookup(id ID) Client {
+	for _, c := range clients {
+		if c.ID() == id {
+			return c
+		}
+	}
+	return nil
+}
+
+// Evaluate answers, for every client that has a configuration for
+// launchDir, what it would run without asking now.
+func Evaluate(launchDir string, env Env) (*Evaluation, error) {
+	dir, err := filepath.Abs(launchDir)
+	if err != nil {
+		return nil, err
+	}
+	ev := &Evaluation{LaunchDir: dir, GitTop: GitTop(dir, env.fs())}
+	for _, c := range clients {
+		ce, found := evaluateClient(c, dir, ev.GitTop, env)
+		if found {
+			ev.Clients = append(ev.Clients, ce)
+		}
+	}
+	return ev, nil
+}
+
+func evaluateClient(c Client, dir, gitTop string, env Env) (ClientEvaluation, bool) {
+	ce := ClientEvaluation{Client: c.ID()}
+	paths, err := c.Configs(dir, gitTop, env)
+	if err != nil {
+		ce.Err = err
+		return ce, true
+	}
+	if len(paths) == 0 {
+		return ce, false
+	}
+	ce.State = c.State(dir, gitTop, env)
+	ce.Err = ce.State.Err
+	if f, ok := c.(interface {
+		files(*State) ([]string, []*trust.Config)
+	}); ok {
+		paths, ce.Files = f.files(ce.State)
+	} else {
+		for _, p := range paths {
+			ce.Files = append(ce.Files, readConfig(c, p, env.fs()))
+		}
+	}
+	ce.Configs = paths
+	seen := map[string]bool{}
+	var entries []Entry
+	for i, cfg := range ce.Files {
+		for _, s := range cfg.Servers {
+			if !seen[s.Name] {
+				seen[s.Name] = true
+				entries = append(entries, Entry{Name: s.Name, Path: paths[i], Server: s})
+			}
+		}
+	}
+	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Name < entries[j].Name })
+	for _, cfg := range ce.Files {
+		if t := cfg.UnreadableText(); t != "" {
+			ce.Unknown = append(ce.Unknown, cfg.Path+": "+t)
+		}
+	}
+	for _, src := range ce.State.Sources {
+		if src.Err != nil {
+			ce.Unknown = append(ce.Unknown, src.Display+": "+src.Err.Error())
+		}
+	}
+	ce.Servers = c.Gate(ce.State, entries)
+	look := env.Vars()
+	for i := range ce.Servers {
+		if s := ce.Servers[i].Server; s != nil {
+			ce.Servers[i].Spawn = c.Spawn(s, look)
+		}
+	}
+	return ce, true
+}
+
+// readConfig reads and parses one config; a file mcp-guard does not read
+// is Unreadable (what runs from it is unknown), any other failure invalid.
+func readConfig(c Client, path string, fsys FS) *trust.Config {
+	data, err := fsys.ReadFile(path)
+	if errors.Is(err, trust.ErrTooLarge) {
+		return trust.UnreadableConfig(path, trust.ScopeProject, err)
+	}
+	if err != nil {
+		return trust.InvalidConfig(path, trust.ScopeProject, err)
+	}
+	return c.Parse(path, data)
+}
+
+// GitTop is the real path of the git work tree holding dir (a directory
+// with a .git entry, searched upwards from dir's real path), "" outside
+// git. Like git, it starts from the real path.
+func GitTop(dir string, fsys FS) string {
+	d := realDir(dir, fsys)
+	for {
+		if _, err := fsys.Lstat(filepath.Join(d, ".git")); err == nil {
+			return d
+		}
+		up := filepath.Dir(d)
+		if up == d {
+			return ""
+		}
+		d = up
+	}
+}
+
+// realDir is dir's real path, or dir cleaned when it cannot be resolved.
+func realDir(dir string, fsys FS) string {
+	if r, err := fsys.EvalSymlinks(dir); err == nil {
+		return r
+	}
+	return filepath.Clean(dir)
+}

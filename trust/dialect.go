@@ -1,0 +1,325 @@
+package trust
+
+import (
+	"errors"
+	"fmt"
+)
+
+// Dialect switches the token-level reader and the server rules to another
+// client's reading of an MCP configuration. agentty's own is Parse's and
+// has no Dialect value: its behaviour does not depend on these switches.
+type Dialect struct {
+	// Client names the client in messages ("Claude Code").
+	Client string
+	// ServersKey is the one member servers are taken from; a file without
+	// it as an object fails whole.
+	ServersKey string
+	// Lenient decodes text as a JavaScript runtime reading the file as
+	// UTF-8 does: invalid UTF-8 and lone \u surrogates become U+FFFD
+	// (recorded in Config.Lossy) instead of failing the file.
+	Lenient bool
+	// Infinity accepts a number too large for a double (1e400) as
+	// JavaScript's Infinity instead of failing.
+	Infinity bool
+	// TrailingFails makes bytes after the first value fail the file.
+	TrailingFails bool
+	// SkipBadServers skips a server with a value of the wrong type (or no
+	// command and no url), with a reason, while its siblings load.
+	SkipBadServers bool
+	// StringsOnly makes a non-string arg or env value a wrong type.
+	StringsOnly bool
+	// RemoteTypes are the type values under which an entry with a url is
+	// a remote server (never spawned).
+	RemoteTypes []string
+}
+
+// ClaudeCode is Claude Code's `.mcp.json` as observed on 2.1.328
+// (JSON.parse after a UTF-8 read; see clients-observed.md).
+var ClaudeCode = &Dialect{
+	Client:         "Claude Code",
+	ServersKey:     "mcpServers",
+	Lenient:        true,
+	Infinity:       true,
+	TrailingFails:  true,
+	SkipBadServers: true,
+	StringsOnly:    true,
+	RemoteTypes:    []string{"http", "sse", "ws"},
+}
+
+// Skipped is a server a client leaves out while loading its siblings.
+type Skipped struct {
+	Name   string
+	Pos    Pos
+	Reason string
+}
+
+// who names the client reading c in messages.
+func (c *Config) who() string {
+	if c.Dialect == nil {
+		return "agentty"
+	}
+	return c.Dialect.Client
+}
+
+func (c *Config) nulText() string {
+	if c.Dialect == nil {
+		return "agentty hashes the bytes after it but the process never sees them"
+	}
+	return c.Dialect.Client + " passes it to the process, which cannot receive it"
+}
+
+// ParseDialect reads one MCP configuration in client dialect d (nil:
+// agentty's, exactly Parse). Like Parse it always returns a Config: Err
+// says why the client runs nothing from it, Skipped which servers it
+// leaves out.
+func ParseDialect(path string, data []byte, scope Scope, d *Dialect) *Config {
+	if d == nil {
+		return Parse(path, data, scope)
+	}
+	if len(data) > MaxFileSize {
+		c := UnreadableConfig(path, scope, fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, len(data), MaxFileSize))
+		c.SHA256, c.Dialect = FileHash(data), d
+		return c
+	}
+	c := &Config{Path: path, Scope: scope, Dialect: d, SHA256: FileHash(data)}
+	root, end, lossy, err := decodeDialect(data, d)
+	if errors.Is(err, ErrTooManyValues) {
+		u := UnreadableConfig(path, scope, err)
+		u.SHA256, u.Dialect = c.SHA256, d
+		return u
+	}
+	fail := func(pos Pos, err error) *Config {
+		c.Err = err
+		c.Servers, c.Skipped = nil, nil
+		c.addFinding("MG301", pos, "", "", d.Client+" cannot read this file, so none of its servers run: "+err.Error())
+		return c
+	}
+	if err != nil {
+		pos := Pos{Line: 1, Column: 1}
+		var se *SyntaxError
+		if errors.As(err, &se) {
+			pos = se.Pos
+		}
+		return fail(pos, err)
+	}
+	c.root, c.Lossy = root, lossy
+	if end < len(data) && d.TrailingFails {
+		r := &jsonReader{data: data, cLine: 1, cCol: 1}
+		if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
+			r.cOff = 3
+		}
+		pos := r.pos(end)
+		return fail(pos, &SyntaxError{Pos: pos, Msg: "unexpected " + describeByte(data, end) + " after the JSON value"})
+	}
+	if root.Kind != jsonObject {
+		c.findDuplicates(root, nil)
+		return fail(root.Pos, fmt.Errorf("%w: the file is %s, not an object", ErrWrongType, root.Kind.withArticle()))
+	}
+	table, ok := root.get(d.ServersKey)
+	if !ok || table.Value.Kind != jsonObject {
+		c.findDuplicates(root, nil)
+		switch {
+		case ok:
+			return fail(table.KeyPos, fmt.Errorf("%w: %q is %s, not an object", ErrWrongType, d.ServersKey, table.Value.Kind.withArticle()))
+		case d.ServersKey == "mcpServers":
+			if _, has := root.get("servers"); has {
+				return fail(root.Pos, errors.New(`Missing "mcpServers" — found "servers" instead`))
+			}
+		}
+		return fail(root.Pos, fmt.Errorf("Missing %q", d.ServersKey))
+	}
+	c.ServersKey = d.ServersKey
+	c.findDuplicates(root, table.Value)
+	var fatal []error
+	for _, m := range resolvedMembers(table.Value) {
+		s, why := c.dialectServer(m)
+		switch {
+		case why == "":
+			c.Servers = append(c.Servers, s)
+		case d.SkipBadServers:
+			c.Skipped = append(c.Skipped, Skipped{Name: m.Key, Pos: m.KeyPos, Reason: why})
+			c.addFinding("MG307", m.KeyPos, m.Key, d.ServersKey+"."+m.Key,
+				fmt.Sprintf("%s skips server %q: %s", d.Client, m.Key, why))
+		default:
+			fatal = append(fatal, fmt.Errorf("server %q: %w: %s", m.Key, ErrWrongType, why))
+		}
+	}
+	if len(fatal) > 0 {
+		c.Err = errors.Join(fatal...)
+		c.Servers = nil
+	}
+	return c
+}
+
+// dialectServer reads one entry under c.Dialect; why says why the client
+// does not load it ("" when it does).
+func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
+	d := c.Dialect
+	if m.Value.Kind != jsonObject {
+		return nil, fmt.Sprintf("the entry is %s, not an object", m.Value.Kind.withArticle())
+	}
+	e := m.Value
+	s = &Server{Name: m.Key, NamePos: m.KeyPos, entry: e}
+	for _, k := range resolvedMembers(e) {
+		s.Keys = append(s.Keys, k.Key)
+	}
+	str := func(key string) (string, string) {
+		f, ok := e.get(key)
+		if !ok {
+			return "", ""
+		}
+		if f.Value.Kind != jsonString {
+			return "", fmt.Sprintf("%s is %s, not a string", key, f.Value.Kind.withArticle())
+		}
+		return f.Value.Str, ""
+	}
+	for _, k := range []struct {
+		key string
+		to  *string
+	}{{"command", &s.Command}, {"url", &s.URL}, {"type", &s.Type}} {
+		v, bad := str(k.key)
+		if bad != "" {
+			return nil, bad
+		}
+		*k.to = v
+	}
+	if f, ok := e.get("args"); ok {
+		if f.Value.Kind != jsonArray {
+			return nil, fmt.Sprintf("args is %s, not an array", f.Value.Kind.withArticle())
+		}
+		for i, el := range f.Value.Elems {
+			if el.Kind != jsonString {
+				if d.StringsOnly {
+					return nil, fmt.Sprintf("args[%d] is %s, not a string", i, el.Kind.withArticle())
+				}
+				s.Args = append(s.Args, Arg{Spawn: compactJSON(el), Pos: el.Pos})
+				continue
+			}
+			s.Args = append(s.Args, Arg{IsString: true, Str: el.Str, Spawn: el.Str, Pos: el.Pos})
+		}
+	}
+	if f, ok := e.get("env"); ok {
+		if f.Value.Kind != jsonObject {
+			return nil, fmt.Sprintf("env is %s, not an object", f.Value.Kind.withArticle())
+		}
+		for _, v := range resolvedMembers(f.Value) {
+			ev := EnvVar{Name: v.Key, Pos: v.KeyPos, IsString: v.Value.Kind == jsonString}
+			if !ev.IsString {
+				if d.StringsOnly {
+					return nil, fmt.Sprintf("env.%s is %s, not a string", v.Key, v.Value.Kind.withArticle())
+				}
+				ev.Value = compactJSON(v.Value)
+			} else {
+				ev.Value = v.Value.Str
+			}
+			s.Env = append(s.Env, ev)
+		}
+	}
+	remote := false
+	for _, t := range d.RemoteTypes {
+		remote = remote || (s.Type == t && s.URL != "")
+	}
+	switch {
+	case remote:
+		s.Transport = TransportHTTP
+		if s.Type == "sse" {
+			s.Transport = TransportSSE
+		}
+	case s.Command == "":
+		// A command with type "http" but no url still spawns (over-
+		// reporting is the sound side); without a command nothing can.
+		return nil, "it has no command"
+	default:
+		s.Transport = TransportStdio
+	}
+	s.Gated = c.Scope == ScopeProject && s.Transport == TransportStdio
+	s.Fingerprint = Fingerprint(s.Command, s.URL, s.HashArgs())
+	c.integrity(s, c.ServersKey+"."+m.Key)
+	return s, ""
+}
+
+// Value is a read-only view of a decoded JSON value, for the other files a
+// client reads (its settings), so that they go through this one reader.
+type Value struct{ v *jsonValue }
+
+// DecodeDialect decodes a whole JSON file in dialect d (nil: agentty's);
+// bytes after the value fail it when d.TrailingFails or d is nil.
+func DecodeDialect(data []byte, d *Dialect) (Value, error) {
+	if len(data) > MaxFileSize {
+		return Value{}, Unreadable(fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, len(data), MaxFileSize))
+	}
+	v, end, _, err := decodeDialect(data, d)
+	if errors.Is(err, ErrTooManyValues) {
+		return Value{}, Unreadable(err)
+	}
+	if err != nil {
+		return Value{}, err
+	}
+	if end < len(data) {
+		r := &jsonReader{data: data, cLine: 1, cCol: 1}
+		return Value{}, &SyntaxError{Pos: r.pos(end), Msg: "unexpected " + describeByte(data, end) + " after the JSON value"}
+	}
+	return Value{v}, nil
+}
+
+// Kind is "null", "boolean", "number", "string", "array" or "object";
+// "" for the zero Value.
+func (v Value) Kind() string {
+	if v.v == nil {
+		return ""
+	}
+	return v.v.Kind.String()
+}
+
+// Get returns the last member named key of an object.
+func (v Value) Get(key string) (Value, bool) {
+	m, ok := v.v.get(key)
+	if !ok {
+		return Value{}, false
+	}
+	return Value{m.Value}, true
+}
+
+// Str returns a string's decoded text.
+func (v Value) Str() (string, bool) {
+	if v.v == nil || v.v.Kind != jsonString {
+		return "", false
+	}
+	return v.v.Str, true
+}
+
+// Bool returns a boolean.
+func (v Value) Bool() (b, ok bool) {
+	if v.v == nil || v.v.Kind != jsonBool {
+		return false, false
+	}
+	return v.v.Bool, true
+}
+
+// Elems returns an array's elements; nil for anything else.
+func (v Value) Elems() []Value {
+	if v.v == nil || v.v.Kind != jsonArray {
+		return nil
+	}
+	out := make([]Value, len(v.v.Elems))
+	for i, e := range v.v.Elems {
+		out[i] = Value{e}
+	}
+	return out
+}
+
+// Pos is where the value starts.
+func (v Value) Pos() Pos {
+	if v.v == nil {
+		return Pos{}
+	}
+	return v.v.Pos
+}
+
+// Num returns a number's value (±Inf for JavaScript's Infinity).
+func (v Value) Num() float64 {
+	if v.v == nil || v.v.Kind != jsonNumber {
+		return 0
+	}
+	return v.v.Num
+}
