@@ -28,7 +28,7 @@ func TestGate(t *testing.T) {
 	dir := t.TempDir()
 	const repo = "root1"
 	reviewOf := func(name string, d Decision, deepFP string) Review {
-		return Review{ReviewKey: ReviewKey{repo, ".agentty/mcp.json", name}, Decision: d,
+		return Review{ReviewKey: ReviewKey{Repo: repo, Config: ".agentty/mcp.json", Server: name}, Decision: d,
 			ReviewedVersion: ReviewedVersion{Deep: deepFP, Entry: "{}"}}
 	}
 	empty := LoadLedger(dir)

@@ -585,7 +585,7 @@ func TestHostileKilledLedgerWriter(t *testing.T) {
 			t.Fatalf("kill %d: %d reviews (%d from the loop), had %d from the loop before", k, len(rs), loops, seen)
 		}
 		for i := range loops { // exactly loop-0 … loop-(n-1)
-			key := ReviewKey{"repo", ".agentty/mcp.json", fmt.Sprintf("loop-%06d", i)}
+			key := ReviewKey{Repo: "repo", Config: ".agentty/mcp.json", Server: fmt.Sprintf("loop-%06d", i)}
 			if st, _ := l.State(key, h(fmt.Sprintf("loop-%d", i))); st != StateReviewed {
 				t.Fatalf("kill %d: %s missing or wrong", k, key)
 			}

@@ -103,17 +103,23 @@ const (
 )
 
 // ReviewKey names a server across clones of one repository: the
-// repository's identity (see RepoIdentity), the config's path relative to
-// the repository root (slash-separated) and the server's name.
+// repository's identity (see RepoIdentity), the client that reads the
+// config ("" for agentty, so ledgers written before clients existed keep
+// their keys), the config's path relative to the repository root
+// (slash-separated) and the server's name.
 type ReviewKey struct {
 	Repo   string `json:"repo"`
+	Client string `json:"client,omitempty"`
 	Config string `json:"config"`
 	Server string `json:"server"`
 }
 
 // String is a stable, unambiguous rendering for messages and sorting.
 func (k ReviewKey) String() string {
-	return fmt.Sprintf("%q %q %q", k.Repo, k.Config, k.Server)
+	if k.Client == "" {
+		return fmt.Sprintf("%q %q %q", k.Repo, k.Config, k.Server)
+	}
+	return fmt.Sprintf("%q %q %q %q", k.Repo, k.Client, k.Config, k.Server)
 }
 
 // RepoIdentity is the ledger's name for a repository: its root commit ids,
@@ -285,7 +291,7 @@ func (l *Ledger) Renamed(k ReviewKey, deep string) *Review {
 		return nil
 	}
 	for _, r := range l.Reviews() {
-		if r.Repo == k.Repo && r.Config == k.Config && r.Server != k.Server &&
+		if r.Repo == k.Repo && r.Client == k.Client && r.Config == k.Config && r.Server != k.Server &&
 			r.Deep == deep && r.Decision == DecisionApproved {
 			return r
 		}
@@ -318,6 +324,9 @@ func sortedReviews(m map[ReviewKey]*Review) []*Review {
 		a, b := out[i].ReviewKey, out[j].ReviewKey
 		if a.Repo != b.Repo {
 			return a.Repo < b.Repo
+		}
+		if a.Client != b.Client {
+			return a.Client < b.Client
 		}
 		if a.Config != b.Config {
 			return a.Config < b.Config
@@ -373,6 +382,8 @@ func checkReview(r *Review) string {
 		return "is null"
 	case r.Repo == "" || r.Config == "" || r.Server == "":
 		return "lacks its repo, config or server"
+	case !validClient(r.Client):
+		return fmt.Sprintf("has a malformed client %q", r.Client)
 	case r.Decision != DecisionApproved && r.Decision != DecisionDeclined:
 		return fmt.Sprintf("has an unknown decision %q", r.Decision)
 	case !isLowerHexSHA256(r.Deep):
@@ -381,6 +392,20 @@ func checkReview(r *Review) string {
 		return "has a last_approved without a valid deep_fingerprint"
 	}
 	return ""
+}
+
+// validClient accepts "" (agentty) and a client id: lowercase letters,
+// digits and hyphens, at most 32 bytes.
+func validClient(c string) bool {
+	if len(c) > 32 {
+		return false
+	}
+	for i := 0; i < len(c); i++ {
+		if b := c[i]; !(b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '-') {
+			return false
+		}
+	}
+	return true
 }
 
 // AuditRecord is one line of audit.jsonl.

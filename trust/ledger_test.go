@@ -92,8 +92,14 @@ func TestLedgerRecordAndState(t *testing.T) {
 	if st != StateUnreviewed || prev == nil || prev.Deep != h("v1") {
 		t.Errorf("changed to v2: state %s, previous %+v", st, prev)
 	}
-	// The key is exact: another repository, config or name is not reviewed.
-	for _, k := range []ReviewKey{{"r2", key.Config, key.Server}, {key.Repo, "sub/.agentty/mcp.json", key.Server}, {key.Repo, key.Config, "db2"}} {
+	// The key is exact: another repository, client, config or name is not
+	// reviewed.
+	for _, k := range []ReviewKey{
+		{Repo: "r2", Config: key.Config, Server: key.Server},
+		{Repo: key.Repo, Client: "claude-code", Config: key.Config, Server: key.Server},
+		{Repo: key.Repo, Config: "sub/.agentty/mcp.json", Server: key.Server},
+		{Repo: key.Repo, Config: key.Config, Server: "db2"},
+	} {
 		if st, _ := l.State(k, h("v1")); st != StateUnreviewed {
 			t.Errorf("%s: state %s, want unreviewed", k, st)
 		}
@@ -163,6 +169,11 @@ func TestLedgerRecordRejectsIncomplete(t *testing.T) {
 		testReview("", "c", "s", DecisionApproved, h("a")),
 		testReview("r", "c", "s", "maybe", h("a")),
 		testReview("r", "c", "s", DecisionApproved, "ABC"),
+		func() Review {
+			r := testReview("r", "c", "s", DecisionApproved, h("a"))
+			r.Client = "Claude Code"
+			return r
+		}(),
 	}
 	for _, r := range bad {
 		if err := UpdateLedger(context.Background(), dir, record(r)); err == nil {
@@ -217,7 +228,7 @@ func TestCorruptLedgerNeverRewritten(t *testing.T) {
 			if !errors.Is(l.Err, ErrLedgerInvalid) {
 				t.Fatalf("LoadLedger: err %v, want ErrLedgerInvalid", l.Err)
 			}
-			if st, _ := l.State(ReviewKey{"r", "c", "s"}, h("a")); st != StateUnreviewed {
+			if st, _ := l.State(ReviewKey{Repo: "r", Config: "c", Server: "s"}, h("a")); st != StateUnreviewed {
 				t.Errorf("state %s while corrupt", st)
 			}
 			err := UpdateLedger(context.Background(), dir, record(testReview("r", "c", "t", DecisionApproved, h("z"))))
@@ -371,7 +382,7 @@ func TestLedgerConcurrentProcesses(t *testing.T) {
 	}
 	for w := range workers {
 		for r := range rounds {
-			k := ReviewKey{"repo", ".agentty/mcp.json", fmt.Sprintf("w%d-r%d", w, r)}
+			k := ReviewKey{Repo: "repo", Config: ".agentty/mcp.json", Server: fmt.Sprintf("w%d-r%d", w, r)}
 			if st, _ := l.State(k, h(strconv.Itoa(w)+strconv.Itoa(r))); st != StateReviewed {
 				t.Errorf("%s lost", k)
 			}
