@@ -42,7 +42,12 @@ var (
 // and fails when npm is there but the install does not work under CI.
 func claude(t *testing.T) string {
 	t.Helper()
-	installOnce.Do(install)
+	installOnce.Do(func() {
+		install()
+		if installTook > 0 {
+			t.Logf("npm install %s@%s took %s", claudePackage, claudeVersion, installTook.Round(time.Millisecond))
+		}
+	})
 	switch {
 	case installSkip != "":
 		t.Skip(installSkip)
@@ -58,11 +63,11 @@ func cacheDir() (string, error) {
 	if d := os.Getenv("MCP_GUARD_FIDELITY_CACHE"); d != "" {
 		return filepath.Abs(d)
 	}
-	home, err := os.UserHomeDir()
-	if err != nil {
-		return "", err
+	base := os.TempDir() // no HOME (some CI containers): a per-machine cache still
+	if home, err := os.UserHomeDir(); err == nil {
+		base = filepath.Join(home, ".cache")
 	}
-	return filepath.Join(home, ".cache", "mcp-guard", "fidelity", "claude-code-"+claudeVersion), nil
+	return filepath.Join(base, "mcp-guard", "fidelity", "claude-code-"+claudeVersion), nil
 }
 
 func install() {
