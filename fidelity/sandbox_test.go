@@ -83,6 +83,15 @@ func (s *sandbox) server(name string, args ...string) obj {
 	return obj{"command": s.marker, "args": append([]string{markerFlag, name}, args...)}
 }
 
+// raw is a server entry's JSON text, for configs written by hand.
+func (s *sandbox) raw(name string, args ...string) string {
+	b, err := json.Marshal(s.server(name, args...))
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	return string(b)
+}
+
 // mcp writes <dir>/.mcp.json holding a marker server for each name.
 func (s *sandbox) mcp(dir string, names ...string) {
 	servers := obj{}
@@ -149,6 +158,7 @@ func (s *sandbox) run(bin string, headless bool, dir string, args []string, env 
 	if err := os.MkdirAll(launch, 0o755); err != nil {
 		s.t.Fatal(err)
 	}
+	extra["PWD"] = launch // as a shell sets it, symlinks kept
 	out, err := runBounded(90*time.Second, launch, isolatedEnv(s.home, extra), bin, argv...)
 	if err != nil {
 		s.t.Fatalf("claude %s: %v\n%s", strings.Join(argv, " "), err, out)

@@ -1,9 +1,11 @@
 package fidelity
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -118,6 +120,13 @@ func scenarios() []scenario {
 				s.claudeJSON(obj{"hasTrustDialogAccepted": true, "enabledMcpjsonServers": []string{"db"}})
 			},
 			want: []string{"db"},
+			check: func(t *testing.T, s *sandbox, o outcome) {
+				// The contract: the list migrates into the work tree's settings.local.json.
+				data, err := os.ReadFile(filepath.Join(s.repo, ".claude", "settings.local.json"))
+				if err != nil || !strings.Contains(string(data), `"db"`) {
+					t.Errorf("~/.claude.json's enable list did not migrate to .claude/settings.local.json: %v %s", err, data)
+				}
+			},
 		},
 		{
 			name: "deny-beats-enable-untrusted/list",
@@ -361,6 +370,129 @@ func scenarios() []scenario {
 				s.write("~/.claude.json", obj{"projects": obj{
 					filepath.Join(s.repo, "a"): obj{"hasTrustDialogAccepted": true}}})
 			},
+		},
+		{
+			name:     "local-false-beats-shared-true/list",
+			contract: "trusted: settings.local.json enableAllProjectMcpServers:false overrides a committed true",
+			setup: func(s *sandbox) {
+				s.mcp("", "db")
+				s.write(".claude/settings.json", enableAll)
+				s.write(".claude/settings.local.json", obj{"enableAllProjectMcpServers": false})
+				s.trust()
+			},
+		},
+		{
+			name:     "swap-script/list",
+			contract: "approval binds the name: an edited script under an approved `db` still spawns",
+			setup: func(s *sandbox) {
+				s.write(".mcp.json", obj{"mcpServers": obj{"db": obj{"command": "/bin/sh", "args": []string{"./srv.sh"}}}})
+				s.write("srv.sh", `exec "$FID_BIN" `+markerFlag+" db\n")
+				s.write(userSettings, enabled("db"))
+			},
+			swap: func(s *sandbox) {
+				s.write("srv.sh", `exec "$FID_BIN" `+markerFlag+" db --edited\n")
+				s.commit()
+			},
+			want: []string{"db"},
+			check: func(t *testing.T, s *sandbox, o outcome) {
+				if r := o.spawned["db"][0]; !slices.Contains(r.Argv, "--edited") {
+					t.Errorf("db did not run the edited script: %+v", r)
+				}
+			},
+		},
+		{
+			name:     "symlink-trust-realpath/list",
+			contract: "launched through a symlink to the repository: trust stored for the real path holds",
+			dir:      "../../link",
+			setup: func(s *sandbox) {
+				s.mcp("", "db")
+				s.write(".claude/settings.json", enabled("db"))
+				s.trust()
+				if err := os.Symlink(s.repo, filepath.Join(s.outer, "..", "link")); err != nil {
+					s.t.Fatal(err)
+				}
+			},
+			want: []string{"db"},
+		},
+		{
+			name:     "symlink-trust-linkpath/list",
+			contract: "launched through a symlink: trust stored for the symlink's path is ignored",
+			dir:      "../../link",
+			setup: func(s *sandbox) {
+				s.mcp("", "db")
+				s.write(".claude/settings.json", enabled("db"))
+				link := filepath.Join(s.outer, "..", "link")
+				s.write("~/.claude.json", obj{"projects": obj{filepath.Clean(link): obj{"hasTrustDialogAccepted": true}}})
+				if err := os.Symlink(s.repo, link); err != nil {
+					s.t.Fatal(err)
+				}
+			},
+		},
+		{
+			name:     "dialect-comment/list",
+			contract: "a comment in .mcp.json fails the whole file",
+			setup: func(s *sandbox) {
+				s.write(".mcp.json", "{\"mcpServers\": {\n// c\n\"db\": "+s.raw("db")+"}}")
+				s.write(userSettings, enableAll)
+			},
+		},
+		{
+			name:     "dialect-trailing-comma/list",
+			contract: "a trailing comma fails the whole file",
+			setup: func(s *sandbox) {
+				s.write(".mcp.json", `{"mcpServers": {"db": `+s.raw("db")+`, "other": `+s.raw("other")+`,}}`)
+				s.write(userSettings, enableAll)
+			},
+		},
+		{
+			name:     "dialect-duplicates/list",
+			contract: "duplicate keys: the last wins (server name, inner args, top-level mcpServers)",
+			setup: func(s *sandbox) {
+				s.write(".mcp.json", `{"mcpServers": {"gone": `+s.raw("gone")+`}, "mcpServers": {"db": `+s.raw("db", "first")+
+					`, "db": {"command": `+strconv.Quote(s.marker)+`, "args": ["x"], "args": [`+strconv.Quote(markerFlag)+`, "db", "last"]}}}`)
+				s.write(userSettings, enableAll)
+			},
+			want: []string{"db"},
+			check: func(t *testing.T, s *sandbox, o outcome) {
+				if r := o.spawned["db"][0]; !slices.Equal(r.Argv, []string{"db", "last"}) {
+					t.Errorf("db ran %q, want the last entry's last args [db last]", r.Argv)
+				}
+			},
+		},
+		{
+			name:     "dialect-bom/list",
+			contract: "a UTF-8 BOM is accepted",
+			setup: func(s *sandbox) {
+				s.write(".mcp.json", "\ufeff"+`{"mcpServers": {"db": `+s.raw("db")+`}}`)
+				s.write(userSettings, enableAll)
+			},
+			want: []string{"db"},
+		},
+		{
+			name:     "dialect-servers-key/list",
+			contract: "`servers` instead of `mcpServers` is rejected",
+			setup: func(s *sandbox) {
+				s.write(".mcp.json", obj{"servers": obj{"db": s.server("db")}})
+				s.write(userSettings, enableAll)
+			},
+		},
+		{
+			name: "dialect-bad-values/list",
+			contract: "a server with a non-string arg or env value, or no command, is skipped; its siblings load; " +
+				"a command with spaces is not split",
+			setup: func(s *sandbox) {
+				s.write(".mcp.json", obj{"mcpServers": obj{
+					"numarg":  obj{"command": s.marker, "args": []any{markerFlag, "numarg", 42}},
+					"boolarg": obj{"command": s.marker, "args": []any{markerFlag, "boolarg", true}},
+					"numenv":  obj{"command": s.marker, "args": []string{markerFlag, "numenv"}, "env": obj{"FOO": 5}},
+					"nocmd":   obj{"args": []string{markerFlag, "nocmd"}},
+					"spaces":  obj{"command": s.marker + " " + markerFlag + " spaces"},
+					"typed":   obj{"type": "stdio", "command": s.marker, "args": []string{markerFlag, "typed"}, "extra": 1},
+					"other":   s.server("other"),
+				}})
+				s.write(userSettings, enableAll)
+			},
+			want: []string{"other", "typed"},
 		},
 		{
 			name: "interpolation/list",
