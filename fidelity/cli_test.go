@@ -20,6 +20,7 @@ const (
 	claudePackage = "@anthropic-ai/claude-code"
 	claudeVersion = "2.1.328"
 	claudeBanner  = claudeVersion + " (Claude Code)"
+	dummyKey      = "sk-ant-fidelity-dummy"
 )
 
 func TestMain(m *testing.M) {
@@ -156,7 +157,7 @@ func isolatedEnv(home string, extra map[string]string) []string {
 		"LANG":                    "C.UTF-8",
 		"TERM":                    "dumb",
 		"NO_COLOR":                "1",
-		"ANTHROPIC_API_KEY":       "sk-ant-fidelity-dummy",
+		"ANTHROPIC_API_KEY":       dummyKey,
 		"ANTHROPIC_BASE_URL":      "http://127.0.0.1:9",
 		"DISABLE_AUTOUPDATER":     "1",
 		"DISABLE_TELEMETRY":       "1",

@@ -53,13 +53,13 @@ func runScenario(t *testing.T, bin string, sc scenario) row {
 	s := newSandbox(t)
 	sc.setup(s)
 	s.commit()
-	o := s.run(bin, sc.headless, sc.dir, sc.args, sc.env)
+	o := s.run(bin, sc.mode, sc.dir, sc.args, sc.env)
 	if sc.swap != nil {
 		if got := names(o.spawned); !slices.Equal(got, sortedCopy(sc.want)) {
 			t.Fatalf("before the swap: spawned %v, want %v\n%s", got, sc.want, o.output)
 		}
 		sc.swap(s)
-		o = s.run(bin, sc.headless, sc.dir, sc.args, sc.env)
+		o = s.run(bin, sc.mode, sc.dir, sc.args, sc.env)
 	}
 	got, want := names(o.spawned), sortedCopy(sc.want)
 	if !slices.Equal(got, want) {
@@ -77,7 +77,12 @@ func runScenario(t *testing.T, bin string, sc scenario) row {
 	if sc.check != nil && !t.Failed() {
 		sc.check(t, s, o)
 	}
-	if len(o.refused) > 0 {
+	switch {
+	case len(o.refused) > 0 && sc.mode == tui:
+		// The interactive client reaches for downloads.claude.ai and
+		// github.com in the background; the proxy refuses them.
+		t.Logf("refused network requests: %v", o.refused)
+	case len(o.refused) > 0:
 		t.Errorf("Claude Code tried the network past the isolation (refused by the proxy): %v", o.refused)
 	}
 	return row{sc: sc, observed: setString(got), mcpGuard: compare(t, s, sc, got)}
@@ -92,7 +97,7 @@ func compare(t *testing.T, s *sandbox, sc scenario, got []string) string {
 		return "not wired yet"
 	}
 	var predicted []string
-	for n, runs := range predictor(t, filepath.Join(s.repo, sc.dir), s.home, sc.headless) {
+	for n, runs := range predictor(t, filepath.Join(s.repo, sc.dir), s.home, sc.mode == headless) {
 		if runs {
 			predicted = append(predicted, n)
 		}
@@ -137,7 +142,10 @@ server ran iff its marker exists. "list" runs `+"`claude mcp list`"+` (its healt
 interactive client runs without asking: package `+"`client`"+`'s `+"`Interactive`"+`); "-p" runs headless
 `+"`claude -p`"+` against a fake Anthropic endpoint on 127.0.0.1 (`+"`Headless`"+`). No real network: a dummy
 key, the updater, telemetry and error reports off, and a proxy on 127.0.0.1 that refuses every other
-host; the suite fails if Claude Code tries one. "Contract" is `+"`clients-observed.md`"+`; an open
+host; "list" and "-p" fail if Claude Code tries one ("tui" reaches for downloads.claude.ai and
+github.com in the background, refused). "tui" runs the interactive client in tmux as a returning user
+(onboarding done, the dummy key accepted) and never answers a dialog: what spawned, it ran without
+asking. "Contract" is `+"`clients-observed.md`"+`; an open
 question is a fact the contract did not settle, pinned here as observed.
 
 "mcp-guard" holds package `+"`client`"+`'s "would run without asking" against what spawned ("n/a" where

@@ -125,9 +125,18 @@ type outcome struct {
 	refused []string          // requests for other hosts the proxy refused
 }
 
-// run runs the client once in repo/<dir>: `claude mcp list`, or headless
-// `claude -p` against a fake endpoint on 127.0.0.1.
-func (s *sandbox) run(bin string, headless bool, dir string, args []string, env map[string]string) outcome {
+// mode is how a scenario runs the client.
+type mode int
+
+const (
+	list     mode = iota // claude mcp list: its health check spawns what it would run
+	headless             // claude -p against the fake endpoint
+	tui                  // the interactive client in tmux
+)
+
+// run runs the client once in repo/<dir> (see mode); the model endpoint
+// is always the fake one on 127.0.0.1.
+func (s *sandbox) run(bin string, m mode, dir string, args []string, env map[string]string) outcome {
 	s.t.Helper()
 	s.runs++
 	markers := filepath.Join(s.markerRoot, fmt.Sprint(s.runs))
@@ -147,19 +156,27 @@ func (s *sandbox) run(bin string, headless bool, dir string, args []string, env 
 	}
 	argv := append([]string{"mcp", "list"}, args...)
 	api := newFakeAPI(s.t)
-	for _, k := range []string{"HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"} {
+	for _, k := range []string{"ANTHROPIC_BASE_URL", "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"} {
 		extra[k] = api.URL
 	}
-	if headless {
-		extra["ANTHROPIC_BASE_URL"] = api.URL
+	switch m {
+	case headless:
 		argv = append([]string{"-p", "say ok", "--output-format", "stream-json", "--verbose"}, args...)
+	case tui:
+		argv = args
 	}
 	launch := filepath.Join(s.repo, dir)
 	if err := os.MkdirAll(launch, 0o755); err != nil {
 		s.t.Fatal(err)
 	}
 	extra["PWD"] = launch // as a shell sets it, symlinks kept
-	out, err := runBounded(90*time.Second, launch, isolatedEnv(s.home, extra), bin, argv...)
+	var out []byte
+	var err error
+	if m == tui {
+		out, err = s.runTUI(launch, isolatedEnv(s.home, extra), markers, bin, argv...)
+	} else {
+		out, err = runBounded(90*time.Second, launch, isolatedEnv(s.home, extra), bin, argv...)
+	}
 	if err != nil {
 		s.t.Fatalf("claude %s: %v\n%s", strings.Join(argv, " "), err, out)
 	}
@@ -170,7 +187,7 @@ func (s *sandbox) run(bin string, headless bool, dir string, args []string, env 
 	o := outcome{spawned: got, output: string(out)}
 	var other []string
 	o.api, o.tools, other, o.refused = api.snapshot()
-	if headless {
+	if m == headless {
 		o.status = initStatus(o.output)
 		if o.api == 0 {
 			s.t.Fatalf("claude -p never asked the fake endpoint (other requests: %v); output:\n%s", other, out)

@@ -15,7 +15,7 @@ import (
 type scenario struct {
 	name     string
 	contract string // the fact held, in the contract's words
-	headless bool   // claude -p; otherwise claude mcp list
+	mode     mode
 	dir      string // launch directory, relative to the repository
 	args     []string
 	env      map[string]string
@@ -190,14 +190,14 @@ func scenarios() []scenario {
 		{
 			name:     "headless-untrusted-unapproved/-p",
 			contract: "claude -p spawns unapproved servers in an untrusted folder",
-			headless: true,
+			mode:     headless,
 			setup:    func(s *sandbox) { s.mcp("", "db", "other") },
 			want:     []string{"db", "other"},
 		},
 		{
 			name:     "headless-user-enable-all-false/-p",
 			contract: "claude -p: a user enableAllProjectMcpServers:false does not stop it",
-			headless: true,
+			mode:     headless,
 			setup: func(s *sandbox) {
 				s.mcp("", "db")
 				s.write(userSettings, obj{"enableAllProjectMcpServers": false})
@@ -207,7 +207,7 @@ func scenarios() []scenario {
 		{
 			name:     "headless-deny/-p",
 			contract: "claude -p: disabledMcpjsonServers (any of the 3 files) stops the server, untrusted",
-			headless: true,
+			mode:     headless,
 			setup: func(s *sandbox) {
 				s.mcp("", "db1", "db2", "db3", "db4")
 				s.write(".claude/settings.json", disabled("db1"))
@@ -219,7 +219,7 @@ func scenarios() []scenario {
 		{
 			name:     "headless-disabled-mcp-servers/-p",
 			contract: "claude -p: ~/.claude.json projects[root].disabledMcpServers stops the server",
-			headless: true,
+			mode:     headless,
 			setup: func(s *sandbox) {
 				s.mcp("", "db", "other")
 				s.claudeJSON(obj{"disabledMcpServers": []string{"db"}})
@@ -229,7 +229,7 @@ func scenarios() []scenario {
 		{
 			name:      "headless-strict/-p",
 			contract:  "claude -p --strict-mcp-config spawns no project server, even user-approved",
-			headless:  true,
+			mode:      headless,
 			args:      []string{"--strict-mcp-config"},
 			setup:     func(s *sandbox) { s.mcp("", "db"); s.write(userSettings, enableAll) },
 			noPredict: "--strict-mcp-config replaces the project's servers",
@@ -238,8 +238,8 @@ func scenarios() []scenario {
 			name: "headless-strict-vetted/-p",
 			contract: "claude -p --strict-mcp-config --mcp-config vetted.json spawns exactly the vetted servers, " +
 				"without approval, and no .mcp.json server (the flags `mcp-guard launch -- claude` uses)",
-			headless: true,
-			args:     []string{"--strict-mcp-config", "--mcp-config", "~/vetted.json"},
+			mode: headless,
+			args: []string{"--strict-mcp-config", "--mcp-config", "~/vetted.json"},
 			setup: func(s *sandbox) {
 				s.mcp("", "db", "projonly")
 				s.write(userSettings, enableAll)
@@ -276,7 +276,7 @@ func scenarios() []scenario {
 		{
 			name:     "walk-up/-p",
 			contract: "the walk-up holds in claude -p too",
-			headless: true,
+			mode:     headless,
 			dir:      "a/b",
 			setup: func(s *sandbox) {
 				s.write(filepath.Join(s.outer, ".mcp.json"), obj{"mcpServers": obj{
@@ -320,7 +320,7 @@ func scenarios() []scenario {
 		{
 			name:     "subdir-deny/-p",
 			contract: "claude -p launched in repo/a (untrusted): whose .claude/settings.json deny list holds?",
-			headless: true,
+			mode:     headless,
 			dir:      "a",
 			setup: func(s *sandbox) {
 				s.mcp("", "fromsub", "fromroot", "other")
@@ -334,7 +334,7 @@ func scenarios() []scenario {
 		{
 			name:     "subdir-deny-local/-p",
 			contract: "claude -p launched in repo/a (untrusted): whose .claude/settings.local.json deny list holds?",
-			headless: true,
+			mode:     headless,
 			dir:      "a",
 			setup: func(s *sandbox) {
 				s.mcp("", "fromsub", "fromroot", "other")
@@ -359,6 +359,27 @@ func scenarios() []scenario {
 			want:   []string{"other"},
 			open:   true,
 			answer: "An intermediate directory's settings files are not read: only the launch directory and (settings.local.json) the git root.",
+		},
+		{
+			name:     "subdir-claude-json-project/list",
+			contract: "launched in repo/a: is ~/.claude.json projects[git root].enabledMcpjsonServers read, and where does it migrate?",
+			dir:      "a",
+			setup: func(s *sandbox) {
+				s.mcp("", "db", "other")
+				s.claudeJSON(obj{"hasTrustDialogAccepted": true, "enabledMcpjsonServers": []string{"db"}})
+			},
+			want: []string{"db"},
+			check: func(t *testing.T, s *sandbox, o outcome) {
+				data, err := os.ReadFile(filepath.Join(s.repo, ".claude", "settings.local.json"))
+				if err != nil || !strings.Contains(string(data), `"db"`) {
+					t.Errorf("the enable list did not migrate to the git root's settings.local.json: %v %s", err, data)
+				}
+				if _, err := os.Stat(filepath.Join(s.repo, "a", ".claude")); err == nil {
+					t.Errorf("the migration wrote into the launch directory a/.claude")
+				}
+			},
+			open:   true,
+			answer: "Yes: the entry keyed by the git root approves from a subdirectory, and migrates into the git root's `.claude/settings.local.json` (not the launch directory's).",
 		},
 		{
 			name:     "subdir-trust-key/list",
@@ -495,6 +516,88 @@ func scenarios() []scenario {
 			want: []string{"other", "typed"},
 		},
 		{
+			name:     "untrusted/tui",
+			contract: "interactive, untrusted: the trust dialog, no spawn",
+			mode:     tui,
+			setup:    func(s *sandbox) { s.mcp("", "db") },
+			check:    screenShows("Trusting this folder loads .mcp.json"),
+		},
+		{
+			name:     "untrusted-user-approved/tui",
+			contract: "interactive, untrusted, db approved in ~/.claude/settings.json: does the TUI spawn it before the trust dialog?",
+			mode:     tui,
+			setup: func(s *sandbox) {
+				s.mcp("", "db")
+				s.write(userSettings, enabled("db"))
+			},
+			check:     screenShows("Trusting this folder"),
+			open:      true,
+			answer:    "No: the interactive client asks for trust first and spawns nothing; only `mcp list` and `-p` run it in an untrusted folder.",
+			noPredict: "`Interactive` follows `claude mcp list`, which runs db here; the TUI asks for trust first",
+		},
+		{
+			name:     "trusted-unapproved/tui",
+			contract: "interactive, trusted, unapproved: the new-server dialog, no spawn",
+			mode:     tui,
+			setup: func(s *sandbox) {
+				s.mcp("", "db")
+				s.trust()
+			},
+			check: screenShows("New MCP server"),
+		},
+		{
+			name:     "trusted-committed-self-approval/tui",
+			contract: "interactive, trusted: a committed .claude/settings.json approval spawns with no dialog",
+			mode:     tui,
+			setup: func(s *sandbox) {
+				s.mcp("", "db")
+				s.write(".claude/settings.json", enabled("db"))
+				s.trust()
+			},
+			want: []string{"db"},
+		},
+		{
+			name:     "approved-beside-unapproved/tui",
+			contract: "interactive, trusted, db approved and `other` not: does db spawn while the dialog for `other` is open?",
+			mode:     tui,
+			setup: func(s *sandbox) {
+				s.mcp("", "db", "other")
+				s.write(".claude/settings.json", enabled("db"))
+				s.trust()
+			},
+			check:     screenShows("New MCP server found in this project: other"),
+			open:      true,
+			answer:    "No: the dialog for `other` holds every server, approved or not, until it is answered.",
+			noPredict: "the TUI holds every server while a sibling's dialog is open; db itself is never asked about",
+		},
+		{
+			name:     "swap-after-approval/tui",
+			contract: "interactive: a changed command, env and args under an approved `db` spawn with no dialog",
+			mode:     tui,
+			setup: func(s *sandbox) {
+				s.mcp("", "db")
+				s.write(".claude/settings.local.json", enabled("db"))
+				s.trust()
+			},
+			swap: func(s *sandbox) {
+				s.write(".mcp.json", obj{"mcpServers": obj{"db": obj{
+					"command": "/bin/sh",
+					"args":    []string{"-c", `exec "$0" ` + markerFlag + ` db --evil x`, s.marker},
+					"env":     obj{"FOO": "injected"},
+				}}})
+				s.commit()
+			},
+			want: []string{"db"},
+			check: func(t *testing.T, s *sandbox, o outcome) {
+				if r := o.spawned["db"][0]; !slices.Contains(r.Argv, "--evil") || r.Env["FOO"] != "injected" {
+					t.Errorf("swapped db ran without the swapped args or env: %+v", r)
+				}
+				if strings.Contains(o.output, "New MCP server") {
+					t.Errorf("the TUI asked about the swapped db:\n%s", o.output)
+				}
+			},
+		},
+		{
 			name: "interpolation/list",
 			contract: "${VAR} and ${VAR:-default} are expanded in command, args and env before spawn; " +
 				"bare $VAR is not; an undefined ${X} stays literal and still spawns",
@@ -519,6 +622,14 @@ func scenarios() []scenario {
 				}
 			},
 		},
+	}
+}
+
+func screenShows(text string) func(t *testing.T, s *sandbox, o outcome) {
+	return func(t *testing.T, s *sandbox, o outcome) {
+		if !strings.Contains(o.output, text) {
+			t.Errorf("the screen does not show %q:\n%s", text, o.output)
+		}
 	}
 }
 
