@@ -1,0 +1,49 @@
+//go:build fidelity_client
+
+// Built only once package client exists; the tag goes when it is merged.
+
+package fidelity
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/mcp-guard/mcp-guard/client"
+)
+
+func init() { predictor = predict }
+
+// predict is mcp-guard's answer for a launch in launchDir with the given
+// HOME: for each Claude Code server it finds, whether it would run without
+// asking (interactive: `claude mcp list` and the TUI; or under claude -p).
+// A name runs if any of its verdicts runs (the walk-up may list a name
+// once per config).
+func predict(t *testing.T, launchDir, home string, headless bool) map[string]bool {
+	t.Helper()
+	env := map[string]string{}
+	for _, kv := range isolatedEnv(home, nil) {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	ev, err := client.Evaluate(launchDir, client.Env{Getenv: func(k string) string { return env[k] }})
+	if err != nil {
+		t.Fatalf("client.Evaluate(%s): %v", launchDir, err)
+	}
+	runs := map[string]bool{}
+	for _, c := range ev.Clients {
+		if c.Client != client.ClaudeCode {
+			continue
+		}
+		if c.Err != nil {
+			t.Fatalf("client.Evaluate(%s): Claude Code: %v", launchDir, c.Err)
+		}
+		for _, s := range c.Servers {
+			r := s.Interactive
+			if headless {
+				r = s.Headless
+			}
+			runs[s.Name] = runs[s.Name] || r
+		}
+	}
+	return runs
+}
