@@ -79,17 +79,19 @@ type ClaudeState struct {
 	ProjectKey string
 	// Trusted is projects[ProjectKey].hasTrustDialogAccepted (truthy).
 	Trusted bool
-	// Dirs are the directories whose .claude/ settings are read: the
-	// project key's, and the launch directory's when it differs.
-	// OPEN: which one Claude Code reads from a subdirectory; an approval
-	// from either counts, a deny only when every one of them denies.
+	// Dirs are the directories whose .claude/settings.local.json is read:
+	// the launch directory's and the project key's (observed on 2.1.328:
+	// from repo/a both are read and their lists combined, an intermediate
+	// directory's is not). .claude/settings.json is read from the launch
+	// directory only (observed: the git root's is not).
 	Dirs []string
 	// Unknown is set when a state file could not be read: then every
 	// server counts as running without asking.
 	Unknown *Source
 
-	user, global  claudeFile
-	local, shared []claudeFile // per Dirs
+	user, global claudeFile
+	shared       claudeFile   // the launch directory's .claude/settings.json
+	local        []claudeFile // per Dirs
 }
 
 // claudeFile is what one file holds of the MCP approval keys.
@@ -133,26 +135,26 @@ func (claudeClient) State(launchDir, gitTop string, env Env) *State {
 	if key == "" {
 		key = dir
 	}
-	cs := &ClaudeState{ProjectKey: key, Dirs: []string{key}}
+	cs := &ClaudeState{ProjectKey: key, Dirs: []string{dir}}
 	if dir != key {
-		cs.Dirs = append(cs.Dirs, dir)
+		cs.Dirs = append(cs.Dirs, key)
 	}
 	userPath, globalPath, userShown, globalShown := claudeHome(env)
 	cs.user = readClaudeSettings(fsys, Source{Path: userPath, Display: userShown})
 	cs.global = readClaudeGlobal(fsys, Source{Path: globalPath, Display: globalShown}, key, &cs.Trusted)
-	for _, d := range cs.Dirs {
-		shown := func(name string) string {
-			if d == key {
-				return filepath.Join(".claude", name)
-			}
-			if rel, err := filepath.Rel(key, d); err == nil {
-				return filepath.Join(rel, ".claude", name)
-			}
-			return filepath.Join(d, ".claude", name)
+	shown := func(d, name string) string {
+		if d == key {
+			return filepath.Join(".claude", name)
 		}
-		cs.local = append(cs.local, readClaudeSettings(fsys, Source{Path: filepath.Join(d, ".claude", "settings.local.json"), Display: shown("settings.local.json"), RepoSide: true}))
-		cs.shared = append(cs.shared, readClaudeSettings(fsys, Source{Path: filepath.Join(d, ".claude", "settings.json"), Display: shown("settings.json"), RepoSide: true}))
+		if rel, err := filepath.Rel(key, d); err == nil {
+			return filepath.Join(rel, ".claude", name)
+		}
+		return filepath.Join(d, ".claude", name)
 	}
+	for _, d := range cs.Dirs {
+		cs.local = append(cs.local, readClaudeSettings(fsys, Source{Path: filepath.Join(d, ".claude", "settings.local.json"), Display: shown(d, "settings.local.json"), RepoSide: true}))
+	}
+	cs.shared = readClaudeSettings(fsys, Source{Path: filepath.Join(dir, ".claude", "settings.json"), Display: shown(dir, "settings.json"), RepoSide: true})
 	st := &State{Client: ClaudeCode, LaunchDir: dir, Claude: cs}
 	for _, f := range cs.files() {
 		st.Sources = append(st.Sources, f.src)
@@ -165,9 +167,9 @@ func (claudeClient) State(launchDir, gitTop string, env Env) *State {
 }
 
 func (cs *ClaudeState) files() []*claudeFile {
-	out := []*claudeFile{&cs.user, &cs.global}
-	for i := range cs.Dirs {
-		out = append(out, &cs.local[i], &cs.shared[i])
+	out := []*claudeFile{&cs.user, &cs.global, &cs.shared}
+	for i := range cs.local {
+		out = append(out, &cs.local[i])
 	}
 	return out
 }
@@ -323,10 +325,10 @@ func (cs *ClaudeState) answer(name string) claudeAnswer {
 	// once the folder is trusted. Lists are unioned.
 	named := []*claudeFile{}
 	if cs.Trusted {
-		for i := range cs.Dirs {
-			named = append(named, &cs.local[i], &cs.shared[i])
+		for i := range cs.local {
+			named = append(named, &cs.local[i])
 		}
-		named = append(named, &cs.global)
+		named = append(named, &cs.shared, &cs.global)
 	}
 	named = append(named, &cs.user)
 	for _, f := range named {
@@ -354,38 +356,33 @@ func (cs *ClaudeState) deny(name string, src *Source, key string) claudeAnswer {
 		why: fmt.Sprintf("%s denies `%s` (%s): Claude Code does not run it, not even under `claude -p`", src.Display, name, key)}
 }
 
-// repoDeny is the repository file that denies name, when every directory
-// Claude Code may read denies it (one directory: that directory).
+// repoDeny is the repository file that denies name: any of the settings
+// files Claude Code reads (observed: a deny in either settings.local.json,
+// or in the launch directory's settings.json, holds).
 func (cs *ClaudeState) repoDeny(name string) *Source {
-	var first *Source
-	for i := range cs.Dirs {
-		var src *Source
-		for _, f := range []*claudeFile{&cs.local[i], &cs.shared[i]} {
-			if src == nil && has(f.disabled, name) {
-				src = &f.src
-			}
-		}
-		if src == nil {
-			return nil
-		}
-		if first == nil {
-			first = src
+	for i := range cs.local {
+		if has(cs.local[i].disabled, name) {
+			return &cs.local[i].src
 		}
 	}
-	return first
+	if has(cs.shared.disabled, name) {
+		return &cs.shared.src
+	}
+	return nil
 }
 
 // enableAll is the file whose enableAllProjectMcpServers makes every
 // server run, nil when none does. The scalar follows Claude Code's
 // settings precedence, the most specific file that sets it winning: local,
-// then shared (only when trusted), then the user's. ~/.claude.json's
-// project entry counts on its own when trusted.
+// then shared (only when trusted), then the user's. Of the two local
+// files, either one's true counts (which one wins was not observed).
+// ~/.claude.json's project entry counts on its own when trusted.
 // OPEN: its place in that precedence; it is credited whenever true.
 func (cs *ClaudeState) enableAll() *Source {
-	for i := range cs.Dirs {
+	for i := range cs.local {
 		chain := []*claudeFile{&cs.user}
 		if cs.Trusted {
-			chain = []*claudeFile{&cs.local[i], &cs.shared[i], &cs.user}
+			chain = []*claudeFile{&cs.local[i], &cs.shared, &cs.user}
 		}
 		for _, f := range chain {
 			if f.enableOK {

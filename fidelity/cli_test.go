@@ -15,7 +15,7 @@ import (
 	"time"
 )
 
-// The pinned client. Re-observe clients-observed.md before changing it.
+// The pinned client. Re-observe every scenario (go test ./fidelity -update) before changing it.
 const (
 	claudePackage = "@anthropic-ai/claude-code"
 	claudeVersion = "2.1.328"

@@ -1,6 +1,4 @@
-//go:build fidelity_client
 
-// Built only once package client exists; the tag goes when it is merged.
 
 package fidelity
 

@@ -11,7 +11,7 @@ import (
 )
 
 // scenario is one observation: a world, one client run, and the set of
-// servers the contract (docs: clients-observed.md) says spawn.
+// servers the contract (the observations docs/claude-code.md states) says spawn.
 type scenario struct {
 	name     string
 	contract string // the fact held, in the contract's words
@@ -29,6 +29,11 @@ type scenario struct {
 	// noPredict says why mcp-guard's prediction does not apply (a flag
 	// that replaces the project's servers), empty when it does.
 	noPredict string
+	// attempted are servers Claude Code tries to start although nothing
+	// spawns (the program does not exist): mcp-guard, which does not
+	// search PATH, counts them as running, as it must for a program that
+	// might exist.
+	attempted []string
 }
 
 var userSettings = "~/.claude/settings.json"
@@ -513,7 +518,8 @@ func scenarios() []scenario {
 				}})
 				s.write(userSettings, enableAll)
 			},
-			want: []string{"other", "typed"},
+			want:      []string{"other", "typed"},
+			attempted: []string{"spaces"},
 		},
 		{
 			name:     "untrusted/tui",
