@@ -30,6 +30,7 @@ var errCIBudget = errors.New("too many nodes (aliases?)")
 // ciCheck is the walk of one workflow.
 type ciCheck struct {
 	path   string
+	lines  []string // the file's lines, for positions in block scalars
 	visits int
 	out    []trust.Finding
 	// enableAll is set once MG706 is reported for a step, so a step that
@@ -39,7 +40,7 @@ type ciCheck struct {
 
 // checkCIWorkflow reports the Claude Code runs of one CI workflow.
 func checkCIWorkflow(f File) []trust.Finding {
-	c := &ciCheck{path: f.Path}
+	c := &ciCheck{path: f.Path, lines: strings.Split(string(f.Data), "\n")}
 	root, err := loadCIYAML(f.Data)
 	if err == nil && root != nil {
 		if strings.EqualFold(path.Base(f.Path), ".gitlab-ci.yml") {
@@ -275,14 +276,14 @@ func (c *ciCheck) claudeAction(uses, st *yaml.Node) error {
 				for _, w := range strings.Fields(v.Value) {
 					strict = strict || strings.Trim(w, `"'`) == "--strict-mcp-config"
 				}
-				c.enableAllIn(v.Value, yamlPos(v, 0), "with.claude_args")
+				c.enableAllIn(v.Value, c.pos(v, 0), "with.claude_args")
 			case "settings":
-				c.enableAllIn(v.Value, yamlPos(v, 0), "with.settings")
+				c.enableAllIn(v.Value, c.pos(v, 0), "with.settings")
 			}
 		}
 	}
 	if !strict {
-		c.out = append(c.out, trust.NewFinding("MG705", c.path, yamlPos(uses, 0), "", "uses",
+		c.out = append(c.out, trust.NewFinding("MG705", c.path, c.pos(uses, 0), "", "uses",
 			fmt.Sprintf("uses: %s runs Claude Code in the workspace without --strict-mcp-config in claude_args: the checkout's .mcp.json servers run, unapproved", quote(uses.Value))))
 	}
 	return nil
@@ -359,7 +360,7 @@ func (c *ciCheck) script(n *yaml.Node, shell, key string) {
 	}
 	if err != nil {
 		if mentionsClaude(src) && !strings.Contains(src, "--strict-mcp-config") {
-			c.out = append(c.out, trust.NewFinding("MG707", c.path, yamlPos(n, 0), "", key,
+			c.out = append(c.out, trust.NewFinding("MG707", c.path, c.pos(n, 0), "", key,
 				fmt.Sprintf("%s: mcp-guard cannot parse this script (%v) and it mentions claude without --strict-mcp-config", key, err)))
 		}
 		return
@@ -370,7 +371,7 @@ func (c *ciCheck) script(n *yaml.Node, shell, key string) {
 			c.claudeCall(n, key, src, x)
 		case *syntax.Word:
 			if t, _ := wordText(x); t != "" {
-				c.enableAllIn(t, yamlPos(n, x.Pos().Line()), key)
+				c.enableAllIn(t, c.pos(n, x.Pos().Line()), key)
 			}
 		}
 		return true
@@ -390,7 +391,7 @@ func (c *ciCheck) claudeCall(n *yaml.Node, key, src string, call *syntax.CallExp
 		ws[i] = word{text: t, lit: lit || quotedOnly(a), at: i}
 		all = append(all, t)
 	}
-	pos := yamlPos(n, call.Pos().Line())
+	pos := c.pos(n, call.Pos().Line())
 	c.enableAllIn(strings.Join(all, " "), pos, key)
 	args, ok := claudeArgs(stripWrappers(ws))
 	if !ok {
@@ -548,12 +549,17 @@ func mentionsClaude(text string) bool {
 
 var claudeWord = regexp.MustCompile(`(?i)(^|[^a-z0-9_])claude([^a-z0-9_]|$)`)
 
-// yamlPos is where a finding about a scalar points: its own position, or
-// for a block scalar (run: |) the script line within it (1-based).
-func yamlPos(n *yaml.Node, line uint) trust.Pos {
+// pos is where a finding about a scalar points: its own position, or for
+// a block scalar (run: |) the script line within it (1-based), at that
+// line's first character.
+func (c *ciCheck) pos(n *yaml.Node, line uint) trust.Pos {
 	p := trust.Pos{Line: n.Line, Column: n.Column}
 	if line > 0 && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		p.Line += int(line)
+		if p.Line-1 < len(c.lines) {
+			text := c.lines[p.Line-1]
+			p.Column = len(text) - len(strings.TrimLeft(text, " ")) + 1
+		}
 	}
 	return p
 }

@@ -158,6 +158,10 @@ func HookScriptChanged(p, script string) trust.Finding {
 // adds nothing for an MCP configuration (see CheckServers) or a file that
 // could not be read.
 func CheckContent(f File, opts Options) []trust.Finding {
+	if f.Err != nil && (f.Kind == gitscan.KindClaudeSettings || f.Kind == gitscan.KindCIWorkflow) {
+		return []trust.Finding{trust.NewFinding("MG707", f.Path, fileStart, "", "",
+			"mcp-guard cannot read this file ("+f.Err.Error()+"): it cannot tell what Claude Code or CI would run from it")}
+	}
 	if f.Err != nil || f.Data == nil {
 		return nil
 	}
