@@ -1,11 +1,13 @@
 package policy
 
 import (
+	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/mcp-guard/mcp-guard/gitscan"
-	"github.com/mcp-guard/mcp-guard/trust"
 )
 
 func settings(json string) File {
@@ -145,4 +147,41 @@ func FuzzCIWorkflow(f *testing.F) {
 	})
 }
 
-var _ = trust.Pos{}
+// fileCase is a realistic repository file that must produce rule and its
+// near-miss twin that must not (testdata/paired-files).
+type fileCase struct {
+	Rule, Name, Path string
+	Fire, Benign     string
+}
+
+// TestPairedFiles runs every pair of testdata/paired-files.
+func TestPairedFiles(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("testdata", "paired-files", "*.json"))
+	n := 0
+	for _, p := range files {
+		data, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cs []fileCase
+		if err := json.Unmarshal(data, &cs); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		for _, c := range cs {
+			n++
+			kind, ok := gitscan.KindOf(c.Path)
+			if !ok {
+				t.Fatalf("%s: %s is no surface", c.Name, c.Path)
+			}
+			if _, ok := rulesIn(CheckFile(File{Path: c.Path, Kind: kind, Data: []byte(c.Fire)}, Options{}))[c.Rule]; !ok {
+				t.Errorf("%s %s: does not fire", c.Rule, c.Name)
+			}
+			if f, ok := rulesIn(CheckFile(File{Path: c.Path, Kind: kind, Data: []byte(c.Benign)}, Options{}))[c.Rule]; ok {
+				t.Errorf("%s %s: the twin fires: %s", c.Rule, c.Name, f.Message)
+			}
+		}
+	}
+	if n == 0 {
+		t.Fatal("no paired files")
+	}
+}
