@@ -168,7 +168,7 @@ func newApp(e *env) *cli.Command {
 				fmt.Fprintln(e.stdout, versionLine())
 				return nil
 			}
-			return groupAction(e)(ctx, c)
+			return groupAction(ctx, c)
 		},
 		Commands: []*cli.Command{
 			statusCommand(e),
@@ -184,12 +184,15 @@ func newApp(e *env) *cli.Command {
 		},
 	}
 	for _, cmd := range app.Commands {
-		setConventions(e, cmd)
+		setConventions(cmd)
 	}
 	app.OnUsageError = onUsageError
 	app.StopOnNthArg = &one
 	return app
 }
+
+// The help command's line in the list, in the others' style.
+func init() { cli.UsageCommandHelp = "show the commands, or one command's help" }
 
 // one is StopOnNthArg for commands whose first argument names what takes
 // the rest: a subcommand, or launch's agent.
@@ -199,17 +202,17 @@ var one = 1
 // usage errors that exit 2, no help subcommand (`mcp-guard help CMD` and
 // CMD --help remain), and for a group of subcommands an unknown one
 // refused with a suggestion.
-func setConventions(e *env, cmd *cli.Command) {
+func setConventions(cmd *cli.Command) {
 	cmd.OnUsageError = onUsageError
 	cmd.HideHelpCommand = true
 	if len(cmd.Commands) > 0 {
 		cmd.StopOnNthArg = &one
 		if cmd.Action == nil {
-			cmd.Action = groupAction(e)
+			cmd.Action = groupAction
 		}
 	}
 	for _, sub := range cmd.Commands {
-		setConventions(e, sub)
+		setConventions(sub)
 	}
 }
 
@@ -225,7 +228,7 @@ func configureCompletion(cmd *cli.Command) {
 	cmd.OnUsageError = onUsageError
 	cmd.HideHelpCommand = true
 	cmd.StopOnNthArg = &one
-	cmd.Action = groupAction(nil)
+	cmd.Action = groupAction
 	for _, sub := range cmd.Commands {
 		sub.OnUsageError = onUsageError
 		sub.HideHelpCommand = true

@@ -17,7 +17,7 @@ func manCommand(e *env) *cli.Command {
 			if c.NArg() > 0 {
 				return usageError("man takes no arguments")
 			}
-			page, err := docs.ToMan(c.Root())
+			page, err := docs.ToManWithSection(c.Root(), 1)
 			if err != nil {
 				return failf("", "writing the man page: %v", err)
 			}

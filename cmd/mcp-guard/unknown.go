@@ -12,18 +12,16 @@ import (
 // was named: without one it prints its help on stderr and exits 2 (the
 // root's help, on plain `mcp-guard`, too); with an unknown one it refuses
 // it with the nearest name.
-func groupAction(_ *env) cli.ActionFunc {
-	return func(_ context.Context, c *cli.Command) error {
-		if c.NArg() == 0 {
-			tmpl := cli.SubcommandHelpTemplate
-			if c.Root() == c {
-				tmpl = cli.RootCommandHelpTemplate
-			}
-			cli.HelpPrinter(c.Root().ErrWriter, tmpl, c)
-			return &exitError{code: exitFailure}
+func groupAction(_ context.Context, c *cli.Command) error {
+	if c.NArg() == 0 {
+		tmpl := cli.SubcommandHelpTemplate
+		if c.Root() == c {
+			tmpl = cli.RootCommandHelpTemplate
 		}
-		return unknownCommand(c, c.Args().First())
+		cli.HelpPrinter(c.Root().ErrWriter, tmpl, c)
+		return &exitError{code: exitFailure}
 	}
+	return unknownCommand(c, c.Args().First())
 }
 
 // unknownCommand refuses name as a subcommand of c, suggesting the
