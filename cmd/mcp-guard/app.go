@@ -225,14 +225,7 @@ func configureCompletion(cmd *cli.Command) {
 	cmd.Description = "bash:  source <(mcp-guard completion bash)   in ~/.bashrc\n" +
 		"zsh:   source <(mcp-guard completion zsh)    in ~/.zshrc\n" +
 		"fish:  mcp-guard completion fish > ~/.config/fish/completions/mcp-guard.fish"
-	cmd.OnUsageError = onUsageError
-	cmd.HideHelpCommand = true
-	cmd.StopOnNthArg = &one
-	cmd.Action = groupAction
-	for _, sub := range cmd.Commands {
-		sub.OnUsageError = onUsageError
-		sub.HideHelpCommand = true
-	}
+	setConventions(cmd)
 }
 
 // onUsageError makes urfave/cli's parse errors usage errors (exit 2): an

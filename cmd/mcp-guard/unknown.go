@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -61,11 +62,13 @@ func checkHelpTopic(root *cli.Command) error {
 
 // suggest is the candidate name is most likely a typo of: the one that
 // starts with name, or else the nearest by edit distance when that is at
-// most 2 (and less than half of name); "" when none is close.
+// most 2 (and less than half of name); "" when none is close. name itself
+// is never suggested (a root-only option given to a command).
 func suggest(name string, candidates []string) string {
 	if name == "" {
 		return ""
 	}
+	candidates = slices.DeleteFunc(slices.Clone(candidates), func(c string) bool { return c == name })
 	var prefixed []string
 	for _, c := range candidates {
 		if strings.HasPrefix(c, name) {
