@@ -216,7 +216,7 @@ func writeChange(p *printer, c trust.Change, cc *ChangeContent, width int, st St
 	if c.Change == trust.ChangeRenamed {
 		what = "renamed from " + Sanitize(c.OldName)
 	}
-	p.printf("  %s %s  %s  %s\n", impactSymbol(c.Impact, st), padRight(Sanitize(c.Server), width), impactLabel(c.Impact, st), st.Dim("("+what+")"))
+	p.printf("  %s %s  %s  %s\n", impactSymbol(c.Impact, st), padRight(Sanitize(c.Server), width), impactLabel(c, st), st.Dim("("+what+")"))
 	const indent = "      "
 	for _, r := range c.Reasons {
 		p.printf("%s%s\n", indent, Sanitize(r))
@@ -271,10 +271,12 @@ func absentOr(v string) string {
 	return Sanitize(v)
 }
 
+// objectText is one side of a file of a server's code scope; a zero side
+// means the server did not run it there (the file may have been there).
 func objectText(o trust.Object) string {
 	switch {
 	case o.ID == "":
-		return "(absent)"
+		return "(not run)"
 	case o.Mode == "100644" || o.Mode == "":
 		return Short(o.ID)
 	}

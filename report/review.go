@@ -46,9 +46,6 @@ func GateReasonText(v trust.GateVerdict) string {
 	}
 	switch v.Why {
 	case trust.GateNew:
-		if v.Server.URL != "" {
-			return "new, never reviewed; " + agentty
-		}
 		return "never reviewed; " + agentty
 	case trust.GateChanged:
 		when := ""
