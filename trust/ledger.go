@@ -77,10 +77,18 @@ func LedgerDir(getenv Getenv) (string, error) {
 	}
 	home := HomeDir(getenv)
 	if home == "" {
-		return "", ErrNoHome
+		return "", errNoLedgerHome{}
 	}
 	return filepath.Join(home, ".agentty", "mcp-guard"), nil
 }
+
+// errNoLedgerHome is ErrNoHome said of the ledger.
+type errNoLedgerHome struct{}
+
+func (errNoLedgerHome) Error() string {
+	return "neither " + LedgerHomeEnv + ", HOME nor USERPROFILE is set: there is no review ledger, so nothing counts as reviewed"
+}
+func (errNoLedgerHome) Is(target error) bool { return target == ErrNoHome }
 
 // Decision is what the user decided about one version of a server.
 type Decision string
