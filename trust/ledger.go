@@ -459,7 +459,7 @@ func (e *LedgerEdit) Record(r Review) error {
 }
 
 // UpdateLedger changes the ledger in dir under an exclusive lock
-// (reviews.json.lock, flock), the same way UpdateApprovals changes
+// (reviews.json.lock, flock, kept after use), the same way UpdateApprovals changes
 // agentty's store: a missing directory (and its parent, agentty's
 // ~/.agentty) is created 0700, but never the home directory above them: a
 // missing home is an error, not something to make; an unusable ledger
