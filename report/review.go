@@ -164,7 +164,7 @@ func WriteReviewItem(w io.Writer, it ReviewItem, st Style) error {
 		writeChangeContent(p, it.Content, "      ", st)
 	}
 	for _, f := range it.Findings {
-		p.printf("  %s %s %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Message))
+		p.wrapf(st, "  %s %s %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Message))
 	}
 	return p.err
 }

@@ -65,7 +65,7 @@ func WriteWarning(w io.Writer, wr Warning, st Style) error {
 		if lines == maxWarningLines-1 && len(wr.Changes)+len(wr.Findings) > maxWarningLines {
 			break
 		}
-		p.printf("  %s  %s %s: %s\n", severityLabel(f.Severity, st), f.Rule, Sanitize(f.Path), Sanitize(f.Message))
+		p.wrapf(st, "  %s  %s %s: %s\n", severityLabel(f.Severity, st), f.Rule, Sanitize(f.Path), Sanitize(f.Message))
 		lines++
 	}
 	if more := len(wr.Changes) + len(wr.Findings) - lines; more > 0 {
