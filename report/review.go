@@ -390,6 +390,6 @@ func WriteSnapshotNote(w io.Writer, configPath string, snap *gate.Snapshot, st S
 		}
 		left = "; left out: " + strings.Join(names, ", ")
 	}
-	_, err := fmt.Fprintf(w, "mcp-guard: agentty gets the %d reviewed server(s) of %s%s\n", len(snap.Servers), Sanitize(configPath), left)
+	_, err := fmt.Fprintf(w, "mcp-guard: agentty gets the %s of %s%s\n", plural(len(snap.Servers), "reviewed server", "reviewed servers"), Sanitize(configPath), left)
 	return err
 }
