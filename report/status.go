@@ -238,7 +238,7 @@ func WriteStatusReview(w io.Writer, in *trust.Inspection, gate []trust.GateVerdi
 	if len(in.Findings) > 0 {
 		p.printf("\n")
 		for _, f := range in.Findings {
-			p.printf("%s %s %s:%d: %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, Sanitize(f.Message))
+			p.wrapf(st, "%s %s %s:%d: %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, Sanitize(f.Message))
 		}
 	}
 	if c.Scope == trust.ScopeProject && len(in.Verdicts) > 0 {
@@ -295,6 +295,11 @@ func severityMark(s trust.Severity, st Style) string {
 type printer struct {
 	w   io.Writer
 	err error
+}
+
+// wrapf is printf of one line that st wraps to the terminal (Style.Wrap).
+func (p *printer) wrapf(st Style, format string, args ...any) {
+	p.printf("%s", st.Wrap(fmt.Sprintf(format, args...)))
 }
 
 func (p *printer) printf(format string, args ...any) {

@@ -58,14 +58,14 @@ func WriteWarning(w io.Writer, wr Warning, st Style) error {
 		if lines == maxWarningLines-1 && len(wr.Changes)+len(wr.Findings) > maxWarningLines {
 			break
 		}
-		p.printf("  %s  %s  %s\n", impactLabel(c.Impact, st), padRight(names[i], nameWidth), changeSummary(c))
+		p.printf("  %s  %s  %s\n", impactLabel(c, st), padRight(names[i], nameWidth), changeSummary(c))
 		lines++
 	}
 	for _, f := range wr.Findings {
 		if lines == maxWarningLines-1 && len(wr.Changes)+len(wr.Findings) > maxWarningLines {
 			break
 		}
-		p.printf("  %s  %s %s: %s\n", severityLabel(f.Severity, st), f.Rule, Sanitize(f.Path), Sanitize(f.Message))
+		p.wrapf(st, "  %s  %s %s: %s\n", severityLabel(f.Severity, st), f.Rule, Sanitize(f.Path), Sanitize(f.Message))
 		lines++
 	}
 	if more := len(wr.Changes) + len(wr.Findings) - lines; more > 0 {
@@ -105,9 +105,11 @@ func changeName(c trust.Change) string {
 	return name
 }
 
-// impactLabel is the impact, padded to the longest one, coloured by danger.
-func impactLabel(i trust.Impact, st Style) string {
-	text := padRight(string(i), len(trust.ImpactTrustPreserving))
+// impactLabel is the impact of c as people read it, padded to the longest
+// one, coloured by danger.
+func impactLabel(c trust.Change, st Style) string {
+	i := c.Impact
+	text := padRight(ImpactName(c), len(trust.ImpactTrustPreserving))
 	switch i {
 	case trust.ImpactTrustPreserving, trust.ImpactNewPreapproved:
 		return st.Danger(text)
@@ -117,6 +119,20 @@ func impactLabel(i trust.Impact, st Style) string {
 		return st.Pending(text)
 	}
 	return text
+}
+
+// ImpactName is the impact's name for people: the JSON value (stable),
+// except that "new-" is dropped for a server that is not new (changed,
+// renamed or enabled again): "unapproved", "preapproved".
+func ImpactName(c trust.Change) string {
+	switch {
+	case c.Change == trust.ChangeAdded:
+	case c.Impact == trust.ImpactNewUnapproved:
+		return "unapproved"
+	case c.Impact == trust.ImpactNewPreapproved:
+		return "preapproved"
+	}
+	return string(c.Impact)
 }
 
 // severityLabel is a finding's severity in the impact column.
@@ -141,7 +157,7 @@ func changeSummary(c trust.Change) string {
 		what = append(what, Sanitize(f.Field)+" "+fieldVerb(f.Old, f.New))
 	}
 	for _, f := range c.Files {
-		what = append(what, Sanitize(f.Path)+" "+fieldVerb(f.Old.ID, f.New.ID))
+		what = append(what, fileVerb(c, f))
 	}
 	if len(what) == 0 {
 		what = append(what, "its approval changed")
@@ -160,6 +176,21 @@ func fieldVerb(old, new string) string {
 		return "removed"
 	}
 	return "changed"
+}
+
+// fileVerb says what happened to a file of c's code scope. A zero side
+// means the server did not run it there, not that the file was absent.
+func fileVerb(c trust.Change, f trust.FileChange) string {
+	path := Sanitize(f.Path)
+	switch {
+	case c.Change == trust.ChangeAdded:
+		return "runs " + path
+	case f.Old.ID == "":
+		return "now runs " + path
+	case f.New.ID == "":
+		return "no longer runs " + path
+	}
+	return path + " changed"
 }
 
 func impactConsequence(i trust.Impact) string {

@@ -318,18 +318,26 @@ func (r *jsonReader) begin() (*jsonValue, error) {
 			return nil, err
 		}
 	default:
-		return nil, r.errorf(r.i, "unexpected %s", describeByte(r.data, r.i))
+		return nil, r.errorf(r.i, "expected a value, found %s", describeByte(r.data, r.i))
 	}
 	v.Raw = r.data[start:r.i]
 	return v, nil
 }
 
+// describeByte names the byte at i for an error message, in the quotes the
+// messages use for expected bytes ("expected ':'"), with no escape that a
+// renderer would escape again: '"', "'", a backslash, byte 0x01.
 func describeByte(data []byte, i int) string {
-	c := data[i]
-	if c >= 0x21 && c < 0x7f {
-		return strconv.Quote(string(c))
+	switch c := data[i]; {
+	case c == '\\':
+		return "a backslash"
+	case c == '\'':
+		return `"'"`
+	case c >= 0x21 && c < 0x7f:
+		return "'" + string(c) + "'"
+	default:
+		return fmt.Sprintf("byte 0x%02x", c)
 	}
-	return fmt.Sprintf("byte 0x%02x", c)
 }
 
 func (r *jsonReader) literal(word string) error {

@@ -50,7 +50,7 @@ func (e *env) quiet() bool { return e.info == io.Discard }
 
 // style is the colour scheme for text written to w.
 func (e *env) style(w io.Writer) report.Style {
-	return report.NewStyle(report.ColorEnabled(w, e.getenv))
+	return report.NewStyle(report.ColorEnabled(w, e.getenv)).WithWidth(report.TermWidth(w))
 }
 
 // exitError carries an exit code, and optionally a message and a hint.
