@@ -45,6 +45,15 @@ func Waiting(n int, adverb string) string {
 	return fmt.Sprintf("%d servers %swait", n, adverb)
 }
 
+// Count is "1 " + one, or n and many: Count(2, "server runs", "servers
+// run") is "2 servers run".
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
 // GateReasonText says in a few words why a server blocks, and what agentty
 // does with it meanwhile.
 func GateReasonText(v trust.GateVerdict) string {

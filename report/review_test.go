@@ -168,3 +168,11 @@ func TestWaitingAgrees(t *testing.T) {
 		}
 	}
 }
+
+func TestCountAgrees(t *testing.T) {
+	for n, want := range map[int]string{0: "0 servers run", 1: "1 server runs", 7: "7 servers run"} {
+		if got := Count(n, "server runs", "servers run"); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
