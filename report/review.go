@@ -329,11 +329,9 @@ func AddReviewState(doc *StatusDoc, verdicts []trust.GateVerdict, scopes map[str
 			doc.Servers[i].Scope, doc.Servers[i].Unresolved = sc.Items, sc.Unresolved
 		}
 	}
+	reviewed := gateVerdictsByName(verdicts)
 	for i := range doc.Servers {
-		for _, v := range verdicts {
-			if v.Server.Name != doc.Servers[i].Name || v.State == "" {
-				continue
-			}
+		if v := reviewed[doc.Servers[i].Name]; v != nil {
 			blocks := v.Blocks
 			doc.Servers[i].Review, doc.Servers[i].Blocks = string(v.State), &blocks
 		}

@@ -213,6 +213,7 @@ func WriteStatusReview(w io.Writer, in *trust.Inspection, gate []trust.GateVerdi
 		p.printf("  no servers\n")
 	}
 	blocking := false
+	reviewed := gateVerdictsByName(gate)
 	for _, v := range in.Verdicts {
 		mark := "  "
 		switch {
@@ -223,7 +224,7 @@ func WriteStatusReview(w io.Writer, in *trust.Inspection, gate []trust.GateVerdi
 		}
 		line := fmt.Sprintf("  %s%s %s", mark, padRight(Sanitize(v.Server.Name), 16), CommandLine(v.Server))
 		why := reasonText(v)
-		if g := gateVerdictOf(gate, v.Server.Name); g != nil {
+		if g := reviewed[v.Server.Name]; g != nil {
 			why += " · " + reviewText(*g)
 			blocking = blocking || g.Blocks
 		}
@@ -250,13 +251,17 @@ func WriteStatusReview(w io.Writer, in *trust.Inspection, gate []trust.GateVerdi
 	return p.err
 }
 
-func gateVerdictOf(gate []trust.GateVerdict, name string) *trust.GateVerdict {
+// gateVerdictsByName indexes the verdicts the gate asks about (a State
+// set) by server name, the last one winning; a lookup per server keeps
+// status linear in the number of servers.
+func gateVerdictsByName(gate []trust.GateVerdict) map[string]*trust.GateVerdict {
+	m := make(map[string]*trust.GateVerdict, len(gate))
 	for i := range gate {
-		if gate[i].Server.Name == name && gate[i].State != "" {
-			return &gate[i]
+		if gate[i].State != "" {
+			m[gate[i].Server.Name] = &gate[i]
 		}
 	}
-	return nil
+	return m
 }
 
 // reviewText is mcp-guard's review state of a gated server, for people.
