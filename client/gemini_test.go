@@ -37,6 +37,7 @@ func TestGeminiDialect(t *testing.T) {
 		{"no command: skipped", `{"mcpServers":{"db":{"args":[]},"ok":{"command":"n"}}}`, true, "ok", "db"},
 		{"url only: remote", `{"mcpServers":{"r":{"url":"http://x"}}}`, true, "r", ""},
 		{"trailing bytes fail", `{"mcpServers":{}} x`, false, "", ""},
+		{"mcpServers an array: unknown", `{"mcpServers":[{"command":"n"}]}`, false, "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -49,6 +50,9 @@ func TestGeminiDialect(t *testing.T) {
 	c := parseGemini(`{"mcpServers":{"db":{"command":"a"},"db":{"command":"b"}}}`)
 	if c.Servers[0].Command != "b" {
 		t.Errorf("duplicate: command %q", c.Servers[0].Command)
+	}
+	if c := parseGemini(`{"mcpServers":[]}`); !c.Unreadable() {
+		t.Error("an array of servers is not unknown")
 	}
 	if c := parseGemini(`{"mcpServers":{"r":{"url":"http://x"}}}`); c.Servers[0].Transport == trust.TransportStdio {
 		t.Error("a url-only entry is spawned")

@@ -171,6 +171,12 @@ func ParseDialect(path string, data []byte, scope Scope, d *Dialect) *Config {
 		switch {
 		case !ok && d.ServersOptional:
 			return c
+		case d.ServersOptional && table.Value.Kind == jsonArray:
+			// A JavaScript client spreads an array into names "0", "1", …:
+			// what it runs from one is not modelled, so it is unknown.
+			u := UnreadableConfig(path, scope, fmt.Errorf("%q is an array: what %s runs from it is not modelled", d.ServersKey, d.Client))
+			u.SHA256, u.Dialect = c.SHA256, d
+			return u
 		case ok:
 			return fail(table.KeyPos, fmt.Errorf("%w: %q is %s, not an object", ErrWrongType, d.ServersKey, table.Value.Kind.withArticle()))
 		case d.ServersKey == "mcpServers":
