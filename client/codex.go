@@ -181,8 +181,7 @@ func (d *codexDoc) failed() *trust.Config {
 		return c
 	}
 	c := &trust.Config{Path: d.path, Scope: trust.ScopeProject, SHA256: d.sha, Dialect: trust.Codex, Err: d.err}
-	c.Findings = append(c.Findings, trust.NewFinding("MG301", d.path, d.errPos, "", "",
-		"Codex cannot read this file and aborts the whole run: no server of any config runs: "+d.err.Error()))
+	c.Findings = append(c.Findings, trust.CodexUnparsable(d.path, d.errPos, d.err))
 	return c
 }
 
@@ -305,8 +304,7 @@ func (d *codexDoc) configWith(servers any, problems []codexProblem) *trust.Confi
 	c := &trust.Config{Path: d.path, Scope: trust.ScopeProject, SHA256: d.sha, Dialect: trust.Codex}
 	for _, k := range []string{"servers", "mcpServers"} {
 		if _, ok := d.root[k]; ok {
-			c.Findings = append(c.Findings, trust.NewFinding("MG304", d.path, d.at(k), "", k,
-				fmt.Sprintf("Codex ignores [%s] (\"unrecognized configuration settings\"): only [mcp_servers.*] runs", k)))
+			c.Findings = append(c.Findings, trust.CodexIgnoredTable(d.path, d.at(k), k))
 		}
 	}
 	if len(problems) > 0 {
@@ -320,8 +318,7 @@ func (d *codexDoc) configWith(servers any, problems []codexProblem) *trust.Confi
 			if p.key != "" && p.key != "mcp_servers" {
 				parts = append(parts, p.key)
 			}
-			c.Findings = append(c.Findings, trust.NewFinding("MG307", d.path, d.at(parts...), p.server, strings.Join(parts, "."),
-				fmt.Sprintf("Codex fails on server %q and aborts the whole run, so no server of any config runs: %s", p.server, p.msg)))
+			c.Findings = append(c.Findings, trust.CodexWrongType(d.path, d.at(parts...), p.server, strings.Join(parts, "."), p.msg))
 		}
 		c.Err = errors.Join(errs...)
 		return c
