@@ -89,9 +89,9 @@ type codexDoc struct {
 	unreadable bool
 }
 
-// MaxTOMLDepth is how deep arrays and inline tables may nest in a TOML
-// file mcp-guard reads; the TOML reader recurses, and Codex's own parser
-// refuses far less.
+// MaxTOMLDepth is how deep tables, arrays and inline tables may nest in a
+// TOML file mcp-guard reads; the TOML reader and the merge recurse, and no
+// Codex config nests more than a few levels.
 const MaxTOMLDepth = 64
 
 func readCodexTOML(path string, data []byte) *codexDoc {
@@ -115,8 +115,44 @@ func readCodexTOML(path string, data []byte) *codexDoc {
 		}
 		return d
 	}
+	if n := tomlNesting(d.root); n > MaxTOMLDepth {
+		d.err, d.unreadable = fmt.Errorf("tables nest %d deep, the limit is %d", n, MaxTOMLDepth), true
+		return d
+	}
 	d.positions(data)
 	return d
+}
+
+// tomlNesting is how deep tables and arrays nest in a decoded value,
+// counted without recursion: a dotted key can nest a million tables.
+func tomlNesting(root any) int {
+	type open struct {
+		v     any
+		depth int
+	}
+	max := 0
+	stack := []open{{root, 0}}
+	for len(stack) > 0 {
+		o := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if o.depth > max {
+			max = o.depth
+		}
+		if max > MaxTOMLDepth {
+			return max
+		}
+		switch t := o.v.(type) {
+		case map[string]any:
+			for _, e := range t {
+				stack = append(stack, open{e, o.depth + 1})
+			}
+		case []any:
+			for _, e := range t {
+				stack = append(stack, open{e, o.depth + 1})
+			}
+		}
+	}
+	return max
 }
 
 // positions records where each key is defined (its first definition).
@@ -797,7 +833,7 @@ func (codexClient) Impact(st *State, old, new *trust.Server) Impact {
 }
 
 // tomlDepth is how deep arrays and inline tables nest in a TOML text,
-// skipping strings and comments.
+// skipping strings (escapes in basic ones) and comments.
 func tomlDepth(b []byte) int {
 	depth, max := 0, 0
 	for i := 0; i < len(b); i++ {
@@ -807,18 +843,26 @@ func tomlDepth(b []byte) int {
 				i++
 			}
 		case '"', '\'':
-			q := string([]byte{c, c, c})
-			if strings.HasPrefix(string(b[i:min(i+3, len(b))]), q) {
-				end := strings.Index(string(b[i+3:]), q)
-				if end < 0 {
-					return max
-				}
-				i += 3 + end + 2
-				continue
+			multi := i+2 < len(b) && b[i+1] == c && b[i+2] == c
+			if multi {
+				i += 3
+			} else {
+				i++
 			}
-			for i++; i < len(b) && b[i] != c && b[i] != '\n'; i++ {
+			for ; i < len(b); i++ {
 				if c == '"' && b[i] == '\\' {
 					i++
+					continue
+				}
+				if !multi && (b[i] == c || b[i] == '\n') {
+					break
+				}
+				if multi && i+2 < len(b) && b[i] == c && b[i+1] == c && b[i+2] == c {
+					i += 2
+					for i+1 < len(b) && b[i+1] == c { // up to two quotes end the text
+						i++
+					}
+					break
 				}
 			}
 		case '[', '{':

@@ -39,6 +39,10 @@ func TestCodexDialect(t *testing.T) {
 		{"mcp_servers not a table", "mcp_servers = 5\n", false, "", "MG307"},
 		{"syntax error", "[mcp_servers.db\n", false, "", "MG301"},
 		{"deep nesting unreadable", "a = " + strings.Repeat("[", 100) + strings.Repeat("]", 100) + "\n", false, "", "MG310"},
+		{"deep nesting after an escaped quote in a multi-line string", "x = \"\"\" a \\\"\"\" b \"\"\"\na = " + strings.Repeat("[", 100) + strings.Repeat("]", 100) + "\n", false, "", "MG310"},
+		{"deep dotted keys unreadable", "[mcp_servers.db" + strings.Repeat(".a", 100000) + "]\nx = 1\n", false, "", "MG310"},
+		{"brackets in strings and comments do not nest", "# [[[[\n[mcp_servers.db]\ncommand = \"" + strings.Repeat("[", 100) +
+			"\"\nargs = ['''" + strings.Repeat("{", 100) + "''', '" + strings.Repeat("[", 70) + "']\n", true, "db", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
