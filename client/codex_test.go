@@ -213,6 +213,10 @@ func TestCodexOutsideGit(t *testing.T) {
 	if p, _ := (codexClient{}).Configs(filepath.Join(f.root, "plain/sub"), "", f.env()); len(p) != 0 {
 		t.Errorf("outside git Codex walks up: %q", p)
 	}
+	// In the home directory .codex/config.toml is the user's own.
+	if p, _ := (codexClient{}).Configs(f.home, "", f.env()); len(p) != 0 {
+		t.Errorf("home reads %q", p)
+	}
 }
 
 func TestCodexImpact(t *testing.T) {
