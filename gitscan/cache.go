@@ -44,7 +44,7 @@ type rootsEntry struct {
 }
 
 const (
-	cacheVersion    = 2
+	cacheVersion    = 3
 	cacheFileName   = "trees.v2"
 	cacheMaxEntries = 8
 	cacheMaxBytes   = 8 << 20

@@ -356,7 +356,8 @@ type Entry struct {
 	ID string
 }
 
-// Kind is the kind of agentty surface.
+// Kind is the kind of surface: agentty's, and the files through which a
+// repository makes another agent client (or its CI) run code.
 type Kind int
 
 const (
@@ -366,16 +367,39 @@ const (
 	KindPersona                   // **/.agentty/agents/*.md, **/.agents/agents/*.md, **/.claude/agents/*.md
 )
 
+// The kinds after KindLinkedDir (see pattern.go) are other clients'.
+const (
+	KindClaudeMCP      Kind = KindLinkedDir + 1 + iota // **/.mcp.json: Claude Code's project servers
+	KindClaudeSettings                                 // **/.claude/settings.json, **/.claude/settings.local.json
+	// KindCIWorkflow is a CI definition at the repository root:
+	// .github/workflows/*.yml|*.yaml and .gitlab-ci.yml.
+	KindCIWorkflow
+)
+
 // SurfacePatterns are the glob patterns (git `:(glob)` syntax) of every
-// agentty surface file. History(nil) also watches the surface directories
+// surface file. History(nil) also watches the surface directories
 // themselves (see KindLinkedDir) and matches ignoring ASCII case.
-var SurfacePatterns = []string{
+var SurfacePatterns = append([]string{
 	"**/.agentty/mcp.json",
 	"**/.agentty/hooks.json",
 	"**/.agentty/acp-agents.json",
 	"**/.agentty/agents/*.md",
 	"**/.agents/agents/*.md",
 	"**/.claude/agents/*.md",
+	"**/.mcp.json",
+}, sharedOnlyPatterns...)
+
+// sharedOnlyPatterns are the surfaces that matter only when the repository
+// shares them (tracked, or untracked and about to be): a gitignored
+// `.claude/settings.local.json` is the user's own approval state, which
+// Claude Code writes there itself, and CI reads only committed workflows.
+// The work tree does not list them when the ignore rules hide them.
+var sharedOnlyPatterns = []string{
+	"**/.claude/settings.json",
+	"**/.claude/settings.local.json",
+	".github/workflows/*.yml",
+	".github/workflows/*.yaml",
+	".gitlab-ci.yml",
 }
 
 // Surface is one agentty surface found at a side. A symlink is reported

@@ -26,6 +26,12 @@ func (k Kind) String() string {
 		return "persona"
 	case KindLinkedDir:
 		return "linked-dir"
+	case KindClaudeMCP:
+		return "claude-mcp"
+	case KindClaudeSettings:
+		return "claude-settings"
+	case KindCIWorkflow:
+		return "ci-workflow"
 	}
 	return fmt.Sprintf("kind(%d)", int(k))
 }
@@ -66,7 +72,29 @@ func KindOf(path string) (Kind, bool) {
 		len(parts[n-1]) >= 3 && asciiEqualFold(parts[n-1][len(parts[n-1])-3:], ".md") {
 		return KindPersona, true
 	}
+	if asciiEqualFold(parts[n-1], ".mcp.json") {
+		return KindClaudeMCP, true
+	}
+	if n >= 2 && asciiEqualFold(parts[n-2], ".claude") &&
+		(asciiEqualFold(parts[n-1], "settings.json") || asciiEqualFold(parts[n-1], "settings.local.json")) {
+		return KindClaudeSettings, true
+	}
+	if n == 1 && asciiEqualFold(parts[0], ".gitlab-ci.yml") {
+		return KindCIWorkflow, true
+	}
+	if n == 3 && asciiEqualFold(parts[0], ".github") && asciiEqualFold(parts[1], "workflows") &&
+		(hasSuffixFold(parts[2], ".yml") || hasSuffixFold(parts[2], ".yaml")) {
+		return KindCIWorkflow, true
+	}
 	return 0, false
+}
+
+// sharedOnly reports the kinds that are not surfaces when the ignore rules
+// hide them (see sharedOnlyPatterns).
+func sharedOnly(k Kind) bool { return k == KindClaudeSettings || k == KindCIWorkflow }
+
+func hasSuffixFold(s, suffix string) bool {
+	return len(s) >= len(suffix) && asciiEqualFold(s[len(s)-len(suffix):], suffix)
 }
 
 func isPersonaRoot(s string) bool {
@@ -170,6 +198,22 @@ func (m *matcher) pathspecs() []string {
 	}
 	for _, p := range m.patterns {
 		out = append(out, ":(glob)"+p)
+	}
+	return out
+}
+
+// ignoredSurfacePathspecs select the surfaces that count even when the
+// ignore rules hide them: every surface but the shared-only ones.
+func ignoredSurfacePathspecs() []string {
+	var out []string
+	for _, p := range (&matcher{surfaces: true}).pathspecs() {
+		shared := false
+		for _, q := range sharedOnlyPatterns {
+			shared = shared || p == ":(glob,icase)"+q
+		}
+		if !shared {
+			out = append(out, p)
+		}
 	}
 	return out
 }

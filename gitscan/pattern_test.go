@@ -9,27 +9,43 @@ import (
 
 func TestKindOf(t *testing.T) {
 	for path, want := range map[string]Kind{
-		".agentty/mcp.json":           KindMCPConfig,
-		"a/b/.agentty/mcp.json":       KindMCPConfig,
-		"x/.AGENTTY/MCP.JSON":         KindMCPConfig,
-		".agentty/hooks.json":         KindHooks,
-		"p/.agentty/acp-agents.json":  KindACPAgents,
-		".agentty/agents/r.md":        KindPersona,
-		"a/.agents/agents/r.md":       KindPersona,
-		".claude/agents/x.MD":         KindPersona,
-		".claude/agents/.md":          KindPersona,
-		".agentty/mcp.json.bak":       0,
-		".agentty/sub/mcp.json":       0,
-		"agentty/mcp.json":            0,
-		".claude/agents/sub/x.md":     0,
-		".claude/settings.json":       0,
-		"mcp.json":                    0,
-		".agentty":                    0,
-		".claude/agents":              0,
-		"a.agentty/mcp.json":          0,
-		".agents/agents/readme.txt":   0,
-		"x/.claude/agents/y.md/z":     0,
-		".agentty/agents/deep/dir.md": 0,
+		".agentty/mcp.json":              KindMCPConfig,
+		"a/b/.agentty/mcp.json":          KindMCPConfig,
+		"x/.AGENTTY/MCP.JSON":            KindMCPConfig,
+		".agentty/hooks.json":            KindHooks,
+		"p/.agentty/acp-agents.json":     KindACPAgents,
+		".agentty/agents/r.md":           KindPersona,
+		"a/.agents/agents/r.md":          KindPersona,
+		".claude/agents/x.MD":            KindPersona,
+		".claude/agents/.md":             KindPersona,
+		".agentty/mcp.json.bak":          0,
+		".agentty/sub/mcp.json":          0,
+		"agentty/mcp.json":               0,
+		".claude/agents/sub/x.md":        0,
+		".claude/settings.json":          KindClaudeSettings,
+		"a/.Claude/Settings.Local.JSON":  KindClaudeSettings,
+		".claude/settings.json.bak":      0,
+		".claude/sub/settings.json":      0,
+		"settings.json":                  0,
+		".mcp.json":                      KindClaudeMCP,
+		"a/b/.MCP.json":                  KindClaudeMCP,
+		"mcp.jsonx":                      0,
+		"a.mcp.json":                     0,
+		".github/workflows/ci.yml":       KindCIWorkflow,
+		".GitHub/Workflows/Release.YAML": KindCIWorkflow,
+		".github/workflows/sub/ci.yml":   0,
+		"sub/.github/workflows/ci.yml":   0,
+		".github/workflows/ci.yml.txt":   0,
+		".github/ci.yml":                 0,
+		".gitlab-ci.yml":                 KindCIWorkflow,
+		"sub/.gitlab-ci.yml":             0,
+		"mcp.json":                       0,
+		".agentty":                       0,
+		".claude/agents":                 0,
+		"a.agentty/mcp.json":             0,
+		".agents/agents/readme.txt":      0,
+		"x/.claude/agents/y.md/z":        0,
+		".agentty/agents/deep/dir.md":    0,
 	} {
 		k, ok := KindOf(path)
 		if ok != (want != 0) || k != want {
@@ -52,6 +68,7 @@ func TestPathspecMatchAgreesWithGit(t *testing.T) {
 	paths := []string{
 		".agentty/mcp.json", "a/.agentty/mcp.json", "a/b/c/.agentty/mcp.json", "A/.AGENTTY/MCP.json",
 		".claude/agents/x.md", "d/.claude/agents/y.md", "d/.claude/agents/sub/z.md", ".claude/agentsx/q.md",
+		".mcp.json", "a/.MCP.json", ".claude/settings.local.json", ".github/workflows/ci.yml", ".github/workflows/a/b.yml", "x/.github/workflows/c.yml",
 		"src/a.js", "src/b/c.js", "src/b/d/e.js", "srcx/a.js", "README.md", "docs/readme.MD", "lib/[x].js",
 		"a/b/c/d", "a/x/c/d", "ab/c", "foo.txt", "foo/bar.txt", "x/foo.txt", "q?r", "tab\there",
 	}
@@ -66,6 +83,7 @@ func TestPathspecMatchAgreesWithGit(t *testing.T) {
 		"lib/\\[x].js", "q[?]r", "[a-c]*/*", "[!a]*.txt", "**", "*", "a/**", "**/c", "d/.claude/agents/[[:alpha:]].md",
 		"src/?.js", "**/**/c.js", "a/b/**/d",
 	}
+	patterns = append(patterns, SurfacePatterns...)
 	for _, icase := range []bool{false, true} {
 		for _, pat := range patterns {
 			magic := ":(glob)"

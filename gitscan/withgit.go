@@ -616,8 +616,7 @@ func (g *gitBackend) worktreePaths() ([]string, error) {
 }
 
 func (g *gitBackend) ignoredSurfacePaths() ([]string, error) {
-	m, _ := newMatcher(nil)
-	args := append([]string{"ls-files", "-z", "-o", "-i", "--exclude-standard", "--"}, m.pathspecs()...)
+	args := append([]string{"ls-files", "-z", "-o", "-i", "--exclude-standard", "--"}, ignoredSurfacePathspecs()...)
 	out, err := g.run(context.Background(), args...)
 	if err != nil {
 		return nil, err

@@ -286,7 +286,7 @@ func walkWorktree(top, commonDir string, idx []indexEntry, env []string, surface
 				if t&fs.ModeSymlink != 0 {
 					mode = ModeSymlink
 				}
-				if _, ok := isSurfaceEntry(p, mode); ok && surfaces {
+				if k, ok := isSurfaceEntry(p, mode); ok && surfaces && !sharedOnly(k) {
 					ignored = append(ignored, p)
 				}
 			}

@@ -162,7 +162,7 @@ func TestIgnoredSurfacesAreSurfaces(t *testing.T) {
 	needGit(t)
 	env := testEnv(t)
 	dir := gitInit(t, env)
-	writeFile(t, dir, ".gitignore", ".agentty/\nbuild/\n*.local.md\n")
+	writeFile(t, dir, ".gitignore", ".agentty/\nbuild/\n*.local.md\n.mcp.json\nsettings.local.json\n")
 	writeFile(t, dir, "README", "r")
 	run(t, env, dir, nil, "add", ".")
 	run(t, env, dir, nil, "commit", "-q", "-m", "one")
@@ -172,12 +172,18 @@ func TestIgnoredSurfacesAreSurfaces(t *testing.T) {
 	writeFile(t, dir, "sub/.claude/agents/p.local.md", "# p") // ignored by pattern
 	writeFile(t, dir, "sub/.claude/agents/q.md", "# q")       // not ignored at all
 	writeFile(t, dir, "build/nested/.agentty/mcp.json", "{}") // in a nested repository
+	writeFile(t, dir, ".mcp.json", "{}")                      // Claude Code reads it ignored or not
+	writeFile(t, dir, ".claude/settings.local.json", "{}")    // ignored: the user's own state, no surface
+	writeFile(t, dir, ".claude/settings.json", "{}")          // not ignored: about to be shared
+	writeFile(t, dir, "build/.github/workflows/x.yml", "{}")  // not at the root
 	run(t, env, filepath.Join(dir, "build", "nested"), nil, "init", "-q")
 	if err := os.Symlink("../elsewhere", filepath.Join(dir, "build", ".claude")); err != nil { // a linked surface directory, ignored
 		t.Fatal(err)
 	}
 	want := []string{
 		".agentty/mcp.json mcp-config",
+		".claude/settings.json claude-settings",
+		".mcp.json claude-mcp",
 		"build/.claude linked-dir",
 		"build/x/.agentty/hooks.json hooks",
 		"sub/.claude/agents/p.local.md persona",

@@ -24,7 +24,11 @@
 //     high-entropy values; placeholders such as ${VAR} are not secrets, and
 //     a secret is never repeated in full: messages show a redacted prefix)
 //     and plaintext transport;
-//   - MG5xx: the other surfaces a repository can make agentty run or read.
+//   - MG5xx: the other surfaces a repository can make agentty run or read;
+//   - MG6xx: what a server is given (filesystem roots, the environment);
+//   - MG7xx: other clients' approvals and sibling surfaces: what a
+//     repository's Claude Code settings approve or run, and CI workflows
+//     that run Claude Code so that it spawns the checkout's servers.
 //
 // Nothing here runs what it scans, prints, or exits. The only I/O is
 // reading the files and git objects a scan is asked to look at, through

@@ -42,7 +42,7 @@ var ErrOutside = errors.New("a symlink leads outside the scanned directory: mcp-
 // CheckContent.
 func CheckFile(f File, opts Options) []trust.Finding {
 	var out []trust.Finding
-	if f.Symlink {
+	if f.Symlink && !otherClient(f.Kind) {
 		out = append(out, symlinkedFile(f))
 	}
 	if f.Kind == gitscan.KindLinkedDir {
@@ -152,10 +152,16 @@ func HookScriptChanged(p, script string) trust.Finding {
 
 // CheckContent analyses what the sibling surfaces hold: every `run`
 // command of a hooks.json like a shell script, every agent of an
-// acp-agents.json like a server, and hidden characters in a persona. It
+// acp-agents.json like a server, hidden characters in a persona, what a
+// repository's Claude Code settings approve or run, and how its CI
+// workflows run Claude Code. It
 // adds nothing for an MCP configuration (see CheckServers) or a file that
 // could not be read.
 func CheckContent(f File, opts Options) []trust.Finding {
+	if f.Err != nil && (f.Kind == gitscan.KindClaudeSettings || f.Kind == gitscan.KindCIWorkflow) {
+		return []trust.Finding{trust.NewFinding("MG707", f.Path, fileStart, "", "",
+			"mcp-guard cannot read this file ("+f.Err.Error()+"): it cannot tell what Claude Code or CI would run from it")}
+	}
 	if f.Err != nil || f.Data == nil {
 		return nil
 	}
@@ -166,8 +172,19 @@ func CheckContent(f File, opts Options) []trust.Finding {
 		return checkACPAgents(f, opts)
 	case gitscan.KindPersona:
 		return trust.PersonaFindings(f.Path, f.Data)
+	case gitscan.KindClaudeSettings:
+		return checkClaudeSettings(f)
+	case gitscan.KindCIWorkflow:
+		return checkCIWorkflow(f)
 	}
 	return nil
+}
+
+// otherClient reports the kinds another client (or CI) reads: MG305, about
+// what agentty follows, does not apply to them; their content is checked
+// as the client reads it (through the link).
+func otherClient(k gitscan.Kind) bool {
+	return k == gitscan.KindClaudeMCP || k == gitscan.KindClaudeSettings || k == gitscan.KindCIWorkflow
 }
 
 // checkHooks analyses every `run` command of a hooks.json like a shell

@@ -1,4 +1,4 @@
-// Package scan drives a scan: it finds the agentty surfaces of a plain
+// Package scan drives a scan: it finds the surfaces of a plain
 // directory, a work tree, the index, one revision, a history or a branch,
 // asks package policy for their findings (through package project for git
 // sides), and applies the repository's own suppressions. It decides no rule
@@ -10,6 +10,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 	"time"
@@ -301,6 +302,12 @@ func (s *repoScan) snapshot(side gitscan.Side, notes bool) ([]trust.Finding, int
 		f.Data = data
 		out = append(out, policy.CheckContent(f, s.req.Options)...)
 	}
+	clients, n, err := s.clientFiles(side)
+	if err != nil {
+		return nil, 0, err
+	}
+	out = append(out, clients...)
+	files += n
 	if notes {
 		for _, sk := range snap.Skipped {
 			if s.below(sk) {
@@ -309,6 +316,57 @@ func (s *repoScan) snapshot(side gitscan.Side, notes bool) ([]trust.Finding, int
 		}
 	}
 	return out, files, nil
+}
+
+// clientFiles returns the findings of the Claude Code settings and CI
+// workflows at side below the scan's prefix, and how many were read. A
+// symlink is followed inside the repository, as the client would; one
+// that leaves it, or a file too large to read, is reported by policy.
+func (s *repoScan) clientFiles(side gitscan.Side) ([]trust.Finding, int, error) {
+	surfaces, _, err := s.repo.Surfaces(side)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list surfaces at %s: %w", side, err)
+	}
+	var out []trust.Finding
+	files := 0
+	for _, o := range surfaces {
+		if !s.below(o.Path) || (o.Kind != gitscan.KindClaudeSettings && o.Kind != gitscan.KindCIWorkflow) {
+			continue
+		}
+		files++
+		f := policy.File{Path: o.Path, Kind: o.Kind}
+		f.Data, f.Symlink, f.Err = s.readFollowing(side, o.Path)
+		if f.Err != nil && !errors.Is(f.Err, gitscan.ErrTooLarge) && !errors.Is(f.Err, policy.ErrOutside) &&
+			!errors.Is(f.Err, gitscan.ErrNotFound) && !errors.Is(f.Err, gitscan.ErrNotRegular) {
+			return nil, 0, fmt.Errorf("read %s at %s: %w", o.Path, side, f.Err)
+		}
+		out = append(out, policy.CheckContent(f, s.req.Options)...)
+	}
+	return out, files, nil
+}
+
+// readFollowing reads p at side through symlinks that stay inside the
+// repository (at most 8 of them).
+func (s *repoScan) readFollowing(side gitscan.Side, p string) (data []byte, symlink bool, err error) {
+	for range 8 {
+		data, e, err := s.repo.ReadBlob(side, p, trust.MaxFileSize)
+		if err != nil {
+			return nil, symlink, err
+		}
+		if e.Mode != gitscan.ModeSymlink {
+			return data, symlink, nil
+		}
+		symlink = true
+		target := string(data)
+		if path.IsAbs(target) || strings.HasPrefix(target, "\\") {
+			return nil, true, policy.ErrOutside
+		}
+		p = path.Clean(path.Join(path.Dir(p), target))
+		if p == ".." || strings.HasPrefix(p, "../") || p == "." {
+			return nil, true, policy.ErrOutside
+		}
+	}
+	return nil, true, fmt.Errorf("too many levels of symbolic links: %w", gitscan.ErrNotRegular)
 }
 
 // below reports whether a repository path is inside the scanned directory.

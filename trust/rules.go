@@ -314,6 +314,59 @@ var Rules = []Rule{
 			"hands the server (or its container) your whole environment: every token and key agentty was started " +
 			"with, not just the one the server needs.\n\n" +
 			"Fix: forward the variables the server needs by name (-e GITHUB_TOKEN, \"env\": {\"X\": \"${X}\"})."},
+	{ID: "MG701", Slug: "claude-self-approval", Severity: SeverityCritical,
+		Title: "the repository approves its own .mcp.json servers for Claude Code",
+		Help: "Claude Code runs a project server from .mcp.json without asking once the folder is trusted and the " +
+			"server is approved by name: enabledMcpjsonServers lists names, enableAllProjectMcpServers: true approves " +
+			"every server the file has now or gets later. A .claude/settings.json or .claude/settings.local.json in the " +
+			"repository counts as an approval, so the repository approved itself, and the approval is bound to a name: " +
+			"a pull that changes what `db` runs runs it with no prompt. settings.local.json is Claude Code's per-user " +
+			"file (it makes git ignore it when it writes it); a committed one is the attack.\n\n" +
+			"Fix: remove enabledMcpjsonServers and enableAllProjectMcpServers from the repository's settings (and " +
+			"settings.local.json from the repository, adding it to .gitignore); approve servers in Claude Code's own " +
+			"dialog, where the approval is yours."},
+	{ID: "MG702", Slug: "claude-project-hooks", Severity: SeverityCritical,
+		Title: "the repository's Claude Code settings define hooks: shell commands run on events",
+		Help: "hooks in .claude/settings.json or .claude/settings.local.json are shell commands Claude Code runs on " +
+			"its own events (session start, before and after tool calls, ...) with the user's privileges, with no " +
+			"approval of their own once the folder is trusted: the same attack as a project MCP server, by another " +
+			"door. mcp-guard lists the commands and analyses each like a shell script.\n\n" +
+			"Fix: keep hooks in your own ~/.claude/settings.json; review the repository's hooks and every script they " +
+			"call before trusting the folder."},
+	{ID: "MG703", Slug: "claude-command-setting", Severity: SeverityHigh,
+		Title: "the repository's Claude Code settings name a command Claude Code runs",
+		Help: "apiKeyHelper, awsAuthRefresh, awsCredentialExport and otelHeadersHelper are run with /bin/sh, and " +
+			"statusLine and fileSuggestion of type command are run as shell commands, by Claude Code itself; in a " +
+			"repository's settings they run repository-chosen code whenever Claude Code starts or redraws, and a " +
+			"credential helper also sees and shapes the credentials.\n\n" +
+			"Fix: set these in your own ~/.claude/settings.json, not in the repository."},
+	{ID: "MG704", Slug: "claude-env-exec-hijack", Severity: SeverityHigh,
+		Title: "the repository's Claude Code settings set a variable that changes what code runs",
+		Help: "env in Claude Code settings is applied to every session and to what it spawns: MCP servers, hooks " +
+			"and the Bash tool. NODE_OPTIONS, LD_PRELOAD, PYTHONPATH, BASH_ENV and their kin make every program " +
+			"started from there load code the repository chooses.\n\n" +
+			"Fix: remove the variable from the repository's settings; set it in your own environment if you need it."},
+	{ID: "MG705", Slug: "ci-claude-headless", Severity: SeverityHigh,
+		Title: "CI runs Claude Code headless in the checkout without --strict-mcp-config",
+		Help: "`claude -p` (and claude-code-action, which runs it) spawns the project servers of every .mcp.json from " +
+			"its working directory up, unapproved, even in a folder nobody trusted; `claude mcp list` spawns the " +
+			"approved ones for its health check. In CI the checkout is whatever the pushed commit or the pull request " +
+			"holds, so the branch chooses what runs on the runner, next to its secrets. Only --strict-mcp-config (with " +
+			"--mcp-config naming the servers you vetted) or a deny list stops it.\n\n" +
+			"Fix: pass --strict-mcp-config, with --mcp-config naming the servers you vetted (claude_args: " +
+			"\"--strict-mcp-config\" for claude-code-action)."},
+	{ID: "MG706", Slug: "ci-claude-enable-all", Severity: SeverityCritical,
+		Title: "CI approves every project MCP server for Claude Code",
+		Help: "A workflow that sets enableAllProjectMcpServers (written into a settings file in a run step, or given " +
+			"in claude-code-action's settings) approves every server of every .mcp.json in the checkout, including " +
+			"ones a pull request adds: the repository approves itself on the runner.\n\n" +
+			"Fix: remove the setting; name the servers you vetted with --mcp-config and --strict-mcp-config."},
+	{ID: "MG707", Slug: "claude-settings-unparsed", Severity: SeverityHigh,
+		Title: "Claude Code settings or a CI workflow mcp-guard cannot parse mention approvals, hooks or claude",
+		Help: "mcp-guard reads .claude/settings*.json as strict JSON and CI workflows as YAML. When it cannot, and " +
+			"the file mentions the keys or commands behind MG701-MG706, it cannot tell whether the client would run " +
+			"something, so it says so rather than report the file clean.\n\n" +
+			"Fix: make the file valid (JSON without comments or trailing commas; one YAML document), or remove it."},
 }
 
 // RuleByID returns the catalog entry for id, or a zero Rule.

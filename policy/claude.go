@@ -1,0 +1,194 @@
+package policy
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// Claude Code's project settings (.claude/settings.json and
+// .claude/settings.local.json) in a repository: MG701-MG704, MG707.
+//
+// They are read with decodePositioned, the reader policy uses for the other
+// JSON surfaces: strict JSON through encoding/json's tokenizer (a comment or
+// trailing comma fails, as JSON.parse does in Claude Code), a leading BOM
+// skipped, duplicate keys kept in order with the last one winning (get), and
+// the line:column of every key for SARIF. trust's token reader is agentty's
+// dialect and exports no positioned tree, so it does not fit here. Where this
+// reader is looser than Claude Code (text after the first value, a BOM) it
+// reports more, never less.
+
+// claudeCommandKeys are the top-level settings Claude Code runs with
+// /bin/sh; claudeCommandObjects hold a command of type "command".
+var (
+	claudeCommandKeys    = []string{"apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "otelHeadersHelper"}
+	claudeCommandObjects = []string{"statusLine", "fileSuggestion"}
+)
+
+// claudeMentions are the keys whose presence in a file mcp-guard cannot
+// parse makes it say so (MG707).
+var claudeMentions = append([]string{"enableAllProjectMcpServers", "enabledMcpjsonServers", "hooks", "env"},
+	append(append([]string(nil), claudeCommandKeys...), claudeCommandObjects...)...)
+
+// checkClaudeSettings reports what a repository's Claude Code settings
+// file makes Claude Code run or approve.
+func checkClaudeSettings(f File) []trust.Finding {
+	root, err := decodePositioned(f.Data)
+	if err != nil {
+		for _, k := range claudeMentions {
+			if bytes.Contains(f.Data, []byte(`"`+k+`"`)) {
+				return []trust.Finding{trust.NewFinding("MG707", f.Path, fileStart, "", "",
+					fmt.Sprintf("Claude Code settings mcp-guard cannot parse as JSON (%v) mention %q: Claude Code may read them differently", err, k))}
+			}
+		}
+		return nil
+	}
+	if root.kind != 'o' {
+		return nil // Claude Code reads no settings from it
+	}
+	var out []trust.Finding
+	out = append(out, claudeApprovals(f.Path, root)...)
+	out = append(out, claudeHooks(f.Path, root)...)
+	for _, k := range claudeCommandKeys {
+		if m, ok := root.get(k); ok && m.val.kind == 's' && strings.TrimSpace(m.val.str) != "" {
+			out = append(out, trust.NewFinding("MG703", f.Path, m.keyPos, "", k,
+				fmt.Sprintf("%s: Claude Code runs %s with /bin/sh", k, quote(m.val.str))))
+		}
+	}
+	for _, k := range claudeCommandObjects {
+		m, ok := root.get(k)
+		if !ok {
+			continue
+		}
+		if t, ok := m.val.get("type"); ok && t.val.kind == 's' && t.val.str != "command" {
+			continue
+		}
+		if c, ok := m.val.get("command"); ok && c.val.kind == 's' && strings.TrimSpace(c.val.str) != "" {
+			out = append(out, trust.NewFinding("MG703", f.Path, c.keyPos, "", k+".command",
+				fmt.Sprintf("%s.command: Claude Code runs %s as a shell command", k, quote(c.val.str))))
+		}
+	}
+	if env, ok := root.get("env"); ok && env.val.kind == 'o' {
+		for _, m := range env.val.resolved() {
+			if why := execEnvVar(m.key); why != "" {
+				out = append(out, trust.NewFinding("MG704", f.Path, m.keyPos, "", "env."+m.key,
+					fmt.Sprintf("env.%s: Claude Code sets it for every session and what it spawns; %s", shortValue(m.key), why)))
+			}
+		}
+	}
+	return out
+}
+
+// claudeApprovals is MG701: enableAllProjectMcpServers true, or names in
+// enabledMcpjsonServers that the same file does not also deny.
+func claudeApprovals(p string, root *jnode) []trust.Finding {
+	var out []trust.Finding
+	local := strings.EqualFold(path.Base(p), "settings.local.json")
+	whose := "the repository's shared settings"
+	if local {
+		whose = "a settings.local.json in the repository (Claude Code's per-user file, which it makes git ignore)"
+	}
+	if m, ok := root.get("enableAllProjectMcpServers"); ok && m.val.kind == 'b' && m.val.str == "true" {
+		out = append(out, trust.NewFinding("MG701", p, m.keyPos, "", "enableAllProjectMcpServers",
+			"enableAllProjectMcpServers: true in "+whose+": once the folder is trusted Claude Code runs every .mcp.json server, present or added later, without asking"))
+	}
+	m, ok := root.get("enabledMcpjsonServers")
+	if !ok || m.val.kind != 'a' {
+		return out
+	}
+	denied := map[string]bool{}
+	if d, ok := root.get("disabledMcpjsonServers"); ok && d.val.kind == 'a' {
+		for _, e := range d.val.elems {
+			if e.kind == 's' {
+				denied[e.str] = true // Claude Code matches names exactly
+			}
+		}
+	}
+	var names []string
+	for _, e := range m.val.elems {
+		if e.kind == 's' && !denied[e.str] { // a non-string names no server
+			names = append(names, quote(e.str))
+		}
+	}
+	if len(names) == 0 {
+		return out
+	}
+	shown := names
+	if len(shown) > 8 {
+		shown = append(shown[:8:8], fmt.Sprintf("and %d more", len(names)-8))
+	}
+	return append(out, trust.NewFinding("MG701", p, m.keyPos, "", "enabledMcpjsonServers",
+		"enabledMcpjsonServers in "+whose+" approves "+strings.Join(shown, ", ")+
+			": once the folder is trusted Claude Code runs these .mcp.json servers without asking, whatever they run after a pull"))
+}
+
+// claudeHooks is MG702 for every command the hooks run, plus the shell
+// rules and literal secrets of each command. `disableAllHooks: true` in
+// the same file turns them off.
+func claudeHooks(p string, root *jnode) []trust.Finding {
+	h, ok := root.get("hooks")
+	if !ok {
+		return nil
+	}
+	if d, ok := root.get("disableAllHooks"); ok && d.val.kind == 'b' && d.val.str == "true" {
+		return nil
+	}
+	var cmds []*jnode
+	var walk func(n *jnode, depth int)
+	walk = func(n *jnode, depth int) {
+		if depth > maxJSONDepth {
+			return
+		}
+		switch n.kind {
+		case 's':
+			if strings.TrimSpace(n.str) != "" {
+				cmds = append(cmds, n) // the early format: {"PreToolUse": {"Bash": "cmd"}}
+			}
+		case 'a':
+			for _, e := range n.elems {
+				walk(e, depth+1)
+			}
+		case 'o':
+			if t, ok := n.get("type"); ok && t.val.kind == 's' && (t.val.str == "prompt" || t.val.str == "agent") {
+				return // a prompt for the model, not a command
+			}
+			if c, ok := n.get("command"); ok {
+				walk(c.val, depth+1)
+				return
+			}
+			for _, m := range n.resolved() {
+				if m.key == "matcher" || m.key == "type" || m.key == "timeout" {
+					continue
+				}
+				walk(m.val, depth+1)
+			}
+		}
+	}
+	walk(h.val, 0)
+	if len(cmds) == 0 {
+		return nil
+	}
+	var shown []string
+	for i, c := range cmds {
+		if i == 3 {
+			shown = append(shown, fmt.Sprintf("and %d more", len(cmds)-3))
+			break
+		}
+		shown = append(shown, quote(c.str))
+	}
+	out := []trust.Finding{trust.NewFinding("MG702", p, h.keyPos, "", "hooks",
+		fmt.Sprintf("hooks: Claude Code runs %d shell command(s) on its events once the folder is trusted: %s", len(cmds), strings.Join(shown, ", ")))}
+	for _, c := range cmds {
+		for _, hit := range analyzeScript(c.str, 0) {
+			if !strings.HasPrefix(hit.rule, "MG2") {
+				continue // MG1xx are about agentty's fingerprint, which does not apply here
+			}
+			out = append(out, trust.NewFinding(hit.rule, p, c.pos, "", "hooks", "hooks: "+hit.detail))
+		}
+		out = append(out, runSecrets(p, "hooks", c.pos, c.str)...)
+	}
+	return out
+}
