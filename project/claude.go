@@ -198,7 +198,7 @@ func (g *claudeGrades) pair(launchDir string) [2]*client.State {
 	var st [2]*client.State
 	for i, rd := range []*reader{g.ro, g.rn} {
 		env := g.env
-		env.FS = &stateFS{rd: rd, top: top, home: g.home}
+		env.FS = &stateFS{rd: rd, sides: []*reader{g.ro, g.rn}, top: top, home: g.home}
 		st[i] = cl.State(dir, top, env)
 	}
 	g.states[launchDir] = st
@@ -303,11 +303,13 @@ func settingsFindings(rn *reader, s gitscan.Surface) ([]trust.Finding, error) {
 // work tree is read at the side (through symlinks inside the repository),
 // and from disk when the side does not hold it (the user's untracked, often
 // gitignored, `.claude/settings.local.json`, where Claude Code writes its
-// approvals); every other file (HOME) from disk, once per comparison.
+// approvals) and neither side of the comparison does; every other file
+// (HOME) from disk, once per comparison.
 type stateFS struct {
-	rd   *reader
-	top  string
-	home *homeFiles
+	rd    *reader
+	sides []*reader // both sides of the comparison
+	top   string
+	home  *homeFiles
 }
 
 type homeFiles struct{ data map[string]homeFile }
@@ -348,13 +350,22 @@ func (f *stateFS) ReadFile(p string) ([]byte, error) {
 			}
 			return data, err
 		}
-		if f.rd.side == gitscan.WorkTree {
-			return nil, fs.ErrNotExist
-		}
-		// Absent at a commit: the work tree's file counts only when git
-		// does not track it (the user's own); a tracked one is the side's.
-		if _, tracked, err := f.rd.repo.Lookup(gitscan.Index, r); err != nil || tracked {
-			return nil, fs.ErrNotExist
+		// Absent at a commit or the index: the work tree's file counts
+		// only when neither side of the comparison holds it (the user's
+		// own, untracked); one that a side holds is the repository's, and
+		// this side has none. In the work tree, the disk decides.
+		if f.rd.side != gitscan.WorkTree {
+			if _, err := os.Lstat(p); err != nil {
+				return nil, fs.ErrNotExist
+			}
+			for _, rd := range f.sides {
+				if rd.side == gitscan.WorkTree {
+					continue // holding it there says nothing of tracking
+				}
+				if res, err := rd.resolve(r); err != nil || res.outside || res.entry.Mode != 0 {
+					return nil, fs.ErrNotExist
+				}
+			}
 		}
 	}
 	if h, ok := f.home.data[p]; ok {

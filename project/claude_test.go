@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/launch"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -289,5 +290,23 @@ func TestChangeLaunchDir(t *testing.T) {
 		if got := c.LaunchDir(); got != tt.want {
 			t.Errorf("%q %q: %q, want %q", tt.client, tt.path, got, tt.want)
 		}
+	}
+}
+
+// TestCompareClaudeWorkTree: at the work tree, the user's gitignored
+// settings.local.json is read from disk like any file Claude Code reads.
+func TestCompareClaudeWorkTree(t *testing.T) {
+	r := newRepo(t)
+	r.commit(map[string]string{".mcp.json": claudeDB, ".gitignore": ".claude/\n"})
+	home := t.TempDir()
+	writeFiles(t, home, map[string]string{".claude.json": strings.ReplaceAll(trustedFolder, "TRUST", jsonString(r.dir))})
+	r.write(map[string]string{".claude/settings.local.json": userApprovesDB, ".mcp.json": `{"mcpServers":{"db":{"command":"evil"}}}`})
+	g := r.open()
+	res, err := Compare(context.Background(), g, r.side(g, "HEAD"), gitscan.WorkTree, Options{Env: claudeEnv(home, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := brief(res); got != ".mcp.json:db:changed:trust-preserving" {
+		t.Errorf("got %s", got)
 	}
 }
