@@ -172,10 +172,25 @@ type claudeGrades struct {
 	env    client.Env
 	home   *homeFiles
 	states map[string][2]*client.State
+	// settingsDirs hold a `.claude/settings*.json` at either side: Claude
+	// Code launched there reads them too.
+	settingsDirs []string
 }
 
-func newClaudeGrades(ro, rn *reader, env client.Env) *claudeGrades {
-	return &claudeGrades{ro: ro, rn: rn, env: env, home: &homeFiles{data: map[string]homeFile{}}, states: map[string][2]*client.State{}}
+func newClaudeGrades(ro, rn *reader, env client.Env, oldSurf, newSurf []gitscan.Surface) *claudeGrades {
+	g := &claudeGrades{ro: ro, rn: rn, env: env, home: &homeFiles{data: map[string]homeFile{}}, states: map[string][2]*client.State{}}
+	var dirs []string
+	for _, s := range append(append([]gitscan.Surface(nil), oldSurf...), newSurf...) {
+		if s.Kind == gitscan.KindClaudeSettings {
+			d := path.Dir(path.Dir(s.Path))
+			if d == "." {
+				d = ""
+			}
+			dirs = append(dirs, d)
+		}
+	}
+	g.settingsDirs = uniqueSorted(dirs)
+	return g
 }
 
 // top is the real path of the work tree, which keys Claude Code's project
@@ -206,11 +221,32 @@ func (g *claudeGrades) pair(launchDir string) [2]*client.State {
 }
 
 // grader is trust.Grader for one Claude Code configuration: the impact in
-// Claude Code's words, from the approval state at each side.
+// Claude Code's words, from the approval state at each side. Claude Code
+// launched below the config's directory uses it too and reads the
+// settings there as well, so every such directory holding settings is
+// graded and the most dangerous answer wins (the config's own directory
+// on a tie).
 func (g *claudeGrades) grader(launchDir string) trust.Grader {
+	dirs := []string{launchDir}
+	for _, d := range g.settingsDirs {
+		if d != launchDir && (launchDir == "" || strings.HasPrefix(d, launchDir+"/")) {
+			dirs = append(dirs, d)
+		}
+	}
 	return func(c *trust.Change) (trust.Impact, []string) {
-		st := g.pair(launchDir)
-		return claudeImpact(c, st[0], st[1])
+		var best trust.Impact
+		var why []string
+		for i, d := range dirs {
+			st := g.pair(d)
+			im, r := claudeImpact(c, st[0], st[1])
+			if i > 0 && len(r) > 0 {
+				r[0] = "launched in " + d + "/: " + r[0]
+			}
+			if i == 0 || im.Rank() < best.Rank() {
+				best, why = im, r
+			}
+		}
+		return best, why
 	}
 }
 

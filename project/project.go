@@ -233,7 +233,7 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 	}
 	ro, rn := newReader(repo, old, opts), newReader(repo, new, opts)
 	res := &Result{Old: old, New: new, Skipped: skipped}
-	grades := newClaudeGrades(ro, rn, opts.Env)
+	grades := newClaudeGrades(ro, rn, opts.Env, oldSurf, newSurf)
 	governed := false
 	for _, c := range changes {
 		governed = governed || governsClaude(c)
