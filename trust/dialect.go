@@ -31,6 +31,19 @@ type Dialect struct {
 	// RemoteTypes are the type values under which an entry with a url is
 	// a remote server (never spawned).
 	RemoteTypes []string
+	// RemoteWithoutType makes an entry with a url, no type and no command
+	// a remote server.
+	RemoteWithoutType bool
+	// Comments skips "//" and "/* */" comments wherever whitespace may
+	// stand.
+	Comments bool
+	// TrailingCommas accepts a comma before a closing bracket or brace.
+	TrailingCommas bool
+	// Tolerant is for a client whose reader recovers from syntax errors
+	// (or whose reader is not known exactly): a file this reader cannot
+	// parse is Unreadable, what the client runs from it unknown, instead
+	// of a file that runs nothing.
+	Tolerant bool
 }
 
 // ClaudeCode is Claude Code's `.mcp.json` as observed on 2.1.328
@@ -44,6 +57,43 @@ var ClaudeCode = &Dialect{
 	SkipBadServers: true,
 	StringsOnly:    true,
 	RemoteTypes:    []string{"http", "sse", "ws"},
+}
+
+// Cursor is Cursor's `.cursor/mcp.json`, modelled from its documentation
+// (https://cursor.com/docs/mcp), never observed. The documentation
+// does not say how the file is parsed: Cursor is a VS Code fork, so
+// comments and trailing commas are accepted and a syntax error leaves
+// what runs unknown (docs/cursor.md).
+var Cursor = &Dialect{
+	Client:            "Cursor",
+	ServersKey:        "mcpServers",
+	Lenient:           true,
+	Infinity:          true,
+	TrailingFails:     true,
+	SkipBadServers:    true,
+	RemoteTypes:       []string{"http", "sse", "streamable-http"},
+	RemoteWithoutType: true,
+	Comments:          true,
+	TrailingCommas:    true,
+	Tolerant:          true,
+}
+
+// VSCode is VS Code's `.vscode/mcp.json` (key "servers", JSONC), modelled
+// from https://code.visualstudio.com/docs/copilot/reference/mcp-configuration,
+// never observed. VS Code's JSONC reader recovers from syntax errors, so
+// one leaves what runs unknown (docs/vscode.md).
+var VSCode = &Dialect{
+	Client:            "VS Code",
+	ServersKey:        "servers",
+	Lenient:           true,
+	Infinity:          true,
+	TrailingFails:     true,
+	SkipBadServers:    true,
+	RemoteTypes:       []string{"http", "sse"},
+	RemoteWithoutType: true,
+	Comments:          true,
+	TrailingCommas:    true,
+	Tolerant:          true,
 }
 
 // Skipped is a server a client leaves out while loading its siblings.
@@ -94,11 +144,19 @@ func ParseDialect(path string, data []byte, scope Scope, d *Dialect) *Config {
 		c.addFinding("MG301", pos, "", "", d.Client+" cannot read this file, so none of its servers run: "+err.Error())
 		return c
 	}
+	unknown := func(err error) *Config {
+		u := UnreadableConfig(path, scope, fmt.Errorf("%s may still load servers from a file with a syntax error: %w", d.Client, err))
+		u.SHA256, u.Dialect = c.SHA256, d
+		return u
+	}
 	if err != nil {
 		pos := Pos{Line: 1, Column: 1}
 		var se *SyntaxError
 		if errors.As(err, &se) {
 			pos = se.Pos
+			if d.Tolerant {
+				return unknown(err)
+			}
 		}
 		return fail(pos, err)
 	}
@@ -109,7 +167,11 @@ func ParseDialect(path string, data []byte, scope Scope, d *Dialect) *Config {
 			r.cOff = 3
 		}
 		pos := r.pos(end)
-		return fail(pos, &SyntaxError{Pos: pos, Msg: "unexpected " + describeByte(data, end) + " after the JSON value"})
+		se := &SyntaxError{Pos: pos, Msg: "unexpected " + describeByte(data, end) + " after the JSON value"}
+		if d.Tolerant {
+			return unknown(se)
+		}
+		return fail(pos, se)
 	}
 	if root.Kind != jsonObject {
 		c.findDuplicates(root, nil)
@@ -215,7 +277,7 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 			s.Env = append(s.Env, ev)
 		}
 	}
-	remote := false
+	remote := d.RemoteWithoutType && s.Type == "" && s.Command == "" && s.URL != ""
 	for _, t := range d.RemoteTypes {
 		remote = remote || (s.Type == t && s.URL != "")
 	}
@@ -306,6 +368,14 @@ func (v Value) Elems() []Value {
 		out[i] = Value{e}
 	}
 	return out
+}
+
+// JSON is the value's compact JSON text.
+func (v Value) JSON() string {
+	if v.v == nil {
+		return ""
+	}
+	return compactJSON(v.v)
 }
 
 // Pos is where the value starts.

@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -219,10 +220,55 @@ func (r *jsonReader) skipSpace() {
 		switch r.data[r.i] {
 		case ' ', '\t', '\n', '\r':
 			r.i++
+		case '/':
+			if r.d == nil || !r.d.Comments || !r.comment() {
+				return
+			}
 		default:
 			return
 		}
 	}
+}
+
+// comment skips the comment at r.i (d.Comments): "//" to the end of the
+// line, "/*" to the next "*/". An unterminated block comment runs to the
+// end of the input, where the value that should follow is missing.
+func (r *jsonReader) comment() bool {
+	if r.i+1 >= len(r.data) {
+		return false
+	}
+	switch r.data[r.i+1] {
+	case '/':
+		if j := bytes.IndexAny(r.data[r.i:], "\r\n"); j >= 0 {
+			r.i += j
+		} else {
+			r.i = len(r.data)
+		}
+	case '*':
+		if j := bytes.Index(r.data[r.i+2:], []byte("*/")); j >= 0 {
+			r.i += 2 + j + 2
+		} else {
+			r.i = len(r.data)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// closes reports whether a trailing comma (d.TrailingCommas) is followed
+// by end, the closing bracket, and consumes it.
+func (r *jsonReader) closes(v *jsonValue, end byte) bool {
+	if r.d == nil || !r.d.TrailingCommas {
+		return false
+	}
+	r.skipSpace()
+	if r.i < len(r.data) && r.data[r.i] == end {
+		r.i++
+		v.Raw = r.data[v.Pos.Offset:r.i]
+		return true
+	}
+	return false
 }
 
 // value decodes one value with an explicit stack of the arrays and objects
@@ -375,6 +421,9 @@ func (r *jsonReader) next(v *jsonValue) (more bool, err error) {
 	switch r.data[r.i] {
 	case ',':
 		r.i++
+		if r.closes(v, end) {
+			return false, nil
+		}
 		if v.Kind == jsonObject {
 			return true, r.key(v)
 		}
