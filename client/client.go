@@ -22,6 +22,8 @@ type ID string
 const (
 	Agentty    ID = "agentty"
 	ClaudeCode ID = "claude-code"
+	Cursor     ID = "cursor"
+	VSCode     ID = "vscode"
 )
 
 // Client is one agent's reading of a launch directory.
@@ -143,6 +145,8 @@ type State struct {
 	// The client's own view; one is set.
 	Agentty *AgenttyState
 	Claude  *ClaudeState
+	Cursor  *CursorState
+	VSCode  *VSCodeState
 }
 
 // ServerVerdict is one server as its client would treat it now.
@@ -195,7 +199,7 @@ type ClientEvaluation struct {
 	Err     error
 }
 
-var clients = []Client{agenttyClient{}, claudeClient{}}
+var clients = []Client{agenttyClient{}, claudeClient{}, cursorClient{}, vscodeClient{}}
 
 // All returns every client, in a fixed order.
 func All() []Client { return append([]Client(nil), clients...) }
@@ -272,9 +276,16 @@ func evaluateClient(c Client, dir, gitTop string, env Env) (ClientEvaluation, bo
 	}
 	ce.Servers = c.Gate(ce.State, entries)
 	look := env.Vars()
+	ws, inWorkspace := c.(interface {
+		spawnIn(s *trust.Server, configPath string, lookup Vars) Spawn
+	})
 	for i := range ce.Servers {
 		if s := ce.Servers[i].Server; s != nil {
-			ce.Servers[i].Spawn = c.Spawn(s, look)
+			if inWorkspace {
+				ce.Servers[i].Spawn = ws.spawnIn(s, ce.Servers[i].Path, look)
+			} else {
+				ce.Servers[i].Spawn = c.Spawn(s, look)
+			}
 		}
 	}
 	return ce, true

@@ -28,6 +28,18 @@ type Spawn struct {
 	Missing []string
 	// Warning is the client's own warning about Missing ("" when none).
 	Warning string
+	// Inputs are the ${input:ID} IDs the spawn view depends on (VS Code):
+	// the client prompts for them when the server first starts, so their
+	// values are unknown here; they stay literal.
+	Inputs []string
+	// Unresolved are the ${…} variables the client resolves at start time
+	// from state mcp-guard does not have (a command, a setting, the open
+	// editor): left literal.
+	Unresolved []string
+	// EnvFile is the file the client loads more variables from (envFile,
+	// after interpolation; "" when none): what the server's environment
+	// holds depends on that file too.
+	EnvFile string
 	// Cwd is "" for the launch directory.
 	Cwd string
 	// InheritEnv is true when the server gets the client's whole
