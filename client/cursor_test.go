@@ -325,27 +325,3 @@ func FuzzCursorDialect(f *testing.F) {
 		return cursorClient{}.spawnIn(s, "/w/p/.cursor/mcp.json", vars("A", "1", "HOME", "/h"))
 	})
 }
-
-func fuzzParser(f *testing.F, parse func(string) *trust.Config, spawn func(*trust.Server) Spawn) {
-	f.Fuzz(func(t *testing.T, data []byte) {
-		c1, c2 := parse(string(data)), parse(string(data))
-		if (c1.Err == nil) != (c2.Err == nil) || c1.Unreadable() != c2.Unreadable() || len(c1.Servers) != len(c2.Servers) || len(c1.Skipped) != len(c2.Skipped) {
-			t.Fatal("parse is not deterministic")
-		}
-		if c1.Err != nil && len(c1.Servers) != 0 {
-			t.Fatal("a failed file loads servers")
-		}
-		for i, s := range c1.Servers {
-			if s.Canonical() != c2.Servers[i].Canonical() {
-				t.Fatal("canonical form differs")
-			}
-			a, b := spawn(s), spawn(c2.Servers[i])
-			if !reflect.DeepEqual(a, b) {
-				t.Fatal("spawn is not deterministic")
-			}
-			if len(a.Args) != len(a.RawArgs) || len(a.Env) != len(a.RawEnv) {
-				t.Fatal("spawn and raw views differ in shape")
-			}
-		}
-	})
-}

@@ -78,6 +78,29 @@ type expander struct {
 // even empty, wins, then the default; otherwise the match stays literal.
 // A bare $VAR is never expanded.
 func (x *expander) claude(s string) string {
+	return substitute(s, false, func(content string) (string, bool) {
+		name, def, hasDef := strings.Cut(content, ":-")
+		if hasDef {
+			def, _, _ = strings.Cut(def, ":-")
+		}
+		x.use(name)
+		switch v, ok := x.lookup(name); {
+		case ok:
+			return v, true
+		case hasDef:
+			return def, true
+		}
+		x.missed(name)
+		return "", false
+	})
+}
+
+// substitute replaces every ${content} of s, left to right and in one pass
+// (a replacement is not scanned again), by repl's value; false leaves the
+// match literal. An unclosed "${" ends the scan. With empty false, "${}"
+// is no match and the scan resumes one byte later (JavaScript's
+// /\$\{([^}]+)\}/); with empty true it is a match of "" (/\$\{(.*?)\}/).
+func substitute(s string, empty bool, repl func(content string) (string, bool)) string {
 	var b strings.Builder
 	i := 0
 	for {
@@ -90,25 +113,15 @@ func (x *expander) claude(s string) string {
 		if end < 0 {
 			break
 		}
-		if end == 0 { // "${}": no match here; the scan resumes one later
+		if end == 0 && !empty {
 			b.WriteString(s[i : j+1])
 			i = j + 1
 			continue
 		}
-		content := s[j+2 : j+2+end]
-		name, def, hasDef := strings.Cut(content, ":-")
-		if hasDef {
-			def, _, _ = strings.Cut(def, ":-")
-		}
 		b.WriteString(s[i:j])
-		x.use(name)
-		switch v, ok := x.lookup(name); {
-		case ok:
+		if v, ok := repl(s[j+2 : j+2+end]); ok {
 			b.WriteString(v)
-		case hasDef:
-			b.WriteString(def)
-		default:
-			x.missed(name)
+		} else {
 			b.WriteString(s[j : j+3+end])
 		}
 		i = j + 3 + end

@@ -120,31 +120,7 @@ type vsExpander struct {
 // ${userHome} ($HOME), ${workspaceFolder}, ${workspaceFolderBasename},
 // ${pathSeparator} and ${/}. ${input:ID} and every other variable stay
 // literal and are recorded.
-func (v *vsExpander) expand(s string) string {
-	var b strings.Builder
-	i := 0
-	for {
-		j := strings.Index(s[i:], "${")
-		if j < 0 {
-			break
-		}
-		j += i
-		end := strings.IndexByte(s[j+2:], '}')
-		if end < 0 {
-			break
-		}
-		name := s[j+2 : j+2+end]
-		b.WriteString(s[i:j])
-		if val, ok := v.resolve(name); ok {
-			b.WriteString(val)
-		} else {
-			b.WriteString(s[j : j+3+end])
-		}
-		i = j + 3 + end
-	}
-	b.WriteString(s[i:])
-	return b.String()
-}
+func (v *vsExpander) expand(s string) string { return substitute(s, true, v.resolve) }
 
 // resolve is one variable's value; false leaves it literal.
 func (v *vsExpander) resolve(name string) (string, bool) {
@@ -407,7 +383,7 @@ func (vscodeClient) Impact(st *State, old, new *trust.Server) Impact {
 	}
 	switch {
 	case vs.Unknown != nil:
-		im.Why, im.Source, im.RepoSide = fmt.Sprintf("the state is unknown (%s cannot be read): %s without asking", vs.Unknown.Display, what), vs.Unknown.Display, true
+		im.Why, im.Source, im.RepoSide = fmt.Sprintf("the state is unknown (%s cannot be read): %s without asking", vs.Unknown.Display, what), vs.Unknown.Display, vs.Unknown.RepoSide
 	default:
 		im.Why = fmt.Sprintf("VS Code trusts this workspace (as far as mcp-guard can tell): %s without asking; VS Code's own trust prompt for a new or changed server is not counted on", what)
 		if vs.Autostart != "" && vs.AutostartOn() {
