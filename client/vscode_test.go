@@ -1,6 +1,7 @@
 package client
 
 import (
+	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -337,4 +338,28 @@ func FuzzVSCodeTasks(f *testing.F) {
 			t.Fatal("tasks with an error")
 		}
 	})
+}
+
+func TestWorkspaceConfigs(t *testing.T) {
+	f := newFixture(t)
+	f.write("repo/.vscode/mcp.json/x", "") // a directory, not a file
+	f.write("repo/.cursor/mcp.json", `{}`)
+	if got, _ := (vscodeClient{}).Configs(f.repo, f.repo, f.env()); len(got) != 0 {
+		t.Errorf("a directory read as a config: %q", got)
+	}
+	if got, _ := (cursorClient{}).Configs(f.repo, f.repo, f.env()); len(got) != 1 || got[0] != filepath.Join(f.repo, CursorMCPFile) {
+		t.Errorf("cursor configs %q", got)
+	}
+	if got := CursorUserConfig(f.env()); got != filepath.Join(f.home, ".cursor", "mcp.json") {
+		t.Errorf("user config %q", got)
+	}
+	// A config mcp-guard cannot stat through (a symlink loop) is read and
+	// reported, not left out.
+	os.Remove(filepath.Join(f.repo, ".cursor", "mcp.json"))
+	if err := os.Symlink("mcp.json", filepath.Join(f.repo, ".cursor", "mcp.json")); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := (cursorClient{}).Configs(f.repo, f.repo, f.env()); len(got) != 1 {
+		t.Errorf("a looping config left out: %q", got)
+	}
 }
