@@ -18,15 +18,15 @@ import (
 // ID names a client in output and ledger keys.
 type ID string
 
-// Part 2 adds "cursor", "vscode", "gemini-cli" and "codex".
+// The clients mcp-guard models.
 const (
 	Agentty    ID = "agentty"
 	ClaudeCode ID = "claude-code"
+	Cursor     ID = "cursor"
+	VSCode     ID = "vscode"
+	Gemini     ID = "gemini-cli"
+	Codex      ID = "codex"
 )
-
-const Gemini ID = "gemini-cli"
-
-const Codex ID = "codex"
 
 // Client is one agent's reading of a launch directory.
 type Client interface {
@@ -147,6 +147,8 @@ type State struct {
 	// The client's own view; one is set.
 	Agentty *AgenttyState
 	Claude  *ClaudeState
+	Cursor  *CursorState
+	VSCode  *VSCodeState
 	Gemini  *GeminiState
 	Codex   *CodexState
 }
@@ -201,10 +203,7 @@ type ClientEvaluation struct {
 	Err     error
 }
 
-var clients = []Client{agenttyClient{}, claudeClient{},
-	geminiClient{},
-	codexClient{},
-}
+var clients = []Client{agenttyClient{}, claudeClient{}, cursorClient{}, vscodeClient{}, geminiClient{}, codexClient{}}
 
 // All returns every client, in a fixed order.
 func All() []Client { return append([]Client(nil), clients...) }
@@ -281,9 +280,16 @@ func evaluateClient(c Client, dir, gitTop string, env Env) (ClientEvaluation, bo
 	}
 	ce.Servers = c.Gate(ce.State, entries)
 	look := env.Vars()
+	ws, inWorkspace := c.(interface {
+		spawnIn(s *trust.Server, configPath string, lookup Vars) Spawn
+	})
 	for i := range ce.Servers {
 		if s := ce.Servers[i].Server; s != nil {
-			ce.Servers[i].Spawn = c.Spawn(s, look)
+			if inWorkspace {
+				ce.Servers[i].Spawn = ws.spawnIn(s, ce.Servers[i].Path, look)
+			} else {
+				ce.Servers[i].Spawn = c.Spawn(s, look)
+			}
 		}
 	}
 	return ce, true

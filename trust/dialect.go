@@ -35,12 +35,18 @@ type Dialect struct {
 	// a remote server (never spawned).
 	RemoteTypes []string
 	// URLIsRemote makes an entry with a url and no command a remote
-	// server whatever its type.
-	URLIsRemote bool
-	// Comments makes // and /* */ comments between tokens whitespace, as
-	// strip-json-comments does before JSON.parse (an unclosed /* runs to
-	// the end of the file).
-	Comments bool
+	// server whatever its type; RemoteWithoutType only when it has no
+	// type.
+	URLIsRemote       bool
+	RemoteWithoutType bool
+	// Comments makes // and /* */ comments whitespace wherever whitespace
+	// may stand, as strip-json-comments does before JSON.parse (an
+	// unclosed /* runs to the end of the file); LineCommentCR ends a line
+	// comment at a carriage return too, as JSONC readers do.
+	Comments      bool
+	LineCommentCR bool
+	// TrailingCommas accepts a comma before a closing bracket or brace.
+	TrailingCommas bool
 	// BOMFails makes a leading UTF-8 BOM fail the file.
 	BOMFails bool
 	// ServersOptional: a file without ServersKey holds no servers and is
@@ -52,6 +58,11 @@ type Dialect struct {
 	// JSStrings spawns a non-string arg as JavaScript's String(value)
 	// ("42", "true", "1,2", "[object Object]") instead of its JSON text.
 	JSStrings bool
+	// Tolerant is for a client whose reader recovers from syntax errors
+	// (or whose reader is not known exactly): a file this reader cannot
+	// parse is Unreadable, what the client runs from it unknown, instead
+	// of a file that runs nothing.
+	Tolerant bool
 }
 
 // ClaudeCode is Claude Code's `.mcp.json` as observed on 2.1.328
@@ -94,6 +105,45 @@ var Codex = &Dialect{
 	StringsOnly:     true,
 	ServersOptional: true,
 	URLIsRemote:     true,
+}
+
+// Cursor is Cursor's `.cursor/mcp.json`, modelled from its documentation
+// (https://cursor.com/docs/mcp), never observed. The documentation
+// does not say how the file is parsed: Cursor is a VS Code fork, so
+// comments and trailing commas are accepted and a syntax error leaves
+// what runs unknown (docs/cursor.md).
+var Cursor = &Dialect{
+	Client:            "Cursor",
+	ServersKey:        "mcpServers",
+	Lenient:           true,
+	Infinity:          true,
+	TrailingFails:     true,
+	SkipBadServers:    true,
+	RemoteTypes:       []string{"http", "sse", "streamable-http"},
+	RemoteWithoutType: true,
+	Comments:          true,
+	TrailingCommas:    true,
+	Tolerant:          true,
+	LineCommentCR:     true,
+}
+
+// VSCode is VS Code's `.vscode/mcp.json` (key "servers", JSONC), modelled
+// from https://code.visualstudio.com/docs/copilot/reference/mcp-configuration,
+// never observed. VS Code's JSONC reader recovers from syntax errors, so
+// one leaves what runs unknown (docs/vscode.md).
+var VSCode = &Dialect{
+	Client:            "VS Code",
+	ServersKey:        "servers",
+	Lenient:           true,
+	Infinity:          true,
+	TrailingFails:     true,
+	SkipBadServers:    true,
+	RemoteTypes:       []string{"http", "sse"},
+	RemoteWithoutType: true,
+	Comments:          true,
+	TrailingCommas:    true,
+	Tolerant:          true,
+	LineCommentCR:     true,
 }
 
 // Skipped is a server a client leaves out while loading its siblings.
@@ -144,11 +194,19 @@ func ParseDialect(path string, data []byte, scope Scope, d *Dialect) *Config {
 		c.addFinding("MG301", pos, "", "", d.Client+" cannot read this file, so none of its servers run: "+err.Error())
 		return c
 	}
+	unknown := func(err error) *Config {
+		u := UnreadableConfig(path, scope, fmt.Errorf("%s may still load servers from a file with a syntax error: %w", d.Client, err))
+		u.SHA256, u.Dialect = c.SHA256, d
+		return u
+	}
 	if err != nil {
 		pos := Pos{Line: 1, Column: 1}
 		var se *SyntaxError
 		if errors.As(err, &se) {
 			pos = se.Pos
+			if d.Tolerant {
+				return unknown(err)
+			}
 		}
 		return fail(pos, err)
 	}
@@ -159,7 +217,11 @@ func ParseDialect(path string, data []byte, scope Scope, d *Dialect) *Config {
 			r.cOff = 3
 		}
 		pos := r.pos(end)
-		return fail(pos, &SyntaxError{Pos: pos, Msg: "unexpected " + describeByte(data, end) + " after the JSON value"})
+		se := &SyntaxError{Pos: pos, Msg: "unexpected " + describeByte(data, end) + " after the JSON value"}
+		if d.Tolerant {
+			return unknown(se)
+		}
+		return fail(pos, se)
 	}
 	if root.Kind != jsonObject {
 		c.findDuplicates(root, nil)
@@ -277,7 +339,8 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 			s.Env = append(s.Env, ev)
 		}
 	}
-	remote := d.URLIsRemote && s.URL != "" && s.Command == ""
+	remote := d.URLIsRemote && s.URL != "" && s.Command == "" ||
+		d.RemoteWithoutType && s.Type == "" && s.Command == "" && s.URL != ""
 	for _, t := range d.RemoteTypes {
 		remote = remote || (s.Type == t && s.URL != "")
 	}
@@ -477,6 +540,14 @@ func (v Value) Elems() []Value {
 		out[i] = Value{e}
 	}
 	return out
+}
+
+// JSON is the value's compact JSON text.
+func (v Value) JSON() string {
+	if v.v == nil {
+		return ""
+	}
+	return compactJSON(v.v)
 }
 
 // Pos is where the value starts.

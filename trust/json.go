@@ -233,8 +233,12 @@ func (r *jsonReader) skipSpace() {
 	}
 }
 
-// comment skips a comment at r.i, reporting whether there was one: // to
-// the end of the line (its newline stays), /* to the next */ or the end.
+// comment skips the comment at r.i (d.Comments): "//" to the end of the
+// line (its line break stays), "/*" to the next "*/". A line ends at a
+// newline, and for JSONC readers (d.LineCommentCR) at a carriage return
+// too: strip-json-comments does not end a line comment at a lone CR, VS
+// Code's reader does. An unterminated block comment runs to the end of the
+// input, where the value that should follow is missing.
 func (r *jsonReader) comment() bool {
 	if r.i+1 >= len(r.data) {
 		return false
@@ -242,18 +246,39 @@ func (r *jsonReader) comment() bool {
 	rest := r.data[r.i+2:]
 	switch r.data[r.i+1] {
 	case '/':
-		if j := bytes.IndexByte(rest, '\n'); j >= 0 {
+		var j int
+		if r.d.LineCommentCR {
+			j = bytes.IndexAny(rest, "\r\n")
+		} else {
+			j = bytes.IndexByte(rest, '\n')
+		}
+		if j >= 0 {
 			r.i += 2 + j
 		} else {
 			r.i = len(r.data)
 		}
-		return true
 	case '*':
 		if j := bytes.Index(rest, []byte("*/")); j >= 0 {
 			r.i += 2 + j + 2
 		} else {
 			r.i = len(r.data)
 		}
+	default:
+		return false
+	}
+	return true
+}
+
+// closes reports whether a trailing comma (d.TrailingCommas) is followed
+// by end, the closing bracket, and consumes it.
+func (r *jsonReader) closes(v *jsonValue, end byte) bool {
+	if r.d == nil || !r.d.TrailingCommas {
+		return false
+	}
+	r.skipSpace()
+	if r.i < len(r.data) && r.data[r.i] == end {
+		r.i++
+		v.Raw = r.data[v.Pos.Offset:r.i]
 		return true
 	}
 	return false
@@ -417,6 +442,9 @@ func (r *jsonReader) next(v *jsonValue) (more bool, err error) {
 	switch r.data[r.i] {
 	case ',':
 		r.i++
+		if r.closes(v, end) {
+			return false, nil
+		}
 		if v.Kind == jsonObject {
 			return true, r.key(v)
 		}
