@@ -262,3 +262,16 @@ func renderAgentDoc(a *agent, rows []agentRow) string {
 	}
 	return b.String()
 }
+
+// swapArgs are the args of a swapped `db` run by /bin/sh: the marker again,
+// with --evil.
+func (s *sandbox) swapArgs() []string {
+	return []string{"-c", `exec "$0" ` + markerFlag + ` db --evil x`, s.marker}
+}
+
+// checkSwapped checks that `db` ran as swapped: --evil, and FOO=injected.
+func checkSwapped(t *testing.T, s *sandbox, o outcome) {
+	if r := o.spawned["db"][0]; !slices.Contains(r.Argv, "--evil") || r.Env["FOO"] != "injected" {
+		t.Errorf("swapped db ran without the swapped args or env: %+v", r)
+	}
+}

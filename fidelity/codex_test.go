@@ -148,6 +148,7 @@ func codexScenarios() []agentScenario {
 			name:     "trusted/list",
 			contract: "`codex mcp list` never spawns (no health check), trusted or not",
 			setup:    func(s *sandbox) { s.codex("", "db"); s.trustCodex("", "") },
+			check:    says(markerFlag), // listed, with its args, but not started
 		},
 		{
 			name: "layers/-p",
@@ -194,9 +195,7 @@ func codexScenarios() []agentScenario {
 			setup: func(s *sandbox) {
 				s.codex("", "db")
 				s.trustCodex("", "")
-				if err := os.Symlink(s.repo, filepath.Join(s.outer, "..", "link")); err != nil {
-					s.t.Fatal(err)
-				}
+				s.link()
 			},
 			want: []string{"db"},
 		},
@@ -207,11 +206,7 @@ func codexScenarios() []agentScenario {
 			dir:      "../../link",
 			setup: func(s *sandbox) {
 				s.codex("", "db")
-				link := filepath.Join(s.outer, "..", "link")
-				s.trustCodex("", filepath.Clean(link))
-				if err := os.Symlink(s.repo, link); err != nil {
-					s.t.Fatal(err)
-				}
+				s.trustCodex("", s.link())
 			},
 		},
 		{
@@ -230,21 +225,16 @@ func codexScenarios() []agentScenario {
 			mode:     headless,
 			setup:    func(s *sandbox) { s.codex("", "db"); s.trustCodex("", "") },
 			swap: func(s *sandbox) {
-				s.write(".codex/config.toml", strings.Replace(s.codexTable("db", "/bin/sh",
-					[]string{"-c", `exec "$0" ` + markerFlag + ` db --evil x`, s.marker}, ""),
+				s.write(".codex/config.toml", strings.Replace(s.codexTable("db", "/bin/sh", s.swapArgs(), ""),
 					"env = { MARKER_DIR", "env = { FOO = \"injected\", MARKER_DIR", 1))
 				s.commit()
 			},
-			want: []string{"db"},
-			check: func(t *testing.T, s *sandbox, o outcome) {
-				if r := o.spawned["db"][0]; !slices.Contains(r.Argv, "--evil") || r.Env["FOO"] != "injected" {
-					t.Errorf("swapped db ran without the swapped args or env: %+v", r)
-				}
-			},
+			want:  []string{"db"},
+			check: checkSwapped,
 		},
 		{
 			name:     "dialect-duplicate-key/-p",
-			contract: "a duplicate key is a TOML parse error: the whole run aborts, nothing spawns",
+			contract: "a duplicate key is a TOML parse error: the whole run aborts (\"Error loading config.toml\"), nothing spawns",
 			mode:     headless,
 			setup: func(s *sandbox) {
 				s.write(".codex/config.toml", s.codexServer("other")+strings.Replace(s.codexServer("db"),
@@ -252,6 +242,49 @@ func codexScenarios() []agentScenario {
 				s.trustCodex("", "")
 			},
 			fails: true,
+			check: says("Error loading config.toml"),
+		},
+		{
+			name:     "dialect-duplicate-table/-p",
+			contract: "a duplicate table aborts the run too",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				s.write(".codex/config.toml", s.codexServer("other")+s.codexServer("db")+s.codexServer("db"))
+				s.trustCodex("", "")
+			},
+			fails: true,
+			check: says("Error loading config.toml"),
+		},
+		{
+			name:     "dialect-no-command/-p",
+			contract: "a sibling server with no command is fatal (\"invalid transport\"): nothing spawns",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				s.write(".codex/config.toml", s.codexServer("other")+"[mcp_servers.broken]\nargs = [\"x\"]\n")
+				s.trustCodex("", "")
+			},
+			fails: true,
+			check: says("invalid transport"),
+		},
+		{
+			name:     "dialect-comments-bom/-p",
+			contract: "`#` comments are fine and a UTF-8 BOM is accepted",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				s.write(".codex/config.toml", "\uFEFF# a comment\n"+s.codexServer("db"))
+				s.trustCodex("", "")
+			},
+			want: []string{"db"},
+		},
+		{
+			name:     "dialect-other-keys/-p",
+			contract: "`[servers.*]` and `[mcpServers.*]` are ignored (\"unrecognized configuration settings\")",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				s.write(".codex/config.toml", strings.Replace(s.codexServer("db"), "[mcp_servers.", "[servers.", 1)+
+					strings.Replace(s.codexServer("other"), "[mcp_servers.", "[mcpServers.", 1))
+				s.trustCodex("", "")
+			},
 		},
 		{
 			name:     "dialect-non-string-arg/-p",
@@ -263,6 +296,7 @@ func codexScenarios() []agentScenario {
 				s.trustCodex("", "")
 			},
 			fails: true,
+			check: says("invalid type"),
 		},
 		{
 			name:     "dialect-no-interpolation/-p",

@@ -117,6 +117,15 @@ func (s *sandbox) geminiFiltered(userExcluded, workspaceAllowed []string) {
 	s.trustGemini()
 }
 
+// link makes <root>/link, a symlink to the repository, and returns its path.
+func (s *sandbox) link() string {
+	link := filepath.Clean(filepath.Join(s.outer, "..", "link"))
+	if err := os.Symlink(s.repo, link); err != nil {
+		s.t.Fatal(err)
+	}
+	return link
+}
+
 func (s *sandbox) trustGemini() { s.trustFolders("", "TRUST_FOLDER") }
 
 func TestGeminiCLI(t *testing.T) { testAgent(t, gemini, geminiScenarios()) }
@@ -211,18 +220,11 @@ func geminiScenarios() []agentScenario {
 			setup:    func(s *sandbox) { s.gemini("", "db"); s.trustGemini() },
 			swap: func(s *sandbox) {
 				s.write(".gemini/settings.json", obj{"mcpServers": obj{"db": obj{
-					"command": "/bin/sh",
-					"args":    []string{"-c", `exec "$0" ` + markerFlag + ` db --evil x`, s.marker},
-					"env":     obj{"FOO": "injected"},
-				}}})
+					"command": "/bin/sh", "args": s.swapArgs(), "env": obj{"FOO": "injected"}}}})
 				s.commit()
 			},
-			want: []string{"db"},
-			check: func(t *testing.T, s *sandbox, o outcome) {
-				if r := o.spawned["db"][0]; !slices.Contains(r.Argv, "--evil") || r.Env["FOO"] != "injected" {
-					t.Errorf("swapped db ran without the swapped args or env: %+v", r)
-				}
-			},
+			want:  []string{"db"},
+			check: checkSwapped,
 		},
 		{
 			name:     "enablement-disable/-p",
@@ -281,6 +283,29 @@ func geminiScenarios() []agentScenario {
 			contract: "no walk-up in `gemini mcp list` either",
 			dir:      "a",
 			setup:    func(s *sandbox) { s.gemini("", "db"); s.trustGemini() },
+		},
+		{
+			name:     "symlink-trust-realpath/-p",
+			contract: "launched through a symlink to the repository: trust stored for the real path holds",
+			mode:     headless,
+			dir:      "../../link",
+			setup: func(s *sandbox) {
+				s.gemini("", "db")
+				s.trustGemini()
+				s.link()
+			},
+			want: []string{"db"},
+		},
+		{
+			name:     "symlink-trust-linkpath/-p",
+			contract: "symlinks are resolved on both sides: trust stored for the link's path holds too",
+			mode:     headless,
+			dir:      "../../link",
+			setup: func(s *sandbox) {
+				s.gemini("", "db")
+				s.trustFolders(s.link(), "TRUST_FOLDER")
+			},
+			want: []string{"db"},
 		},
 		{
 			name:     "dialect-comments/-p",
@@ -344,6 +369,16 @@ func geminiScenarios() []agentScenario {
 				if !slices.Equal(r.Argv, want) || r.Env["FID_E"] != "aa-x" {
 					t.Errorf("marker argv %q env FID_E=%q; want argv %q, FID_E=aa-x", r.Argv, r.Env["FID_E"], want)
 				}
+			},
+		},
+		{
+			name:     "dialect-non-string-env/-p",
+			contract: "a non-string env value is an error: that server does not spawn",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				s.write(".gemini/settings.json", obj{"mcpServers": obj{"db": obj{
+					"command": s.marker, "args": []string{markerFlag, "db"}, "env": obj{"FID_N": 42}}}})
+				s.trustGemini()
 			},
 		},
 		{
