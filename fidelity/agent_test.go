@@ -51,6 +51,8 @@ type agentScenario struct {
 	// differs says what the observation means.
 	contractSays []string
 	differs      string
+	// noPredict says why mcp-guard's prediction does not apply, empty when it does.
+	noPredict string
 }
 
 // agentPredictors are mcp-guard's answers by client ID, set where package
@@ -198,7 +200,10 @@ func (s *sandbox) liveMarkers() string { return filepath.Join(s.markerRoot, "liv
 // compareAgent holds mcp-guard's prediction against what spawned.
 func (s *sandbox) compareAgent(t *testing.T, a *agent, sc agentScenario, env map[string]string, got []string) string {
 	p := agentPredictors[a.id]
-	if p == nil {
+	switch {
+	case sc.noPredict != "":
+		return "n/a: " + sc.noPredict
+	case p == nil:
 		return "not wired yet"
 	}
 	var predicted []string

@@ -145,10 +145,11 @@ func codexScenarios() []agentScenario {
 			want:     []string{"db"},
 		},
 		{
-			name:     "trusted/list",
-			contract: "`codex mcp list` never spawns (no health check), trusted or not",
-			setup:    func(s *sandbox) { s.codex("", "db"); s.trustCodex("", "") },
-			check:    says(markerFlag), // listed, with its args, but not started
+			name:      "trusted/list",
+			contract:  "`codex mcp list` never spawns (no health check), trusted or not",
+			setup:     func(s *sandbox) { s.codex("", "db"); s.trustCodex("", "") },
+			check:     says(markerFlag), // listed, with its args, but not started
+			noPredict: "`codex mcp list` starts nothing; `Interactive` is the TUI, which runs a trusted project's servers",
 		},
 		{
 			name: "layers/-p",

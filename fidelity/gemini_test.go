@@ -214,6 +214,23 @@ func geminiScenarios() []agentScenario {
 			fails: true,
 		},
 		{
+			name:     "legacy-folder-trust-ignored/-p",
+			contract: "the legacy top-level folderTrust:false in the user settings is ignored",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				s.gemini("", "db")
+				s.write("~/.gemini/settings.json", obj{"folderTrust": false})
+			},
+			fails: true,
+		},
+		{
+			name:     "skip-trust/-p",
+			contract: "`gemini -p --skip-trust` gets past the fatal error, but the workspace server does not spawn",
+			mode:     headless,
+			args:     []string{"--skip-trust"},
+			setup:    func(s *sandbox) { s.gemini("", "db") },
+		},
+		{
 			name:     "swap-trusted/-p",
 			contract: "binding is the folder path only: a changed command, env and args under `db` spawn with no prompt",
 			mode:     headless,
@@ -270,6 +287,19 @@ func geminiScenarios() []agentScenario {
 			mode:     headless,
 			setup:    func(s *sandbox) { s.geminiFiltered([]string{"db"}, []string{"db", "other"}) },
 			want:     []string{"other"},
+		},
+		{
+			name:     "allowed-intersection/-p",
+			contract: "allowed lists intersect across user and workspace: user [db, other], workspace [other, third] allow only `other`",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				s.write(".gemini/settings.json", obj{
+					"mcpServers": obj{"db": s.server("db"), "other": s.server("other"), "third": s.server("third")},
+					"mcp":        obj{"allowed": []string{"other", "third"}}})
+				s.write("~/.gemini/settings.json", obj{"mcp": obj{"allowed": []string{"db", "other"}}})
+				s.trustGemini()
+			},
+			want: []string{"other"},
 		},
 		{
 			name:     "no-walk-up/-p",
