@@ -38,13 +38,7 @@ func predictAgent(t *testing.T, id, launchDir string, env map[string]string, hea
 			// which counts as nothing predicted to run without asking.
 			t.Logf("client.Evaluate(%s): %s: %v", launchDir, id, c.Err)
 		}
-		for _, s := range c.Servers {
-			r := s.Interactive
-			if headless {
-				r = s.Headless
-			}
-			runs[s.Name] = runs[s.Name] || r
-		}
+		addRuns(runs, c.Servers, headless)
 	}
 	return runs
 }
