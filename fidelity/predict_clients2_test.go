@@ -1,5 +1,3 @@
-//go:build fidelity_clients2
-
 package fidelity
 
 import (
