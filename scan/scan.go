@@ -61,6 +61,9 @@ type Request struct {
 	Baseline *policy.Baseline
 	// Git are options for gitscan.Open (the environment git runs with).
 	Git []gitscan.Option
+	// Progress, when set, is told after each commit a TargetHistory scan
+	// read how many of how many it has read (done == total at the end).
+	Progress func(done, total int)
 }
 
 // Commit describes a commit a history finding was introduced in.
@@ -433,6 +436,9 @@ func (s *repoScan) history() ([]trust.Finding, gitscan.Side, error) {
 			return nil, tip, err
 		}
 		s.res.CommitsScanned++
+		if s.req.Progress != nil {
+			s.req.Progress(s.res.CommitsScanned, len(commits))
+		}
 		counts := map[string]int{}
 		var introduced []trust.Finding
 		for _, f := range fs {

@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/urfave/cli/v2"
+	"github.com/urfave/cli/v3"
 
 	"github.com/mcp-guard/mcp-guard/report"
 )
@@ -21,9 +21,6 @@ const (
 	exitFailure   = 2 // could not do the job: usage, unreadable repository, I/O
 )
 
-// version is set at link time (-ldflags "-X main.version=…").
-var version = "devel"
-
 // env is what a command may know about the process it runs in. Commands
 // take everything from here, never from os.Getenv, so that tests decide.
 type env struct {
@@ -31,10 +28,13 @@ type env struct {
 	stdout, stderr io.Writer
 	environ        []string
 	vars           map[string]string
+	// info is where informational output goes: stdout, or nowhere
+	// with --quiet.
+	info io.Writer
 }
 
 func newEnv(stdin io.Reader, stdout, stderr io.Writer, environ []string) *env {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, environ: environ, vars: make(map[string]string, len(environ))}
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, info: stdout, environ: environ, vars: make(map[string]string, len(environ))}
 	for _, kv := range environ {
 		if k, v, ok := strings.Cut(kv, "="); ok {
 			e.vars[k] = v
@@ -44,6 +44,9 @@ func newEnv(stdin io.Reader, stdout, stderr io.Writer, environ []string) *env {
 }
 
 func (e *env) getenv(k string) string { return e.vars[k] }
+
+// quiet reports whether --quiet was given.
+func (e *env) quiet() bool { return e.info == io.Discard }
 
 // style is the colour scheme for text written to w.
 func (e *env) style(w io.Writer) report.Style {
@@ -100,9 +103,7 @@ func withHint(err error, hint string) error {
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, environ []string) int {
 	e := newEnv(stdin, stdout, stderr, environ)
-	app := newApp(e)
-	err := app.RunContext(ctx, args)
-	return e.exitCode(err)
+	return e.exitCode(newApp(e).Run(ctx, args))
 }
 
 // exitCode is the one place where errors become exit codes and messages.
@@ -119,32 +120,55 @@ func (e *env) exitCode(err error) int {
 	if err != nil {
 		fmt.Fprintf(e.stderr, "mcp-guard: error: %s\n", report.Sanitize(err.Error()))
 		if hint != "" {
-			fmt.Fprintf(e.stderr, "mcp-guard: hint: %s\n", hint)
+			fmt.Fprintf(e.stderr, "mcp-guard: hint: %s\n", report.Sanitize(hint))
 		}
 	}
 	return code
 }
 
-func newApp(e *env) *cli.App {
-	app := &cli.App{
+// quietHelp is what --quiet keeps, for the root help.
+const quietHelp = "print only errors, warnings, questions and what was asked for (--json, --format, completion, man, version, rules); the exit status says the rest"
+
+func newApp(e *env) *cli.Command {
+	app := &cli.Command{
 		Name:      "mcp-guard",
 		Usage:     "keep a repository's agentty MCP configuration from running code you did not review",
-		UsageText: "mcp-guard [-C DIR] COMMAND [options] [arguments]",
-		Version:   version,
+		UsageText: "mcp-guard [-C DIR] [-q] COMMAND [options] [arguments]",
+		Description: "Options go anywhere before `--`, also after the command and its arguments;\n" +
+			"after `--` everything is an argument.\n\n" +
+			"Exit status, the same for every command: 0 done and nothing needs attention, 1 something\n" +
+			"needs you (a server waits for review, a finding meets --fail-on, a change needs attention),\n" +
+			"2 mcp-guard could not do the job (usage errors included), 130 interrupted;\n" +
+			"launch exits with the agent's own status once it started it.",
 		Writer:    e.stdout,
 		ErrWriter: e.stderr,
 		Reader:    e.stdin,
 		// Errors are mapped to exit codes in one place (exitCode), never
 		// by urfave/cli calling os.Exit.
-		ExitErrHandler:       func(*cli.Context, error) {},
-		HideVersion:          true,
-		EnableBashCompletion: false,
+		ExitErrHandler:                  func(context.Context, *cli.Command, error) {},
+		HideVersion:                     true,
+		EnableShellCompletion:           true,
+		ConfigureShellCompletionCommand: configureCompletion,
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "C", Usage: "run as if mcp-guard was started in `DIR` (agentty's launch directory)"},
+			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: quietHelp},
+			&cli.BoolFlag{Name: "version", Local: true, Usage: "print mcp-guard's version"},
 		},
-		OnUsageError: func(_ *cli.Context, err error, _ bool) error { return usageError("%v", err) },
-		CommandNotFound: func(c *cli.Context, name string) {
-			// Reported through the returned error path below.
+		Before: func(ctx context.Context, c *cli.Command) (context.Context, error) {
+			if c.Bool("quiet") {
+				e.info = io.Discard
+			}
+			return ctx, checkHelpTopic(c)
+		},
+		Action: func(ctx context.Context, c *cli.Command) error {
+			if c.Bool("version") {
+				if c.NArg() > 0 {
+					return usageError("--version takes no arguments")
+				}
+				fmt.Fprintln(e.stdout, versionLine())
+				return nil
+			}
+			return groupAction(ctx, c)
 		},
 		Commands: []*cli.Command{
 			statusCommand(e),
@@ -156,39 +180,90 @@ func newApp(e *env) *cli.App {
 			scanCommand(e),
 			rulesCommand(e),
 			explainCommand(e),
+			manCommand(e),
 		},
 	}
-	app.Before = func(c *cli.Context) error {
-		if c.NArg() > 0 && app.Command(c.Args().First()) == nil {
-			return usageError("unknown command %q", c.Args().First())
-		}
-		return nil
-	}
 	for _, cmd := range app.Commands {
-		setUsageErrors(cmd)
+		setConventions(cmd)
 	}
+	app.OnUsageError = onUsageError
+	app.StopOnNthArg = &one
 	return app
 }
 
-func setUsageErrors(cmd *cli.Command) {
-	cmd.OnUsageError = func(_ *cli.Context, err error, _ bool) error { return usageError("%s: %v", cmd.Name, err) }
-	for _, sub := range cmd.Subcommands {
-		setUsageErrors(sub)
+// The help command's line in the list, in the others' style.
+func init() { cli.UsageCommandHelp = "show the commands, or one command's help" }
+
+// one is StopOnNthArg for commands whose first argument names what takes
+// the rest: a subcommand, or launch's agent.
+var one = 1
+
+// setConventions gives cmd and its subcommands what every command shares:
+// usage errors that exit 2, no help subcommand (`mcp-guard help CMD` and
+// CMD --help remain), and for a group of subcommands an unknown one
+// refused with a suggestion.
+func setConventions(cmd *cli.Command) {
+	cmd.OnUsageError = onUsageError
+	cmd.HideHelpCommand = true
+	if len(cmd.Commands) > 0 {
+		cmd.StopOnNthArg = &one
+		if cmd.Action == nil {
+			cmd.Action = groupAction
+		}
 	}
+	for _, sub := range cmd.Commands {
+		setConventions(sub)
+	}
+}
+
+// configureCompletion makes urfave/cli's completion command a documented
+// one that follows the other commands' conventions.
+func configureCompletion(cmd *cli.Command) {
+	cmd.Hidden = false
+	cmd.Usage = "print a shell completion script to source: bash, zsh, fish or pwsh"
+	cmd.UsageText = "mcp-guard completion bash|zsh|fish|pwsh"
+	cmd.Description = "bash:  source <(mcp-guard completion bash)   in ~/.bashrc\n" +
+		"zsh:   source <(mcp-guard completion zsh)    in ~/.zshrc\n" +
+		"fish:  mcp-guard completion fish > ~/.config/fish/completions/mcp-guard.fish"
+	setConventions(cmd)
+}
+
+// onUsageError makes urfave/cli's parse errors usage errors (exit 2): an
+// unknown option is named, with the nearest one as a hint.
+func onUsageError(_ context.Context, c *cli.Command, err error, _ bool) error {
+	prefix := c.Name + ": "
+	if c.Root() == c {
+		prefix = ""
+	}
+	flag, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
+	if !ok {
+		return usageError("%s%v", prefix, err)
+	}
+	flag = strings.TrimLeft(flag, "-")
+	ue := usageError("%sunknown option %s", prefix, flagName(flag)).(*exitError)
+	var names []string
+	for _, p := range c.Lineage() {
+		for _, f := range p.VisibleFlags() {
+			names = append(names, f.Names()...)
+		}
+	}
+	if s := suggest(flag, names); s != "" {
+		ue.hint = fmt.Sprintf("did you mean %s?", flagName(s))
+	}
+	return ue
+}
+
+func flagName(n string) string {
+	if len(n) == 1 {
+		return "-" + n
+	}
+	return "--" + n
 }
 
 // launchDir is the directory mcp-guard acts for: -C DIR, else the current
 // directory; always absolute.
-func launchDir(c *cli.Context) (string, error) {
+func launchDir(c *cli.Command) (string, error) {
 	dir := c.String("C")
-	if dir == "" {
-		for _, a := range c.Lineage() {
-			if v := a.String("C"); v != "" {
-				dir = v
-				break
-			}
-		}
-	}
 	if dir == "" {
 		wd, err := os.Getwd()
 		if err != nil {
@@ -208,18 +283,4 @@ func launchDir(c *cli.Context) (string, error) {
 		return "", failf("-C takes a directory (agentty's launch directory)", "-C %s: not a directory", dir)
 	}
 	return abs, nil
-}
-
-func versionCommand(e *env) *cli.Command {
-	return &cli.Command{
-		Name:  "version",
-		Usage: "print mcp-guard's version",
-		Action: func(c *cli.Context) error {
-			if c.NArg() > 0 {
-				return usageError("version takes no arguments")
-			}
-			fmt.Fprintf(e.stdout, "mcp-guard %s\n", version)
-			return nil
-		},
-	}
 }

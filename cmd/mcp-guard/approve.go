@@ -1,9 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
-	"github.com/urfave/cli/v2"
+	"github.com/urfave/cli/v3"
 
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -21,7 +22,7 @@ func approveCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "all", Usage: "approve every server of the configuration that agentty would run"},
 		},
-		Action: func(c *cli.Context) error { return approveServers(c, e) },
+		Action: func(ctx context.Context, c *cli.Command) error { return approveServers(ctx, c, e) },
 	}
 }
 
@@ -34,12 +35,12 @@ func revokeCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "all", Usage: "revoke every server of the configuration"},
 			&cli.BoolFlag{Name: "whole-file", Usage: "revoke a legacy whole-file approval of the configuration"},
 		},
-		Action: func(c *cli.Context) error { return revokeApprovals(c, e) },
+		Action: func(ctx context.Context, c *cli.Command) error { return revokeApprovals(ctx, c, e) },
 	}
 }
 
 // revokeApprovals is revoke: gate.Revoke, and what it did.
-func revokeApprovals(c *cli.Context, e *env) error {
+func revokeApprovals(ctx context.Context, c *cli.Command, e *env) error {
 	names := c.Args().Slice()
 	all, wholeFile := c.Bool("all"), c.Bool("whole-file")
 	if len(names) == 0 && !all && !wholeFile {
@@ -48,30 +49,30 @@ func revokeApprovals(c *cli.Context, e *env) error {
 	if len(names) > 0 && (all || wholeFile) {
 		return usageError("revoke takes server names or --all, not both")
 	}
-	g, err := gateHere(c, e)
+	g, err := gateHere(ctx, c, e)
 	if err != nil {
 		return err
 	}
-	res, err := g.Revoke(c.Context, names, all, wholeFile)
+	res, err := g.Revoke(ctx, names, all, wholeFile)
 	if err != nil {
 		return gateErr(err)
 	}
-	st := e.style(e.stdout)
+	st := e.style(e.info)
 	for _, r := range res.Servers {
 		if r.Changed {
-			fmt.Fprintf(e.stdout, "%s %s  %s\n", st.Warning("revoked"), report.Sanitize(r.Server.Name), st.Dim(report.Short(r.Server.Fingerprint)))
+			fmt.Fprintf(e.info, "%s %s  %s\n", st.Warning("revoked"), report.Sanitize(r.Server.Name), st.Dim(report.Short(r.Server.Fingerprint)))
 		} else {
-			fmt.Fprintf(e.stdout, "not approved %s  %s\n", report.Sanitize(r.Server.Name), st.Dim(report.Short(r.Server.Fingerprint)))
+			fmt.Fprintf(e.info, "not approved %s  %s\n", report.Sanitize(r.Server.Name), st.Dim(report.Short(r.Server.Fingerprint)))
 		}
 	}
 	if all && len(res.Servers) == 0 && !wholeFile {
-		fmt.Fprintf(e.stdout, "no gated servers in %s: nothing to revoke\n", report.Sanitize(g.configPath()))
+		fmt.Fprintf(e.info, "no gated servers in %s: nothing to revoke\n", report.Sanitize(g.configPath()))
 	}
 	if res.WholeFile {
 		if res.WholeFileChanged {
-			fmt.Fprintf(e.stdout, "%s the whole-file approval of %s\n", st.Warning("revoked"), report.Sanitize(g.configPath()))
+			fmt.Fprintf(e.info, "%s the whole-file approval of %s\n", st.Warning("revoked"), report.Sanitize(g.configPath()))
 		} else {
-			fmt.Fprintf(e.stdout, "%s has no whole-file approval\n", report.Sanitize(g.configPath()))
+			fmt.Fprintf(e.info, "%s has no whole-file approval\n", report.Sanitize(g.configPath()))
 		}
 	}
 	if res.StillBlanket {
@@ -82,7 +83,7 @@ func revokeApprovals(c *cli.Context, e *env) error {
 
 // approveServers is `review --approve`: one approval records agentty's
 // fingerprint and mcp-guard's review (gate.Record).
-func approveServers(c *cli.Context, e *env) error {
+func approveServers(ctx context.Context, c *cli.Command, e *env) error {
 	names := c.Args().Slice()
 	all := c.Bool("all")
 	if len(names) == 0 && !all {
@@ -91,7 +92,7 @@ func approveServers(c *cli.Context, e *env) error {
 	if len(names) > 0 && all {
 		return usageError("approve takes server names or --all, not both")
 	}
-	g, err := gateHere(c, e)
+	g, err := gateHere(ctx, c, e)
 	if err != nil {
 		return err
 	}
@@ -102,11 +103,11 @@ func approveServers(c *cli.Context, e *env) error {
 	var targets []trust.GateVerdict
 	if all {
 		if targets = g.Runnable(); len(targets) == 0 {
-			fmt.Fprintf(e.stdout, "no servers in %s: nothing to approve\n", report.Sanitize(g.configPath()))
+			fmt.Fprintf(e.info, "no servers in %s: nothing to approve\n", report.Sanitize(g.configPath()))
 			return nil
 		}
 	} else if targets, err = g.select_(names, true); err != nil {
 		return err
 	}
-	return g.decide(c.Context, e, e.stdout, trust.DecisionApproved, targets)
+	return g.decide(ctx, e, e.info, trust.DecisionApproved, targets)
 }

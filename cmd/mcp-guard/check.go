@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/urfave/cli/v2"
+	"github.com/urfave/cli/v3"
 
 	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/report"
@@ -20,31 +20,31 @@ func checkCommand(e *env) *cli.Command {
 		Description: "A server waits for review when agentty would run it (or ask to) and you have not\n" +
 			"reviewed its current version with `mcp-guard review`: new servers, changed ones, servers\n" +
 			"agentty approved before mcp-guard looked at them, and servers trusted by a blanket grant.",
-		Action: func(c *cli.Context) error {
+		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.NArg() > 0 {
 				return usageError("check takes no arguments")
 			}
-			g, err := gateHere(c, e)
+			g, err := gateHere(ctx, c, e)
 			if err != nil {
 				return err
 			}
 			g.warnLedger(e)
 			if err := g.invalid(); err != nil {
-				fmt.Fprintln(e.stdout, err)
+				fmt.Fprintln(e.info, err)
 				return attention()
 			}
 			blocking := g.Blocking(g.UseSnapshot(e.getenv))
 			if len(blocking) > 0 {
-				if err := report.WriteBlocking(e.stdout, g.configPath(), blocking, reviewCommandLine(c), e.style(e.stdout)); err != nil {
+				if err := report.WriteBlocking(e.info, g.configPath(), blocking, reviewCommandLine(c), e.style(e.info)); err != nil {
 					return failf("", "writing the list: %v", err)
 				}
 				return attention()
 			}
-			fmt.Fprintln(e.stdout, "nothing waits for review: agentty may start here")
+			fmt.Fprintln(e.info, "nothing waits for review: agentty may start here")
 			if g.UseSnapshot(e.getenv) {
 				for _, v := range g.Verdicts {
 					if v.Why == trust.GateDeclinedRuns {
-						fmt.Fprintf(e.stdout, "note: you declined %s; mcp-guard launch leaves it out, but agentty started directly would still run it (%s)\n",
+						fmt.Fprintf(e.info, "note: you declined %s; mcp-guard launch leaves it out, but agentty started directly would still run it (%s)\n",
 							report.Sanitize(v.Server.Name), report.Sanitize(report.GateReasonText(v)))
 					}
 				}
@@ -71,12 +71,12 @@ func evaluateGate(ctx context.Context, e *env, dir string) (*gateView, error) {
 
 // gateHere evaluates the gate for the launch directory (-C DIR or the
 // current one).
-func gateHere(c *cli.Context, e *env) (*gateView, error) {
+func gateHere(ctx context.Context, c *cli.Command, e *env) (*gateView, error) {
 	dir, err := launchDir(c)
 	if err != nil {
 		return nil, err
 	}
-	return evaluateGate(c.Context, e, dir)
+	return evaluateGate(ctx, e, dir)
 }
 
 // gateErr gives an error of package gate its exit status: a refusal 1, a
@@ -113,8 +113,8 @@ func (g *gateView) warnLedger(e *env) {
 // statusGate evaluates mcp-guard's gate for the launch directory: the
 // review state and what each server runs from the repository. When it
 // cannot, a warning on stderr says why and there are none.
-func statusGate(c *cli.Context, e *env) ([]trust.GateVerdict, map[string]report.ServerScope) {
-	g, err := gateHere(c, e)
+func statusGate(ctx context.Context, c *cli.Command, e *env) ([]trust.GateVerdict, map[string]report.ServerScope) {
+	g, err := gateHere(ctx, c, e)
 	if err == nil {
 		scopes := map[string]report.ServerScope{}
 		for name, s := range g.Servers {

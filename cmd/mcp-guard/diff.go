@@ -5,7 +5,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/urfave/cli/v2"
+	"github.com/urfave/cli/v3"
 
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/project"
@@ -27,7 +27,7 @@ func diffCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the versioned JSON document (version 1) instead of text"},
 		},
-		Action: func(c *cli.Context) error {
+		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.NArg() > 2 {
 				return usageError("diff takes at most two revisions (OLD NEW)")
 			}
@@ -67,7 +67,7 @@ func diffCommand(e *env) *cli.Command {
 				fmt.Fprintf(e.stderr, "mcp-guard: warning: the approvals store approves nothing: %s\n", report.Sanitize(store.Err.Error()))
 			}
 			opts := project.Options{Grants: trust.Grants{Approved: store.Approved, AllowProject: e.getenv("AGENTTY_MCP_ALLOW_PROJECT")}}
-			res, err := project.Compare(c.Context, repo, oldSide, newSide, opts)
+			res, err := project.Compare(ctx, repo, oldSide, newSide, opts)
 			if err != nil {
 				return failf("", "%v", err)
 			}
@@ -76,12 +76,12 @@ func diffCommand(e *env) *cli.Command {
 				New:      report.DiffSide{Rev: newRev, Commit: sideCommit(newSide)},
 				Changes:  res.Changes,
 				Findings: res.Findings,
-				Contents: diffContents(c.Context, repo, oldSide, newSide, res.Changes),
+				Contents: diffContents(ctx, repo, oldSide, newSide, res.Changes),
 			}
 			if c.Bool("json") {
 				err = report.WriteJSON(e.stdout, report.NewDiffDoc(d))
 			} else {
-				err = report.WriteDiff(e.stdout, d, e.style(e.stdout))
+				err = report.WriteDiff(e.info, d, e.style(e.info))
 			}
 			if err != nil {
 				return failf("", "writing the diff: %v", err)

@@ -1,11 +1,12 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 
-	"github.com/urfave/cli/v2"
+	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
 
 	"github.com/mcp-guard/mcp-guard/hooks"
@@ -23,12 +24,12 @@ func hookCommand(e *env) *cli.Command {
 			"commit pairs and reference-transaction's updates, never waits for a terminal, and gives up after " + hooks.DefaultTimeout.String() +
 			" (MCP_GUARD_HOOK_TIMEOUT).\nMCP_GUARD=0 turns it off.",
 		SkipFlagParsing: true,
-		Action:          func(c *cli.Context) error { return runHook(c, e) },
+		Action:          func(ctx context.Context, c *cli.Command) error { return runHook(ctx, c, e) },
 	}
 }
 
 // runHook never fails: whatever goes wrong is one line on stderr.
-func runHook(c *cli.Context, e *env) error {
+func runHook(ctx context.Context, c *cli.Command, e *env) error {
 	if hooks.Disabled(e.getenv) {
 		return nil
 	}
@@ -55,7 +56,7 @@ func runHook(c *cli.Context, e *env) error {
 	if f, ok := e.stdin.(*os.File); !ok || !term.IsTerminal(int(f.Fd())) {
 		req.Stdin = e.stdin
 	}
-	out, err := hooks.Run(c.Context, req)
+	out, err := hooks.Run(ctx, req)
 	if err != nil {
 		op, manual := "operation", "mcp-guard diff ORIG_HEAD HEAD"
 		if out != nil && out.Event.Type != "" {

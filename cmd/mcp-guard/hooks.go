@@ -1,13 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"github.com/urfave/cli/v2"
+	"github.com/urfave/cli/v3"
 
 	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/gitscan"
@@ -21,7 +22,7 @@ func hooksCommand(e *env) *cli.Command {
 		Name:      "hooks",
 		Usage:     "install, remove or show mcp-guard's git hooks (post-checkout, post-merge, post-rewrite, reference-transaction)",
 		UsageText: "mcp-guard [-C DIR] hooks install [--force] [--adopt] [--template DIR] | uninstall [--template DIR] | status [--template DIR]",
-		Subcommands: []*cli.Command{
+		Commands: []*cli.Command{
 			{
 				Name:  "install",
 				Usage: "install the hooks; hooks already there are kept and still run first",
@@ -34,19 +35,19 @@ func hooksCommand(e *env) *cli.Command {
 					&cli.BoolFlag{Name: "force", Usage: "install even where a hook manager (husky, lefthook, pre-commit) owns the hooks"},
 					&cli.BoolFlag{Name: "adopt", Usage: "record the servers agentty already approved here as reviewed (listed as it does so)"},
 				},
-				Action: func(c *cli.Context) error { return hooksInstall(c, e) },
+				Action: func(ctx context.Context, c *cli.Command) error { return hooksInstall(ctx, c, e) },
 			},
 			{
 				Name:   "uninstall",
 				Usage:  "remove the hooks and put back exactly what was there before",
 				Flags:  []cli.Flag{template},
-				Action: func(c *cli.Context) error { return hooksUninstall(c, e) },
+				Action: func(ctx context.Context, c *cli.Command) error { return hooksUninstall(ctx, c, e) },
 			},
 			{
 				Name:   "status",
 				Usage:  "show whether the hooks are installed, and what they chain",
 				Flags:  []cli.Flag{template},
-				Action: func(c *cli.Context) error { return hooksStatus(c, e) },
+				Action: func(ctx context.Context, c *cli.Command) error { return hooksStatus(ctx, c, e) },
 			},
 		},
 	}
@@ -61,9 +62,9 @@ type hooksDirer interface {
 // hooksDir is the directory to act on: --template DIR's hooks/, else the
 // repository's hooks directory (core.hooksPath honoured; shared by every
 // worktree).
-func hooksDir(c *cli.Context, e *env) (hooks.Dir, error) {
+func hooksDir(c *cli.Command, e *env) (hooks.Dir, error) {
 	if c.NArg() > 0 {
-		return hooks.Dir{}, usageError("hooks %s takes no arguments", c.Command.Name)
+		return hooks.Dir{}, usageError("hooks %s takes no arguments", c.Name)
 	}
 	if t := c.String("template"); t != "" {
 		abs, err := filepath.Abs(t)
@@ -105,7 +106,7 @@ func binaryPath() (string, error) {
 	return p, nil
 }
 
-func hooksInstall(c *cli.Context, e *env) error {
+func hooksInstall(ctx context.Context, c *cli.Command, e *env) error {
 	d, err := hooksDir(c, e)
 	if err != nil {
 		return err
@@ -122,7 +123,7 @@ func hooksInstall(c *cli.Context, e *env) error {
 	if err != nil {
 		return failf("check that the hooks directory is writable", "%v", err)
 	}
-	st := e.style(e.stdout)
+	st := e.style(e.info)
 	managed := map[hooks.Manager][]string{}
 	var order []hooks.Manager
 	refused := false
@@ -138,31 +139,30 @@ func hooksInstall(c *cli.Context, e *env) error {
 		}
 	}
 	for _, m := range order {
-		fmt.Fprintf(e.stdout, "\n%s %s manages %s, so mcp-guard left it alone; run mcp-guard from %s instead:\n", st.Warning("note:"), m, report.Sanitize(d.Path), m)
+		fmt.Fprintf(e.info, "\n%s %s manages %s, so mcp-guard left it alone; run mcp-guard from %s instead:\n", st.Warning("note:"), m, report.Sanitize(d.Path), m)
 		for _, line := range hooks.Integration(m, d, managed[m]) {
-			fmt.Fprintf(e.stdout, "  %s\n", line)
+			fmt.Fprintf(e.info, "  %s\n", line)
 		}
-		fmt.Fprintf(e.stdout, "(or `mcp-guard hooks install --force` chains into its directory anyway; %s may undo it when it reinstalls)\n", m)
+		fmt.Fprintf(e.info, "(or `mcp-guard hooks install --force` chains into its directory anyway; %s may undo it when it reinstalls)\n", m)
 	}
 	if d.Template {
-		fmt.Fprintf(e.stdout, "\nto give every repository git creates or clones from now on these hooks, run:\n  git config --global init.templateDir %s\n", shellQuote(report.Sanitize(filepath.Dir(d.Path))))
-		fmt.Fprintln(e.stdout, "(repositories that already exist need `mcp-guard hooks install` in each)")
+		fmt.Fprintf(e.info, "\nto give every repository git creates or clones from now on these hooks, run:\n  git config --global init.templateDir %s\n", shellQuote(report.Sanitize(filepath.Dir(d.Path))))
+		fmt.Fprintln(e.info, "(repositories that already exist need `mcp-guard hooks install` in each)")
 	}
 	if c.Bool("adopt") {
-		if err := adopt(c, e); err != nil {
+		if err := adopt(ctx, c, e); err != nil {
 			return err
 		}
 	}
 	if refused {
 		return refusef("move one of the two files away, then install again", "some hooks were left alone (see above)")
 	}
-	if len(order) > 0 {
-		return attention()
-	}
+	// Under a hook manager the lines to add are printed: that is the job
+	// done, so 0.
 	return nil
 }
 
-func hooksUninstall(c *cli.Context, e *env) error {
+func hooksUninstall(ctx context.Context, c *cli.Command, e *env) error {
 	d, err := hooksDir(c, e)
 	if err != nil {
 		return err
@@ -176,7 +176,7 @@ func hooksUninstall(c *cli.Context, e *env) error {
 }
 
 func printHookResults(e *env, rs []hooks.Result) {
-	st := e.style(e.stdout)
+	st := e.style(e.info)
 	for _, r := range rs {
 		action := fmt.Sprintf("%-9s", r.Action)
 		switch r.Action {
@@ -198,11 +198,11 @@ func printHookResults(e *env, rs []hooks.Result) {
 		case r.Chained != "" && (r.Action == hooks.ActionUnchanged || r.Action == hooks.ActionUpdated || r.Action == hooks.ActionInstalled):
 			line += fmt.Sprintf("  (runs %s first)", report.Sanitize(filepath.Base(r.Chained)))
 		}
-		fmt.Fprintln(e.stdout, line)
+		fmt.Fprintln(e.info, line)
 	}
 }
 
-func hooksStatus(c *cli.Context, e *env) error {
+func hooksStatus(ctx context.Context, c *cli.Command, e *env) error {
 	d, err := hooksDir(c, e)
 	if err != nil {
 		return err
@@ -211,13 +211,12 @@ func hooksStatus(c *cli.Context, e *env) error {
 	if err != nil {
 		return failf("", "%v", err)
 	}
-	st := e.style(e.stdout)
-	fmt.Fprintf(e.stdout, "hooks directory: %s", report.Sanitize(d.Path))
+	st := e.style(e.info)
+	fmt.Fprintf(e.info, "hooks directory: %s", report.Sanitize(d.Path))
 	if d.HooksPath != "" {
-		fmt.Fprintf(e.stdout, " (core.hooksPath = %s)", report.Sanitize(d.HooksPath))
+		fmt.Fprintf(e.info, " (core.hooksPath = %s)", report.Sanitize(d.HooksPath))
 	}
-	fmt.Fprintln(e.stdout)
-	missing := false
+	fmt.Fprintln(e.info)
 	for _, h := range hs {
 		var state string
 		switch {
@@ -225,22 +224,18 @@ func hooksStatus(c *cli.Context, e *env) error {
 			state = st.OK("installed")
 		case h.Kind == hooks.KindOurs:
 			state = st.Warning("outdated") + " (run `mcp-guard hooks install` to update it)"
-			missing = true
 		case h.Kind == hooks.KindForeign && h.Manager != hooks.ManagerNone:
 			state = st.Warning("not installed") + fmt.Sprintf(" (%s's hook is there)", h.Manager)
-			missing = true
 		case h.Kind == hooks.KindForeign:
 			state = st.Warning("not installed") + " (another hook is there; `mcp-guard hooks install` keeps it and runs it first)"
-			missing = true
 		default:
 			state = st.Warning("not installed")
-			missing = true
 		}
-		fmt.Fprintf(e.stdout, "  %-13s %s\n", h.Type, state)
+		fmt.Fprintf(e.info, "  %-13s %s\n", h.Type, state)
 		if h.Kind == hooks.KindOurs {
-			fmt.Fprintf(e.stdout, "  %-13s calls %s\n", "", report.Sanitize(h.Binary))
+			fmt.Fprintf(e.info, "  %-13s calls %s\n", "", report.Sanitize(h.Binary))
 			if _, err := os.Stat(h.Binary); err != nil {
-				fmt.Fprintf(e.stdout, "  %-13s %s that binary is gone; the hook falls back to mcp-guard on PATH\n", "", st.Warning("note:"))
+				fmt.Fprintf(e.info, "  %-13s %s that binary is gone; the hook falls back to mcp-guard on PATH\n", "", st.Warning("note:"))
 			}
 		}
 		if h.Chained != "" {
@@ -248,12 +243,10 @@ func hooksStatus(c *cli.Context, e *env) error {
 			if !h.ChainedRuns {
 				runs = "not executable, so it does not run (git would not run it either)"
 			}
-			fmt.Fprintf(e.stdout, "  %-13s chains %s (%s)\n", "", report.Sanitize(h.Chained), runs)
+			fmt.Fprintf(e.info, "  %-13s chains %s (%s)\n", "", report.Sanitize(h.Chained), runs)
 		}
 	}
-	if missing {
-		return attention()
-	}
+	// status reports; it exits 0 whatever it found.
 	return nil
 }
 
@@ -274,25 +267,25 @@ func shellQuote(s string) string {
 
 // adopt records the approvals agentty already holds here as reviewed
 // (gate.Adopt) and lists them.
-func adopt(c *cli.Context, e *env) error {
+func adopt(ctx context.Context, c *cli.Command, e *env) error {
 	dir, err := launchDir(c)
 	if err != nil {
 		return err
 	}
-	res, err := gate.Adopt(c.Context, dir, gate.Env{Getenv: e.getenv, Environ: e.environ})
+	res, err := gate.Adopt(ctx, dir, gate.Env{Getenv: e.getenv, Environ: e.environ})
 	if err != nil {
 		return gateErr(err)
 	}
-	st := e.style(e.stdout)
-	fmt.Fprintln(e.stdout)
+	st := e.style(e.info)
+	fmt.Fprintln(e.info)
 	if len(res.Adopted) == 0 {
-		fmt.Fprintln(e.stdout, "nothing to adopt: no server here runs on an approval agentty holds that mcp-guard has not recorded")
+		fmt.Fprintln(e.info, "nothing to adopt: no server here runs on an approval agentty holds that mcp-guard has not recorded")
 	}
 	for _, a := range res.Adopted {
-		fmt.Fprintf(e.stdout, "%s %s  %s  %s\n", st.OK("adopted"), report.Sanitize(a.Server.Name), report.CommandLine(a.Server.Server), st.Dim("("+report.Sanitize(a.Config)+", agentty approved it; this version now counts as reviewed)"))
+		fmt.Fprintf(e.info, "%s %s  %s  %s\n", st.OK("adopted"), report.Sanitize(a.Server.Name), report.CommandLine(a.Server.Server), st.Dim("("+report.Sanitize(a.Config)+", agentty approved it; this version now counts as reviewed)"))
 	}
 	if res.Blanket > 0 {
-		fmt.Fprintf(e.stdout, "%d server(s) run on a blanket grant (AGENTTY_MCP_ALLOW_PROJECT or a whole-file approval) and were not adopted: review them with `mcp-guard review`\n", res.Blanket)
+		fmt.Fprintf(e.info, "%d server(s) run on a blanket grant (AGENTTY_MCP_ALLOW_PROJECT or a whole-file approval) and were not adopted: review them with `mcp-guard review`\n", res.Blanket)
 	}
 	return nil
 }

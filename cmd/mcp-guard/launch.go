@@ -1,13 +1,14 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"strings"
 	"syscall"
 
-	"github.com/urfave/cli/v2"
+	"github.com/urfave/cli/v3"
 
 	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/report"
@@ -17,7 +18,10 @@ func launchCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "launch",
 		Usage:     "start the agent (CMD) only when no MCP server here waits for review",
-		UsageText: "mcp-guard [-C DIR] launch [--] CMD [ARGS...]",
+		UsageText: "mcp-guard [-C DIR] launch [--] CMD [ARGS...]   (options for mcp-guard go before CMD)",
+		// Everything from CMD on is CMD's, untouched: its own flags too
+		// (mcp-guard launch agentty --resume), as gh and git's -c do.
+		StopOnNthArg: &one,
 		Description: "Evaluates the gate for the launch directory (the current one, or -C DIR, where CMD then\n" +
 			"starts). When something waits for review it lists it and, on a terminal, offers the\n" +
 			"review; without a terminal it exits 1. When nothing waits, mcp-guard replaces itself\n" +
@@ -25,24 +29,12 @@ func launchCommand(e *env) *cli.Command {
 			"AGENTTY_MCP_CONFIG naming a snapshot of exactly the reviewed servers (declined ones left\n" +
 			"out), which agentty reads instead of .agentty/mcp.json; MCP_GUARD_SNAPSHOT=0 turns that off.\n" +
 			"`mcp-guard shell-init bash|zsh|fish` makes typing agentty do this.",
-		SkipFlagParsing: true,
-		Action:          func(c *cli.Context) error { return runLaunch(c, e) },
+		Action: func(ctx context.Context, c *cli.Command) error { return runLaunch(ctx, c, e) },
 	}
 }
 
-func runLaunch(c *cli.Context, e *env) error {
+func runLaunch(ctx context.Context, c *cli.Command, e *env) error {
 	args := c.Args().Slice()
-	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help") {
-		// SkipFlagParsing hands --help to us; the parent context knows
-		// how to show this command's help.
-		if l := c.Lineage(); len(l) > 1 {
-			return cli.ShowCommandHelp(l[1], "launch")
-		}
-		return cli.ShowCommandHelp(c, "launch")
-	}
-	if len(args) > 0 && args[0] == "--" {
-		args = args[1:]
-	}
 	if len(args) == 0 {
 		return usageError("launch needs the command to start, e.g. mcp-guard launch -- agentty")
 	}
@@ -50,7 +42,7 @@ func runLaunch(c *cli.Context, e *env) error {
 	if err != nil {
 		return err
 	}
-	g, err := evaluateGate(c.Context, e, dir)
+	g, err := evaluateGate(ctx, e, dir)
 	if err != nil {
 		return withHint(err, "nothing was started")
 	}
@@ -67,10 +59,10 @@ func runLaunch(c *cli.Context, e *env) error {
 				"not starting %s: %d server(s) wait for review", report.Sanitize(args[0]), len(blocking))
 		}
 		fmt.Fprintln(e.stdout)
-		if _, err := g.interactive(c.Context, e, blocking, newTerminalKeys(e.stdin)); err != nil {
+		if _, err := g.interactive(ctx, e, blocking, newTerminalKeys(e.stdin)); err != nil {
 			return err
 		}
-		if g, err = evaluateGate(c.Context, e, dir); err != nil {
+		if g, err = evaluateGate(ctx, e, dir); err != nil {
 			return withHint(err, "nothing was started")
 		}
 		if left := g.Blocking(snapshot); len(left) > 0 {

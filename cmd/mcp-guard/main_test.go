@@ -3,7 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -88,6 +90,27 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 			ts.Check(os.WriteFile(file, data, 0o644))
 		default:
 			ts.Fatalf("usage: genjson deep|pad N FILE")
+		}
+	},
+	// exits N CMD [ARGS...] runs CMD as exec does and fails unless it
+	// exits with status N; stdout and stderr are then matched as after
+	// exec.
+	"exits": func(ts *testscript.TestScript, neg bool, args []string) {
+		if neg || len(args) < 2 {
+			ts.Fatalf("usage: exits N cmd [args...]")
+		}
+		want, err := strconv.Atoi(args[0])
+		ts.Check(err)
+		got := 0
+		if err := ts.Exec(args[1], args[2:]...); err != nil {
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) {
+				ts.Fatalf("%s: %v", args[1], err)
+			}
+			got = ee.ExitCode()
+		}
+		if got != want {
+			ts.Fatalf("%s exited with status %d, want %d", args[1], got, want)
 		}
 	},
 	// cmpnoeol GOT WANT compares GOT with WANT minus WANT's final newline:

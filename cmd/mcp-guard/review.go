@@ -7,7 +7,7 @@ import (
 	"io"
 	"os"
 
-	"github.com/urfave/cli/v2"
+	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
 
 	"github.com/mcp-guard/mcp-guard/policy"
@@ -31,11 +31,11 @@ func reviewCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "decline", Usage: "decline the servers named as arguments"},
 			&cli.BoolFlag{Name: "all", Usage: "every server that waits for review (approve, or decline with --decline)"},
 		},
-		Action: func(c *cli.Context) error { return runReview(c, e) },
+		Action: func(ctx context.Context, c *cli.Command) error { return runReview(ctx, c, e) },
 	}
 }
 
-func runReview(c *cli.Context, e *env) error {
+func runReview(ctx context.Context, c *cli.Command, e *env) error {
 	names := c.Args().Slice()
 	approve, decline, all := c.Bool("approve"), c.Bool("decline"), c.Bool("all")
 	switch {
@@ -51,11 +51,16 @@ func runReview(c *cli.Context, e *env) error {
 	if all && !decline {
 		approve = true
 	}
-	g, err := gateHere(c, e)
+	g, err := gateHere(ctx, c, e)
 	if err != nil {
 		return err
 	}
 	g.warnLedger(e)
+	if g.In.Config == nil && len(names) == 0 {
+		// As check: with nothing configured, nothing waits.
+		fmt.Fprintln(e.info, "no MCP configuration here: nothing to review")
+		return nil
+	}
 	if err := g.reviewable(); err != nil {
 		return err
 	}
@@ -68,34 +73,34 @@ func runReview(c *cli.Context, e *env) error {
 			}
 		}
 		if len(targets) == 0 {
-			fmt.Fprintln(e.stdout, "nothing waits for review here")
+			fmt.Fprintln(e.info, "nothing waits for review here")
 			return nil
 		}
 		decision := trust.DecisionApproved
 		if decline {
 			decision = trust.DecisionDeclined
 		}
-		return g.decide(c.Context, e, e.stdout, decision, targets)
+		return g.decide(ctx, e, e.info, decision, targets)
 	}
 	if len(blocking) == 0 {
-		fmt.Fprintln(e.stdout, "nothing waits for review here: agentty may start")
+		fmt.Fprintln(e.info, "nothing waits for review here: agentty may start")
 		return nil
 	}
 	if !e.interactive() {
-		st := e.style(e.stdout)
-		report.WriteBlocking(e.stdout, g.configPath(), blocking, reviewCommandLine(c), st)
+		st := e.style(e.info)
+		report.WriteBlocking(e.info, g.configPath(), blocking, reviewCommandLine(c), st)
 		// What changed in the servers reviewed before, so a decision
 		// given with --approve need not be blind.
 		for i := range blocking {
-			if item := g.reviewItem(c.Context, e, i, blocking, nil); item.Since != nil {
-				fmt.Fprintln(e.stdout)
-				report.WriteReviewItem(e.stdout, item, st)
+			if item := g.reviewItem(ctx, e, i, blocking, nil); item.Since != nil {
+				fmt.Fprintln(e.info)
+				report.WriteReviewItem(e.info, item, st)
 			}
 		}
 		fmt.Fprintln(e.stderr, "mcp-guard: not a terminal, so nothing was asked; decide with --approve NAME... or --decline NAME...")
 		return attention()
 	}
-	left, err := g.interactive(c.Context, e, blocking, newTerminalKeys(e.stdin))
+	left, err := g.interactive(ctx, e, blocking, newTerminalKeys(e.stdin))
 	if err != nil {
 		return err
 	}
@@ -305,7 +310,7 @@ func (t terminalKeys) key(prompt func()) (byte, error) {
 }
 
 // reviewCommandLine is `mcp-guard review` as the user should type it here.
-func reviewCommandLine(c *cli.Context) string {
+func reviewCommandLine(c *cli.Command) string {
 	for _, a := range c.Lineage() {
 		if v := a.String("C"); v != "" {
 			return "mcp-guard -C " + shellQuote(report.Sanitize(v)) + " review"

@@ -1,7 +1,8 @@
 package main
 
 import (
-	"github.com/urfave/cli/v2"
+	"context"
+	"github.com/urfave/cli/v3"
 
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -15,7 +16,7 @@ func rulesCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text, json or markdown (the documentation page)"},
 		},
-		Action: func(c *cli.Context) error {
+		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.NArg() > 0 {
 				return usageError("rules takes no arguments; `mcp-guard explain ID` explains one rule")
 			}
@@ -43,7 +44,7 @@ func explainCommand(e *env) *cli.Command {
 		Name:      "explain",
 		Usage:     "explain one rule: why it matters and how to fix what it finds",
 		UsageText: "mcp-guard explain ID|SLUG",
-		Action: func(c *cli.Context) error {
+		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.NArg() != 1 {
 				return usageError("explain takes one rule id, such as MG101")
 			}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -8,7 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/urfave/cli/v2"
+	"github.com/urfave/cli/v3"
+	"golang.org/x/term"
 
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/policy"
@@ -45,11 +47,11 @@ func scanCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "no-ignore-file", Usage: "do not apply the repository's " + policy.IgnoreFileName},
 			&cli.BoolFlag{Name: "user-config", Usage: "also check project server names against your own ~/.agentty/mcp.json (MG107)"},
 		},
-		Action: func(c *cli.Context) error { return runScan(c, e) },
+		Action: func(ctx context.Context, c *cli.Command) error { return runScan(ctx, c, e) },
 	}
 }
 
-func runScan(c *cli.Context, e *env) error {
+func runScan(ctx context.Context, c *cli.Command, e *env) error {
 	if c.NArg() > 1 {
 		return usageError("scan takes at most one PATH")
 	}
@@ -64,6 +66,9 @@ func runScan(c *cli.Context, e *env) error {
 		return err
 	}
 	out := io.Writer(e.stdout)
+	if format == "text" {
+		out = e.info
+	}
 	var file *os.File
 	if p := c.String("output"); p != "" {
 		if file, err = os.CreateTemp(filepath.Dir(p), ".mcp-guard-scan-*"); err != nil {
@@ -77,12 +82,17 @@ func runScan(c *cli.Context, e *env) error {
 	if file != nil {
 		st = report.NewStyle(false)
 	}
-	rep, err := report.NewScanReporter(format, report.ScanOptions{Version: version, Style: st, FailOn: failOn})
+	rep, err := report.NewScanReporter(format, report.ScanOptions{Version: moduleVersion(), Style: st, FailOn: failOn})
 	if err != nil {
 		return usageError("--format: %v", err)
 	}
 
-	res, err := scan.Scan(c.Context, req)
+	p := &progressLine{w: e.stderr}
+	if !e.quiet() && isTerminal(e.stderr) {
+		req.Progress = p.show
+	}
+	res, err := scan.Scan(ctx, req)
+	p.erase() // before the report, which may go to the same terminal
 	if err != nil {
 		return scanError(err)
 	}
@@ -96,7 +106,9 @@ func runScan(c *cli.Context, e *env) error {
 		if err := os.Rename(file.Name(), c.String("output")); err != nil {
 			return failf("", "--output %s: %v", c.String("output"), err)
 		}
-		fmt.Fprintf(e.stderr, "mcp-guard: %s; report written to %s\n", report.Sanitize(summaryOf(res)), c.String("output"))
+		if !e.quiet() {
+			fmt.Fprintf(e.stderr, "mcp-guard: %s; report written to %s\n", report.Sanitize(summaryOf(res)), c.String("output"))
+		}
 	}
 	for _, f := range res.Findings {
 		if threshold > 0 && f.Severity.Rank() >= threshold {
@@ -104,6 +116,32 @@ func runScan(c *cli.Context, e *env) error {
 		}
 	}
 	return nil
+}
+
+// progressLine shows on a terminal how far a history scan got, on one
+// line that is erased once the scan ends, however it ends.
+type progressLine struct {
+	w     io.Writer
+	shown bool
+}
+
+func (p *progressLine) show(done, total int) {
+	fmt.Fprintf(p.w, "\rmcp-guard: scanning history: %d/%d commits", done, total)
+	p.shown = true
+}
+
+func (p *progressLine) erase() {
+	if p.shown {
+		fmt.Fprint(p.w, "\r\033[K")
+		p.shown = false
+	}
+}
+
+// isTerminal reports whether w is a terminal (never a pipe, a file or a
+// CI log).
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 // summaryOf is the one-line summary of a result.
@@ -131,7 +169,7 @@ func failThreshold(s string) (int, error) {
 }
 
 // scanRequest binds the flags.
-func scanRequest(c *cli.Context, e *env) (scan.Request, error) {
+func scanRequest(c *cli.Command, e *env) (scan.Request, error) {
 	req := scan.Request{Target: scan.TargetWorkTree, NoIgnoreFile: c.Bool("no-ignore-file"), Git: []gitscan.Option{gitscan.WithEnv(e.environ)}}
 	dir, err := launchDir(c)
 	if err != nil {

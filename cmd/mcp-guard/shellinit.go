@@ -1,9 +1,10 @@
 package main
 
 import (
+	"context"
 	"fmt"
 
-	"github.com/urfave/cli/v2"
+	"github.com/urfave/cli/v3"
 )
 
 // shellInits are the functions `shell-init` prints: typing agentty runs it
@@ -44,7 +45,7 @@ func shellInitCommand(e *env) *cli.Command {
 		UsageText: "mcp-guard shell-init bash|zsh|fish",
 		Description: "bash, zsh:  eval \"$(mcp-guard shell-init bash)\"   in ~/.bashrc or ~/.zshrc\n" +
 			"fish:       mcp-guard shell-init fish | source       in ~/.config/fish/config.fish",
-		Action: func(c *cli.Context) error {
+		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.NArg() != 1 {
 				return usageError("shell-init takes one shell name: bash, zsh or fish")
 			}

@@ -1,7 +1,8 @@
 package main
 
 import (
-	"github.com/urfave/cli/v2"
+	"context"
+	"github.com/urfave/cli/v3"
 
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -17,7 +18,7 @@ func statusCommand(e *env) *cli.Command {
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "json", Usage: "print the versioned JSON document (version 1) instead of text"},
 		},
-		Action: func(c *cli.Context) error {
+		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.NArg() > 0 {
 				return usageError("status takes no arguments")
 			}
@@ -26,13 +27,13 @@ func statusCommand(e *env) *cli.Command {
 				return err
 			}
 			addPolicyFindings(e, in)
-			verdicts, scopes := statusGate(c, e)
+			verdicts, scopes := statusGate(ctx, c, e)
 			if c.Bool("json") {
 				doc := report.NewStatusDoc(in)
 				report.AddReviewState(&doc, verdicts, scopes)
 				err = report.WriteJSON(e.stdout, doc)
 			} else {
-				err = report.WriteStatusReview(e.stdout, in, verdicts, scopes, e.style(e.stdout))
+				err = report.WriteStatusReview(e.info, in, verdicts, scopes, e.style(e.info))
 			}
 			if err != nil {
 				return failf("", "writing the status: %v", err)
@@ -46,7 +47,7 @@ func statusCommand(e *env) *cli.Command {
 }
 
 // inspect evaluates agentty's gate for the launch directory.
-func inspect(c *cli.Context, e *env) (*trust.Inspection, error) {
+func inspect(c *cli.Command, e *env) (*trust.Inspection, error) {
 	dir, err := launchDir(c)
 	if err != nil {
 		return nil, err
