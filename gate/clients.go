@@ -232,7 +232,7 @@ func (l location) load(ctx context.Context, repo *gitscan.Repo, p string) (*proj
 	if !ok || repo == nil {
 		return nil, "mcp-guard fingerprints what a server runs only inside a git work tree; this file is outside it"
 	}
-	pc, err := project.LoadConfig(ctx, repo, gitscan.WorkTree, rel, project.Options{})
+	pc, err := project.LoadConfig(ctx, repo, gitscan.WorkTree, rel, project.Options{Env: clientEnv(l.env)})
 	switch {
 	case err != nil:
 		return nil, err.Error()
