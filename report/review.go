@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -377,5 +378,76 @@ func WriteSnapshotNote(w io.Writer, configPath string, snap *gate.Snapshot, st S
 		left = "; left out: " + strings.Join(names, ", ")
 	}
 	_, err := fmt.Fprintf(w, "mcp-guard: agentty gets the %d reviewed server(s) of %s%s\n", len(snap.Servers), Sanitize(configPath), left)
+	return err
+}
+
+// ClientGateText says why a client's server blocks (or would, declined),
+// after the client's own reason.
+func ClientGateText(cs gate.ClientServer, title string) string {
+	var why string
+	switch cs.Why {
+	case trust.GateChanged:
+		why = "changed since you reviewed it"
+	case trust.GateApprovedUnreviewed:
+		why = title + " runs it without asking, and you have not reviewed it"
+	case trust.GateDeclinedRuns:
+		why = "you declined it, yet " + title + " started directly would run it"
+	default:
+		why = "not reviewed yet"
+	}
+	return why + " (" + cs.ServerVerdict.Why + ")"
+}
+
+// WriteClientBlocking lists a client's servers that keep `mcp-guard
+// launch` from starting it, and its closed gate's reasons, with the
+// command that reviews them.
+func WriteClientBlocking(w io.Writer, cv *gate.ClientView, blocking []gate.ClientServer, reviewCmd string, st Style) error {
+	p := &printer{w: w}
+	for _, c := range cv.Closed {
+		p.printf("%s %s: %s\n", st.Danger("closed"), cv.Title, Sanitize(c))
+	}
+	if len(blocking) > 0 {
+		p.printf("%s: %d server(s) wait for review:\n", cv.Title, len(blocking))
+		var labels []string
+		for _, cs := range blocking {
+			p.printf("  %s  %s  %s\n", st.Bold(Sanitize(cs.Name)), st.Dim(Sanitize(cs.Config)), Sanitize(ClientGateText(cs, cv.Title)))
+			labels = append(labels, quoteWord(cs.Label()))
+		}
+		p.printf("review them: %s --approve %s   (or --decline)\n", reviewCmd, strings.Join(labels, " "))
+	}
+	return p.err
+}
+
+// WriteClientDecisions says what recording a decision did for each of a
+// client's servers: the ledger only.
+func WriteClientDecisions(w io.Writer, d trust.Decision, servers []gate.ClientServer, st Style) error {
+	p := &printer{w: w}
+	for _, cs := range servers {
+		title := string(cs.Key.Client)
+		if c := client.Lookup(client.ID(cs.Key.Client)); c != nil {
+			title = c.Title()
+		}
+		if d == trust.DecisionApproved {
+			p.printf("%s %s  %s  %s\n", st.OK("approved"), Sanitize(cs.Label()), CommandLine(cs.Server),
+				st.Dim("(reviewed "+Short(cs.Deep)+"; "+title+"'s own files unchanged: `mcp-guard launch -- claude` hands it over)"))
+			continue
+		}
+		p.printf("%s %s  %s\n", st.Warning("declined"), Sanitize(cs.Label()),
+			st.Dim("(`mcp-guard launch` leaves it out; "+title+" started directly may still run it)"))
+	}
+	return p.err
+}
+
+// WriteVettedNote says, in one line, what the launch hands a client.
+func WriteVettedNote(w io.Writer, title string, snap *gate.Snapshot, st Style) error {
+	left := ""
+	if len(snap.Left) > 0 {
+		names := make([]string, len(snap.Left))
+		for i, n := range snap.Left {
+			names[i] = Sanitize(n)
+		}
+		left = "; left out: " + strings.Join(names, ", ")
+	}
+	_, err := fmt.Fprintf(w, "mcp-guard: %s gets only the %d reviewed server(s)%s\n", title, len(snap.Servers), left)
 	return err
 }

@@ -15,7 +15,7 @@ import (
 func checkCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "check",
-		Usage:     "exit 0 when agentty may start here, 1 with the servers that wait for review",
+		Usage:     "exit 0 when every agent found here may start, 1 with the servers that wait for review",
 		UsageText: "mcp-guard [-C DIR] check",
 		Description: "A server waits for review when agentty would run it (or ask to) and you have not\n" +
 			"reviewed its current version with `mcp-guard review`: new servers, changed ones, servers\n" +
@@ -29,18 +29,27 @@ func checkCommand(e *env) *cli.Command {
 				return err
 			}
 			g.warnLedger(e)
+			// Every client found: agentty first, then the others.
+			needs := false
+			blocking := g.Blocking(g.UseSnapshot(e.getenv))
 			if err := g.invalid(); err != nil {
 				fmt.Fprintln(e.info, err)
-				return attention()
-			}
-			blocking := g.Blocking(g.UseSnapshot(e.getenv))
-			if len(blocking) > 0 {
+				needs = true
+			} else if len(blocking) > 0 {
 				if err := report.WriteBlocking(e.info, g.configPath(), blocking, reviewCommandLine(c), e.style(e.info)); err != nil {
 					return failf("", "writing the list: %v", err)
 				}
+				needs = true
+			}
+			if g.clientsBlocked(e, e.info, "", vetted(e), reviewCommandLine(c)) > 0 || needs {
 				return attention()
 			}
-			fmt.Fprintln(e.info, "nothing waits for review: agentty may start here")
+			if g.In.Config != nil || len(g.Clients) == 0 {
+				fmt.Fprintln(e.info, "nothing waits for review: agentty may start here")
+			}
+			for _, cv := range g.Clients {
+				fmt.Fprintf(e.info, "nothing of %s waits for review: `mcp-guard launch -- %s` may start here\n", cv.Title, launchName(cv.Client))
+			}
 			if g.UseSnapshot(e.getenv) {
 				for _, v := range g.Verdicts {
 					if v.Why == trust.GateDeclinedRuns {
