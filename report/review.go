@@ -384,6 +384,10 @@ func WriteSnapshotNote(w io.Writer, configPath string, snap *gate.Snapshot, st S
 // ClientGateText says why a client's server blocks (or would, declined),
 // after the client's own reason.
 func ClientGateText(cs gate.ClientServer, title string) string {
+	return clientGateReason(cs, title) + " (" + cs.ServerVerdict.Why + ")"
+}
+
+func clientGateReason(cs gate.ClientServer, title string) string {
 	var why string
 	switch cs.Why {
 	case trust.GateChanged:
@@ -395,7 +399,7 @@ func ClientGateText(cs gate.ClientServer, title string) string {
 	default:
 		why = "not reviewed yet"
 	}
-	return why + " (" + cs.ServerVerdict.Why + ")"
+	return why
 }
 
 // WriteClientBlocking lists a client's servers that keep `mcp-guard

@@ -122,15 +122,15 @@ func (g *gateView) warnLedger(e *env) {
 // statusGate evaluates mcp-guard's gate for the launch directory: the
 // review state and what each server runs from the repository. When it
 // cannot, a warning on stderr says why and there are none.
-func statusGate(ctx context.Context, c *cli.Command, e *env) ([]trust.GateVerdict, map[string]report.ServerScope) {
+func statusGate(ctx context.Context, c *cli.Command, e *env) ([]trust.GateVerdict, map[string]report.ServerScope, []*gate.ClientView) {
 	g, err := gateHere(ctx, c, e)
 	if err == nil {
 		scopes := map[string]report.ServerScope{}
 		for name, s := range g.Servers {
 			scopes[name] = report.NewServerScope(s.Scope, s.Files)
 		}
-		return g.Verdicts, scopes
+		return g.Verdicts, scopes, g.Clients
 	}
 	fmt.Fprintf(e.stderr, "mcp-guard: warning: review state unknown: %s\n", report.Sanitize(err.Error()))
-	return nil, nil
+	return nil, nil, nil
 }
