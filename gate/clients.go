@@ -47,6 +47,11 @@ type ClientServer struct {
 	Key    trust.ReviewKey
 	Deep   string
 	NoDeep string
+	// Outside: the config lies outside the git work tree (above its top,
+	// or no git at all), where mcp-guard does not fingerprint what a
+	// server runs: it cannot be reviewed, a launch that hands the client
+	// the vetted file leaves it out, and any other launch is blocked.
+	Outside bool
 	// Files and Scope are what it runs from the repository.
 	Files []trust.FileID
 	Scope *launch.Scope
@@ -130,6 +135,8 @@ func (v *View) evaluateClients(ctx context.Context, env Env) error {
 			cs := ClientServer{ServerVerdict: sv}
 			cs.Config, cs.Key = loc.key(ce.Client, sv.Path, sv.Name)
 			cs.NoDeep = noDeep[sv.Path]
+			_, inside := loc.inside(sv.Path)
+			cs.Outside = !inside || repo == nil
 			if pc := loaded[sv.Path]; pc != nil && sv.Server != nil {
 				for _, ps := range pc.Servers {
 					// Both reads must agree on the entry, or nothing is reviewed.
@@ -151,6 +158,8 @@ func (v *View) evaluateClients(ctx context.Context, env Env) error {
 			cs.Runs = s != nil && (sv.Interactive || sv.Headless) && (s.Command != "" || s.URL != "")
 			switch {
 			case !cs.Runs, cs.State == trust.StateReviewed:
+			case cs.Outside:
+				cs.Why = trust.GateNew // blocks only without the vetted file
 			case cs.State == trust.StateDeclined:
 				cs.Why = trust.GateDeclinedRuns // blocks only without the vetted file
 			case cs.Last != nil:
@@ -244,11 +253,12 @@ func (l location) load(ctx context.Context, repo *gitscan.Repo, p string) (*proj
 
 // Blocking are the client's servers that keep a launch from starting;
 // vetted is true when the launch hands the client the vetted file (then
-// a declined server, left out of it, does not block).
+// a declined server, or one outside the work tree, left out of it, does
+// not block).
 func (cv *ClientView) Blocking(vetted bool) []ClientServer {
 	var out []ClientServer
 	for _, s := range cv.Servers {
-		if s.Blocks || (!vetted && s.Runs && s.State == trust.StateDeclined) {
+		if s.Blocks || (!vetted && s.Runs && (s.State == trust.StateDeclined || s.Outside)) {
 			out = append(out, s)
 		}
 	}

@@ -298,3 +298,43 @@ func TestClaudeClosed(t *testing.T) {
 		})
 	}
 }
+
+// TestClaudeAboveTop: a .mcp.json above the repository's top, which Claude
+// Code reads too, is gated, keyed by its directory; mcp-guard cannot
+// fingerprint it there, so it cannot be approved: launch leaves it out of
+// the vetted file, and a launch that hands nothing is blocked.
+func TestClaudeAboveTop(t *testing.T) {
+	f := newRepoFixture(t, claudeTwo)
+	outer := filepath.Join(filepath.Dir(f.repo), ".mcp.json")
+	if err := os.WriteFile(outer, []byte(`{"mcpServers":{"outer":{"command":"/bin/echo"}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	v := f.view()
+	cs := f.server(v, "outer")
+	if cs.Config != outer || cs.Key.Repo != "dir:"+filepath.Dir(f.repo) || cs.Key.Config != ".mcp.json" || cs.Key.Client != "claude-code" {
+		t.Errorf("config %q key %+v", cs.Config, cs.Key)
+	}
+	if cs.Blocks || !cs.Outside || cs.Deep != "" || cs.NoDeep == "" {
+		t.Errorf("blocks %v outside %v deep %q nodeep %q", cs.Blocks, cs.Outside, cs.Deep, cs.NoDeep)
+	}
+	// Left out of the vetted file; it blocks a launch that hands nothing.
+	cv := v.Client(client.ClaudeCode)
+	for _, b := range cv.Blocking(true) {
+		if b.Name == "outer" {
+			t.Error("outer blocks a launch that leaves it out")
+		}
+	}
+	found := false
+	for _, b := range cv.Blocking(false) {
+		found = found || b.Name == "outer"
+	}
+	if !found {
+		t.Error("outer does not block a launch that hands Claude Code nothing")
+	}
+	if _, err := v.SelectTargets([]string{"outer"}, "", trust.DecisionApproved); err == nil || !strings.Contains(err.Error(), "could not fingerprint") {
+		t.Errorf("approving outer: %v", err)
+	}
+	if db := f.server(v, "db"); db.Config != ".mcp.json" || !validDeep(db.Deep) {
+		t.Errorf("the repository's own db: %q %q", db.Config, db.Deep)
+	}
+}
