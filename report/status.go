@@ -327,9 +327,16 @@ func AddClients(doc *StatusDoc, clients []*gate.ClientView, findings []trust.Fin
 			headless, blocks := cs.Headless, cs.Blocks
 			ss.Headless, ss.Blocks = &headless, &blocks
 			if s != nil {
+				// What the client starts: its spawn view after interpolation.
 				ss.Transport, ss.Command, ss.URL = string(s.Transport), cs.Spawn.Command, s.URL
 				if cs.Spawn.Args != nil {
 					ss.Args = cs.Spawn.Args
+				}
+				if cs.Spawn.Command == "" {
+					ss.Command = s.SpawnCommand()
+					if a := s.SpawnArgs(); a != nil {
+						ss.Args = a
+					}
 				}
 			}
 			if cs.Scope != nil {
