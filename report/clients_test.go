@@ -2,74 +2,100 @@ package report
 
 import (
 	"bytes"
-	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"strings"
 	"testing"
 
-	"github.com/mcp-guard/mcp-guard/client"
-	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
-// claudeView is a Claude Code view as gate builds it: one server approved
-// by name and changed since review, one asked about, one denied, one with
-// a hostile name.
-func claudeView(t *testing.T) *gate.ClientView {
-	t.Helper()
-	cfg := client.Lookup(client.ClaudeCode).Parse("/r/.mcp.json", []byte(`{"mcpServers":{
-		"db":{"command":"node","args":["db.js"]},
-		"notes":{"command":"/bin/echo","args":["notes"]},
-		"off":{"command":"/bin/echo"},
-		"ev\u001b[31mil":{"command":"sh","args":["-c","x"]}}}`))
-	if !cfg.Valid() {
-		t.Fatal(cfg.Err)
+const claudePath = ".mcp.json"
+
+// claudePull is a pull Claude Code sees: a command swapped under an
+// approved name, a script edited, a new server it asks about.
+func claudePull() []trust.Change {
+	cc := trust.ClientClaudeCode
+	return []trust.Change{
+		{Client: cc, Path: claudePath, Server: "db", Change: trust.ChangeChanged, Impact: trust.ImpactTrustPreserving,
+			Fields:  []trust.FieldChange{{Field: "command", Old: `"node"`, New: `"/bin/sh"`}},
+			Reasons: []string{"Claude Code approved `db` by name: the new command runs without asking"}},
+		{Client: cc, Path: "tools/.mcp.json", Server: "files", Change: trust.ChangeChanged, Impact: trust.ImpactTrustPreserving,
+			Files:   []trust.FileChange{{Path: "tools/server.js", Old: trust.Object{Mode: "100644", ID: "aa"}, New: trust.Object{Mode: "100644", ID: "bb"}}},
+			Reasons: []string{"Claude Code approved `files` by name: the changed script runs without asking"}},
+		{Client: cc, Path: claudePath, Server: "search", Change: trust.ChangeAdded, Impact: trust.ImpactNewUnapproved,
+			Reasons: []string{"`search` is not approved: Claude Code asks before it runs; `claude -p` runs it without asking"}},
 	}
-	key := func(n string) trust.ReviewKey {
-		return trust.ReviewKey{Repo: "r", Client: "claude-code", Config: ".mcp.json", Server: n}
-	}
-	sv := func(n string, inter, head bool, why, src string, repo bool) client.ServerVerdict {
-		return client.ServerVerdict{Name: n, Path: "/r/.mcp.json", Server: cfg.Server(n), Interactive: inter, Headless: head,
-			Why: why, Source: src, RepoSide: repo}
-	}
-	cv := &gate.ClientView{Client: client.ClaudeCode, Title: "Claude Code",
-		Eval: client.ClientEvaluation{Configs: []string{"/r/.mcp.json"}}}
-	cv.Servers = []gate.ClientServer{
-		{ServerVerdict: sv("db", true, true, "Claude Code approved `db` by name in .claude/settings.local.json (enabledMcpjsonServers): it runs without asking", ".claude/settings.local.json", true),
-			Config: ".mcp.json", Key: key("db"), State: trust.StateUnreviewed, Runs: true, Blocks: true, Why: trust.GateChanged},
-		{ServerVerdict: sv("notes", false, true, "`notes` is not approved by name: Claude Code asks first; `claude -p` runs it without asking", "", false),
-			Config: ".mcp.json", Key: key("notes"), State: trust.StateReviewed, Runs: true},
-		{ServerVerdict: sv("off", false, false, "~/.claude.json projects[/r] denies `off` (disabledMcpjsonServers): Claude Code does not run it, not even under `claude -p`", "~/.claude.json projects[/r]", false),
-			Config: ".mcp.json", Key: key("off"), State: trust.StateUnreviewed},
-		{ServerVerdict: sv("ev\x1b[31mil", false, true, "`ev\x1b[31mil` is not approved by name: Claude Code asks first", "", false),
-			Config: ".mcp.json", Key: key("ev\x1b[31mil"), State: trust.StateUnreviewed, Runs: true, Blocks: true, Why: trust.GateNew},
-	}
-	return cv
 }
 
-func TestClientStatusGolden(t *testing.T) {
-	cv := claudeView(t)
-	findings := []trust.Finding{trust.NewFinding("MG701", ".claude/settings.json", trust.Pos{Line: 2, Column: 3}, "", "",
-		"enabledMcpjsonServers in the repository's shared settings approves `db`")}
-	var b bytes.Buffer
-	if err := WriteClientStatus(&b, []*gate.ClientView{cv}, findings, Style{}); err != nil {
-		t.Fatal(err)
+func TestWriteWarningClientsGolden(t *testing.T) {
+	removed := []trust.Change{
+		{Client: trust.ClientClaudeCode, Path: claudePath, Server: "old", Change: trust.ChangeRemoved, Impact: trust.ImpactRemoved},
+		{Path: cfgPath, Server: "legacy", Change: trust.ChangeRemoved, Impact: trust.ImpactRemoved},
 	}
-	b.WriteString("--- blocking\n")
-	if err := WriteClientBlocking(&b, cv, cv.Blocking(true), "mcp-guard review", Style{}); err != nil {
-		t.Fatal(err)
+	selfApproval := trust.NewFinding("MG701", ".claude/settings.json", trust.Pos{Line: 1, Column: 2}, "", "enableAllProjectMcpServers",
+		"enableAllProjectMcpServers: true in the repository's shared settings")
+	tests := []struct {
+		name string
+		w    Warning
+	}{
+		{name: "claude", w: Warning{Op: "merge", Changes: claudePull()}},
+		{name: "clients", w: Warning{Op: "merge", Changes: append(pullChanges()[:2], claudePull()[0]),
+			Findings: []trust.Finding{selfApproval}, Removed: removed,
+			ReviewCommands: []string{"mcp-guard review", "mcp-guard -C tools review"}}},
+		{name: "claude-finding-only", w: Warning{Op: "checkout", Findings: []trust.Finding{selfApproval}}},
+		{name: "claude-escaped", w: Warning{Op: "merge", Changes: []trust.Change{{Client: trust.ClientClaudeCode, Path: claudePath,
+			Server: "x\x1b[2J", Change: trust.ChangeAdded, Impact: trust.ImpactNewUnapproved, Reasons: []string{"`x\x1b[2J` is not approved"}}}}},
 	}
-	b.WriteString("--- decisions\n")
-	WriteClientDecisions(&b, trust.DecisionApproved, cv.Servers[:1], Style{})
-	WriteClientDecisions(&b, trust.DecisionDeclined, cv.Servers[1:2], Style{})
-	checkGolden(t, "status/claude.txt", b.Bytes())
-	if bytes.Contains(b.Bytes(), []byte("\x1b")) {
-		t.Error("an escape reached the output")
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			mustWrite(t, WriteWarning(&b, tt.w, Style{}))
+			if bytes.ContainsAny(b.Bytes(), "\x1b\x07") {
+				t.Error("raw escape characters reached the output")
+			}
+			checkGolden(t, filepath.Join("hook", tt.name+".golden"), b.Bytes())
+		})
 	}
+}
 
-	doc := StatusDoc{Version: StatusVersion, Servers: []StatusServer{}, Findings: []trust.Finding{}}
-	AddClients(&doc, []*gate.ClientView{cv}, findings)
-	js, err := json.MarshalIndent(doc, "", "  ")
-	if err != nil {
-		t.Fatal(err)
+// TestWriteWarningRemovedOnlyIsSilent: going back to an older branch
+// removes servers every time; nothing new runs.
+func TestWriteWarningRemovedOnlyIsSilent(t *testing.T) {
+	var b bytes.Buffer
+	mustWrite(t, WriteWarning(&b, Warning{Op: "checkout", Removed: []trust.Change{
+		{Client: trust.ClientClaudeCode, Path: claudePath, Server: "old", Change: trust.ChangeRemoved, Impact: trust.ImpactRemoved}}}, Style{}))
+	if b.Len() != 0 {
+		t.Errorf("wrote %q", b.String())
 	}
-	checkGolden(t, "status/claude.json", append(js, '\n'))
+}
+
+// TestWriteWarningClientsLineBound: headings count against the bound.
+func TestWriteWarningClientsLineBound(t *testing.T) {
+	for n := range 30 {
+		var cs []trust.Change
+		for i := range n {
+			c := trust.Change{Path: cfgPath, Server: fmt.Sprint(i), Change: trust.ChangeAdded, Impact: trust.ImpactNewUnapproved}
+			if i%2 == 1 {
+				c.Client, c.Path = trust.ClientClaudeCode, claudePath
+			}
+			cs = append(cs, c)
+		}
+		var b bytes.Buffer
+		mustWrite(t, WriteWarning(&b, Warning{Op: "merge", Changes: cs, Removed: cs[:min(n, 2)]}, Style{}))
+		if lines := strings.Count(b.String(), "\n"); n > 0 && lines > maxWarningLines+2 {
+			t.Errorf("%d changes: %d lines", n, lines)
+		}
+	}
+}
+
+func TestWriteDiffClientsGolden(t *testing.T) {
+	d := Diff{Old: DiffSide{Rev: "ORIG_HEAD", Commit: strings.Repeat("a", 40)}, New: DiffSide{Rev: "HEAD", Commit: strings.Repeat("b", 40)},
+		Changes: append(claudePull(), pullChanges()[2])}
+	var buf bytes.Buffer
+	mustWrite(t, WriteDiff(&buf, d, Style{}))
+	checkGolden(t, "diff/clients.txt", buf.Bytes())
+	buf.Reset()
+	mustWrite(t, WriteJSON(&buf, NewDiffDoc(d)))
+	checkGolden(t, "diff/clients.json", buf.Bytes())
 }
