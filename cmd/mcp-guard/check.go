@@ -49,6 +49,16 @@ func checkCommand(e *env) *cli.Command {
 			}
 			for _, cv := range g.Clients {
 				fmt.Fprintf(e.info, "nothing of %s waits for review: `mcp-guard launch -- %s` may start here\n", cv.Title, launchName(cv.Client))
+				for _, cs := range cv.Servers {
+					switch {
+					case cs.Runs && cs.State == trust.StateDeclined:
+						fmt.Fprintf(e.info, "note: you declined %s; mcp-guard launch leaves it out, but %s started directly would still run it (%s)\n",
+							report.Sanitize(cs.Label()), cv.Title, report.Sanitize(cs.ServerVerdict.Why))
+					case cs.Runs && cs.Outside && cs.State != trust.StateReviewed:
+						fmt.Fprintf(e.info, "note: %s is in %s, outside the work tree: mcp-guard cannot review it, so launch leaves it out\n",
+							report.Sanitize(cs.Label()), report.Sanitize(cs.Config))
+					}
+				}
 			}
 			if g.UseSnapshot(e.getenv) {
 				for _, v := range g.Verdicts {
