@@ -455,3 +455,43 @@ func WriteVettedNote(w io.Writer, title string, snap *gate.Snapshot, st Style) e
 	_, err := fmt.Fprintf(w, "mcp-guard: %s gets only the %d reviewed server(s)%s\n", title, len(snap.Servers), left)
 	return err
 }
+
+// WriteClientReviewItem writes one of a client's servers on the review
+// screen: what the client starts (after its interpolation, and the
+// variables that depends on), the files it runs, the client's own verdict
+// in its words, and why it waits.
+func WriteClientReviewItem(w io.Writer, title string, cs gate.ClientServer, index, total int, st Style) error {
+	p := &printer{w: w}
+	head := "── " + Sanitize(cs.Label())
+	if total > 1 {
+		head = fmt.Sprintf("── %d/%d %s", index, total, Sanitize(cs.Label()))
+	}
+	p.printf("%s  %s\n", st.Bold(head), st.Dim(Sanitize(cs.Config)))
+	if cs.Server != nil {
+		p.printf("  runs     %s\n", CommandLine(cs.Server))
+		for _, ev := range cs.Server.Env {
+			p.printf("  env      %s=%s\n", Sanitize(ev.Name), Sanitize(ev.Value))
+		}
+	}
+	if len(cs.Spawn.Vars) > 0 {
+		p.printf("  depends  %s\n", Sanitize("${"+strings.Join(cs.Spawn.Vars, "}, ${")+"}"))
+	}
+	sc := NewServerScope(cs.Scope, cs.Files)
+	why := map[string]string{}
+	for _, si := range sc.Items {
+		why[si.Item] = si.Why
+	}
+	for _, f := range cs.Files {
+		p.printf("  file     %s  %s", Sanitize(f.Path), st.Dim(Short(f.ID)))
+		if w := why[f.Path]; w != "" {
+			p.printf("  %s", st.Dim(Sanitize(w)))
+		}
+		p.printf("\n")
+	}
+	for _, u := range sc.Unresolved {
+		p.printf("  unsure   %s\n", Sanitize(u))
+	}
+	p.printf("  %-8s %s\n", "client", Sanitize(title+": "+cs.ServerVerdict.Why))
+	p.printf("  why      %s\n", Sanitize(clientGateReason(cs, title)))
+	return p.err
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 
@@ -108,7 +109,21 @@ func (g *gateView) reviewClients(ctx context.Context, c *cli.Command, e *env, na
 			}
 		}
 	}
-	if g.clientsBlocked(e, e.info, "", vetted(e), reviewCommandLine(c)) > 0 {
+	if e.interactive() {
+		for _, cv := range g.Clients {
+			if b := cv.Blocking(vetted(e)); len(b) > 0 {
+				left, err := g.interactiveClient(ctx, e, cv, b, newTerminalKeys(e.stdin))
+				if err != nil {
+					return err
+				}
+				needs = needs || left > 0
+			}
+			if len(cv.Closed) > 0 {
+				report.WriteClientBlocking(e.info, cv, nil, reviewCommandLine(c), e.style(e.info))
+				needs = true
+			}
+		}
+	} else if g.clientsBlocked(e, e.info, "", vetted(e), reviewCommandLine(c)) > 0 {
 		needs = true
 	}
 	if needs {
@@ -116,4 +131,66 @@ func (g *gateView) reviewClients(ctx context.Context, c *cli.Command, e *env, na
 	}
 	fmt.Fprintln(e.info, "nothing waits for review here")
 	return nil
+}
+
+// interactiveClient asks about each of a client's blocking servers with
+// the review keys, records each decision in the ledger, and returns how
+// many still wait. Ctrl-C ends the command with exit status 130.
+func (g *gateView) interactiveClient(ctx context.Context, e *env, cv *gate.ClientView, blocking []gate.ClientServer, keys keyReader) (left int, err error) {
+	w := e.stdout
+	st := e.style(w)
+	for i, cs := range blocking {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		report.WriteClientReviewItem(w, cv.Title, cs, i+1, len(blocking), st)
+	ask:
+		for {
+			k, err := keys.key(func() { fmt.Fprint(w, report.ReviewPrompt(st)) })
+			if err != nil {
+				if !errors.Is(err, io.EOF) {
+					fmt.Fprintf(e.stderr, "\nmcp-guard: %s\n", report.Sanitize(err.Error()))
+				}
+				k = 'q'
+			}
+			if k >= ' ' && k < 0x7f {
+				fmt.Fprintf(w, "%c", k)
+			}
+			fmt.Fprintln(w)
+			switch a := report.ReviewKeyAction(k); a {
+			case report.ReviewApprove, report.ReviewDecline:
+				d := trust.DecisionApproved
+				if a == report.ReviewDecline {
+					d = trust.DecisionDeclined
+				}
+				if cs.Deep == "" {
+					fmt.Fprintf(w, "mcp-guard could not fingerprint what it runs (%s), so it cannot be reviewed\n", report.Sanitize(cs.NoDeep))
+					continue
+				}
+				if _, err := g.Decide(ctx, d, gate.Targets{Clients: []gate.ClientServer{cs}}); err != nil {
+					return len(blocking) - i, gateErr(err)
+				}
+				report.WriteClientDecisions(w, d, []gate.ClientServer{cs}, st)
+				break ask
+			case report.ReviewSkip:
+				fmt.Fprintf(w, "skipped %s\n", report.Sanitize(cs.Label()))
+				left++
+				break ask
+			case report.ReviewQuit:
+				left += len(blocking) - i
+				fmt.Fprintf(w, "stopped; %d still wait for review\n", left)
+				return left, nil
+			case report.ReviewInterrupt:
+				left += len(blocking) - i
+				fmt.Fprintf(w, "interrupted; %d still wait for review\n", left)
+				return left, &exitError{code: exitInterrupted}
+			case report.ReviewShowHelp:
+				fmt.Fprint(w, report.ReviewHelp())
+				report.WriteClientReviewItem(w, cv.Title, cs, i+1, len(blocking), st)
+			default:
+				fmt.Fprintln(w, report.ReviewHint())
+			}
+		}
+	}
+	return left, nil
 }

@@ -55,7 +55,7 @@ func runLaunch(ctx context.Context, c *cli.Command, e *env) error {
 	g.warnLedger(e)
 	who := client.Command(args[0])
 	if who != client.Agentty && who != "" {
-		return launchClient(c, e, g, who, dir, args)
+		return launchClient(ctx, c, e, g, who, dir, args)
 	}
 	if err := g.invalid(); err != nil {
 		return refusef("fix the configuration, then launch again", "not starting %s: %v", report.Sanitize(args[0]), err)
@@ -108,7 +108,7 @@ func runLaunch(ctx context.Context, c *cli.Command, e *env) error {
 // exactly its reviewed servers: the vetted file, through the client's own
 // flags (client.ClaudeArgv). With MCP_GUARD_SNAPSHOT=0 it is handed
 // nothing, so a declined server it would run blocks too.
-func launchClient(c *cli.Command, e *env, g *gateView, who client.ID, dir string, args []string) error {
+func launchClient(ctx context.Context, c *cli.Command, e *env, g *gateView, who client.ID, dir string, args []string) (err error) {
 	cv := g.Client(who)
 	title := client.Lookup(who).Title()
 	if who == client.ClaudeCode && client.ClaudeHealthCheck(args[1:]) {
@@ -126,8 +126,22 @@ func launchClient(c *cli.Command, e *env, g *gateView, who client.ID, dir string
 	}
 	handOver := vetted(e)
 	if n := g.clientsBlocked(e, e.stderr, who, handOver, reviewCommandLine(c)); n > 0 {
-		return refusef("review them (`"+reviewCommandLine(c)+" --approve NAME`, or --decline), then launch again",
-			"not starting %s: %d server(s) wait for review", report.Sanitize(args[0]), n)
+		if !e.interactive() || cv == nil || len(cv.Closed) > 0 {
+			return refusef("review them (`"+reviewCommandLine(c)+" --approve NAME`, or --decline), then launch again",
+				"not starting %s: %d server(s) wait for review", report.Sanitize(args[0]), n)
+		}
+		// On a terminal: the review, then the gate again.
+		fmt.Fprintln(e.stdout)
+		if _, err := g.interactiveClient(ctx, e, cv, cv.Blocking(handOver), newTerminalKeys(e.stdin)); err != nil {
+			return err
+		}
+		if g, err = evaluateGate(ctx, e, dir); err != nil {
+			return withHint(err, "nothing was started")
+		}
+		if cv = g.Client(who); cv != nil && (len(cv.Blocking(handOver)) > 0 || len(cv.Closed) > 0) {
+			return refusef("run `"+reviewCommandLine(c)+"` when you are ready",
+				"not starting %s: %d server(s) still wait for review", report.Sanitize(args[0]), len(cv.Blocking(handOver)))
+		}
 	}
 	if !handOver {
 		return execIn(dir, args, e.environ)
