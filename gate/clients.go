@@ -112,6 +112,10 @@ func (v *View) evaluateClients(ctx context.Context, env Env) error {
 	if repo != nil {
 		defer repo.Close()
 	}
+	launchReal := ev.LaunchDir
+	if r, err := filepath.EvalSymlinks(launchReal); err == nil {
+		launchReal = r
+	}
 	for _, ce := range found {
 		cv := &ClientView{Client: ce.Client, Eval: ce, Repo: loc.repo, Top: loc.top, Head: loc.head}
 		if c := client.Lookup(ce.Client); c != nil {
@@ -137,6 +141,12 @@ func (v *View) evaluateClients(ctx context.Context, env Env) error {
 			cs.NoDeep = noDeep[sv.Path]
 			_, inside := loc.inside(sv.Path)
 			cs.Outside = !inside || repo == nil
+			if d := filepath.Dir(sv.Path); !cs.Outside && d != launchReal {
+				// Claude Code starts it in the launch directory, and its
+				// relative paths resolve there; mcp-guard resolves them
+				// from the file's own directory only.
+				cs.NoDeep = fmt.Sprintf("Claude Code runs it from %s, and mcp-guard resolves what it runs only from %s, the directory of its .mcp.json: launch there", launchReal, d)
+			}
 			if pc := loaded[sv.Path]; pc != nil && sv.Server != nil {
 				for _, ps := range pc.Servers {
 					// Both reads must agree on the entry, or nothing is reviewed.
@@ -147,6 +157,9 @@ func (v *View) evaluateClients(ctx context.Context, env Env) error {
 				if cs.Deep == "" && cs.NoDeep == "" {
 					cs.NoDeep = "mcp-guard's two reads of the entry disagree"
 				}
+			}
+			if cs.NoDeep != "" {
+				cs.Deep, cs.Files, cs.Scope = "", nil, nil
 			}
 			cs.State, cs.Last = v.Ledger.State(cs.Key, cs.Deep)
 			if cs.State == trust.StateUnreviewed && cs.Last == nil {

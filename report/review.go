@@ -389,6 +389,10 @@ func ClientGateText(cs gate.ClientServer, title string) string {
 
 func clientGateReason(cs gate.ClientServer, title string) string {
 	var why string
+	switch {
+	case cs.NoDeep != "" && cs.Runs:
+		return "mcp-guard cannot review it here: " + cs.NoDeep
+	}
 	switch cs.Why {
 	case trust.GateChanged:
 		why = "changed since you reviewed it"

@@ -389,8 +389,8 @@ func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust
 			switch {
 			case cs.Blocks:
 				review += ", blocks launch: " + clientGateReason(cs, cv.Title)
-			case cs.NoDeep != "" && cs.Runs:
-				review += " (" + cs.NoDeep + ")"
+			case cs.Outside && cs.Runs:
+				review += ", left out by launch: " + clientGateReason(cs, cv.Title)
 			}
 			p.printf("  %s%s %s  %s\n", mark, padRight(Sanitize(cs.Name), 16), cmd, st.Dim(Sanitize(cs.Config)))
 			p.printf("      %s\n", Sanitize(ClaudeWords(cs)))
