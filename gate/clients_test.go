@@ -197,6 +197,9 @@ func TestClaudeReviewSwapDecline(t *testing.T) {
 	if _, err := v.Decide(ctx, trust.DecisionDeclined, tg); err != nil {
 		t.Fatal(err)
 	}
+	if audit, _ := os.ReadFile(filepath.Join(v.LedgerDir, "audit.jsonl")); strings.Count(string(audit), `"client":"claude-code"`) != 2 {
+		t.Errorf("audit log without the client:\n%s", audit)
+	}
 	// Nothing in Claude Code's own files changed.
 	if data, _ := os.ReadFile(filepath.Join(f.home, ".claude", "settings.json")); string(data) != `{"enabledMcpjsonServers":["db"]}` {
 		t.Errorf("Claude Code's settings changed: %s", data)
