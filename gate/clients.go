@@ -92,7 +92,14 @@ func clientEnv(env Env) client.Env {
 // evaluateClients evaluates every client but agentty (whose view is the
 // View's own) found in dir.
 func (v *View) evaluateClients(ctx context.Context, env Env) error {
-	ev, err := client.Evaluate(v.Dir, clientEnv(env))
+	// agentty's view is the View's own (trust.Inspect).
+	var others []client.ID
+	for _, c := range client.All() {
+		if c.ID() != client.Agentty {
+			others = append(others, c.ID())
+		}
+	}
+	ev, err := client.EvaluateOnly(v.Dir, clientEnv(env), others...)
 	if err != nil {
 		return fail("", err)
 	}
