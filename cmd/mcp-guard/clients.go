@@ -95,6 +95,10 @@ func (g *gateView) reviewClients(ctx context.Context, c *cli.Command, e *env, na
 		return g.decideAll(ctx, e, d, t)
 	}
 	needs := false
+	if err := g.invalid(); err != nil {
+		fmt.Fprintln(e.info, err)
+		needs = true
+	}
 	if agentty {
 		if blocking := g.Blocking(g.UseSnapshot(e.getenv)); len(blocking) > 0 {
 			if e.interactive() {
