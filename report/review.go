@@ -316,11 +316,16 @@ func AddReviewState(doc *StatusDoc, verdicts []trust.GateVerdict, scopes map[str
 			doc.Servers[i].Scope, doc.Servers[i].Unresolved = sc.Items, sc.Unresolved
 		}
 	}
+	// The last verdict of a name the gate asked about, by name: one pass
+	// each, so 100,000 servers stay linear.
+	last := make(map[string]*trust.GateVerdict, len(verdicts))
+	for i := range verdicts {
+		if verdicts[i].State != "" {
+			last[verdicts[i].Server.Name] = &verdicts[i]
+		}
+	}
 	for i := range doc.Servers {
-		for _, v := range verdicts {
-			if v.Server.Name != doc.Servers[i].Name || v.State == "" {
-				continue
-			}
+		if v := last[doc.Servers[i].Name]; v != nil {
 			blocks := v.Blocks
 			doc.Servers[i].Review, doc.Servers[i].Blocks = string(v.State), &blocks
 		}

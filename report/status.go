@@ -224,6 +224,7 @@ func WriteStatusReview(w io.Writer, in *trust.Inspection, gate []trust.GateVerdi
 		p.printf("  no servers\n")
 	}
 	blocking := false
+	byName := gateIndex(gate)
 	for _, v := range in.Verdicts {
 		mark := "  "
 		switch {
@@ -234,7 +235,7 @@ func WriteStatusReview(w io.Writer, in *trust.Inspection, gate []trust.GateVerdi
 		}
 		line := fmt.Sprintf("  %s%s %s", mark, padRight(Sanitize(v.Server.Name), 16), CommandLine(v.Server))
 		why := reasonText(v)
-		if g := gateVerdictOf(gate, v.Server.Name); g != nil {
+		if g := byName[v.Server.Name]; g != nil {
 			why += " · " + reviewText(*g)
 			blocking = blocking || g.Blocks
 		}
@@ -261,13 +262,15 @@ func WriteStatusReview(w io.Writer, in *trust.Inspection, gate []trust.GateVerdi
 	return p.err
 }
 
-func gateVerdictOf(gate []trust.GateVerdict, name string) *trust.GateVerdict {
+// gateIndex maps each name to its first verdict the gate asked about.
+func gateIndex(gate []trust.GateVerdict) map[string]*trust.GateVerdict {
+	m := make(map[string]*trust.GateVerdict, len(gate))
 	for i := range gate {
-		if gate[i].Server.Name == name && gate[i].State != "" {
-			return &gate[i]
+		if _, ok := m[gate[i].Server.Name]; !ok && gate[i].State != "" {
+			m[gate[i].Server.Name] = &gate[i]
 		}
 	}
-	return nil
+	return m
 }
 
 // reviewText is mcp-guard's review state of a gated server, for people.
