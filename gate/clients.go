@@ -103,12 +103,7 @@ func (v *View) evaluateClients(ctx context.Context, env Env) error {
 	if err != nil {
 		return fail("", err)
 	}
-	var found []client.ClientEvaluation
-	for _, ce := range ev.Clients {
-		if ce.Client != client.Agentty {
-			found = append(found, ce)
-		}
-	}
+	found := ev.Clients
 	if len(found) == 0 {
 		return nil
 	}
