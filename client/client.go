@@ -25,6 +25,10 @@ const (
 	ClaudeCode ID = "claude-code"
 )
 
+const Gemini ID = "gemini-cli"
+
+const Codex ID = "codex"
+
 // Client is one agent's reading of a launch directory.
 type Client interface {
 	ID() ID
@@ -144,6 +148,8 @@ type State struct {
 	// The client's own view; one is set.
 	Agentty *AgenttyState
 	Claude  *ClaudeState
+	Gemini  *GeminiState
+	Codex   *CodexState
 }
 
 // ServerVerdict is one server as its client would treat it now.
@@ -196,7 +202,10 @@ type ClientEvaluation struct {
 	Err     error
 }
 
-var clients = []Client{agenttyClient{}, claudeClient{}}
+var clients = []Client{agenttyClient{}, claudeClient{},
+	geminiClient{},
+	codexClient{},
+}
 
 // All returns every client, in a fixed order.
 func All() []Client { return append([]Client(nil), clients...) }

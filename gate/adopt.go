@@ -49,7 +49,7 @@ func Adopt(ctx context.Context, dir string, env Env) (*Adoption, error) {
 	}
 	ledgerDir, err := trust.LedgerDir(env.Getenv)
 	if err != nil {
-		return nil, fail("set HOME", err)
+		return nil, fail("set HOME (or MCP_GUARD_HOME)", err)
 	}
 	store := trust.LoadUserApprovals(env.Getenv)
 	if store.Err != nil {

@@ -135,6 +135,11 @@ func (v *View) evaluateClients(ctx context.Context, env Env) error {
 		loaded := map[string]*project.Config{}
 		noDeep := map[string]string{}
 		for _, p := range ce.Configs {
+			if ce.Client != client.ClaudeCode {
+				// Package project resolves Claude Code's .mcp.json only.
+				noDeep[p] = "mcp-guard does not resolve what " + cv.Title + "'s servers run yet, so it cannot review them"
+				continue
+			}
 			loaded[p], noDeep[p] = loc.load(ctx, repo, p)
 		}
 		for _, sv := range ce.Servers {
@@ -143,7 +148,7 @@ func (v *View) evaluateClients(ctx context.Context, env Env) error {
 			cs.NoDeep = noDeep[sv.Path]
 			_, inside := loc.inside(sv.Path)
 			cs.Outside = !inside || repo == nil
-			if d := filepath.Dir(sv.Path); !cs.Outside && d != launchReal {
+			if d := filepath.Dir(sv.Path); ce.Client == client.ClaudeCode && !cs.Outside && d != launchReal {
 				// Claude Code starts it in the launch directory, and its
 				// relative paths resolve there; mcp-guard resolves them
 				// from the file's own directory only.

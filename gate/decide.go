@@ -140,7 +140,11 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 			return nil, err
 		}
 	}
-	if err := v.Ledger.Err; err != nil {
+	switch err := v.Ledger.Err; {
+	case errors.Is(err, trust.ErrNoHome):
+		// The ledger warning already said why; say what to do.
+		return nil, fail("set HOME (or MCP_GUARD_HOME), then review again", errors.New("nothing was recorded: mcp-guard has nowhere to keep reviews"))
+	case err != nil:
 		return nil, fail("nothing was recorded; fix or move the ledger, then review again", err)
 	}
 	if v.Ledger.Newer {

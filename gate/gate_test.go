@@ -277,3 +277,26 @@ func TestSnapshot(t *testing.T) {
 		t.Errorf("%d files in the snapshot directory, want 1", len(entries))
 	}
 }
+
+// TestRecordWithoutHome: with no home directory the hint says to set one,
+// and the error does not repeat the ledger warning's words (issue 14:
+// "fix or move the ledger", printed twice).
+func TestRecordWithoutHome(t *testing.T) {
+	f := newFixture(t, twoServers)
+	f.env.Getenv = func(string) string { return "" }
+	v := f.view()
+	if !errors.Is(v.Ledger.Err, trust.ErrNoHome) || !strings.Contains(v.Ledger.Err.Error(), "no review ledger") {
+		t.Fatalf("ledger error %v, want one about the ledger that is ErrNoHome", v.Ledger.Err)
+	}
+	_, err := v.Record(context.Background(), trust.DecisionApproved, v.Blocking(true))
+	var fl *Failure
+	if !errors.As(err, &fl) {
+		t.Fatalf("%v, want a *Failure", err)
+	}
+	if !strings.Contains(fl.Hint, "set HOME (or MCP_GUARD_HOME)") || strings.Contains(fl.Hint, "fix or move") {
+		t.Errorf("hint %q", fl.Hint)
+	}
+	if strings.Contains(fl.Err.Error(), v.Ledger.Err.Error()) {
+		t.Errorf("error %q repeats the warning %q", fl.Err, v.Ledger.Err)
+	}
+}

@@ -34,6 +34,10 @@ func TestOpenOutsideRepository(t *testing.T) {
 		if !errors.Is(err, ErrNotRepository) {
 			t.Errorf("%v: open outside a repository: %v, want ErrNotRepository", e, err)
 		}
+		// git's own message is not wrapped in ours a second time.
+		if n := strings.Count(err.Error(), "not a git repository"); n != 1 {
+			t.Errorf("%v: %q says it %d times", e, err, n)
+		}
 	}
 }
 

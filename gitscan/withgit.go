@@ -155,8 +155,11 @@ func openGit(r *Repo, dir string) error {
 	if err != nil {
 		msg := firstLine(stderr)
 		switch {
-		case strings.Contains(msg, "not a git repository"),
-			strings.Contains(msg, "invalid gitfile format"), strings.Contains(msg, "too large to be a .git file"):
+		case strings.Contains(msg, "not a git repository"):
+			// git's message names the error itself: keep what follows.
+			_, rest, _ := strings.Cut(msg, "not a git repository")
+			return fmt.Errorf("%s: %w%s", dir, ErrNotRepository, rest)
+		case strings.Contains(msg, "invalid gitfile format"), strings.Contains(msg, "too large to be a .git file"):
 			return fmt.Errorf("%s: %w (%s)", dir, ErrNotRepository, msg)
 		case strings.Contains(msg, "must be run in a work tree"):
 			return fmt.Errorf("%s: bare repository or git directory, not a work tree: %w", dir, ErrNotRepository)

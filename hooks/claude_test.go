@@ -141,7 +141,7 @@ func TestHookClaudeSelfApproval(t *testing.T) {
 		t.Fatalf("findings %+v changes %+v", out.Findings, out.Changes)
 	}
 	text := warningText(t, out)
-	if !strings.Contains(text, "critical") || !strings.Contains(text, "MG701 .claude/settings.json") || !strings.Contains(text, "new-preapproved   db") {
+	if !strings.Contains(text, "critical") || !strings.Contains(text, "MG701 .claude/settings.json") || !strings.Contains(text, "preapproved       db") {
 		t.Errorf("warning:\n%s", text)
 	}
 }

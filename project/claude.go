@@ -172,10 +172,25 @@ type claudeGrades struct {
 	env    client.Env
 	home   *homeFiles
 	states map[string][2]*client.State
+	// settingsDirs hold a `.claude/settings*.json` at either side: Claude
+	// Code launched there reads them too.
+	settingsDirs []string
 }
 
-func newClaudeGrades(ro, rn *reader, env client.Env) *claudeGrades {
-	return &claudeGrades{ro: ro, rn: rn, env: env, home: &homeFiles{data: map[string]homeFile{}}, states: map[string][2]*client.State{}}
+func newClaudeGrades(ro, rn *reader, env client.Env, oldSurf, newSurf []gitscan.Surface) *claudeGrades {
+	g := &claudeGrades{ro: ro, rn: rn, env: env, home: &homeFiles{data: map[string]homeFile{}}, states: map[string][2]*client.State{}}
+	var dirs []string
+	for _, s := range append(append([]gitscan.Surface(nil), oldSurf...), newSurf...) {
+		if s.Kind == gitscan.KindClaudeSettings {
+			d := path.Dir(path.Dir(s.Path))
+			if d == "." {
+				d = ""
+			}
+			dirs = append(dirs, d)
+		}
+	}
+	g.settingsDirs = uniqueSorted(dirs)
+	return g
 }
 
 // top is the real path of the work tree, which keys Claude Code's project
@@ -198,7 +213,7 @@ func (g *claudeGrades) pair(launchDir string) [2]*client.State {
 	var st [2]*client.State
 	for i, rd := range []*reader{g.ro, g.rn} {
 		env := g.env
-		env.FS = &stateFS{rd: rd, top: top, home: g.home}
+		env.FS = &stateFS{rd: rd, sides: []*reader{g.ro, g.rn}, top: top, home: g.home}
 		st[i] = cl.State(dir, top, env)
 	}
 	g.states[launchDir] = st
@@ -206,11 +221,32 @@ func (g *claudeGrades) pair(launchDir string) [2]*client.State {
 }
 
 // grader is trust.Grader for one Claude Code configuration: the impact in
-// Claude Code's words, from the approval state at each side.
+// Claude Code's words, from the approval state at each side. Claude Code
+// launched below the config's directory uses it too and reads the
+// settings there as well, so every such directory holding settings is
+// graded and the most dangerous answer wins (the config's own directory
+// on a tie).
 func (g *claudeGrades) grader(launchDir string) trust.Grader {
+	dirs := []string{launchDir}
+	for _, d := range g.settingsDirs {
+		if d != launchDir && (launchDir == "" || strings.HasPrefix(d, launchDir+"/")) {
+			dirs = append(dirs, d)
+		}
+	}
 	return func(c *trust.Change) (trust.Impact, []string) {
-		st := g.pair(launchDir)
-		return claudeImpact(c, st[0], st[1])
+		var best trust.Impact
+		var why []string
+		for i, d := range dirs {
+			st := g.pair(d)
+			im, r := claudeImpact(c, st[0], st[1])
+			if i > 0 && len(r) > 0 {
+				r[0] = "launched in " + d + "/: " + r[0]
+			}
+			if i == 0 || im.Rank() < best.Rank() {
+				best, why = im, r
+			}
+		}
+		return best, why
 	}
 }
 
@@ -303,11 +339,13 @@ func settingsFindings(rn *reader, s gitscan.Surface) ([]trust.Finding, error) {
 // work tree is read at the side (through symlinks inside the repository),
 // and from disk when the side does not hold it (the user's untracked, often
 // gitignored, `.claude/settings.local.json`, where Claude Code writes its
-// approvals); every other file (HOME) from disk, once per comparison.
+// approvals) and neither side of the comparison does; every other file
+// (HOME) from disk, once per comparison.
 type stateFS struct {
-	rd   *reader
-	top  string
-	home *homeFiles
+	rd    *reader
+	sides []*reader // both sides of the comparison
+	top   string
+	home  *homeFiles
 }
 
 type homeFiles struct{ data map[string]homeFile }
@@ -348,13 +386,22 @@ func (f *stateFS) ReadFile(p string) ([]byte, error) {
 			}
 			return data, err
 		}
-		if f.rd.side == gitscan.WorkTree {
-			return nil, fs.ErrNotExist
-		}
-		// Absent at a commit: the work tree's file counts only when git
-		// does not track it (the user's own); a tracked one is the side's.
-		if _, tracked, err := f.rd.repo.Lookup(gitscan.Index, r); err != nil || tracked {
-			return nil, fs.ErrNotExist
+		// Absent at a commit or the index: the work tree's file counts
+		// only when neither side of the comparison holds it (the user's
+		// own, untracked); one that a side holds is the repository's, and
+		// this side has none. In the work tree, the disk decides.
+		if f.rd.side != gitscan.WorkTree {
+			if _, err := os.Lstat(p); err != nil {
+				return nil, fs.ErrNotExist
+			}
+			for _, rd := range f.sides {
+				if rd.side == gitscan.WorkTree {
+					continue // holding it there says nothing of tracking
+				}
+				if res, err := rd.resolve(r); err != nil || res.outside || res.entry.Mode != 0 {
+					return nil, fs.ErrNotExist
+				}
+			}
 		}
 	}
 	if h, ok := f.home.data[p]; ok {

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/launch"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -239,6 +240,10 @@ func TestCompareClaude(t *testing.T) {
 		{name: "self-approval in an untrusted folder: only the finding", base: map[string]string{".mcp.json": claudeDB},
 			new:  map[string]string{".claude/settings.json": `{"enableAllProjectMcpServers":true}`},
 			want: "MG701:.claude/settings.json"},
+		{name: "self-approval in a subdirectory's settings: Claude Code launched there runs it", base: map[string]string{".mcp.json": claudeDB},
+			new:  map[string]string{"sub/.claude/settings.json": userApprovesDB},
+			home: map[string]string{".claude.json": trustedFolder},
+			want: ".mcp.json:db:unchanged:new-preapproved MG701:sub/.claude/settings.json", why: "launched in sub/: unchanged, but now"},
 		{name: "everyday pull: nothing", base: map[string]string{".mcp.json": claudeDB, "server.js": "x", "README": "a", "package-lock.json": "{}"},
 			new: map[string]string{"README": "b", "package-lock.json": `{"a":1}`}, home: approved, want: ""},
 		{name: "a dialect failure is a finding naming Claude Code", base: map[string]string{".mcp.json": claudeDB},
@@ -289,5 +294,23 @@ func TestChangeLaunchDir(t *testing.T) {
 		if got := c.LaunchDir(); got != tt.want {
 			t.Errorf("%q %q: %q, want %q", tt.client, tt.path, got, tt.want)
 		}
+	}
+}
+
+// TestCompareClaudeWorkTree: at the work tree, the user's gitignored
+// settings.local.json is read from disk like any file Claude Code reads.
+func TestCompareClaudeWorkTree(t *testing.T) {
+	r := newRepo(t)
+	r.commit(map[string]string{".mcp.json": claudeDB, ".gitignore": ".claude/\n"})
+	home := t.TempDir()
+	writeFiles(t, home, map[string]string{".claude.json": strings.ReplaceAll(trustedFolder, "TRUST", jsonString(r.dir))})
+	r.write(map[string]string{".claude/settings.local.json": userApprovesDB, ".mcp.json": `{"mcpServers":{"db":{"command":"evil"}}}`})
+	g := r.open()
+	res, err := Compare(context.Background(), g, r.side(g, "HEAD"), gitscan.WorkTree, Options{Env: claudeEnv(home, nil)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := brief(res); got != ".mcp.json:db:changed:trust-preserving" {
+		t.Errorf("got %s", got)
 	}
 }

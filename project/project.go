@@ -22,7 +22,11 @@
 // analysed as written and, when `${VAR}` interpolation changes them, also
 // as expanded in Options.Env (mcp-guard's environment): the scope is the
 // union of both, and the variables' values are bound into the deep
-// fingerprint.
+// fingerprint. Compare grades a change by Claude Code's rules (package
+// client) from the user's state in Options.Env's HOME and the
+// `.claude/settings*.json` of the config's directory, of the repository's
+// top and of every directory below the config that holds one, the most
+// dangerous answer winning.
 package project
 
 import (
@@ -233,7 +237,7 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 	}
 	ro, rn := newReader(repo, old, opts), newReader(repo, new, opts)
 	res := &Result{Old: old, New: new, Skipped: skipped}
-	grades := newClaudeGrades(ro, rn, opts.Env)
+	grades := newClaudeGrades(ro, rn, opts.Env, oldSurf, newSurf)
 	governed := false
 	for _, c := range changes {
 		governed = governed || governsClaude(c)

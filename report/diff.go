@@ -190,12 +190,12 @@ func WriteDiff(w io.Writer, d Diff, st Style) error {
 	if len(d.Findings) > 0 {
 		p.printf("\n")
 		for _, f := range d.Findings {
-			p.printf("%s %s %s:%d: %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, Sanitize(f.Message))
+			p.wrapf(st, "%s %s %s:%d: %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, Sanitize(f.Message))
 		}
 	}
 	p.printf("\n")
 	for _, line := range whatToDo(d) {
-		p.printf("%s\n", line)
+		p.wrapf(st, "%s\n", line)
 	}
 	return p.err
 }
@@ -224,10 +224,10 @@ func writeChange(p *printer, c trust.Change, cc *ChangeContent, width int, st St
 	if c.Change == trust.ChangeRenamed {
 		what = "renamed from " + Sanitize(c.OldName)
 	}
-	p.printf("  %s %s  %s  %s\n", impactSymbol(c.Impact, st), padRight(Sanitize(c.Server), width), impactLabel(c.Impact, st), st.Dim("("+what+")"))
+	p.printf("  %s %s  %s  %s\n", impactSymbol(c.Impact, st), padRight(Sanitize(c.Server), width), impactLabel(c, st), st.Dim("("+what+")"))
 	const indent = "      "
 	for _, r := range c.Reasons {
-		p.printf("%s%s\n", indent, Sanitize(r))
+		p.wrapf(st, "%s%s\n", indent, Sanitize(r))
 	}
 	switch {
 	case c.Old == nil && c.New != nil:
@@ -242,7 +242,7 @@ func writeChange(p *printer, c trust.Change, cc *ChangeContent, width int, st St
 		p.printf("%sfile %s: %s → %s%s\n", indent, Sanitize(f.Path), objectText(f.Old), objectText(f.New), whyText(f.Why, st))
 	}
 	writeChangeContent(p, cc, indent+"  ", st)
-	p.printf("%s%s\n", indent, st.Dim(fingerprints("fingerprint", c.OldFingerprint, c.NewFingerprint)+" · "+fingerprints("deep", c.OldDeep, c.NewDeep)))
+	p.wrapf(st, "%s%s\n", indent, st.Dim(fingerprints("fingerprint", c.OldFingerprint, c.NewFingerprint)+" · "+fingerprints("deep", c.OldDeep, c.NewDeep)))
 }
 
 // fieldChange shows a field's old and new JSON text: "old → new", or for
@@ -279,10 +279,12 @@ func absentOr(v string) string {
 	return Sanitize(v)
 }
 
+// objectText is one side of a file of a server's code scope; a zero side
+// means the server did not run it there (the file may have been there).
 func objectText(o trust.Object) string {
 	switch {
 	case o.ID == "":
-		return "(absent)"
+		return "(not run)"
 	case o.Mode == "100644" || o.Mode == "":
 		return Short(o.ID)
 	}

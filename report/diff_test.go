@@ -77,6 +77,30 @@ func sortChanges(cs []trust.Change) {
 	}
 }
 
+// TestWriteDiffWrapsFindingsAndReasons: on a terminal of known width the
+// findings and reasons break at spaces, indented under their line; the
+// same diff unwrapped (a pipe) has the same words.
+func TestWriteDiffWrapsFindingsAndReasons(t *testing.T) {
+	d := sampleDiff()
+	var plain, wrapped bytes.Buffer
+	if err := WriteDiff(&plain, d, NewStyle(false)); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteDiff(&wrapped, d, NewStyle(false).WithWidth(60)); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "diff/sample-60.txt", wrapped.Bytes())
+	if strings.Join(strings.Fields(plain.String()), " ") != strings.Join(strings.Fields(wrapped.String()), " ") {
+		t.Error("wrapping changed the words")
+	}
+	for _, l := range strings.Split(wrapped.String(), "\n") {
+		// (Values and the heading, the lines with an arrow, stay whole.)
+		if n := len([]rune(l)); n > 60 && strings.Contains(strings.TrimSpace(l), " ") && !strings.Contains(l, "→") && !strings.Contains(l, "[-") {
+			t.Errorf("%d columns, and a space to break at: %q", n, l)
+		}
+	}
+}
+
 func TestWriteDiffGolden(t *testing.T) {
 	d := sampleDiff()
 	for _, tc := range []struct {

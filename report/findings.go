@@ -19,7 +19,7 @@ func (t textReporter) WriteScan(w io.Writer, r *scan.Result) error {
 	st := t.o.Style
 	p := &printer{w: w}
 	for _, f := range r.Findings {
-		p.printf("%s:%d:%d: %s %s %s: %s\n", Sanitize(f.Path), f.Line, f.Column,
+		p.wrapf(st, "%s:%d:%d: %s %s %s: %s\n", Sanitize(f.Path), f.Line, f.Column,
 			severityMark(f.Severity, st), f.Rule, f.Slug, Sanitize(f.Message))
 		if f.Commit != "" {
 			p.printf("    %s\n", st.Dim(commitLine(r, f.Commit)))
@@ -35,7 +35,7 @@ func (t textReporter) WriteScan(w io.Writer, r *scan.Result) error {
 			width = max(width, min(len([]rune(changeName(c))), 24))
 		}
 		for _, c := range r.Changes {
-			p.printf("  %s  %s  %s\n", impactLabel(c.Impact, st), padRight(changeName(c), width), changeSummary(c))
+			p.printf("  %s  %s  %s\n", impactLabel(c, st), padRight(changeName(c), width), changeSummary(c))
 		}
 	}
 	if len(r.Findings) > 0 || (r.Target == scan.TargetDiff && len(r.Changes) > 0) {

@@ -17,12 +17,7 @@ import (
 // "mcp-guard -C sub review").
 func WriteBlocking(w io.Writer, configPath string, blocking []trust.GateVerdict, reviewCmd string, st Style) error {
 	p := &printer{w: w}
-	n := len(blocking)
-	plural := "s wait"
-	if n == 1 {
-		plural = " waits"
-	}
-	p.printf("%s: %d server%s for review before agentty starts here:\n", st.Bold(Sanitize(configPath)), n, plural)
+	p.printf("%s: %s for review before agentty starts here:\n", st.Bold(Sanitize(configPath)), Waiting(len(blocking), ""))
 	width := 0
 	for _, v := range blocking {
 		width = max(width, min(len([]rune(Sanitize(v.Server.Name))), 24))
@@ -38,6 +33,28 @@ func WriteBlocking(w io.Writer, configPath string, blocking []trust.GateVerdict,
 	return p.err
 }
 
+// Waiting says how many servers wait, the verb agreeing with the count:
+// Waiting(1, "still") is "1 server still waits", Waiting(2, "") "2
+// servers wait".
+func Waiting(n int, adverb string) string {
+	if adverb != "" {
+		adverb += " "
+	}
+	if n == 1 {
+		return "1 server " + adverb + "waits"
+	}
+	return fmt.Sprintf("%d servers %swait", n, adverb)
+}
+
+// Count is "1 " + one, or n and many: Count(2, "server runs", "servers
+// run") is "2 servers run".
+func Count(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
 // GateReasonText says in a few words why a server blocks, and what agentty
 // does with it meanwhile.
 func GateReasonText(v trust.GateVerdict) string {
@@ -47,9 +64,6 @@ func GateReasonText(v trust.GateVerdict) string {
 	}
 	switch v.Why {
 	case trust.GateNew:
-		if v.Server.URL != "" {
-			return "new, never reviewed; " + agentty
-		}
 		return "never reviewed; " + agentty
 	case trust.GateChanged:
 		when := ""
@@ -160,7 +174,7 @@ func WriteReviewItem(w io.Writer, it ReviewItem, st Style) error {
 		writeChangeContent(p, it.Content, "      ", st)
 	}
 	for _, f := range it.Findings {
-		p.printf("  %s %s %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Message))
+		p.wrapf(st, "  %s %s %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Message))
 	}
 	return p.err
 }
@@ -316,26 +330,19 @@ func AddReviewState(doc *StatusDoc, verdicts []trust.GateVerdict, scopes map[str
 			doc.Servers[i].Scope, doc.Servers[i].Unresolved = sc.Items, sc.Unresolved
 		}
 	}
-	// The last verdict of a name the gate asked about, by name: one pass
-	// each, so 100,000 servers stay linear.
-	last := make(map[string]*trust.GateVerdict, len(verdicts))
-	for i := range verdicts {
-		if verdicts[i].State != "" {
-			last[verdicts[i].Server.Name] = &verdicts[i]
-		}
-	}
+	reviewed := gateVerdictsByName(verdicts)
 	for i := range doc.Servers {
-		if v := last[doc.Servers[i].Name]; v != nil {
+		if v := reviewed[doc.Servers[i].Name]; v != nil {
 			blocks := v.Blocks
 			doc.Servers[i].Review, doc.Servers[i].Blocks = string(v.State), &blocks
 		}
 	}
 }
 
-// WriteDecisions says what recording a decision did for each server.
+// WriteDecisions says what recording a decision did for each server
+// (WriteRestartNote ends the run).
 func WriteDecisions(w io.Writer, outcomes []gate.Outcome, st Style) error {
 	p := &printer{w: w}
-	connect := false
 	for _, o := range outcomes {
 		s := o.Server
 		name := Sanitize(s.Name)
@@ -344,7 +351,6 @@ func WriteDecisions(w io.Writer, outcomes []gate.Outcome, st Style) error {
 			switch {
 			case o.Changed:
 				note = "agentty fingerprint " + Short(s.Fingerprint) + " added, " + note
-				connect = true
 			case s.Gated:
 				note = "agentty fingerprint " + Short(s.Fingerprint) + " already there, " + note
 			case s.URL != "":
@@ -366,10 +372,20 @@ func WriteDecisions(w io.Writer, outcomes []gate.Outcome, st Style) error {
 		}
 		p.printf("%s %s  %s\n", st.Warning("declined"), name, st.Dim("("+note+")"))
 	}
-	if connect {
-		p.printf("restart agentty to connect approved servers\n")
-	}
 	return p.err
+}
+
+// WriteRestartNote says, once after a run's decisions, that a running
+// agentty connects the servers whose approval was added only when it
+// starts again. It writes nothing when no approval was added.
+func WriteRestartNote(w io.Writer, outcomes []gate.Outcome) error {
+	for _, o := range outcomes {
+		if o.Decision == trust.DecisionApproved && o.Changed {
+			_, err := fmt.Fprintln(w, "restart agentty (if it is running) to connect approved servers")
+			return err
+		}
+	}
+	return nil
 }
 
 // WriteSnapshotNote says, in one line, what the launch hands agentty.
@@ -382,7 +398,7 @@ func WriteSnapshotNote(w io.Writer, configPath string, snap *gate.Snapshot, st S
 		}
 		left = "; left out: " + strings.Join(names, ", ")
 	}
-	_, err := fmt.Fprintf(w, "mcp-guard: agentty gets the %d reviewed server(s) of %s%s\n", len(snap.Servers), Sanitize(configPath), left)
+	_, err := fmt.Fprintf(w, "mcp-guard: agentty gets the %s of %s%s\n", plural(len(snap.Servers), "reviewed server", "reviewed servers"), Sanitize(configPath), left)
 	return err
 }
 

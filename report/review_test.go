@@ -151,3 +151,28 @@ func TestReviewHelpListsEveryKey(t *testing.T) {
 		t.Errorf("prompt %q", p)
 	}
 }
+
+// TestWaitingAgrees: the verb agrees with the count (issue 14: "1 still
+// wait for review").
+func TestWaitingAgrees(t *testing.T) {
+	for _, tt := range []struct {
+		n      int
+		adverb string
+		want   string
+	}{
+		{0, "", "0 servers wait"}, {1, "", "1 server waits"}, {2, "", "2 servers wait"},
+		{1, "still", "1 server still waits"}, {3, "still", "3 servers still wait"},
+	} {
+		if got := Waiting(tt.n, tt.adverb); got != tt.want {
+			t.Errorf("Waiting(%d, %q) = %q, want %q", tt.n, tt.adverb, got, tt.want)
+		}
+	}
+}
+
+func TestCountAgrees(t *testing.T) {
+	for n, want := range map[int]string{0: "0 servers run", 1: "1 server runs", 7: "7 servers run"} {
+		if got := Count(n, "server runs", "servers run"); got != want {
+			t.Errorf("Count(%d) = %q, want %q", n, got, want)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -224,7 +225,7 @@ func WriteStatusReview(w io.Writer, in *trust.Inspection, gate []trust.GateVerdi
 		p.printf("  no servers\n")
 	}
 	blocking := false
-	byName := gateIndex(gate)
+	reviewed := gateVerdictsByName(gate)
 	for _, v := range in.Verdicts {
 		mark := "  "
 		switch {
@@ -235,7 +236,7 @@ func WriteStatusReview(w io.Writer, in *trust.Inspection, gate []trust.GateVerdi
 		}
 		line := fmt.Sprintf("  %s%s %s", mark, padRight(Sanitize(v.Server.Name), 16), CommandLine(v.Server))
 		why := reasonText(v)
-		if g := byName[v.Server.Name]; g != nil {
+		if g := reviewed[v.Server.Name]; g != nil {
 			why += " · " + reviewText(*g)
 			blocking = blocking || g.Blocks
 		}
@@ -250,7 +251,7 @@ func WriteStatusReview(w io.Writer, in *trust.Inspection, gate []trust.GateVerdi
 	if len(in.Findings) > 0 {
 		p.printf("\n")
 		for _, f := range in.Findings {
-			p.printf("%s %s %s:%d: %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, Sanitize(f.Message))
+			p.wrapf(st, "%s %s %s:%d: %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, Sanitize(f.Message))
 		}
 	}
 	if c.Scope == trust.ScopeProject && len(in.Verdicts) > 0 {
@@ -262,11 +263,13 @@ func WriteStatusReview(w io.Writer, in *trust.Inspection, gate []trust.GateVerdi
 	return p.err
 }
 
-// gateIndex maps each name to its first verdict the gate asked about.
-func gateIndex(gate []trust.GateVerdict) map[string]*trust.GateVerdict {
+// gateVerdictsByName indexes the verdicts the gate asks about (a State
+// set) by server name, the last one winning; a lookup per server keeps
+// status linear in the number of servers.
+func gateVerdictsByName(gate []trust.GateVerdict) map[string]*trust.GateVerdict {
 	m := make(map[string]*trust.GateVerdict, len(gate))
 	for i := range gate {
-		if _, ok := m[gate[i].Server.Name]; !ok && gate[i].State != "" {
+		if gate[i].State != "" {
 			m[gate[i].Server.Name] = &gate[i]
 		}
 	}
@@ -309,6 +312,11 @@ func severityMark(s trust.Severity, st Style) string {
 type printer struct {
 	w   io.Writer
 	err error
+}
+
+// wrapf is printf of one line that st wraps to the terminal (Style.Wrap).
+func (p *printer) wrapf(st Style, format string, args ...any) {
+	p.printf("%s", st.Wrap(fmt.Sprintf(format, args...)))
 }
 
 func (p *printer) printf(format string, args ...any) {
@@ -356,7 +364,7 @@ func AddClients(doc *StatusDoc, clients []*gate.ClientView, findings []trust.Fin
 // `claude -p` does when that differs from an interactive session.
 func ClaudeWords(cs gate.ClientServer) string {
 	why := cs.ServerVerdict.Why
-	if cs.Interactive && cs.Headless {
+	if cs.Key.Client == string(client.ClaudeCode) && cs.Interactive && cs.Headless {
 		why += "; `claude -p` runs it too"
 	}
 	return why
@@ -399,7 +407,11 @@ func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust
 			p.printf("      %s\n", Sanitize(ClaudeWords(cs)))
 			p.printf("      %s\n", st.Dim("["+Sanitize(review)+"]"))
 		}
-		p.printf("%s runs without asking · %s asks first, `claude -p` runs it · `mcp-guard launch -- claude` hands over only reviewed servers\n", st.OK("✓"), st.Pending("—"))
+		if cv.Client == client.ClaudeCode {
+			p.printf("%s runs without asking · %s asks first, `claude -p` runs it · `mcp-guard launch -- claude` hands over only reviewed servers\n", st.OK("✓"), st.Pending("—"))
+		} else {
+			p.printf("%s runs without asking · %s asks first\n", st.OK("✓"), st.Pending("—"))
+		}
 	}
 	for _, f := range findings {
 		p.printf("%s %s %s:%d: %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, Sanitize(f.Message))

@@ -51,6 +51,99 @@ func ColorEnabled(w io.Writer, getenv func(string) string) bool {
 // is already safe ([Sanitize] for anything from a repository).
 type Style struct {
 	color bool
+	width int // the terminal's columns; 0: do not wrap
+}
+
+// TermWidth is the width of the terminal w writes to, 0 when w is not a
+// terminal or its width is unknown (a pipe, a file, a buffer): output
+// that is not shown on a terminal is never wrapped.
+func TermWidth(w io.Writer) int {
+	f, ok := w.(*os.File)
+	if !ok || f == nil || !term.IsTerminal(int(f.Fd())) {
+		return 0
+	}
+	cols, _, err := term.GetSize(int(f.Fd()))
+	if err != nil || cols <= 0 {
+		return 0
+	}
+	return cols
+}
+
+// WithWidth returns s wrapping long lines at cols columns (0: never); use
+// [TermWidth] to decide.
+func (s Style) WithWidth(cols int) Style {
+	s.width = max(cols, 0)
+	return s
+}
+
+// Wrap breaks a line longer than the style's width at spaces, each
+// continuation indented four columns past the line's own indent, so a
+// long finding stays readable on a terminal. A word longer than the width
+// is never cut; colour sequences take no columns; a line ending in a
+// newline keeps it. With no width the line is returned as it is.
+func (s Style) Wrap(line string) string {
+	if s.width <= 0 {
+		return line
+	}
+	body, nl := strings.CutSuffix(line, "\n")
+	indent := len(body) - len(strings.TrimLeft(body, " "))
+	hang := indent + 4
+	if hang >= s.width/2 {
+		hang = min(indent, s.width/2)
+	}
+	var b strings.Builder
+	col, lastSpace, lineStart := 0, -1, 0 // lastSpace, lineStart: offsets in b
+	esc := false
+	for i, r := range body {
+		switch {
+		case esc:
+			b.WriteRune(r)
+			esc = r < 0x40 || r > 0x7e || r == '['
+			continue
+		case r == 0x1b:
+			b.WriteRune(r)
+			esc = true
+			continue
+		}
+		if r == ' ' && i >= indent {
+			lastSpace = b.Len()
+		}
+		b.WriteRune(r)
+		col++
+		if col > s.width && lastSpace > lineStart {
+			// Break at the last space: what follows it moves down.
+			rest := b.String()[lastSpace+1:]
+			head := b.String()[:lastSpace]
+			b.Reset()
+			b.WriteString(head)
+			b.WriteString("\n")
+			b.WriteString(strings.Repeat(" ", hang))
+			lineStart = b.Len()
+			b.WriteString(rest)
+			col = hang + visibleLen(rest)
+			lastSpace = -1
+		}
+	}
+	if nl {
+		b.WriteString("\n")
+	}
+	return b.String()
+}
+
+// visibleLen counts the runes of s outside colour sequences.
+func visibleLen(s string) int {
+	n, esc := 0, false
+	for _, r := range s {
+		switch {
+		case esc:
+			esc = r < 0x40 || r > 0x7e || r == '['
+		case r == 0x1b:
+			esc = true
+		default:
+			n++
+		}
+	}
+	return n
 }
 
 // NewStyle returns a Style that colours when color is true; use

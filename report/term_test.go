@@ -5,6 +5,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"golang.org/x/term"
@@ -131,5 +132,42 @@ func TestStyle(t *testing.T) {
 	}
 	if plain.Color() || !color.Color() || NewStyle(false).Color() {
 		t.Error("Color() does not report the setting")
+	}
+}
+
+// TestWrap: long lines break at spaces with a hanging indent, never inside
+// a word, and colour takes no columns (issue 14: finding lines wrapped
+// mid-word by the terminal).
+func TestWrap(t *testing.T) {
+	tests := []struct {
+		width    int
+		color    bool
+		in, want string
+	}{
+		{0, false, "medium MG404 a b c d e f g h\n", "medium MG404 a b c d e f g h\n"},
+		{20, false, "short line\n", "short line\n"},
+		{20, false, "medium MG404 .agentty/mcp.json:1: server web connects\n",
+			"medium MG404\n    .agentty/mcp.json:1:\n    server web\n    connects\n"},
+		{16, false, "  high MG301 agentty cannot parse",
+			"  high MG301\n      agentty\n      cannot\n      parse"},
+		{10, false, "a verylongwordthatdoesnotfit b", "a\n    verylongwordthatdoesnotfit\n    b"},
+	}
+	for _, tt := range tests {
+		got := NewStyle(tt.color).WithWidth(tt.width).Wrap(tt.in)
+		if got != tt.want {
+			t.Errorf("Wrap(%q, %d) =\n%q, want\n%q", tt.in, tt.width, got, tt.want)
+		}
+	}
+	// Colour sequences do not count: the same break as without colour.
+	st := NewStyle(true).WithWidth(20)
+	line := st.Danger("high") + " MG301 agentty cannot parse this file"
+	got := st.Wrap(line)
+	if want := st.Danger("high") + " MG301 agentty\n    cannot parse\n    this file"; got != want {
+		t.Errorf("coloured: %q, want %q", got, want)
+	}
+	for _, l := range strings.Split(got, "\n") {
+		if visibleLen(l) > 20 {
+			t.Errorf("line %q is wider than 20", l)
+		}
 	}
 }

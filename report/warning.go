@@ -41,6 +41,7 @@ const maxRemovedNames = 4
 type warningRow struct {
 	text string
 	item bool
+	wrap bool // a finding: wrapped at word boundaries on a terminal
 }
 
 // WriteWarning writes the hook's warning: a heading, one line per server
@@ -88,12 +89,12 @@ func WriteWarning(w io.Writer, wr Warning, st Style) error {
 		}
 		for i, c := range wr.Changes {
 			if clientTitle(c.Client) == title {
-				rows = append(rows, warningRow{text: fmt.Sprintf("%s%s  %s  %s", indent, impactLabel(c.Impact, st), padRight(names[i], nameWidth), changeSummary(c)), item: true})
+				rows = append(rows, warningRow{text: fmt.Sprintf("%s%s  %s  %s", indent, impactLabel(c, st), padRight(names[i], nameWidth), changeSummary(c)), item: true})
 			}
 		}
 	}
 	for _, f := range wr.Findings {
-		rows = append(rows, warningRow{text: fmt.Sprintf("  %s  %s %s: %s", severityLabel(f.Severity, st), f.Rule, Sanitize(f.Path), Sanitize(f.Message)), item: true})
+		rows = append(rows, warningRow{text: fmt.Sprintf("  %s  %s %s: %s", severityLabel(f.Severity, st), f.Rule, Sanitize(f.Path), Sanitize(f.Message)), item: true, wrap: true})
 	}
 	if len(wr.Removed) > 0 && grouped {
 		gone := "they no longer run"
@@ -111,7 +112,11 @@ func WriteWarning(w io.Writer, wr Warning, st Style) error {
 		if !r.item && i == limit-1 {
 			break // a heading with nothing under it
 		}
-		p.printf("%s\n", r.text)
+		if r.wrap {
+			p.wrapf(st, "%s\n", r.text)
+		} else {
+			p.printf("%s\n", r.text)
+		}
 		if r.item {
 			shown++
 		}
@@ -239,9 +244,11 @@ func changeName(c trust.Change) string {
 	return name
 }
 
-// impactLabel is the impact, padded to the longest one, coloured by danger.
-func impactLabel(i trust.Impact, st Style) string {
-	text := padRight(string(i), len(trust.ImpactTrustPreserving))
+// impactLabel is the impact of c as people read it, padded to the longest
+// one, coloured by danger.
+func impactLabel(c trust.Change, st Style) string {
+	i := c.Impact
+	text := padRight(ImpactName(c), len(trust.ImpactTrustPreserving))
 	switch i {
 	case trust.ImpactTrustPreserving, trust.ImpactNewPreapproved:
 		return st.Danger(text)
@@ -251,6 +258,20 @@ func impactLabel(i trust.Impact, st Style) string {
 		return st.Pending(text)
 	}
 	return text
+}
+
+// ImpactName is the impact's name for people: the JSON value (stable),
+// except that "new-" is dropped for a server that is not new (changed,
+// renamed or enabled again): "unapproved", "preapproved".
+func ImpactName(c trust.Change) string {
+	switch {
+	case c.Change == trust.ChangeAdded:
+	case c.Impact == trust.ImpactNewUnapproved:
+		return "unapproved"
+	case c.Impact == trust.ImpactNewPreapproved:
+		return "preapproved"
+	}
+	return string(c.Impact)
 }
 
 // severityLabel is a finding's severity in the impact column.
@@ -275,7 +296,7 @@ func changeSummary(c trust.Change) string {
 		what = append(what, Sanitize(f.Field)+" "+fieldVerb(f.Old, f.New))
 	}
 	for _, f := range c.Files {
-		what = append(what, Sanitize(f.Path)+" "+fieldVerb(f.Old.ID, f.New.ID))
+		what = append(what, fileVerb(c, f))
 	}
 	if len(what) == 0 {
 		what = append(what, "its approval changed")
@@ -298,6 +319,21 @@ func fieldVerb(old, new string) string {
 		return "removed"
 	}
 	return "changed"
+}
+
+// fileVerb says what happened to a file of c's code scope. A zero side
+// means the server did not run it there, not that the file was absent.
+func fileVerb(c trust.Change, f trust.FileChange) string {
+	path := Sanitize(f.Path)
+	switch {
+	case c.Change == trust.ChangeAdded:
+		return "runs " + path
+	case f.Old.ID == "":
+		return "now runs " + path
+	case f.New.ID == "":
+		return "no longer runs " + path
+	}
+	return path + " changed"
 }
 
 func impactConsequence(i trust.Impact) string {

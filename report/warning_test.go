@@ -145,3 +145,43 @@ func mustWrite(t *testing.T, err error) {
 		t.Fatal(err)
 	}
 }
+
+// TestChangeSummaryWording: a summary says only what is true (issue 14:
+// "added, package.json added" when package.json was already there, and
+// "new-unapproved" for a server that is not new).
+func TestChangeSummaryWording(t *testing.T) {
+	obj := trust.Object{Mode: "100644", ID: "1111"}
+	srv := &trust.Server{Name: "db", Command: "npm"}
+	tests := []struct {
+		name    string
+		c       trust.Change
+		label   string
+		summary string
+	}{
+		{"added server runs a file", trust.Change{Server: "db", Change: trust.ChangeAdded, Impact: trust.ImpactNewUnapproved, New: srv,
+			Files: []trust.FileChange{{Path: "package.json", New: obj}}},
+			"new-unapproved", "added, runs package.json: agentty will ask before running it"},
+		{"file enters the scope", trust.Change{Server: "db", Change: trust.ChangeChanged, Impact: trust.ImpactNewUnapproved, Old: srv, New: srv,
+			Files: []trust.FileChange{{Path: "package.json", New: obj}}},
+			"unapproved", "now runs package.json: agentty will ask before running it"},
+		{"file leaves the scope", trust.Change{Server: "db", Change: trust.ChangeChanged, Impact: trust.ImpactTrustPreserving, Old: srv, New: srv,
+			Files: []trust.FileChange{{Path: "package.json", Old: obj}}},
+			"trust-preserving", "no longer runs package.json: agentty still runs it without asking"},
+		{"version bump, approved elsewhere", trust.Change{Server: "db", Change: trust.ChangeChanged, Impact: trust.ImpactNewPreapproved, Old: srv, New: srv,
+			Fields: []trust.FieldChange{{Field: "args[1]", Old: `"db@1"`, New: `"db@2"`}}},
+			"preapproved", "args[1] changed: agentty runs it without asking"},
+		{"enabled again", trust.Change{Server: "db", Change: trust.ChangeChanged, Impact: trust.ImpactNewUnapproved, Old: srv, New: srv,
+			Fields: []trust.FieldChange{{Field: "disabled", Old: "true"}}},
+			"unapproved", "disabled removed: agentty will ask before running it"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := ImpactName(tt.c); got != tt.label {
+				t.Errorf("label %q, want %q", got, tt.label)
+			}
+			if got := changeSummary(tt.c); got != tt.summary {
+				t.Errorf("summary %q, want %q", got, tt.summary)
+			}
+		})
+	}
+}

@@ -256,8 +256,9 @@ func isLowerHexSHA256(s string) bool {
 //   - the lock is a sibling file (path + ".lock") locked with flock, held
 //     across read, fn and write, so concurrent mcp-guard processes lose
 //     nothing; waiting for it ends with ErrLockTimeout when ctx is done, or
-//     after LockTimeout when ctx has no deadline. The lock file stays
-//     (removing it would let two processes lock different files);
+//     after LockTimeout when ctx has no deadline. The lock file stays, empty
+//     (removing it while another process waits on it would let two
+//     processes lock different files); docs/architecture.md lists it;
 //   - a missing directory is created 0700 and a missing file 0600; an
 //     existing file keeps its permissions, and a symlinked store is updated
 //     at its target, so the link stays;

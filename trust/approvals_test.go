@@ -1009,3 +1009,49 @@ func FuzzApprovalsRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// TestUpdatesLeaveOneLockFileEach: after any number of writes the stores'
+// directories hold the stores, audit.jsonl and one empty lock file per
+// store (path + ".lock"), never replaced: a process waiting on it and one
+// arriving later must lock the same file, so it is kept rather than
+// removed after use (issue 14: the .lock files users find are these).
+func TestUpdatesLeaveOneLockFileEach(t *testing.T) {
+	ctx := context.Background()
+	home := t.TempDir()
+	store := filepath.Join(home, ".agentty", ApprovalsFileName)
+	ledger := filepath.Join(home, ".agentty", "mcp-guard")
+	var first os.FileInfo
+	for i := range 3 {
+		mustDo(t, UpdateApprovals(ctx, store, func(e *ApprovalsEdit) error {
+			_, err := e.Add(h(fmt.Sprint("s", i)))
+			return err
+		}))
+		mustDo(t, UpdateLedger(ctx, ledger, func(e *LedgerEdit) error {
+			return e.Record(testReview("r", "c", fmt.Sprint("s", i), DecisionApproved, h(fmt.Sprint("d", i))))
+		}))
+		fi, err := os.Stat(store + ".lock")
+		mustDo(t, err)
+		if first == nil {
+			first = fi
+		} else if !os.SameFile(first, fi) {
+			t.Errorf("write %d: the lock file was replaced", i)
+		}
+		if fi.Size() != 0 || fi.Mode().Perm() != 0o600 {
+			t.Errorf("lock file: %d bytes, mode %v", fi.Size(), fi.Mode().Perm())
+		}
+	}
+	for dir, want := range map[string]string{
+		filepath.Dir(store): "mcp-guard mcp_approvals.json mcp_approvals.json.lock",
+		ledger:              "audit.jsonl reviews.json reviews.json.lock",
+	} {
+		ents, err := os.ReadDir(dir)
+		mustDo(t, err)
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name())
+		}
+		if got := strings.Join(names, " "); got != want {
+			t.Errorf("%s holds %q, want %q", dir, got, want)
+		}
+	}
+}

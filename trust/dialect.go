@@ -3,6 +3,9 @@ package trust
 import (
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
+	"strings"
 )
 
 // Dialect switches the token-level reader and the server rules to another
@@ -31,6 +34,24 @@ type Dialect struct {
 	// RemoteTypes are the type values under which an entry with a url is
 	// a remote server (never spawned).
 	RemoteTypes []string
+	// URLIsRemote makes an entry with a url and no command a remote
+	// server whatever its type.
+	URLIsRemote bool
+	// Comments makes // and /* */ comments between tokens whitespace, as
+	// strip-json-comments does before JSON.parse (an unclosed /* runs to
+	// the end of the file).
+	Comments bool
+	// BOMFails makes a leading UTF-8 BOM fail the file.
+	BOMFails bool
+	// ServersOptional: a file without ServersKey holds no servers and is
+	// valid (a settings file with other keys).
+	ServersOptional bool
+	// EnvStringsOnly makes a non-string env value a wrong type even
+	// without StringsOnly.
+	EnvStringsOnly bool
+	// JSStrings spawns a non-string arg as JavaScript's String(value)
+	// ("42", "true", "1,2", "[object Object]") instead of its JSON text.
+	JSStrings bool
 }
 
 // ClaudeCode is Claude Code's `.mcp.json` as observed on 2.1.328
@@ -44,6 +65,35 @@ var ClaudeCode = &Dialect{
 	SkipBadServers: true,
 	StringsOnly:    true,
 	RemoteTypes:    []string{"http", "sse", "ws"},
+}
+
+// GeminiCLI is Gemini CLI's `.gemini/settings.json` as observed on 0.61.0
+// (strip-json-comments, then JSON.parse after a UTF-8 read).
+var GeminiCLI = &Dialect{
+	Client:          "Gemini CLI",
+	ServersKey:      "mcpServers",
+	Lenient:         true,
+	Infinity:        true,
+	TrailingFails:   true,
+	SkipBadServers:  true,
+	EnvStringsOnly:  true,
+	JSStrings:       true,
+	Comments:        true,
+	BOMFails:        true,
+	ServersOptional: true,
+	URLIsRemote:     true,
+}
+
+// Codex is the JSON form of Codex's `[mcp_servers]` tables (the client
+// package reads the TOML and hands the tables over): a wrong type or a
+// server with neither command nor url fails every server.
+var Codex = &Dialect{
+	Client:          "Codex",
+	ServersKey:      "mcp_servers",
+	TrailingFails:   true,
+	StringsOnly:     true,
+	ServersOptional: true,
+	URLIsRemote:     true,
 }
 
 // Skipped is a server a client leaves out while loading its siblings.
@@ -119,6 +169,14 @@ func ParseDialect(path string, data []byte, scope Scope, d *Dialect) *Config {
 	if !ok || table.Value.Kind != jsonObject {
 		c.findDuplicates(root, nil)
 		switch {
+		case !ok && d.ServersOptional:
+			return c
+		case d.ServersOptional && table.Value.Kind == jsonArray:
+			// A JavaScript client spreads an array into names "0", "1", …:
+			// what it runs from one is not modelled, so it is unknown.
+			u := UnreadableConfig(path, scope, fmt.Errorf("%q is an array: what %s runs from it is not modelled", d.ServersKey, d.Client))
+			u.SHA256, u.Dialect = c.SHA256, d
+			return u
 		case ok:
 			return fail(table.KeyPos, fmt.Errorf("%w: %q is %s, not an object", ErrWrongType, d.ServersKey, table.Value.Kind.withArticle()))
 		case d.ServersKey == "mcpServers":
@@ -192,7 +250,11 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 				if d.StringsOnly {
 					return nil, fmt.Sprintf("args[%d] is %s, not a string", i, el.Kind.withArticle())
 				}
-				s.Args = append(s.Args, Arg{Spawn: compactJSON(el), Pos: el.Pos})
+				spawn := compactJSON(el)
+				if d.JSStrings {
+					spawn = jsString(el)
+				}
+				s.Args = append(s.Args, Arg{Spawn: spawn, Pos: el.Pos})
 				continue
 			}
 			s.Args = append(s.Args, Arg{IsString: true, Str: el.Str, Spawn: el.Str, Pos: el.Pos})
@@ -205,7 +267,7 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 		for _, v := range resolvedMembers(f.Value) {
 			ev := EnvVar{Name: v.Key, Pos: v.KeyPos, IsString: v.Value.Kind == jsonString}
 			if !ev.IsString {
-				if d.StringsOnly {
+				if d.StringsOnly || d.EnvStringsOnly {
 					return nil, fmt.Sprintf("env.%s is %s, not a string", v.Key, v.Value.Kind.withArticle())
 				}
 				ev.Value = compactJSON(v.Value)
@@ -215,7 +277,7 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 			s.Env = append(s.Env, ev)
 		}
 	}
-	remote := false
+	remote := d.URLIsRemote && s.URL != "" && s.Command == ""
 	for _, t := range d.RemoteTypes {
 		remote = remote || (s.Type == t && s.URL != "")
 	}
@@ -236,6 +298,102 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 	s.Fingerprint = Fingerprint(s.Command, s.URL, s.HashArgs())
 	c.integrity(s, c.ServersKey+"."+m.Key)
 	return s, ""
+}
+
+// Value returns the decoded value of one of the entry's keys (the winning
+// duplicate), for the keys a client reads beyond Server's fields.
+func (s *Server) Value(key string) (Value, bool) {
+	if m, ok := s.entry.get(key); ok {
+		return Value{m.Value}, true
+	}
+	return Value{}, false
+}
+
+// jsString is JavaScript's String(v) of a decoded value.
+func jsString(v *jsonValue) string {
+	switch v.Kind {
+	case jsonString:
+		return v.Str
+	case jsonNull:
+		return "null"
+	case jsonBool:
+		return strconv.FormatBool(v.Bool)
+	case jsonNumber:
+		return JSNumber(v.Num)
+	case jsonObject:
+		return "[object Object]"
+	}
+	// Array.prototype.join, nested arrays joined in turn and null
+	// elements empty; an explicit stack, as nesting has no limit.
+	type open struct {
+		v    *jsonValue
+		next int
+	}
+	var b strings.Builder
+	stack := []open{{v: v}}
+	for len(stack) > 0 {
+		o := &stack[len(stack)-1]
+		if o.next == len(o.v.Elems) {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		if o.next > 0 {
+			b.WriteByte(',')
+		}
+		e := o.v.Elems[o.next]
+		o.next++
+		switch e.Kind {
+		case jsonArray:
+			stack = append(stack, open{v: e})
+		case jsonNull:
+		default:
+			b.WriteString(jsString(e))
+		}
+	}
+	return b.String()
+}
+
+// JSNumber is JavaScript's Number.prototype.toString() of f.
+func JSNumber(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == 0:
+		return "0"
+	}
+	sign := ""
+	if f < 0 {
+		sign, f = "-", -f
+	}
+	e := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±x
+	mant, exp, _ := strings.Cut(e, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	x, _ := strconv.Atoi(exp)
+	k, n := len(digits), x+1
+	switch {
+	case k <= n && n <= 21:
+		return sign + digits + strings.Repeat("0", n-k)
+	case 0 < n && n <= 21:
+		return sign + digits[:n] + "." + digits[n:]
+	case -6 < n && n <= 0:
+		return sign + "0." + strings.Repeat("0", -n) + digits
+	}
+	es := "+"
+	if n-1 < 0 {
+		es = "-"
+	}
+	ax := n - 1
+	if ax < 0 {
+		ax = -ax
+	}
+	if k == 1 {
+		return sign + digits + "e" + es + strconv.Itoa(ax)
+	}
+	return sign + digits[:1] + "." + digits[1:] + "e" + es + strconv.Itoa(ax)
 }
 
 // Value is a read-only view of a decoded JSON value, for the other files a
@@ -278,6 +436,19 @@ func (v Value) Get(key string) (Value, bool) {
 		return Value{}, false
 	}
 	return Value{m.Value}, true
+}
+
+// Keys returns an object's keys, each once (bytewise order).
+func (v Value) Keys() []string {
+	if v.v == nil || v.v.Kind != jsonObject {
+		return nil
+	}
+	ms := resolvedMembers(v.v)
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.Key
+	}
+	return out
 }
 
 // Str returns a string's decoded text.

@@ -172,7 +172,8 @@ func DiffClient(client string, old, new *Config, oldFiles, newFiles Files, grade
 //     new entry without asking although nobody approved this change here;
 //   - new-unapproved: added, re-enabled or changed, and agentty will ask;
 //   - removed: it ran before and is gone or disabled now;
-//   - unchanged: nothing that runs changed, nor whether agentty asks.
+//   - unchanged: nothing that runs changed, nor whether agentty asks (a
+//     `type` that leaves agentty's transport as it was included).
 //
 // When new is a file mcp-guard did not read (Unreadable), nothing is
 // compared: what agentty runs from it is unknown, and its MG310 finding
@@ -365,12 +366,15 @@ func impact(c *Change, os, ns *side, g Grants) (Impact, []string) {
 		return ImpactUnchanged, nil
 	}
 	// Active on both sides, and what runs changed.
+	if note := transportOnly(c); note != "" && oAuto == nAuto && oWhy == nWhy {
+		return ImpactUnchanged, []string{note}
+	}
 	switch {
 	case oAuto && nAuto:
 		same := oWhy == nWhy && (nWhy != ReasonApproved || c.Old.Fingerprint == c.New.Fingerprint)
 		if same || nWhy == ReasonUngated || nWhy == ReasonEnv {
 			reasons := []string{grantText(nWhy, c.New, false) + ", yet what runs changed"}
-			return ImpactTrustPreserving, append(reasons, unhashedChanges(c)...)
+			return ImpactTrustPreserving, append(reasons, unhashedChanges(c, nWhy)...)
 		}
 		return ImpactNewPreapproved, []string{"changed, and " + grantText(nWhy, c.New, false)}
 	case oAuto:
@@ -414,9 +418,31 @@ func shortHash(h string) string {
 	return h
 }
 
-// unhashedChanges explains, for a trust-preserving change, what changed
-// outside agentty's fingerprint.
-func unhashedChanges(c *Change) []string {
+// transportOnly says, when the only field that differs is `type` and agentty
+// picks the same transport from both entries (a url makes it http
+// whatever the type says), that nothing that runs changed; "" otherwise.
+func transportOnly(c *Change) string {
+	if c.Change != ChangeChanged || len(c.Files) > 0 || len(c.Fields) != 1 || c.Fields[0].Field != "type" ||
+		c.Old.Transport != c.New.Transport {
+		return ""
+	}
+	return "type " + fieldVerbText(c.Fields[0]) + ", but agentty still uses " + string(c.New.Transport) + " (the url decides): nothing that runs changed"
+}
+
+func fieldVerbText(f FieldChange) string {
+	switch {
+	case f.Old == "":
+		return "added"
+	case f.New == "":
+		return "removed"
+	}
+	return "changed"
+}
+
+// unhashedChanges explains, for a trust-preserving change granted by why,
+// what changed that agentty's approval does not see.
+func unhashedChanges(c *Change, why Reason) []string {
+	samePrint := c.Old.Fingerprint == c.New.Fingerprint
 	var out []string
 	if c.Change == ChangeRenamed {
 		out = append(out, fmt.Sprintf("renamed from %q: approvals do not bind the name, and the name picks up OAuth tokens and shadows user servers", c.OldName))
@@ -428,13 +454,19 @@ func unhashedChanges(c *Change) []string {
 		case strings.HasPrefix(f.Field, "args["):
 			if isNonString(f.Old) || isNonString(f.New) {
 				out = append(out, f.Field+" is not a string: agentty does not hash it, but passes it to the server")
-			} else {
+			} else if samePrint {
 				out = append(out, f.Field+" changed while the fingerprint stayed the same (a NUL byte or a split argument)")
+			} else {
+				out = append(out, f.Field+" changed, and so did the fingerprint, yet "+grantText(why, c.New, false))
 			}
 		case f.Field == "trustAnnotations":
 			out = append(out, "trustAnnotations changed: read-only tools may skip permission prompts")
-		case f.Field == "command" || f.Field == "url":
+		case (f.Field == "command" || f.Field == "url") && why == ReasonUngated:
+			out = append(out, f.Field+" changed: agentty connects to the new address without asking")
+		case (f.Field == "command" || f.Field == "url") && samePrint:
 			out = append(out, f.Field+" changed while the fingerprint stayed the same (a NUL byte)")
+		case f.Field == "command" || f.Field == "url":
+			out = append(out, f.Field+" changed, and so did the fingerprint, yet "+grantText(why, c.New, false))
 		default:
 			out = append(out, f.Field+" changed: agentty's fingerprint does not cover it")
 		}

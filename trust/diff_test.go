@@ -154,6 +154,53 @@ func TestDiffImpacts(t *testing.T) {
 	}
 }
 
+// TestDiffReasonsAreTrue: a reason claims only what happened (issue 14:
+// "the fingerprint stayed the same" said of an http url whose fingerprint
+// changed; a removed `"type": "http"` beside a url reported as
+// trust-preserving although agentty picks http from the url either way).
+func TestDiffReasonsAreTrue(t *testing.T) {
+	fpNode := fpOf(t, cfgNode, "srv")
+	tests := []struct {
+		name, old, new string
+		grants         Grants
+		want           string
+		reason         string // a substring of some reason
+		notReason      string // a substring no reason has
+	}{
+		{name: "http url changed", old: cfgHTTP, new: cfgHTTP2, want: "web:changed:trust-preserving",
+			reason: "url changed: agentty connects to the new address without asking", notReason: "stayed the same"},
+		{name: "blanket env, command changed", old: cfgNode, new: cfgNodeEvil, grants: Grants{AllowProject: "1"}, want: "srv:changed:trust-preserving",
+			reason: "args[0] changed, and so did the fingerprint, yet AGENTTY_MCP_ALLOW_PROJECT", notReason: "stayed the same"},
+		{name: "NUL trick", old: cfgNodeNUL2, new: cfgNodeNUL, grants: grantsOf(fpOf(t, cfgNodeNUL2, "srv")), want: "srv:changed:trust-preserving",
+			reason: "stayed the same"},
+		{name: "type http removed beside a url", old: `{"mcpServers":{"web":{"type":"http","url":"https://a.example/mcp"}}}`, new: cfgHTTP,
+			want: "web:changed:unchanged", reason: "type removed, but agentty still uses http (the url decides)"},
+		{name: "type http added beside a url", old: cfgHTTP, new: `{"mcpServers":{"web":{"type":"http","url":"https://a.example/mcp"}}}`,
+			want: "web:changed:unchanged", reason: "type added"},
+		{name: "type stdio removed, approved", old: `{"mcpServers":{"srv":{"type":"stdio","command":"node","args":["server.js"]}}}`, new: cfgNode,
+			grants: grantsOf(fpNode), want: "srv:changed:unchanged", reason: "still uses stdio"},
+		{name: "type sse to http beside a url", old: `{"mcpServers":{"web":{"type":"sse","url":"https://a.example/mcp"}}}`, new: cfgHTTP,
+			want: "web:changed:trust-preserving", reason: "type changed: agentty's fingerprint does not cover it"},
+		{name: "type and url changed", old: `{"mcpServers":{"web":{"type":"http","url":"https://a.example/mcp"}}}`, new: cfgHTTP2,
+			want: "web:changed:trust-preserving", reason: "url changed"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := Diff(projectConfig(".agentty/mcp.json", tt.old), projectConfig(".agentty/mcp.json", tt.new), nil, nil, tt.grants)
+			if s := summary(got); s != tt.want {
+				t.Fatalf("Diff = %q, want %q", s, tt.want)
+			}
+			all := strings.Join(got[0].Reasons, "\n")
+			if !strings.Contains(all, tt.reason) {
+				t.Errorf("reasons %q lack %q", all, tt.reason)
+			}
+			if tt.notReason != "" && strings.Contains(all, tt.notReason) {
+				t.Errorf("reasons %q claim %q", all, tt.notReason)
+			}
+		})
+	}
+}
+
 func TestDiffWholeFileApproval(t *testing.T) {
 	old := projectConfig(".agentty/mcp.json", `{"mcpServers":{"a":{"command":"/bin/a"},"b":{"command":"/bin/b"}}}`)
 	// Only b changes, but any byte of the file revokes the whole-file

@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -189,6 +190,9 @@ func decodeJSON(data []byte) (v *jsonValue, end int, err error) {
 func decodeDialect(data []byte, d *Dialect) (v *jsonValue, end int, lossy []Pos, err error) {
 	r := &jsonReader{data: data, cLine: 1, cCol: 1, d: d}
 	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
+		if d != nil && d.BOMFails {
+			return nil, 0, nil, r.errorf(0, "unexpected U+FEFF (a byte order mark)")
+		}
 		r.i = 3
 		r.cOff = 3
 	}
@@ -219,10 +223,40 @@ func (r *jsonReader) skipSpace() {
 		switch r.data[r.i] {
 		case ' ', '\t', '\n', '\r':
 			r.i++
+		case '/':
+			if r.d == nil || !r.d.Comments || !r.comment() {
+				return
+			}
 		default:
 			return
 		}
 	}
+}
+
+// comment skips a comment at r.i, reporting whether there was one: // to
+// the end of the line (its newline stays), /* to the next */ or the end.
+func (r *jsonReader) comment() bool {
+	if r.i+1 >= len(r.data) {
+		return false
+	}
+	rest := r.data[r.i+2:]
+	switch r.data[r.i+1] {
+	case '/':
+		if j := bytes.IndexByte(rest, '\n'); j >= 0 {
+			r.i += 2 + j
+		} else {
+			r.i = len(r.data)
+		}
+		return true
+	case '*':
+		if j := bytes.Index(rest, []byte("*/")); j >= 0 {
+			r.i += 2 + j + 2
+		} else {
+			r.i = len(r.data)
+		}
+		return true
+	}
+	return false
 }
 
 // value decodes one value with an explicit stack of the arrays and objects
@@ -318,18 +352,26 @@ func (r *jsonReader) begin() (*jsonValue, error) {
 			return nil, err
 		}
 	default:
-		return nil, r.errorf(r.i, "unexpected %s", describeByte(r.data, r.i))
+		return nil, r.errorf(r.i, "expected a value, found %s", describeByte(r.data, r.i))
 	}
 	v.Raw = r.data[start:r.i]
 	return v, nil
 }
 
+// describeByte names the byte at i for an error message, in the quotes the
+// messages use for expected bytes ("expected ':'"), with no escape that a
+// renderer would escape again: '"', "'", a backslash, byte 0x01.
 func describeByte(data []byte, i int) string {
-	c := data[i]
-	if c >= 0x21 && c < 0x7f {
-		return strconv.Quote(string(c))
+	switch c := data[i]; {
+	case c == '\\':
+		return "a backslash"
+	case c == '\'':
+		return `"'"`
+	case c >= 0x21 && c < 0x7f:
+		return "'" + string(c) + "'"
+	default:
+		return fmt.Sprintf("byte 0x%02x", c)
 	}
-	return fmt.Sprintf("byte 0x%02x", c)
 }
 
 func (r *jsonReader) literal(word string) error {

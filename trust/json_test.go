@@ -385,7 +385,7 @@ func TestDecodeJSONErrorPositions(t *testing.T) {
 		line, col  int
 		msgContain string
 	}{
-		{"{\n  \"a\": 1,\n  \"b\": x\n}", 3, 8, "unexpected"},
+		{"{\n  \"a\": 1,\n  \"b\": x\n}", 3, 8, "expected a value, found 'x'"},
 		{"{\"é\": \"\xff\"}", 1, 8, "invalid UTF-8"},
 		{"[\n\"日本\", \"a\tb\"]", 2, 9, "control character"},
 		{"[\"ab\", \"\\ud800\"]", 1, 9, "surrogate"},
@@ -429,7 +429,7 @@ func TestDecodeJSONDepth(t *testing.T) {
 		{"100,000 arrays, unclosed", []byte(strings.Repeat("[", 100000)), 0, "unexpected end of input"},
 		{"100,000 objects, unclosed", []byte(strings.Repeat(`{"a":`, 100000)), 0, "unexpected end of input"},
 		{"100,000 arrays, one left open", nest(100000, "[", "", "]")[:199999], 0, "unexpected end of input in array"},
-		{"deep, then a trailing comma", nest(100000, "[", "1,", "]"), 0, `unexpected "]"`},
+		{"deep, then a trailing comma", nest(100000, "[", "1,", "]"), 0, `expected a value, found ']'`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			v, end, err := decodeJSON(tt.in)
@@ -486,6 +486,27 @@ func BenchmarkDecodeDeep(b *testing.B) {
 	for b.Loop() {
 		if _, _, err := decodeJSON(in); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+// TestDescribeByteReadable: the byte a parse error found is named without
+// escapes a renderer would double (issue 14: `found "\\""`).
+func TestDescribeByteReadable(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{`{"a":"x" "y"}`, `found '"'`},
+		{`{"a":1 'b'}`, `found "'"`},
+		{`{"a":\x}`, "expected a value, found a backslash"},
+		{"{\"a\":1 \x01}", "found byte 0x01"},
+		{`{"a":1,}`, `expected a string key, found '}'`},
+	}
+	for _, tt := range tests {
+		_, _, err := decodeJSON([]byte(tt.in))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%q: %v, want %q", tt.in, err, tt.want)
+		}
+		if err != nil && strings.Contains(err.Error(), `\`) {
+			t.Errorf("%q: %v has a backslash", tt.in, err)
 		}
 	}
 }

@@ -77,10 +77,18 @@ func LedgerDir(getenv Getenv) (string, error) {
 	}
 	home := HomeDir(getenv)
 	if home == "" {
-		return "", ErrNoHome
+		return "", errNoLedgerHome{}
 	}
 	return filepath.Join(home, ".agentty", "mcp-guard"), nil
 }
+
+// errNoLedgerHome is ErrNoHome said of the ledger.
+type errNoLedgerHome struct{}
+
+func (errNoLedgerHome) Error() string {
+	return "neither " + LedgerHomeEnv + ", HOME nor USERPROFILE is set: there is no review ledger, so nothing counts as reviewed"
+}
+func (errNoLedgerHome) Is(target error) bool { return target == ErrNoHome }
 
 // Decision is what the user decided about one version of a server.
 type Decision string
@@ -478,7 +486,7 @@ func (e *LedgerEdit) Record(r Review) error {
 }
 
 // UpdateLedger changes the ledger in dir under an exclusive lock
-// (reviews.json.lock, flock), the same way UpdateApprovals changes
+// (reviews.json.lock, flock, kept after use), the same way UpdateApprovals changes
 // agentty's store: a missing directory (and its parent, agentty's
 // ~/.agentty) is created 0700, but never the home directory above them: a
 // missing home is an error, not something to make; an unusable ledger

@@ -50,7 +50,7 @@ func (e *env) quiet() bool { return e.info == io.Discard }
 
 // style is the colour scheme for text written to w.
 func (e *env) style(w io.Writer) report.Style {
-	return report.NewStyle(report.ColorEnabled(w, e.getenv))
+	return report.NewStyle(report.ColorEnabled(w, e.getenv)).WithWidth(report.TermWidth(w))
 }
 
 // exitError carries an exit code, and optionally a message and a hint.
@@ -231,16 +231,20 @@ func configureCompletion(cmd *cli.Command) {
 // onUsageError makes urfave/cli's parse errors usage errors (exit 2): an
 // unknown option is named, with the nearest one as a hint.
 func onUsageError(_ context.Context, c *cli.Command, err error, _ bool) error {
-	prefix := c.Name + ": "
-	if c.Root() == c {
-		prefix = ""
+	prefix := ""
+	if c.Root() != c {
+		prefix = commandPath(c) + ": "
 	}
 	flag, ok := strings.CutPrefix(err.Error(), "flag provided but not defined: -")
 	if !ok {
-		return usageError("%s%v", prefix, err)
+		return withUsage(usageError("%s%v", prefix, err), c)
 	}
 	flag = strings.TrimLeft(flag, "-")
-	ue := usageError("%sunknown option %s", prefix, flagName(flag)).(*exitError)
+	ue := withUsage(usageError("%sunknown option %s", prefix, flagName(flag)), c)
+	if flag == "version" && c.Root() != c {
+		ue.hint = "the version is `mcp-guard --version` (or `mcp-guard version`)"
+		return ue
+	}
 	var names []string
 	for _, p := range c.Lineage() {
 		for _, f := range p.VisibleFlags() {
@@ -251,6 +255,20 @@ func onUsageError(_ context.Context, c *cli.Command, err error, _ bool) error {
 		ue.hint = fmt.Sprintf("did you mean %s?", flagName(s))
 	}
 	return ue
+}
+
+// withUsage points err's hint at c's own help.
+func withUsage(err error, c *cli.Command) *exitError {
+	ee := err.(*exitError)
+	if c.Root() != c {
+		ee.hint = fmt.Sprintf("run 'mcp-guard %s --help' for usage", commandPath(c))
+	}
+	return ee
+}
+
+// commandPath is c's name below the root ("hooks install").
+func commandPath(c *cli.Command) string {
+	return strings.TrimPrefix(c.FullName(), c.Root().Name+" ")
 }
 
 func flagName(n string) string {

@@ -48,7 +48,11 @@ func checkCommand(e *env) *cli.Command {
 				fmt.Fprintln(e.info, "nothing waits for review: agentty may start here")
 			}
 			for _, cv := range g.Clients {
-				fmt.Fprintf(e.info, "nothing of %s waits for review: `mcp-guard launch -- %s` may start here\n", cv.Title, launchName(cv.Client))
+				if name := launchName(cv.Client); name != "" {
+					fmt.Fprintf(e.info, "nothing of %s waits for review: `mcp-guard launch -- %s` may start here\n", cv.Title, name)
+				} else {
+					fmt.Fprintf(e.info, "nothing of %s waits for review\n", cv.Title)
+				}
 				for _, cs := range cv.Servers {
 					switch {
 					case cs.Runs && cs.State == trust.StateDeclined:

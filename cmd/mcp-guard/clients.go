@@ -41,12 +41,13 @@ func (g *gateView) clientsBlocked(e *env, w io.Writer, only client.ID, vetted bo
 // (gate.SnapshotEnv=0 hands them nothing extra).
 func vetted(e *env) bool { return e.getenv(gate.SnapshotEnv) != "0" }
 
-// launchName is the command `mcp-guard launch --` starts a client with.
+// launchName is the command `mcp-guard launch --` hands a client its
+// reviewed servers with; "" when launch has no handoff for it.
 func launchName(id client.ID) string {
 	if id == client.ClaudeCode {
 		return "claude"
 	}
-	return string(id)
+	return ""
 }
 
 // clientFlag restricts server names to one client.

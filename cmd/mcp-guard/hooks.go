@@ -285,7 +285,7 @@ func adopt(ctx context.Context, c *cli.Command, e *env) error {
 		fmt.Fprintf(e.info, "%s %s  %s  %s\n", st.OK("adopted"), report.Sanitize(a.Server.Name), report.CommandLine(a.Server.Server), st.Dim("("+report.Sanitize(a.Config)+", agentty approved it; this version now counts as reviewed)"))
 	}
 	if res.Blanket > 0 {
-		fmt.Fprintf(e.info, "%d server(s) run on a blanket grant (AGENTTY_MCP_ALLOW_PROJECT or a whole-file approval) and were not adopted: review them with `mcp-guard review`\n", res.Blanket)
+		fmt.Fprintf(e.info, "%s on a blanket grant (AGENTTY_MCP_ALLOW_PROJECT or a whole-file approval), not adopted: review with `mcp-guard review`\n", report.Count(res.Blanket, "server runs", "servers run"))
 	}
 	return nil
 }

@@ -74,7 +74,7 @@ func runLaunch(ctx context.Context, c *cli.Command, e *env) error {
 		report.WriteBlocking(e.stderr, g.configPath(), blocking, reviewCommandLine(c), e.style(e.stderr))
 		if !e.interactive() {
 			return refusef("review them (on a terminal, or with --approve/--decline), then launch again",
-				"not starting %s: %d server(s) wait for review", report.Sanitize(args[0]), len(blocking))
+				"not starting %s: %s for review", report.Sanitize(args[0]), report.Waiting(len(blocking), ""))
 		}
 		fmt.Fprintln(e.stdout)
 		if _, err := g.interactive(ctx, e, blocking, newTerminalKeys(e.stdin)); err != nil {
@@ -85,7 +85,7 @@ func runLaunch(ctx context.Context, c *cli.Command, e *env) error {
 		}
 		if left := g.Blocking(snapshot); len(left) > 0 {
 			return refusef("run `"+reviewCommandLine(c)+"` when you are ready",
-				"not starting %s: %d server(s) still wait for review", report.Sanitize(args[0]), len(left))
+				"not starting %s: %s for review", report.Sanitize(args[0]), report.Waiting(len(left), "still"))
 		}
 	}
 	environ := e.environ

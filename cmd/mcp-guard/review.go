@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
 
+	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/policy"
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -142,12 +143,22 @@ func (g *gateView) select_(names []string, approve bool) ([]trust.GateVerdict, e
 // decide records one decision for every target (gate.Record) and says
 // what it did.
 func (g *gateView) decide(ctx context.Context, e *env, w io.Writer, d trust.Decision, targets []trust.GateVerdict) error {
+	outcomes, err := g.record(ctx, e, w, d, targets)
+	if err != nil {
+		return err
+	}
+	report.WriteRestartNote(w, outcomes)
+	return nil
+}
+
+// record is decide without the closing note, for a run of several.
+func (g *gateView) record(ctx context.Context, e *env, w io.Writer, d trust.Decision, targets []trust.GateVerdict) ([]gate.Outcome, error) {
 	outcomes, err := g.Record(ctx, d, targets)
 	if err != nil {
-		return gateErr(err)
+		return nil, gateErr(err)
 	}
 	report.WriteDecisions(w, outcomes, e.style(w))
-	return nil
+	return outcomes, nil
 }
 
 // interactive asks about each blocking server with single keys and
@@ -160,6 +171,8 @@ func (g *gateView) interactive(ctx context.Context, e *env, blocking []trust.Gat
 	w := e.stdout
 	st := e.style(w)
 	findings := g.findings()
+	var decided []gate.Outcome
+	defer func() { report.WriteRestartNote(w, decided) }()
 	for i, v := range blocking {
 		item := g.reviewItem(ctx, e, i, blocking, findings)
 		if i > 0 {
@@ -188,18 +201,22 @@ func (g *gateView) interactive(ctx context.Context, e *env, blocking []trust.Gat
 					fmt.Fprintln(w, "mcp-guard could not fingerprint what it runs, so it cannot be approved")
 					continue
 				}
-				if err := g.decide(ctx, e, w, trust.DecisionApproved, []trust.GateVerdict{v}); err != nil {
+				o, err := g.record(ctx, e, w, trust.DecisionApproved, []trust.GateVerdict{v})
+				if err != nil {
 					return len(blocking) - i, err
 				}
+				decided = append(decided, o...)
 				break ask
 			case report.ReviewDecline:
 				if v.Deep == "" {
 					fmt.Fprintln(w, "mcp-guard could not fingerprint what it runs, so it cannot be declined")
 					continue
 				}
-				if err := g.decide(ctx, e, w, trust.DecisionDeclined, []trust.GateVerdict{v}); err != nil {
+				o, err := g.record(ctx, e, w, trust.DecisionDeclined, []trust.GateVerdict{v})
+				if err != nil {
 					return len(blocking) - i, err
 				}
+				decided = append(decided, o...)
 				if v.Trusted && v.Reason != trust.ReasonApproved {
 					left++
 				}
@@ -210,11 +227,11 @@ func (g *gateView) interactive(ctx context.Context, e *env, blocking []trust.Gat
 				break ask
 			case report.ReviewQuit:
 				left += len(blocking) - i
-				fmt.Fprintf(w, "stopped; %d still wait for review\n", left)
+				fmt.Fprintf(w, "stopped; %s for review\n", report.Waiting(left, "still"))
 				return left, nil
 			case report.ReviewInterrupt:
 				left += len(blocking) - i
-				fmt.Fprintf(w, "interrupted; %d still wait for review\n", left)
+				fmt.Fprintf(w, "interrupted; %s for review\n", report.Waiting(left, "still"))
 				return left, &exitError{code: exitInterrupted}
 			case report.ReviewShowHelp:
 				fmt.Fprint(w, report.ReviewHelp())

@@ -196,7 +196,7 @@ func TestReviewTerminalDropsTypeahead(t *testing.T) {
 	}
 	s.send("q")
 	code, out := s.wait()
-	if code != exitAttention || !strings.Contains(out, "stopped; 1 still wait for review") {
+	if code != exitAttention || !strings.Contains(out, "stopped; 1 server still waits for review") {
 		t.Errorf("exit %d, want %d:\n%s", code, exitAttention, out)
 	}
 	if strings.Contains(out, "approved b") {
@@ -218,7 +218,7 @@ func TestReviewTerminalCtrlC(t *testing.T) {
 	s.waitPrompt(2)
 	s.send("\x03")
 	code, out := s.wait()
-	if code != exitInterrupted || !strings.Contains(out, "skipped a") || !strings.Contains(out, "interrupted; 2 still wait for review") {
+	if code != exitInterrupted || !strings.Contains(out, "skipped a") || !strings.Contains(out, "interrupted; 2 servers still wait for review") {
 		t.Errorf("exit %d, want %d:\n%s", code, exitInterrupted, out)
 	}
 }
@@ -251,8 +251,8 @@ func TestLaunchTerminal(t *testing.T) {
 	s.waitPrompt(1)
 	s.send("q")
 	code, out = s.wait()
-	if code != exitAttention || !strings.Contains(out, "stopped; 1 still wait for review") ||
-		!strings.Contains(out, "not starting echo: 1 server(s) still wait for review") || strings.Contains(out, "LAUNCHED") {
+	if code != exitAttention || !strings.Contains(out, "stopped; 1 server still waits for review") ||
+		!strings.Contains(out, "not starting echo: 1 server still waits for review") || strings.Contains(out, "LAUNCHED") {
 		t.Errorf("exit %d, want %d and nothing started:\n%s", code, exitAttention, out)
 	}
 }

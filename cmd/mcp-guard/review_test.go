@@ -88,9 +88,34 @@ func TestInteractiveReviewKeys(t *testing.T) {
 	for _, keys := range []string{"q", ""} {
 		out.Reset()
 		left, err = g.interactive(ctx, e, trust.Blocking(g.Verdicts), byteKeys{bytes.NewReader([]byte(keys))})
-		if err != nil || left != 1 || !strings.Contains(out.String(), "stopped; 1 still wait for review") {
+		if err != nil || left != 1 || !strings.Contains(out.String(), "stopped; 1 server still waits for review") {
 			t.Errorf("keys %q: left %d err %v\n%s", keys, left, err, out.String())
 		}
+	}
+}
+
+// TestInteractiveRestartNoteOnce: approving several servers one by one
+// says once, at the end, that agentty connects them when it starts again
+// (issue 14: the note followed every approval).
+func TestInteractiveRestartNoteOnce(t *testing.T) {
+	dir, environ := reviewFixture(t)
+	var out, errb bytes.Buffer
+	e := newEnv(strings.NewReader(""), &out, &errb, environ)
+	ctx := context.Background()
+	g, err := evaluateGate(ctx, e, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := g.interactive(ctx, e, trust.Blocking(g.Verdicts), byteKeys{bytes.NewReader([]byte("aas"))}); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	const note = "restart agentty"
+	if n := strings.Count(text, note); n != 1 {
+		t.Fatalf("%q said %d times:\n%s", note, n, text)
+	}
+	if i, j := strings.Index(text, note), strings.Index(text, "skipped c"); i < j {
+		t.Errorf("the note comes before the last server:\n%s", text)
 	}
 }
 
@@ -113,7 +138,7 @@ func TestInteractiveEveryKey(t *testing.T) {
 				left, err := g.interactive(ctx, e, trust.Blocking(g.Verdicts), byteKeys{bytes.NewReader([]byte{k, 'q'})})
 				text := out.String()
 				var ee *exitError
-				wantLeft, wantCode, wantText := 3, 0, "stopped; 3 still wait"
+				wantLeft, wantCode, wantText := 3, 0, "stopped; 3 servers still wait"
 				switch row.Action {
 				case report.ReviewApprove:
 					wantLeft, wantText = 2, "approved a"
@@ -122,7 +147,7 @@ func TestInteractiveEveryKey(t *testing.T) {
 				case report.ReviewSkip:
 					wantText = "skipped a"
 				case report.ReviewInterrupt:
-					wantCode, wantText = exitInterrupted, "interrupted; 3 still wait"
+					wantCode, wantText = exitInterrupted, "interrupted; 3 servers still wait"
 				case report.ReviewShowHelp:
 					wantText = report.ReviewHelp()
 				case report.ReviewQuit:
