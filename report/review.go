@@ -436,7 +436,7 @@ func WriteClientBlocking(w io.Writer, cv *gate.ClientView, blocking []gate.Clien
 		p.printf("%s %s: %s\n", st.Danger("closed"), cv.Title, Sanitize(c))
 	}
 	if len(blocking) > 0 {
-		p.printf("%s: %d server(s) wait for review:\n", cv.Title, len(blocking))
+		p.printf("%s: %s for review:\n", cv.Title, Waiting(len(blocking), ""))
 		var labels []string
 		for _, cs := range blocking {
 			p.printf("  %s  %s  %s\n", st.Bold(Sanitize(cs.Name)), st.Dim(Sanitize(cs.Config)), Sanitize(ClientGateText(cs, cv.Title)))
@@ -477,7 +477,7 @@ func WriteVettedNote(w io.Writer, title string, snap *gate.Snapshot, st Style) e
 		}
 		left = "; left out: " + strings.Join(names, ", ")
 	}
-	_, err := fmt.Fprintf(w, "mcp-guard: %s gets only the %d reviewed server(s)%s\n", title, len(snap.Servers), left)
+	_, err := fmt.Fprintf(w, "mcp-guard: %s gets only the %s%s\n", title, plural(len(snap.Servers), "reviewed server", "reviewed servers"), left)
 	return err
 }
 

@@ -377,7 +377,7 @@ func ClaudeWords(cs gate.ClientServer) string {
 func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust.Finding, st Style) error {
 	p := &printer{w: w}
 	for _, cv := range clients {
-		p.printf("\n%s (%d config file(s): %s):\n", st.Bold(cv.Title), len(cv.Eval.Configs), Sanitize(strings.Join(cv.Eval.Configs, ", ")))
+		p.printf("\n%s (%s: %s):\n", st.Bold(cv.Title), plural(len(cv.Eval.Configs), "config file", "config files"), Sanitize(strings.Join(cv.Eval.Configs, ", ")))
 		for _, c := range cv.Closed {
 			p.printf("  %s %s\n", st.Danger("closed:"), Sanitize(c))
 		}

@@ -28,7 +28,7 @@ func TestClaudeFixture(t *testing.T) {
 	}
 	code, out := status()
 	for _, want := range []string{
-		"Claude Code (1 config file(s)",
+		"Claude Code (1 config file: ",
 		"db               node scripts/db-server.js  testdata/repos/claude/.mcp.json",
 		"the folder is not trusted",
 		"critical MG701 testdata/repos/claude/.claude/settings.json:2:",

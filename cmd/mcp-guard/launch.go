@@ -65,7 +65,7 @@ func runLaunch(ctx context.Context, c *cli.Command, e *env) error {
 		// nothing can be handed to it: every client found must be clear.
 		if n := g.clientsBlocked(e, e.stderr, "", false, reviewCommandLine(c)); n > 0 {
 			return refusef("review them, then launch again",
-				"not starting %s: %d server(s) of other clients wait for review", report.Sanitize(args[0]), n)
+				"not starting %s: %s of other clients for review", report.Sanitize(args[0]), report.Waiting(n, ""))
 		}
 	}
 	snapshot := g.UseSnapshot(e.getenv)
@@ -119,7 +119,7 @@ func launchClient(ctx context.Context, c *cli.Command, e *env, g *gateView, who 
 		if cv != nil {
 			if n := g.clientsBlocked(e, e.stderr, who, false, reviewCommandLine(c)); n > 0 {
 				return refusef("review first (`"+reviewCommandLine(c)+"`); a declined server must be denied in Claude Code's settings or removed",
-					"not starting claude mcp: it spawns the project's servers for its health check, and %d of them are not reviewed", n)
+					"not starting claude mcp: it spawns the project's servers for its health check, and %s not reviewed", report.Count(n, "of them is", "of them are"))
 			}
 		}
 		return execIn(dir, args, e.environ)
@@ -128,7 +128,7 @@ func launchClient(ctx context.Context, c *cli.Command, e *env, g *gateView, who 
 	if n := g.clientsBlocked(e, e.stderr, who, handOver, reviewCommandLine(c)); n > 0 {
 		if !e.interactive() || cv == nil || len(cv.Closed) > 0 {
 			return refusef("review them (`"+reviewCommandLine(c)+" --approve NAME`, or --decline), then launch again",
-				"not starting %s: %d server(s) wait for review", report.Sanitize(args[0]), n)
+				"not starting %s: %s for review", report.Sanitize(args[0]), report.Waiting(n, ""))
 		}
 		// On a terminal: the review, then the gate again.
 		fmt.Fprintln(e.stdout)
@@ -140,7 +140,7 @@ func launchClient(ctx context.Context, c *cli.Command, e *env, g *gateView, who 
 		}
 		if cv = g.Client(who); cv != nil && (len(cv.Blocking(handOver)) > 0 || len(cv.Closed) > 0) {
 			return refusef("run `"+reviewCommandLine(c)+"` when you are ready",
-				"not starting %s: %d server(s) still wait for review", report.Sanitize(args[0]), len(cv.Blocking(handOver)))
+				"not starting %s: %s for review", report.Sanitize(args[0]), report.Waiting(len(cv.Blocking(handOver)), "still"))
 		}
 	}
 	if !handOver {
