@@ -67,6 +67,9 @@ func wantChange(t *testing.T, out *Outcome, path, server string, impact trust.Im
 	if !found {
 		t.Errorf("no %s change of %s in %s:\n%s", impact, server, path, text)
 	}
+	if strings.Contains(text, "added: added:") {
+		t.Errorf("warning repeats itself:\n%s", text)
+	}
 	for _, w := range want {
 		if !strings.Contains(text, w) {
 			t.Errorf("warning lacks %q:\n%s", w, text)
