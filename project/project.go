@@ -242,6 +242,23 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 	for _, c := range changes {
 		governed = governed || governsClaude(c)
 	}
+	// A settings file reached through a symlink (`.claude` -> conf/, or
+	// settings.json -> ../x.json) is governed by its target too.
+	launchDirs := append([]string{""}, grades.settingsDirs...)
+	for _, p := range append(claudePaths(oldSurf), claudePaths(newSurf)...) {
+		launchDirs = append(launchDirs, trust.ConfigLaunchDir(changeClient(client.ClaudeCode), p))
+	}
+	for _, d := range uniqueSorted(launchDirs) {
+		for _, rd := range []*reader{ro, rn} {
+			for _, name := range []string{".claude/settings.json", ".claude/settings.local.json"} {
+				res, err := rd.resolve(path.Join(d, name))
+				if err != nil {
+					return nil, err
+				}
+				governed = governed || cs.touchesAny(res.visited)
+			}
+		}
+	}
 
 	paths := configPaths(oldSurf)
 	paths = append(paths, configPaths(newSurf)...)

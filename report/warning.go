@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -157,7 +158,8 @@ func clientTitle(id string) string {
 
 // warningClients are the clients the warning is about, agentty first:
 // those of the changes, and Claude Code for its settings' and CI's
-// findings (MG70x); agentty when nothing else names one.
+// findings (MG70x) and those on its files (`.mcp.json`, `.claude/settings*.json`);
+// agentty when nothing else names one.
 func warningClients(wr Warning) []string {
 	seen := map[string]bool{}
 	var out []string
@@ -167,13 +169,17 @@ func warningClients(wr Warning) []string {
 			out = append(out, t)
 		}
 	}
+	claude := func(f trust.Finding) bool {
+		k, ok := gitscan.KindOf(f.Path)
+		return strings.HasPrefix(f.Rule, "MG70") || ok && (k == gitscan.KindClaudeMCP || k == gitscan.KindClaudeSettings)
+	}
 	for _, c := range wr.Changes {
 		if c.Client == "" {
 			add(agenttyTitle)
 		}
 	}
 	for _, f := range wr.Findings {
-		if !strings.HasPrefix(f.Rule, "MG70") {
+		if !claude(f) {
 			add(agenttyTitle)
 		}
 	}
@@ -181,7 +187,7 @@ func warningClients(wr Warning) []string {
 		add(clientTitle(c.Client))
 	}
 	for _, f := range wr.Findings {
-		if strings.HasPrefix(f.Rule, "MG70") {
+		if claude(f) {
 			add(clientTitle(string(client.ClaudeCode)))
 		}
 	}
@@ -305,8 +311,13 @@ func changeSummary(c trust.Change) string {
 		what = append(what[:3], fmt.Sprintf("%d more", len(what)-3))
 	}
 	if c.Client != "" && len(c.Reasons) > 0 {
-		// Another client's consequence is in its own words.
-		return strings.Join(what, ", ") + ": " + Sanitize(c.Reasons[0])
+		// Another client's consequence is in its own words (which may
+		// already say "added: ").
+		why := c.Reasons[0]
+		if c.Change == trust.ChangeAdded {
+			why = strings.TrimPrefix(why, "added: ")
+		}
+		return strings.Join(what, ", ") + ": " + Sanitize(why)
 	}
 	return strings.Join(what, ", ") + ": " + impactConsequence(c.Impact)
 }
