@@ -23,32 +23,26 @@ var geminiTrustText = regexp.MustCompile(`GEMINI_CLI_TRUST_WORKSPACE\s*[=:]\s*["
 // trustEnv reports GEMINI_CLI_TRUST_WORKSPACE set to true under key (env
 // for GitHub, variables for GitLab, where a variable may be {value: …}).
 func (c *ciCheck) trustEnv(n *yaml.Node, key string) error {
-	vs, err := c.get(n, key)
+	ps, err := c.members(n, key)
 	if err != nil {
 		return err
 	}
-	for _, v := range vs {
-		ps, err := c.pairs(v, 0)
+	for _, p := range ps {
+		if p[0].Value != "GEMINI_CLI_TRUST_WORKSPACE" {
+			continue
+		}
+		val, err := c.deref(p[1])
 		if err != nil {
 			return err
 		}
-		for _, p := range ps {
-			if p[0].Value != "GEMINI_CLI_TRUST_WORKSPACE" {
-				continue
-			}
-			val, err := c.deref(p[1])
-			if err != nil {
+		if val != nil && val.Kind == yaml.MappingNode {
+			if val, err = c.scalar(val, "value"); err != nil {
 				return err
 			}
-			if val != nil && val.Kind == yaml.MappingNode {
-				if val, err = c.scalar(val, "value"); err != nil {
-					return err
-				}
-			}
-			if val != nil && val.Kind == yaml.ScalarNode && val.Value == "true" {
-				c.out = append(c.out, trust.NewFinding("MG714", c.path, c.pos(p[0], 0), "", key+".GEMINI_CLI_TRUST_WORKSPACE",
-					key+".GEMINI_CLI_TRUST_WORKSPACE: true: "+geminiTrusted))
-			}
+		}
+		if val != nil && val.Kind == yaml.ScalarNode && val.Value == "true" {
+			c.out = append(c.out, trust.NewFinding("MG714", c.path, c.pos(p[0], 0), "", key+".GEMINI_CLI_TRUST_WORKSPACE",
+				key+".GEMINI_CLI_TRUST_WORKSPACE: true: "+geminiTrusted))
 		}
 	}
 	return nil

@@ -151,6 +151,23 @@ func (c *ciCheck) get(n *yaml.Node, key string) ([]*yaml.Node, error) {
 	return out, err
 }
 
+// members lists the key/value pairs of every mapping under key.
+func (c *ciCheck) members(n *yaml.Node, key string) ([][2]*yaml.Node, error) {
+	vs, err := c.get(n, key)
+	if err != nil {
+		return nil, err
+	}
+	var out [][2]*yaml.Node
+	for _, v := range vs {
+		ps, err := c.pairs(v, 0)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ps...)
+	}
+	return out, nil
+}
+
 // scalar is the first scalar value of key, "" when none.
 func (c *ciCheck) scalar(n *yaml.Node, key string) (*yaml.Node, error) {
 	vs, err := c.get(n, key)
@@ -171,39 +188,33 @@ func (c *ciCheck) github(root *yaml.Node) error {
 	if err := c.trustEnv(root, "env"); err != nil {
 		return err
 	}
-	jobsList, err := c.get(root, "jobs")
+	jps, err := c.members(root, "jobs")
 	if err != nil {
 		return err
 	}
-	for _, jobs := range jobsList {
-		jps, err := c.pairs(jobs, 0)
+	for _, jp := range jps {
+		job := jp[1]
+		if err := c.trustEnv(job, "env"); err != nil {
+			return err
+		}
+		shell, err := c.defaultShell(job)
 		if err != nil {
 			return err
 		}
-		for _, jp := range jps {
-			job := jp[1]
-			if err := c.trustEnv(job, "env"); err != nil {
-				return err
+		if shell == "" {
+			shell = defShell
+		}
+		stepsList, err := c.get(job, "steps")
+		if err != nil {
+			return err
+		}
+		for _, steps := range stepsList {
+			if steps == nil || steps.Kind != yaml.SequenceNode {
+				continue
 			}
-			shell, err := c.defaultShell(job)
-			if err != nil {
-				return err
-			}
-			if shell == "" {
-				shell = defShell
-			}
-			stepsList, err := c.get(job, "steps")
-			if err != nil {
-				return err
-			}
-			for _, steps := range stepsList {
-				if steps == nil || steps.Kind != yaml.SequenceNode {
-					continue
-				}
-				for _, st := range steps.Content {
-					if err := c.step(st, shell); err != nil {
-						return err
-					}
+			for _, st := range steps.Content {
+				if err := c.step(st, shell); err != nil {
+					return err
 				}
 			}
 		}
@@ -268,34 +279,28 @@ func (c *ciCheck) step(st *yaml.Node, shell string) error {
 // claudeAction checks the inputs of claude-code-action: claude_args must
 // hold --strict-mcp-config; settings must not enable every project server.
 func (c *ciCheck) claudeAction(uses, st *yaml.Node) error {
-	withs, err := c.get(st, "with")
+	ps, err := c.members(st, "with")
 	if err != nil {
 		return err
 	}
 	strict := false
 	c.enableAll = false
-	for _, w := range withs {
-		ps, err := c.pairs(w, 0)
+	for _, p := range ps {
+		v, err := c.deref(p[1])
 		if err != nil {
 			return err
 		}
-		for _, p := range ps {
-			v, err := c.deref(p[1])
-			if err != nil {
-				return err
+		if v == nil || v.Kind != yaml.ScalarNode {
+			continue
+		}
+		switch p[0].Value {
+		case "claude_args":
+			for _, w := range strings.Fields(v.Value) {
+				strict = strict || strings.Trim(w, `"'`) == "--strict-mcp-config"
 			}
-			if v == nil || v.Kind != yaml.ScalarNode {
-				continue
-			}
-			switch p[0].Value {
-			case "claude_args":
-				for _, w := range strings.Fields(v.Value) {
-					strict = strict || strings.Trim(w, `"'`) == "--strict-mcp-config"
-				}
-				c.enableAllIn(v.Value, c.pos(v, 0), "with.claude_args")
-			case "settings":
-				c.enableAllIn(v.Value, c.pos(v, 0), "with.settings")
-			}
+			c.enableAllIn(v.Value, c.pos(v, 0), "with.claude_args")
+		case "settings":
+			c.enableAllIn(v.Value, c.pos(v, 0), "with.settings")
 		}
 	}
 	if !strict {
