@@ -40,9 +40,16 @@ func (c *ciCheck) trustEnv(n *yaml.Node, key string) error {
 				return err
 			}
 		}
-		if val != nil && val.Kind == yaml.ScalarNode && val.Value == "true" {
+		if val == nil || val.Kind != yaml.ScalarNode {
+			continue
+		}
+		switch {
+		case val.Value == "true":
 			c.out = append(c.out, trust.NewFinding("MG714", c.path, c.pos(p[0], 0), "", key+".GEMINI_CLI_TRUST_WORKSPACE",
 				key+".GEMINI_CLI_TRUST_WORKSPACE: true: "+geminiTrusted))
+		case ghExpr.MatchString(val.Value) || strings.Contains(val.Value, "$"):
+			c.out = append(c.out, trust.NewFinding("MG714", c.path, c.pos(p[0], 0), "", key+".GEMINI_CLI_TRUST_WORKSPACE",
+				key+".GEMINI_CLI_TRUST_WORKSPACE is "+quote(val.Value)+", a value mcp-guard cannot know: where it is true, "+geminiTrusted))
 		}
 	}
 	return nil

@@ -75,6 +75,7 @@ func init() {
 		{"gemini trust run text", "MG714", true, steps("      - run: |\n          echo \"GEMINI_CLI_TRUST_WORKSPACE=true\" >> \"$GITHUB_ENV\"\n"), Options{}, "sets GEMINI_CLI_TRUST_WORKSPACE=true"},
 		{"gemini trust inline", "MG714", true, gitlabCI("review:\n  script:\n    - GEMINI_CLI_TRUST_WORKSPACE=true npx @google/gemini-cli -p hi\n"), Options{}, "review.script"},
 		{"gemini trust gitlab variables", "MG714", true, gitlabCI("variables:\n  GEMINI_CLI_TRUST_WORKSPACE:\n    value: \"true\"\nreview:\n  script:\n    - make\n"), Options{}, "variables"},
+		{"gemini trust expression", "MG714", true, steps("      - run: gemini -p review\n        env:\n          GEMINI_CLI_TRUST_WORKSPACE: ${{ vars.TRUST }}\n"), Options{}, "cannot know"},
 		{"gemini trust false", "MG714", false, steps("      - run: gemini -p review\n        env:\n          GEMINI_CLI_TRUST_WORKSPACE: false\n"), Options{}, ""},
 		{"other env true", "MG714", false, steps("      - run: make\n        env:\n          GEMINI_CLI_TRUST_WORKSPACE_DOCS: true\n          CI: true\n"), Options{}, ""},
 		// MG715

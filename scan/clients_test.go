@@ -54,8 +54,8 @@ func TestScanClientSwitches(t *testing.T) {
 		if got := strings.Join(rulesAt(res.Findings), "|"); got != want {
 			t.Errorf("%s: findings\n%s\nwant\n%s", req.Target, got, want)
 		}
-		if res.Files != 7 {
-			t.Errorf("%s: %d files read, want 7 (two Gemini settings, VS Code settings, two tasks, Codex, the workflow)", req.Target, res.Files)
+		if res.Files != 9 {
+			t.Errorf("%s: %d files read, want 9 (two Gemini settings, two Cursor configs, VS Code settings, two tasks, Codex, the workflow)", req.Target, res.Files)
 		}
 	}
 
@@ -108,16 +108,23 @@ func TestScanClientLocalState(t *testing.T) {
 }
 
 // TestScanLinkedClientDir: a symlinked .vscode is a directory mcp-guard
-// cannot see into, at every side.
+// cannot see into, and a Cursor config linked out of the repository a file
+// it cannot read, at every side.
 func TestScanLinkedClientDir(t *testing.T) {
 	r := newTestRepo(t)
 	r.write("shared/vscode/tasks.json", folderOpen)
 	if err := os.Symlink("shared/vscode", filepath.Join(r.dir, ".vscode")); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.MkdirAll(filepath.Join(r.dir, ".cursor"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/etc/passwd", filepath.Join(r.dir, ".cursor", "mcp.json")); err != nil {
+		t.Fatal(err)
+	}
 	c := r.commit("link")
 	for _, req := range []Request{{Target: TargetWorkTree}, {Target: TargetRev, Rev: c}} {
-		if got := strings.Join(rulesAt(r.scan(req).Findings), "|"); got != "MG718 .vscode 1:1" {
+		if got := strings.Join(rulesAt(r.scan(req).Findings), "|"); got != "MG718 .cursor/mcp.json 1:1|MG718 .vscode 1:1" {
 			t.Errorf("%s: %s", req.Target, got)
 		}
 	}

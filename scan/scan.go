@@ -361,6 +361,8 @@ func (s *repoScan) clientFiles(side gitscan.Side) ([]trust.Finding, int, error) 
 var contentKinds = map[gitscan.Kind]bool{
 	gitscan.KindClaudeSettings: true, gitscan.KindCIWorkflow: true, gitscan.KindGeminiSettings: true,
 	gitscan.KindCodexConfig: true, gitscan.KindVSCodeSettings: true, gitscan.KindVSCodeTasks: true,
+	// no rule reads their content here; one that cannot be read is MG718
+	gitscan.KindCursorMCP: true, gitscan.KindVSCodeMCP: true,
 }
 
 // readFollowing reads p at side through symlinks that stay inside the
