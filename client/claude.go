@@ -460,6 +460,8 @@ func changedPart(old, new *trust.Server) string {
 		return "it runs with the new arguments"
 	case oe != ne:
 		return "it runs with the new environment"
+	case old.Canonical() == new.Canonical():
+		return "the changed script runs" // the entry is the same: what it runs changed
 	}
 	return "the changed entry runs"
 }

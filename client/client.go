@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -18,10 +19,14 @@ import (
 // ID names a client in output and ledger keys.
 type ID string
 
-// Part 2 adds "cursor", "vscode", "gemini-cli" and "codex".
+// The clients mcp-guard models.
 const (
 	Agentty    ID = "agentty"
 	ClaudeCode ID = "claude-code"
+	Cursor     ID = "cursor"
+	VSCode     ID = "vscode"
+	Gemini     ID = "gemini-cli"
+	Codex      ID = "codex"
 )
 
 // Client is one agent's reading of a launch directory.
@@ -143,6 +148,10 @@ type State struct {
 	// The client's own view; one is set.
 	Agentty *AgenttyState
 	Claude  *ClaudeState
+	Cursor  *CursorState
+	VSCode  *VSCodeState
+	Gemini  *GeminiState
+	Codex   *CodexState
 }
 
 // ServerVerdict is one server as its client would treat it now.
@@ -195,7 +204,7 @@ type ClientEvaluation struct {
 	Err     error
 }
 
-var clients = []Client{agenttyClient{}, claudeClient{}}
+var clients = []Client{agenttyClient{}, claudeClient{}, cursorClient{}, vscodeClient{}, geminiClient{}, codexClient{}}
 
 // All returns every client, in a fixed order.
 func All() []Client { return append([]Client(nil), clients...) }
@@ -213,12 +222,20 @@ func Lookup(id ID) Client {
 // Evaluate answers, for every client that has a configuration for
 // launchDir, what it would run without asking now.
 func Evaluate(launchDir string, env Env) (*Evaluation, error) {
+	return EvaluateOnly(launchDir, env)
+}
+
+// EvaluateOnly is Evaluate for the clients ids (none: every client).
+func EvaluateOnly(launchDir string, env Env, ids ...ID) (*Evaluation, error) {
 	dir, err := filepath.Abs(launchDir)
 	if err != nil {
 		return nil, err
 	}
 	ev := &Evaluation{LaunchDir: dir, GitTop: GitTop(dir, env.fs())}
 	for _, c := range clients {
+		if len(ids) > 0 && !slices.Contains(ids, c.ID()) {
+			continue
+		}
 		ce, found := evaluateClient(c, dir, ev.GitTop, env)
 		if found {
 			ev.Clients = append(ev.Clients, ce)
@@ -272,9 +289,16 @@ func evaluateClient(c Client, dir, gitTop string, env Env) (ClientEvaluation, bo
 	}
 	ce.Servers = c.Gate(ce.State, entries)
 	look := env.Vars()
+	ws, inWorkspace := c.(interface {
+		spawnIn(s *trust.Server, configPath string, lookup Vars) Spawn
+	})
 	for i := range ce.Servers {
 		if s := ce.Servers[i].Server; s != nil {
-			ce.Servers[i].Spawn = c.Spawn(s, look)
+			if inWorkspace {
+				ce.Servers[i].Spawn = ws.spawnIn(s, ce.Servers[i].Path, look)
+			} else {
+				ce.Servers[i].Spawn = c.Spawn(s, look)
+			}
 		}
 	}
 	return ce, true

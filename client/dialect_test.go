@@ -42,7 +42,7 @@ func TestClaudeDialect(t *testing.T) {
 		{name: "line comment fails the file", in: "{\n//x\n\"mcpServers\":{" + db + "}}", err: "line 2"},
 		{name: "block comment fails the file", in: `{/* x */"mcpServers":{` + db + `}}`, err: "expected a string key"},
 		{name: "trailing comma in object", in: `{"mcpServers":{` + db + `,}}`, err: "expected a string key"},
-		{name: "trailing comma in array", in: `{"mcpServers":{"db":{"command":"node","args":["a",]}}}`, err: "unexpected"},
+		{name: "trailing comma in array", in: `{"mcpServers":{"db":{"command":"node","args":["a",]}}}`, err: "expected a value, found ']'"},
 		{name: "bytes after the value fail", in: `{"mcpServers":{` + db + `}} x`, err: "after the JSON value"},
 		{name: "a NUL after the value fails", in: "{\"mcpServers\":{" + db + "}}\x00", err: "after the JSON value"},
 		{name: "whitespace after the value is fine", in: "{\"mcpServers\":{" + db + "}}\n\t ", servers: "db"},

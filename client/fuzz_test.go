@@ -3,6 +3,8 @@ package client
 import (
 	"reflect"
 	"testing"
+
+	"github.com/mcp-guard/mcp-guard/trust"
 )
 
 // FuzzClaudeDialect: any bytes parse without a panic, twice the same, and
@@ -16,9 +18,16 @@ func FuzzClaudeDialect(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	look := vars("A", "1", "B", "")
+	fuzzParser(f, parseClaude, func(s *trust.Server) Spawn { return claudeClient{}.Spawn(s, look) })
+}
+
+// fuzzParser: any bytes parse without a panic, twice the same; a failed
+// file loads nothing; the spawn view is deterministic and keeps the raw
+// view's shape.
+func fuzzParser(f *testing.F, parse func(string) *trust.Config, spawn func(*trust.Server) Spawn) {
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c1, c2 := parseClaude(string(data)), parseClaude(string(data))
-		if (c1.Err == nil) != (c2.Err == nil) || len(c1.Servers) != len(c2.Servers) || len(c1.Skipped) != len(c2.Skipped) {
+		c1, c2 := parse(string(data)), parse(string(data))
+		if (c1.Err == nil) != (c2.Err == nil) || c1.Unreadable() != c2.Unreadable() || len(c1.Servers) != len(c2.Servers) || len(c1.Skipped) != len(c2.Skipped) {
 			t.Fatal("parse is not deterministic")
 		}
 		if c1.Err != nil && len(c1.Servers) != 0 {
@@ -28,7 +37,7 @@ func FuzzClaudeDialect(f *testing.F) {
 			if s.Canonical() != c2.Servers[i].Canonical() {
 				t.Fatal("canonical form differs")
 			}
-			a, b := claudeClient{}.Spawn(s, look), claudeClient{}.Spawn(c2.Servers[i], look)
+			a, b := spawn(s), spawn(c2.Servers[i])
 			if !reflect.DeepEqual(a, b) {
 				t.Fatal("spawn is not deterministic")
 			}

@@ -28,6 +28,18 @@ type Spawn struct {
 	Missing []string
 	// Warning is the client's own warning about Missing ("" when none).
 	Warning string
+	// Inputs are the ${input:ID} IDs the spawn view depends on (VS Code):
+	// the client prompts for them when the server first starts, so their
+	// values are unknown here; they stay literal.
+	Inputs []string
+	// Unresolved are the ${…} variables the client resolves at start time
+	// from state mcp-guard does not have (a command, a setting, the open
+	// editor): left literal.
+	Unresolved []string
+	// EnvFile is the file the client loads more variables from (envFile,
+	// after interpolation; "" when none): what the server's environment
+	// holds depends on that file too.
+	EnvFile string
 	// Cwd is "" for the launch directory.
 	Cwd string
 	// InheritEnv is true when the server gets the client's whole
@@ -66,6 +78,29 @@ type expander struct {
 // even empty, wins, then the default; otherwise the match stays literal.
 // A bare $VAR is never expanded.
 func (x *expander) claude(s string) string {
+	return substitute(s, false, func(content string) (string, bool) {
+		name, def, hasDef := strings.Cut(content, ":-")
+		if hasDef {
+			def, _, _ = strings.Cut(def, ":-")
+		}
+		x.use(name)
+		switch v, ok := x.lookup(name); {
+		case ok:
+			return v, true
+		case hasDef:
+			return def, true
+		}
+		x.missed(name)
+		return "", false
+	})
+}
+
+// substitute replaces every ${content} of s, left to right and in one pass
+// (a replacement is not scanned again), by repl's value; false leaves the
+// match literal. An unclosed "${" ends the scan. With empty false, "${}"
+// is no match and the scan resumes one byte later (JavaScript's
+// /\$\{([^}]+)\}/); with empty true it is a match of "" (/\$\{(.*?)\}/).
+func substitute(s string, empty bool, repl func(content string) (string, bool)) string {
 	var b strings.Builder
 	i := 0
 	for {
@@ -78,25 +113,15 @@ func (x *expander) claude(s string) string {
 		if end < 0 {
 			break
 		}
-		if end == 0 { // "${}": no match here; the scan resumes one later
+		if end == 0 && !empty {
 			b.WriteString(s[i : j+1])
 			i = j + 1
 			continue
 		}
-		content := s[j+2 : j+2+end]
-		name, def, hasDef := strings.Cut(content, ":-")
-		if hasDef {
-			def, _, _ = strings.Cut(def, ":-")
-		}
 		b.WriteString(s[i:j])
-		x.use(name)
-		switch v, ok := x.lookup(name); {
-		case ok:
+		if v, ok := repl(s[j+2 : j+2+end]); ok {
 			b.WriteString(v)
-		case hasDef:
-			b.WriteString(def)
-		default:
-			x.missed(name)
+		} else {
 			b.WriteString(s[j : j+3+end])
 		}
 		i = j + 3 + end

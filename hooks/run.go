@@ -12,6 +12,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/project"
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -78,19 +79,24 @@ type Outcome struct {
 	// Reviewed counts changes left out because the user already reviewed
 	// (or declined, and agentty will not run) the version now checked out.
 	Reviewed int
+	// Removed are the servers the operation removed or stopped, of every
+	// client: worth one line, never a review.
+	Removed []trust.Change
 }
 
 // Quiet reports whether there is nothing to tell the user.
-func (o *Outcome) Quiet() bool { return len(o.Changes) == 0 && len(o.Findings) == 0 }
+func (o *Outcome) Quiet() bool {
+	return len(o.Changes) == 0 && len(o.Findings) == 0 && len(o.Removed) == 0
+}
 
 // LaunchDirs lists the launch directories ("" for the repository root)
-// whose configuration changed, in order of first appearance: each needs
-// its own `mcp-guard -C DIR review`.
+// whose configuration changed, of every client, in order of first
+// appearance: each needs its own `mcp-guard -C DIR review`.
 func (o *Outcome) LaunchDirs() []string {
 	var out []string
 	seen := map[string]bool{}
 	for _, c := range o.Changes {
-		d := trust.LaunchDir(c.Path)
+		d := c.LaunchDir()
 		if !seen[d] {
 			seen[d] = true
 			out = append(out, d)
@@ -184,7 +190,8 @@ func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
 	if old == new {
 		return out, nil
 	}
-	res, err := project.Compare(ctx, repo, old, new, project.Options{Grants: req.Grants})
+	res, err := project.Compare(ctx, repo, old, new, project.Options{Grants: req.Grants,
+		Env: client.Env{Getenv: getenv, LookupEnv: envVars(req.Env)}})
 	if err != nil {
 		return out, err
 	}
@@ -202,7 +209,11 @@ func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
 			return id
 		}
 	}
+	var removed []trust.Change
 	for _, c := range res.Changes {
+		if c.Impact == trust.ImpactRemoved {
+			removed = append(removed, c)
+		}
 		if !c.Impact.NeedsAttention() {
 			continue
 		}
@@ -212,7 +223,16 @@ func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
 		}
 		out.Changes = append(out.Changes, c)
 	}
-	out.Changes, out.Findings = dedupe(repo.GitDir(), out.Changes, out.Findings, time.Now())
+	var kept []trust.Change
+	kept, out.Findings = dedupe(repo.GitDir(), append(out.Changes, removed...), out.Findings, time.Now())
+	out.Changes = nil
+	for _, c := range kept {
+		if c.Impact == trust.ImpactRemoved {
+			out.Removed = append(out.Removed, c)
+		} else {
+			out.Changes = append(out.Changes, c)
+		}
+	}
 	return out, nil
 }
 
@@ -311,7 +331,7 @@ func settled(l *trust.Ledger, identity func() string, c trust.Change) bool {
 	if repo == "" {
 		return false
 	}
-	st, _ := l.State(trust.ReviewKey{Repo: repo, Config: c.Path, Server: c.Server}, c.NewDeep)
+	st, _ := l.State(trust.ReviewKey{Repo: repo, Client: c.Client, Config: c.Path, Server: c.Server}, c.NewDeep)
 	switch st {
 	case trust.StateReviewed:
 		return true
@@ -368,13 +388,25 @@ func envLookup(env []string) Getenv {
 	if env == nil {
 		return os.Getenv
 	}
+	vars := envVars(env)
 	return func(k string) string {
+		v, _ := vars(k)
+		return v
+	}
+}
+
+// envVars is envLookup telling unset from empty, for interpolation.
+func envVars(env []string) client.Vars {
+	if env == nil {
+		return os.LookupEnv
+	}
+	return func(k string) (string, bool) {
 		for i := len(env) - 1; i >= 0; i-- {
 			if key, v, ok := strings.Cut(env[i], "="); ok && key == k {
-				return v
+				return v, true
 			}
 		}
-		return ""
+		return "", false
 	}
 }
 

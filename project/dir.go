@@ -17,6 +17,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/launch"
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -51,7 +52,7 @@ func LoadDir(ctx context.Context, dir string, opts Options) (*Config, error) {
 		return nil, nil
 	}
 	p := filepath.ToSlash(rel)
-	c := &Config{Path: p}
+	c := &Config{Client: client.Agentty, Path: p}
 	for _, q := range []string{filepath.Join(dir, ".agentty"), full} {
 		if fi, err := os.Lstat(q); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 			c.Linked = true
@@ -74,7 +75,7 @@ func LoadDir(ctx context.Context, dir string, opts Options) (*Config, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := resolveServers(c, src, launch.Options{Root: filepath.ToSlash(root)}); err != nil {
+	if err := resolveServers(c, src, launch.Options{Root: filepath.ToSlash(root)}, opts.Env.Vars()); err != nil {
 		return nil, err
 	}
 	return c, nil

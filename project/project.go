@@ -1,7 +1,9 @@
-// Package project reads the agentty surfaces of a repository at one or two
-// sides (commits, the index, the work tree) through gitscan, parses them
-// with trust, and compares them: which servers changed, which repository
-// files they run changed, and what that does to the user's approvals. It
+// Package project reads the project configurations of every client
+// (agentty's `.agentty/mcp.json`, Claude Code's `.mcp.json`) of a
+// repository at one or two sides (commits, the index, the work tree)
+// through gitscan, parses them in their client's dialect, and compares
+// them: which servers changed, which repository files they run changed, and
+// what that does to the user's approvals, graded by each client's rules. It
 // never prints and never exits.
 //
 // Every `.agentty/mcp.json` at any depth is live for its launch directory
@@ -10,6 +12,21 @@
 // spawns a server: symlinks are followed inside the repository, and one
 // that leads outside it makes the answer unknowable (reported, never taken
 // for "nothing there").
+//
+// Every `.mcp.json` at any depth is read too, with Claude Code's dialect.
+// Its launch directory is the directory holding it: Claude Code spawns a
+// server with the cwd it was launched in, and the file applies from there
+// and below. Relative paths are resolved from that directory; someone who
+// launches Claude Code in a subdirectory gets them resolved there instead,
+// which this package does not model. The servers' command lines are
+// analysed as written and, when `${VAR}` interpolation changes them, also
+// as expanded in Options.Env (mcp-guard's environment): the scope is the
+// union of both, and the variables' values are bound into the deep
+// fingerprint. Compare grades a change by Claude Code's rules (package
+// client) from the user's state in Options.Env's HOME and the
+// `.claude/settings*.json` of the config's directory, of the repository's
+// top and of every directory below the config that holds one, the most
+// dangerous answer winning.
 package project
 
 import (
@@ -21,6 +38,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/launch"
 	"github.com/mcp-guard/mcp-guard/policy"
@@ -32,6 +50,12 @@ type Options struct {
 	// Grants is what agentty consults (the approvals store and
 	// AGENTTY_MCP_ALLOW_PROJECT); Compare uses it for impacts.
 	Grants trust.Grants
+	// Env is the environment Claude Code's `${VAR}` expansion uses and
+	// whose HOME holds its user state (~/.claude.json,
+	// ~/.claude/settings.json), read by Compare only when a Claude Code
+	// config, or a settings file that governs one, changed. The zero Env
+	// expands nothing and reads no user state.
+	Env client.Env
 }
 
 // Server is one server of a loaded configuration with its resolved
@@ -46,9 +70,12 @@ type Server struct {
 	Scope *launch.Scope
 }
 
-// Config is one `.agentty/mcp.json` at one side.
+// Config is one client's project configuration at one side: an
+// `.agentty/mcp.json` or a `.mcp.json`.
 type Config struct {
-	// Path is the repository-relative path agentty opens (below a
+	// Client reads it (agentty, claude-code).
+	Client client.ID
+	// Path is the repository-relative path the client opens (below a
 	// symlinked .agentty directory too); LaunchDir its launch directory
 	// ("" for the root).
 	Path      string
@@ -75,8 +102,14 @@ type Config struct {
 // Findings are the configuration's own findings (parse and integrity),
 // plus MG305 when it is reached through a symlink and MG306 when it is
 // nested below the repository root (built by package policy).
+//
+// A Claude Code config has only its own (MG301 and MG307 naming Claude
+// Code): MG305 and MG306 are about what agentty reads.
 func (c *Config) Findings() []trust.Finding {
 	out := append([]trust.Finding(nil), c.Config.Findings...)
+	if c.Client != client.Agentty {
+		return out
+	}
 	if c.Linked {
 		out = append(out, policy.SymlinkedConfig(c.Path, c.Target))
 	}
@@ -89,7 +122,11 @@ func (c *Config) Findings() []trust.Finding {
 // Snapshot is every agentty surface at one side.
 type Snapshot struct {
 	Side    gitscan.Side
-	Configs []*Config         // sorted by path
+	Configs []*Config // agentty's, sorted by path
+	// Clients are the other clients' configurations (every `.mcp.json`),
+	// sorted by path. Their findings are in each Config's Findings, not
+	// in Snapshot.Findings.
+	Clients []*Config
 	Others  []gitscan.Surface // hooks.json, acp-agents.json, personas, linked surface directories
 	Skipped []string          // submodules and nested repositories gitscan did not enter
 	// Findings: every config's Findings, and MG305/MG501-MG503 for the
@@ -103,9 +140,9 @@ func Load(ctx context.Context, repo *gitscan.Repo, side gitscan.Side, opts Optio
 	if err != nil {
 		return nil, fmt.Errorf("list agentty surfaces at %s: %w", side, err)
 	}
-	rd := newReader(repo, side)
+	rd := newReader(repo, side, opts)
 	snap := &Snapshot{Side: side, Skipped: skipped}
-	for _, p := range configPaths(surfaces) {
+	for _, p := range append(configPaths(surfaces), claudePaths(surfaces)...) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -113,9 +150,13 @@ func Load(ctx context.Context, repo *gitscan.Repo, side gitscan.Side, opts Optio
 		if err != nil {
 			return nil, err
 		}
-		if c != nil {
+		switch {
+		case c == nil:
+		case c.Client == client.Agentty:
 			snap.Configs = append(snap.Configs, c)
 			snap.Findings = append(snap.Findings, c.Findings()...)
+		default:
+			snap.Clients = append(snap.Clients, c)
 		}
 	}
 	for _, s := range surfaces {
@@ -129,25 +170,27 @@ func Load(ctx context.Context, repo *gitscan.Repo, side gitscan.Side, opts Optio
 }
 
 // LoadConfig reads the one configuration at configPath (a repository-
-// relative `.agentty/mcp.json` path) at side; nil, nil when agentty would
-// find no file there.
+// relative `.agentty/mcp.json`, or `.mcp.json` for Claude Code) at side,
+// in its client's dialect, with deep fingerprints; nil, nil when the
+// client would find no file there.
 func LoadConfig(ctx context.Context, repo *gitscan.Repo, side gitscan.Side, configPath string, opts Options) (*Config, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return newReader(repo, side).loadConfig(configPath)
+	return newReader(repo, side, opts).loadConfig(configPath)
 }
 
 // Result is what Compare found.
 type Result struct {
 	Old, New gitscan.Side
 	// Changes sorted by impact (trust-preserving first), config path and
-	// server name. Servers that are unchanged with an unchanged impact are
-	// left out.
+	// server name, for every client (Change.Client). Servers that are
+	// unchanged with an unchanged impact are left out.
 	Changes []trust.Change
 	// Findings about what changed: the Findings of every added or changed
-	// configuration (MG3xx, MG305, MG306) and MG305/MG501-MG503 for the
-	// other surfaces added or changed.
+	// configuration (MG3xx, MG305, MG306), MG305/MG501-MG503 for the
+	// other surfaces added or changed, and MG701-MG707 for the Claude Code
+	// settings and CI workflows added or changed.
 	Findings []trust.Finding
 	// Skipped are the submodules and nested repositories of the new side.
 	Skipped []string
@@ -192,11 +235,18 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 	if err != nil {
 		return nil, fmt.Errorf("list agentty surfaces at %s: %w", new, err)
 	}
-	ro, rn := newReader(repo, old), newReader(repo, new)
+	ro, rn := newReader(repo, old, opts), newReader(repo, new, opts)
 	res := &Result{Old: old, New: new, Skipped: skipped}
+	grades := newClaudeGrades(ro, rn, opts.Env, oldSurf, newSurf)
+	governed := false
+	for _, c := range changes {
+		governed = governed || governsClaude(c)
+	}
 
 	paths := configPaths(oldSurf)
 	paths = append(paths, configPaths(newSurf)...)
+	paths = append(paths, claudePaths(oldSurf)...)
+	paths = append(paths, claudePaths(newSurf)...)
 	for _, p := range uniqueSorted(paths) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -205,7 +255,8 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 		if err != nil {
 			return nil, err
 		}
-		if c0 != nil && !cs.touchesAny(c0.visited) {
+		id := clientOf(p)
+		if c0 != nil && !cs.touchesAny(c0.visited) && (id == client.Agentty || !governed) {
 			continue // nothing it depends on changed
 		}
 		c1, err := rn.loadConfig(p)
@@ -220,7 +271,13 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 		if c1 != nil {
 			newCfg, newFiles = c1.Config, c1.Files
 		}
-		for _, ch := range trust.Diff(oldCfg, newCfg, oldFiles, newFiles, opts.Grants) {
+		var diff []trust.Change
+		if id == client.Agentty {
+			diff = trust.Diff(oldCfg, newCfg, oldFiles, newFiles, opts.Grants)
+		} else {
+			diff = trust.DiffClient(changeClient(id), oldCfg, newCfg, oldFiles, newFiles, grades.grader(trust.ConfigLaunchDir(changeClient(id), p)))
+		}
+		for _, ch := range diff {
 			if ch.Change != trust.ChangeUnchanged || ch.Impact != trust.ImpactUnchanged {
 				res.Changes = append(res.Changes, ch)
 			}
@@ -246,6 +303,11 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 		if f, ok := surfaceFinding(s, verb); ok {
 			res.Findings = append(res.Findings, f)
 		}
+		fs, err := settingsFindings(rn, s)
+		if err != nil {
+			return nil, err
+		}
+		res.Findings = append(res.Findings, fs...)
 	}
 	hookFindings, err := hookScriptFindings(ro, rn, cs, oldSurf, newSurf)
 	if err != nil {
@@ -346,8 +408,8 @@ func uniqueSorted(ss []string) []string {
 }
 
 // newReader reads one side, remembering resolved paths.
-func newReader(repo *gitscan.Repo, side gitscan.Side) *reader {
-	rd := &reader{repo: repo, side: side, cache: map[string]resolution{}}
+func newReader(repo *gitscan.Repo, side gitscan.Side, opts Options) *reader {
+	rd := &reader{repo: repo, side: side, cache: map[string]resolution{}, vars: opts.Env.Vars()}
 	if top := repo.TopLevel(); top != "" {
 		rd.top = filepath.ToSlash(filepath.Clean(top))
 		rd.tops = []string{rd.top}
@@ -358,16 +420,17 @@ func newReader(repo *gitscan.Repo, side gitscan.Side) *reader {
 	return rd
 }
 
-// loadConfig reads the configuration agentty opens at p; nil when there
-// is none (absent, or a dangling symlink: agentty then falls back to the
-// user's config).
+// loadConfig reads the configuration its client opens at p; nil when
+// there is none (absent, or a dangling symlink: agentty then falls back to
+// the user's config).
 func (rd *reader) loadConfig(p string) (*Config, error) {
-	rd.launch = trust.LaunchDir(p)
+	id := clientOf(p)
+	rd.launch = trust.ConfigLaunchDir(changeClient(id), p)
 	res, err := rd.resolve(p)
 	if err != nil {
 		return nil, fmt.Errorf("%s at %s: %w", p, rd.side, err)
 	}
-	c := &Config{Path: p, LaunchDir: trust.LaunchDir(p), Linked: res.link.Mode != 0, Entry: res.entry, visited: res.visited}
+	c := &Config{Client: id, Path: p, LaunchDir: rd.launch, Linked: res.link.Mode != 0, Entry: res.entry, visited: res.visited}
 	switch {
 	case res.outside:
 		c.Config = trust.UnreadableConfig(p, trust.ScopeProject, errors.New("reached through a symlink that leads outside the repository (or loops)"))
@@ -388,10 +451,10 @@ func (rd *reader) loadConfig(p string) (*Config, error) {
 		case err != nil:
 			return nil, fmt.Errorf("read %s at %s: %w", res.entry.Path, rd.side, err)
 		default:
-			c.Config = trust.Parse(p, data, trust.ScopeProject)
+			c.Config = client.Lookup(id).Parse(p, data)
 		}
 	}
-	if err := resolveServers(c, &sideSource{rd: rd}, launch.Options{Root: rd.top}); err != nil {
+	if err := resolveServers(c, &sideSource{rd: rd}, launch.Options{Root: rd.top}, rd.vars); err != nil {
 		return nil, err
 	}
 	return c, nil
@@ -399,10 +462,10 @@ func (rd *reader) loadConfig(p string) (*Config, error) {
 
 // resolveServers computes every server's code scope with the launch
 // model, resolves it at src and computes the deep fingerprints.
-func resolveServers(c *Config, src source, opts launch.Options) error {
+func resolveServers(c *Config, src source, opts launch.Options, vars client.Vars) error {
 	c.Files = trust.Files{}
 	for _, s := range c.Config.Servers {
-		sc, err := launch.Analyze(spawnOf(s), c.LaunchDir, src, opts)
+		sc, err := analyzeServer(c, s, src, opts, vars)
 		if err != nil {
 			return fmt.Errorf("%s: server %q: %w", c.Path, s.Name, err)
 		}

@@ -57,7 +57,7 @@ func ChangeProvenance(ctx context.Context, repo *gitscan.Repo, since, to gitscan
 	// both ends and walk the entries that decided what it leads to too.
 	// (/proc/self/cwd in a link is taken as the repository root here.)
 	for _, side := range []gitscan.Side{since, to} {
-		rd := newReader(repo, side)
+		rd := newReader(repo, side, Options{})
 		for _, p := range patterns[:len(patterns):len(patterns)] {
 			if p == "*" {
 				continue

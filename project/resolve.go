@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -31,6 +32,8 @@ type reader struct {
 	// tops the forms it is reached by (as given, and its real path).
 	top  string
 	tops []string
+	// vars is the environment Claude Code's interpolation reads.
+	vars client.Vars
 }
 
 // resolution is one repository path resolved at a side the way the kernel

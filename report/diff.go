@@ -7,6 +7,7 @@ import (
 
 	"github.com/sergi/go-diff/diffmatchpatch"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -55,6 +56,9 @@ type DiffDoc struct {
 
 // DiffChange is one server's change.
 type DiffChange struct {
+	// Client is the client whose configuration Path is, added later in
+	// version 1: "claude-code"; absent for agentty.
+	Client         string      `json:"client,omitempty"`
 	Path           string      `json:"path"`
 	Server         string      `json:"server"`
 	Change         string      `json:"change"`
@@ -107,7 +111,7 @@ func NewDiffDoc(d Diff) DiffDoc {
 	doc := DiffDoc{Version: DiffVersion, Old: d.Old, New: d.New, Changes: []DiffChange{}, Findings: []trust.Finding{}}
 	for i, c := range d.Changes {
 		dc := DiffChange{
-			Path: c.Path, Server: c.Server, Change: string(c.Change), OldName: c.OldName,
+			Client: c.Client, Path: c.Path, Server: c.Server, Change: string(c.Change), OldName: c.OldName,
 			Fields: []DiffField{}, Files: []DiffFile{},
 			OldFingerprint: c.OldFingerprint, NewFingerprint: c.NewFingerprint, Impact: string(c.Impact),
 			OldDeep: c.OldDeep, NewDeep: c.NewDeep, Reasons: append([]string{}, c.Reasons...),
@@ -163,14 +167,18 @@ func WriteDiff(w io.Writer, d Diff, st Style) error {
 	}
 	var order []string
 	groups := map[string][]int{}
+	titles := map[string]string{}
 	for i, c := range d.Changes {
 		if _, ok := groups[c.Path]; !ok {
 			order = append(order, c.Path)
 		}
 		groups[c.Path] = append(groups[c.Path], i)
+		if c.Client != "" {
+			titles[c.Path] = " (" + clientTitle(c.Client) + ")"
+		}
 	}
 	for _, path := range order {
-		p.printf("\n%s\n", st.Bold(Sanitize(path)+":"))
+		p.printf("\n%s\n", st.Bold(Sanitize(path)+titles[path]+":"))
 		width := 0
 		for _, i := range groups[path] {
 			width = max(width, min(len([]rune(Sanitize(d.Changes[i].Server))), 24))
@@ -318,23 +326,36 @@ func sideName(s DiffSide) string {
 // whatToDo is the closing advice: the commands that resolve what the diff
 // shows.
 func whatToDo(d Diff) []string {
-	var unasked, ask []trust.Change
-	for _, c := range d.Changes {
-		switch c.Impact {
-		case trust.ImpactTrustPreserving, trust.ImpactNewPreapproved:
-			unasked = append(unasked, c)
-		case trust.ImpactInvalidated, trust.ImpactNewUnapproved:
-			ask = append(ask, c)
-		}
-	}
 	var out []string
-	if len(unasked) > 0 {
-		out = append(out, fmt.Sprintf("agentty would run %s without asking: review before you start it here (mcp-guard review)",
-			plural(len(unasked), "changed server", "changed servers")))
-	}
-	if len(ask) > 0 {
-		out = append(out, fmt.Sprintf("agentty will ask before running %s: approve only after reading them (%s)",
-			plural(len(ask), "server", "servers"), strings.Join(approveCommands(ask), "; ")))
+	for _, title := range warningClients(Warning{Changes: d.Changes}) {
+		var unasked, ask []trust.Change
+		for _, c := range d.Changes {
+			if clientTitle(c.Client) != title {
+				continue
+			}
+			switch c.Impact {
+			case trust.ImpactTrustPreserving, trust.ImpactNewPreapproved:
+				unasked = append(unasked, c)
+			case trust.ImpactInvalidated, trust.ImpactNewUnapproved:
+				ask = append(ask, c)
+			}
+		}
+		if len(unasked) > 0 {
+			out = append(out, fmt.Sprintf("%s would run %s without asking: review before you start it here (mcp-guard review)",
+				title, plural(len(unasked), "changed server", "changed servers")))
+		}
+		switch {
+		case len(ask) > 0 && title == agenttyTitle:
+			out = append(out, fmt.Sprintf("agentty will ask before running %s: approve only after reading them (%s)",
+				plural(len(ask), "server", "servers"), strings.Join(approveCommands(ask), "; ")))
+		case len(ask) > 0:
+			headless := ""
+			if title == clientTitle(string(client.ClaudeCode)) {
+				headless = ", and `claude -p` runs them without asking"
+			}
+			out = append(out, fmt.Sprintf("%s will ask before running %s%s: review them (mcp-guard review)",
+				title, plural(len(ask), "server", "servers"), headless))
+		}
 	}
 	if len(out) == 0 && len(d.Findings) > 0 {
 		out = append(out, "no server runs differently, but read the findings above (mcp-guard review)")
@@ -350,7 +371,7 @@ func approveCommands(cs []trust.Change) []string {
 	var dirs []string
 	names := map[string][]string{}
 	for _, c := range cs {
-		d := trust.LaunchDir(c.Path)
+		d := c.LaunchDir()
 		if _, ok := names[d]; !ok {
 			dirs = append(dirs, d)
 		}

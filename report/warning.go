@@ -6,19 +6,26 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
 // Warning is what a git hook tells the user after a checkout, merge or
-// rebase: the servers that need attention, the most dangerous first.
+// rebase: the servers that need attention, the most dangerous first,
+// grouped by client.
 type Warning struct {
 	// Op names the operation: "clone", "checkout", "merge", "rebase".
 	Op string
 	// Changes need attention, in the order to show them (trust-preserving
-	// first; project.Compare sorts them so).
+	// first; project.Compare sorts them so), of every client.
 	Changes []trust.Change
 	// Findings about surfaces the operation added or changed.
 	Findings []trust.Finding
+	// Removed are the servers the operation removed: named in one line
+	// of a warning that has something else to say and is about a client
+	// besides agentty (agentty's own warning does not name them); alone,
+	// nothing is written.
+	Removed []trust.Change
 	// ReviewCommands resolve it: "mcp-guard review", "mcp-guard -C sub review".
 	ReviewCommands []string
 }
@@ -26,23 +33,40 @@ type Warning struct {
 // maxWarningLines bounds the warning: a hook must stay a few lines.
 const maxWarningLines = 12
 
+// maxRemovedNames bounds the names on the removed line.
+const maxRemovedNames = 4
+
+// warningRow is one line of the warning's body; item is false for a
+// client's heading.
+type warningRow struct {
+	text string
+	item bool
+	wrap bool // a finding: wrapped at word boundaries on a terminal
+}
+
 // WriteWarning writes the hook's warning: a heading, one line per server
-// (impact, name, what changed, what agentty will do), findings, and the
-// command that reviews them. It writes nothing when there is nothing to
-// say.
+// (impact, name, what changed, what its client will do: agentty's lines
+// exactly as before, other clients' under a heading naming the client and
+// in its words), findings, the servers removed, and the command that
+// reviews them. It writes nothing when there is nothing to say, removed
+// servers alone included.
 func WriteWarning(w io.Writer, wr Warning, st Style) error {
-	if len(wr.Changes) == 0 && len(wr.Findings) == 0 {
-		return nil
-	}
 	p := &printer{w: w}
 	op := wr.Op
 	if op == "" {
 		op = "operation"
 	}
+	if len(wr.Changes) == 0 && len(wr.Findings) == 0 {
+		// Removals alone stay silent: checking an older branch out
+		// removes servers every time, and nothing new can run.
+		return nil
+	}
+	clients := warningClients(wr)
+	agents := strings.Join(clients, " and ")
 	if op == "clone" {
-		p.printf("%s this clone brings MCP servers agentty may run:\n", st.Bold("mcp-guard:"))
+		p.printf("%s this clone brings MCP servers %s may run:\n", st.Bold("mcp-guard:"), agents)
 	} else {
-		p.printf("%s this %s changed what agentty may run here:\n", st.Bold("mcp-guard:"), op)
+		p.printf("%s this %s changed what %s may run here:\n", st.Bold("mcp-guard:"), op, agents)
 	}
 
 	nameWidth := 0
@@ -53,30 +77,145 @@ func WriteWarning(w io.Writer, wr Warning, st Style) error {
 			nameWidth = min(n, 24)
 		}
 	}
-	lines := 0
-	for i, c := range wr.Changes {
-		if lines == maxWarningLines-1 && len(wr.Changes)+len(wr.Findings) > maxWarningLines {
-			break
+	var rows []warningRow
+	grouped := len(clients) > 1 || clients[0] != agenttyTitle
+	for _, title := range clients {
+		indent := "  "
+		if grouped {
+			indent = "    "
+			if hasClient(wr.Changes, title) {
+				rows = append(rows, warningRow{text: "  " + st.Bold(title+":")})
+			}
 		}
-		p.printf("  %s  %s  %s\n", impactLabel(c, st), padRight(names[i], nameWidth), changeSummary(c))
-		lines++
+		for i, c := range wr.Changes {
+			if clientTitle(c.Client) == title {
+				rows = append(rows, warningRow{text: fmt.Sprintf("%s%s  %s  %s", indent, impactLabel(c, st), padRight(names[i], nameWidth), changeSummary(c)), item: true})
+			}
+		}
 	}
 	for _, f := range wr.Findings {
-		if lines == maxWarningLines-1 && len(wr.Changes)+len(wr.Findings) > maxWarningLines {
-			break
-		}
-		p.wrapf(st, "  %s  %s %s: %s\n", severityLabel(f.Severity, st), f.Rule, Sanitize(f.Path), Sanitize(f.Message))
-		lines++
+		rows = append(rows, warningRow{text: fmt.Sprintf("  %s  %s %s: %s", severityLabel(f.Severity, st), f.Rule, Sanitize(f.Path), Sanitize(f.Message)), item: true, wrap: true})
 	}
-	if more := len(wr.Changes) + len(wr.Findings) - lines; more > 0 {
+	if len(wr.Removed) > 0 && grouped {
+		gone := "they no longer run"
+		if len(wr.Removed) == 1 {
+			gone = "it no longer runs"
+		}
+		rows = append(rows, warningRow{text: "  removed: " + removedNames(wr.Removed) + ": " + gone, item: true})
+	}
+	limit := len(rows)
+	if len(rows) > maxWarningLines {
+		limit = maxWarningLines - 1
+	}
+	shown := 0
+	for i, r := range rows[:limit] {
+		if !r.item && i == limit-1 {
+			break // a heading with nothing under it
+		}
+		if r.wrap {
+			p.wrapf(st, "%s\n", r.text)
+		} else {
+			p.printf("%s\n", r.text)
+		}
+		if r.item {
+			shown++
+		}
+	}
+	if more := countItems(rows) - shown; more > 0 {
 		p.printf("  … and %d more\n", more)
 	}
 	cmds := wr.ReviewCommands
 	if len(cmds) == 0 {
 		cmds = []string{"mcp-guard review"}
 	}
-	p.printf("%s review before starting agentty: %s\n", st.Bold("mcp-guard:"), strings.Join(cmds, " and "))
+	p.printf("%s review before starting %s: %s\n", st.Bold("mcp-guard:"), strings.Join(clients, " or "), strings.Join(cmds, " and "))
 	return p.err
+}
+
+func countItems(rows []warningRow) int {
+	n := 0
+	for _, r := range rows {
+		if r.item {
+			n++
+		}
+	}
+	return n
+}
+
+const agenttyTitle = "agentty"
+
+// clientTitle names a trust.Change client in sentences.
+func clientTitle(id string) string {
+	if id == "" {
+		return agenttyTitle
+	}
+	if c := client.Lookup(client.ID(id)); c != nil {
+		return c.Title()
+	}
+	return Sanitize(id)
+}
+
+// warningClients are the clients the warning is about, agentty first:
+// those of the changes, and Claude Code for its settings' and CI's
+// findings (MG70x); agentty when nothing else names one.
+func warningClients(wr Warning) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(t string) {
+		if !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	for _, c := range wr.Changes {
+		if c.Client == "" {
+			add(agenttyTitle)
+		}
+	}
+	for _, f := range wr.Findings {
+		if !strings.HasPrefix(f.Rule, "MG70") {
+			add(agenttyTitle)
+		}
+	}
+	for _, c := range wr.Changes {
+		add(clientTitle(c.Client))
+	}
+	for _, f := range wr.Findings {
+		if strings.HasPrefix(f.Rule, "MG70") {
+			add(clientTitle(string(client.ClaudeCode)))
+		}
+	}
+	if len(out) == 0 {
+		add(agenttyTitle)
+	}
+	return out
+}
+
+func hasClient(cs []trust.Change, title string) bool {
+	for _, c := range cs {
+		if clientTitle(c.Client) == title {
+			return true
+		}
+	}
+	return false
+}
+
+// removedNames lists removed servers briefly: the name, where nested, and
+// the client when it is not agentty.
+func removedNames(cs []trust.Change) string {
+	var names []string
+	for i, c := range cs {
+		if i == maxRemovedNames {
+			names = append(names, fmt.Sprintf("%d more", len(cs)-i))
+			break
+		}
+		n := changeName(c)
+		if c.Client != "" {
+			n += " (" + clientTitle(c.Client) + ")"
+		}
+		names = append(names, n)
+	}
+	return strings.Join(names, ", ")
 }
 
 // WriteHookProblem writes the one line a hook prints when it could not
@@ -99,7 +238,7 @@ func WriteHookProblem(w io.Writer, op string, timedOut bool, budget time.Duratio
 // a nested configuration.
 func changeName(c trust.Change) string {
 	name := Sanitize(c.Server)
-	if d := trust.LaunchDir(c.Path); d != "" {
+	if d := c.LaunchDir(); d != "" {
 		name += " (in " + Sanitize(d) + "/)"
 	}
 	return name
@@ -164,6 +303,10 @@ func changeSummary(c trust.Change) string {
 	}
 	if len(what) > 3 {
 		what = append(what[:3], fmt.Sprintf("%d more", len(what)-3))
+	}
+	if c.Client != "" && len(c.Reasons) > 0 {
+		// Another client's consequence is in its own words.
+		return strings.Join(what, ", ") + ": " + Sanitize(c.Reasons[0])
 	}
 	return strings.Join(what, ", ") + ": " + impactConsequence(c.Impact)
 }

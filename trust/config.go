@@ -234,6 +234,15 @@ func (s *Server) Member(key string) (string, bool) {
 	return "", false
 }
 
+// StringMember returns the decoded text of one of the entry's keys (the
+// winning duplicate) when it is a string.
+func (s *Server) StringMember(key string) (string, bool) {
+	if m, ok := s.entry.get(key); ok && m.Value.Kind == jsonString {
+		return m.Value.Str, true
+	}
+	return "", false
+}
+
 // Canonical is the entry in a canonical JSON form: every key once (the
 // winning duplicate), keys in bytewise order at every level, JSON types
 // kept, numbers as agentty would pass them. Two entries agentty treats

@@ -3,6 +3,9 @@ package trust
 import (
 	"errors"
 	"fmt"
+	"math"
+	"strconv"
+	"strings"
 )
 
 // Dialect switches the token-level reader and the server rules to another
@@ -31,6 +34,35 @@ type Dialect struct {
 	// RemoteTypes are the type values under which an entry with a url is
 	// a remote server (never spawned).
 	RemoteTypes []string
+	// URLIsRemote makes an entry with a url and no command a remote
+	// server whatever its type; RemoteWithoutType only when it has no
+	// type.
+	URLIsRemote       bool
+	RemoteWithoutType bool
+	// Comments makes // and /* */ comments whitespace wherever whitespace
+	// may stand, as strip-json-comments does before JSON.parse (an
+	// unclosed /* runs to the end of the file); LineCommentCR ends a line
+	// comment at a carriage return too, as JSONC readers do.
+	Comments      bool
+	LineCommentCR bool
+	// TrailingCommas accepts a comma before a closing bracket or brace.
+	TrailingCommas bool
+	// BOMFails makes a leading UTF-8 BOM fail the file.
+	BOMFails bool
+	// ServersOptional: a file without ServersKey holds no servers and is
+	// valid (a settings file with other keys).
+	ServersOptional bool
+	// EnvStringsOnly makes a non-string env value a wrong type even
+	// without StringsOnly.
+	EnvStringsOnly bool
+	// JSStrings spawns a non-string arg as JavaScript's String(value)
+	// ("42", "true", "1,2", "[object Object]") instead of its JSON text.
+	JSStrings bool
+	// Tolerant is for a client whose reader recovers from syntax errors
+	// (or whose reader is not known exactly): a file this reader cannot
+	// parse is Unreadable, what the client runs from it unknown, instead
+	// of a file that runs nothing.
+	Tolerant bool
 }
 
 // ClaudeCode is Claude Code's `.mcp.json` as observed on 2.1.328
@@ -44,6 +76,74 @@ var ClaudeCode = &Dialect{
 	SkipBadServers: true,
 	StringsOnly:    true,
 	RemoteTypes:    []string{"http", "sse", "ws"},
+}
+
+// GeminiCLI is Gemini CLI's `.gemini/settings.json` as observed on 0.61.0
+// (strip-json-comments, then JSON.parse after a UTF-8 read).
+var GeminiCLI = &Dialect{
+	Client:          "Gemini CLI",
+	ServersKey:      "mcpServers",
+	Lenient:         true,
+	Infinity:        true,
+	TrailingFails:   true,
+	SkipBadServers:  true,
+	EnvStringsOnly:  true,
+	JSStrings:       true,
+	Comments:        true,
+	BOMFails:        true,
+	ServersOptional: true,
+	URLIsRemote:     true,
+}
+
+// Codex is the JSON form of Codex's `[mcp_servers]` tables (the client
+// package reads the TOML and hands the tables over): a wrong type or a
+// server with neither command nor url fails every server.
+var Codex = &Dialect{
+	Client:          "Codex",
+	ServersKey:      "mcp_servers",
+	TrailingFails:   true,
+	StringsOnly:     true,
+	ServersOptional: true,
+	URLIsRemote:     true,
+}
+
+// Cursor is Cursor's `.cursor/mcp.json`, modelled from its documentation
+// (https://cursor.com/docs/mcp), never observed. The documentation
+// does not say how the file is parsed: Cursor is a VS Code fork, so
+// comments and trailing commas are accepted and a syntax error leaves
+// what runs unknown (docs/cursor.md).
+var Cursor = &Dialect{
+	Client:            "Cursor",
+	ServersKey:        "mcpServers",
+	Lenient:           true,
+	Infinity:          true,
+	TrailingFails:     true,
+	SkipBadServers:    true,
+	RemoteTypes:       []string{"http", "sse", "streamable-http"},
+	RemoteWithoutType: true,
+	Comments:          true,
+	TrailingCommas:    true,
+	Tolerant:          true,
+	LineCommentCR:     true,
+}
+
+// VSCode is VS Code's `.vscode/mcp.json` (key "servers", JSONC), modelled
+// from https://code.visualstudio.com/docs/copilot/reference/mcp-configuration,
+// never observed. VS Code's JSONC reader recovers from syntax errors, so
+// one leaves what runs unknown (docs/vscode.md).
+var VSCode = &Dialect{
+	Client:            "VS Code",
+	ServersKey:        "servers",
+	Lenient:           true,
+	Infinity:          true,
+	TrailingFails:     true,
+	SkipBadServers:    true,
+	RemoteTypes:       []string{"http", "sse"},
+	RemoteWithoutType: true,
+	Comments:          true,
+	TrailingCommas:    true,
+	Tolerant:          true,
+	LineCommentCR:     true,
 }
 
 // Skipped is a server a client leaves out while loading its siblings.
@@ -94,11 +194,19 @@ func ParseDialect(path string, data []byte, scope Scope, d *Dialect) *Config {
 		c.addFinding("MG301", pos, "", "", d.Client+" cannot read this file, so none of its servers run: "+err.Error())
 		return c
 	}
+	unknown := func(err error) *Config {
+		u := UnreadableConfig(path, scope, fmt.Errorf("%s may still load servers from a file with a syntax error: %w", d.Client, err))
+		u.SHA256, u.Dialect = c.SHA256, d
+		return u
+	}
 	if err != nil {
 		pos := Pos{Line: 1, Column: 1}
 		var se *SyntaxError
 		if errors.As(err, &se) {
 			pos = se.Pos
+			if d.Tolerant {
+				return unknown(err)
+			}
 		}
 		return fail(pos, err)
 	}
@@ -109,7 +217,11 @@ func ParseDialect(path string, data []byte, scope Scope, d *Dialect) *Config {
 			r.cOff = 3
 		}
 		pos := r.pos(end)
-		return fail(pos, &SyntaxError{Pos: pos, Msg: "unexpected " + describeByte(data, end) + " after the JSON value"})
+		se := &SyntaxError{Pos: pos, Msg: "unexpected " + describeByte(data, end) + " after the JSON value"}
+		if d.Tolerant {
+			return unknown(se)
+		}
+		return fail(pos, se)
 	}
 	if root.Kind != jsonObject {
 		c.findDuplicates(root, nil)
@@ -119,6 +231,14 @@ func ParseDialect(path string, data []byte, scope Scope, d *Dialect) *Config {
 	if !ok || table.Value.Kind != jsonObject {
 		c.findDuplicates(root, nil)
 		switch {
+		case !ok && d.ServersOptional:
+			return c
+		case d.ServersOptional && table.Value.Kind == jsonArray:
+			// A JavaScript client spreads an array into names "0", "1", …:
+			// what it runs from one is not modelled, so it is unknown.
+			u := UnreadableConfig(path, scope, fmt.Errorf("%q is an array: what %s runs from it is not modelled", d.ServersKey, d.Client))
+			u.SHA256, u.Dialect = c.SHA256, d
+			return u
 		case ok:
 			return fail(table.KeyPos, fmt.Errorf("%w: %q is %s, not an object", ErrWrongType, d.ServersKey, table.Value.Kind.withArticle()))
 		case d.ServersKey == "mcpServers":
@@ -192,7 +312,11 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 				if d.StringsOnly {
 					return nil, fmt.Sprintf("args[%d] is %s, not a string", i, el.Kind.withArticle())
 				}
-				s.Args = append(s.Args, Arg{Spawn: compactJSON(el), Pos: el.Pos})
+				spawn := compactJSON(el)
+				if d.JSStrings {
+					spawn = jsString(el)
+				}
+				s.Args = append(s.Args, Arg{Spawn: spawn, Pos: el.Pos})
 				continue
 			}
 			s.Args = append(s.Args, Arg{IsString: true, Str: el.Str, Spawn: el.Str, Pos: el.Pos})
@@ -205,7 +329,7 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 		for _, v := range resolvedMembers(f.Value) {
 			ev := EnvVar{Name: v.Key, Pos: v.KeyPos, IsString: v.Value.Kind == jsonString}
 			if !ev.IsString {
-				if d.StringsOnly {
+				if d.StringsOnly || d.EnvStringsOnly {
 					return nil, fmt.Sprintf("env.%s is %s, not a string", v.Key, v.Value.Kind.withArticle())
 				}
 				ev.Value = compactJSON(v.Value)
@@ -215,7 +339,8 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 			s.Env = append(s.Env, ev)
 		}
 	}
-	remote := false
+	remote := d.URLIsRemote && s.URL != "" && s.Command == "" ||
+		d.RemoteWithoutType && s.Type == "" && s.Command == "" && s.URL != ""
 	for _, t := range d.RemoteTypes {
 		remote = remote || (s.Type == t && s.URL != "")
 	}
@@ -236,6 +361,102 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 	s.Fingerprint = Fingerprint(s.Command, s.URL, s.HashArgs())
 	c.integrity(s, c.ServersKey+"."+m.Key)
 	return s, ""
+}
+
+// Value returns the decoded value of one of the entry's keys (the winning
+// duplicate), for the keys a client reads beyond Server's fields.
+func (s *Server) Value(key string) (Value, bool) {
+	if m, ok := s.entry.get(key); ok {
+		return Value{m.Value}, true
+	}
+	return Value{}, false
+}
+
+// jsString is JavaScript's String(v) of a decoded value.
+func jsString(v *jsonValue) string {
+	switch v.Kind {
+	case jsonString:
+		return v.Str
+	case jsonNull:
+		return "null"
+	case jsonBool:
+		return strconv.FormatBool(v.Bool)
+	case jsonNumber:
+		return JSNumber(v.Num)
+	case jsonObject:
+		return "[object Object]"
+	}
+	// Array.prototype.join, nested arrays joined in turn and null
+	// elements empty; an explicit stack, as nesting has no limit.
+	type open struct {
+		v    *jsonValue
+		next int
+	}
+	var b strings.Builder
+	stack := []open{{v: v}}
+	for len(stack) > 0 {
+		o := &stack[len(stack)-1]
+		if o.next == len(o.v.Elems) {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		if o.next > 0 {
+			b.WriteByte(',')
+		}
+		e := o.v.Elems[o.next]
+		o.next++
+		switch e.Kind {
+		case jsonArray:
+			stack = append(stack, open{v: e})
+		case jsonNull:
+		default:
+			b.WriteString(jsString(e))
+		}
+	}
+	return b.String()
+}
+
+// JSNumber is JavaScript's Number.prototype.toString() of f.
+func JSNumber(f float64) string {
+	switch {
+	case math.IsNaN(f):
+		return "NaN"
+	case math.IsInf(f, 1):
+		return "Infinity"
+	case math.IsInf(f, -1):
+		return "-Infinity"
+	case f == 0:
+		return "0"
+	}
+	sign := ""
+	if f < 0 {
+		sign, f = "-", -f
+	}
+	e := strconv.FormatFloat(f, 'e', -1, 64) // d.ddde±x
+	mant, exp, _ := strings.Cut(e, "e")
+	digits := strings.Replace(mant, ".", "", 1)
+	x, _ := strconv.Atoi(exp)
+	k, n := len(digits), x+1
+	switch {
+	case k <= n && n <= 21:
+		return sign + digits + strings.Repeat("0", n-k)
+	case 0 < n && n <= 21:
+		return sign + digits[:n] + "." + digits[n:]
+	case -6 < n && n <= 0:
+		return sign + "0." + strings.Repeat("0", -n) + digits
+	}
+	es := "+"
+	if n-1 < 0 {
+		es = "-"
+	}
+	ax := n - 1
+	if ax < 0 {
+		ax = -ax
+	}
+	if k == 1 {
+		return sign + digits + "e" + es + strconv.Itoa(ax)
+	}
+	return sign + digits[:1] + "." + digits[1:] + "e" + es + strconv.Itoa(ax)
 }
 
 // Value is a read-only view of a decoded JSON value, for the other files a
@@ -280,6 +501,19 @@ func (v Value) Get(key string) (Value, bool) {
 	return Value{m.Value}, true
 }
 
+// Keys returns an object's keys, each once (bytewise order).
+func (v Value) Keys() []string {
+	if v.v == nil || v.v.Kind != jsonObject {
+		return nil
+	}
+	ms := resolvedMembers(v.v)
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = m.Key
+	}
+	return out
+}
+
 // Str returns a string's decoded text.
 func (v Value) Str() (string, bool) {
 	if v.v == nil || v.v.Kind != jsonString {
@@ -306,6 +540,14 @@ func (v Value) Elems() []Value {
 		out[i] = Value{e}
 	}
 	return out
+}
+
+// JSON is the value's compact JSON text.
+func (v Value) JSON() string {
+	if v.v == nil {
+		return ""
+	}
+	return compactJSON(v.v)
 }
 
 // Pos is where the value starts.

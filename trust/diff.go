@@ -3,6 +3,7 @@ package trust
 import (
 	"cmp"
 	"fmt"
+	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -90,6 +91,9 @@ type FileChange struct {
 
 // Change is what happened to one server of one configuration.
 type Change struct {
+	// Client is the client whose configuration Path is, as in ReviewKey:
+	// "" for agentty, "claude-code" for Claude Code's `.mcp.json`.
+	Client string
 	// Path is the configuration's path (repository-relative).
 	Path string
 	// Server is the name on the new side (the old name when removed).
@@ -110,6 +114,39 @@ type Change struct {
 	Reasons []string
 	// Old and New are the entries (nil where absent).
 	Old, New *Server
+}
+
+// ClientClaudeCode is Claude Code's client id in Change and ReviewKey.
+const ClientClaudeCode = "claude-code"
+
+// ConfigLaunchDir is the launch directory ("" for the root) of a
+// repository-relative configuration path of client: the directory holding
+// `.agentty` for agentty, the directory holding `.mcp.json` for Claude Code.
+func ConfigLaunchDir(client, configPath string) string {
+	if client != ClientClaudeCode {
+		return LaunchDir(configPath)
+	}
+	if d := path.Dir(configPath); d != "." && d != "/" {
+		return d
+	}
+	return ""
+}
+
+// LaunchDir is the launch directory of the change's configuration.
+func (c *Change) LaunchDir() string { return ConfigLaunchDir(c.Client, c.Path) }
+
+// Grader grades a change of a client whose gate is not agentty's: the
+// impact and its reasons. c holds everything else (kind, fields, files,
+// fingerprints, the entries).
+type Grader func(c *Change) (Impact, []string)
+
+// DiffClient is Diff for another client's configuration: the same
+// pairing (by name, then renames of identical entries), field and file
+// changes and deep fingerprints, with Client set and the impact from
+// grade. Unchanged servers whose impact is unchanged are included, as by
+// Diff.
+func DiffClient(client string, old, new *Config, oldFiles, newFiles Files, grade Grader) []Change {
+	return diff(client, old, new, oldFiles, newFiles, Grants{}, grade)
 }
 
 // Diff compares one configuration path at two sides (either may be nil:
@@ -142,6 +179,10 @@ type Change struct {
 // compared: what agentty runs from it is unknown, and its MG310 finding
 // says so rather than a list of servers "removed".
 func Diff(old, new *Config, oldFiles, newFiles Files, g Grants) []Change {
+	return diff("", old, new, oldFiles, newFiles, g, nil)
+}
+
+func diff(client string, old, new *Config, oldFiles, newFiles Files, g Grants, grade Grader) []Change {
 	if new.Unreadable() {
 		return nil
 	}
@@ -154,8 +195,8 @@ func Diff(old, new *Config, oldFiles, newFiles Files, g Grants) []Change {
 	default:
 		return nil
 	}
-	oldSide := diffSide(old, oldFiles, g)
-	newSide := diffSide(new, newFiles, g)
+	oldSide := diffSide(old, oldFiles, g, grade == nil)
+	newSide := diffSide(new, newFiles, g, grade == nil)
 
 	// Pair servers by name, then removed with added ones whose entries are
 	// identical (renames), first come first served in name order.
@@ -192,11 +233,11 @@ func Diff(old, new *Config, oldFiles, newFiles Files, g Grants) []Change {
 		if ok {
 			o = oldSide.byName[oldName]
 		}
-		out = append(out, diffServer(cfgPath, oldSide, newSide, o, s, g))
+		out = append(out, diffServer(client, cfgPath, oldSide, newSide, o, s, g, grade))
 	}
 	for _, r := range removed {
 		if !renamedFrom[r] {
-			out = append(out, diffServer(cfgPath, oldSide, newSide, oldSide.byName[r], nil, g))
+			out = append(out, diffServer(client, cfgPath, oldSide, newSide, oldSide.byName[r], nil, g, grade))
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool {
@@ -218,7 +259,7 @@ type side struct {
 	verdicts map[string]Verdict
 }
 
-func diffSide(c *Config, files Files, g Grants) *side {
+func diffSide(c *Config, files Files, g Grants, agentty bool) *side {
 	sd := &side{cfg: c, files: files, byName: map[string]*Server{}, verdicts: map[string]Verdict{}}
 	if c == nil {
 		return sd
@@ -230,8 +271,10 @@ func diffSide(c *Config, files Files, g Grants) *side {
 	for _, s := range sd.servers {
 		sd.byName[s.Name] = s
 	}
-	for _, v := range Evaluate(c, g) {
-		sd.verdicts[v.Server.Name] = v
+	if agentty {
+		for _, v := range Evaluate(c, g) {
+			sd.verdicts[v.Server.Name] = v
+		}
 	}
 	return sd
 }
@@ -246,8 +289,8 @@ func (sd *side) runs(s *Server) (active, auto bool, why Reason) {
 	return true, v.Trusted, v.Reason
 }
 
-func diffServer(cfgPath string, os, ns *side, o, n *Server, g Grants) Change {
-	c := Change{Path: cfgPath, Old: o, New: n}
+func diffServer(client, cfgPath string, os, ns *side, o, n *Server, g Grants, grade Grader) Change {
+	c := Change{Client: client, Path: cfgPath, Old: o, New: n}
 	var oldFiles, newFiles []FileID
 	if o != nil {
 		c.Server = o.Name
@@ -277,7 +320,11 @@ func diffServer(cfgPath string, os, ns *side, o, n *Server, g Grants) Change {
 	default:
 		c.Change = ChangeUnchanged
 	}
-	c.Impact, c.Reasons = impact(&c, os, ns, g)
+	if grade != nil {
+		c.Impact, c.Reasons = grade(&c)
+	} else {
+		c.Impact, c.Reasons = impact(&c, os, ns, g)
+	}
 	return c
 }
 

@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -189,6 +190,9 @@ func decodeJSON(data []byte) (v *jsonValue, end int, err error) {
 func decodeDialect(data []byte, d *Dialect) (v *jsonValue, end int, lossy []Pos, err error) {
 	r := &jsonReader{data: data, cLine: 1, cCol: 1, d: d}
 	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
+		if d != nil && d.BOMFails {
+			return nil, 0, nil, r.errorf(0, "unexpected U+FEFF (a byte order mark)")
+		}
 		r.i = 3
 		r.cOff = 3
 	}
@@ -219,10 +223,65 @@ func (r *jsonReader) skipSpace() {
 		switch r.data[r.i] {
 		case ' ', '\t', '\n', '\r':
 			r.i++
+		case '/':
+			if r.d == nil || !r.d.Comments || !r.comment() {
+				return
+			}
 		default:
 			return
 		}
 	}
+}
+
+// comment skips the comment at r.i (d.Comments): "//" to the end of the
+// line (its line break stays), "/*" to the next "*/". A line ends at a
+// newline, and for JSONC readers (d.LineCommentCR) at a carriage return
+// too: strip-json-comments does not end a line comment at a lone CR, VS
+// Code's reader does. An unterminated block comment runs to the end of the
+// input, where the value that should follow is missing.
+func (r *jsonReader) comment() bool {
+	if r.i+1 >= len(r.data) {
+		return false
+	}
+	rest := r.data[r.i+2:]
+	switch r.data[r.i+1] {
+	case '/':
+		var j int
+		if r.d.LineCommentCR {
+			j = bytes.IndexAny(rest, "\r\n")
+		} else {
+			j = bytes.IndexByte(rest, '\n')
+		}
+		if j >= 0 {
+			r.i += 2 + j
+		} else {
+			r.i = len(r.data)
+		}
+	case '*':
+		if j := bytes.Index(rest, []byte("*/")); j >= 0 {
+			r.i += 2 + j + 2
+		} else {
+			r.i = len(r.data)
+		}
+	default:
+		return false
+	}
+	return true
+}
+
+// closes reports whether a trailing comma (d.TrailingCommas) is followed
+// by end, the closing bracket, and consumes it.
+func (r *jsonReader) closes(v *jsonValue, end byte) bool {
+	if r.d == nil || !r.d.TrailingCommas {
+		return false
+	}
+	r.skipSpace()
+	if r.i < len(r.data) && r.data[r.i] == end {
+		r.i++
+		v.Raw = r.data[v.Pos.Offset:r.i]
+		return true
+	}
+	return false
 }
 
 // value decodes one value with an explicit stack of the arrays and objects
@@ -383,6 +442,9 @@ func (r *jsonReader) next(v *jsonValue) (more bool, err error) {
 	switch r.data[r.i] {
 	case ',':
 		r.i++
+		if r.closes(v, end) {
+			return false, nil
+		}
 		if v.Kind == jsonObject {
 			return true, r.key(v)
 		}

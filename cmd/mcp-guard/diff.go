@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/project"
 	"github.com/mcp-guard/mcp-guard/report"
@@ -66,7 +67,8 @@ func diffCommand(e *env) *cli.Command {
 			if store.Err != nil && !errors.Is(store.Err, trust.ErrNoHome) {
 				fmt.Fprintf(e.stderr, "mcp-guard: warning: the approvals store approves nothing: %s\n", report.Sanitize(store.Err.Error()))
 			}
-			opts := project.Options{Grants: trust.Grants{Approved: store.Approved, AllowProject: e.getenv("AGENTTY_MCP_ALLOW_PROJECT")}}
+			opts := project.Options{Grants: trust.Grants{Approved: store.Approved, AllowProject: e.getenv("AGENTTY_MCP_ALLOW_PROJECT")},
+				Env: client.Env{Getenv: e.getenv, LookupEnv: func(k string) (string, bool) { v, ok := e.vars[k]; return v, ok }}}
 			res, err := project.Compare(ctx, repo, oldSide, newSide, opts)
 			if err != nil {
 				return failf("", "%v", err)

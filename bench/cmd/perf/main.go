@@ -21,6 +21,7 @@ func main() {
 	flag.IntVar(&o.historyRuns, "history-runs", 5, "timed runs per command for the history scans (seconds each)")
 	flag.StringVar(&o.only, "only", "", "comma-separated parts to run: hook,diff,history,gate (default all)")
 	flag.Float64Var(&o.scale, "scale", 1, "multiply every repository size by this (0.1 for a quick trial)")
+	flag.StringVar(&o.bin, "bin", "", "measure this mcp-guard binary instead of building the module's (before/after comparisons)")
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintf(os.Stderr, "perf: %v\n", err)
@@ -35,6 +36,7 @@ type options struct {
 	historyRuns int
 	only        string
 	scale       float64
+	bin         string
 }
 
 func run(o options) error {

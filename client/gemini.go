@@ -1,0 +1,445 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"regexp"
+	"strings"
+
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// Gemini CLI 0.61.0 as observed (clients-observed.md). Questions the
+// contract leaves open are marked OPEN and decided in the direction that
+// never under-reports what runs.
+type geminiClient struct{}
+
+func (geminiClient) ID() ID        { return Gemini }
+func (geminiClient) Title() string { return "Gemini CLI" }
+func (geminiClient) Parse(path string, data []byte) *trust.Config {
+	return trust.ParseDialect(path, data, trust.ScopeProject, trust.GeminiCLI)
+}
+
+// GeminiSettingsFile is the workspace settings file below the launch
+// directory.
+var GeminiSettingsFile = filepath.Join(".gemini", "settings.json")
+
+// Configs is the launch directory's .gemini/settings.json only: Gemini CLI
+// never walks up. In the home directory that file is the user's own.
+func (geminiClient) Configs(launchDir, _ string, env Env) ([]string, error) {
+	fsys := env.fs()
+	dir := realDir(launchDir, fsys)
+	if home := trust.HomeDir(env.getenv); home != "" && realDir(home, fsys) == dir {
+		return nil, nil
+	}
+	p := filepath.Join(dir, GeminiSettingsFile)
+	if present(fsys, p) {
+		return []string{p}, nil
+	}
+	return nil, nil
+}
+
+// present reports whether a config file is at p: a file, or an entry that
+// cannot be stat'ed (a loop, no permission), which is read and reported
+// rather than left out.
+func present(fsys FS, p string) bool {
+	fi, err := fsys.Stat(p)
+	if err == nil {
+		return !fi.IsDir()
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return false
+	}
+	_, lerr := fsys.Lstat(p)
+	return lerr == nil
+}
+
+// Spawn expands $VAR, ${VAR} and ${VAR:-default} in command, args, env
+// values and cwd (Gemini CLI expands every string of its settings when it
+// loads them); non-string args are spawned as JavaScript's String().
+func (geminiClient) Spawn(s *trust.Server, lookup Vars) Spawn {
+	sp := rawSpawn(s)
+	x := &expander{lookup: lookup}
+	sp.Command = x.gemini(s.Command)
+	for i, a := range s.Args {
+		if a.IsString {
+			sp.Args[i] = x.gemini(a.Str)
+		}
+	}
+	for i, e := range sp.RawEnv {
+		sp.Env[i].Value = x.gemini(e.Value)
+	}
+	if v, ok := s.Value("cwd"); ok {
+		if c, ok := v.Str(); ok {
+			sp.Cwd = x.gemini(c)
+		}
+	}
+	sp.Vars, sp.Missing = x.vars, x.missing
+	return sp
+}
+
+var (
+	geminiDefault = regexp.MustCompile(`\$\{(\w+):-([^}]+)\}`)
+	geminiBraced  = regexp.MustCompile(`\$\{(\w+)\}`)
+	geminiBare    = regexp.MustCompile(`\$(\w+)`)
+)
+
+// gemini expands s as Gemini CLI's resolveEnvVarsInString does, in three
+// passes over the previous pass's result: ${NAME:-default} (a defined
+// variable, even empty, else the default), then ${NAME}, then $NAME; an
+// undefined one without a default stays literal. NAME is \w+, so ${A-B}
+// and ${X:-} are never expanded.
+// OPEN: the three passes re-expand a value that itself holds $NAME.
+func (x *expander) gemini(s string) string {
+	s = geminiDefault.ReplaceAllStringFunc(s, func(m string) string {
+		sub := geminiDefault.FindStringSubmatch(m)
+		x.use(sub[1])
+		if v, ok := x.lookup(sub[1]); ok {
+			return v
+		}
+		return sub[2]
+	})
+	for _, re := range []*regexp.Regexp{geminiBraced, geminiBare} {
+		s = re.ReplaceAllStringFunc(s, func(m string) string {
+			name := re.FindStringSubmatch(m)[1]
+			x.use(name)
+			if v, ok := x.lookup(name); ok {
+				return v
+			}
+			x.missed(name)
+			return m
+		})
+	}
+	return s
+}
+
+// ExpandGemini is Gemini CLI's expansion of one string: the result, the
+// variables used and those undefined without a default.
+func ExpandGemini(s string, lookup Vars) (out string, vars, missing []string) {
+	x := &expander{lookup: lookup}
+	out = x.gemini(s)
+	return out, x.vars, x.missing
+}
+
+// GeminiServerTrusted reports whether an entry sets `trust` (JavaScript
+// truthy): Gemini CLI then skips every tool-call confirmation for it.
+func GeminiServerTrusted(s *trust.Server) bool {
+	v, ok := s.Value("trust")
+	return ok && truthy(v)
+}
+
+// GeminiState is Gemini CLI's folder trust and name suppression for one
+// launch directory.
+type GeminiState struct {
+	// Trusted: Gemini CLI runs the workspace's servers.
+	Trusted bool
+	// TrustedBy says what decided Trusted, in Gemini CLI's terms; Source
+	// the file or variable.
+	TrustedBy string
+	Source    string
+	// Unknown is set when a user state file could not be read: then every
+	// server counts as running without asking.
+	Unknown *Source
+
+	// disabled holds the enablement file's keys with enabled: false,
+	// as written (Gemini CLI looks the lower-cased name up).
+	disabled map[string]bool
+	// allowed are the mcp.allowed lists set (user, workspace); excluded
+	// the union of mcp.excluded. Both match names exactly (observed on
+	// 0.61.0: `includes(name)`, case-sensitive; only the enablement file
+	// lower-cases).
+	allowed  []geminiList
+	excluded map[string]string // name → the file that excludes it
+}
+
+type geminiList struct {
+	names map[string]bool
+	src   string
+}
+
+// geminiHome locates the user files.
+func geminiHome(env Env) (dir, shown string) {
+	return filepath.Join(trust.HomeDir(env.getenv), ".gemini"), "~/.gemini"
+}
+
+// State reads ~/.gemini/trustedFolders.json ($GEMINI_CLI_TRUSTED_FOLDERS_PATH),
+// ~/.gemini/settings.json, ~/.gemini/mcp-server-enablement.json and the
+// workspace's mcp.allowed/mcp.excluded.
+func (geminiClient) State(launchDir, _ string, env Env) *State {
+	fsys := env.fs()
+	dir := realDir(launchDir, fsys)
+	home, shown := geminiHome(env)
+	gs := &GeminiState{disabled: map[string]bool{}, excluded: map[string]string{}}
+	st := &State{Client: Gemini, LaunchDir: dir, Gemini: gs}
+
+	foldersPath, foldersShown := filepath.Join(home, "trustedFolders.json"), shown+"/trustedFolders.json"
+	if p := env.getenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH"); p != "" {
+		foldersPath, foldersShown = p, "$GEMINI_CLI_TRUSTED_FOLDERS_PATH"
+	}
+	folders := Source{Path: foldersPath, Display: foldersShown}
+	user := Source{Path: filepath.Join(home, "settings.json"), Display: shown + "/settings.json"}
+	enable := Source{Path: filepath.Join(home, "mcp-server-enablement.json"), Display: shown + "/mcp-server-enablement.json"}
+	work := Source{Path: filepath.Join(dir, GeminiSettingsFile), Display: GeminiSettingsFile, RepoSide: true}
+
+	rules := readGeminiFolders(fsys, &folders, dir)
+	userV, userOK := readGeminiJSON(fsys, &user)
+	folderTrust := true
+	if userOK {
+		folderTrust = geminiFolderTrust(userV)
+		gs.readLists(userV, user.Display)
+	}
+	if v, ok := readGeminiJSON(fsys, &enable); ok {
+		gs.readEnablement(v, &enable)
+	}
+	// The workspace file is the config itself: when it does not parse,
+	// Gemini CLI loads no server from it either, so its lists do not matter.
+	workSrc := work
+	if v, ok := readGeminiJSON(fsys, &workSrc); ok {
+		gs.readLists(v, work.Display)
+	}
+	work.Present = workSrc.Present
+
+	st.Sources = []Source{folders, user, enable, work}
+	for i := range st.Sources[:3] {
+		if src := st.Sources[i]; src.Err != nil && gs.Unknown == nil {
+			gs.Unknown = &src
+		}
+	}
+	switch t := env.getenv("GEMINI_CLI_TRUST_WORKSPACE"); {
+	case strings.EqualFold(t, "true") || t == "1":
+		// OPEN: only "true" was observed; "TRUE" and "1" count too.
+		gs.Trusted, gs.Source = true, "GEMINI_CLI_TRUST_WORKSPACE"
+		gs.TrustedBy = "GEMINI_CLI_TRUST_WORKSPACE=" + t + " trusts every folder"
+	case !folderTrust:
+		gs.Trusted, gs.Source = true, user.Display
+		gs.TrustedBy = user.Display + " turns folder trust off (security.folderTrust.enabled): every folder is trusted"
+	default:
+		gs.Trusted, gs.TrustedBy = rules.decide(dir)
+		gs.Source = folders.Display
+		if gs.TrustedBy == "" {
+			gs.TrustedBy = "no entry of " + folders.Display + " covers " + dir
+		}
+	}
+	return st
+}
+
+// readGeminiJSON reads a state file in Gemini CLI's dialect (JSONC, no
+// BOM); absent is fine, anything else that fails is recorded in src.Err.
+func readGeminiJSON(fsys FS, src *Source) (trust.Value, bool) {
+	data, err := fsys.ReadFile(src.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return trust.Value{}, false
+	}
+	src.Present = true
+	if err != nil {
+		src.Err = err
+		return trust.Value{}, false
+	}
+	v, err := trust.DecodeDialect(data, trust.GeminiCLI)
+	if err == nil && v.Kind() != "object" {
+		err = errors.New("the file is not an object")
+	}
+	if err != nil {
+		src.Err = err
+		return trust.Value{}, false
+	}
+	return v, true
+}
+
+// geminiFolderTrust is security.folderTrust.enabled of the user's
+// settings: on unless set to a falsy value (null is the default, on).
+func geminiFolderTrust(v trust.Value) bool {
+	sec, ok := v.Get("security")
+	if !ok {
+		return true
+	}
+	ft, ok := sec.Get("folderTrust")
+	if !ok {
+		return true
+	}
+	en, ok := ft.Get("enabled")
+	if !ok || en.Kind() == "null" {
+		return true
+	}
+	return truthy(en)
+}
+
+// readLists takes mcp.allowed and mcp.excluded, as written. A list of the
+// wrong shape is ignored: for allowed that lets everything through, for
+// excluded it excludes nothing, both the side that never under-reports.
+func (gs *GeminiState) readLists(v trust.Value, src string) {
+	mcp, ok := v.Get("mcp")
+	if !ok {
+		return
+	}
+	if names, ok := geminiNames(mcp, "allowed", true); ok && len(names) > 0 {
+		gs.allowed = append(gs.allowed, geminiList{names: names, src: src})
+	}
+	if names, ok := geminiNames(mcp, "excluded", false); ok {
+		for n := range names {
+			if _, had := gs.excluded[n]; !had {
+				gs.excluded[n] = src
+			}
+		}
+	}
+}
+
+// geminiNames reads a list of names, as written; strict: any element
+// that is not a string voids the list.
+func geminiNames(v trust.Value, key string, strict bool) (map[string]bool, bool) {
+	l, ok := v.Get(key)
+	if !ok || l.Kind() != "array" {
+		return nil, false
+	}
+	out := map[string]bool{}
+	for _, e := range l.Elems() {
+		s, ok := e.Str()
+		if !ok {
+			if strict {
+				return nil, false
+			}
+			continue
+		}
+		out[s] = true
+	}
+	return out, true
+}
+
+// readEnablement takes the names whose entry has enabled: false.
+func (gs *GeminiState) readEnablement(v trust.Value, src *Source) {
+	for _, name := range v.Keys() {
+		e, _ := v.Get(name)
+		if en, ok := e.Get("enabled"); ok {
+			if b, isBool := en.Bool(); isBool && !b {
+				gs.disabled[name] = true
+			}
+		}
+	}
+}
+
+// geminiRule is one trustedFolders.json entry: the path it covers (the
+// parent for TRUST_PARENT), real, and whether it trusts.
+type geminiRule struct {
+	path, written string
+	level         string
+}
+
+type geminiRules []geminiRule
+
+const (
+	geminiTrustFolder = "TRUST_FOLDER"
+	geminiTrustParent = "TRUST_PARENT"
+	geminiDoNotTrust  = "DO_NOT_TRUST"
+)
+
+// readGeminiFolders reads trustedFolders.json; a value that is not one of
+// the three levels makes the file unknown.
+func readGeminiFolders(fsys FS, src *Source, launchDir string) geminiRules {
+	v, ok := readGeminiJSON(fsys, src)
+	if !ok {
+		return nil
+	}
+	var rules geminiRules
+	for _, p := range v.Keys() {
+		e, _ := v.Get(p)
+		level, _ := e.Str()
+		switch level {
+		case geminiTrustFolder, geminiDoNotTrust, geminiTrustParent:
+		default:
+			src.Err = fmt.Errorf("%q: a %s, not TRUST_FOLDER, TRUST_PARENT or DO_NOT_TRUST", p, e.Kind())
+			return nil
+		}
+		// A relative entry is resolved against the launch directory, as
+		// Node's path functions resolve it against the process's cwd.
+		eff := p
+		if !filepath.IsAbs(eff) {
+			eff = filepath.Join(launchDir, eff)
+		}
+		if level == geminiTrustParent {
+			eff = filepath.Dir(eff)
+		}
+		rules = append(rules, geminiRule{path: realDir(eff, fsys), written: p, level: level})
+	}
+	return rules
+}
+
+// decide is the longest entry that covers dir (itself or an ancestor):
+// DO_NOT_TRUST blocks, TRUST_FOLDER and TRUST_PARENT trust. Symlinks are
+// resolved on both sides.
+// OPEN: two entries of equal length; trust wins.
+func (rules geminiRules) decide(dir string) (trusted bool, why string) {
+	best := -1
+	for _, r := range rules {
+		if !within(dir, r.path) || len(r.path) < best {
+			continue
+		}
+		if len(r.path) == best && r.level == geminiDoNotTrust {
+			continue
+		}
+		best = len(r.path)
+		trusted = r.level != geminiDoNotTrust
+		why = fmt.Sprintf("%q is %s", r.written, r.level)
+	}
+	return trusted, why
+}
+
+// within reports whether dir is root or below it.
+func within(dir, root string) bool {
+	rel, err := filepath.Rel(root, dir)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// answer is one name's state.
+func (gs *GeminiState) answer(name string) (runs bool, why, src string, repo bool) {
+	if gs.Unknown != nil {
+		return true, fmt.Sprintf("Gemini CLI's state is unknown: %s cannot be read (%v); counted as running without asking",
+			gs.Unknown.Display, gs.Unknown.Err), gs.Unknown.Display, false
+	}
+	if !gs.Trusted {
+		return false, "the folder is not trusted (" + gs.TrustedBy + "): Gemini CLI runs no workspace server, and `gemini -p` stops with an error", gs.Source, false
+	}
+	low := strings.ToLower(name)
+	if gs.disabled[low] {
+		return false, fmt.Sprintf("~/.gemini/mcp-server-enablement.json disables %q: Gemini CLI does not run it", low), "~/.gemini/mcp-server-enablement.json", false
+	}
+	if f, ok := gs.excluded[name]; ok {
+		return false, fmt.Sprintf("%s excludes `%s` (mcp.excluded): Gemini CLI does not run it", f, name), f, f == GeminiSettingsFile
+	}
+	for _, l := range gs.allowed {
+		if !l.names[name] {
+			return false, fmt.Sprintf("%s does not allow `%s` (mcp.allowed): Gemini CLI does not run it", l.src, name), l.src, l.src == GeminiSettingsFile
+		}
+	}
+	return true, "Gemini CLI trusts this folder (" + gs.TrustedBy + "): every change runs without asking", gs.Source, false
+}
+
+func (geminiClient) Gate(st *State, entries []Entry) []ServerVerdict {
+	out := make([]ServerVerdict, 0, len(entries))
+	for _, e := range entries {
+		runs, why, src, repo := st.Gemini.answer(e.Name)
+		if e.Server != nil && e.Server.Transport != trust.TransportStdio {
+			why += " (a remote server: connected, not spawned)"
+		}
+		if e.Server != nil && runs && GeminiServerTrusted(e.Server) {
+			why += "; `trust: true` skips its tool-call confirmations"
+		}
+		out = append(out, ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server,
+			Interactive: runs, Headless: runs, Why: why, Source: src, RepoSide: repo})
+	}
+	return out
+}
+
+// Impact: Gemini CLI binds nothing to a server: in a trusted folder any
+// change, a new server included, runs without asking.
+func (geminiClient) Impact(st *State, old, new *trust.Server) Impact {
+	if new == nil {
+		return Impact{Why: "removed: Gemini CLI no longer starts it"}
+	}
+	runs, why, src, repo := st.Gemini.answer(new.Name)
+	if runs && st.Gemini.Unknown == nil {
+		why = "Gemini CLI trusts this folder: every change runs without asking"
+	}
+	return Impact{Interactive: runs, Headless: runs, Why: why, Source: src, RepoSide: repo}
+}

@@ -1,0 +1,504 @@
+package client
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// VS Code as documented, never observed (docs/vscode.md):
+//
+//   - https://code.visualstudio.com/docs/copilot/reference/mcp-configuration
+//     (.vscode/mcp.json, "servers", "inputs", type, envFile, dev, sandbox)
+//   - https://code.visualstudio.com/docs/copilot/customization/mcp-servers
+//     (server trust, chat.mcp.autostart, chat.mcp.discovery.enabled)
+//   - https://code.visualstudio.com/docs/reference/variables-reference
+//     (${workspaceFolder}, ${env:NAME}, ${input:ID}, …)
+//   - https://code.visualstudio.com/docs/editing/workspaces/workspace-trust
+//     (Restricted Mode; tasks)
+//
+// Questions the documentation leaves open are marked OPEN and decided in
+// the direction that never under-reports what runs.
+type vscodeClient struct{}
+
+func (vscodeClient) ID() ID        { return VSCode }
+func (vscodeClient) Title() string { return "VS Code" }
+
+// VSCodeMCPFile is the workspace config, relative to the workspace folder.
+const VSCodeMCPFile = ".vscode/mcp.json"
+
+// VSCodeSettingsFile and VSCodeTasksFile are the workspace's settings and
+// tasks, relative to the workspace folder.
+const (
+	VSCodeSettingsFile = ".vscode/settings.json"
+	VSCodeTasksFile    = ".vscode/tasks.json"
+)
+
+// Parse reads .vscode/mcp.json as JSONC: comments and trailing commas
+// accepted, a syntax error leaves what runs unknown (trust.VSCode).
+func (vscodeClient) Parse(path string, data []byte) *trust.Config {
+	return trust.ParseDialect(path, data, trust.ScopeProject, trust.VSCode)
+}
+
+// Configs is the launch directory's .vscode/mcp.json: the launch directory
+// is the folder VS Code opens (the workspace folder). VS Code does not
+// walk up. OPEN: multi-root workspaces (a .code-workspace file naming
+// several folders) are not modelled.
+func (vscodeClient) Configs(launchDir, _ string, env Env) ([]string, error) {
+	return workspaceFile(launchDir, VSCodeMCPFile, env.fs()), nil
+}
+
+// workspaceFile is [dir/rel] when a file (or something mcp-guard cannot
+// stat, which is read and reported rather than left out) is there.
+func workspaceFile(dir, rel string, fsys FS) []string {
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	fi, err := fsys.Stat(p)
+	switch {
+	case err == nil && !fi.IsDir():
+		return []string{p}
+	case err != nil && !errors.Is(err, fs.ErrNotExist):
+		if _, lerr := fsys.Lstat(p); lerr == nil {
+			return []string{p}
+		}
+	}
+	return nil
+}
+
+// workspaceOf is the workspace folder of a config at <folder>/<dir>/<file>.
+func workspaceOf(configPath string) string { return filepath.Dir(filepath.Dir(configPath)) }
+
+// Spawn without a workspace folder leaves ${workspaceFolder} unresolved.
+func (vscodeClient) Spawn(s *trust.Server, lookup Vars) Spawn {
+	return vsSpawn(s, "", lookup, true)
+}
+
+func (vscodeClient) spawnIn(s *trust.Server, configPath string, lookup Vars) Spawn {
+	return vsSpawn(s, workspaceOf(configPath), lookup, true)
+}
+
+// vsSpawn is the spawn view of VS Code (inputs true) or Cursor: the
+// variables are expanded in command, args, env values and envFile.
+// OPEN: whether envFile's variables or env win a clash, and what a
+// relative envFile is relative to; EnvFile is reported as written.
+func vsSpawn(s *trust.Server, workspace string, lookup Vars, inputs bool) Spawn {
+	sp := rawSpawn(s)
+	v := &vsExpander{x: expander{lookup: lookup}, workspace: workspace, inputs: inputs}
+	sp.Command = v.expand(s.Command)
+	for i, a := range sp.RawArgs {
+		sp.Args[i] = v.expand(a)
+	}
+	for i, e := range sp.RawEnv {
+		sp.Env[i].Value = v.expand(e.Value)
+	}
+	if f, ok := s.StringMember("envFile"); ok {
+		sp.EnvFile = v.expand(f)
+	}
+	sp.Vars, sp.Missing = v.x.vars, v.x.missing
+	sp.Inputs, sp.Unresolved = v.inputIDs, v.unresolved
+	return sp
+}
+
+// vsExpander is VS Code's variable resolver for one server, which Cursor
+// documents a subset of.
+type vsExpander struct {
+	x         expander
+	workspace string // "" when unknown
+	// inputs: ${input:ID} is VS Code's; Cursor documents no inputs, so
+	// there it is an unresolved variable like any other.
+	inputs               bool
+	inputIDs, unresolved []string
+	seen                 map[string]bool // "input:ID" or the unresolved name
+}
+
+// expand replaces every ${…} left to right, as VS Code's resolver does
+// (/\$\{(.*?)\}/, one pass: a substituted value is not scanned again):
+// ${env:NAME} (an undefined variable becomes "", and is Missing),
+// ${userHome} ($HOME), ${workspaceFolder}, ${workspaceFolderBasename},
+// ${pathSeparator} and ${/}. ${input:ID} and every other variable stay
+// literal and are recorded.
+func (v *vsExpander) expand(s string) string { return substitute(s, true, v.resolve) }
+
+// resolve is one variable's value; false leaves it literal.
+func (v *vsExpander) resolve(name string) (string, bool) {
+	switch {
+	case strings.HasPrefix(name, "env:"):
+		k := name[len("env:"):]
+		v.x.use(k)
+		if val, ok := v.x.lookup(k); ok {
+			return val, true
+		}
+		v.x.missed(k)
+		return "", true
+	case name == "userHome":
+		v.x.use("HOME")
+		if h, ok := v.x.lookup("HOME"); ok && h != "" {
+			return h, true
+		}
+	case name == "workspaceFolder" && v.workspace != "":
+		return v.workspace, true
+	case name == "workspaceFolderBasename" && v.workspace != "":
+		return filepath.Base(v.workspace), true
+	case name == "pathSeparator" || name == "/":
+		return string(filepath.Separator), true
+	case v.inputs && strings.HasPrefix(name, "input:"):
+		if v.first(name) {
+			v.inputIDs = append(v.inputIDs, name[len("input:"):])
+		}
+		return "", false
+	}
+	if v.first("?" + name) {
+		v.unresolved = append(v.unresolved, name)
+	}
+	return "", false
+}
+
+// first reports whether key is seen for the first time.
+func (v *vsExpander) first(key string) bool {
+	if v.seen == nil {
+		v.seen = map[string]bool{}
+	}
+	if v.seen[key] {
+		return false
+	}
+	v.seen[key] = true
+	return true
+}
+
+// Autostart values of chat.mcp.autostart (VS Code's McpAutoStartValue).
+const (
+	AutostartNever          = "never"
+	AutostartOnlyNew        = "onlyNew"
+	AutostartNewAndOutdated = "newAndOutdated"
+)
+
+// VSCodeState is what mcp-guard knows of VS Code's gate for a workspace.
+// Neither decision VS Code gates on can be read: Workspace Trust lives in
+// VS Code's internal state database, and so do the per-server trust
+// decisions (MCP: Reset Trust). Both are counted as given.
+type VSCodeState struct {
+	Workspace string
+	// Settings is the workspace's .vscode/settings.json.
+	Settings Source
+	// Autostart is chat.mcp.autostart (or chat.mcp.autoStart) as the
+	// workspace sets it, "" when it does not; a boolean reads as
+	// newAndOutdated (true) or never (false).
+	Autostart string
+	// AutostartRaw is the setting's JSON text, for messages.
+	AutostartRaw string
+	// Discovery is chat.mcp.discovery.enabled as the workspace sets it
+	// (its JSON text, "" when unset): VS Code then reads other
+	// applications' MCP configurations too.
+	Discovery string
+	// AllowAutomaticTasks is task.allowAutomaticTasks as the workspace
+	// sets it (JSON text, "" when unset).
+	AllowAutomaticTasks string
+	// Unknown is set when the settings file could not be read: then every
+	// server counts as running without asking.
+	Unknown *Source
+}
+
+// AutostartOn reports whether VS Code starts servers on its own when a
+// chat message is sent. Only the workspace's own value is read; the
+// user's is not, and the default (newAndOutdated in current releases)
+// starts them, so only an explicit "never" turns it off.
+// OPEN: whether a workspace may set it at all (its scope).
+func (vs *VSCodeState) AutostartOn() bool { return vs.Autostart != AutostartNever }
+
+// State reads .vscode/settings.json (JSONC). A file that cannot be read
+// makes the state unknown.
+func (vscodeClient) State(launchDir, _ string, env Env) *State {
+	vs := &VSCodeState{Workspace: launchDir,
+		Settings: Source{Path: filepath.Join(launchDir, filepath.FromSlash(VSCodeSettingsFile)), Display: VSCodeSettingsFile, RepoSide: true}}
+	st := &State{Client: VSCode, LaunchDir: launchDir, VSCode: vs}
+	if v, ok := readSettings(env.fs(), &vs.Settings, trust.VSCode); ok {
+		vs.read(v)
+	}
+	if vs.Settings.Err != nil {
+		src := vs.Settings
+		vs.Unknown = &src
+	}
+	st.Sources = append(st.Sources, vs.Settings)
+	return st
+}
+
+// readSettings reads a JSON settings file in dialect d: absent is fine,
+// anything else that fails is recorded in src.Err.
+func readSettings(fsys FS, src *Source, d *trust.Dialect) (trust.Value, bool) {
+	data, err := fsys.ReadFile(src.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return trust.Value{}, false
+	}
+	src.Present = true
+	if err == nil {
+		var v trust.Value
+		v, err = trust.DecodeDialect(data, d)
+		if err == nil && v.Kind() != "object" {
+			err = errors.New("the file is not an object")
+		}
+		if err == nil {
+			return v, true
+		}
+	}
+	src.Err = err
+	return trust.Value{}, false
+}
+
+func (vs *VSCodeState) read(v trust.Value) {
+	var errs []error
+	for _, key := range []string{"chat.mcp.autostart", "chat.mcp.autoStart"} {
+		a, ok := Setting(v, key)
+		if !ok {
+			continue
+		}
+		val, err := autostartValue(a)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", key, err))
+			continue
+		}
+		// Of the two spellings, the one that starts servers wins.
+		if vs.Autostart == "" || vs.Autostart == AutostartNever {
+			vs.Autostart, vs.AutostartRaw = val, key+" = "+a.JSON()
+		}
+	}
+	if d, ok := Setting(v, "chat.mcp.discovery.enabled"); ok {
+		vs.Discovery = d.JSON()
+	}
+	if t, ok := Setting(v, "task.allowAutomaticTasks"); ok {
+		vs.AllowAutomaticTasks = t.JSON()
+	}
+	vs.Settings.Err = errors.Join(errs...)
+}
+
+// autostartValue reads chat.mcp.autostart's value; an unknown value is an
+// error (the state is then unknown).
+func autostartValue(v trust.Value) (string, error) {
+	if b, ok := v.Bool(); ok {
+		if b {
+			return AutostartNewAndOutdated, nil
+		}
+		return AutostartNever, nil
+	}
+	s, ok := v.Str()
+	switch {
+	case !ok:
+		return "", fmt.Errorf("a %s, not a string", v.Kind())
+	case s == AutostartNever, s == AutostartOnlyNew, s == AutostartNewAndOutdated:
+		return s, nil
+	}
+	return "", fmt.Errorf("unknown value %q", s)
+}
+
+// Setting looks a dotted setting up in a settings object as VS Code's
+// configuration model does: "a.b.c" as one key, or split at any dot into
+// nested objects ({"a": {"b.c": …}}). The last duplicate wins at each
+// level; the flat key is tried first.
+// OPEN: which wins when one file holds both forms.
+func Setting(v trust.Value, key string) (trust.Value, bool) {
+	if v.Kind() != "object" {
+		return trust.Value{}, false
+	}
+	if x, ok := v.Get(key); ok {
+		return x, true
+	}
+	for i := 0; i < len(key); i++ {
+		if key[i] != '.' {
+			continue
+		}
+		if sub, ok := v.Get(key[:i]); ok {
+			if x, ok := Setting(sub, key[i+1:]); ok {
+				return x, true
+			}
+		}
+	}
+	return trust.Value{}, false
+}
+
+func (vscodeClient) Gate(st *State, entries []Entry) []ServerVerdict {
+	vs := st.VSCode
+	out := make([]ServerVerdict, 0, len(entries))
+	for _, e := range entries {
+		why, src := vs.runs(e.Name)
+		v := ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server, Interactive: true, Headless: true, Why: why}
+		if src != nil {
+			v.Source, v.RepoSide = src.Display, src.RepoSide
+		}
+		if e.Server != nil {
+			v.Why += vsServerNotes(e.Server)
+		}
+		out = append(out, v)
+	}
+	return out
+}
+
+// runs says why a workspace server runs without asking, and which file
+// decided when one did.
+func (vs *VSCodeState) runs(name string) (string, *Source) {
+	if vs.Unknown != nil {
+		return fmt.Sprintf("the state is unknown: %s cannot be read (%v); counted as running without asking", vs.Unknown.Display, vs.Unknown.Err), vs.Unknown
+	}
+	why := fmt.Sprintf("VS Code starts `%s` once the workspace is trusted (Workspace Trust) and the server is trusted; mcp-guard cannot read either decision, so it counts as running without asking", name)
+	if vs.Autostart != "" && vs.AutostartOn() {
+		return why + fmt.Sprintf("; %s sets %s: VS Code starts it by itself when a chat message is sent", vs.Settings.Display, vs.AutostartRaw), &vs.Settings
+	}
+	return why, nil
+}
+
+// vsServerNotes are the documented per-server keys that change what runs.
+func vsServerNotes(s *trust.Server) string {
+	var notes []string
+	if s.Transport != trust.TransportStdio {
+		notes = append(notes, "a remote server: connected, not spawned")
+	}
+	if m, ok := s.Member("sandboxEnabled"); ok && m == "true" {
+		notes = append(notes, "sandboxEnabled: VS Code approves its tool calls without asking")
+	}
+	if _, ok := s.Member("dev"); ok {
+		notes = append(notes, "dev mode: VS Code restarts it when watched files change")
+	}
+	if _, ok := s.Member("envFile"); ok {
+		notes = append(notes, "envFile: its environment also comes from a file")
+	}
+	if len(notes) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(notes, "; ") + ")"
+}
+
+// Impact: once the workspace is trusted, a change runs without asking.
+// VS Code also documents a trust prompt for a new or changed server;
+// mcp-guard cannot read those decisions and does not count on the prompt.
+func (vscodeClient) Impact(st *State, old, new *trust.Server) Impact {
+	if new == nil {
+		return Impact{Why: "removed: VS Code no longer starts it"}
+	}
+	vs := st.VSCode
+	im := Impact{Interactive: true, Headless: true}
+	what := fmt.Sprintf("the new server `%s` runs", new.Name)
+	if old != nil && old.Name == new.Name {
+		what = changedPart(old, new)
+	}
+	switch {
+	case vs.Unknown != nil:
+		im.Why, im.Source, im.RepoSide = fmt.Sprintf("the state is unknown (%s cannot be read): %s without asking", vs.Unknown.Display, what), vs.Unknown.Display, vs.Unknown.RepoSide
+	default:
+		im.Why = fmt.Sprintf("VS Code trusts this workspace (as far as mcp-guard can tell): %s without asking; VS Code's own trust prompt for a new or changed server is not counted on", what)
+		if vs.Autostart != "" && vs.AutostartOn() {
+			im.Why += fmt.Sprintf("; %s sets %s, so it starts when a chat message is sent", vs.Settings.Display, vs.AutostartRaw)
+			im.Source, im.RepoSide = vs.Settings.Display, true
+		}
+	}
+	return im
+}
+
+// FolderOpenTask is a task of .vscode/tasks.json that VS Code runs when the
+// folder is opened (runOptions.runOn "folderOpen"): in a trusted workspace,
+// and, per the user's task.allowAutomaticTasks, without asking.
+type FolderOpenTask struct {
+	Label string
+	// Type is "shell", "process" or an extension's task type.
+	Type string
+	// Command is the task's command; Args its arguments (a {"value": …}
+	// argument as its value, any other non-string as its JSON text).
+	Command string
+	Args    []string
+	// PlatformCommands are the command overrides under "linux", "osx" and
+	// "windows", by platform.
+	PlatformCommands map[string]string
+	Pos              trust.Pos
+}
+
+// ParseVSCodeTasks lists the folderOpen tasks of a tasks.json (JSONC). An
+// error means the file could not be read as VS Code might: which tasks run
+// when the folder opens is then unknown.
+func ParseVSCodeTasks(data []byte) ([]FolderOpenTask, error) {
+	root, err := trust.DecodeDialect(data, trust.VSCode)
+	if err != nil {
+		return nil, err
+	}
+	if root.Kind() != "object" {
+		return nil, errors.New("the file is not an object")
+	}
+	tasks, ok := root.Get("tasks")
+	if !ok {
+		return nil, nil
+	}
+	if tasks.Kind() != "array" {
+		return nil, fmt.Errorf("tasks is a %s, not an array", tasks.Kind())
+	}
+	var out []FolderOpenTask
+	for _, t := range tasks.Elems() {
+		if !folderOpen(t) {
+			continue
+		}
+		ft := FolderOpenTask{Pos: t.Pos(), Command: taskString(t, "command")}
+		ft.Label, _ = strOf(t, "label")
+		ft.Type, _ = strOf(t, "type")
+		if a, ok := t.Get("args"); ok {
+			for _, e := range a.Elems() {
+				ft.Args = append(ft.Args, taskValue(e))
+			}
+		}
+		for _, p := range []string{"linux", "osx", "windows"} {
+			if o, ok := t.Get(p); ok {
+				if c := taskString(o, "command"); c != "" {
+					if ft.PlatformCommands == nil {
+						ft.PlatformCommands = map[string]string{}
+					}
+					ft.PlatformCommands[p] = c
+				}
+			}
+		}
+		out = append(out, ft)
+	}
+	return out, nil
+}
+
+// folderOpen reports whether a task runs when the folder opens; a
+// runOptions of the wrong shape counts as running (OPEN).
+func folderOpen(t trust.Value) bool {
+	ro, ok := t.Get("runOptions")
+	if !ok {
+		return false
+	}
+	if ro.Kind() != "object" {
+		return ro.Kind() != "null"
+	}
+	on, ok := ro.Get("runOn")
+	if !ok {
+		return false
+	}
+	s, isStr := on.Str()
+	return !isStr || s == "folderOpen"
+}
+
+func strOf(v trust.Value, key string) (string, bool) {
+	x, ok := v.Get(key)
+	if !ok {
+		return "", false
+	}
+	return x.Str()
+}
+
+func taskString(v trust.Value, key string) string {
+	x, ok := v.Get(key)
+	if !ok {
+		return ""
+	}
+	return taskValue(x)
+}
+
+// taskValue is a command or argument: a string, {"value": string}, or the
+// JSON text of anything else.
+func taskValue(v trust.Value) string {
+	if s, ok := v.Str(); ok {
+		return s
+	}
+	if s, ok := strOf(v, "value"); ok {
+		return s
+	}
+	return v.JSON()
+}

@@ -1,0 +1,101 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+const claudePath = ".mcp.json"
+
+// claudePull is a pull Claude Code sees: a command swapped under an
+// approved name, a script edited, a new server it asks about.
+func claudePull() []trust.Change {
+	cc := trust.ClientClaudeCode
+	return []trust.Change{
+		{Client: cc, Path: claudePath, Server: "db", Change: trust.ChangeChanged, Impact: trust.ImpactTrustPreserving,
+			Fields:  []trust.FieldChange{{Field: "command", Old: `"node"`, New: `"/bin/sh"`}},
+			Reasons: []string{"Claude Code approved `db` by name: the new command runs without asking"}},
+		{Client: cc, Path: "tools/.mcp.json", Server: "files", Change: trust.ChangeChanged, Impact: trust.ImpactTrustPreserving,
+			Files:   []trust.FileChange{{Path: "tools/server.js", Old: trust.Object{Mode: "100644", ID: "aa"}, New: trust.Object{Mode: "100644", ID: "bb"}}},
+			Reasons: []string{"Claude Code approved `files` by name: the changed script runs without asking"}},
+		{Client: cc, Path: claudePath, Server: "search", Change: trust.ChangeAdded, Impact: trust.ImpactNewUnapproved,
+			Reasons: []string{"`search` is not approved: Claude Code asks before it runs; `claude -p` runs it without asking"}},
+	}
+}
+
+func TestWriteWarningClientsGolden(t *testing.T) {
+	removed := []trust.Change{
+		{Client: trust.ClientClaudeCode, Path: claudePath, Server: "old", Change: trust.ChangeRemoved, Impact: trust.ImpactRemoved},
+		{Path: cfgPath, Server: "legacy", Change: trust.ChangeRemoved, Impact: trust.ImpactRemoved},
+	}
+	selfApproval := trust.NewFinding("MG701", ".claude/settings.json", trust.Pos{Line: 1, Column: 2}, "", "enableAllProjectMcpServers",
+		"enableAllProjectMcpServers: true in the repository's shared settings")
+	tests := []struct {
+		name string
+		w    Warning
+	}{
+		{name: "claude", w: Warning{Op: "merge", Changes: claudePull()}},
+		{name: "clients", w: Warning{Op: "merge", Changes: append(pullChanges()[:2], claudePull()[0]),
+			Findings: []trust.Finding{selfApproval}, Removed: removed,
+			ReviewCommands: []string{"mcp-guard review", "mcp-guard -C tools review"}}},
+		{name: "claude-finding-only", w: Warning{Op: "checkout", Findings: []trust.Finding{selfApproval}}},
+		{name: "claude-escaped", w: Warning{Op: "merge", Changes: []trust.Change{{Client: trust.ClientClaudeCode, Path: claudePath,
+			Server: "x\x1b[2J", Change: trust.ChangeAdded, Impact: trust.ImpactNewUnapproved, Reasons: []string{"`x\x1b[2J` is not approved"}}}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			mustWrite(t, WriteWarning(&b, tt.w, Style{}))
+			if bytes.ContainsAny(b.Bytes(), "\x1b\x07") {
+				t.Error("raw escape characters reached the output")
+			}
+			checkGolden(t, filepath.Join("hook", tt.name+".golden"), b.Bytes())
+		})
+	}
+}
+
+// TestWriteWarningRemovedOnlyIsSilent: going back to an older branch
+// removes servers every time; nothing new runs.
+func TestWriteWarningRemovedOnlyIsSilent(t *testing.T) {
+	var b bytes.Buffer
+	mustWrite(t, WriteWarning(&b, Warning{Op: "checkout", Removed: []trust.Change{
+		{Client: trust.ClientClaudeCode, Path: claudePath, Server: "old", Change: trust.ChangeRemoved, Impact: trust.ImpactRemoved}}}, Style{}))
+	if b.Len() != 0 {
+		t.Errorf("wrote %q", b.String())
+	}
+}
+
+// TestWriteWarningClientsLineBound: headings count against the bound.
+func TestWriteWarningClientsLineBound(t *testing.T) {
+	for n := range 30 {
+		var cs []trust.Change
+		for i := range n {
+			c := trust.Change{Path: cfgPath, Server: fmt.Sprint(i), Change: trust.ChangeAdded, Impact: trust.ImpactNewUnapproved}
+			if i%2 == 1 {
+				c.Client, c.Path = trust.ClientClaudeCode, claudePath
+			}
+			cs = append(cs, c)
+		}
+		var b bytes.Buffer
+		mustWrite(t, WriteWarning(&b, Warning{Op: "merge", Changes: cs, Removed: cs[:min(n, 2)]}, Style{}))
+		if lines := strings.Count(b.String(), "\n"); n > 0 && lines > maxWarningLines+2 {
+			t.Errorf("%d changes: %d lines", n, lines)
+		}
+	}
+}
+
+func TestWriteDiffClientsGolden(t *testing.T) {
+	d := Diff{Old: DiffSide{Rev: "ORIG_HEAD", Commit: strings.Repeat("a", 40)}, New: DiffSide{Rev: "HEAD", Commit: strings.Repeat("b", 40)},
+		Changes: append(claudePull(), pullChanges()[2])}
+	var buf bytes.Buffer
+	mustWrite(t, WriteDiff(&buf, d, Style{}))
+	checkGolden(t, "diff/clients.txt", buf.Bytes())
+	buf.Reset()
+	mustWrite(t, WriteJSON(&buf, NewDiffDoc(d)))
+	checkGolden(t, "diff/clients.json", buf.Bytes())
+}
