@@ -42,6 +42,9 @@ type serverCheck struct {
 }
 
 func (c *serverCheck) add(rule string, pos trust.Pos, key, format string, args ...any) {
+	if d := c.cfg.Dialect; d != nil {
+		format = inClientWords(format, d.Client)
+	}
 	msg := fmt.Sprintf("server %q: ", c.s.Name) + fmt.Sprintf(format, args...)
 	if c.s.Disabled {
 		msg += " (the server is disabled now; enabling it runs this)"
@@ -51,6 +54,20 @@ func (c *serverCheck) add(rule string, pos trust.Pos, key, format string, args .
 		k += "." + key
 	}
 	c.out = append(c.out, trust.NewFinding(rule, c.cfg.Path, pos, c.s.Name, k, msg))
+}
+
+// inClientWords says a rule's text, written for agentty, of another
+// client: its approvals cover none of what agentty's fingerprint leaves
+// out (Claude Code binds them to the name, Gemini CLI and Codex to the
+// folder). Only the rule's own words change, never a repository string.
+func inClientWords(format, client string) string {
+	return strings.NewReplacer(
+		"agentty's fingerprint", "what "+client+" approves",
+		"the fingerprint", "what "+client+" approves",
+		"agentty's approval", client+"'s approval",
+		"agentty's environment", client+"'s environment",
+		"agentty", client,
+	).Replace(format)
 }
 
 func (c *serverCheck) run(opts Options) {
@@ -131,7 +148,7 @@ func (c *serverCheck) commandLine() {
 	argv := append([]string{c.s.SpawnCommand()}, c.s.SpawnArgs()...)
 	for _, h := range analyzeArgv(argv) {
 		pos, key := c.wordPos(h.at)
-		c.add(h.rule, pos, key, "%s: %s", key, h.detail)
+		c.add(h.rule, pos, key, "%s: %s"+h.tail, key, h.detail)
 	}
 }
 

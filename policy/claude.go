@@ -194,7 +194,7 @@ func shellRuleFindings(p, key string, pos trust.Pos, cmd string) []trust.Finding
 	var out []trust.Finding
 	for _, hit := range analyzeScript(cmd, 0) {
 		if strings.HasPrefix(hit.rule, "MG2") {
-			out = append(out, trust.NewFinding(hit.rule, p, pos, "", key, key+": "+hit.detail))
+			out = append(out, trust.NewFinding(hit.rule, p, pos, "", key, key+": "+hit.detail+hit.tail))
 		}
 	}
 	return append(out, runSecrets(p, key, pos, cmd)...)

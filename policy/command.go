@@ -24,6 +24,9 @@ type hit struct {
 	rule   string
 	at     int
 	detail string
+	// tail is the rule's own closing words (no repository text), said
+	// in the words of the config's client.
+	tail string
 }
 
 // Limits that keep the analysis of hostile input bounded.

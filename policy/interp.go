@@ -87,8 +87,8 @@ func launchHits(sp launch.Spawn, at func(source string) (int, bool)) []hit {
 		if len(labels) > 3 {
 			labels = append(labels[:3], fmt.Sprintf("%d more", len(items)-3))
 		}
-		out = append(out, hit{rule: "MG105", at: i, detail: fmt.Sprintf("%s: %s; agentty's approval does not cover its content",
-			strings.Join(labels, ", "), why)})
+		out = append(out, hit{rule: "MG105", at: i, detail: fmt.Sprintf("%s: %s", strings.Join(labels, ", "), why),
+			tail: "; agentty's approval does not cover its content"})
 	}
 	for _, in := range sc.Inline {
 		if posixShells[progName(in.Program)] != "" {

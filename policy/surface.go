@@ -34,6 +34,15 @@ type File struct {
 // ErrOutside reports a symlink leading out of the scanned directory.
 var ErrOutside = errors.New("a symlink leads outside the scanned directory: mcp-guard does not follow it")
 
+// serverDialects are the dialects of the client configs whose servers a
+// plain-directory scan checks (Codex's TOML is read by package client).
+var serverDialects = map[gitscan.Kind]*trust.Dialect{
+	gitscan.KindClaudeMCP:      trust.ClaudeCode,
+	gitscan.KindCursorMCP:      trust.Cursor,
+	gitscan.KindVSCodeMCP:      trust.VSCode,
+	gitscan.KindGeminiSettings: trust.GeminiCLI,
+}
+
 // CheckFile returns every finding of one surface read from a plain
 // directory, in the order found: the file-level rules (MG305, MG306,
 // MG5xx), the integrity findings of parsing, and the per-entry checks.
@@ -68,6 +77,17 @@ func CheckFile(f File, opts Options) []trust.Finding {
 		out = append(out, cfg.Findings...)
 		out = append(out, CheckServers(cfg, opts)...)
 		return out
+	case gitscan.KindClaudeMCP, gitscan.KindCursorMCP, gitscan.KindVSCodeMCP, gitscan.KindGeminiSettings:
+		// A plain directory: the other clients' servers go through the
+		// same server rules, read in their client's dialect (in a
+		// repository, scan takes them from project, which does the same).
+		if f.Err == nil && f.Data != nil {
+			cfg := trust.ParseDialect(f.Path, f.Data, trust.ScopeProject, serverDialects[f.Kind])
+			if f.Kind != gitscan.KindGeminiSettings {
+				out = append(out, cfg.Findings...)
+			}
+			out = append(out, CheckServers(cfg, opts)...)
+		}
 	}
 	if sf, ok := SurfaceFinding(f.Path, f.Kind, "present", f.Err); ok {
 		out = append(out, sf)
@@ -220,7 +240,7 @@ func checkHooks(f File) []trust.Finding {
 			}
 			key := fmt.Sprintf("%s[%d].run", phase, i)
 			for _, h := range analyzeScript(r.val.str, 0) {
-				out = append(out, trust.NewFinding(h.rule, f.Path, r.keyPos, "", key, key+": "+h.detail))
+				out = append(out, trust.NewFinding(h.rule, f.Path, r.keyPos, "", key, key+": "+h.detail+h.tail))
 			}
 			out = append(out, runSecrets(f.Path, key, r.keyPos, r.val.str)...)
 		}

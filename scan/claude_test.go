@@ -40,14 +40,15 @@ func TestScanClaudeApprovals(t *testing.T) {
 	r.write("sub/.claude/settings.local.json", `{"disabledMcpjsonServers":["db"]}`) // a deny list approves nothing
 	r.write(".claude/agents.json", selfApproval)                                    // not a settings file
 	c1 := r.commit("claude")
-	want := "MG701 .claude/settings.json 2:3|MG705 .github/workflows/review.yml 7:14"
+	// MG105: the server rules check .mcp.json's servers too, in its file.
+	want := "MG105 .mcp.json 1:47|MG701 .claude/settings.json 2:3|MG705 .github/workflows/review.yml 7:14"
 	for _, req := range []Request{{Target: TargetWorkTree}, {Target: TargetStaged}, {Target: TargetRev, Rev: c1}} {
 		res := r.scan(req)
 		if got := strings.Join(rulesAt(res.Findings), "|"); got != want {
 			t.Errorf("%s: findings %s, want %s", req.Target, got, want)
 		}
-		if res.Files != 4 {
-			t.Errorf("%s: %d files read, want 4 (two settings, two workflows)", req.Target, res.Files)
+		if res.Files != 5 {
+			t.Errorf("%s: %d files read, want 5 (.mcp.json, two settings, two workflows)", req.Target, res.Files)
 		}
 	}
 

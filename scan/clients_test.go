@@ -41,6 +41,8 @@ func TestScanClientSwitches(t *testing.T) {
 	r.write("sub/.mcp.json", `{"mcpServers":{"db":{"command":"python3","args":["./db.py"]}}}`)      // the same command, written another way
 	c1 := r.commit("clients")
 	want := strings.Join([]string{
+		"MG105 .mcp.json 1:47", // .mcp.json's servers go through the server rules
+		"MG105 sub/.mcp.json 1:50",
 		"MG708 .gemini/settings.json 4:70",
 		"MG711 .vscode/settings.json 3:3",
 		"MG713 .vscode/tasks.json 4:64",
@@ -54,8 +56,8 @@ func TestScanClientSwitches(t *testing.T) {
 		if got := strings.Join(rulesAt(res.Findings), "|"); got != want {
 			t.Errorf("%s: findings\n%s\nwant\n%s", req.Target, got, want)
 		}
-		if res.Files != 9 {
-			t.Errorf("%s: %d files read, want 9 (two Gemini settings, two Cursor configs, VS Code settings, two tasks, Codex, the workflow)", req.Target, res.Files)
+		if res.Files != 11 {
+			t.Errorf("%s: %d files read, want 11 (two .mcp.json, two Gemini settings, two Cursor configs, VS Code settings, two tasks, Codex, the workflow)", req.Target, res.Files)
 		}
 	}
 
@@ -148,7 +150,9 @@ func TestScanClientsPlainDirectory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := strings.Join(rulesAt(res.Findings), "|"); got != "MG711 web/.vscode/settings.json 3:3|MG713 .vscode/tasks.json 4:64|MG717 .mcp.json 1:16|MG718 web/.vscode 1:1" {
+	// The servers of .mcp.json and .cursor/mcp.json go through the server
+	// rules too (MG105, MG201, MG202), located in their files.
+	if got := strings.Join(rulesAt(res.Findings), "|"); got != "MG105 .mcp.json 1:47|MG201 .cursor/mcp.json 2:42|MG202 .cursor/mcp.json 2:42|MG711 web/.vscode/settings.json 3:3|MG713 .vscode/tasks.json 4:64|MG717 .mcp.json 1:16|MG718 web/.vscode 1:1" {
 		t.Fatalf("plain directory: %s", got)
 	}
 }

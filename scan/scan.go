@@ -287,6 +287,16 @@ func (s *repoScan) snapshot(side gitscan.Side, notes bool) ([]trust.Finding, int
 		files++
 		out = append(out, policy.CheckServers(c.Config, s.req.Options)...)
 	}
+	// The other clients' configs (Claude Code's .mcp.json, ...): their
+	// parse findings and the same server rules, located in their files.
+	for _, c := range snap.Clients {
+		if !s.below(c.Path) {
+			continue
+		}
+		files++
+		out = append(out, c.Findings()...)
+		out = append(out, policy.CheckServers(c.Config, s.req.Options)...)
+	}
 	for _, o := range snap.Others {
 		if !s.below(o.Path) || o.Kind == gitscan.KindLinkedDir {
 			continue
