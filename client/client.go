@@ -206,6 +206,24 @@ type ClientEvaluation struct {
 
 var clients = []Client{agenttyClient{}, claudeClient{}, cursorClient{}, vscodeClient{}, geminiClient{}, codexClient{}}
 
+// Dialect is the JSON dialect a client's entries are read in (Codex: the
+// JSON form of its TOML tables); nil for agentty, whose is trust.Parse's.
+func Dialect(id ID) *trust.Dialect {
+	switch id {
+	case ClaudeCode:
+		return trust.ClaudeCode
+	case Cursor:
+		return trust.Cursor
+	case VSCode:
+		return trust.VSCode
+	case Gemini:
+		return trust.GeminiCLI
+	case Codex:
+		return trust.Codex
+	}
+	return nil
+}
+
 // All returns every client, in a fixed order.
 func All() []Client { return append([]Client(nil), clients...) }
 

@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"path"
@@ -69,6 +70,30 @@ type ClientServer struct {
 	// Blocking(false) counts it.
 	Blocks bool
 	Why    trust.GateReason
+}
+
+// Since is what changed in cs since the version last reviewed (its
+// baseline: the last approved version, else the last decision), as
+// View.Since says it for agentty; nil when it was never reviewed.
+func (cv *ClientView) Since(cs ClientServer) *trust.Change {
+	base := cs.Last.Baseline()
+	d := client.Dialect(cv.Client)
+	if base == nil || cs.Server == nil || d == nil {
+		return nil
+	}
+	name, _ := json.Marshal(cs.Name)
+	key, _ := json.Marshal(d.ServersKey)
+	wrap := func(entry string) *trust.Config {
+		return trust.ParseDialect(cs.Config, []byte(`{`+string(key)+`:{`+string(name)+`:`+entry+`}}`), trust.ScopeProject, d)
+	}
+	old := trust.Files{cs.Name: base.FileIDs()}
+	cur := trust.Files{cs.Name: cs.Files}
+	for _, c := range trust.Diff(wrap(base.Entry), wrap(cs.Server.Canonical()), old, cur, trust.Grants{}) {
+		if c.Server == cs.Name {
+			return &c
+		}
+	}
+	return &trust.Change{Server: cs.Name}
 }
 
 // Label is how messages name the server: "claude-code:db".

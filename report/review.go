@@ -157,26 +157,33 @@ func WriteReviewItem(w io.Writer, it ReviewItem, st Style) error {
 	}
 	p.printf("  agentty  %s\n", reasonText(v.Verdict))
 	p.printf("  why      %s\n", GateReasonText(v))
-	if it.Since != nil {
-		if len(it.Since.Fields) == 0 && len(it.Since.Files) == 0 {
-			p.printf("  since your last review: no change to the entry or its files\n")
-		} else {
-			p.printf("  since your last review:\n")
-		}
-		// The same rendering as `mcp-guard diff` (diff.go): long values
-		// as an inline diff, so a one-character swap stands out.
-		for _, f := range it.Since.Fields {
-			p.printf("    %s: %s\n", Sanitize(f.Field), fieldChange(f.Old, f.New, st))
-		}
-		for _, f := range it.Since.Files {
-			p.printf("    file %s: %s → %s%s\n", Sanitize(f.Path), objectText(f.Old), objectText(f.New), whyText(f.Why, st))
-		}
-		writeChangeContent(p, it.Content, "      ", st)
-	}
+	writeSince(p, it.Since, it.Content, st)
 	for _, f := range it.Findings {
 		p.wrapf(st, "  %s %s %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Message))
 	}
 	return p.err
+}
+
+// writeSince writes what changed since the last review (nil: never
+// reviewed): the same rendering as `mcp-guard diff` (diff.go), long values
+// as an inline diff so a one-character swap stands out, then the files'
+// content and the commits that changed them.
+func writeSince(p *printer, since *trust.Change, content *ChangeContent, st Style) {
+	if since == nil {
+		return
+	}
+	if len(since.Fields) == 0 && len(since.Files) == 0 {
+		p.printf("  since your last review: no change to the entry or its files\n")
+	} else {
+		p.printf("  since your last review:\n")
+	}
+	for _, f := range since.Fields {
+		p.printf("    %s: %s\n", Sanitize(f.Field), fieldChange(f.Old, f.New, st))
+	}
+	for _, f := range since.Files {
+		p.printf("    file %s: %s → %s%s\n", Sanitize(f.Path), objectText(f.Old), objectText(f.New), whyText(f.Why, st))
+	}
+	writeChangeContent(p, content, "      ", st)
 }
 
 // ReviewAction is what a key does at the interactive review's prompt.
@@ -484,8 +491,8 @@ func WriteVettedNote(w io.Writer, title string, snap *gate.Snapshot, st Style) e
 // WriteClientReviewItem writes one of a client's servers on the review
 // screen: what the client starts (after its interpolation, and the
 // variables that depends on), the files it runs, the client's own verdict
-// in its words, and why it waits.
-func WriteClientReviewItem(w io.Writer, title string, cs gate.ClientServer, index, total int, st Style) error {
+// in its words, why it waits, and what changed since the last review.
+func WriteClientReviewItem(w io.Writer, title string, cs gate.ClientServer, index, total int, since *trust.Change, content *ChangeContent, st Style) error {
 	p := &printer{w: w}
 	head := "── " + Sanitize(cs.Label())
 	if total > 1 {
@@ -518,5 +525,6 @@ func WriteClientReviewItem(w io.Writer, title string, cs gate.ClientServer, inde
 	}
 	p.printf("  %-8s %s\n", "client", Sanitize(title+": "+cs.ServerVerdict.Why))
 	p.printf("  why      %s\n", Sanitize(clientGateReason(cs, title)))
+	writeSince(p, since, content, st)
 	return p.err
 }

@@ -148,7 +148,9 @@ func (g *gateView) interactiveClient(ctx context.Context, e *env, cv *gate.Clien
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		report.WriteClientReviewItem(w, cv.Title, cs, i+1, len(blocking), st)
+		since := cv.Since(cs)
+		content := changeContentAt(ctx, e, cv.Top, cv.Head, cs.Last.Baseline(), since)
+		report.WriteClientReviewItem(w, cv.Title, cs, i+1, len(blocking), since, content, st)
 	ask:
 		for {
 			k, err := keys.key(func() { fmt.Fprint(w, report.ReviewPrompt(st)) })
@@ -183,15 +185,15 @@ func (g *gateView) interactiveClient(ctx context.Context, e *env, cv *gate.Clien
 				break ask
 			case report.ReviewQuit:
 				left += len(blocking) - i
-				fmt.Fprintf(w, "stopped; %d still wait for review\n", left)
+				fmt.Fprintf(w, "stopped; %s for review\n", report.Waiting(left, "still"))
 				return left, nil
 			case report.ReviewInterrupt:
 				left += len(blocking) - i
-				fmt.Fprintf(w, "interrupted; %d still wait for review\n", left)
+				fmt.Fprintf(w, "interrupted; %s for review\n", report.Waiting(left, "still"))
 				return left, &exitError{code: exitInterrupted}
 			case report.ReviewShowHelp:
 				fmt.Fprint(w, report.ReviewHelp())
-				report.WriteClientReviewItem(w, cv.Title, cs, i+1, len(blocking), st)
+				report.WriteClientReviewItem(w, cv.Title, cs, i+1, len(blocking), since, content, st)
 			default:
 				fmt.Fprintln(w, report.ReviewHint())
 			}

@@ -51,10 +51,16 @@ func changeContent(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Sid
 // when the commit is gone), with the commits from it to HEAD. nil outside
 // git or when no file changed.
 func (g *gateView) reviewContent(ctx context.Context, e *env, base *trust.ReviewedVersion, since *trust.Change) *report.ChangeContent {
-	if g.Top == "" || base == nil || since == nil || len(since.Files) == 0 {
+	return changeContentAt(ctx, e, g.Top, g.Head, base, since)
+}
+
+// changeContentAt is reviewContent for the repository at top (HEAD head):
+// the files of since, as reviewed at base against the work tree.
+func changeContentAt(ctx context.Context, e *env, top, headID string, base *trust.ReviewedVersion, since *trust.Change) *report.ChangeContent {
+	if top == "" || base == nil || since == nil || len(since.Files) == 0 {
 		return nil
 	}
-	repo, err := gitscan.Open(g.Top, gitscan.WithEnv(e.environ))
+	repo, err := gitscan.Open(top, gitscan.WithEnv(e.environ))
 	if err != nil {
 		return &report.ChangeContent{Err: err.Error()}
 	}
@@ -68,8 +74,8 @@ func (g *gateView) reviewContent(ctx context.Context, e *env, base *trust.Review
 		}
 	}
 	head := gitscan.Empty
-	if g.Head != "" {
-		if s, err := repo.Resolve(g.Head); err == nil {
+	if headID != "" {
+		if s, err := repo.Resolve(headID); err == nil {
 			head = s
 		}
 	}
