@@ -44,7 +44,7 @@ type rootsEntry struct {
 }
 
 const (
-	cacheVersion    = 3
+	cacheVersion    = 4
 	cacheFileName   = "trees.v2"
 	cacheMaxEntries = 8
 	cacheMaxBytes   = 8 << 20

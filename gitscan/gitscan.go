@@ -374,6 +374,12 @@ const (
 	// KindCIWorkflow is a CI definition at the repository root:
 	// .github/workflows/*.yml|*.yaml and .gitlab-ci.yml.
 	KindCIWorkflow
+	KindGeminiSettings // **/.gemini/settings.json: Gemini CLI's workspace settings and servers
+	KindCodexConfig    // **/.codex/config.toml: Codex's project layer
+	KindCursorMCP      // **/.cursor/mcp.json: Cursor's project servers
+	KindVSCodeMCP      // **/.vscode/mcp.json: VS Code's workspace servers
+	KindVSCodeSettings // **/.vscode/settings.json
+	KindVSCodeTasks    // **/.vscode/tasks.json
 )
 
 // SurfacePatterns are the glob patterns (git `:(glob)` syntax) of every
@@ -387,16 +393,25 @@ var SurfacePatterns = append([]string{
 	"**/.agents/agents/*.md",
 	"**/.claude/agents/*.md",
 	"**/.mcp.json",
+	"**/.gemini/settings.json",
+	"**/.codex/config.toml",
+	"**/.cursor/mcp.json",
+	"**/.vscode/mcp.json",
 }, sharedOnlyPatterns...)
 
 // sharedOnlyPatterns are the surfaces that matter only when the repository
 // shares them (tracked, or untracked and about to be): a gitignored
 // `.claude/settings.local.json` is the user's own approval state, which
-// Claude Code writes there itself, and CI reads only committed workflows.
-// The work tree does not list them when the ignore rules hide them.
+// Claude Code writes there itself, CI reads only committed workflows, and
+// a gitignored `.vscode/settings.json` or `tasks.json` is the user's own
+// editor setup. The work tree does not list them when the ignore rules
+// hide them. (The other clients' server configs are surfaces ignored or
+// not: the client reads them anyway.)
 var sharedOnlyPatterns = []string{
 	"**/.claude/settings.json",
 	"**/.claude/settings.local.json",
+	"**/.vscode/settings.json",
+	"**/.vscode/tasks.json",
 	".github/workflows/*.yml",
 	".github/workflows/*.yaml",
 	".gitlab-ci.yml",

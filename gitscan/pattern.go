@@ -32,6 +32,18 @@ func (k Kind) String() string {
 		return "claude-settings"
 	case KindCIWorkflow:
 		return "ci-workflow"
+	case KindGeminiSettings:
+		return "gemini-settings"
+	case KindCodexConfig:
+		return "codex-config"
+	case KindCursorMCP:
+		return "cursor-mcp"
+	case KindVSCodeMCP:
+		return "vscode-mcp"
+	case KindVSCodeSettings:
+		return "vscode-settings"
+	case KindVSCodeTasks:
+		return "vscode-tasks"
 	}
 	return fmt.Sprintf("kind(%d)", int(k))
 }
@@ -45,6 +57,23 @@ var surfaceDirPatterns = []string{
 	"**/.agents/agents",
 	"**/.claude",
 	"**/.claude/agents",
+	"**/.gemini",
+	"**/.codex",
+	"**/.cursor",
+	"**/.vscode",
+}
+
+// clientFiles are the other clients' files, by directory and name.
+var clientFiles = []struct {
+	dir, name string
+	kind      Kind
+}{
+	{".gemini", "settings.json", KindGeminiSettings},
+	{".codex", "config.toml", KindCodexConfig},
+	{".cursor", "mcp.json", KindCursorMCP},
+	{".vscode", "mcp.json", KindVSCodeMCP},
+	{".vscode", "settings.json", KindVSCodeSettings},
+	{".vscode", "tasks.json", KindVSCodeTasks},
 }
 
 // KindOf classifies a repository-relative, slash-separated path as an
@@ -79,6 +108,13 @@ func KindOf(path string) (Kind, bool) {
 		(asciiEqualFold(parts[n-1], "settings.json") || asciiEqualFold(parts[n-1], "settings.local.json")) {
 		return KindClaudeSettings, true
 	}
+	if n >= 2 {
+		for _, c := range clientFiles {
+			if asciiEqualFold(parts[n-2], c.dir) && asciiEqualFold(parts[n-1], c.name) {
+				return c.kind, true
+			}
+		}
+	}
 	if n == 1 && asciiEqualFold(parts[0], ".gitlab-ci.yml") {
 		return KindCIWorkflow, true
 	}
@@ -91,7 +127,9 @@ func KindOf(path string) (Kind, bool) {
 
 // sharedOnly reports the kinds that are not surfaces when the ignore rules
 // hide them (see sharedOnlyPatterns).
-func sharedOnly(k Kind) bool { return k == KindClaudeSettings || k == KindCIWorkflow }
+func sharedOnly(k Kind) bool {
+	return k == KindClaudeSettings || k == KindCIWorkflow || k == KindVSCodeSettings || k == KindVSCodeTasks
+}
 
 func hasSuffixFold(s, suffix string) bool {
 	return len(s) >= len(suffix) && asciiEqualFold(s[len(s)-len(suffix):], suffix)
@@ -101,12 +139,22 @@ func isPersonaRoot(s string) bool {
 	return asciiEqualFold(s, ".agentty") || asciiEqualFold(s, ".agents") || asciiEqualFold(s, ".claude")
 }
 
+// isClientDir reports another client's directory (see clientFiles).
+func isClientDir(s string) bool {
+	for _, c := range clientFiles {
+		if asciiEqualFold(s, c.dir) {
+			return true
+		}
+	}
+	return false
+}
+
 // isLinkedDirPath reports whether path names a surface directory (see
 // KindLinkedDir), ignoring ASCII case like KindOf.
 func isLinkedDirPath(path string) bool {
 	parts := strings.Split(path, "/")
 	n := len(parts)
-	if isPersonaRoot(parts[n-1]) {
+	if isPersonaRoot(parts[n-1]) || isClientDir(parts[n-1]) {
 		return true
 	}
 	return n >= 2 && asciiEqualFold(parts[n-1], "agents") && isPersonaRoot(parts[n-2])

@@ -162,7 +162,7 @@ func TestIgnoredSurfacesAreSurfaces(t *testing.T) {
 	needGit(t)
 	env := testEnv(t)
 	dir := gitInit(t, env)
-	writeFile(t, dir, ".gitignore", ".agentty/\nbuild/\n*.local.md\n.mcp.json\nsettings.local.json\n")
+	writeFile(t, dir, ".gitignore", ".agentty/\nbuild/\n*.local.md\n.mcp.json\nsettings.local.json\n.vscode/\n.gemini/\n")
 	writeFile(t, dir, "README", "r")
 	run(t, env, dir, nil, "add", ".")
 	run(t, env, dir, nil, "commit", "-q", "-m", "one")
@@ -176,18 +176,30 @@ func TestIgnoredSurfacesAreSurfaces(t *testing.T) {
 	writeFile(t, dir, ".claude/settings.local.json", "{}")    // ignored: the user's own state, no surface
 	writeFile(t, dir, ".claude/settings.json", "{}")          // not ignored: about to be shared
 	writeFile(t, dir, "build/.github/workflows/x.yml", "{}")  // not at the root
+	writeFile(t, dir, ".gemini/settings.json", "{}")          // ignored: Gemini CLI reads it anyway
+	writeFile(t, dir, ".vscode/mcp.json", "{}")               // ignored: VS Code reads it anyway
+	writeFile(t, dir, ".vscode/tasks.json", "{}")             // ignored: the user's own editor setup
+	writeFile(t, dir, ".vscode/settings.json", "{}")          // ignored: the user's own editor setup
+	writeFile(t, dir, "sub/.cursor/mcp.json", "{}")           // not ignored
 	run(t, env, filepath.Join(dir, "build", "nested"), nil, "init", "-q")
 	if err := os.Symlink("../elsewhere", filepath.Join(dir, "build", ".claude")); err != nil { // a linked surface directory, ignored
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../elsewhere", filepath.Join(dir, "sub", ".codex")); err != nil { // a linked client directory
 		t.Fatal(err)
 	}
 	want := []string{
 		".agentty/mcp.json mcp-config",
 		".claude/settings.json claude-settings",
+		".gemini/settings.json gemini-settings",
 		".mcp.json claude-mcp",
+		".vscode/mcp.json vscode-mcp",
 		"build/.claude linked-dir",
 		"build/x/.agentty/hooks.json hooks",
 		"sub/.claude/agents/p.local.md persona",
 		"sub/.claude/agents/q.md persona",
+		"sub/.codex linked-dir",
+		"sub/.cursor/mcp.json cursor-mcp",
 	}
 	for _, e := range engines {
 		r := openT(t, dir, env, e)

@@ -15,8 +15,9 @@ import (
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
-// CI workflows that run Claude Code in the checkout (MG705, MG706, MG707):
-// GitHub Actions workflows (.github/workflows/*.yml) and .gitlab-ci.yml.
+// CI workflows that run an agent in the checkout (MG705-MG707 for Claude
+// Code; MG714 and MG715 for Gemini CLI, Codex and Cursor's agent): GitHub
+// Actions workflows (.github/workflows/*.yml) and .gitlab-ci.yml.
 // The YAML is read with the repository's YAML library into a node tree,
 // bounded like .mcp-guard.yaml (MaxIgnoreFileSize) and, because workflows
 // may use anchors, with aliases followed under a visit budget. Each step's
@@ -52,6 +53,12 @@ func checkCIWorkflow(f File) []trust.Finding {
 	if err != nil && mentionsClaude(string(f.Data)) {
 		return append(c.out, trust.NewFinding("MG707", f.Path, fileStart, "", "",
 			fmt.Sprintf("a CI workflow mcp-guard cannot read (%v) mentions claude: it cannot tell whether Claude Code runs the checkout's servers", err)))
+	}
+	if err != nil {
+		if agent := mentionsAgent(string(f.Data)); agent != "" {
+			return append(c.out, trust.NewFinding("MG718", f.Path, fileStart, "", "",
+				fmt.Sprintf("a CI workflow mcp-guard cannot read (%v) mentions %s: it cannot tell whether an agent runs the checkout's servers", err, agent)))
+		}
 	}
 	return c.out
 }
@@ -144,6 +151,23 @@ func (c *ciCheck) get(n *yaml.Node, key string) ([]*yaml.Node, error) {
 	return out, err
 }
 
+// members lists the key/value pairs of every mapping under key.
+func (c *ciCheck) members(n *yaml.Node, key string) ([][2]*yaml.Node, error) {
+	vs, err := c.get(n, key)
+	if err != nil {
+		return nil, err
+	}
+	var out [][2]*yaml.Node
+	for _, v := range vs {
+		ps, err := c.pairs(v, 0)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ps...)
+	}
+	return out, nil
+}
+
 // scalar is the first scalar value of key, "" when none.
 func (c *ciCheck) scalar(n *yaml.Node, key string) (*yaml.Node, error) {
 	vs, err := c.get(n, key)
@@ -161,36 +185,36 @@ func (c *ciCheck) github(root *yaml.Node) error {
 	if err != nil {
 		return err
 	}
-	jobsList, err := c.get(root, "jobs")
+	if err := c.trustEnv(root, "env"); err != nil {
+		return err
+	}
+	jps, err := c.members(root, "jobs")
 	if err != nil {
 		return err
 	}
-	for _, jobs := range jobsList {
-		jps, err := c.pairs(jobs, 0)
+	for _, jp := range jps {
+		job := jp[1]
+		if err := c.trustEnv(job, "env"); err != nil {
+			return err
+		}
+		shell, err := c.defaultShell(job)
 		if err != nil {
 			return err
 		}
-		for _, jp := range jps {
-			job := jp[1]
-			shell, err := c.defaultShell(job)
-			if err != nil {
-				return err
+		if shell == "" {
+			shell = defShell
+		}
+		stepsList, err := c.get(job, "steps")
+		if err != nil {
+			return err
+		}
+		for _, steps := range stepsList {
+			if steps == nil || steps.Kind != yaml.SequenceNode {
+				continue
 			}
-			if shell == "" {
-				shell = defShell
-			}
-			stepsList, err := c.get(job, "steps")
-			if err != nil {
-				return err
-			}
-			for _, steps := range stepsList {
-				if steps == nil || steps.Kind != yaml.SequenceNode {
-					continue
-				}
-				for _, st := range steps.Content {
-					if err := c.step(st, shell); err != nil {
-						return err
-					}
+			for _, st := range steps.Content {
+				if err := c.step(st, shell); err != nil {
+					return err
 				}
 			}
 		}
@@ -228,6 +252,9 @@ func (c *ciCheck) step(st *yaml.Node, shell string) error {
 	} else if s != nil {
 		shell = s.Value
 	}
+	if err := c.trustEnv(st, "env"); err != nil {
+		return err
+	}
 	run, err := c.scalar(st, "run")
 	if err != nil {
 		return err
@@ -252,34 +279,28 @@ func (c *ciCheck) step(st *yaml.Node, shell string) error {
 // claudeAction checks the inputs of claude-code-action: claude_args must
 // hold --strict-mcp-config; settings must not enable every project server.
 func (c *ciCheck) claudeAction(uses, st *yaml.Node) error {
-	withs, err := c.get(st, "with")
+	ps, err := c.members(st, "with")
 	if err != nil {
 		return err
 	}
 	strict := false
 	c.enableAll = false
-	for _, w := range withs {
-		ps, err := c.pairs(w, 0)
+	for _, p := range ps {
+		v, err := c.deref(p[1])
 		if err != nil {
 			return err
 		}
-		for _, p := range ps {
-			v, err := c.deref(p[1])
-			if err != nil {
-				return err
+		if v == nil || v.Kind != yaml.ScalarNode {
+			continue
+		}
+		switch p[0].Value {
+		case "claude_args":
+			for _, w := range strings.Fields(v.Value) {
+				strict = strict || strings.Trim(w, `"'`) == "--strict-mcp-config"
 			}
-			if v == nil || v.Kind != yaml.ScalarNode {
-				continue
-			}
-			switch p[0].Value {
-			case "claude_args":
-				for _, w := range strings.Fields(v.Value) {
-					strict = strict || strings.Trim(w, `"'`) == "--strict-mcp-config"
-				}
-				c.enableAllIn(v.Value, c.pos(v, 0), "with.claude_args")
-			case "settings":
-				c.enableAllIn(v.Value, c.pos(v, 0), "with.settings")
-			}
+			c.enableAllIn(v.Value, c.pos(v, 0), "with.claude_args")
+		case "settings":
+			c.enableAllIn(v.Value, c.pos(v, 0), "with.settings")
 		}
 	}
 	if !strict {
@@ -297,7 +318,15 @@ func (c *ciCheck) gitlab(root *yaml.Node) error {
 		return err
 	}
 	scriptKey := func(k string) bool { return k == "script" || k == "before_script" || k == "after_script" }
+	if err := c.trustEnv(root, "variables"); err != nil {
+		return err
+	}
 	for _, p := range ps {
+		if p[0].Value != "variables" {
+			if err := c.trustEnv(p[1], "variables"); err != nil {
+				return err
+			}
+		}
 		if scriptKey(p[0].Value) {
 			if err := c.gitlabLines(p[1], p[0].Value, 0); err != nil {
 				return err
@@ -345,6 +374,11 @@ var ghExpr = regexp.MustCompile(`(?s)\$\{\{.*?\}\}`)
 
 // script checks one step's shell text.
 func (c *ciCheck) script(n *yaml.Node, shell, key string) {
+	if loc := geminiTrustText.FindStringIndex(n.Value); loc != nil {
+		line := uint(strings.Count(n.Value[:loc[0]], "\n") + 1)
+		c.out = append(c.out, trust.NewFinding("MG714", c.path, c.pos(n, line), "", key,
+			key+": sets GEMINI_CLI_TRUST_WORKSPACE=true: "+geminiTrusted))
+	}
 	src := ghExpr.ReplaceAllString(n.Value, "$$GITHUB_EXPRESSION")
 	sh := strings.Fields(shell)
 	name := ""
@@ -363,12 +397,16 @@ func (c *ciCheck) script(n *yaml.Node, shell, key string) {
 			c.out = append(c.out, trust.NewFinding("MG707", c.path, c.pos(n, 0), "", key,
 				fmt.Sprintf("%s: mcp-guard cannot parse this script (%v) and it mentions claude without --strict-mcp-config", key, err)))
 		}
+		if agent := mentionsAgent(src); agent != "" {
+			c.out = append(c.out, trust.NewFinding("MG718", c.path, c.pos(n, 0), "", key,
+				fmt.Sprintf("%s: mcp-guard cannot parse this script (%v) and it mentions %s", key, err, agent)))
+		}
 		return
 	}
 	syntax.Walk(f, func(node syntax.Node) bool {
 		switch x := node.(type) {
 		case *syntax.CallExpr:
-			c.claudeCall(n, key, src, x)
+			c.agentCall(n, key, src, x)
 		case *syntax.Word:
 			if t, _ := wordText(x); t != "" {
 				c.enableAllIn(t, c.pos(n, x.Pos().Line()), key)
@@ -378,9 +416,9 @@ func (c *ciCheck) script(n *yaml.Node, shell, key string) {
 	})
 }
 
-// claudeCall reports one command of a script when it runs Claude Code so
-// that it spawns project servers.
-func (c *ciCheck) claudeCall(n *yaml.Node, key, src string, call *syntax.CallExpr) {
+// agentCall reports one command of a script when it runs an agent so that
+// it spawns project servers.
+func (c *ciCheck) agentCall(n *yaml.Node, key, src string, call *syntax.CallExpr) {
 	if len(call.Args) == 0 {
 		return
 	}
@@ -393,14 +431,23 @@ func (c *ciCheck) claudeCall(n *yaml.Node, key, src string, call *syntax.CallExp
 	}
 	pos := c.pos(n, call.Pos().Line())
 	c.enableAllIn(strings.Join(all, " "), pos, key)
-	args, ok := claudeArgs(stripWrappers(ws))
-	if !ok {
+	ws = stripWrappers(ws)
+	snip := quote(src[call.Pos().Offset():call.End().Offset()])
+	if args, ok := claudeArgs(ws); ok {
+		if what, then := claudeSpawns(args); what != "" {
+			c.out = append(c.out, trust.NewFinding("MG705", c.path, pos, "", key,
+				fmt.Sprintf("%s: %s %s without --strict-mcp-config: %s", key, snip, what, then)))
+		}
 		return
 	}
-	snip := quote(src[call.Pos().Offset():call.End().Offset()])
-	if what, then := claudeSpawns(args); what != "" {
-		c.out = append(c.out, trust.NewFinding("MG705", c.path, pos, "", key,
-			fmt.Sprintf("%s: %s %s without --strict-mcp-config: %s", key, snip, what, then)))
+	for _, a := range headlessAgents {
+		if args, ok := agentArgs(ws, a.bin, a.pkg); ok {
+			if what := a.spawns(args); what != "" {
+				c.out = append(c.out, trust.NewFinding("MG715", c.path, pos, "", key,
+					fmt.Sprintf("%s: %s %s", key, snip, what)))
+			}
+			return
+		}
 	}
 }
 
@@ -421,12 +468,22 @@ func quotedOnly(w *syntax.Word) bool {
 // `claude ...`, or its npm package through npx, bunx, pnpm dlx, yarn dlx,
 // npm exec or bun x.
 func claudeArgs(ws []word) ([]word, bool) {
+	return agentArgs(ws, "claude", "@anthropic-ai/claude-code")
+}
+
+// agentArgs returns the arguments of a command that runs the program bin,
+// directly or as the npm package pkg ("" for none) through a package
+// runner.
+func agentArgs(ws []word, bin, pkg string) ([]word, bool) {
 	if len(ws) == 0 || !ws[0].lit {
 		return nil, false
 	}
 	prog := progName(ws[0].text)
-	if prog == "claude" {
+	if prog == bin {
 		return ws[1:], true
+	}
+	if pkg == "" {
+		return nil, false
 	}
 	rest := ws[1:]
 	switch {
@@ -440,9 +497,9 @@ func claudeArgs(ws []word) ([]word, bool) {
 	}
 	for i, w := range rest {
 		t := strings.TrimPrefix(w.text, "--package=")
-		if t == "@anthropic-ai/claude-code" || strings.HasPrefix(t, "@anthropic-ai/claude-code@") {
+		if t == pkg || strings.HasPrefix(t, pkg+"@") {
 			out := rest[i+1:]
-			for len(out) > 0 && (out[0].text == "--" || out[0].text == "claude") {
+			for len(out) > 0 && (out[0].text == "--" || out[0].text == bin) {
 				out = out[1:]
 			}
 			return out, true

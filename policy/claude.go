@@ -182,13 +182,20 @@ func claudeHooks(p string, root *jnode) []trust.Finding {
 	out := []trust.Finding{trust.NewFinding("MG702", p, h.keyPos, "", "hooks",
 		fmt.Sprintf("hooks: Claude Code runs %d shell command(s) on its events once the folder is trusted: %s", len(cmds), strings.Join(shown, ", ")))}
 	for _, c := range cmds {
-		for _, hit := range analyzeScript(c.str, 0) {
-			if !strings.HasPrefix(hit.rule, "MG2") {
-				continue // MG1xx are about agentty's fingerprint, which does not apply here
-			}
-			out = append(out, trust.NewFinding(hit.rule, p, c.pos, "", "hooks", "hooks: "+hit.detail))
-		}
-		out = append(out, runSecrets(p, "hooks", c.pos, c.str)...)
+		out = append(out, shellRuleFindings(p, "hooks", c.pos, c.str)...)
 	}
 	return out
+}
+
+// shellRuleFindings are the shell rules (MG2xx) and literal secrets of a
+// command another client runs with a shell. MG1xx are about agentty's
+// fingerprint, which does not apply there.
+func shellRuleFindings(p, key string, pos trust.Pos, cmd string) []trust.Finding {
+	var out []trust.Finding
+	for _, hit := range analyzeScript(cmd, 0) {
+		if strings.HasPrefix(hit.rule, "MG2") {
+			out = append(out, trust.NewFinding(hit.rule, p, pos, "", key, key+": "+hit.detail))
+		}
+	}
+	return append(out, runSecrets(p, key, pos, cmd)...)
 }

@@ -27,8 +27,11 @@
 //   - MG5xx: the other surfaces a repository can make agentty run or read;
 //   - MG6xx: what a server is given (filesystem roots, the environment);
 //   - MG7xx: other clients' approvals and sibling surfaces: what a
-//     repository's Claude Code settings approve or run, and CI workflows
-//     that run Claude Code so that it spawns the checkout's servers.
+//     repository's Claude Code, Gemini CLI and VS Code settings approve,
+//     switch on or run, VS Code tasks run on folder open, a Codex config
+//     Codex cannot load, one server name running different commands in two
+//     clients, and CI workflows that run an agent so that it spawns the
+//     checkout's servers.
 //
 // Nothing here runs what it scans, prints, or exits. The only I/O is
 // reading the files and git objects a scan is asked to look at, through

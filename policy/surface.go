@@ -42,6 +42,11 @@ var ErrOutside = errors.New("a symlink leads outside the scanned directory: mcp-
 // CheckContent.
 func CheckFile(f File, opts Options) []trust.Finding {
 	var out []trust.Finding
+	if f.Kind == gitscan.KindLinkedDir {
+		if lf, ok := linkedClientDir(f.Path, "present"); ok {
+			return append(out, lf)
+		}
+	}
 	if f.Symlink && !otherClient(f.Kind) {
 		out = append(out, symlinkedFile(f))
 	}
@@ -132,6 +137,9 @@ func SurfaceFinding(p string, kind gitscan.Kind, verb string, err error) (f trus
 		return trust.NewFinding("MG503", p, fileStart, "", "",
 			"agent persona "+verb+": its prompt and tool list steer the agent"+unreadable), true
 	case gitscan.KindLinkedDir:
+		if lf, ok := linkedClientDir(p, verb); ok {
+			return lf, true
+		}
 		if strings.EqualFold(path.Base(p), ".agentty") {
 			return trust.NewFinding("MG305", p, fileStart, "", "",
 				"the .agentty directory is a symlink ("+verb+"): agentty reads mcp.json, hooks.json and acp-agents.json wherever it points"), true
@@ -153,14 +161,18 @@ func HookScriptChanged(p, script string) trust.Finding {
 // CheckContent analyses what the sibling surfaces hold: every `run`
 // command of a hooks.json like a shell script, every agent of an
 // acp-agents.json like a server, hidden characters in a persona, what a
-// repository's Claude Code settings approve or run, and how its CI
-// workflows run Claude Code. It
+// repository's Claude Code settings approve or run, how its CI workflows
+// run an agent, and the other clients' switches and tasks. It
 // adds nothing for an MCP configuration (see CheckServers) or a file that
 // could not be read.
 func CheckContent(f File, opts Options) []trust.Finding {
 	if f.Err != nil && (f.Kind == gitscan.KindClaudeSettings || f.Kind == gitscan.KindCIWorkflow) {
 		return []trust.Finding{trust.NewFinding("MG707", f.Path, fileStart, "", "",
 			"mcp-guard cannot read this file ("+f.Err.Error()+"): it cannot tell what Claude Code or CI would run from it")}
+	}
+	if client := kindClient[f.Kind]; f.Err != nil && client != "" {
+		return []trust.Finding{trust.NewFinding("MG718", f.Path, fileStart, "", "",
+			"mcp-guard cannot read this file ("+f.Err.Error()+"): it cannot tell what "+client+" would run from it")}
 	}
 	if f.Err != nil || f.Data == nil {
 		return nil
@@ -176,15 +188,16 @@ func CheckContent(f File, opts Options) []trust.Finding {
 		return checkClaudeSettings(f)
 	case gitscan.KindCIWorkflow:
 		return checkCIWorkflow(f)
+	case gitscan.KindGeminiSettings:
+		return checkGeminiSettings(f)
+	case gitscan.KindVSCodeSettings:
+		return checkVSCodeSettings(f)
+	case gitscan.KindVSCodeTasks:
+		return checkVSCodeTasks(f)
+	case gitscan.KindCodexConfig:
+		return checkCodexConfig(f)
 	}
 	return nil
-}
-
-// otherClient reports the kinds another client (or CI) reads: MG305, about
-// what agentty follows, does not apply to them; their content is checked
-// as the client reads it (through the link).
-func otherClient(k gitscan.Kind) bool {
-	return k == gitscan.KindClaudeMCP || k == gitscan.KindClaudeSettings || k == gitscan.KindCIWorkflow
 }
 
 // checkHooks analyses every `run` command of a hooks.json like a shell

@@ -181,6 +181,7 @@ func scanDir(ctx context.Context, dir string, req Request) (*Result, error) {
 			res.Files++
 		}
 	}
+	all = append(all, policy.CrossClient(files)...)
 	var ignore *policy.IgnoreFile
 	if !req.NoIgnoreFile {
 		data, err := trust.ReadFile(filepath.Join(dir, policy.IgnoreFileName))
@@ -321,8 +322,9 @@ func (s *repoScan) snapshot(side gitscan.Side, notes bool) ([]trust.Finding, int
 	return out, files, nil
 }
 
-// clientFiles returns the findings of the Claude Code settings and CI
-// workflows at side below the scan's prefix, and how many were read. A
+// clientFiles returns the findings of the other clients' files and CI
+// workflows at side below the scan's prefix, and how many were read, then
+// compares the servers every client's config there defines (MG717). A
 // symlink is followed inside the repository, as the client would; one
 // that leaves it, or a file too large to read, is reported by policy.
 func (s *repoScan) clientFiles(side gitscan.Side) ([]trust.Finding, int, error) {
@@ -331,21 +333,36 @@ func (s *repoScan) clientFiles(side gitscan.Side) ([]trust.Finding, int, error) 
 		return nil, 0, fmt.Errorf("list surfaces at %s: %w", side, err)
 	}
 	var out []trust.Finding
+	var configs []policy.File
 	files := 0
 	for _, o := range surfaces {
-		if !s.below(o.Path) || (o.Kind != gitscan.KindClaudeSettings && o.Kind != gitscan.KindCIWorkflow) {
+		content, config := contentKinds[o.Kind], policy.IsServerConfig(o.Kind)
+		if !s.below(o.Path) || (!content && !config) {
 			continue
 		}
-		files++
 		f := policy.File{Path: o.Path, Kind: o.Kind}
 		f.Data, f.Symlink, f.Err = s.readFollowing(side, o.Path)
 		if f.Err != nil && !errors.Is(f.Err, gitscan.ErrTooLarge) && !errors.Is(f.Err, policy.ErrOutside) &&
 			!errors.Is(f.Err, gitscan.ErrNotFound) && !errors.Is(f.Err, gitscan.ErrNotRegular) {
 			return nil, 0, fmt.Errorf("read %s at %s: %w", o.Path, side, f.Err)
 		}
-		out = append(out, policy.CheckContent(f, s.req.Options)...)
+		if config {
+			configs = append(configs, f)
+		}
+		if content {
+			files++
+			out = append(out, policy.CheckContent(f, s.req.Options)...)
+		}
 	}
-	return out, files, nil
+	return append(out, policy.CrossClient(configs)...), files, nil
+}
+
+// contentKinds are the kinds clientFiles asks policy.CheckContent about.
+var contentKinds = map[gitscan.Kind]bool{
+	gitscan.KindClaudeSettings: true, gitscan.KindCIWorkflow: true, gitscan.KindGeminiSettings: true,
+	gitscan.KindCodexConfig: true, gitscan.KindVSCodeSettings: true, gitscan.KindVSCodeTasks: true,
+	// no rule reads their content here; one that cannot be read is MG718
+	gitscan.KindCursorMCP: true, gitscan.KindVSCodeMCP: true,
 }
 
 // readFollowing reads p at side through symlinks that stay inside the

@@ -70,12 +70,13 @@ func walkDir(ctx context.Context, root string) ([]policy.File, error) {
 }
 
 // linkedDirPath reports a path where a surface directory belongs
-// (.agentty, .agents/agents, ...), ignoring ASCII case.
+// (.agentty, .agents/agents, a client's .vscode, ...), ignoring ASCII case.
 func linkedDirPath(rel string) bool {
 	base := strings.ToLower(path.Base(rel))
 	parent := strings.ToLower(path.Base(path.Dir(rel)))
 	root := func(s string) bool { return s == ".agentty" || s == ".agents" || s == ".claude" }
-	return root(base) || (base == "agents" && root(parent))
+	client := base == ".gemini" || base == ".codex" || base == ".cursor" || base == ".vscode"
+	return root(base) || client || (base == "agents" && root(parent))
 }
 
 // linkedDir reports a symlink standing where a surface directory belongs

@@ -367,6 +367,89 @@ var Rules = []Rule{
 			"the file mentions the keys or commands behind MG701-MG706, it cannot tell whether the client would run " +
 			"something, so it says so rather than report the file clean.\n\n" +
 			"Fix: make the file valid (JSON without comments or trailing commas; one YAML document), or remove it."},
+	{ID: "MG708", Slug: "gemini-server-trust", Severity: SeverityCritical,
+		Title: "a Gemini CLI server in the repository is marked trust: true",
+		Help: "Gemini CLI has no per-server approval: in a trusted folder every server of <launch dir>/.gemini/settings.json " +
+			"runs, whatever a pull changed. `trust: true` on a server also skips the confirmation of every one of its " +
+			"tool calls, so the model can call a repository-chosen tool with any arguments and nobody is asked.\n\n" +
+			"Fix: remove `trust` from the repository's settings; mark servers you vetted as trusted in your own " +
+			"~/.gemini/settings.json."},
+	{ID: "MG709", Slug: "gemini-workspace-allowlist", Severity: SeverityInfo,
+		Title: "the repository's Gemini CLI settings carry an mcp.allowed list: it can only narrow",
+		Help: "mcp.allowed in a workspace .gemini/settings.json is intersected with the user's own list (observed on " +
+			"Gemini CLI 0.61.0), so it can keep servers from running but never approves one: it is not a review. The " +
+			"servers it names still run unapproved once the folder is trusted, and the file that holds the list also " +
+			"chooses what they run. mcp-guard reports it so a reader does not take it for an approval.\n\n" +
+			"Fix: nothing is needed; to approve servers review them with mcp-guard, and to block some use mcp.excluded " +
+			"in your own settings."},
+	{ID: "MG710", Slug: "gemini-workspace-folder-trust", Severity: SeverityLow,
+		Title: "the repository's Gemini CLI settings turn folder trust off, which Gemini CLI ignores",
+		Help: "security.folderTrust.enabled (and the legacy top-level folderTrust) is read only from the user's " +
+			"settings: in a workspace file it does nothing (observed on Gemini CLI 0.61.0), so the folder is still " +
+			"asked about. It is reported because it says something it does not do: either a mistaken attempt to make " +
+			"the folder trusted, or a setting someone believes protects them.\n\n" +
+			"Fix: remove it from the repository; folder trust is the user's choice, in ~/.gemini/settings.json and " +
+			"~/.gemini/trustedFolders.json."},
+	{ID: "MG711", Slug: "vscode-mcp-autostart", Severity: SeverityHigh,
+		Title: "the repository's VS Code settings make VS Code start MCP servers by itself",
+		Help: "chat.mcp.autostart (newAndOutdated, onlyNew, or the older true) makes VS Code start new or changed MCP " +
+			"servers when a chat request is sent, without the click that would otherwise start them; workspace settings " +
+			"override a user who chose never. With the repository's own .vscode/mcp.json that means repository-chosen " +
+			"commands start as soon as someone chats in a trusted workspace (modelled from VS Code's documentation, " +
+			"not observed).\n\n" +
+			"Fix: remove chat.mcp.autostart from .vscode/settings.json; set it in your user settings."},
+	{ID: "MG712", Slug: "vscode-mcp-discovery", Severity: SeverityHigh,
+		Title: "the repository's VS Code settings turn on discovery of other clients' MCP servers",
+		Help: "chat.mcp.discovery.enabled makes VS Code read the MCP servers configured for other applications (Claude " +
+			"Desktop, Cursor, ...) and offer them in chat; from a workspace it widens what VS Code runs beyond the " +
+			"servers the user configured for it (modelled from VS Code's documentation).\n\n" +
+			"Fix: remove chat.mcp.discovery.enabled from .vscode/settings.json; turn discovery on in your user " +
+			"settings if you want it."},
+	{ID: "MG713", Slug: "vscode-task-folder-open", Severity: SeverityCritical,
+		Title: "a VS Code task in the repository runs when the folder opens",
+		Help: "A task in .vscode/tasks.json with runOptions.runOn: folderOpen runs its command as soon as the folder is " +
+			"opened in a trusted workspace, with the user's privileges and no MCP involved: the repository runs code " +
+			"by opening. mcp-guard lists the command and analyses it like a shell script (modelled from VS Code's " +
+			"documentation).\n\n" +
+			"Fix: remove runOptions.runOn from the task (run it by hand), or keep task.allowAutomaticTasks off in your " +
+			"user settings and review the task before allowing it."},
+	{ID: "MG714", Slug: "ci-gemini-trust-workspace", Severity: SeverityCritical,
+		Title: "CI sets GEMINI_CLI_TRUST_WORKSPACE=true",
+		Help: "GEMINI_CLI_TRUST_WORKSPACE=true makes Gemini CLI treat the folder as trusted without asking (observed on " +
+			"0.61.0, in -p too). Gemini CLI has no per-server approval, so on the runner every server of the checkout's " +
+			".gemini/settings.json runs, whatever the pushed branch or pull request made it run, next to the " +
+			"workflow's secrets.\n\n" +
+			"Fix: do not set the variable; run Gemini CLI in a directory holding only a settings file you vetted, or " +
+			"name the vetted servers with --allowed-mcp-server-names from a config outside the checkout."},
+	{ID: "MG715", Slug: "ci-agent-headless", Severity: SeverityHigh,
+		Title: "CI runs Gemini CLI, Codex or Cursor's agent headless in the checkout",
+		Help: "`gemini -p` (or a prompt with no terminal, or `gemini mcp list`), `codex exec`, and `cursor-agent -p " +
+			"--approve-mcps` spawn the checkout's project servers where the folder or project counts as trusted " +
+			"(GEMINI_CLI_TRUST_WORKSPACE, a trustedFolders entry, a Codex trust_level, --approve-mcps). None of these " +
+			"clients approves a server by what it runs, so the branch under test chooses what runs on the runner.\n\n" +
+			"Fix: run the agent outside the checkout or with a configuration you vetted, and do not trust the " +
+			"checkout's folder on the runner."},
+	{ID: "MG716", Slug: "codex-config-invalid", Severity: SeverityMedium,
+		Title: "Codex cannot load the repository's .codex/config.toml",
+		Help: "Codex aborts the whole run on a TOML error in a project layer (a duplicate key or table) and fails on a " +
+			"server it cannot deserialize (a non-string argument, an entry with neither command nor url), starting no " +
+			"server at all (observed on Codex 0.169.0). A repository can so stop Codex for everyone who trusts it, and " +
+			"mcp-guard cannot tell what the file would run once it is fixed.\n\n" +
+			"Fix: make the file valid TOML with one definition per key, every argument a string and every server a " +
+			"command or a url."},
+	{ID: "MG717", Slug: "client-server-mismatch", Severity: SeverityMedium,
+		Title: "one server name runs different commands in two clients' configs",
+		Help: "The repository's configs for two clients (for example .mcp.json and .cursor/mcp.json in one directory) " +
+			"define a server of the same name that runs something different. A reviewer who checked `db` in one " +
+			"client easily takes the other for the same server, and approvals bound to a name carry over in people's " +
+			"heads if not in the clients.\n\n" +
+			"Fix: give the servers different names, or make every client's entry run the same command."},
+	{ID: "MG718", Slug: "client-file-unreadable", Severity: SeverityHigh,
+		Title: "a Gemini CLI, Codex, Cursor or VS Code file (or its directory) mcp-guard cannot read",
+		Help: "The file could not be read (too large, a symlink leading out of the repository), does not parse although " +
+			"it mentions what the rules above look for, or the client's directory itself is a symlink. The client may " +
+			"still read it, so mcp-guard cannot tell what it would run and says so rather than report it clean.\n\n" +
+			"Fix: make the file valid and a regular file inside the repository, and the directory a real directory."},
 }
 
 // RuleByID returns the catalog entry for id, or a zero Rule.

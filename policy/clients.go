@@ -1,0 +1,281 @@
+package policy
+
+import (
+	"bytes"
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// The repository-side switches of Gemini CLI and VS Code (MG708-MG713)
+// and the files of those clients mcp-guard cannot read (MG718).
+//
+// Gemini CLI reads .gemini/settings.json as JSON with comments (observed:
+// trailing commas and a BOM reject the whole file, the last duplicate key
+// wins); VS Code reads its files as JSONC, comments and trailing commas
+// allowed (from its documentation). Both are read with decodePositioned
+// after stripJSONC, so positions are the file's own. A settings file
+// Gemini CLI rejects runs nothing, so its parse error is no finding; a
+// BOM, which Gemini CLI rejects, is skipped here: that reports more, never
+// less.
+
+// checkGeminiSettings reports what a repository's Gemini CLI workspace
+// settings switch on or off.
+func checkGeminiSettings(f File) []trust.Finding {
+	root, err := decodePositioned(stripJSONC(f.Data, false))
+	if err != nil || root.kind != 'o' {
+		return nil // Gemini CLI rejects the file as well: nothing of it applies
+	}
+	var out []trust.Finding
+	if servers, ok := root.get("mcpServers"); ok && servers.val.kind == 'o' {
+		for _, s := range servers.val.resolved() {
+			if t, ok := s.val.get("trust"); ok && t.val.kind == 'b' && t.val.str == "true" {
+				out = append(out, trust.NewFinding("MG708", f.Path, t.keyPos, s.key, "trust",
+					fmt.Sprintf("mcpServers.%s.trust: true: Gemini CLI runs every tool call of this server without asking for confirmation (and in a trusted folder the server itself runs with no approval at all)", shortValue(s.key))))
+			}
+		}
+	}
+	if m, ok := lookupPath(root, "mcp", "allowed"); ok && m.val.kind == 'a' {
+		var names []string
+		for _, e := range m.val.elems {
+			if e.kind == 's' {
+				names = append(names, quote(e.str))
+			}
+		}
+		if len(names) > 0 {
+			out = append(out, trust.NewFinding("MG709", f.Path, m.keyPos, "", "mcp.allowed",
+				"mcp.allowed in the workspace settings lists "+listShown(names, 8)+
+					": Gemini CLI intersects it with the user's own list, so it can only keep servers from running; it approves none, and the servers it names still run unapproved in a trusted folder"))
+		}
+	}
+	for _, p := range [][]string{{"security", "folderTrust", "enabled"}, {"folderTrust"}} {
+		if m, ok := lookupPath(root, p...); ok && m.val.kind == 'b' && m.val.str == "false" {
+			key := strings.Join(p, ".")
+			out = append(out, trust.NewFinding("MG710", f.Path, m.keyPos, "", key,
+				key+": false in the workspace settings does nothing: Gemini CLI reads folder trust only from the user's settings, so this folder is still asked about (it is not a way to turn trust off)"))
+		}
+	}
+	return out
+}
+
+// checkVSCodeSettings reports the workspace settings that make VS Code
+// start MCP servers by itself, or read other clients' server lists.
+func checkVSCodeSettings(f File) []trust.Finding {
+	root, err := decodePositioned(stripJSONC(f.Data, true))
+	if err != nil {
+		return unparsedMention(f, err, "VS Code", "chat.mcp", `"mcp"`)
+	}
+	var out []trust.Finding
+	if m, ok := lookupSetting(root, "chat.mcp.autostart"); ok {
+		v := m.val
+		starts := v.kind == 'b' && v.str == "true" || v.kind == 's' && v.str != "never"
+		if starts {
+			what := "new and changed"
+			switch {
+			case v.kind == 's' && v.str == "onlyNew":
+				what = "new"
+			case v.kind == 's' && v.str != "newAndOutdated":
+				what = "(for a value it does not know, by its default) new and changed"
+			}
+			out = append(out, trust.NewFinding("MG711", f.Path, m.keyPos, "", "chat.mcp.autostart",
+				fmt.Sprintf("chat.mcp.autostart: %s in the workspace settings: VS Code starts %s MCP servers when a chat request is sent, without a click, overriding a user who chose never", quote(v.str), what)))
+		}
+	}
+	if m, ok := lookupSetting(root, "chat.mcp.discovery.enabled"); ok {
+		var sources []string
+		switch v := m.val; v.kind {
+		case 'b':
+			if v.str == "true" {
+				sources = append(sources, "every supported client")
+			}
+		case 'o':
+			for _, s := range v.resolved() {
+				if s.val.kind == 'b' && s.val.str == "true" {
+					sources = append(sources, quote(s.key))
+				}
+			}
+		}
+		if len(sources) > 0 {
+			out = append(out, trust.NewFinding("MG712", f.Path, m.keyPos, "", "chat.mcp.discovery.enabled",
+				"chat.mcp.discovery.enabled in the workspace settings: VS Code also reads the MCP servers configured for "+listShown(sources, 8)+" and offers to run them"))
+		}
+	}
+	return out
+}
+
+// checkVSCodeTasks reports the tasks VS Code runs when the folder opens.
+func checkVSCodeTasks(f File) []trust.Finding {
+	root, err := decodePositioned(stripJSONC(f.Data, true))
+	if err != nil {
+		return unparsedMention(f, err, "VS Code", "folderOpen")
+	}
+	tasks, ok := root.get("tasks")
+	if !ok || tasks.val.kind != 'a' {
+		return nil
+	}
+	var out []trust.Finding
+	for i, t := range tasks.val.elems {
+		on, ok := lookupPath(t, "runOptions", "runOn")
+		if !ok || on.val.kind != 's' || on.val.str != "folderOpen" {
+			continue
+		}
+		key := fmt.Sprintf("tasks[%d]", i)
+		label := ""
+		if l, ok := t.get("label"); ok && l.val.kind == 's' {
+			label = " " + quote(l.val.str)
+		}
+		cmd, pos := taskCommand(t)
+		what := "its dependsOn tasks"
+		if cmd != "" {
+			what = quote(cmd)
+		}
+		out = append(out, trust.NewFinding("MG713", f.Path, on.keyPos, "", key+".runOptions.runOn",
+			fmt.Sprintf("%s%s runs %s when the folder opens (runOptions.runOn: folderOpen): once the folder is trusted VS Code runs it with no click", key, label, what)))
+		if cmd != "" {
+			out = append(out, shellRuleFindings(f.Path, key, pos, cmd)...)
+		}
+	}
+	return out
+}
+
+// taskCommand is the command line of a task (the Linux override where the
+// task has no command of its own), and where it is.
+func taskCommand(t *jnode) (string, trust.Pos) {
+	for _, n := range []*jnode{t, linuxOf(t)} {
+		if n == nil {
+			continue
+		}
+		c, ok := n.get("command")
+		if !ok {
+			if s, ok := n.get("script"); ok && s.val.kind == 's' {
+				return "npm run " + s.val.str, s.keyPos // an npm task
+			}
+			continue
+		}
+		parts := []string{taskValue(c.val)}
+		if a, ok := n.get("args"); ok && a.val.kind == 'a' {
+			for _, e := range a.val.elems {
+				parts = append(parts, taskValue(e))
+			}
+		}
+		return strings.TrimSpace(strings.Join(parts, " ")), c.keyPos
+	}
+	return "", trust.Pos{}
+}
+
+func linuxOf(t *jnode) *jnode {
+	if l, ok := t.get("linux"); ok && l.val.kind == 'o' {
+		return l.val
+	}
+	return nil
+}
+
+// taskValue is a task's command or argument: a string, a {"value": …}
+// quoting object, or an array of words.
+func taskValue(n *jnode) string {
+	switch n.kind {
+	case 's':
+		return n.str
+	case 'o':
+		if v, ok := n.get("value"); ok {
+			return taskValue(v.val)
+		}
+	case 'a':
+		var ws []string
+		for _, e := range n.elems {
+			ws = append(ws, taskValue(e))
+		}
+		return strings.Join(ws, " ")
+	}
+	return n.str
+}
+
+// lookupPath follows nested object keys (the last duplicate winning).
+func lookupPath(n *jnode, keys ...string) (*jmember, bool) {
+	var m *jmember
+	for _, k := range keys {
+		var ok bool
+		if m, ok = n.get(k); !ok {
+			return nil, false
+		}
+		n = m.val
+	}
+	return m, m != nil
+}
+
+// lookupSetting finds a dotted VS Code setting written flat
+// ("chat.mcp.autostart") or nested under any prefix ({"chat": {"mcp.autostart": …}}).
+func lookupSetting(n *jnode, key string) (*jmember, bool) {
+	if m, ok := n.get(key); ok {
+		return m, true
+	}
+	for i := strings.IndexByte(key, '.'); i > 0; {
+		if m, ok := n.get(key[:i]); ok && m.val.kind == 'o' {
+			if r, ok := lookupSetting(m.val, key[i+1:]); ok {
+				return r, true
+			}
+		}
+		j := strings.IndexByte(key[i+1:], '.')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return nil, false
+}
+
+// unparsedMention is MG718 for a file mcp-guard cannot parse when it
+// mentions one of words: the client may read it more leniently.
+func unparsedMention(f File, err error, client string, words ...string) []trust.Finding {
+	for _, w := range words {
+		if bytes.Contains(f.Data, []byte(w)) {
+			return []trust.Finding{trust.NewFinding("MG718", f.Path, fileStart, "", "",
+				fmt.Sprintf("mcp-guard cannot parse this file (%v) and it mentions %s: %s may read it differently and run what it names", err, quote(strings.Trim(w, `"`)), client))}
+		}
+	}
+	return nil
+}
+
+// listShown lists at most max quoted items, then how many more.
+func listShown(items []string, max int) string {
+	if len(items) > max {
+		items = append(items[:max:max], fmt.Sprintf("and %d more", len(items)-max))
+	}
+	return strings.Join(items, ", ")
+}
+
+// clientDirs are the other clients' directories a symlink may stand for.
+var clientDirs = map[string]string{".gemini": "Gemini CLI", ".codex": "Codex", ".cursor": "Cursor", ".vscode": "VS Code"}
+
+// linkedClientDir is MG718 for a symlink where a client's directory
+// belongs: the client reads its configuration wherever it points.
+func linkedClientDir(p, verb string) (trust.Finding, bool) {
+	client, ok := clientDirs[strings.ToLower(path.Base(p))]
+	if !ok {
+		return trust.Finding{}, false
+	}
+	return trust.NewFinding("MG718", p, fileStart, "", "",
+		fmt.Sprintf("the %s directory is a symlink (%s): %s reads its configuration wherever it points, which mcp-guard does not follow", path.Base(p), verb, client)), true
+}
+
+// otherClient reports the kinds another client (or CI) reads: MG305, about
+// what agentty follows, does not apply to them; their content is checked
+// as the client reads it (through the link).
+func otherClient(k gitscan.Kind) bool {
+	switch k {
+	case gitscan.KindClaudeMCP, gitscan.KindClaudeSettings, gitscan.KindCIWorkflow,
+		gitscan.KindGeminiSettings, gitscan.KindCodexConfig, gitscan.KindCursorMCP,
+		gitscan.KindVSCodeMCP, gitscan.KindVSCodeSettings, gitscan.KindVSCodeTasks:
+		return true
+	}
+	return false
+}
+
+// kindClient names the client that reads a kind, for MG718.
+var kindClient = map[gitscan.Kind]string{
+	gitscan.KindGeminiSettings: "Gemini CLI", gitscan.KindCodexConfig: "Codex", gitscan.KindCursorMCP: "Cursor",
+	gitscan.KindVSCodeMCP: "VS Code", gitscan.KindVSCodeSettings: "VS Code", gitscan.KindVSCodeTasks: "VS Code",
+}
