@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/project"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -156,8 +157,9 @@ func clientTitle(id string) string {
 }
 
 // warningClients are the clients the warning is about, agentty first:
-// those of the changes, and Claude Code for its settings' and CI's
-// findings (MG70x); agentty when nothing else names one.
+// those of the changes, and the client of each file finding (MG70x,
+// MG71x: the client whose file it is, or whose CI run); agentty when
+// nothing else names one.
 func warningClients(wr Warning) []string {
 	seen := map[string]bool{}
 	var out []string
@@ -173,7 +175,7 @@ func warningClients(wr Warning) []string {
 		}
 	}
 	for _, f := range wr.Findings {
-		if !strings.HasPrefix(f.Rule, "MG70") {
+		if findingClient(f) == client.Agentty && !strings.HasPrefix(f.Rule, "MG7") {
 			add(agenttyTitle)
 		}
 	}
@@ -181,14 +183,29 @@ func warningClients(wr Warning) []string {
 		add(clientTitle(c.Client))
 	}
 	for _, f := range wr.Findings {
-		if strings.HasPrefix(f.Rule, "MG70") {
-			add(clientTitle(string(client.ClaudeCode)))
+		if id := findingClient(f); id != client.Agentty {
+			add(clientTitle(string(id)))
 		}
 	}
 	if len(out) == 0 {
 		add(agenttyTitle)
 	}
 	return out
+}
+
+// findingClient is the client a finding is about: the client of its
+// file (project.PathClient), for a CI workflow the agent the rule names.
+func findingClient(f trust.Finding) client.ID {
+	if id := project.PathClient(f.Path); id != client.Agentty {
+		return id
+	}
+	switch f.Rule {
+	case "MG705", "MG706", "MG707":
+		return client.ClaudeCode
+	case "MG714":
+		return client.Gemini
+	}
+	return client.Agentty
 }
 
 func hasClient(cs []trust.Change, title string) bool {
