@@ -63,7 +63,7 @@ func WriteWarning(w io.Writer, wr Warning, st Style) error {
 		return nil
 	}
 	clients := warningClients(wr)
-	agents := strings.Join(clients, " and ")
+	agents := joinList(clients, "and")
 	if op == "clone" {
 		p.printf("%s this clone brings MCP servers %s may run:\n", st.Bold("mcp-guard:"), agents)
 	} else {
@@ -129,8 +129,16 @@ func WriteWarning(w io.Writer, wr Warning, st Style) error {
 	if len(cmds) == 0 {
 		cmds = []string{"mcp-guard review"}
 	}
-	p.printf("%s review before starting %s: %s\n", st.Bold("mcp-guard:"), strings.Join(clients, " or "), strings.Join(cmds, " and "))
+	p.printf("%s review before starting %s: %s\n", st.Bold("mcp-guard:"), joinList(clients, "or"), strings.Join(cmds, " and "))
 	return p.err
+}
+
+// joinList is "a, b and c".
+func joinList(items []string, conj string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " " + conj + " " + items[len(items)-1]
 }
 
 func countItems(rows []warningRow) int {
