@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -221,12 +222,20 @@ func Lookup(id ID) Client {
 // Evaluate answers, for every client that has a configuration for
 // launchDir, what it would run without asking now.
 func Evaluate(launchDir string, env Env) (*Evaluation, error) {
+	return EvaluateOnly(launchDir, env)
+}
+
+// EvaluateOnly is Evaluate for the clients ids (none: every client).
+func EvaluateOnly(launchDir string, env Env, ids ...ID) (*Evaluation, error) {
 	dir, err := filepath.Abs(launchDir)
 	if err != nil {
 		return nil, err
 	}
 	ev := &Evaluation{LaunchDir: dir, GitTop: GitTop(dir, env.fs())}
 	for _, c := range clients {
+		if len(ids) > 0 && !slices.Contains(ids, c.ID()) {
+			continue
+		}
 		ce, found := evaluateClient(c, dir, ev.GitTop, env)
 		if found {
 			ev.Clients = append(ev.Clients, ce)

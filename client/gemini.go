@@ -146,8 +146,10 @@ type GeminiState struct {
 	// disabled holds the enablement file's keys with enabled: false,
 	// as written (Gemini CLI looks the lower-cased name up).
 	disabled map[string]bool
-	// allowed are the mcp.allowed lists set (user, workspace), lower-cased;
-	// excluded the union of mcp.excluded, lower-cased.
+	// allowed are the mcp.allowed lists set (user, workspace); excluded
+	// the union of mcp.excluded. Both match names exactly (observed on
+	// 0.61.0: `includes(name)`, case-sensitive; only the enablement file
+	// lower-cases).
 	allowed  []geminiList
 	excluded map[string]string // name → the file that excludes it
 }
@@ -264,7 +266,7 @@ func geminiFolderTrust(v trust.Value) bool {
 	return truthy(en)
 }
 
-// readLists takes mcp.allowed and mcp.excluded, lower-cased. A list of the
+// readLists takes mcp.allowed and mcp.excluded, as written. A list of the
 // wrong shape is ignored: for allowed that lets everything through, for
 // excluded it excludes nothing, both the side that never under-reports.
 func (gs *GeminiState) readLists(v trust.Value, src string) {
@@ -284,7 +286,7 @@ func (gs *GeminiState) readLists(v trust.Value, src string) {
 	}
 }
 
-// geminiNames reads a list of names, lower-cased; strict: any element
+// geminiNames reads a list of names, as written; strict: any element
 // that is not a string voids the list.
 func geminiNames(v trust.Value, key string, strict bool) (map[string]bool, bool) {
 	l, ok := v.Get(key)
@@ -300,7 +302,7 @@ func geminiNames(v trust.Value, key string, strict bool) (map[string]bool, bool)
 			}
 			continue
 		}
-		out[strings.ToLower(s)] = true
+		out[s] = true
 	}
 	return out, true
 }
@@ -402,11 +404,11 @@ func (gs *GeminiState) answer(name string) (runs bool, why, src string, repo boo
 	if gs.disabled[low] {
 		return false, fmt.Sprintf("~/.gemini/mcp-server-enablement.json disables %q: Gemini CLI does not run it", low), "~/.gemini/mcp-server-enablement.json", false
 	}
-	if f, ok := gs.excluded[low]; ok {
+	if f, ok := gs.excluded[name]; ok {
 		return false, fmt.Sprintf("%s excludes `%s` (mcp.excluded): Gemini CLI does not run it", f, name), f, f == GeminiSettingsFile
 	}
 	for _, l := range gs.allowed {
-		if !l.names[low] {
+		if !l.names[name] {
 			return false, fmt.Sprintf("%s does not allow `%s` (mcp.allowed): Gemini CLI does not run it", l.src, name), l.src, l.src == GeminiSettingsFile
 		}
 	}

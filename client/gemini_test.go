@@ -177,11 +177,15 @@ func TestGeminiGate(t *testing.T) {
 		{"malformed user settings: unknown", map[string]string{"home/.gemini/settings.json": `{"a":1,}`}, nil, "", "DB2,db", "unknown"},
 		{"enablement disables, lower-cased", map[string]string{"home/.gemini/trustedFolders.json": `{"$KEY":"TRUST_FOLDER"}`,
 			"home/.gemini/mcp-server-enablement.json": `{"db2":{"enabled":false},"DB":{"enabled":false}}`}, nil, "", "db", "mcp-server-enablement"},
-		{"user excluded, case-insensitive", map[string]string{"home/.gemini/trustedFolders.json": `{"$KEY":"TRUST_FOLDER"}`,
-			"home/.gemini/settings.json": `{"mcp":{"excluded":["Db"]}}`}, nil, "", "DB2", "mcp.excluded"},
+		// Observed on 0.61.0 (fidelity gemini excluded-case): the lists
+		// match names exactly; "Db" excludes neither db nor DB2.
+		{"user excluded, case-sensitive", map[string]string{"home/.gemini/trustedFolders.json": `{"$KEY":"TRUST_FOLDER"}`,
+			"home/.gemini/settings.json": `{"mcp":{"excluded":["Db"]}}`}, nil, "", "DB2,db", ""},
+		{"user excluded, exact name", map[string]string{"home/.gemini/trustedFolders.json": `{"$KEY":"TRUST_FOLDER"}`,
+			"home/.gemini/settings.json": `{"mcp":{"excluded":["db"]}}`}, nil, "", "DB2", "mcp.excluded"},
 		{"workspace excluded unions", map[string]string{"home/.gemini/trustedFolders.json": `{"$KEY":"TRUST_FOLDER"}`,
 			"home/.gemini/settings.json": `{"mcp":{"excluded":["db"]}}`,
-			"repo/.gemini/settings.json": `{"mcp":{"excluded":["db2"]},"mcpServers":{"db":{"command":"node"},"DB2":{"command":"node"}}}`}, nil, "", "", "mcp.excluded"},
+			"repo/.gemini/settings.json": `{"mcp":{"excluded":["DB2"]},"mcpServers":{"db":{"command":"node"},"DB2":{"command":"node"}}}`}, nil, "", "", "mcp.excluded"},
 		{"allowed intersect: workspace only narrows", map[string]string{"home/.gemini/trustedFolders.json": `{"$KEY":"TRUST_FOLDER"}`,
 			"home/.gemini/settings.json": `{"mcp":{"allowed":["db"]}}`,
 			"repo/.gemini/settings.json": `{"mcp":{"allowed":["db","db2"]},"mcpServers":{"db":{"command":"node"},"DB2":{"command":"node"}}}`}, nil, "", "db", "mcp.allowed"},

@@ -30,100 +30,119 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-var (
-	installOnce sync.Once
-	claudeBin   string
-	installErr  error
-	installSkip string
-	installTook time.Duration
-)
+// pinned is one client pinned to an exact npm version, installed on first
+// use into its own cache directory and reused after.
+type pinned struct {
+	pkg, version string
+	cache        string // the cache directory's name: <cache>-<version>
+	bin          string // the binary under node_modules/.bin
+	banner       string // what `<bin> --version` prints
+	// env is the environment of the version check in a fresh HOME.
+	env func(home string) []string
 
-// claude returns the pinned Claude Code binary, installing it into the
-// cache on first use. It skips without npm or with MCP_GUARD_FIDELITY=0,
-// and fails when npm is there but the install does not work under CI.
-func claude(t *testing.T) string {
+	once sync.Once
+	path string
+	err  error
+	skip string
+	took time.Duration
+}
+
+var claudeCLI = &pinned{pkg: claudePackage, version: claudeVersion, cache: "claude-code", bin: "claude",
+	banner: claudeBanner, env: func(home string) []string { return isolatedEnv(home, nil) }}
+
+// claude returns the pinned Claude Code binary (see pinned.get).
+func claude(t *testing.T) string { return claudeCLI.get(t) }
+
+// get returns the pinned binary, installing it into the cache on first
+// use. It skips without npm or with MCP_GUARD_FIDELITY=0, and fails when
+// npm is there but the install does not work under CI.
+func (p *pinned) get(t *testing.T) string {
 	t.Helper()
-	installOnce.Do(func() {
-		install()
-		if installTook > 0 {
-			t.Logf("npm install %s@%s took %s", claudePackage, claudeVersion, installTook.Round(time.Millisecond))
+	p.once.Do(func() {
+		p.install()
+		if p.took > 0 {
+			t.Logf("npm install %s@%s took %s", p.pkg, p.version, p.took.Round(time.Millisecond))
 		}
 	})
 	switch {
-	case installSkip != "":
-		t.Skip(installSkip)
-	case installErr != nil && os.Getenv("CI") != "true":
-		t.Skipf("real-CLI fidelity suite skipped: %v (it fails instead when CI=true)", installErr)
-	case installErr != nil:
-		t.Fatalf("installing %s@%s: %v", claudePackage, claudeVersion, installErr)
+	case p.skip != "":
+		t.Skip(p.skip)
+	case p.err != nil && os.Getenv("CI") != "true":
+		t.Skipf("real-CLI fidelity suite skipped: %v (it fails instead when CI=true)", p.err)
+	case p.err != nil:
+		t.Fatalf("installing %s@%s: %v", p.pkg, p.version, p.err)
 	}
-	return claudeBin
+	return p.path
 }
 
-func cacheDir() (string, error) {
+func (p *pinned) cacheDir() (string, error) {
 	if d := os.Getenv("MCP_GUARD_FIDELITY_CACHE"); d != "" {
-		return filepath.Abs(d)
+		d, err := filepath.Abs(d)
+		if p.cache != "claude-code" { // the variable has always named Claude Code's directory
+			d = filepath.Join(filepath.Dir(d), p.cache+"-"+p.version)
+		}
+		return d, err
 	}
 	base := os.TempDir() // no HOME (some CI containers): a per-machine cache still
 	if home, err := os.UserHomeDir(); err == nil {
 		base = filepath.Join(home, ".cache")
 	}
-	return filepath.Join(base, "mcp-guard", "fidelity", "claude-code-"+claudeVersion), nil
+	return filepath.Join(base, "mcp-guard", "fidelity", p.cache+"-"+p.version), nil
 }
 
-func install() {
+func (p *pinned) install() {
 	if os.Getenv("MCP_GUARD_FIDELITY") == "0" {
-		installSkip = "real-CLI fidelity suite skipped: MCP_GUARD_FIDELITY=0"
+		p.skip = "real-CLI fidelity suite skipped: MCP_GUARD_FIDELITY=0"
 		return
 	}
-	dir, err := cacheDir()
+	dir, err := p.cacheDir()
 	if err != nil {
-		installErr = err
+		p.err = err
 		return
 	}
-	bin := filepath.Join(dir, "node_modules", ".bin", "claude")
-	if versionOK(bin) == nil {
-		claudeBin = bin
+	bin := filepath.Join(dir, "node_modules", ".bin", p.bin)
+	if p.versionOK(bin) == nil {
+		p.path = bin
 		return
 	}
 	npm, err := exec.LookPath("npm")
 	if err != nil {
-		installSkip = fmt.Sprintf("real-CLI fidelity suite skipped: npm not found, needed to install %s@%s", claudePackage, claudeVersion)
+		p.skip = fmt.Sprintf("real-CLI fidelity suite skipped: npm not found, needed to install %s@%s", p.pkg, p.version)
 		return
 	}
 	// Install beside the cache and rename, so an interrupted install never
 	// leaves a half-filled cache that looks usable.
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
-		installErr = err
+		p.err = err
 		return
 	}
 	tmp, err := os.MkdirTemp(filepath.Dir(dir), filepath.Base(dir)+".tmp-")
 	if err != nil {
-		installErr = err
+		p.err = err
 		return
 	}
 	defer os.RemoveAll(tmp)
 	start := time.Now()
 	out, err := runBounded(5*time.Minute, tmp, nil, npm, "install", "--prefix", tmp,
-		"--save-exact", "--no-audit", "--no-fund", "--loglevel=error", claudePackage+"@"+claudeVersion)
-	installTook = time.Since(start)
+		"--save-exact", "--no-audit", "--no-fund", "--loglevel=error", p.pkg+"@"+p.version)
+	p.took = time.Since(start)
 	if err != nil {
-		installErr = fmt.Errorf("npm install: %v\n%s", err, out)
+		p.err = fmt.Errorf("npm install: %v\n%s", err, out)
 		return
 	}
 	os.RemoveAll(dir) // a stale or broken cache
 	if err := os.Rename(tmp, dir); err != nil {
-		installErr = err
+		p.err = err
 		return
 	}
-	if err := versionOK(bin); err != nil {
-		installErr = err
+	if err := p.versionOK(bin); err != nil {
+		p.err = err
 		return
 	}
-	claudeBin = bin
+	p.path = bin
 }
 
-func versionOK(bin string) error {
+func (p *pinned) versionOK(bin string) error {
 	if _, err := os.Stat(bin); err != nil {
 		return err
 	}
@@ -132,12 +151,14 @@ func versionOK(bin string) error {
 		return err
 	}
 	defer os.RemoveAll(home)
-	out, err := runBounded(time.Minute, home, isolatedEnv(home, nil), bin, "--version")
+	out, err := runBounded(time.Minute, home, p.env(home), bin, "--version")
 	if err != nil {
 		return fmt.Errorf("%s --version: %v\n%s", bin, err, out)
 	}
-	if got := strings.TrimSpace(string(out)); got != claudeBanner {
-		return fmt.Errorf("%s --version printed %q, want %q", bin, got, claudeBanner)
+	// The last line: Codex warns first when its home is under a temporary directory.
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	if got := lines[len(lines)-1]; got != p.banner {
+		return fmt.Errorf("%s --version printed %q, want %q", bin, got, p.banner)
 	}
 	return nil
 }

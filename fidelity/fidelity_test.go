@@ -180,15 +180,83 @@ a flag replaces the project's servers or the interactive client differs from `+"
 	return b.String()
 }
 
+// checkDoc holds Claude Code's part of the page (all but the other clients'
+// sections) against this run, or rewrites it under -update.
 func checkDoc(t *testing.T, doc string) {
+	have, err := os.ReadFile(docPath)
+	claudePart, sections := splitDoc(string(have))
 	if *update {
-		if err := os.WriteFile(docPath, []byte(doc), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeDoc(t, joinDoc(doc, sections))
 		return
 	}
-	have, err := os.ReadFile(docPath)
-	if err != nil || string(have) != doc {
+	if err != nil || claudePart != doc {
 		t.Errorf("%s is out of date with this run (go test ./fidelity -run TestClaudeCode -update); this run:\n%s", docPath, doc)
 	}
+}
+
+// checkDocSection does the same for one other client's section.
+func checkDocSection(t *testing.T, id, body string) {
+	have, err := os.ReadFile(docPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	claudePart, sections := splitDoc(string(have))
+	i := slices.IndexFunc(sections, func(s docSection) bool { return s.id == id })
+	if *update {
+		if i < 0 {
+			sections = append(sections, docSection{id: id})
+			i = len(sections) - 1
+		}
+		sections[i].body = body
+		writeDoc(t, joinDoc(claudePart, sections))
+		return
+	}
+	if i < 0 || sections[i].body != body {
+		t.Errorf("%s's %s section is out of date with this run (-update rewrites it); this run:\n%s", docPath, id, body)
+	}
+}
+
+func writeDoc(t *testing.T, doc string) {
+	if err := os.WriteFile(docPath, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// docSection is one client's part of the page, between
+// <!-- fidelity:<id> --> and <!-- /fidelity:<id> --> lines after Claude Code's part.
+type docSection struct{ id, body string }
+
+func splitDoc(doc string) (claudePart string, sections []docSection) {
+	const open = "\n<!-- fidelity:"
+	i := strings.Index(doc, open)
+	if i < 0 {
+		return doc, nil
+	}
+	claudePart, rest := doc[:i], doc[i:]
+	for {
+		rest, _ = strings.CutPrefix(rest, open)
+		id, after, ok := strings.Cut(rest, " -->\n")
+		if !ok {
+			break
+		}
+		body, tail, ok := strings.Cut(after, "<!-- /fidelity:"+id+" -->\n")
+		if !ok {
+			break
+		}
+		sections = append(sections, docSection{id, body})
+		if !strings.HasPrefix(tail, open) {
+			break
+		}
+		rest = tail
+	}
+	return claudePart, sections
+}
+
+func joinDoc(claudePart string, sections []docSection) string {
+	var b strings.Builder
+	b.WriteString(claudePart)
+	for _, s := range sections {
+		fmt.Fprintf(&b, "\n<!-- fidelity:%s -->\n%s<!-- /fidelity:%s -->\n", s.id, s.body, s.id)
+	}
+	return b.String()
 }

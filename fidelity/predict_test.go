@@ -33,13 +33,19 @@ func predict(t *testing.T, launchDir, home string, headless bool) map[string]boo
 		if c.Err != nil {
 			t.Fatalf("client.Evaluate(%s): Claude Code: %v", launchDir, c.Err)
 		}
-		for _, s := range c.Servers {
-			r := s.Interactive
-			if headless {
-				r = s.Headless
-			}
-			runs[s.Name] = runs[s.Name] || r
-		}
+		addRuns(runs, c.Servers, headless)
 	}
 	return runs
+}
+
+// addRuns marks each server that would run without asking, in the
+// interactive client or headless; a name runs if any of its verdicts runs.
+func addRuns(runs map[string]bool, servers []client.ServerVerdict, headless bool) {
+	for _, s := range servers {
+		r := s.Interactive
+		if headless {
+			r = s.Headless
+		}
+		runs[s.Name] = runs[s.Name] || r
+	}
 }

@@ -18,6 +18,9 @@ type sandbox struct {
 	home, outer, repo  string
 	marker, markerRoot string
 	runs               int
+	// vettedPath: runs exec the argv `mcp-guard launch -- claude` builds
+	// (launch_test.go).
+	vettedPath string
 }
 
 func newSandbox(t *testing.T) *sandbox {
@@ -165,6 +168,7 @@ func (s *sandbox) run(bin string, m mode, dir string, args []string, env map[str
 	case tui:
 		argv = args
 	}
+	argv = s.launchArgv(argv)
 	launch := filepath.Join(s.repo, dir)
 	if err := os.MkdirAll(launch, 0o755); err != nil {
 		s.t.Fatal(err)

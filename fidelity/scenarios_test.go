@@ -262,6 +262,63 @@ func scenarios() []scenario {
 			noPredict: "--mcp-config names the servers; the project's do not count",
 		},
 		{
+			name: "launch-vetted/-p",
+			contract: "`mcp-guard launch -- claude -p …` (claude --mcp-config <vetted> --strict-mcp-config -p …): " +
+				"only the vetted servers spawn, as vetted; an all-approved .mcp.json's own do not; the prompt after the flags is answered",
+			mode: headless,
+			setup: func(s *sandbox) {
+				s.mcp("", "db", "projonly")
+				s.write(userSettings, enableAll)
+				s.vetted(obj{"db": s.server("db", "from-vetted")})
+			},
+			want: []string{"db"},
+			check: func(t *testing.T, s *sandbox, o outcome) {
+				if r := o.spawned["db"]; !slices.Contains(r[0].Argv, "from-vetted") {
+					t.Errorf("db ran the project's entry, not the vetted one: %+v", r)
+				}
+			},
+			noPredict: "the vetted file names the servers; the project's do not count",
+		},
+		{
+			name: "launch-declined/-p",
+			contract: "`mcp-guard launch -- claude -p …` with `other` declined (left out of the vetted file) though Claude Code " +
+				"approved it by name: it does not spawn, the reviewed db does",
+			mode: headless,
+			setup: func(s *sandbox) {
+				s.mcp("", "db", "other")
+				s.write(userSettings, enabled("db", "other"))
+				s.vetted(obj{"db": s.server("db")})
+			},
+			want:      []string{"db"},
+			noPredict: "the vetted file names the servers; the project's do not count",
+		},
+		{
+			name: "launch-nothing-reviewed/-p",
+			contract: "`mcp-guard launch -- claude -p …` with an empty vetted file: no server spawns, in an untrusted folder " +
+				"where plain `claude -p` runs them all, and the prompt is still answered",
+			mode: headless,
+			setup: func(s *sandbox) {
+				s.mcp("", "db", "other")
+				s.vetted(obj{})
+			},
+			noPredict: "the vetted file names the servers; the project's do not count",
+		},
+		{
+			name: "launch-vetted-mcp-list/list",
+			contract: "claude --mcp-config <vetted> --strict-mcp-config mcp list: do the injected flags reach " +
+				"`mcp list`'s health check? (mcp-guard refuses `launch -- claude mcp list|get` while a server is not reviewed)",
+			open: true,
+			setup: func(s *sandbox) {
+				s.mcp("", "db", "projonly")
+				s.write(userSettings, enableAll)
+				s.vetted(obj{"db": s.server("db", "from-vetted")})
+			},
+			want: []string{"db", "projonly"},
+			answer: "The injected flags do not hold there: `mcp list` spawns the project's `projonly` too, so mcp-guard " +
+				"refuses `launch -- claude mcp list|get` while a project server is unreviewed or declined.",
+			noPredict: "mcp-guard does not rely on the flags here",
+		},
+		{
 			name: "walk-up/list",
 			contract: "from repo/a/b every ancestor's .mcp.json is merged, above the git root too; " +
 				"the nearest wins on a clash",

@@ -117,12 +117,28 @@ func (v *View) Record(ctx context.Context, d trust.Decision, targets []trust.Gat
 	return v.record(ctx, d, targets, nil)
 }
 
+// Decide is Record for servers of every client: agentty's as Record
+// writes them, the other clients' to the ledger only (mcp-guard writes
+// nothing in their own files: `mcp-guard launch` hands them the reviewed
+// servers). Everything is validated before anything is written; the
+// ledger gets every review in one write.
+func (v *View) Decide(ctx context.Context, d trust.Decision, t Targets) ([]Outcome, error) {
+	return v.recordAll(ctx, d, t, nil)
+}
+
 func (v *View) record(ctx context.Context, d trust.Decision, targets []trust.GateVerdict, inject func(step) error) ([]Outcome, error) {
+	return v.recordAll(ctx, d, Targets{Agentty: targets}, inject)
+}
+
+func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, inject func(step) error) ([]Outcome, error) {
+	targets := t.Agentty
 	if d != trust.DecisionApproved && d != trust.DecisionDeclined {
 		return nil, fmt.Errorf("decision %q: not one mcp-guard records", d)
 	}
-	if err := v.Reviewable(); err != nil {
-		return nil, err
+	if len(targets) > 0 || len(t.Clients) == 0 {
+		if err := v.Reviewable(); err != nil {
+			return nil, err
+		}
 	}
 	switch err := v.Ledger.Err; {
 	case errors.Is(err, trust.ErrNoHome):
@@ -137,6 +153,11 @@ func (v *View) record(ctx context.Context, d trust.Decision, targets []trust.Gat
 	var problems []string
 	for _, gv := range targets {
 		if p := decidable(gv, d); p != "" {
+			problems = append(problems, p)
+		}
+	}
+	for _, cs := range t.Clients {
+		if p := clientDecidable(cs, d); p != "" {
 			problems = append(problems, p)
 		}
 	}
@@ -156,6 +177,13 @@ func (v *View) record(ctx context.Context, d trust.Decision, targets []trust.Gat
 		if err := reviews[i].Validate(); err != nil {
 			return nil, refuse("nothing was recorded", "cannot review %q: %v", gv.Server.Name, err)
 		}
+	}
+	for _, cs := range t.Clients {
+		r := cs.review(d, v.clientHead(cs))
+		if err := r.Validate(); err != nil {
+			return nil, refuse("nothing was recorded", "cannot review %q: %v", cs.Label(), err)
+		}
+		reviews = append(reviews, r)
 	}
 
 	storeErr := func(err error) error {

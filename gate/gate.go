@@ -47,6 +47,9 @@ type View struct {
 	// Servers are the configuration's servers with their code scopes and
 	// deep fingerprints, by name.
 	Servers map[string]project.Server
+	// Clients are the other clients found in Dir (Claude Code's
+	// .mcp.json walk-up), each with its own review state.
+	Clients []*ClientView
 }
 
 // Refusal is a request the gate understood and refused (the CLI's exit
@@ -102,6 +105,9 @@ func Evaluate(ctx context.Context, dir string, env Env) (*View, error) {
 		}
 		return ps.Deep
 	})
+	if err := v.evaluateClients(ctx, env); err != nil {
+		return nil, err
+	}
 	return v, nil
 }
 

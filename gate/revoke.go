@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -33,6 +34,9 @@ type Revocation struct {
 // ledger keeps its reviews: a revoked server that was reviewed runs again
 // only after agentty asks.
 func (v *View) Revoke(ctx context.Context, names []string, all, wholeFile bool) (*Revocation, error) {
+	if err := v.revokeClients(names); err != nil {
+		return nil, err
+	}
 	cfg := v.In.Config
 	switch {
 	case cfg == nil:
@@ -88,4 +92,38 @@ func (v *View) Revoke(ctx context.Context, names []string, all, wholeFile bool) 
 	}
 	out.StillBlanket = v.In.Blanket == "whole-file" && !wholeFile
 	return out, nil
+}
+
+// revokeClients refuses a revoke that names another client's server:
+// mcp-guard records nothing in their own files, so it has nothing there
+// to take back; a decline is what keeps `mcp-guard launch` from handing
+// the server over.
+func (v *View) revokeClients(names []string) error {
+	var problems []string
+	for _, name := range names {
+		// A plain name is agentty's when agentty has it: only agentty has
+		// approvals mcp-guard revokes.
+		var found []ClientServer
+		if len(v.lookup(client.Agentty, name)) == 0 {
+			for _, m := range v.lookup("", name) {
+				found = append(found, *m.client)
+			}
+		}
+		if id, rest := SplitName(name); id != "" && id != client.Agentty {
+			for _, m := range v.lookup(id, rest) {
+				found = append(found, *m.client)
+			}
+		}
+		for _, cs := range found {
+			p := fmt.Sprintf("%q is %s's: mcp-guard wrote nothing in its files, so there is nothing to revoke; `mcp-guard review --decline %s` keeps `mcp-guard launch` from handing it over", cs.Label(), cs.Key.Client, cs.Label())
+			if cs.Source != "" && cs.Interactive {
+				p += fmt.Sprintf(", and %s is where its own approval is", cs.Source)
+			}
+			problems = append(problems, p)
+		}
+	}
+	if len(problems) > 0 {
+		return refuse("nothing was written", "cannot revoke: %s", strings.Join(problems, "; "))
+	}
+	return nil
 }

@@ -4,13 +4,13 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"time"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/internal/atomicfile"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -56,28 +56,20 @@ func (v *View) Snapshot() (*Snapshot, error) {
 		return nil, fail("set HOME or MCP_GUARD_HOME", fmt.Errorf("no directory for mcp-guard's state: %v", v.Ledger.Err))
 	}
 	snap := &Snapshot{}
-	var buf bytes.Buffer
-	buf.WriteString(`{"mcpServers":{`)
+	var keep []*trust.Server
 	for _, gv := range v.Verdicts {
 		s := gv.Server
 		if gv.State != trust.StateReviewed || s.Disabled || (s.Command == "" && s.URL == "") {
 			snap.Left = append(snap.Left, s.Name)
 			continue
 		}
-		name, err := json.Marshal(s.Name)
-		if err != nil {
-			return nil, fail("", err)
-		}
-		if len(snap.Servers) > 0 {
-			buf.WriteByte(',')
-		}
-		buf.Write(name)
-		buf.WriteByte(':')
-		buf.WriteString(s.Canonical())
+		keep = append(keep, s)
 		snap.Servers = append(snap.Servers, s.Name)
 	}
-	buf.WriteString("}}\n")
-	data := buf.Bytes()
+	data, err := client.VettedConfig(keep)
+	if err != nil {
+		return nil, fail("", err)
+	}
 	// What agentty will read must be exactly what was reviewed.
 	check := trust.Parse("snapshot", data, trust.ScopeExplicit)
 	if !check.Valid() || len(check.Servers) != len(snap.Servers) {
@@ -88,11 +80,68 @@ func (v *View) Snapshot() (*Snapshot, error) {
 			return nil, fail("", fmt.Errorf("the snapshot's server %q does not read back as reviewed", s.Name))
 		}
 	}
+	if err := v.writeVetted(snap, data); err != nil {
+		return nil, err
+	}
+	return snap, nil
+}
+
+// writeVetted writes a vetted file under the ledger directory, named by
+// its content, and sets snap.Path.
+func (v *View) writeVetted(snap *Snapshot, data []byte) error {
 	sum := sha256.Sum256(data)
 	dir := filepath.Join(v.LedgerDir, "launch")
 	snap.Path = filepath.Join(dir, hex.EncodeToString(sum[:16])+".json")
 	if err := writeSnapshot(dir, snap.Path, data); err != nil {
-		return nil, fail("nothing was started", fmt.Errorf("writing the launch snapshot: %w", err))
+		return fail("nothing was started", fmt.Errorf("writing the launch snapshot: %w", err))
+	}
+	return nil
+}
+
+// Vetted writes the file `mcp-guard launch` hands client id instead of
+// its project configs: exactly its reviewed servers (declined, not
+// reviewed, changed or not run ones left out), each entry as it reads now,
+// read back in the client's dialect before it is used. Call it only when
+// nothing of the client blocks. The file is written like the snapshot.
+func (v *View) Vetted(id client.ID) (*Snapshot, error) {
+	if v.LedgerDir == "" {
+		return nil, fail("set HOME or MCP_GUARD_HOME", fmt.Errorf("no directory for mcp-guard's state: %v", v.Ledger.Err))
+	}
+	c := client.Lookup(id)
+	if c == nil {
+		return nil, fail("", fmt.Errorf("no client %q", id))
+	}
+	snap := &Snapshot{}
+	var keep []*trust.Server
+	cv := v.Client(id)
+	if cv != nil {
+		if len(cv.Closed) > 0 {
+			return nil, refuse("`mcp-guard status` shows why", "%s", cv.Closed[0])
+		}
+		for _, cs := range cv.Servers {
+			if cs.State != trust.StateReviewed || !cs.Runs {
+				snap.Left = append(snap.Left, cs.Name)
+				continue
+			}
+			keep = append(keep, cs.Server)
+			snap.Servers = append(snap.Servers, cs.Name)
+		}
+	}
+	data, err := client.VettedConfig(keep)
+	if err != nil {
+		return nil, fail("", err)
+	}
+	check := c.Parse("vetted", data)
+	if !check.Valid() || len(check.Servers) != len(keep) {
+		return nil, fail("", fmt.Errorf("the vetted file does not read back as written: %v", check.Err))
+	}
+	for i, s := range check.Servers {
+		if s.Name != keep[i].Name || s.Canonical() != keep[i].Canonical() {
+			return nil, fail("", fmt.Errorf("the vetted file's server %q does not read back as reviewed", s.Name))
+		}
+	}
+	if err := v.writeVetted(snap, data); err != nil {
+		return nil, err
 	}
 	return snap, nil
 }

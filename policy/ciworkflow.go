@@ -527,32 +527,14 @@ var claudeSubcommands = map[string]bool{"config": true, "update": true, "install
 // get`, or arguments mcp-guard cannot read. --strict-mcp-config stops all
 // of them.
 func claudeSpawns(args []word) (what, then string) {
-	var print, unknown bool
-	var operands []string
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if !a.lit {
-			unknown = true
-			continue
-		}
-		t := a.text
-		switch {
-		case t == "--":
-			i = len(args)
-		case t == "--strict-mcp-config", t == "--version", t == "-v", t == "--help", t == "-h":
-			return "", ""
-		case t == "-p" || t == "--print":
-			print = true
-		case claudeValueFlags[t]:
-			i++
-		case strings.HasPrefix(t, "--"):
-		case strings.HasPrefix(t, "-") && len(t) > 1:
-			if strings.ContainsRune(t[1:], 'p') {
-				print = true // combined short flags: -dp
-			}
-		default:
-			operands = append(operands, t)
-		}
+	flags, operands, unknown := agentFlags(args, claudeValueFlags)
+	if flags["--strict-mcp-config"] || helpOrVersion(flags) {
+		return "", ""
+	}
+	print := false
+	for f := range flags {
+		// -p, --print, or combined short flags such as -dp
+		print = print || f == "--print" || !strings.HasPrefix(f, "--") && strings.ContainsRune(f[1:], 'p')
 	}
 	if len(operands) > 0 && !print {
 		switch {

@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -399,4 +400,123 @@ func WriteSnapshotNote(w io.Writer, configPath string, snap *gate.Snapshot, st S
 	}
 	_, err := fmt.Fprintf(w, "mcp-guard: agentty gets the %s of %s%s\n", plural(len(snap.Servers), "reviewed server", "reviewed servers"), Sanitize(configPath), left)
 	return err
+}
+
+// ClientGateText says why a client's server blocks (or would, declined),
+// after the client's own reason.
+func ClientGateText(cs gate.ClientServer, title string) string {
+	return clientGateReason(cs, title) + " (" + cs.ServerVerdict.Why + ")"
+}
+
+func clientGateReason(cs gate.ClientServer, title string) string {
+	var why string
+	switch {
+	case cs.NoDeep != "" && cs.Runs:
+		return "mcp-guard cannot review it here: " + cs.NoDeep
+	}
+	switch cs.Why {
+	case trust.GateChanged:
+		why = "changed since you reviewed it"
+	case trust.GateApprovedUnreviewed:
+		why = title + " runs it without asking, and you have not reviewed it"
+	case trust.GateDeclinedRuns:
+		why = "you declined it, yet " + title + " started directly would run it"
+	default:
+		why = "not reviewed yet"
+	}
+	return why
+}
+
+// WriteClientBlocking lists a client's servers that keep `mcp-guard
+// launch` from starting it, and its closed gate's reasons, with the
+// command that reviews them.
+func WriteClientBlocking(w io.Writer, cv *gate.ClientView, blocking []gate.ClientServer, reviewCmd string, st Style) error {
+	p := &printer{w: w}
+	for _, c := range cv.Closed {
+		p.printf("%s %s: %s\n", st.Danger("closed"), cv.Title, Sanitize(c))
+	}
+	if len(blocking) > 0 {
+		p.printf("%s: %s for review:\n", cv.Title, Waiting(len(blocking), ""))
+		var labels []string
+		for _, cs := range blocking {
+			p.printf("  %s  %s  %s\n", st.Bold(Sanitize(cs.Name)), st.Dim(Sanitize(cs.Config)), Sanitize(ClientGateText(cs, cv.Title)))
+			labels = append(labels, quoteWord(cs.Label()))
+		}
+		p.printf("review them: %s --approve %s   (or --decline)\n", reviewCmd, strings.Join(labels, " "))
+	}
+	return p.err
+}
+
+// WriteClientDecisions says what recording a decision did for each of a
+// client's servers: the ledger only.
+func WriteClientDecisions(w io.Writer, d trust.Decision, servers []gate.ClientServer, st Style) error {
+	p := &printer{w: w}
+	for _, cs := range servers {
+		title := string(cs.Key.Client)
+		if c := client.Lookup(client.ID(cs.Key.Client)); c != nil {
+			title = c.Title()
+		}
+		if d == trust.DecisionApproved {
+			p.printf("%s %s  %s  %s\n", st.OK("approved"), Sanitize(cs.Label()), CommandLine(cs.Server),
+				st.Dim("(reviewed "+Short(cs.Deep)+"; "+title+"'s own files unchanged: `mcp-guard launch -- claude` hands it over)"))
+			continue
+		}
+		p.printf("%s %s  %s\n", st.Warning("declined"), Sanitize(cs.Label()),
+			st.Dim("(`mcp-guard launch` leaves it out; "+title+" started directly may still run it)"))
+	}
+	return p.err
+}
+
+// WriteVettedNote says, in one line, what the launch hands a client.
+func WriteVettedNote(w io.Writer, title string, snap *gate.Snapshot, st Style) error {
+	left := ""
+	if len(snap.Left) > 0 {
+		names := make([]string, len(snap.Left))
+		for i, n := range snap.Left {
+			names[i] = Sanitize(n)
+		}
+		left = "; left out: " + strings.Join(names, ", ")
+	}
+	_, err := fmt.Fprintf(w, "mcp-guard: %s gets only the %s%s\n", title, plural(len(snap.Servers), "reviewed server", "reviewed servers"), left)
+	return err
+}
+
+// WriteClientReviewItem writes one of a client's servers on the review
+// screen: what the client starts (after its interpolation, and the
+// variables that depends on), the files it runs, the client's own verdict
+// in its words, and why it waits.
+func WriteClientReviewItem(w io.Writer, title string, cs gate.ClientServer, index, total int, st Style) error {
+	p := &printer{w: w}
+	head := "── " + Sanitize(cs.Label())
+	if total > 1 {
+		head = fmt.Sprintf("── %d/%d %s", index, total, Sanitize(cs.Label()))
+	}
+	p.printf("%s  %s\n", st.Bold(head), st.Dim(Sanitize(cs.Config)))
+	if cs.Server != nil {
+		p.printf("  runs     %s\n", CommandLine(cs.Server))
+		for _, ev := range cs.Server.Env {
+			p.printf("  env      %s=%s\n", Sanitize(ev.Name), Sanitize(ev.Value))
+		}
+	}
+	if len(cs.Spawn.Vars) > 0 {
+		p.printf("  depends  %s\n", Sanitize("${"+strings.Join(cs.Spawn.Vars, "}, ${")+"}"))
+	}
+	sc := NewServerScope(cs.Scope, cs.Files)
+	why := map[string]string{}
+	for _, si := range sc.Items {
+		why[si.Item] = si.Why
+	}
+	for _, f := range cs.Files {
+		p.printf("  file     %s  %s", Sanitize(f.Path), st.Dim(Short(f.ID)))
+		if w := why[f.Path]; w != "" {
+			p.printf("  %s", st.Dim(Sanitize(w)))
+		}
+		p.printf("\n")
+	}
+	for _, u := range sc.Unresolved {
+		p.printf("  unsure   %s\n", Sanitize(u))
+	}
+	p.printf("  %-8s %s\n", "client", Sanitize(title+": "+cs.ServerVerdict.Why))
+	p.printf("  why      %s\n", Sanitize(clientGateReason(cs, title)))
+	return p.err
 }

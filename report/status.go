@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -61,6 +63,15 @@ type StatusServer struct {
 	// set when mcp-guard read the repository.
 	Scope      []ScopeItem `json:"scope,omitempty"`
 	Unresolved []string    `json:"unresolved,omitempty"`
+	// Client reads the server (agentty, claude-code); Path is its config.
+	// For Claude Code, trusted is "runs without asking in an interactive
+	// session" and headless the same under `claude -p`; source is the file
+	// that decided, repo_side whether the repository wrote it.
+	Client   string `json:"client"`
+	Path     string `json:"path"`
+	Headless *bool  `json:"headless,omitempty"`
+	Source   string `json:"source,omitempty"`
+	RepoSide bool   `json:"repo_side,omitempty"`
 }
 
 // NewStatusDoc builds the status document from an inspection.
@@ -93,6 +104,7 @@ func NewStatusDoc(in *trust.Inspection) StatusDoc {
 			Name: s.Name, Transport: string(s.Transport), Gated: s.Gated, Disabled: s.Disabled,
 			Fingerprint: s.Fingerprint, Trusted: v.Trusted, Trust: string(v.Reason),
 			Command: s.SpawnCommand(), Args: args, URL: s.URL,
+			Client: "agentty", Path: in.Config.Path,
 		})
 	}
 	doc.Findings = append(doc.Findings, in.Findings...)
@@ -312,4 +324,97 @@ func (p *printer) printf(format string, args ...any) {
 		return
 	}
 	_, p.err = fmt.Fprintf(p.w, format, args...)
+}
+
+// AddClients appends the servers of the other clients (Claude Code) to a
+// status document, after agentty's, with their findings.
+func AddClients(doc *StatusDoc, clients []*gate.ClientView, findings []trust.Finding) {
+	for _, cv := range clients {
+		for _, cs := range cv.Servers {
+			s := cs.Server
+			ss := StatusServer{Name: cs.Name, Client: string(cv.Client), Path: cs.Config, Args: []string{},
+				Trusted: cs.Interactive, Trust: cs.ServerVerdict.Why, Source: cs.Source, RepoSide: cs.RepoSide,
+				Review: string(cs.State)}
+			headless, blocks := cs.Headless, cs.Blocks
+			ss.Headless, ss.Blocks = &headless, &blocks
+			if s != nil {
+				// What the client starts: its spawn view after interpolation.
+				ss.Transport, ss.Command, ss.URL = string(s.Transport), cs.Spawn.Command, s.URL
+				if cs.Spawn.Args != nil {
+					ss.Args = cs.Spawn.Args
+				}
+				if cs.Spawn.Command == "" {
+					ss.Command = s.SpawnCommand()
+					if a := s.SpawnArgs(); a != nil {
+						ss.Args = a
+					}
+				}
+			}
+			if cs.Scope != nil {
+				sc := NewServerScope(cs.Scope, cs.Files)
+				ss.Scope, ss.Unresolved = sc.Items, sc.Unresolved
+			}
+			doc.Servers = append(doc.Servers, ss)
+		}
+	}
+	doc.Findings = append(doc.Findings, findings...)
+}
+
+// ClaudeWords is a client verdict in the client's words, with what
+// `claude -p` does when that differs from an interactive session.
+func ClaudeWords(cs gate.ClientServer) string {
+	why := cs.ServerVerdict.Why
+	if cs.Key.Client == string(client.ClaudeCode) && cs.Interactive && cs.Headless {
+		why += "; `claude -p` runs it too"
+	}
+	return why
+}
+
+// WriteClientStatus writes what each other client would run here, after
+// agentty's status: per server its config, the client's verdict in its
+// words and mcp-guard's review state; then findings about the client's
+// files (repository-side approvals).
+func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust.Finding, st Style) error {
+	p := &printer{w: w}
+	for _, cv := range clients {
+		p.printf("\n%s (%s: %s):\n", st.Bold(cv.Title), plural(len(cv.Eval.Configs), "config file", "config files"), Sanitize(strings.Join(cv.Eval.Configs, ", ")))
+		for _, c := range cv.Closed {
+			p.printf("  %s %s\n", st.Danger("closed:"), Sanitize(c))
+		}
+		if len(cv.Servers) == 0 {
+			p.printf("  no servers\n")
+		}
+		for _, cs := range cv.Servers {
+			mark := "  "
+			switch {
+			case cs.Interactive:
+				mark = st.OK("✓ ")
+			case cs.Headless:
+				mark = st.Pending("— ")
+			}
+			cmd := ""
+			if cs.Server != nil {
+				cmd = CommandLine(cs.Server)
+			}
+			review := "review: " + string(cs.State)
+			switch {
+			case cs.Blocks:
+				review += ", blocks launch: " + clientGateReason(cs, cv.Title)
+			case cs.Outside && cs.Runs:
+				review += ", left out by launch: " + clientGateReason(cs, cv.Title)
+			}
+			p.printf("  %s%s %s  %s\n", mark, padRight(Sanitize(cs.Name), 16), cmd, st.Dim(Sanitize(cs.Config)))
+			p.printf("      %s\n", Sanitize(ClaudeWords(cs)))
+			p.printf("      %s\n", st.Dim("["+Sanitize(review)+"]"))
+		}
+		if cv.Client == client.ClaudeCode {
+			p.printf("%s runs without asking · %s asks first, `claude -p` runs it · `mcp-guard launch -- claude` hands over only reviewed servers\n", st.OK("✓"), st.Pending("—"))
+		} else {
+			p.printf("%s runs without asking · %s asks first\n", st.OK("✓"), st.Pending("—"))
+		}
+	}
+	for _, f := range findings {
+		p.printf("%s %s %s:%d: %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, Sanitize(f.Message))
+	}
+	return p.err
 }

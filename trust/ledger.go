@@ -423,8 +423,10 @@ type AuditRecord struct {
 	// work tree it was decided in, for people.
 	Repository string `json:"repository"`
 	Path       string `json:"path,omitempty"`
-	Config     string `json:"config"`
-	Server     string `json:"server"`
+	// Client is the review key's client ("" for agentty).
+	Client string `json:"client,omitempty"`
+	Config string `json:"config"`
+	Server string `json:"server"`
 	// Decision is "approve", "decline" or "adopt".
 	Decision    string `json:"decision"`
 	Fingerprint string `json:"fingerprint"`
@@ -477,7 +479,7 @@ func (e *LedgerEdit) Record(r Review) error {
 		verb = "adopt"
 	}
 	e.audit = append(e.audit, AuditRecord{
-		Time: r.Time, Repository: r.Repo, Path: e.Path, Config: r.Config, Server: r.Server,
+		Time: r.Time, Repository: r.Repo, Path: e.Path, Client: r.Client, Config: r.Config, Server: r.Server,
 		Decision: verb, Fingerprint: r.Fingerprint, Deep: r.Deep, Commit: r.Commit,
 	})
 	return nil

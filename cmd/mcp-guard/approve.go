@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -14,13 +15,14 @@ func approveCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "approve",
 		Usage:     "approve project servers: you reviewed them, agentty may run them (the same as review --approve)",
-		UsageText: "mcp-guard [-C DIR] approve NAME... | --all",
+		UsageText: "mcp-guard [-C DIR] approve NAME... | --all  [--client ID]",
 		Description: "Records your review of each server's current version in mcp-guard's ledger and its\n" +
 			"fingerprint in ~/.agentty/mcp_approvals.json, exactly as `agentty plugin approve NAME\n" +
 			"--project` would, so agentty connects it and mcp-guard launch starts it. The same as\n" +
 			"`mcp-guard review --approve NAME...`. Nothing is written unless every name is valid.",
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "all", Usage: "approve every server of the configuration that agentty would run"},
+			&cli.BoolFlag{Name: "all", Usage: "approve every server of every client found here that would run"},
+			clientFlag,
 		},
 		Action: func(ctx context.Context, c *cli.Command) error { return approveServers(ctx, c, e) },
 	}
@@ -97,6 +99,18 @@ func approveServers(ctx context.Context, c *cli.Command, e *env) error {
 		return err
 	}
 	g.warnLedger(e)
+	if len(g.Clients) > 0 || c.String("client") != "" {
+		t := g.RunnableTargets()
+		if !all {
+			if t, err = g.SelectTargets(names, client.ID(c.String("client")), trust.DecisionApproved); err != nil {
+				return gateErr(err)
+			}
+		} else if t.Len() == 0 {
+			fmt.Fprintln(e.info, "no servers here: nothing to approve")
+			return nil
+		}
+		return g.decideAll(ctx, e, trust.DecisionApproved, t)
+	}
 	if err := g.reviewable(); err != nil {
 		return err
 	}

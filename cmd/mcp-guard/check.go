@@ -15,7 +15,7 @@ import (
 func checkCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "check",
-		Usage:     "exit 0 when agentty may start here, 1 with the servers that wait for review",
+		Usage:     "exit 0 when every agent found here may start, 1 with the servers that wait for review",
 		UsageText: "mcp-guard [-C DIR] check",
 		Description: "A server waits for review when agentty would run it (or ask to) and you have not\n" +
 			"reviewed its current version with `mcp-guard review`: new servers, changed ones, servers\n" +
@@ -29,18 +29,41 @@ func checkCommand(e *env) *cli.Command {
 				return err
 			}
 			g.warnLedger(e)
+			// Every client found: agentty first, then the others.
+			needs := false
+			blocking := g.Blocking(g.UseSnapshot(e.getenv))
 			if err := g.invalid(); err != nil {
 				fmt.Fprintln(e.info, err)
-				return attention()
-			}
-			blocking := g.Blocking(g.UseSnapshot(e.getenv))
-			if len(blocking) > 0 {
+				needs = true
+			} else if len(blocking) > 0 {
 				if err := report.WriteBlocking(e.info, g.configPath(), blocking, reviewCommandLine(c), e.style(e.info)); err != nil {
 					return failf("", "writing the list: %v", err)
 				}
+				needs = true
+			}
+			if g.clientsBlocked(e, e.info, "", vetted(e), reviewCommandLine(c)) > 0 || needs {
 				return attention()
 			}
-			fmt.Fprintln(e.info, "nothing waits for review: agentty may start here")
+			if g.In.Config != nil || len(g.Clients) == 0 {
+				fmt.Fprintln(e.info, "nothing waits for review: agentty may start here")
+			}
+			for _, cv := range g.Clients {
+				if name := launchName(cv.Client); name != "" {
+					fmt.Fprintf(e.info, "nothing of %s waits for review: `mcp-guard launch -- %s` may start here\n", cv.Title, name)
+				} else {
+					fmt.Fprintf(e.info, "nothing of %s waits for review\n", cv.Title)
+				}
+				for _, cs := range cv.Servers {
+					switch {
+					case cs.Runs && cs.State == trust.StateDeclined:
+						fmt.Fprintf(e.info, "note: you declined %s; mcp-guard launch leaves it out, but %s started directly would still run it (%s)\n",
+							report.Sanitize(cs.Label()), cv.Title, report.Sanitize(cs.ServerVerdict.Why))
+					case cs.Runs && cs.Outside && cs.State != trust.StateReviewed:
+						fmt.Fprintf(e.info, "note: %s is in %s, outside the work tree: mcp-guard cannot review it, so launch leaves it out\n",
+							report.Sanitize(cs.Label()), report.Sanitize(cs.Config))
+					}
+				}
+			}
 			if g.UseSnapshot(e.getenv) {
 				for _, v := range g.Verdicts {
 					if v.Why == trust.GateDeclinedRuns {
@@ -113,15 +136,15 @@ func (g *gateView) warnLedger(e *env) {
 // statusGate evaluates mcp-guard's gate for the launch directory: the
 // review state and what each server runs from the repository. When it
 // cannot, a warning on stderr says why and there are none.
-func statusGate(ctx context.Context, c *cli.Command, e *env) ([]trust.GateVerdict, map[string]report.ServerScope) {
+func statusGate(ctx context.Context, c *cli.Command, e *env) ([]trust.GateVerdict, map[string]report.ServerScope, []*gate.ClientView) {
 	g, err := gateHere(ctx, c, e)
 	if err == nil {
 		scopes := map[string]report.ServerScope{}
 		for name, s := range g.Servers {
 			scopes[name] = report.NewServerScope(s.Scope, s.Files)
 		}
-		return g.Verdicts, scopes
+		return g.Verdicts, scopes, g.Clients
 	}
 	fmt.Fprintf(e.stderr, "mcp-guard: warning: review state unknown: %s\n", report.Sanitize(err.Error()))
-	return nil, nil
+	return nil, nil, nil
 }

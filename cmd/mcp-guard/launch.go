@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/report"
 )
@@ -28,7 +29,12 @@ func launchCommand(e *env) *cli.Command {
 			"with CMD: same arguments, CMD's own exit status, and the same environment plus\n" +
 			"AGENTTY_MCP_CONFIG naming a snapshot of exactly the reviewed servers (declined ones left\n" +
 			"out), which agentty reads instead of .agentty/mcp.json; MCP_GUARD_SNAPSHOT=0 turns that off.\n" +
-			"`mcp-guard shell-init bash|zsh|fish` makes typing agentty do this.",
+			"For claude (Claude Code) it checks Claude Code's servers of the .mcp.json walk-up and\n" +
+			"execs claude --mcp-config <vetted file> --strict-mcp-config ARGS...: Claude Code gets\n" +
+			"exactly the reviewed servers, in interactive sessions and under -p alike; claude mcp\n" +
+			"list|get is refused while a project server is not reviewed. Any other command starts\n" +
+			"only when nothing of any client waits for review.\n" +
+			"`mcp-guard shell-init bash|zsh|fish` makes typing agentty or claude do this.",
 		Action: func(ctx context.Context, c *cli.Command) error { return runLaunch(ctx, c, e) },
 	}
 }
@@ -47,8 +53,20 @@ func runLaunch(ctx context.Context, c *cli.Command, e *env) error {
 		return withHint(err, "nothing was started")
 	}
 	g.warnLedger(e)
+	who := client.Command(args[0])
+	if who != client.Agentty && who != "" {
+		return launchClient(ctx, c, e, g, who, dir, args)
+	}
 	if err := g.invalid(); err != nil {
 		return refusef("fix the configuration, then launch again", "not starting %s: %v", report.Sanitize(args[0]), err)
+	}
+	if who == "" {
+		// A command mcp-guard does not know may start any client, and
+		// nothing can be handed to it: every client found must be clear.
+		if n := g.clientsBlocked(e, e.stderr, "", false, reviewCommandLine(c)); n > 0 {
+			return refusef("review them, then launch again",
+				"not starting %s: %s of other clients for review", report.Sanitize(args[0]), report.Waiting(n, ""))
+		}
 	}
 	snapshot := g.UseSnapshot(e.getenv)
 	blocking := g.Blocking(snapshot)
@@ -83,6 +101,63 @@ func runLaunch(ctx context.Context, c *cli.Command, e *env) error {
 			report.WriteSnapshotNote(e.stderr, g.configPath(), snap, e.style(e.stderr))
 		}
 	}
+	return execIn(dir, args, environ)
+}
+
+// launchClient starts a client other than agentty (Claude Code) with
+// exactly its reviewed servers: the vetted file, through the client's own
+// flags (client.ClaudeArgv). With MCP_GUARD_SNAPSHOT=0 it is handed
+// nothing, so a declined server it would run blocks too.
+func launchClient(ctx context.Context, c *cli.Command, e *env, g *gateView, who client.ID, dir string, args []string) (err error) {
+	cv := g.Client(who)
+	title := client.Lookup(who).Title()
+	if who == client.ClaudeCode && client.ClaudeHealthCheck(args[1:]) {
+		// `claude mcp list|get` spawns the project's servers for its health
+		// check, and takes none of the flags that replace them: only a
+		// directory where every server it would spawn is reviewed runs it.
+		// Blocking(false) counts a declined server it would run.
+		if cv != nil {
+			if n := g.clientsBlocked(e, e.stderr, who, false, reviewCommandLine(c)); n > 0 {
+				return refusef("review first (`"+reviewCommandLine(c)+"`); a declined server must be denied in Claude Code's settings or removed",
+					"not starting claude mcp: it spawns the project's servers for its health check, and %s not reviewed", report.Count(n, "of them is", "of them are"))
+			}
+		}
+		return execIn(dir, args, e.environ)
+	}
+	handOver := vetted(e)
+	if n := g.clientsBlocked(e, e.stderr, who, handOver, reviewCommandLine(c)); n > 0 {
+		if !e.interactive() || cv == nil || len(cv.Closed) > 0 {
+			return refusef("review them (`"+reviewCommandLine(c)+" --approve NAME`, or --decline), then launch again",
+				"not starting %s: %s for review", report.Sanitize(args[0]), report.Waiting(n, ""))
+		}
+		// On a terminal: the review, then the gate again.
+		fmt.Fprintln(e.stdout)
+		if _, err := g.interactiveClient(ctx, e, cv, cv.Blocking(handOver), newTerminalKeys(e.stdin)); err != nil {
+			return err
+		}
+		if g, err = evaluateGate(ctx, e, dir); err != nil {
+			return withHint(err, "nothing was started")
+		}
+		if cv = g.Client(who); cv != nil && (len(cv.Blocking(handOver)) > 0 || len(cv.Closed) > 0) {
+			return refusef("run `"+reviewCommandLine(c)+"` when you are ready",
+				"not starting %s: %s for review", report.Sanitize(args[0]), report.Waiting(len(cv.Blocking(handOver)), "still"))
+		}
+	}
+	if !handOver {
+		return execIn(dir, args, e.environ)
+	}
+	snap, err := g.Vetted(who)
+	if err != nil {
+		return withHint(gateErr(err), "nothing was started")
+	}
+	if len(snap.Left) > 0 {
+		report.WriteVettedNote(e.stderr, title, snap, e.style(e.stderr))
+	}
+	return execIn(dir, client.ClaudeArgv(args[0], snap.Path, args[1:]), e.environ)
+}
+
+// execIn replaces mcp-guard with args[0] in dir.
+func execIn(dir string, args, environ []string) error {
 	path, err := exec.LookPath(args[0])
 	if err != nil {
 		return failf("check the command name and PATH", "cannot start %s: %v", report.Sanitize(args[0]), err)

@@ -19,18 +19,23 @@ import (
 func reviewCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "review",
-		Usage:     "review the servers that keep agentty from starting here: approve, decline or skip each",
-		UsageText: "mcp-guard [-C DIR] review [--approve NAME... | --decline NAME... | --all]",
+		Usage:     "review the servers that keep an agent from starting here: approve, decline or skip each",
+		UsageText: "mcp-guard [-C DIR] review [--approve NAME... | --decline NAME... | --all] [--client ID]",
 		Description: "For each server that waits for review it shows what runs, what changed since you last\n" +
 			"reviewed it (fields, a unified diff of its files, the commits since) and findings, then asks. approve records agentty's\n" +
 			"fingerprint in ~/.agentty/mcp_approvals.json (so agentty connects it) and the reviewed\n" +
 			"version in mcp-guard's ledger; decline keeps it off (its agentty approval is removed) and\n" +
 			"it stops asking until it changes; skip leaves it waiting. Without a terminal it never\n" +
-			"asks: it lists what waits and exits 1, unless --approve, --decline or --all say what to do.",
+			"asks: it lists what waits and exits 1, unless --approve, --decline or --all say what to do.\n" +
+			"Claude Code's servers (.mcp.json) are reviewed by name too; a name two clients load must be\n" +
+			"qualified (claude-code:db, agentty:db) or given with --client. Reviewing one records it in\n" +
+			"mcp-guard's ledger only, nothing in Claude Code's files: `mcp-guard launch -- claude` hands\n" +
+			"Claude Code exactly the reviewed servers.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "approve", Usage: "approve the servers named as arguments"},
 			&cli.BoolFlag{Name: "decline", Usage: "decline the servers named as arguments"},
 			&cli.BoolFlag{Name: "all", Usage: "every server that waits for review (approve, or decline with --decline)"},
+			clientFlag,
 		},
 		Action: func(ctx context.Context, c *cli.Command) error { return runReview(ctx, c, e) },
 	}
@@ -57,6 +62,9 @@ func runReview(ctx context.Context, c *cli.Command, e *env) error {
 		return err
 	}
 	g.warnLedger(e)
+	if len(g.Clients) > 0 || c.String("client") != "" {
+		return g.reviewClients(ctx, c, e, names, approve, decline, all)
+	}
 	if g.In.Config == nil && len(names) == 0 {
 		// As check: with nothing configured, nothing waits.
 		fmt.Fprintln(e.info, "no MCP configuration here: nothing to review")

@@ -7,15 +7,16 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// shellInits are the functions `shell-init` prints: typing agentty runs it
-// through `mcp-guard launch`, which starts it only when nothing waits for
-// review in the current directory. mcp-guard execs the agentty on PATH, not
-// the function, so there is no recursion; `command agentty` still reaches
-// agentty directly.
+// shellInits are the functions `shell-init` prints: typing agentty or
+// claude runs it through `mcp-guard launch`, which starts it only when
+// nothing waits for review in the current directory (and hands claude
+// only the reviewed servers). mcp-guard execs the program on PATH, not
+// the function, so there is no recursion; `command agentty` and `command
+// claude` still reach them directly.
 var shellInits = map[string]string{
 	"bash": posixShellInit,
 	"zsh":  posixShellInit,
-	"fish": `# mcp-guard: agentty starts only when no MCP server here waits for review.
+	"fish": `# mcp-guard: agentty and claude start only when no MCP server here waits for review.
 # Add to ~/.config/fish/config.fish:  mcp-guard shell-init fish | source
 function agentty --description 'agentty, through mcp-guard launch'
     if not command -q mcp-guard
@@ -24,10 +25,17 @@ function agentty --description 'agentty, through mcp-guard launch'
     end
     command mcp-guard launch -- agentty $argv
 end
+function claude --description 'Claude Code, through mcp-guard launch'
+    if not command -q mcp-guard
+        echo "mcp-guard: not found on PATH; 'command claude' starts Claude Code without the check" >&2
+        return 127
+    end
+    command mcp-guard launch -- claude $argv
+end
 `,
 }
 
-const posixShellInit = `# mcp-guard: agentty starts only when no MCP server here waits for review.
+const posixShellInit = `# mcp-guard: agentty and claude start only when no MCP server here waits for review.
 # Add to ~/.bashrc or ~/.zshrc:  eval "$(mcp-guard shell-init bash)"   (or zsh)
 agentty() {
   if ! command -v mcp-guard >/dev/null 2>&1; then
@@ -36,12 +44,19 @@ agentty() {
   fi
   command mcp-guard launch -- agentty "$@"
 }
+claude() {
+  if ! command -v mcp-guard >/dev/null 2>&1; then
+    echo "mcp-guard: not found on PATH; 'command claude' starts Claude Code without the check" >&2
+    return 127
+  fi
+  command mcp-guard launch -- claude "$@"
+}
 `
 
 func shellInitCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "shell-init",
-		Usage:     "print a shell function so that typing agentty goes through `mcp-guard launch`",
+		Usage:     "print shell functions so that typing agentty or claude goes through `mcp-guard launch`",
 		UsageText: "mcp-guard shell-init bash|zsh|fish",
 		Description: "bash, zsh:  eval \"$(mcp-guard shell-init bash)\"   in ~/.bashrc or ~/.zshrc\n" +
 			"fish:       mcp-guard shell-init fish | source       in ~/.config/fish/config.fish",

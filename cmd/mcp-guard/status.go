@@ -2,7 +2,13 @@ package main
 
 import (
 	"context"
+	"path/filepath"
+
 	"github.com/urfave/cli/v3"
+
+	"github.com/mcp-guard/mcp-guard/gate"
+	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/policy"
 
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -27,18 +33,25 @@ func statusCommand(e *env) *cli.Command {
 				return err
 			}
 			addPolicyFindings(e, in)
-			verdicts, scopes := statusGate(ctx, c, e)
+			verdicts, scopes, clients := statusGate(ctx, c, e)
+			findings := clientFindings(clients)
 			if c.Bool("json") {
 				doc := report.NewStatusDoc(in)
 				report.AddReviewState(&doc, verdicts, scopes)
+				report.AddClients(&doc, clients, findings)
 				err = report.WriteJSON(e.stdout, doc)
 			} else {
-				err = report.WriteStatusReview(e.info, in, verdicts, scopes, e.style(e.info))
+				if in.Config != nil || len(clients) == 0 {
+					err = report.WriteStatusReview(e.info, in, verdicts, scopes, e.style(e.info))
+				}
+				if err == nil && len(clients) > 0 {
+					err = report.WriteClientStatus(e.info, clients, findings, e.style(e.info))
+				}
 			}
 			if err != nil {
 				return failf("", "writing the status: %v", err)
 			}
-			if in.Pending() {
+			if in.Pending() || clientsNeed(clients, findings) {
 				return attention()
 			}
 			return nil
@@ -57,4 +70,41 @@ func inspect(c *cli.Command, e *env) (*trust.Inspection, error) {
 		return nil, failf("", "%v", err)
 	}
 	return in, nil
+}
+
+// clientFindings are policy's findings about the repository's files
+// other clients read as approval state (a committed .claude/settings.json
+// that approves its own servers: MG701-MG704), as scan reports them.
+func clientFindings(clients []*gate.ClientView) []trust.Finding {
+	var out []trust.Finding
+	for _, cv := range clients {
+		if cv.Eval.State == nil {
+			continue
+		}
+		for _, src := range cv.Eval.State.Sources {
+			if !src.RepoSide || !src.Present {
+				continue
+			}
+			f := policy.File{Path: filepath.ToSlash(src.Display), Kind: gitscan.KindClaudeSettings}
+			f.Data, f.Err = trust.ReadFile(src.Path)
+			out = append(out, policy.CheckContent(f, policy.Options{})...)
+		}
+	}
+	return out
+}
+
+// clientsNeed reports whether another client needs the user: a server
+// that blocks its launch, a closed gate, or a critical finding.
+func clientsNeed(clients []*gate.ClientView, findings []trust.Finding) bool {
+	for _, cv := range clients {
+		if len(cv.Blocking(true)) > 0 || len(cv.Closed) > 0 {
+			return true
+		}
+	}
+	for _, f := range findings {
+		if f.Severity == trust.SeverityCritical {
+			return true
+		}
+	}
+	return false
 }

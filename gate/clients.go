@@ -1,0 +1,296 @@
+package gate
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/launch"
+	"github.com/mcp-guard/mcp-guard/project"
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// ClientView is one client other than agentty found in the launch
+// directory (package client's answer), with mcp-guard's review state of
+// each server it loads.
+type ClientView struct {
+	Client client.ID
+	Title  string
+	Eval   client.ClientEvaluation
+	// Servers are the winning entry of each name, sorted by name.
+	Servers []ClientServer
+	// Closed says why the gate stays closed for this client whatever was
+	// reviewed (its state or a config mcp-guard cannot read); nil when
+	// nothing does.
+	Closed []string
+	// Repo is the identity of the repository around the launch directory
+	// ("dir:…" outside git), Top its work tree ("" outside git), Head HEAD.
+	Repo, Top, Head string
+}
+
+// ClientServer is one server of a client as the gate sees it.
+type ClientServer struct {
+	// ServerVerdict is the client's own verdict: Interactive, Headless,
+	// Why, Source, RepoSide.
+	client.ServerVerdict
+	// Config is the config's path relative to the repository's top
+	// (slash-separated), or its absolute path when it lies outside the
+	// repository (Claude Code walks above the git root).
+	Config string
+	// Key is the ledger key (Client set); Deep the current deep
+	// fingerprint, "" when mcp-guard could not compute it (NoDeep says why).
+	Key    trust.ReviewKey
+	Deep   string
+	NoDeep string
+	// Outside: the config lies outside the git work tree (above its top,
+	// or no git at all), where mcp-guard does not fingerprint what a
+	// server runs: it cannot be reviewed, a launch that hands the client
+	// the vetted file leaves it out, and any other launch is blocked.
+	Outside bool
+	// Files and Scope are what it runs from the repository.
+	Files []trust.FileID
+	Scope *launch.Scope
+	// State and Last: mcp-guard's review state, as for agentty.
+	State       trust.ReviewState
+	Last        *trust.Review
+	RenamedFrom string
+	// Runs: the client would run it, or ask to (not denied, something to
+	// start or connect).
+	Runs bool
+	// Blocks: not reviewed at its current deep fingerprint while the
+	// client would run it; Why says why (the client's own reason is
+	// ServerVerdict.Why). A declined server does not block
+	// a launch that hands the client the vetted file (it is left out);
+	// Blocking(false) counts it.
+	Blocks bool
+	Why    trust.GateReason
+}
+
+// Label is how messages name the server: "claude-code:db".
+func (s ClientServer) Label() string { return string(s.Key.Client) + ":" + s.Name }
+
+// clientEnv is the environment package client evaluates in.
+func clientEnv(env Env) client.Env {
+	ce := client.Env{Getenv: env.Getenv}
+	if env.Environ != nil {
+		vars := map[string]string{}
+		for _, kv := range env.Environ {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				vars[k] = v
+			}
+		}
+		ce.LookupEnv = func(k string) (string, bool) { v, ok := vars[k]; return v, ok }
+	}
+	return ce
+}
+
+// evaluateClients evaluates every client but agentty (whose view is the
+// View's own) found in dir.
+func (v *View) evaluateClients(ctx context.Context, env Env) error {
+	// agentty's view is the View's own (trust.Inspect).
+	var others []client.ID
+	for _, c := range client.All() {
+		if c.ID() != client.Agentty {
+			others = append(others, c.ID())
+		}
+	}
+	ev, err := client.EvaluateOnly(v.Dir, clientEnv(env), others...)
+	if err != nil {
+		return fail("", err)
+	}
+	found := ev.Clients
+	if len(found) == 0 {
+		return nil
+	}
+	repo, loc, err := openRepo(ev.GitTop, ev.LaunchDir, env)
+	if err != nil {
+		return err
+	}
+	if repo != nil {
+		defer repo.Close()
+	}
+	launchReal := ev.LaunchDir
+	if r, err := filepath.EvalSymlinks(launchReal); err == nil {
+		launchReal = r
+	}
+	for _, ce := range found {
+		cv := &ClientView{Client: ce.Client, Eval: ce, Repo: loc.repo, Top: loc.top, Head: loc.head}
+		if c := client.Lookup(ce.Client); c != nil {
+			cv.Title = c.Title()
+		}
+		if ce.Err != nil {
+			cv.Closed = append(cv.Closed, fmt.Sprintf("%s's state cannot be read: %v", cv.Title, ce.Err))
+		}
+		cv.Closed = append(cv.Closed, ce.Unknown...)
+		for i, cfg := range ce.Files {
+			if cfg.Err != nil && !cfg.Unreadable() {
+				cv.Closed = append(cv.Closed, fmt.Sprintf("%s: does not parse the way %s reads it (%v); mcp-guard cannot tell what it would run from it", ce.Configs[i], cv.Title, cfg.Err))
+			}
+		}
+		loaded := map[string]*project.Config{}
+		noDeep := map[string]string{}
+		for _, p := range ce.Configs {
+			if ce.Client != client.ClaudeCode {
+				// Package project resolves Claude Code's .mcp.json only.
+				noDeep[p] = "mcp-guard does not resolve what " + cv.Title + "'s servers run yet, so it cannot review them"
+				continue
+			}
+			loaded[p], noDeep[p] = loc.load(ctx, repo, p)
+		}
+		for _, sv := range ce.Servers {
+			cs := ClientServer{ServerVerdict: sv}
+			cs.Config, cs.Key = loc.key(ce.Client, sv.Path, sv.Name)
+			cs.NoDeep = noDeep[sv.Path]
+			_, inside := loc.inside(sv.Path)
+			cs.Outside = !inside || repo == nil
+			if d := filepath.Dir(sv.Path); ce.Client == client.ClaudeCode && !cs.Outside && d != launchReal {
+				// Claude Code starts it in the launch directory, and its
+				// relative paths resolve there; mcp-guard resolves them
+				// from the file's own directory only.
+				cs.NoDeep = fmt.Sprintf("Claude Code runs it from %s, and mcp-guard resolves what it runs only from %s, the directory of its .mcp.json: launch there", launchReal, d)
+			}
+			if pc := loaded[sv.Path]; pc != nil && sv.Server != nil {
+				for _, ps := range pc.Servers {
+					// Both reads must agree on the entry, or nothing is reviewed.
+					if ps.Name == sv.Name && ps.Canonical() == sv.Server.Canonical() {
+						cs.Deep, cs.Files, cs.Scope = ps.Deep, ps.Files, ps.Scope
+					}
+				}
+				if cs.Deep == "" && cs.NoDeep == "" {
+					cs.NoDeep = "mcp-guard's two reads of the entry disagree"
+				}
+			}
+			if cs.NoDeep != "" {
+				cs.Deep, cs.Files, cs.Scope = "", nil, nil
+			}
+			cs.State, cs.Last = v.Ledger.State(cs.Key, cs.Deep)
+			if cs.State == trust.StateUnreviewed && cs.Last == nil {
+				if r := v.Ledger.Renamed(cs.Key, cs.Deep); r != nil {
+					cs.State, cs.RenamedFrom = trust.StateReviewed, r.Server
+				}
+			}
+			s := sv.Server
+			cs.Runs = s != nil && (sv.Interactive || sv.Headless) && (s.Command != "" || s.URL != "")
+			switch {
+			case !cs.Runs, cs.State == trust.StateReviewed:
+			case cs.Outside:
+				cs.Why = trust.GateNew // blocks only without the vetted file
+			case cs.State == trust.StateDeclined:
+				cs.Why = trust.GateDeclinedRuns // blocks only without the vetted file
+			case cs.Last != nil:
+				cs.Blocks, cs.Why = true, trust.GateChanged
+			case sv.Interactive:
+				cs.Blocks, cs.Why = true, trust.GateApprovedUnreviewed
+			default:
+				cs.Blocks, cs.Why = true, trust.GateNew
+			}
+			cv.Servers = append(cv.Servers, cs)
+		}
+		v.Clients = append(v.Clients, cv)
+	}
+	return nil
+}
+
+// location is the repository around a launch directory, for ledger keys.
+type location struct {
+	repo, top, head string
+	env             Env
+}
+
+// openRepo opens the repository at gitTop ("" outside git: the launch
+// directory stands for it).
+func openRepo(gitTop, dir string, env Env) (*gitscan.Repo, location, error) {
+	loc := location{env: env}
+	if gitTop == "" {
+		loc.repo = trust.RepoIdentity(nil, dir)
+		return nil, loc, nil
+	}
+	repo, err := gitscan.Open(gitTop, gitscan.WithEnv(env.Environ))
+	if errors.Is(err, gitscan.ErrNotRepository) {
+		loc.repo = trust.RepoIdentity(nil, gitTop)
+		return nil, loc, nil
+	}
+	if err != nil {
+		return nil, loc, fail("", err)
+	}
+	loc.top = repo.TopLevel()
+	roots, err := repo.Identity()
+	if err != nil {
+		repo.Close()
+		return nil, loc, fail("", fmt.Errorf("%s: reading the repository's identity: %v", loc.top, err))
+	}
+	loc.repo = trust.RepoIdentity(roots, loc.top)
+	if head, err := repo.Resolve("HEAD"); err == nil {
+		loc.head = head.Commit()
+	}
+	return repo, loc, nil
+}
+
+// inside is p relative to the work tree, slash-separated, when it is in it.
+func (l location) inside(p string) (string, bool) {
+	if l.top == "" {
+		return "", false
+	}
+	rel, err := filepath.Rel(l.top, p)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
+}
+
+// key is a server's config path for output and its ledger key. A config
+// outside the repository (above its top, or no git at all) is keyed as
+// a plain directory, as agentty's non-git case is.
+func (l location) key(id client.ID, cfgPath, name string) (string, trust.ReviewKey) {
+	if rel, ok := l.inside(cfgPath); ok {
+		return rel, trust.ReviewKey{Repo: l.repo, Client: string(id), Config: rel, Server: name}
+	}
+	dir := filepath.Dir(cfgPath)
+	return cfgPath, trust.ReviewKey{Repo: trust.RepoIdentity(nil, dir), Client: string(id), Config: path.Base(filepath.ToSlash(cfgPath)), Server: name}
+}
+
+// load reads the config at p with deep fingerprints, or says why it
+// cannot: then nothing in it counts as reviewed.
+func (l location) load(ctx context.Context, repo *gitscan.Repo, p string) (*project.Config, string) {
+	rel, ok := l.inside(p)
+	if !ok || repo == nil {
+		return nil, "mcp-guard fingerprints what a server runs only inside a git work tree; this file is outside it"
+	}
+	pc, err := project.LoadConfig(ctx, repo, gitscan.WorkTree, rel, project.Options{Env: clientEnv(l.env)})
+	switch {
+	case err != nil:
+		return nil, err.Error()
+	case pc == nil:
+		return nil, "git does not see the file (ignored?): mcp-guard fingerprints only what git sees"
+	}
+	return pc, ""
+}
+
+// Blocking are the client's servers that keep a launch from starting;
+// vetted is true when the launch hands the client the vetted file (then
+// a declined server, or one outside the work tree, left out of it, does
+// not block).
+func (cv *ClientView) Blocking(vetted bool) []ClientServer {
+	var out []ClientServer
+	for _, s := range cv.Servers {
+		if s.Blocks || (!vetted && s.Runs && (s.State == trust.StateDeclined || s.Outside)) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Client returns the view of client id, nil when it was not found.
+func (v *View) Client(id client.ID) *ClientView {
+	for _, cv := range v.Clients {
+		if cv.Client == id {
+			return cv
+		}
+	}
+	return nil
+}

@@ -1,0 +1,196 @@
+package gate
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// Targets are the servers one decision is about, across clients.
+type Targets struct {
+	Agentty []trust.GateVerdict
+	Clients []ClientServer
+}
+
+// Len is how many servers t holds.
+func (t Targets) Len() int { return len(t.Agentty) + len(t.Clients) }
+
+// SplitName reads a server name as the user typed it: "claude-code:db"
+// names db of Claude Code (any client id, agentty's too, may qualify a
+// name); anything else is a plain name (id "").
+func SplitName(name string) (client.ID, string) {
+	if id, rest, ok := strings.Cut(name, ":"); ok && rest != "" && client.Lookup(client.ID(id)) != nil {
+		return client.ID(id), rest
+	}
+	return "", name
+}
+
+// match is one server a typed name may mean.
+type match struct {
+	agentty *trust.GateVerdict
+	client  *ClientServer
+}
+
+func (m match) id() client.ID {
+	if m.client != nil {
+		return client.ID(m.client.Key.Client)
+	}
+	return client.Agentty
+}
+
+// lookup finds name in client id ("" any client).
+func (v *View) lookup(id client.ID, name string) []match {
+	var out []match
+	if id == "" || id == client.Agentty {
+		for i := range v.Verdicts {
+			if v.Verdicts[i].Server.Name == name {
+				out = append(out, match{agentty: &v.Verdicts[i]})
+			}
+		}
+	}
+	for _, cv := range v.Clients {
+		if id != "" && id != cv.Client {
+			continue
+		}
+		for i := range cv.Servers {
+			if cv.Servers[i].Name == name {
+				out = append(out, match{client: &cv.Servers[i]})
+			}
+		}
+	}
+	return out
+}
+
+// SelectTargets finds the named servers for a decision across clients:
+// only, when set, restricts every name to that client; otherwise a name
+// may be qualified ("claude-code:db", see SplitName). A name that two
+// clients load (or that reads both as a plain and as a qualified name) is
+// refused, never guessed; so is the whole request when any name is
+// unknown or cannot be decided about.
+func (v *View) SelectTargets(names []string, only client.ID, d trust.Decision) (Targets, error) {
+	var t Targets
+	var problems []string
+	seen := map[string]bool{}
+	if only != "" && client.Lookup(only) == nil {
+		return t, refuse("the clients are "+clientIDs(), "no client %q", only)
+	}
+	for _, name := range names {
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		var found []match
+		if only != "" {
+			found = v.lookup(only, name)
+		} else {
+			found = v.lookup("", name)
+			if id, rest := SplitName(name); id != "" {
+				found = append(found, v.lookup(id, rest)...)
+			}
+		}
+		switch {
+		case len(found) == 0:
+			where := "here"
+			if only != "" {
+				where = "in " + string(only) + "'s configuration"
+			}
+			problems = append(problems, fmt.Sprintf("%q: no such server %s", name, where))
+			continue
+		case len(found) > 1:
+			var ids []string
+			for _, m := range found {
+				ids = append(ids, string(m.id()))
+			}
+			problems = append(problems, fmt.Sprintf("%q names a server of more than one client (%s): qualify it as CLIENT:NAME (e.g. %s:%s) or pass --client", name, strings.Join(ids, ", "), found[len(found)-1].id(), lastName(name)))
+			continue
+		}
+		m := found[0]
+		if m.agentty != nil {
+			if p := decidable(*m.agentty, d); p != "" {
+				problems = append(problems, p)
+				continue
+			}
+			t.Agentty = append(t.Agentty, *m.agentty)
+			continue
+		}
+		if p := clientDecidable(*m.client, d); p != "" {
+			problems = append(problems, p)
+			continue
+		}
+		t.Clients = append(t.Clients, *m.client)
+	}
+	if len(problems) > 0 {
+		return Targets{}, refuse("nothing was recorded; `mcp-guard check` lists what waits for review", "cannot review: %s", strings.Join(problems, "; "))
+	}
+	return t, nil
+}
+
+func lastName(name string) string {
+	if _, rest := SplitName(name); rest != "" {
+		return rest
+	}
+	return name
+}
+
+func clientIDs() string {
+	var ids []string
+	for _, c := range client.All() {
+		ids = append(ids, string(c.ID()))
+	}
+	return strings.Join(ids, ", ")
+}
+
+// RunnableTargets are the servers of every client that would run (or ask
+// to) and can be reviewed here: what `approve --all` approves.
+func (v *View) RunnableTargets() Targets {
+	t := Targets{Agentty: v.Runnable()}
+	for _, cv := range v.Clients {
+		for _, cs := range cv.Servers {
+			if cs.Runs && validDeep(cs.Deep) {
+				t.Clients = append(t.Clients, cs)
+			}
+		}
+	}
+	return t
+}
+
+// clientDecidable says why a decision cannot be recorded for a client's
+// server ("" when it can).
+func clientDecidable(cs ClientServer, d trust.Decision) string {
+	s := cs.Server
+	switch {
+	case s == nil || (s.Command == "" && s.URL == ""):
+		return fmt.Sprintf("%q has neither command nor url: nothing runs", cs.Label())
+	case d == trust.DecisionApproved && !cs.Runs:
+		return fmt.Sprintf("%q: %s", cs.Label(), cs.ServerVerdict.Why)
+	case !validDeep(cs.Deep):
+		why := cs.NoDeep
+		if why == "" {
+			why = "no deep fingerprint"
+		}
+		return fmt.Sprintf("%q: mcp-guard could not fingerprint what it runs (%s)", cs.Label(), why)
+	}
+	return ""
+}
+
+// review is the ledger record of decision d about cs.
+func (cs ClientServer) review(d trust.Decision, head string) trust.Review {
+	return trust.Review{
+		ReviewKey: cs.Key,
+		Decision:  d,
+		ReviewedVersion: trust.ReviewedVersion{
+			Deep: cs.Deep, Fingerprint: cs.Server.Fingerprint, Entry: cs.Server.Canonical(),
+			Files: trust.ReviewedFiles(cs.Files), Commit: head,
+		},
+	}
+}
+
+// clientHead is the HEAD a client's review records.
+func (v *View) clientHead(cs ClientServer) string {
+	if cv := v.Client(client.ID(cs.Key.Client)); cv != nil {
+		return cv.Head
+	}
+	return ""
+}

@@ -1,0 +1,75 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+
+	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/gate"
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// claudeView is a Claude Code view as gate builds it: one server approved
+// by name and changed since review, one asked about, one denied, one with
+// a hostile name.
+func claudeView(t *testing.T) *gate.ClientView {
+	t.Helper()
+	cfg := client.Lookup(client.ClaudeCode).Parse("/r/.mcp.json", []byte(`{"mcpServers":{
+		"db":{"command":"node","args":["db.js"]},
+		"notes":{"command":"/bin/echo","args":["notes"]},
+		"off":{"command":"/bin/echo"},
+		"ev\u001b[31mil":{"command":"sh","args":["-c","x"]}}}`))
+	if !cfg.Valid() {
+		t.Fatal(cfg.Err)
+	}
+	key := func(n string) trust.ReviewKey {
+		return trust.ReviewKey{Repo: "r", Client: "claude-code", Config: ".mcp.json", Server: n}
+	}
+	sv := func(n string, inter, head bool, why, src string, repo bool) client.ServerVerdict {
+		return client.ServerVerdict{Name: n, Path: "/r/.mcp.json", Server: cfg.Server(n), Interactive: inter, Headless: head,
+			Why: why, Source: src, RepoSide: repo}
+	}
+	cv := &gate.ClientView{Client: client.ClaudeCode, Title: "Claude Code",
+		Eval: client.ClientEvaluation{Configs: []string{"/r/.mcp.json"}}}
+	cv.Servers = []gate.ClientServer{
+		{ServerVerdict: sv("db", true, true, "Claude Code approved `db` by name in .claude/settings.local.json (enabledMcpjsonServers): it runs without asking", ".claude/settings.local.json", true),
+			Config: ".mcp.json", Key: key("db"), State: trust.StateUnreviewed, Runs: true, Blocks: true, Why: trust.GateChanged},
+		{ServerVerdict: sv("notes", false, true, "`notes` is not approved by name: Claude Code asks first; `claude -p` runs it without asking", "", false),
+			Config: ".mcp.json", Key: key("notes"), State: trust.StateReviewed, Runs: true},
+		{ServerVerdict: sv("off", false, false, "~/.claude.json projects[/r] denies `off` (disabledMcpjsonServers): Claude Code does not run it, not even under `claude -p`", "~/.claude.json projects[/r]", false),
+			Config: ".mcp.json", Key: key("off"), State: trust.StateUnreviewed},
+		{ServerVerdict: sv("ev\x1b[31mil", false, true, "`ev\x1b[31mil` is not approved by name: Claude Code asks first", "", false),
+			Config: ".mcp.json", Key: key("ev\x1b[31mil"), State: trust.StateUnreviewed, Runs: true, Blocks: true, Why: trust.GateNew},
+	}
+	return cv
+}
+
+func TestClientStatusGolden(t *testing.T) {
+	cv := claudeView(t)
+	findings := []trust.Finding{trust.NewFinding("MG701", ".claude/settings.json", trust.Pos{Line: 2, Column: 3}, "", "",
+		"enabledMcpjsonServers in the repository's shared settings approves `db`")}
+	var b bytes.Buffer
+	if err := WriteClientStatus(&b, []*gate.ClientView{cv}, findings, Style{}); err != nil {
+		t.Fatal(err)
+	}
+	b.WriteString("--- blocking\n")
+	if err := WriteClientBlocking(&b, cv, cv.Blocking(true), "mcp-guard review", Style{}); err != nil {
+		t.Fatal(err)
+	}
+	b.WriteString("--- decisions\n")
+	WriteClientDecisions(&b, trust.DecisionApproved, cv.Servers[:1], Style{})
+	WriteClientDecisions(&b, trust.DecisionDeclined, cv.Servers[1:2], Style{})
+	checkGolden(t, "status/claude.txt", b.Bytes())
+	if bytes.Contains(b.Bytes(), []byte("\x1b")) {
+		t.Error("an escape reached the output")
+	}
+
+	doc := StatusDoc{Version: StatusVersion, Servers: []StatusServer{}, Findings: []trust.Finding{}}
+	AddClients(&doc, []*gate.ClientView{cv}, findings)
+	js, err := json.MarshalIndent(doc, "", "  ")
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "status/claude.json", append(js, '\n'))
+}
