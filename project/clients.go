@@ -7,6 +7,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -28,6 +29,8 @@ type clientRow struct {
 	dir     string // ".gemini": a linked dir of that name redirects dir/name
 	name    string // the config's file name below dir ("" for Claude Code's `.mcp.json`)
 	governs []gitscan.Kind
+	// others are the client's other surfaces: findings, no grade.
+	others []gitscan.Kind
 	// below: launched below the config's directory, the client reads the
 	// governing files there too (Claude Code's `.claude/settings*.json`).
 	below bool
@@ -41,7 +44,7 @@ var clientRows = []clientRow{
 	{id: client.Cursor, config: gitscan.KindCursorMCP, dir: ".cursor", name: "mcp.json",
 		files: "Cursor's approval binds the entry, not the code it runs"},
 	{id: client.VSCode, config: gitscan.KindVSCodeMCP, dir: ".vscode", name: "mcp.json", governs: []gitscan.Kind{gitscan.KindVSCodeSettings},
-		files: "VS Code's trust binds the workspace, not the code a server runs"},
+		others: []gitscan.Kind{gitscan.KindVSCodeTasks}, files: "VS Code's trust binds the workspace, not the code a server runs"},
 	{id: client.Gemini, config: gitscan.KindGeminiSettings, dir: ".gemini", name: "settings.json",
 		files: "Gemini CLI binds nothing to a server"},
 	{id: client.Codex, config: gitscan.KindCodexConfig, dir: ".codex", name: "config.toml",
@@ -59,21 +62,13 @@ func rowOf(id client.ID) *clientRow {
 }
 
 // KindClient is the client a surface kind belongs to: the client whose
-// project config it is, or whose grade it governs; agentty otherwise
-// (its own kinds, and CI).
+// project config it is, whose grade it governs, or whose other file it is
+// (`.vscode/tasks.json`); agentty otherwise (its own kinds, and CI).
 func KindClient(k gitscan.Kind) client.ID {
 	for _, r := range clientRows {
-		if r.config == k {
+		if r.config == k || slices.Contains(r.governs, k) || slices.Contains(r.others, k) {
 			return r.id
 		}
-		for _, g := range r.governs {
-			if g == k {
-				return r.id
-			}
-		}
-	}
-	if k == gitscan.KindVSCodeTasks {
-		return client.VSCode
 	}
 	return client.Agentty
 }
@@ -135,10 +130,8 @@ func governed(c gitscan.Change, into map[client.ID]bool) {
 		if strings.EqualFold(base, r.dir) {
 			into[r.id] = true
 		}
-		for _, g := range r.governs {
-			if ok && k == g {
-				into[r.id] = true
-			}
+		if ok && slices.Contains(r.governs, k) {
+			into[r.id] = true
 		}
 	}
 }
@@ -146,7 +139,7 @@ func governed(c gitscan.Change, into map[client.ID]bool) {
 // contentKind reports the surfaces whose content package policy checks
 // when a comparison adds or changes them (MG701-MG718).
 func contentKind(k gitscan.Kind) bool {
-	return k == gitscan.KindCIWorkflow || k == gitscan.KindVSCodeTasks || KindClient(k) != client.Agentty
+	return k == gitscan.KindCIWorkflow || KindClient(k) != client.Agentty
 }
 
 // spawnViews is what the launch model analyses for a server of a client:

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/gitscan"
 )
 
 const (
@@ -140,5 +141,41 @@ func TestCompareClients(t *testing.T) {
 				t.Errorf("reasons %v, want %q", reasons(res), tt.why)
 			}
 		})
+	}
+}
+
+// The one table: each surface's client, and which changes govern whose
+// grade.
+func TestClientRows(t *testing.T) {
+	for _, tt := range []struct {
+		path    string
+		client  client.ID
+		governs client.ID // "" when the change governs no grade
+	}{
+		{".mcp.json", client.ClaudeCode, ""},
+		{"sub/.claude/settings.local.json", client.ClaudeCode, client.ClaudeCode},
+		{".claude", client.Agentty, client.ClaudeCode},
+		{".gemini/settings.json", client.Gemini, ""},
+		{".gemini", client.Agentty, client.Gemini},
+		{"a/.codex/config.toml", client.Codex, ""},
+		{".cursor/mcp.json", client.Cursor, ""},
+		{".vscode/mcp.json", client.VSCode, ""},
+		{".vscode/settings.json", client.VSCode, client.VSCode},
+		{".vscode/tasks.json", client.VSCode, ""},
+		{".agentty/mcp.json", client.Agentty, ""},
+		{".github/workflows/ci.yml", client.Agentty, ""},
+		{"README.md", client.Agentty, ""},
+	} {
+		if got := PathClient(tt.path); got != tt.client {
+			t.Errorf("PathClient(%q) = %q, want %q", tt.path, got, tt.client)
+		}
+		g := map[client.ID]bool{}
+		governed(gitscan.Change{Path: tt.path}, g)
+		if len(g) > 1 || (tt.governs == "") != (len(g) == 0) || (tt.governs != "" && !g[tt.governs]) {
+			t.Errorf("governed(%q) = %v, want %q", tt.path, g, tt.governs)
+		}
+	}
+	if got := clientPaths([]gitscan.Surface{{Entry: gitscan.Entry{Path: "x/.gemini"}, Kind: gitscan.KindLinkedDir}}); len(got) != 1 || got[0] != "x/.gemini/settings.json" {
+		t.Errorf("a linked .gemini: %v", got)
 	}
 }

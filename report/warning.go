@@ -202,16 +202,14 @@ func warningClients(wr Warning) []string {
 }
 
 // findingClient is the client a finding is about: the client of its
-// file (project.PathClient), for a CI workflow the agent the rule names.
+// file (project.PathClient); for a CI workflow, Claude Code for its rules
+// (MG70x), otherwise none (MG714 and MG715 name the agent themselves).
 func findingClient(f trust.Finding) client.ID {
 	if id := project.PathClient(f.Path); id != client.Agentty {
 		return id
 	}
-	switch f.Rule {
-	case "MG705", "MG706", "MG707":
+	if strings.HasPrefix(f.Rule, "MG70") {
 		return client.ClaudeCode
-	case "MG714":
-		return client.Gemini
 	}
 	return client.Agentty
 }
