@@ -162,3 +162,15 @@ func checkHookGolden(t *testing.T, name string, got []byte) {
 		t.Errorf("%s differs:\ngot:\n%s\nwant:\n%s", name, got, want)
 	}
 }
+
+// A pull that changes a Cursor entry: Cursor asks again, and says that
+// `cursor-agent --approve-mcps` would not.
+func TestHookCursorChangedEntry(t *testing.T) {
+	p := newPullRepo(t, map[string]string{".cursor/mcp.json": cursorDB, "server.js": "ok"})
+	p.commit(map[string]string{".cursor/mcp.json": geminiSwap})
+	out := p.pull(&trust.Ledger{})
+	if len(out.Changes) != 1 || out.Changes[0].Client != "cursor" || out.Changes[0].Impact != trust.ImpactInvalidated {
+		t.Fatalf("changes %+v", out.Changes)
+	}
+	expect(t, warningText(t, out), "Cursor:", "Cursor asks again before running it", "`cursor-agent --approve-mcps` runs it without asking")
+}

@@ -179,3 +179,27 @@ func TestClientRows(t *testing.T) {
 		t.Errorf("a linked .gemini: %v", got)
 	}
 }
+
+// A server's cwd moves where it runs, inside the repository only.
+func TestSpawnDir(t *testing.T) {
+	for _, tt := range []struct {
+		launch, cwd, top, want string
+		placed                 bool
+	}{
+		{"", "", "/r", "", true},
+		{"sub", "", "/r", "sub", true},
+		{"", "tools", "/r", "tools", true},
+		{"sub", "../tools", "/r", "tools", true},
+		{"sub", "..", "/r", "", true},
+		{"", "..", "/r", "", false},
+		{"sub", "../../x", "/r", "sub", false},
+		{"", "/r/tools", "/r", "tools", true},
+		{"", "/elsewhere", "/r", "", false},
+		{"sub", "/r/tools", "", "sub", false},
+	} {
+		got, placed := spawnDir(tt.launch, tt.cwd, tt.top)
+		if got != tt.want || placed != tt.placed {
+			t.Errorf("spawnDir(%q, %q, %q) = %q, %v; want %q, %v", tt.launch, tt.cwd, tt.top, got, placed, tt.want, tt.placed)
+		}
+	}
+}
