@@ -29,6 +29,8 @@ type clientRow struct {
 	dir     string // ".gemini": a linked dir of that name redirects dir/name
 	name    string // the config's file name below dir ("" for Claude Code's `.mcp.json`)
 	governs []gitscan.Kind
+	// govFiles are the governing files below a launch directory.
+	govFiles []string
 	// others are the client's other surfaces: findings, no grade.
 	others []gitscan.Kind
 	// below: launched below the config's directory, the client reads the
@@ -40,11 +42,12 @@ type clientRow struct {
 // clientRows are the clients other than agentty, in client.All's order.
 var clientRows = []clientRow{
 	{id: client.ClaudeCode, config: gitscan.KindClaudeMCP, dir: ".claude", governs: []gitscan.Kind{gitscan.KindClaudeSettings}, below: true,
-		files: "Claude Code's approval binds only the name"},
+		govFiles: []string{".claude/settings.json", ".claude/settings.local.json"},
+		files:    "Claude Code's approval binds only the name"},
 	{id: client.Cursor, config: gitscan.KindCursorMCP, dir: ".cursor", name: "mcp.json",
 		files: "Cursor's approval binds the entry, not the code it runs"},
 	{id: client.VSCode, config: gitscan.KindVSCodeMCP, dir: ".vscode", name: "mcp.json", governs: []gitscan.Kind{gitscan.KindVSCodeSettings},
-		others: []gitscan.Kind{gitscan.KindVSCodeTasks}, files: "VS Code's trust binds the workspace, not the code a server runs"},
+		govFiles: []string{".vscode/settings.json"}, others: []gitscan.Kind{gitscan.KindVSCodeTasks}, files: "VS Code's trust binds the workspace, not the code a server runs"},
 	{id: client.Gemini, config: gitscan.KindGeminiSettings, dir: ".gemini", name: "settings.json",
 		files: "Gemini CLI binds nothing to a server"},
 	{id: client.Codex, config: gitscan.KindCodexConfig, dir: ".codex", name: "config.toml",
@@ -134,6 +137,36 @@ func governed(c gitscan.Change, into map[client.ID]bool) {
 			into[r.id] = true
 		}
 	}
+}
+
+// governedThrough adds to into the clients whose governing file, at the
+// root, a launch directory of one of their configs or a directory holding
+// one, resolves through a path the change touched (a symlinked `.claude`
+// or settings file whose target changed).
+func governedThrough(ro, rn *reader, cs *changeSet, g *grades, oldSurf, newSurf []gitscan.Surface, into map[client.ID]bool) error {
+	for _, r := range clientRows {
+		if into[r.id] || len(r.govFiles) == 0 {
+			continue
+		}
+		dirs := append([]string{""}, g.govDirs[r.id]...)
+		for _, p := range append(clientPaths(oldSurf), clientPaths(newSurf)...) {
+			if clientOf(p) == r.id {
+				dirs = append(dirs, trust.ConfigLaunchDir(changeClient(r.id), p))
+			}
+		}
+		for _, d := range uniqueSorted(dirs) {
+			for _, rd := range []*reader{ro, rn} {
+				for _, name := range r.govFiles {
+					res, err := rd.resolve(path.Join(d, name))
+					if err != nil {
+						return err
+					}
+					into[r.id] = into[r.id] || cs.touchesAny(res.visited)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // contentKind reports the surfaces whose content package policy checks

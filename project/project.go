@@ -249,6 +249,11 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 	for _, c := range changes {
 		governed(c, govern)
 	}
+	// A governing file reached through a symlink (`.claude` -> conf/, or
+	// settings.json -> ../x.json) is governed by its target too.
+	if err := governedThrough(ro, rn, cs, grades, oldSurf, newSurf, govern); err != nil {
+		return nil, err
+	}
 
 	paths := configPaths(oldSurf)
 	paths = append(paths, configPaths(newSurf)...)
@@ -450,7 +455,17 @@ func (rd *reader) loadConfig(p string) (*Config, error) {
 			c.Target = res.entry.Path
 		}
 		data, _, err := rd.repo.ReadBlob(rd.side, res.entry.Path, trust.MaxFileSize)
+		var transform string
+		if err == nil {
+			transform, err = rd.repo.CheckoutTransform(rd.side, res.entry.Path)
+		}
 		switch {
+		case transform != "":
+			// What git stores is not what the checkout holds: the agent
+			// reads the checked-out bytes, so neither "runs nothing" nor
+			// the stored servers may be taken for what it runs.
+			c.Config = trust.UnreadableConfig(p, trust.ScopeProject,
+				fmt.Errorf("git rewrites this file on checkout (%s), so the stored bytes mcp-guard reads here are not what the agent reads", transform))
 		case errors.Is(err, gitscan.ErrTooLarge):
 			c.Config = trust.UnreadableConfig(p, trust.ScopeProject, err)
 		case errors.Is(err, gitscan.ErrNotRegular):

@@ -50,7 +50,7 @@ func TestClientStatusGolden(t *testing.T) {
 	findings := []trust.Finding{trust.NewFinding("MG701", ".claude/settings.json", trust.Pos{Line: 2, Column: 3}, "", "",
 		"enabledMcpjsonServers in the repository's shared settings approves `db`")}
 	var b bytes.Buffer
-	if err := WriteClientStatus(&b, []*gate.ClientView{cv}, findings, Style{}); err != nil {
+	if err := WriteClientStatus(&b, []*gate.ClientView{cv}, findings, true, Style{}); err != nil {
 		t.Fatal(err)
 	}
 	b.WriteString("--- blocking\n")

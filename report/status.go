@@ -373,11 +373,15 @@ func ClaudeWords(cs gate.ClientServer) string {
 // WriteClientStatus writes what each other client would run here, after
 // agentty's status: per server its config, the client's verdict in its
 // words and mcp-guard's review state; then findings about the client's
-// files (repository-side approvals).
-func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust.Finding, st Style) error {
+// files (repository-side approvals). after says whether agentty's status
+// came first (a blank line then separates them).
+func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust.Finding, after bool, st Style) error {
 	p := &printer{w: w}
-	for _, cv := range clients {
-		p.printf("\n%s (%s: %s):\n", st.Bold(cv.Title), plural(len(cv.Eval.Configs), "config file", "config files"), Sanitize(strings.Join(cv.Eval.Configs, ", ")))
+	for i, cv := range clients {
+		if i > 0 || after {
+			p.printf("\n")
+		}
+		p.printf("%s (%s: %s):\n", st.Bold(cv.Title), plural(len(cv.Eval.Configs), "config file", "config files"), Sanitize(strings.Join(cv.Eval.Configs, ", ")))
 		for _, c := range cv.Closed {
 			p.printf("  %s %s\n", st.Danger("closed:"), Sanitize(c))
 		}

@@ -328,8 +328,13 @@ func changeSummary(c trust.Change) string {
 		what = append(what[:3], fmt.Sprintf("%d more", len(what)-3))
 	}
 	if c.Client != "" && len(c.Reasons) > 0 {
-		// Another client's consequence is in its own words.
-		return strings.Join(what, ", ") + ": " + Sanitize(c.Reasons[0])
+		// Another client's consequence is in its own words (which may
+		// already say "added: ").
+		why := c.Reasons[0]
+		if c.Change == trust.ChangeAdded {
+			why = strings.TrimPrefix(why, "added: ")
+		}
+		return strings.Join(what, ", ") + ": " + Sanitize(why)
 	}
 	return strings.Join(what, ", ") + ": " + impactConsequence(c.Impact)
 }

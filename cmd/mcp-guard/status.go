@@ -17,7 +17,7 @@ import (
 func statusCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "status",
-		Usage:     "show what agentty would run if launched here, and why each server is trusted",
+		Usage:     "show what each agent (agentty, Claude Code, …) would run if launched here, and why",
 		UsageText: "mcp-guard [-C DIR] status [--json]",
 		Description: "Exit status: 0 when nothing waits for approval, 1 when a gated server is pending\n" +
 			"or the configuration is invalid, 2 when mcp-guard could not look.",
@@ -41,11 +41,12 @@ func statusCommand(e *env) *cli.Command {
 				report.AddClients(&doc, clients, findings)
 				err = report.WriteJSON(e.stdout, doc)
 			} else {
-				if in.Config != nil || len(clients) == 0 {
+				agentty := in.Config != nil || len(clients) == 0
+				if agentty {
 					err = report.WriteStatusReview(e.info, in, verdicts, scopes, e.style(e.info))
 				}
 				if err == nil && len(clients) > 0 {
-					err = report.WriteClientStatus(e.info, clients, findings, e.style(e.info))
+					err = report.WriteClientStatus(e.info, clients, findings, agentty, e.style(e.info))
 				}
 			}
 			if err != nil {

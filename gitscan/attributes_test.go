@@ -1,0 +1,59 @@
+package gitscan
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// A .gitattributes line that makes git rewrite a file on checkout is named
+// for that file at a commit and in the index (the stored bytes are not
+// what an agent reads), never in the work tree, and never for a file it
+// does not match.
+func TestCheckoutTransform(t *testing.T) {
+	needGit(t)
+	env := testEnv(t)
+	for _, tt := range []struct {
+		name, attrs, attrsPath, path, want string
+	}{
+		{"encoding", ".mcp.json working-tree-encoding=ISO646-DE\n", ".gitattributes", ".mcp.json", "working-tree-encoding=ISO646-DE"},
+		{"lfs filter by glob", "*.json filter=lfs diff=lfs merge=lfs -text\n", ".gitattributes", "a/.mcp.json", "filter=lfs"},
+		{"ident", "*.toml ident\n", ".gitattributes", ".codex/config.toml", "ident"},
+		{"nested attributes file", "mcp.json filter=x\n", ".agentty/.gitattributes", ".agentty/mcp.json", "filter=x"},
+		{"macro", "[attr]sneaky working-tree-encoding=ISO646-DE\n*.json sneaky\n", ".gitattributes", ".mcp.json", "sneaky"},
+		{"quoted pattern counts as everything", "\"weird name\" filter=x\n", ".gitattributes", ".mcp.json", "filter=x"},
+		{"later unset still counts", "*.json filter=x\n*.json -filter\n", ".gitattributes", ".mcp.json", "filter=x"},
+		{"other file", "*.png filter=lfs\n", ".gitattributes", ".mcp.json", ""},
+		{"eol only", "* text=auto eol=lf\n", ".gitattributes", ".mcp.json", ""},
+		{"unset only", "*.json -filter -ident\n", ".gitattributes", ".mcp.json", ""},
+		{"anchored elsewhere", "/sub/.mcp.json filter=x\n", ".gitattributes", ".mcp.json", ""},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := gitInit(t, env)
+			for p, c := range map[string]string{tt.attrsPath: tt.attrs, tt.path: "{}"} {
+				os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
+				if err := os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			run(t, env, dir, nil, "-c", "filter.x.clean=cat", "-c", "filter.lfs.clean=cat", "add", "-A")
+			run(t, env, dir, nil, "commit", "-qm", "c")
+			for _, e := range []Engine{EngineInProcess, EngineWithGit} {
+				r := openT(t, dir, env, e)
+				for _, side := range []Side{resolveT(t, r, "HEAD"), Index} {
+					got, err := r.CheckoutTransform(side, tt.path)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if (tt.want == "") != (got == "") || !strings.Contains(got, tt.want) {
+						t.Errorf("%v %s: %q, want %q", e, side, got, tt.want)
+					}
+				}
+				if got, _ := r.CheckoutTransform(WorkTree, tt.path); got != "" {
+					t.Errorf("%v work tree: %q", e, got)
+				}
+			}
+		})
+	}
+}
