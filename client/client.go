@@ -307,19 +307,24 @@ func evaluateClient(c Client, dir, gitTop string, env Env) (ClientEvaluation, bo
 	}
 	ce.Servers = c.Gate(ce.State, entries)
 	look := env.Vars()
-	ws, inWorkspace := c.(interface {
-		spawnIn(s *trust.Server, configPath string, lookup Vars) Spawn
-	})
 	for i := range ce.Servers {
 		if s := ce.Servers[i].Server; s != nil {
-			if inWorkspace {
-				ce.Servers[i].Spawn = ws.spawnIn(s, ce.Servers[i].Path, look)
-			} else {
-				ce.Servers[i].Spawn = c.Spawn(s, look)
-			}
+			ce.Servers[i].Spawn = SpawnFor(c, s, ce.Servers[i].Path, look)
 		}
 	}
 	return ce, true
+}
+
+// SpawnFor is c's Spawn of a server of the config at configPath (an
+// absolute path): clients that resolve ${workspaceFolder} (Cursor, VS
+// Code) resolve it from there.
+func SpawnFor(c Client, s *trust.Server, configPath string, lookup Vars) Spawn {
+	if ws, ok := c.(interface {
+		spawnIn(s *trust.Server, configPath string, lookup Vars) Spawn
+	}); ok {
+		return ws.spawnIn(s, configPath, lookup)
+	}
+	return c.Spawn(s, lookup)
 }
 
 // readConfig reads and parses one config; a file mcp-guard does not read

@@ -1,7 +1,9 @@
 // Package project reads the project configurations of every client
-// (agentty's `.agentty/mcp.json`, Claude Code's `.mcp.json`) of a
-// repository at one or two sides (commits, the index, the work tree)
-// through gitscan, parses them in their client's dialect, and compares
+// (agentty's `.agentty/mcp.json`; Claude Code's `.mcp.json`; Gemini CLI's
+// `.gemini/settings.json`; Codex's `.codex/config.toml`; Cursor's
+// `.cursor/mcp.json`; VS Code's `.vscode/mcp.json`) of a repository at one
+// or two sides (commits, the index, the work tree) through gitscan, parses
+// them in their client's dialect (client.Lookup(id).Parse), and compares
 // them: which servers changed, which repository files they run changed, and
 // what that does to the user's approvals, graded by each client's rules. It
 // never prints and never exits.
@@ -13,20 +15,25 @@
 // that leads outside it makes the answer unknowable (reported, never taken
 // for "nothing there").
 //
-// Every `.mcp.json` at any depth is read too, with Claude Code's dialect.
-// Its launch directory is the directory holding it: Claude Code spawns a
-// server with the cwd it was launched in, and the file applies from there
-// and below. Relative paths are resolved from that directory; someone who
-// launches Claude Code in a subdirectory gets them resolved there instead,
-// which this package does not model. The servers' command lines are
-// analysed as written and, when `${VAR}` interpolation changes them, also
-// as expanded in Options.Env (mcp-guard's environment): the scope is the
-// union of both, and the variables' values are bound into the deep
-// fingerprint. Compare grades a change by Claude Code's rules (package
-// client) from the user's state in Options.Env's HOME and the
-// `.claude/settings*.json` of the config's directory, of the repository's
-// top and of every directory below the config that holds one, the most
-// dangerous answer winning.
+// The other clients' configs are read at any depth too; clientRows is the
+// one table of which surface kind is whose config and which kinds govern
+// whose grade. A `.mcp.json`'s launch directory is the directory holding
+// it (Claude Code spawns a server with the cwd it was launched in, and the
+// file applies from there and below); the others' is the directory holding
+// `.gemini`, `.codex`, `.cursor` or `.vscode`. Relative paths are resolved
+// from there, or from the server's `cwd` where the client honours one.
+// Someone who launches a client in a subdirectory gets them resolved there
+// instead, which this package does not model. The servers' command lines
+// are analysed as written and, when the client's interpolation changes
+// them (client.SpawnFor: `${VAR}`, `$VAR`, `${workspaceFolder}`; Codex
+// interpolates nothing), also as expanded in Options.Env (mcp-guard's
+// environment): the scope is the union of both, and the variables' values
+// are bound into the deep fingerprint. Compare grades a change by its
+// client's rules (client.Impact) from the user's state in Options.Env's
+// HOME and the repository files that govern it (`.claude/settings*.json`
+// of the config's directory, of the repository's top and of every
+// directory below the config that holds one, the most dangerous answer
+// winning; `.vscode/settings.json`; Gemini's settings file itself).
 package project
 
 import (
@@ -50,11 +57,12 @@ type Options struct {
 	// Grants is what agentty consults (the approvals store and
 	// AGENTTY_MCP_ALLOW_PROJECT); Compare uses it for impacts.
 	Grants trust.Grants
-	// Env is the environment Claude Code's `${VAR}` expansion uses and
-	// whose HOME holds its user state (~/.claude.json,
-	// ~/.claude/settings.json), read by Compare only when a Claude Code
-	// config, or a settings file that governs one, changed. The zero Env
-	// expands nothing and reads no user state.
+	// Env is the environment the clients' interpolation uses and whose
+	// HOME holds their user state (~/.claude.json, ~/.gemini/
+	// trustedFolders.json, ~/.codex/config.toml, …), read by Compare only
+	// for a client whose config, a file its servers run, or a file that
+	// governs it changed. The zero Env expands nothing and reads no user
+	// state.
 	Env client.Env
 }
 
@@ -70,10 +78,10 @@ type Server struct {
 	Scope *launch.Scope
 }
 
-// Config is one client's project configuration at one side: an
-// `.agentty/mcp.json` or a `.mcp.json`.
+// Config is one client's project configuration at one side.
 type Config struct {
-	// Client reads it (agentty, claude-code).
+	// Client reads it (agentty, claude-code, gemini-cli, codex, cursor,
+	// vscode).
 	Client client.ID
 	// Path is the repository-relative path the client opens (below a
 	// symlinked .agentty directory too); LaunchDir its launch directory
@@ -103,8 +111,8 @@ type Config struct {
 // plus MG305 when it is reached through a symlink and MG306 when it is
 // nested below the repository root (built by package policy).
 //
-// A Claude Code config has only its own (MG301 and MG307 naming Claude
-// Code): MG305 and MG306 are about what agentty reads.
+// Another client's config has only its own (MG301 and MG307 naming the
+// client): MG305 and MG306 are about what agentty reads.
 func (c *Config) Findings() []trust.Finding {
 	out := append([]trust.Finding(nil), c.Config.Findings...)
 	if c.Client != client.Agentty {
@@ -123,8 +131,7 @@ func (c *Config) Findings() []trust.Finding {
 type Snapshot struct {
 	Side    gitscan.Side
 	Configs []*Config // agentty's, sorted by path
-	// Clients are the other clients' configurations (every `.mcp.json`),
-	// sorted by path. Their findings are in each Config's Findings, not
+	// Clients are the other clients' configurations, sorted by path. Their findings are in each Config's Findings, not
 	// in Snapshot.Findings.
 	Clients []*Config
 	Others  []gitscan.Surface // hooks.json, acp-agents.json, personas, linked surface directories
@@ -142,7 +149,7 @@ func Load(ctx context.Context, repo *gitscan.Repo, side gitscan.Side, opts Optio
 	}
 	rd := newReader(repo, side, opts)
 	snap := &Snapshot{Side: side, Skipped: skipped}
-	for _, p := range append(configPaths(surfaces), claudePaths(surfaces)...) {
+	for _, p := range append(configPaths(surfaces), clientPaths(surfaces)...) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -170,7 +177,7 @@ func Load(ctx context.Context, repo *gitscan.Repo, side gitscan.Side, opts Optio
 }
 
 // LoadConfig reads the one configuration at configPath (a repository-
-// relative `.agentty/mcp.json`, or `.mcp.json` for Claude Code) at side,
+// relative `.agentty/mcp.json`, or another client's config) at side,
 // in its client's dialect, with deep fingerprints; nil, nil when the
 // client would find no file there.
 func LoadConfig(ctx context.Context, repo *gitscan.Repo, side gitscan.Side, configPath string, opts Options) (*Config, error) {
@@ -189,8 +196,8 @@ type Result struct {
 	Changes []trust.Change
 	// Findings about what changed: the Findings of every added or changed
 	// configuration (MG3xx, MG305, MG306), MG305/MG501-MG503 for the
-	// other surfaces added or changed, and MG701-MG707 for the Claude Code
-	// settings and CI workflows added or changed.
+	// other surfaces added or changed, and MG701-MG718 for the clients'
+	// files and CI workflows added or changed.
 	Findings []trust.Finding
 	// Skipped are the submodules and nested repositories of the new side.
 	Skipped []string
@@ -237,33 +244,21 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 	}
 	ro, rn := newReader(repo, old, opts), newReader(repo, new, opts)
 	res := &Result{Old: old, New: new, Skipped: skipped}
-	grades := newClaudeGrades(ro, rn, opts.Env, oldSurf, newSurf)
-	governed := false
+	grades := newGrades(ro, rn, opts.Env, oldSurf, newSurf)
+	govern := map[client.ID]bool{}
 	for _, c := range changes {
-		governed = governed || governsClaude(c)
+		governed(c, govern)
 	}
-	// A settings file reached through a symlink (`.claude` -> conf/, or
+	// A governing file reached through a symlink (`.claude` -> conf/, or
 	// settings.json -> ../x.json) is governed by its target too.
-	launchDirs := append([]string{""}, grades.settingsDirs...)
-	for _, p := range append(claudePaths(oldSurf), claudePaths(newSurf)...) {
-		launchDirs = append(launchDirs, trust.ConfigLaunchDir(changeClient(client.ClaudeCode), p))
-	}
-	for _, d := range uniqueSorted(launchDirs) {
-		for _, rd := range []*reader{ro, rn} {
-			for _, name := range []string{".claude/settings.json", ".claude/settings.local.json"} {
-				res, err := rd.resolve(path.Join(d, name))
-				if err != nil {
-					return nil, err
-				}
-				governed = governed || cs.touchesAny(res.visited)
-			}
-		}
+	if err := governedThrough(ro, rn, cs, grades, oldSurf, newSurf, govern); err != nil {
+		return nil, err
 	}
 
 	paths := configPaths(oldSurf)
 	paths = append(paths, configPaths(newSurf)...)
-	paths = append(paths, claudePaths(oldSurf)...)
-	paths = append(paths, claudePaths(newSurf)...)
+	paths = append(paths, clientPaths(oldSurf)...)
+	paths = append(paths, clientPaths(newSurf)...)
 	for _, p := range uniqueSorted(paths) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -273,7 +268,7 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 			return nil, err
 		}
 		id := clientOf(p)
-		if c0 != nil && !cs.touchesAny(c0.visited) && (id == client.Agentty || !governed) {
+		if c0 != nil && !cs.touchesAny(c0.visited) && !govern[id] {
 			continue // nothing it depends on changed
 		}
 		c1, err := rn.loadConfig(p)
@@ -292,7 +287,7 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 		if id == client.Agentty {
 			diff = trust.Diff(oldCfg, newCfg, oldFiles, newFiles, opts.Grants)
 		} else {
-			diff = trust.DiffClient(changeClient(id), oldCfg, newCfg, oldFiles, newFiles, grades.grader(trust.ConfigLaunchDir(changeClient(id), p)))
+			diff = trust.DiffClient(changeClient(id), oldCfg, newCfg, oldFiles, newFiles, grades.grader(id, trust.ConfigLaunchDir(changeClient(id), p)))
 		}
 		for _, ch := range diff {
 			if ch.Change != trust.ChangeUnchanged || ch.Impact != trust.ImpactUnchanged {

@@ -32,7 +32,7 @@ type reader struct {
 	// tops the forms it is reached by (as given, and its real path).
 	top  string
 	tops []string
-	// vars is the environment Claude Code's interpolation reads.
+	// vars is the environment the clients' interpolation reads.
 	vars client.Vars
 }
 

@@ -28,7 +28,23 @@ func claudePull() []trust.Change {
 	}
 }
 
+// mixedPull is a pull touching Gemini CLI, Codex, Cursor and VS Code,
+// in each client's words, with VS Code's autostart switch.
+func mixedPull() ([]trust.Change, []trust.Finding) {
+	swap := []trust.FieldChange{{Field: "command", Old: `"node"`, New: `"/bin/sh"`}}
+	return []trust.Change{
+			{Client: "codex", Path: ".codex/config.toml", Server: "db", Change: trust.ChangeChanged, Impact: trust.ImpactTrustPreserving,
+				Fields: swap, Reasons: []string{"Codex trusts this project: every change runs without asking"}},
+			{Client: "gemini-cli", Path: ".gemini/settings.json", Server: "db", Change: trust.ChangeChanged, Impact: trust.ImpactTrustPreserving,
+				Fields: swap, Reasons: []string{"Gemini CLI trusts this folder: every change runs without asking"}},
+			{Client: "cursor", Path: ".cursor/mcp.json", Server: "db", Change: trust.ChangeChanged, Impact: trust.ImpactInvalidated,
+				Fields: swap, Reasons: []string{"`db` changed: Cursor asks again before running it (its approval is bound to the entry); `cursor-agent --approve-mcps` runs it without asking"}},
+		}, []trust.Finding{trust.NewFinding("MG711", ".vscode/settings.json", trust.Pos{Line: 1, Column: 2}, "", "chat.mcp.autostart",
+			"chat.mcp.autostart: \"newAndOutdated\": VS Code starts the workspace's servers by itself")}
+}
+
 func TestWriteWarningClientsGolden(t *testing.T) {
+	mixed, mixedFindings := mixedPull()
 	removed := []trust.Change{
 		{Client: trust.ClientClaudeCode, Path: claudePath, Server: "old", Change: trust.ChangeRemoved, Impact: trust.ImpactRemoved},
 		{Path: cfgPath, Server: "legacy", Change: trust.ChangeRemoved, Impact: trust.ImpactRemoved},
@@ -43,6 +59,7 @@ func TestWriteWarningClientsGolden(t *testing.T) {
 		{name: "clients", w: Warning{Op: "merge", Changes: append(pullChanges()[:2], claudePull()[0]),
 			Findings: []trust.Finding{selfApproval}, Removed: removed,
 			ReviewCommands: []string{"mcp-guard review", "mcp-guard -C tools review"}}},
+		{name: "mixed-clients", w: Warning{Op: "merge", Changes: mixed, Findings: mixedFindings}},
 		{name: "claude-finding-only", w: Warning{Op: "checkout", Findings: []trust.Finding{selfApproval}}},
 		{name: "claude-escaped", w: Warning{Op: "merge", Changes: []trust.Change{{Client: trust.ClientClaudeCode, Path: claudePath,
 			Server: "x\x1b[2J", Change: trust.ChangeAdded, Impact: trust.ImpactNewUnapproved, Reasons: []string{"`x\x1b[2J` is not approved"}}}}},
@@ -98,4 +115,13 @@ func TestWriteDiffClientsGolden(t *testing.T) {
 	buf.Reset()
 	mustWrite(t, WriteJSON(&buf, NewDiffDoc(d)))
 	checkGolden(t, "diff/clients.json", buf.Bytes())
+}
+
+func TestWriteDiffMixedClientsGolden(t *testing.T) {
+	changes, findings := mixedPull()
+	d := Diff{Old: DiffSide{Rev: "ORIG_HEAD", Commit: strings.Repeat("a", 40)}, New: DiffSide{Rev: "HEAD", Commit: strings.Repeat("b", 40)},
+		Changes: changes, Findings: findings}
+	var buf bytes.Buffer
+	mustWrite(t, WriteDiff(&buf, d, Style{}))
+	checkGolden(t, "diff/mixed-clients.txt", buf.Bytes())
 }

@@ -57,7 +57,8 @@ type DiffDoc struct {
 // DiffChange is one server's change.
 type DiffChange struct {
 	// Client is the client whose configuration Path is, added later in
-	// version 1: "claude-code"; absent for agentty.
+	// version 1: "claude-code", "gemini-cli", "codex", "cursor",
+	// "vscode"; absent for agentty.
 	Client         string      `json:"client,omitempty"`
 	Path           string      `json:"path"`
 	Server         string      `json:"server"`
@@ -350,8 +351,11 @@ func whatToDo(d Diff) []string {
 				plural(len(ask), "server", "servers"), strings.Join(approveCommands(ask), "; ")))
 		case len(ask) > 0:
 			headless := ""
-			if title == clientTitle(string(client.ClaudeCode)) {
+			switch title {
+			case clientTitle(string(client.ClaudeCode)):
 				headless = ", and `claude -p` runs them without asking"
+			case clientTitle(string(client.Cursor)):
+				headless = ", and `cursor-agent --approve-mcps` runs them without asking"
 			}
 			out = append(out, fmt.Sprintf("%s will ask before running %s%s: review them (mcp-guard review)",
 				title, plural(len(ask), "server", "servers"), headless))

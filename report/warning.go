@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/mcp-guard/mcp-guard/client"
-	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/project"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -63,7 +63,7 @@ func WriteWarning(w io.Writer, wr Warning, st Style) error {
 		return nil
 	}
 	clients := warningClients(wr)
-	agents := strings.Join(clients, " and ")
+	agents := joinList(clients, "and")
 	if op == "clone" {
 		p.printf("%s this clone brings MCP servers %s may run:\n", st.Bold("mcp-guard:"), agents)
 	} else {
@@ -129,8 +129,16 @@ func WriteWarning(w io.Writer, wr Warning, st Style) error {
 	if len(cmds) == 0 {
 		cmds = []string{"mcp-guard review"}
 	}
-	p.printf("%s review before starting %s: %s\n", st.Bold("mcp-guard:"), strings.Join(clients, " or "), strings.Join(cmds, " and "))
+	p.printf("%s review before starting %s: %s\n", st.Bold("mcp-guard:"), joinList(clients, "or"), strings.Join(cmds, " and "))
 	return p.err
+}
+
+// joinList is "a, b and c".
+func joinList(items []string, conj string) string {
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " " + conj + " " + items[len(items)-1]
 }
 
 func countItems(rows []warningRow) int {
@@ -157,9 +165,9 @@ func clientTitle(id string) string {
 }
 
 // warningClients are the clients the warning is about, agentty first:
-// those of the changes, and Claude Code for its settings' and CI's
-// findings (MG70x) and those on its files (`.mcp.json`, `.claude/settings*.json`);
-// agentty when nothing else names one.
+// those of the changes, and the client of each file finding (MG70x,
+// MG71x: the client whose file it is, or whose CI run); agentty when
+// nothing else names one.
 func warningClients(wr Warning) []string {
 	seen := map[string]bool{}
 	var out []string
@@ -169,17 +177,13 @@ func warningClients(wr Warning) []string {
 			out = append(out, t)
 		}
 	}
-	claude := func(f trust.Finding) bool {
-		k, ok := gitscan.KindOf(f.Path)
-		return strings.HasPrefix(f.Rule, "MG70") || ok && (k == gitscan.KindClaudeMCP || k == gitscan.KindClaudeSettings)
-	}
 	for _, c := range wr.Changes {
 		if c.Client == "" {
 			add(agenttyTitle)
 		}
 	}
 	for _, f := range wr.Findings {
-		if !claude(f) {
+		if findingClient(f) == client.Agentty && !strings.HasPrefix(f.Rule, "MG7") {
 			add(agenttyTitle)
 		}
 	}
@@ -187,14 +191,27 @@ func warningClients(wr Warning) []string {
 		add(clientTitle(c.Client))
 	}
 	for _, f := range wr.Findings {
-		if claude(f) {
-			add(clientTitle(string(client.ClaudeCode)))
+		if id := findingClient(f); id != client.Agentty {
+			add(clientTitle(string(id)))
 		}
 	}
 	if len(out) == 0 {
 		add(agenttyTitle)
 	}
 	return out
+}
+
+// findingClient is the client a finding is about: the client of its
+// file (project.PathClient); for a CI workflow, Claude Code for its rules
+// (MG70x), otherwise none (MG714 and MG715 name the agent themselves).
+func findingClient(f trust.Finding) client.ID {
+	if id := project.PathClient(f.Path); id != client.Agentty {
+		return id
+	}
+	if strings.HasPrefix(f.Rule, "MG70") {
+		return client.ClaudeCode
+	}
+	return client.Agentty
 }
 
 func hasClient(cs []trust.Change, title string) bool {

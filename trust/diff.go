@@ -92,7 +92,8 @@ type FileChange struct {
 // Change is what happened to one server of one configuration.
 type Change struct {
 	// Client is the client whose configuration Path is, as in ReviewKey:
-	// "" for agentty, "claude-code" for Claude Code's `.mcp.json`.
+	// "" for agentty, else the client's id ("claude-code", "gemini-cli",
+	// "codex", "cursor", "vscode").
 	Client string
 	// Path is the configuration's path (repository-relative).
 	Path string
@@ -121,7 +122,9 @@ const ClientClaudeCode = "claude-code"
 
 // ConfigLaunchDir is the launch directory ("" for the root) of a
 // repository-relative configuration path of client: the directory holding
-// `.agentty` for agentty, the directory holding `.mcp.json` for Claude Code.
+// `.agentty` for agentty (and `.gemini`, `.codex`, `.cursor`, `.vscode`
+// for the other clients), the directory holding `.mcp.json` for Claude
+// Code.
 func ConfigLaunchDir(client, configPath string) string {
 	if client != ClientClaudeCode {
 		return LaunchDir(configPath)

@@ -43,11 +43,12 @@ func TestPerfSmoke(t *testing.T) {
 			t.Errorf("%+v: no wall time", r)
 		}
 	}
-	// 2 repositories x 6 pulls (4 generated, 2 with a .mcp.json) x 2
+	// 2 repositories x 8 pulls (4 generated, 2 with a .mcp.json, 2 with
+	// every client's config) x 2
 	// cache states x 2 commands, plus the diff-tree rows of the warm runs;
 	// 2 x 2 x 2 x 2 diff rows; 4 variants x 2 history rows; 2 x 2
 	// start-up rows; 2 states x 3 commands at the launch gate.
-	want := map[string]int{"hook": 2*6*2*2 + 2*6, "diff": 16, "history": 8, "startup": 4, "gate": 6}
+	want := map[string]int{"hook": 2*8*2*2 + 2*8, "diff": 16, "history": 8, "startup": 4, "gate": 6}
 	for p, n := range want {
 		if parts[p] != n {
 			t.Errorf("%s: %d result rows, want %d", p, parts[p], n)
