@@ -160,11 +160,6 @@ func (v *View) evaluateClients(ctx context.Context, env Env) error {
 		loaded := map[string]*project.Config{}
 		noDeep := map[string]string{}
 		for _, p := range ce.Configs {
-			if ce.Client != client.ClaudeCode {
-				// Package project resolves Claude Code's .mcp.json only.
-				noDeep[p] = "mcp-guard does not resolve what " + cv.Title + "'s servers run yet, so it cannot review them"
-				continue
-			}
 			loaded[p], noDeep[p] = loc.load(ctx, repo, p)
 		}
 		for _, sv := range ce.Servers {
@@ -173,11 +168,12 @@ func (v *View) evaluateClients(ctx context.Context, env Env) error {
 			cs.NoDeep = noDeep[sv.Path]
 			_, inside := loc.inside(sv.Path)
 			cs.Outside = !inside || repo == nil
-			if d := filepath.Dir(sv.Path); ce.Client == client.ClaudeCode && !cs.Outside && d != launchReal {
-				// Claude Code starts it in the launch directory, and its
-				// relative paths resolve there; mcp-guard resolves them
-				// from the file's own directory only.
-				cs.NoDeep = fmt.Sprintf("Claude Code runs it from %s, and mcp-guard resolves what it runs only from %s, the directory of its .mcp.json: launch there", launchReal, d)
+			if d := configLaunchDir(ce.Client, sv.Path); !cs.Outside && d != launchReal {
+				// The client starts it in the launch directory, and its
+				// relative paths resolve there (Claude Code's walk-up,
+				// Codex's layers); mcp-guard resolves them from the
+				// config's own launch directory only.
+				cs.NoDeep = fmt.Sprintf("%s runs it from %s, and mcp-guard resolves what it runs only from %s, the launch directory of %s: launch there", cv.Title, launchReal, d, filepath.Base(sv.Path))
 			}
 			if pc := loaded[sv.Path]; pc != nil && sv.Server != nil {
 				for _, ps := range pc.Servers {
@@ -219,6 +215,16 @@ func (v *View) evaluateClients(ctx context.Context, env Env) error {
 		v.Clients = append(v.Clients, cv)
 	}
 	return nil
+}
+
+// configLaunchDir is the launch directory a config is written for: the
+// directory holding Claude Code's .mcp.json, the one holding the .gemini,
+// .codex, .cursor or .vscode directory of the others.
+func configLaunchDir(id client.ID, cfg string) string {
+	if id == client.ClaudeCode {
+		return filepath.Dir(cfg)
+	}
+	return filepath.Dir(filepath.Dir(cfg))
 }
 
 // location is the repository around a launch directory, for ledger keys.

@@ -463,13 +463,22 @@ func WriteClientDecisions(w io.Writer, d trust.Decision, servers []gate.ClientSe
 		if c := client.Lookup(client.ID(cs.Key.Client)); c != nil {
 			title = c.Title()
 		}
+		// Only Claude Code is handed a vetted file by launch (client.ClaudeArgv).
+		vetted := client.ID(cs.Key.Client) == client.ClaudeCode
 		if d == trust.DecisionApproved {
+			how := ""
+			if vetted {
+				how = ": `mcp-guard launch -- claude` hands it over"
+			}
 			p.printf("%s %s  %s  %s\n", st.OK("approved"), Sanitize(cs.Label()), CommandLine(cs.Server),
-				st.Dim("(reviewed "+Short(cs.Deep)+"; "+title+"'s own files unchanged: `mcp-guard launch -- claude` hands it over)"))
+				st.Dim("(reviewed "+Short(cs.Deep)+"; "+title+"'s own files unchanged"+how+")"))
 			continue
 		}
-		p.printf("%s %s  %s\n", st.Warning("declined"), Sanitize(cs.Label()),
-			st.Dim("(`mcp-guard launch` leaves it out; "+title+" started directly may still run it)"))
+		note := "(`mcp-guard launch` leaves it out; " + title + " started directly may still run it)"
+		if !vetted {
+			note = "(recorded; " + title + " started on its own still runs it: turn it off in " + title + "'s settings, and `mcp-guard launch` refuses to start while it would run)"
+		}
+		p.printf("%s %s  %s\n", st.Warning("declined"), Sanitize(cs.Label()), st.Dim(note))
 	}
 	return p.err
 }
