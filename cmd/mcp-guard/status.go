@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"path/filepath"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -78,17 +79,36 @@ func inspect(c *cli.Command, e *env) (*trust.Inspection, error) {
 // that approves its own servers: MG701-MG704), as scan reports them.
 func clientFindings(clients []*gate.ClientView) []trust.Finding {
 	var out []trust.Finding
-	for _, cv := range clients {
-		if cv.Eval.State == nil {
-			continue
+	seen := map[string]bool{}
+	check := func(abs, rel string) {
+		rel = filepath.ToSlash(rel)
+		kind, ok := gitscan.KindOf(rel)
+		if !ok || seen[abs] {
+			return
 		}
-		for _, src := range cv.Eval.State.Sources {
-			if !src.RepoSide || !src.Present {
+		seen[abs] = true
+		f := policy.File{Path: rel, Kind: kind}
+		f.Data, f.Err = trust.ReadFile(abs)
+		out = append(out, policy.CheckContent(f, policy.Options{})...)
+	}
+	for _, cv := range clients {
+		// The repository's files the client reads: its settings (the
+		// self-approvals, autostart switches) and its configs (a Gemini
+		// server's trust: true, a Codex file Codex cannot load).
+		if cv.Eval.State != nil {
+			for _, src := range cv.Eval.State.Sources {
+				if src.RepoSide && src.Present {
+					check(src.Path, src.Display)
+				}
+			}
+		}
+		for _, p := range cv.Eval.Configs {
+			if cv.Top == "" {
 				continue
 			}
-			f := policy.File{Path: filepath.ToSlash(src.Display), Kind: gitscan.KindClaudeSettings}
-			f.Data, f.Err = trust.ReadFile(src.Path)
-			out = append(out, policy.CheckContent(f, policy.Options{})...)
+			if rel, err := filepath.Rel(cv.Top, p); err == nil && !strings.HasPrefix(rel, "..") {
+				check(p, rel)
+			}
 		}
 	}
 	return out
