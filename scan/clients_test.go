@@ -41,8 +41,13 @@ func TestScanClientSwitches(t *testing.T) {
 	r.write("sub/.mcp.json", `{"mcpServers":{"db":{"command":"python3","args":["./db.py"]}}}`)      // the same command, written another way
 	c1 := r.commit("clients")
 	want := strings.Join([]string{
-		"MG105 .mcp.json 1:47", // .mcp.json's servers go through the server rules
+		// Every client's servers go through the server rules, located in
+		// their own files.
+		"MG105 .mcp.json 1:47",
+		"MG105 sub/.cursor/mcp.json 1:50",
 		"MG105 sub/.mcp.json 1:50",
+		"MG201 .cursor/mcp.json 2:42",
+		"MG202 .cursor/mcp.json 2:42",
 		"MG708 .gemini/settings.json 4:70",
 		"MG711 .vscode/settings.json 3:3",
 		"MG713 .vscode/tasks.json 4:64",

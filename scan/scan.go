@@ -9,6 +9,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/mcp-guard/mcp-guard/client"
 	"os"
 	"path"
 	"path/filepath"
@@ -293,8 +294,18 @@ func (s *repoScan) snapshot(side gitscan.Side, notes bool) ([]trust.Finding, int
 		if !s.below(c.Path) {
 			continue
 		}
-		files++
-		out = append(out, c.Findings()...)
+		k, _ := gitscan.KindOf(c.Path)
+		if !contentKinds[k] {
+			files++ // the others are counted by clientFiles
+		}
+		for _, f := range c.Findings() {
+			// clientFiles says these once: a Codex file Codex cannot load
+			// (MG716), a client file mcp-guard cannot read (MG718).
+			if c.Client == client.Codex || (contentKinds[k] && f.Rule == "MG310") {
+				continue
+			}
+			out = append(out, f)
+		}
 		out = append(out, policy.CheckServers(c.Config, s.req.Options)...)
 	}
 	for _, o := range snap.Others {
