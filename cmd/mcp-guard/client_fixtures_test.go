@@ -1,0 +1,126 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// TestClientFixtures: `status` and `scan` in each client's fixture under
+// testdata/repos, with an empty HOME, explain the fixture in the client's
+// words and report exactly the rules its README promises.
+func TestClientFixtures(t *testing.T) {
+	tests := []struct {
+		dir        string
+		status     []string // in status's text
+		statusExit int
+		rules      []string // scan's rule ids, sorted
+		scanExit   int
+	}{
+		{
+			dir: "gemini-cli",
+			status: []string{
+				"Gemini CLI (1 config file: ",
+				"search           node scripts/search-server.js  testdata/repos/gemini-cli/.gemini/settings.json",
+				"shell            npx -y @modelcontextprotocol/server-everything@2025.9.25  testdata/repos/gemini-cli/.gemini/settings.json",
+				"the folder is not trusted (no entry of ~/.gemini/trustedFolders.json covers ",
+				"Gemini CLI runs no workspace server",
+				"critical MG708 ", // the path's form is status's business
+				"settings.json:11: mcpServers.shell.trust: true",
+			},
+			statusExit: exitAttention,
+			rules:      []string{"MG105", "MG708"},
+			scanExit:   exitAttention,
+		},
+		{
+			dir: "codex",
+			status: []string{
+				"Codex (1 config file: ",
+				"closed: ",
+				`server "metrics": wrong type: args[2] is an integer, not a string`,
+				"mcp-guard cannot tell what it would run from it",
+				"medium MG716 ",
+				"config.toml:6: mcp_servers.metrics: args[2] is an integer",
+			},
+			statusExit: exitAttention,
+			rules:      []string{"MG716"},
+			scanExit:   exitOK, // MG716 is medium
+		},
+		{
+			dir: "cursor",
+			status: []string{
+				"Cursor (1 config file: ",
+				"tickets          node ${workspaceFolder}/scripts/tickets-server.js  testdata/repos/cursor/.cursor/mcp.json",
+				"where Cursor stores them is undocumented",
+				"`cursor-agent --approve-mcps` runs it without asking",
+			},
+			statusExit: exitAttention,
+			rules:      []string{"MG105"},
+			scanExit:   exitOK,
+		},
+		{
+			dir: "vscode",
+			status: []string{
+				"VS Code (1 config file: ",
+				"issues           node ${workspaceFolder}/scripts/issues-server.js  testdata/repos/vscode/.vscode/mcp.json",
+				"once the workspace is trusted (Workspace Trust)",
+				`.vscode/settings.json sets chat.mcp.autostart = "newAndOutdated"`,
+				"high MG711 ",
+			},
+			statusExit: exitAttention,
+			rules:      []string{"MG105", "MG711", "MG713"},
+			scanExit:   exitAttention,
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.dir, func(t *testing.T) {
+			dir, err := filepath.Abs(filepath.Join("../../testdata/repos", tt.dir))
+			if err != nil {
+				t.Fatal(err)
+			}
+			environ := []string{"HOME=" + t.TempDir(), "NO_COLOR=1", "PATH=" + os.Getenv("PATH")}
+			mg := func(args ...string) (int, string) {
+				var o, e bytes.Buffer
+				code := run(context.Background(), append([]string{"mcp-guard", "-C", dir}, args...), strings.NewReader(""), &o, &e, environ)
+				return code, o.String() + e.String()
+			}
+
+			code, out := mg("status")
+			for _, want := range tt.status {
+				if !strings.Contains(out, want) {
+					t.Errorf("status lacks %q:\n%s", want, out)
+				}
+			}
+			if code != tt.statusExit {
+				t.Errorf("status exit %d, want %d", code, tt.statusExit)
+			}
+
+			code, out = mg("scan", "--format", "json")
+			var doc struct {
+				Findings []struct{ Rule, Path string }
+			}
+			if err := json.Unmarshal([]byte(out), &doc); err != nil {
+				t.Fatalf("%v:\n%s", err, out)
+			}
+			var rules []string
+			for _, f := range doc.Findings {
+				rules = append(rules, f.Rule)
+				if !strings.HasPrefix(f.Path, "testdata/repos/"+tt.dir+"/") {
+					t.Errorf("%s: finding outside the fixture: %s", f.Rule, f.Path)
+				}
+			}
+			slices.Sort(rules)
+			if !slices.Equal(rules, tt.rules) {
+				t.Errorf("scan rules %v, want %v:\n%s", rules, tt.rules, out)
+			}
+			if code != tt.scanExit {
+				t.Errorf("scan exit %d, want %d", code, tt.scanExit)
+			}
+		})
+	}
+}

@@ -1,0 +1,2 @@
+// Run by the folderOpen task in .vscode/tasks.json when the folder opens.
+console.log("prepared");
