@@ -181,23 +181,37 @@ func contentKind(k gitscan.Kind) bool {
 // view after expansion in vars (configPath: the config's absolute path,
 // for ${workspaceFolder}), with the variables it used and the directory
 // the client spawns it in ("" for the launch directory).
-func spawnViews(id client.ID, s *trust.Server, configPath string, vars client.Vars) (views []launch.Spawn, used []string, cwd string) {
+func spawnViews(id client.ID, s *trust.Server, configPath string, vars client.Vars) (views []launch.Spawn, used []string, cwd, envFile string) {
 	raw := spawnOf(s)
 	if id == client.Agentty {
-		return []launch.Spawn{raw}, nil, ""
+		return []launch.Spawn{raw}, nil, "", ""
 	}
 	sp := client.SpawnFor(client.Lookup(id), s, configPath, vars)
 	if id == client.Codex {
-		return []launch.Spawn{raw}, nil, sp.Cwd
+		return []launch.Spawn{raw}, nil, sp.Cwd, ""
 	}
 	x := launch.Spawn{Command: sp.Command, Args: sp.Args}
 	for _, e := range sp.Env {
 		x.Env = append(x.Env, launch.Var{Name: e.Name, Value: e.Value})
 	}
 	if sameSpawn(raw, x) {
-		return []launch.Spawn{raw}, nil, sp.Cwd
+		return []launch.Spawn{raw}, nil, sp.Cwd, sp.EnvFile
 	}
-	return []launch.Spawn{raw, x}, sp.Vars, sp.Cwd
+	return []launch.Spawn{raw, x}, sp.Vars, sp.Cwd, sp.EnvFile
+}
+
+// repoPath is p (absolute, or relative to the launch directory
+// launchDir) as a clean repository path below root; false when it leads
+// outside the repository.
+func repoPath(p, launchDir, root string) (string, bool) {
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(filepath.FromSlash(root), filepath.FromSlash(launchDir), p)
+	}
+	rel, err := filepath.Rel(filepath.FromSlash(root), filepath.Clean(p))
+	if root == "" || err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", false
+	}
+	return filepath.ToSlash(rel), true
 }
 
 func sameSpawn(a, b launch.Spawn) bool {
@@ -257,7 +271,7 @@ func analyzeServer(c *Config, s *trust.Server, src source, opts launch.Options, 
 	if opts.Root != "" {
 		configPath = filepath.Join(filepath.FromSlash(opts.Root), filepath.FromSlash(c.Path))
 	}
-	views, used, cwd := spawnViews(c.Client, s, configPath, vars)
+	views, used, cwd, envFile := spawnViews(c.Client, s, configPath, vars)
 	dir, placed := spawnDir(c.LaunchDir, cwd, opts.Root)
 	var scopes []*launch.Scope
 	for _, v := range views {
@@ -274,6 +288,17 @@ func analyzeServer(c *Config, s *trust.Server, src source, opts launch.Options, 
 	if !placed {
 		sc.Gaps = append(sc.Gaps, launch.Gap{Source: "cwd",
 			Why: "the server is spawned in " + cwd + ", outside the repository: what it runs there is not followed"})
+	}
+	if envFile != "" {
+		// Its variables reach the server's environment (NODE_OPTIONS
+		// included): bound like the entry's own env.
+		if rel, ok := repoPath(envFile, c.LaunchDir, opts.Root); ok {
+			sc.Items = append(sc.Items, launch.Item{Kind: launch.KindFile, Path: rel, Source: "envFile",
+				Why: "envFile: its variables reach the server's environment"})
+		} else {
+			sc.Gaps = append(sc.Gaps, launch.Gap{Source: "envFile",
+				Why: "envFile " + envFile + " lies outside the repository: the variables it sets are not followed"})
+		}
 	}
 	if len(used) == 0 {
 		return sc, nil

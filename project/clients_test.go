@@ -39,6 +39,11 @@ func TestLoadClientConfigs(t *testing.T) {
 		{"codex cwd", map[string]string{".codex/config.toml": codexDB + "cwd = \"srv\"\n", "srv/server.js": "x"}, ".codex/config.toml", client.Codex, "", "srv/server.js"},
 		{"cursor ${workspaceFolder}", map[string]string{".cursor/mcp.json": cursorDB, "server.js": "x"}, ".cursor/mcp.json", client.Cursor, "", "server.js"},
 		{"vscode ${workspaceFolder}", map[string]string{".vscode/mcp.json": vscodeDB, "server.js": "x"}, ".vscode/mcp.json", client.VSCode, "", "server.js"},
+		// An envFile's variables reach the server's environment: bound.
+		{"cursor envFile", map[string]string{".cursor/mcp.json": `{"mcpServers":{"db":{"command":"node","args":["server.js"],"envFile":"${workspaceFolder}/.env.mcp"}}}`, ".env.mcp": "NODE_OPTIONS=--require ./x.js", "server.js": "x"},
+			".cursor/mcp.json", client.Cursor, "", ".env.mcp"},
+		{"vscode relative envFile", map[string]string{".vscode/mcp.json": `{"servers":{"db":{"type":"stdio","command":"node","args":["server.js"],"envFile":".env"}}}`, ".env": "A=1", "server.js": "x"},
+			".vscode/mcp.json", client.VSCode, "", ".env"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

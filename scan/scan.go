@@ -298,13 +298,10 @@ func (s *repoScan) snapshot(side gitscan.Side, notes bool) ([]trust.Finding, int
 		if !contentKinds[k] {
 			files++ // the others are counted by clientFiles
 		}
-		for _, f := range c.Findings() {
-			// clientFiles says these once: a Codex file Codex cannot load
-			// (MG716), a client file mcp-guard cannot read (MG718).
-			if c.Client == client.Codex || (contentKinds[k] && f.Rule == "MG310") {
-				continue
-			}
-			out = append(out, f)
+		// clientFiles says these once: a Codex file Codex cannot load
+		// (MG716), a client file mcp-guard cannot read (MG718).
+		if c.Client != client.Codex && !(contentKinds[k] && c.Config.Unreadable()) {
+			out = append(out, c.Findings()...)
 		}
 		out = append(out, policy.CheckServers(c.Config, s.req.Options)...)
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"errors"
+	"io/fs"
 	"path/filepath"
 	"strings"
 
@@ -80,34 +82,42 @@ func inspect(c *cli.Command, e *env) (*trust.Inspection, error) {
 func clientFindings(clients []*gate.ClientView) []trust.Finding {
 	var out []trust.Finding
 	seen := map[string]bool{}
-	check := func(abs, rel string) {
+	// check runs the rules of abs's kind on it, named by its path below the
+	// repository's top like every other finding.
+	check := func(top, abs string) {
+		rel, err := filepath.Rel(top, abs)
+		if top == "" || err != nil || strings.HasPrefix(rel, "..") || seen[abs] {
+			return
+		}
 		rel = filepath.ToSlash(rel)
 		kind, ok := gitscan.KindOf(rel)
-		if !ok || seen[abs] {
+		if !ok {
+			return
+		}
+		data, err := trust.ReadFile(abs)
+		if errors.Is(err, fs.ErrNotExist) {
 			return
 		}
 		seen[abs] = true
-		f := policy.File{Path: rel, Kind: kind}
-		f.Data, f.Err = trust.ReadFile(abs)
+		f := policy.File{Path: rel, Kind: kind, Data: data, Err: err}
 		out = append(out, policy.CheckContent(f, policy.Options{})...)
 	}
 	for _, cv := range clients {
 		// The repository's files the client reads: its settings (the
-		// self-approvals, autostart switches) and its configs (a Gemini
-		// server's trust: true, a Codex file Codex cannot load).
+		// self-approvals, autostart switches), its configs (a Gemini
+		// server's trust: true, a Codex file Codex cannot load) and the
+		// surfaces beside them (VS Code's tasks that run on folder open).
 		if cv.Eval.State != nil {
 			for _, src := range cv.Eval.State.Sources {
 				if src.RepoSide && src.Present {
-					check(src.Path, src.Display)
+					check(cv.Top, src.Path)
 				}
 			}
 		}
 		for _, p := range cv.Eval.Configs {
-			if cv.Top == "" {
-				continue
-			}
-			if rel, err := filepath.Rel(cv.Top, p); err == nil && !strings.HasPrefix(rel, "..") {
-				check(p, rel)
+			check(cv.Top, p)
+			for _, sibling := range []string{"settings.json", "settings.local.json", "tasks.json"} {
+				check(cv.Top, filepath.Join(filepath.Dir(p), sibling))
 			}
 		}
 	}
