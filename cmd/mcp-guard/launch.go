@@ -32,9 +32,13 @@ func launchCommand(e *env) *cli.Command {
 			"For claude (Claude Code) it checks Claude Code's servers of the .mcp.json walk-up and\n" +
 			"execs claude --mcp-config <vetted file> --strict-mcp-config ARGS...: Claude Code gets\n" +
 			"exactly the reviewed servers, in interactive sessions and under -p alike; claude mcp\n" +
-			"list|get is refused while a project server is not reviewed. Any other command starts\n" +
-			"only when nothing of any client waits for review.\n" +
-			"`mcp-guard shell-init bash|zsh|fish` makes typing agentty or claude do this.",
+			"list|get is refused while a project server is not reviewed. For gemini (Gemini CLI) it\n" +
+			"execs gemini --allowed-mcp-server-names=NAME... ARGS... (the reviewed project servers and\n" +
+			"the user's own), for codex codex -c mcp_servers.NAME.enabled=false... ARGS... (each\n" +
+			"project server not reviewed): the client reads its config itself after the check, so\n" +
+			"the names are bound, not the entries. Any other command starts only when nothing of\n" +
+			"any client waits for review.\n" +
+			"`mcp-guard shell-init bash|zsh|fish` makes typing agentty, claude, gemini or codex do this.",
 		Action: func(ctx context.Context, c *cli.Command) error { return runLaunch(ctx, c, e) },
 	}
 }
