@@ -383,11 +383,12 @@ func (cv *ClientView) CodexOff() []string {
 }
 
 // Handoff is what a launch that hands the client a name list tells the
-// user: the reviewed project servers it runs, and the ones left out.
+// user: the reviewed project servers it runs, and the ones left out
+// (for Gemini CLI also those whose name the flag cannot carry).
 func (cv *ClientView) Handoff() *Snapshot {
 	snap := &Snapshot{}
 	for _, s := range cv.Servers {
-		if s.reviewed() && s.Runs {
+		if s.reviewed() && s.Runs && (cv.Client != client.Gemini || client.GeminiPassable(s.Name)) {
 			snap.Servers = append(snap.Servers, s.Name)
 		} else {
 			snap.Left = append(snap.Left, s.Name)
