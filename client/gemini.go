@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -152,6 +153,9 @@ type GeminiState struct {
 	// lower-cases).
 	allowed  []geminiList
 	excluded map[string]string // name → the file that excludes it
+	// User are the names of the user's own servers (~/.gemini/settings.json
+	// mcpServers), sorted.
+	User []string
 }
 
 type geminiList struct {
@@ -189,6 +193,10 @@ func (geminiClient) State(launchDir, _ string, env Env) *State {
 	if userOK {
 		folderTrust = geminiFolderTrust(userV)
 		gs.readLists(userV, user.Display)
+		if m, ok := userV.Get("mcpServers"); ok && m.Kind() == "object" {
+			gs.User = m.Keys()
+			sort.Strings(gs.User)
+		}
 	}
 	if v, ok := readGeminiJSON(fsys, &enable); ok {
 		gs.readEnablement(v, &enable)
@@ -400,19 +408,41 @@ func (gs *GeminiState) answer(name string) (runs bool, why, src string, repo boo
 	if !gs.Trusted {
 		return false, "the folder is not trusted (" + gs.TrustedBy + "): Gemini CLI runs no workspace server, and `gemini -p` stops with an error", gs.Source, false
 	}
+	if why, src, repo, off := gs.suppressed(name); off {
+		return false, why, src, repo
+	}
+	return true, "Gemini CLI trusts this folder (" + gs.TrustedBy + "): every change runs without asking", gs.Source, false
+}
+
+// suppressed says whether the settings' lists or the enablement file keep
+// Gemini CLI from running the server name, and which file does.
+func (gs *GeminiState) suppressed(name string) (why, src string, repo, off bool) {
 	low := strings.ToLower(name)
 	if gs.disabled[low] {
-		return false, fmt.Sprintf("~/.gemini/mcp-server-enablement.json disables %q: Gemini CLI does not run it", low), "~/.gemini/mcp-server-enablement.json", false
+		return fmt.Sprintf("~/.gemini/mcp-server-enablement.json disables %q: Gemini CLI does not run it", low), "~/.gemini/mcp-server-enablement.json", false, true
 	}
 	if f, ok := gs.excluded[name]; ok {
-		return false, fmt.Sprintf("%s excludes `%s` (mcp.excluded): Gemini CLI does not run it", f, name), f, f == GeminiSettingsFile
+		return fmt.Sprintf("%s excludes `%s` (mcp.excluded): Gemini CLI does not run it", f, name), f, f == GeminiSettingsFile, true
 	}
 	for _, l := range gs.allowed {
 		if !l.names[name] {
-			return false, fmt.Sprintf("%s does not allow `%s` (mcp.allowed): Gemini CLI does not run it", l.src, name), l.src, l.src == GeminiSettingsFile
+			return fmt.Sprintf("%s does not allow `%s` (mcp.allowed): Gemini CLI does not run it", l.src, name), l.src, l.src == GeminiSettingsFile, true
 		}
 	}
-	return true, "Gemini CLI trusts this folder (" + gs.TrustedBy + "): every change runs without asking", gs.Source, false
+	return "", "", false, false
+}
+
+// UserRuns are the user's own servers its settings let run (the lists
+// and the enablement file), sorted: a launch keeps them running, since
+// --allowed-mcp-server-names replaces those lists.
+func (gs *GeminiState) UserRuns() []string {
+	var out []string
+	for _, n := range gs.User {
+		if _, _, _, off := gs.suppressed(n); !off {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 func (geminiClient) Gate(st *State, entries []Entry) []ServerVerdict {

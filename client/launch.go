@@ -3,6 +3,7 @@ package client
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"path/filepath"
 	"strings"
 
@@ -19,6 +20,10 @@ func Command(argv0 string) ID {
 		return Agentty
 	case "claude":
 		return ClaudeCode
+	case "gemini":
+		return Gemini
+	case "codex":
+		return Codex
 	}
 	return ""
 }
@@ -76,4 +81,64 @@ func ClaudeHealthCheck(args []string) bool {
 		}
 	}
 	return false
+}
+
+// GeminiArgv is what `mcp-guard launch -- gemini ARGS…` execs: one
+// --allowed-mcp-server-names=NAME per name that may run, then the user's
+// arguments unchanged. Gemini CLI then runs no other server (exact names;
+// the flag replaces the settings' mcp.allowed and mcp.excluded), in
+// interactive sessions and under -p alike. The option takes one value
+// (nargs 1) and the value is joined by "=", so a prompt that follows is
+// not taken for a name (observed on 0.61.0). Every name must be
+// GeminiPassable; to run no server, pass one name no server has (an
+// empty allowed passes the empty value, and Gemini CLI then refuses to
+// start: "mcpName is required").
+func GeminiArgv(argv0 string, allowed []string, args []string) []string {
+	out := []string{argv0}
+	for _, n := range allowed {
+		out = append(out, "--allowed-mcp-server-names="+n)
+	}
+	if len(allowed) == 0 {
+		out = append(out, "--allowed-mcp-server-names=")
+	}
+	return append(out, args...)
+}
+
+// GeminiPassable reports whether --allowed-mcp-server-names can name
+// exactly name: Gemini CLI splits each value at commas and trims the
+// parts, so a name with a comma or surrounding space (or "") cannot be
+// passed; such a server is left out of the allow-list (it does not run).
+func GeminiPassable(name string) bool {
+	return name != "" && !strings.Contains(name, ",") && strings.TrimSpace(name) == name
+}
+
+// CodexArgv is what `mcp-guard launch -- codex ARGS…` execs: one
+// -c mcp_servers.NAME.enabled=false per server that must not run, before
+// the user's arguments, where Codex applies them to its subcommands too
+// (codex -c … exec and codex exec -c … both work, observed on 0.169.0). A name that cannot be written
+// as a bare TOML key is an error: the launch is refused rather than the
+// key guessed: Codex splits an override's path at every dot, quotes
+// included, and still runs a server named "a.b" (observed on 0.169.0).
+func CodexArgv(argv0 string, off []string, args []string) ([]string, error) {
+	out := []string{argv0}
+	for _, n := range off {
+		if !codexBareKey(n) {
+			return nil, fmt.Errorf("the Codex server name %q cannot be named in a -c override (only letters, digits, _ and - can)", n)
+		}
+		out = append(out, "-c", "mcp_servers."+n+".enabled=false")
+	}
+	return append(out, args...), nil
+}
+
+// codexBareKey reports whether name is a bare TOML key: A-Z a-z 0-9 _ -.
+func codexBareKey(name string) bool {
+	if name == "" {
+		return false
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '_' || r == '-') {
+			return false
+		}
+	}
+	return true
 }

@@ -11,7 +11,8 @@ func TestCommand(t *testing.T) {
 	for argv0, want := range map[string]ID{
 		"claude": ClaudeCode, "/usr/local/bin/claude": ClaudeCode, "claude.exe": ClaudeCode,
 		"agentty": Agentty, "/opt/agentty": Agentty,
-		"claude-code": "", "bash": "", "": "", "./claudex": "",
+		"gemini": Gemini, "/usr/bin/gemini": Gemini, "codex": Codex, "codex.exe": Codex,
+		"claude-code": "", "bash": "", "": "", "./claudex": "", "gemini-cli": "", "codex-cli": "",
 	} {
 		if got := Command(argv0); got != want {
 			t.Errorf("Command(%q) = %q, want %q", argv0, got, want)
@@ -24,6 +25,48 @@ func TestClaudeArgv(t *testing.T) {
 	want := []string{"claude", "--mcp-config", "/v.json", "--strict-mcp-config", "-p", "say ok", "--model", "x"}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
+	}
+}
+
+func TestGeminiArgv(t *testing.T) {
+	for _, tc := range []struct {
+		allowed []string
+		want    []string
+	}{
+		{[]string{"db"}, []string{"gemini", "--allowed-mcp-server-names=db", "-p", "say ok"}},
+		{[]string{"db", "My Server"}, []string{"gemini", "--allowed-mcp-server-names=db", "--allowed-mcp-server-names=My Server", "-p", "say ok"}},
+		{nil, []string{"gemini", "--allowed-mcp-server-names=", "-p", "say ok"}},
+	} {
+		if got := GeminiArgv("gemini", tc.allowed, []string{"-p", "say ok"}); !slices.Equal(got, tc.want) {
+			t.Errorf("GeminiArgv(%q) = %q, want %q", tc.allowed, got, tc.want)
+		}
+	}
+}
+
+func TestGeminiPassable(t *testing.T) {
+	for name, want := range map[string]bool{
+		"db": true, "My Server": true, "a.b": true, "ünï": true,
+		"": false, "a,b": false, " db": false, "db ": false, "\tdb": false, ",": false,
+	} {
+		if got := GeminiPassable(name); got != want {
+			t.Errorf("GeminiPassable(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestCodexArgv(t *testing.T) {
+	got, err := CodexArgv("codex", []string{"db", "my-srv_2"}, []string{"exec", "say ok"})
+	want := []string{"codex", "-c", "mcp_servers.db.enabled=false", "-c", "mcp_servers.my-srv_2.enabled=false", "exec", "say ok"}
+	if err != nil || !slices.Equal(got, want) {
+		t.Errorf("got %q, %v; want %q", got, err, want)
+	}
+	if got, err := CodexArgv("codex", nil, []string{"exec"}); err != nil || !slices.Equal(got, []string{"codex", "exec"}) {
+		t.Errorf("no servers off: got %q, %v", got, err)
+	}
+	for _, name := range []string{"a.b", "", "a=b", "a b", `"x"`, "x]", "é", "a\nb"} {
+		if got, err := CodexArgv("codex", []string{"db", name}, []string{"exec"}); err == nil {
+			t.Errorf("CodexArgv(%q) = %q, want an error", name, got)
+		}
 	}
 }
 

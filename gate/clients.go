@@ -325,3 +325,74 @@ func (v *View) Client(id client.ID) *ClientView {
 	}
 	return nil
 }
+
+// reviewed reports whether a launch lets the client run s: reviewed at
+// its current version, inside the work tree.
+func (s ClientServer) reviewed() bool {
+	return s.State == trust.StateReviewed && !s.Outside && s.Server != nil
+}
+
+// GeminiAllowed is what `mcp-guard launch -- gemini` passes to
+// --allowed-mcp-server-names (client.GeminiArgv): the project servers
+// reviewed at their current version that Gemini CLI would run, then the
+// user's own servers its settings let run, unless a project server of
+// the same name (which wins in Gemini CLI) is not reviewed. Names the
+// flag cannot carry are left out. Nothing allowed: a name no server has
+// (Gemini CLI refuses an empty value, observed on 0.61.0).
+func (cv *ClientView) GeminiAllowed() []string {
+	project := map[string]bool{}
+	known := map[string]bool{}
+	var out []string
+	for _, s := range cv.Servers {
+		project[s.Name], known[s.Name] = true, true
+		if s.reviewed() && s.Runs && client.GeminiPassable(s.Name) {
+			out = append(out, s.Name)
+		}
+	}
+	if st := cv.Eval.State; st != nil && st.Gemini != nil {
+		for _, n := range st.Gemini.User {
+			known[n] = true
+		}
+		for _, n := range st.Gemini.UserRuns() {
+			if !project[n] && client.GeminiPassable(n) {
+				out = append(out, n)
+			}
+		}
+	}
+	if len(out) == 0 {
+		none := "mcp-guard-none"
+		for known[none] {
+			none += "-"
+		}
+		out = []string{none}
+	}
+	return out
+}
+
+// CodexOff are the project servers `mcp-guard launch -- codex` disables
+// (client.CodexArgv): every one not reviewed at its current version
+// (unreviewed, changed, declined, outside the work tree).
+func (cv *ClientView) CodexOff() []string {
+	var out []string
+	for _, s := range cv.Servers {
+		if !s.reviewed() {
+			out = append(out, s.Name)
+		}
+	}
+	return out
+}
+
+// Handoff is what a launch that hands the client a name list tells the
+// user: the reviewed project servers it runs, and the ones left out
+// (for Gemini CLI also those whose name the flag cannot carry).
+func (cv *ClientView) Handoff() *Snapshot {
+	snap := &Snapshot{}
+	for _, s := range cv.Servers {
+		if s.reviewed() && s.Runs && (cv.Client != client.Gemini || client.GeminiPassable(s.Name)) {
+			snap.Servers = append(snap.Servers, s.Name)
+		} else {
+			snap.Left = append(snap.Left, s.Name)
+		}
+	}
+	return snap
+}

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -374,5 +375,50 @@ func TestClaudeSubdirLaunch(t *testing.T) {
 	}
 	if _, err := v.SelectTargets([]string{"db"}, "", trust.DecisionApproved); err == nil {
 		t.Error("db was approvable from sub/")
+	}
+}
+
+func TestLaunchNames(t *testing.T) {
+	srv := &trust.Server{Command: "node"}
+	cs := func(name string, st trust.ReviewState, runs, outside bool) ClientServer {
+		return ClientServer{ServerVerdict: client.ServerVerdict{Name: name, Server: srv}, State: st, Runs: runs, Outside: outside}
+	}
+	gemini := func(user ...string) client.ClientEvaluation {
+		return client.ClientEvaluation{State: &client.State{Gemini: &client.GeminiState{User: user}}}
+	}
+	for _, tc := range []struct {
+		name         string
+		eval         client.ClientEvaluation
+		servers      []ClientServer
+		allowed, off []string
+		handed, left []string
+	}{
+		{name: "reviewed and declined", eval: gemini("mine"),
+			servers: []ClientServer{cs("db", trust.StateReviewed, true, false), cs("notes", trust.StateDeclined, true, false)},
+			allowed: []string{"db", "mine"}, off: []string{"notes"}, handed: []string{"db"}, left: []string{"notes"}},
+		{name: "a user name shadowed by an unreviewed project server", eval: gemini("db", "mine"),
+			servers: []ClientServer{cs("db", trust.StateUnreviewed, true, false)},
+			allowed: []string{"mine"}, off: []string{"db"}, left: []string{"db"}},
+		{name: "outside and not running", eval: gemini(),
+			servers: []ClientServer{cs("up", trust.StateReviewed, true, true), cs("idle", trust.StateReviewed, false, false)},
+			allowed: []string{"mcp-guard-none"}, off: []string{"up"}, left: []string{"up", "idle"}},
+		{name: "names the flag cannot carry", eval: gemini("a,b"),
+			servers: []ClientServer{cs(" db", trust.StateReviewed, true, false)},
+			allowed: []string{"mcp-guard-none"}, left: []string{" db"}},
+		{name: "the sentinel is taken", eval: gemini(),
+			servers: []ClientServer{cs("mcp-guard-none", trust.StateDeclined, true, false)},
+			allowed: []string{"mcp-guard-none-"}, off: []string{"mcp-guard-none"}, left: []string{"mcp-guard-none"}},
+	} {
+		cv := &ClientView{Client: client.Gemini, Eval: tc.eval, Servers: tc.servers}
+		snap := cv.Handoff()
+		if got := cv.GeminiAllowed(); !slices.Equal(got, tc.allowed) {
+			t.Errorf("%s: GeminiAllowed = %q, want %q", tc.name, got, tc.allowed)
+		}
+		if got := cv.CodexOff(); !slices.Equal(got, tc.off) {
+			t.Errorf("%s: CodexOff = %q, want %q", tc.name, got, tc.off)
+		}
+		if !slices.Equal(snap.Servers, tc.handed) || !slices.Equal(snap.Left, tc.left) {
+			t.Errorf("%s: Handoff = %q / %q, want %q / %q", tc.name, snap.Servers, snap.Left, tc.handed, tc.left)
+		}
 	}
 }

@@ -44,8 +44,13 @@ func vetted(e *env) bool { return e.getenv(gate.SnapshotEnv) != "0" }
 // launchName is the command `mcp-guard launch --` hands a client its
 // reviewed servers with; "" when launch has no handoff for it.
 func launchName(id client.ID) string {
-	if id == client.ClaudeCode {
+	switch id {
+	case client.ClaudeCode:
 		return "claude"
+	case client.Gemini:
+		return "gemini"
+	case client.Codex:
+		return "codex"
 	}
 	return ""
 }

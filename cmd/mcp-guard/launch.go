@@ -32,9 +32,13 @@ func launchCommand(e *env) *cli.Command {
 			"For claude (Claude Code) it checks Claude Code's servers of the .mcp.json walk-up and\n" +
 			"execs claude --mcp-config <vetted file> --strict-mcp-config ARGS...: Claude Code gets\n" +
 			"exactly the reviewed servers, in interactive sessions and under -p alike; claude mcp\n" +
-			"list|get is refused while a project server is not reviewed. Any other command starts\n" +
-			"only when nothing of any client waits for review.\n" +
-			"`mcp-guard shell-init bash|zsh|fish` makes typing agentty or claude do this.",
+			"list|get is refused while a project server is not reviewed. For gemini (Gemini CLI) it\n" +
+			"execs gemini --allowed-mcp-server-names=NAME... ARGS... (the reviewed project servers and\n" +
+			"the user's own), for codex codex -c mcp_servers.NAME.enabled=false... ARGS... (each\n" +
+			"project server not reviewed): the client reads its config itself after the check, so\n" +
+			"the names are bound, not the entries. Any other command starts only when nothing of\n" +
+			"any client waits for review.\n" +
+			"`mcp-guard shell-init bash|zsh|fish` makes typing agentty, claude, gemini or codex do this.",
 		Action: func(ctx context.Context, c *cli.Command) error { return runLaunch(ctx, c, e) },
 	}
 }
@@ -104,9 +108,9 @@ func runLaunch(ctx context.Context, c *cli.Command, e *env) error {
 	return execIn(dir, args, environ)
 }
 
-// launchClient starts a client other than agentty (Claude Code) with
-// exactly its reviewed servers: the vetted file, through the client's own
-// flags (client.ClaudeArgv). With MCP_GUARD_SNAPSHOT=0 it is handed
+// launchClient starts a client other than agentty with exactly its
+// reviewed servers: Claude Code the vetted file (client.ClaudeArgv),
+// Gemini CLI and Codex the names (launchByName), through their own flags. With MCP_GUARD_SNAPSHOT=0 it is handed
 // nothing, so a declined server it would run blocks too.
 func launchClient(ctx context.Context, c *cli.Command, e *env, g *gateView, who client.ID, dir string, args []string) (err error) {
 	cv := g.Client(who)
@@ -146,6 +150,9 @@ func launchClient(ctx context.Context, c *cli.Command, e *env, g *gateView, who 
 	if !handOver {
 		return execIn(dir, args, e.environ)
 	}
+	if who == client.Gemini || who == client.Codex {
+		return launchByName(e, cv, title, dir, args)
+	}
 	snap, err := g.Vetted(who)
 	if err != nil {
 		return withHint(gateErr(err), "nothing was started")
@@ -154,6 +161,30 @@ func launchClient(ctx context.Context, c *cli.Command, e *env, g *gateView, who 
 		report.WriteVettedNote(e.stderr, title, snap, e.style(e.stderr))
 	}
 	return execIn(dir, client.ClaudeArgv(args[0], snap.Path, args[1:]), e.environ)
+}
+
+// launchByName starts Gemini CLI or Codex with its reviewed project
+// servers named on its command line (client.GeminiArgv, client.CodexArgv):
+// the client reads its configs itself after this, so the names are bound,
+// not the entries (the gate checked them moments before).
+func launchByName(e *env, cv *gate.ClientView, title, dir string, args []string) error {
+	if cv == nil {
+		return execIn(dir, args, e.environ) // no project server to hold back
+	}
+	if len(cv.Closed) > 0 {
+		return refusef("`mcp-guard status` shows why", "not starting %s: %s", report.Sanitize(args[0]), cv.Closed[0])
+	}
+	argv := client.GeminiArgv(args[0], cv.GeminiAllowed(), args[1:])
+	if cv.Client == client.Codex {
+		var err error
+		if argv, err = client.CodexArgv(args[0], cv.CodexOff(), args[1:]); err != nil {
+			return refusef("rename the server, or remove it", "not starting %s: %s", report.Sanitize(args[0]), report.Sanitize(err.Error()))
+		}
+	}
+	if snap := cv.Handoff(); len(snap.Left) > 0 {
+		report.WriteVettedNote(e.stderr, title, snap, e.style(e.stderr))
+	}
+	return execIn(dir, argv, e.environ)
 }
 
 // execIn replaces mcp-guard with args[0] in dir.

@@ -7,56 +7,44 @@ import (
 	"github.com/urfave/cli/v3"
 )
 
-// shellInits are the functions `shell-init` prints: typing agentty or
-// claude runs it through `mcp-guard launch`, which starts it only when
-// nothing waits for review in the current directory (and hands claude
-// only the reviewed servers). mcp-guard execs the program on PATH, not
-// the function, so there is no recursion; `command agentty` and `command
-// claude` still reach them directly.
+// shellInits are the functions `shell-init` prints: typing agentty,
+// claude, gemini or codex runs it through `mcp-guard launch`, which starts
+// it only when nothing waits for review in the current directory (and
+// hands the client only the reviewed servers). mcp-guard execs the
+// program on PATH, not the function, so there is no recursion; `command
+// claude` and the like still reach them directly.
 var shellInits = map[string]string{
 	"bash": posixShellInit,
 	"zsh":  posixShellInit,
-	"fish": `# mcp-guard: agentty and claude start only when no MCP server here waits for review.
-# Add to ~/.config/fish/config.fish:  mcp-guard shell-init fish | source
-function agentty --description 'agentty, through mcp-guard launch'
-    if not command -q mcp-guard
-        echo "mcp-guard: not found on PATH; 'command agentty' starts agentty without the check" >&2
-        return 127
-    end
-    command mcp-guard launch -- agentty $argv
-end
-function claude --description 'Claude Code, through mcp-guard launch'
-    if not command -q mcp-guard
-        echo "mcp-guard: not found on PATH; 'command claude' starts Claude Code without the check" >&2
-        return 127
-    end
-    command mcp-guard launch -- claude $argv
-end
-`,
+	"fish": fishShellInit,
 }
 
-const posixShellInit = `# mcp-guard: agentty and claude start only when no MCP server here waits for review.
-# Add to ~/.bashrc or ~/.zshrc:  eval "$(mcp-guard shell-init bash)"   (or zsh)
-agentty() {
-  if ! command -v mcp-guard >/dev/null 2>&1; then
-    echo "mcp-guard: not found on PATH; 'command agentty' starts agentty without the check" >&2
-    return 127
-  fi
-  command mcp-guard launch -- agentty "$@"
+// wrapped are the commands shell-init wraps, with the name messages use.
+var wrapped = []struct{ cmd, title string }{
+	{"agentty", "agentty"}, {"claude", "Claude Code"}, {"gemini", "Gemini CLI"}, {"codex", "Codex"},
 }
-claude() {
-  if ! command -v mcp-guard >/dev/null 2>&1; then
-    echo "mcp-guard: not found on PATH; 'command claude' starts Claude Code without the check" >&2
-    return 127
-  fi
-  command mcp-guard launch -- claude "$@"
+
+const shellInitHead = "# mcp-guard: agentty, claude, gemini and codex start only when no MCP server here waits for review.\n"
+
+var posixShellInit, fishShellInit = shellFunctions()
+
+func shellFunctions() (posix, fish string) {
+	posix = shellInitHead + "# Add to ~/.bashrc or ~/.zshrc:  eval \"$(mcp-guard shell-init bash)\"   (or zsh)\n"
+	fish = shellInitHead + "# Add to ~/.config/fish/config.fish:  mcp-guard shell-init fish | source\n"
+	for _, w := range wrapped {
+		missing := fmt.Sprintf("mcp-guard: not found on PATH; 'command %s' starts %s without the check", w.cmd, w.title)
+		posix += fmt.Sprintf("%s() {\n  if ! command -v mcp-guard >/dev/null 2>&1; then\n    echo \"%s\" >&2\n    return 127\n  fi\n  command mcp-guard launch -- %s \"$@\"\n}\n",
+			w.cmd, missing, w.cmd)
+		fish += fmt.Sprintf("function %s --description '%s, through mcp-guard launch'\n    if not command -q mcp-guard\n        echo \"%s\" >&2\n        return 127\n    end\n    command mcp-guard launch -- %s $argv\nend\n",
+			w.cmd, w.title, missing, w.cmd)
+	}
+	return posix, fish
 }
-`
 
 func shellInitCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "shell-init",
-		Usage:     "print shell functions so that typing agentty or claude goes through `mcp-guard launch`",
+		Usage:     "print shell functions so that typing agentty, claude, gemini or codex goes through `mcp-guard launch`",
 		UsageText: "mcp-guard shell-init bash|zsh|fish",
 		Description: "bash, zsh:  eval \"$(mcp-guard shell-init bash)\"   in ~/.bashrc or ~/.zshrc\n" +
 			"fish:       mcp-guard shell-init fish | source       in ~/.config/fish/config.fish",
