@@ -94,7 +94,7 @@ func init() {
 		{"echo gemini -p", "MG715", false, steps("      - run: echo \"gemini -p\"\n"), Options{}, ""},
 		// MG716
 		{"codex duplicate table", "MG716", true, codex("[mcp_servers.db]\ncommand = \"node\"\n\n[mcp_servers.db]\ncommand = \"sh\"\n"), Options{}, "aborts"},
-		{"codex duplicate key", "MG716", true, codex("[mcp_servers.db]\ncommand = \"node\"\ncommand = \"sh\"\n"), Options{}, "cannot parse"},
+		{"codex duplicate key", "MG716", true, codex("[mcp_servers.db]\ncommand = \"node\"\ncommand = \"sh\"\n"), Options{}, "Codex cannot read this file and aborts the whole run"},
 		{"codex non-string arg", "MG716", true, codex("[mcp_servers.db]\ncommand = \"node\"\nargs = [\"db.js\", 42]\n"), Options{}, "args[1] is an integer"},
 		{"codex no command", "MG716", true, codex("[mcp_servers.db]\ncommand = \"node\"\n[mcp_servers.x]\nenv = { A = \"1\" }\n"), Options{}, "neither command nor url"},
 		{"codex env not a string", "MG716", true, codex("[mcp_servers.db]\ncommand = \"node\"\nenv = { PORT = 5 }\n"), Options{}, "env.PORT"},
@@ -120,8 +120,9 @@ func TestClientPositions(t *testing.T) {
 		t.Fatalf("findings %+v, want MG713 at 6:22", fs)
 	}
 	fs = CheckFile(codex("model = \"x\"\n\n[mcp_servers.db]\ncommand = \"node\"\nargs = [1]\n"), Options{})
-	if len(fs) != 1 || fs[0].Rule != "MG716" || fs[0].Line != 3 || fs[0].Server != "db" {
-		t.Fatalf("findings %+v, want MG716 for db at line 3", fs)
+	// At the value Codex fails on (the client model's Codex reader).
+	if len(fs) != 1 || fs[0].Rule != "MG716" || fs[0].Line != 5 || fs[0].Server != "db" {
+		t.Fatalf("findings %+v, want MG716 for db at line 5", fs)
 	}
 	fs = CheckFile(codex("[mcp_servers.db]\ncommand = \"a\"\n\n[mcp_servers.db]\n"), Options{})
 	if len(fs) != 1 || fs[0].Line != 4 {

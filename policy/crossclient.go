@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -14,7 +15,7 @@ import (
 // in two clients. Each config is read with a minimal reader for what a
 // server runs (command and args, or its url): JSON with comments and
 // trailing commas tolerated for every JSON dialect (a lenient reader only
-// finds more servers to compare), TOML through decodeCodexTOML.
+// finds more servers to compare), TOML through the client model's Codex reader.
 
 // serverConfigKinds are the kinds that define servers, with the client
 // that reads each and the key its servers are under.
@@ -101,25 +102,19 @@ func configBase(p string, k gitscan.Kind) string {
 func serverRuns(f File) map[string]runsAt {
 	out := map[string]runsAt{}
 	if f.Kind == gitscan.KindCodexConfig {
-		doc, _, err := decodeCodexTOML(f.Data)
-		if err != nil {
+		cfg := client.Lookup(client.Codex).Parse(f.Path, f.Data)
+		if cfg.Err != nil {
 			return nil
 		}
-		tbl, _ := doc.root["mcp_servers"].(map[string]any)
-		for name, v := range tbl {
-			e, _ := v.(map[string]any)
+		for _, sv := range cfg.Servers {
 			var words []string
-			if c, ok := e["command"].(string); ok {
-				words = append(words, c)
-				args, _ := e["args"].([]any)
-				for _, a := range args {
-					words = append(words, fmt.Sprint(a))
-				}
-			} else if u, ok := e["url"].(string); ok {
-				words = append(words, u)
+			if sv.Command != "" {
+				words = append(append(words, sv.Command), sv.SpawnArgs()...)
+			} else if sv.URL != "" {
+				words = append(words, sv.URL)
 			}
 			if len(words) > 0 {
-				out[name] = runsAt{normalizeRuns(words), doc.at(name)}
+				out[sv.Name] = runsAt{normalizeRuns(words), sv.NamePos}
 			}
 		}
 		return out

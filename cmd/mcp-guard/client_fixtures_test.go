@@ -45,7 +45,7 @@ func TestClientFixtures(t *testing.T) {
 				`server "metrics": wrong type: args[2] is an integer, not a string`,
 				"mcp-guard cannot tell what it would run from it",
 				"medium MG716 ",
-				"config.toml:6: mcp_servers.metrics: args[2] is an integer",
+				`config.toml:8: mcp_servers.metrics: Codex fails on server "metrics"`,
 			},
 			statusExit: exitAttention,
 			rules:      []string{"MG716"},
