@@ -33,8 +33,8 @@ func (r *Repo) CheckoutTransform(side Side, p string) (string, error) {
 		}
 		dirs = append(dirs, d+"/")
 	}
-	macros := map[string]bool{}
-	var found string
+	type file struct{ domain, data string }
+	var files []file
 	for i := len(dirs) - 1; i >= 0; i-- {
 		domain := dirs[i]
 		data, _, err := r.ReadBlob(side, domain+".gitattributes", 1<<20)
@@ -46,39 +46,46 @@ func (r *Repo) CheckoutTransform(side Side, p string) (string, error) {
 		case err != nil:
 			return "", err
 		}
-		for _, line := range strings.Split(string(data), "\n") {
-			if f := transformLine(line, domain, p, macros); f != "" && found == "" {
-				found = domain + ".gitattributes: " + f
+		files = append(files, file{domain, string(data)})
+	}
+	// git expands a macro wherever it is defined in the stack, even below
+	// its use: collect every definition first, until none is added.
+	macros := map[string]bool{}
+	for grew := true; grew; {
+		grew = false
+		for _, f := range files {
+			for _, line := range strings.Split(f.data, "\n") {
+				if name, ok := transformMacro(line, macros); ok && !macros[name] {
+					macros[name], grew = true, true
+				}
 			}
 		}
 	}
-	return found, nil
+	for _, f := range files {
+		for _, line := range strings.Split(f.data, "\n") {
+			if t := transformLine(line, f.domain, p, macros); t != "" {
+				return f.domain + ".gitattributes: " + t, nil
+			}
+		}
+	}
+	return "", nil
+}
+
+// transformMacro names the macro a line defines with a transforming
+// attribute (ok false when it defines none).
+func transformMacro(line string, macros map[string]bool) (string, bool) {
+	fields, sets := attrLine(line, macros)
+	if len(fields) == 0 || sets == "" {
+		return "", false
+	}
+	return strings.CutPrefix(fields[0], "[attr]")
 }
 
 // transformLine reports the transforming attribute a line sets for p
-// ("" when it sets none or does not match), recording macro definitions.
+// ("" when it sets none, does not match, or defines a macro).
 func transformLine(line, domain, p string, macros map[string]bool) string {
-	line = strings.TrimSpace(strings.TrimSuffix(line, "\r"))
-	if line == "" || strings.HasPrefix(line, "#") {
-		return ""
-	}
-	fields := strings.Fields(line)
-	sets := ""
-	for _, a := range fields[1:] {
-		switch {
-		case strings.HasPrefix(a, "working-tree-encoding="), strings.HasPrefix(a, "filter="), a == "ident":
-			sets = a
-		case macros[a]:
-			sets = a + " (a macro that transforms)"
-		}
-	}
-	if name, ok := strings.CutPrefix(fields[0], "[attr]"); ok {
-		if sets != "" {
-			macros[name] = true
-		}
-		return ""
-	}
-	if sets == "" {
+	fields, sets := attrLine(line, macros)
+	if sets == "" || strings.HasPrefix(fields[0], "[attr]") {
 		return ""
 	}
 	if strings.HasPrefix(fields[0], `"`) {
@@ -93,4 +100,24 @@ func transformLine(line, domain, p string, macros map[string]bool) string {
 		return fields[0] + " " + sets
 	}
 	return ""
+}
+
+// attrLine splits a line into fields and names the last transforming
+// attribute it sets ("" for none, a blank line or a comment).
+func attrLine(line string, macros map[string]bool) ([]string, string) {
+	line = strings.TrimSpace(strings.TrimSuffix(line, "\r"))
+	if line == "" || strings.HasPrefix(line, "#") {
+		return nil, ""
+	}
+	fields := strings.Fields(line)
+	sets := ""
+	for _, a := range fields[1:] {
+		switch {
+		case strings.HasPrefix(a, "working-tree-encoding="), strings.HasPrefix(a, "filter="), a == "ident":
+			sets = a
+		case macros[a]:
+			sets = a + " (a macro that transforms)"
+		}
+	}
+	return fields, sets
 }
