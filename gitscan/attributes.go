@@ -33,27 +33,16 @@ func (r *Repo) CheckoutTransform(side Side, p string) (string, error) {
 		}
 		dirs = append(dirs, d+"/")
 	}
-	type file struct{ domain, data string }
-	var files []file
-	for i := len(dirs) - 1; i >= 0; i-- {
-		domain := dirs[i]
-		data, _, err := r.ReadBlob(side, domain+".gitattributes", 1<<20)
-		switch {
-		case errors.Is(err, ErrNotFound), errors.Is(err, fs.ErrNotExist), errors.Is(err, ErrNotRegular):
-			continue
-		case errors.Is(err, ErrTooLarge):
-			return domain + ".gitattributes (over 1 MiB, not read)", nil
-		case err != nil:
-			return "", err
-		}
-		files = append(files, file{domain, string(data)})
+	files, err := r.attrFiles(side, dirs)
+	if err != nil || files.tooLarge != "" {
+		return files.tooLarge, err
 	}
 	// git expands a macro wherever it is defined in the stack, even below
 	// its use: collect every definition first, until none is added.
 	macros := map[string]bool{}
 	for grew := true; grew; {
 		grew = false
-		for _, f := range files {
+		for _, f := range files.files {
 			for _, line := range strings.Split(f.data, "\n") {
 				if name, ok := transformMacro(line, macros); ok && !macros[name] {
 					macros[name], grew = true, true
@@ -61,7 +50,7 @@ func (r *Repo) CheckoutTransform(side Side, p string) (string, error) {
 			}
 		}
 	}
-	for _, f := range files {
+	for _, f := range files.files {
 		for _, line := range strings.Split(f.data, "\n") {
 			if t := transformLine(line, f.domain, p, macros); t != "" {
 				return f.domain + ".gitattributes: " + t, nil
@@ -69,6 +58,63 @@ func (r *Repo) CheckoutTransform(side Side, p string) (string, error) {
 		}
 	}
 	return "", nil
+}
+
+// attrStack is the .gitattributes files above one directory at a side,
+// the top first, or the first one too large to read.
+type attrStack struct {
+	files    []attrFile
+	tooLarge string
+}
+
+type attrFile struct{ domain, data string }
+
+// attrFiles reads the .gitattributes of dirs (the deepest first) at side,
+// each file once per Repo and side: every config at a side shares them.
+// A commit never changes; the index is keyed by its file's identity.
+func (r *Repo) attrFiles(side Side, dirs []string) (attrStack, error) {
+	key := side.String()
+	if side.kind == sideIndex {
+		idx, err := r.index()
+		if err != nil {
+			return attrStack{}, err
+		}
+		key += ":" + idx.key
+	}
+	var st attrStack
+	for i := len(dirs) - 1; i >= 0; i-- {
+		name := dirs[i] + ".gitattributes"
+		m, ok := r.attrs[key+"\x00"+name]
+		if !ok {
+			data, _, err := r.ReadBlob(side, name, 1<<20)
+			switch {
+			case errors.Is(err, ErrNotFound), errors.Is(err, fs.ErrNotExist), errors.Is(err, ErrNotRegular):
+			case errors.Is(err, ErrTooLarge):
+				m.tooLarge = true
+			case err != nil:
+				return attrStack{}, err
+			default:
+				m.data, m.present = string(data), true
+			}
+			if r.attrs == nil {
+				r.attrs = map[string]attrMemo{}
+			}
+			r.attrs[key+"\x00"+name] = m
+		}
+		switch {
+		case m.tooLarge:
+			return attrStack{tooLarge: name + " (over 1 MiB, not read)"}, nil
+		case m.present:
+			st.files = append(st.files, attrFile{dirs[i], m.data})
+		}
+	}
+	return st, nil
+}
+
+// attrMemo is one .gitattributes read at one side.
+type attrMemo struct {
+	data              string
+	present, tooLarge bool
 }
 
 // transformMacro names the macro a line defines with a transforming

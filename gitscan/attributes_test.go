@@ -66,3 +66,37 @@ func TestCheckoutTransform(t *testing.T) {
 		})
 	}
 }
+
+// Every config at a side shares the .gitattributes above it: a second
+// CheckoutTransform at the same commit reads no object again.
+func TestCheckoutTransformReadsOnce(t *testing.T) {
+	needGit(t)
+	env := testEnv(t)
+	dir := gitInit(t, env)
+	for p, c := range map[string]string{".gitattributes": "*.png filter=lfs\n", "a/.gitattributes": "*.txt ident\n", "a/.mcp.json": "{}", "a/mcp.json": "{}"} {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(t, env, dir, nil, "add", "-A")
+	run(t, env, dir, nil, "commit", "-qm", "c")
+	for _, e := range []Engine{EngineInProcess, EngineWithGit} {
+		var c Counter
+		r := openT(t, dir, env, e, WithReadCounter(&c), WithoutCache())
+		head := resolveT(t, r, "HEAD")
+		if got, err := r.CheckoutTransform(head, "a/.mcp.json"); got != "" || err != nil {
+			t.Fatalf("%v: %q, %v", e, got, err)
+		}
+		if c.Objects() == 0 {
+			t.Fatalf("%v: the first call read no object", e)
+		}
+		c.Reset()
+		if got, err := r.CheckoutTransform(head, "a/mcp.json"); got != "" || err != nil {
+			t.Fatalf("%v: %q, %v", e, got, err)
+		}
+		if n := c.Objects(); n != 0 {
+			t.Errorf("%v: the second config at the same side read %d objects, want 0", e, n)
+		}
+	}
+}
