@@ -100,3 +100,40 @@ func TestCheckoutTransformReadsOnce(t *testing.T) {
 		}
 	}
 }
+
+// A symlinked .gitattributes is not followed: git reads the index's
+// entry on checkout and refuses a symlink there (its target's lines
+// never apply), so the stored bytes are what the agent reads.
+func TestCheckoutTransformSymlinkedAttributes(t *testing.T) {
+	needGit(t)
+	env := testEnv(t)
+	dir := gitInit(t, env)
+	os.MkdirAll(filepath.Join(dir, "a"), 0o755)
+	for p, c := range map[string]string{"attrs": "*.json filter=x\n", "a/.mcp.json": "{}"} {
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, l := range []string{".gitattributes", "a/.gitattributes"} {
+		target := "attrs"
+		if l != ".gitattributes" {
+			target = "../attrs"
+		}
+		if err := os.Symlink(target, filepath.Join(dir, l)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(t, env, dir, nil, "-c", "filter.x.clean=cat", "add", "-A")
+	run(t, env, dir, nil, "commit", "-qm", "c")
+	if out := run(t, env, dir, nil, "check-attr", "--cached", "filter", "--", "a/.mcp.json"); !strings.Contains(out, "unspecified") {
+		t.Fatalf("git itself: %s", out)
+	}
+	for _, e := range []Engine{EngineInProcess, EngineWithGit} {
+		r := openT(t, dir, env, e)
+		for _, side := range []Side{resolveT(t, r, "HEAD"), Index} {
+			if got, err := r.CheckoutTransform(side, "a/.mcp.json"); got != "" || err != nil {
+				t.Errorf("%v %s: %q, %v", e, side, got, err)
+			}
+		}
+	}
+}
