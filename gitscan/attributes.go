@@ -33,52 +33,105 @@ func (r *Repo) CheckoutTransform(side Side, p string) (string, error) {
 		}
 		dirs = append(dirs, d+"/")
 	}
+	files, err := r.attrFiles(side, dirs)
+	if err != nil || files.tooLarge != "" {
+		return files.tooLarge, err
+	}
+	// git expands a macro wherever it is defined in the stack, even below
+	// its use: collect every definition first, until none is added.
 	macros := map[string]bool{}
-	var found string
-	for i := len(dirs) - 1; i >= 0; i-- {
-		domain := dirs[i]
-		data, _, err := r.ReadBlob(side, domain+".gitattributes", 1<<20)
-		switch {
-		case errors.Is(err, ErrNotFound), errors.Is(err, fs.ErrNotExist), errors.Is(err, ErrNotRegular):
-			continue
-		case errors.Is(err, ErrTooLarge):
-			return domain + ".gitattributes (over 1 MiB, not read)", nil
-		case err != nil:
-			return "", err
-		}
-		for _, line := range strings.Split(string(data), "\n") {
-			if f := transformLine(line, domain, p, macros); f != "" && found == "" {
-				found = domain + ".gitattributes: " + f
+	for grew := true; grew; {
+		grew = false
+		for _, f := range files.files {
+			for _, line := range strings.Split(f.data, "\n") {
+				if name, ok := transformMacro(line, macros); ok && !macros[name] {
+					macros[name], grew = true, true
+				}
 			}
 		}
 	}
-	return found, nil
+	for _, f := range files.files {
+		for _, line := range strings.Split(f.data, "\n") {
+			if t := transformLine(line, f.domain, p, macros); t != "" {
+				return f.domain + ".gitattributes: " + t, nil
+			}
+		}
+	}
+	return "", nil
+}
+
+// attrStack is the .gitattributes files above one directory at a side,
+// the top first, or the first one too large to read.
+type attrStack struct {
+	files    []attrFile
+	tooLarge string
+}
+
+type attrFile struct{ domain, data string }
+
+// attrFiles reads the .gitattributes of dirs (the deepest first) at side,
+// each file once per Repo and side: every config at a side shares them.
+// A commit never changes; the index is keyed by its file's identity.
+func (r *Repo) attrFiles(side Side, dirs []string) (attrStack, error) {
+	key := side.String()
+	if side.kind == sideIndex {
+		idx, err := r.index()
+		if err != nil {
+			return attrStack{}, err
+		}
+		key += ":" + idx.key
+	}
+	var st attrStack
+	for i := len(dirs) - 1; i >= 0; i-- {
+		name := dirs[i] + ".gitattributes"
+		m, ok := r.attrs[key+"\x00"+name]
+		if !ok {
+			data, _, err := r.ReadBlob(side, name, 1<<20)
+			switch {
+			case errors.Is(err, ErrNotFound), errors.Is(err, fs.ErrNotExist), errors.Is(err, ErrNotRegular):
+			case errors.Is(err, ErrTooLarge):
+				m.tooLarge = true
+			case err != nil:
+				return attrStack{}, err
+			default:
+				m.data, m.present = string(data), true
+			}
+			if r.attrs == nil {
+				r.attrs = map[string]attrMemo{}
+			}
+			r.attrs[key+"\x00"+name] = m
+		}
+		switch {
+		case m.tooLarge:
+			return attrStack{tooLarge: name + " (over 1 MiB, not read)"}, nil
+		case m.present:
+			st.files = append(st.files, attrFile{dirs[i], m.data})
+		}
+	}
+	return st, nil
+}
+
+// attrMemo is one .gitattributes read at one side.
+type attrMemo struct {
+	data              string
+	present, tooLarge bool
+}
+
+// transformMacro names the macro a line defines with a transforming
+// attribute (ok false when it defines none).
+func transformMacro(line string, macros map[string]bool) (string, bool) {
+	fields, sets := attrLine(line, macros)
+	if len(fields) == 0 || sets == "" {
+		return "", false
+	}
+	return strings.CutPrefix(fields[0], "[attr]")
 }
 
 // transformLine reports the transforming attribute a line sets for p
-// ("" when it sets none or does not match), recording macro definitions.
+// ("" when it sets none, does not match, or defines a macro).
 func transformLine(line, domain, p string, macros map[string]bool) string {
-	line = strings.TrimSpace(strings.TrimSuffix(line, "\r"))
-	if line == "" || strings.HasPrefix(line, "#") {
-		return ""
-	}
-	fields := strings.Fields(line)
-	sets := ""
-	for _, a := range fields[1:] {
-		switch {
-		case strings.HasPrefix(a, "working-tree-encoding="), strings.HasPrefix(a, "filter="), a == "ident":
-			sets = a
-		case macros[a]:
-			sets = a + " (a macro that transforms)"
-		}
-	}
-	if name, ok := strings.CutPrefix(fields[0], "[attr]"); ok {
-		if sets != "" {
-			macros[name] = true
-		}
-		return ""
-	}
-	if sets == "" {
+	fields, sets := attrLine(line, macros)
+	if sets == "" || strings.HasPrefix(fields[0], "[attr]") {
 		return ""
 	}
 	if strings.HasPrefix(fields[0], `"`) {
@@ -93,4 +146,24 @@ func transformLine(line, domain, p string, macros map[string]bool) string {
 		return fields[0] + " " + sets
 	}
 	return ""
+}
+
+// attrLine splits a line into fields and names the last transforming
+// attribute it sets ("" for none, a blank line or a comment).
+func attrLine(line string, macros map[string]bool) ([]string, string) {
+	line = strings.TrimSpace(strings.TrimSuffix(line, "\r"))
+	if line == "" || strings.HasPrefix(line, "#") {
+		return nil, ""
+	}
+	fields := strings.Fields(line)
+	sets := ""
+	for _, a := range fields[1:] {
+		switch {
+		case strings.HasPrefix(a, "working-tree-encoding="), strings.HasPrefix(a, "filter="), a == "ident":
+			sets = a
+		case macros[a]:
+			sets = a + " (a macro that transforms)"
+		}
+	}
+	return fields, sets
 }

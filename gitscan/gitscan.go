@@ -187,6 +187,8 @@ type Repo struct {
 	// (a launch model walks several directories of the same work tree).
 	wtPaths  []string
 	wtListed bool
+	// attrs memoises .gitattributes reads (see attrFiles).
+	attrs map[string]attrMemo
 }
 
 // changesMemo is the result of Changes between two trees.

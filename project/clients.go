@@ -142,14 +142,15 @@ func governed(c gitscan.Change, into map[client.ID]bool) {
 // governedThrough adds to into the clients whose governing file, at the
 // root, a launch directory of one of their configs or a directory holding
 // one, resolves through a path the change touched (a symlinked `.claude`
-// or settings file whose target changed).
-func governedThrough(ro, rn *reader, cs *changeSet, g *grades, oldSurf, newSurf []gitscan.Surface, into map[client.ID]bool) error {
+// or settings file whose target changed). configs are the clients'
+// config paths at both sides (clientPaths).
+func governedThrough(ro, rn *reader, cs *changeSet, g *grades, configs []string, into map[client.ID]bool) error {
 	for _, r := range clientRows {
 		if into[r.id] || len(r.govFiles) == 0 {
 			continue
 		}
 		dirs := append([]string{""}, g.govDirs[r.id]...)
-		for _, p := range append(clientPaths(oldSurf), clientPaths(newSurf)...) {
+		for _, p := range configs {
 			if clientOf(p) == r.id {
 				dirs = append(dirs, trust.ConfigLaunchDir(changeClient(r.id), p))
 			}

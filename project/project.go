@@ -251,14 +251,14 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 	}
 	// A governing file reached through a symlink (`.claude` -> conf/, or
 	// settings.json -> ../x.json) is governed by its target too.
-	if err := governedThrough(ro, rn, cs, grades, oldSurf, newSurf, govern); err != nil {
+	clientCfgs := append(clientPaths(oldSurf), clientPaths(newSurf)...)
+	if err := governedThrough(ro, rn, cs, grades, clientCfgs, govern); err != nil {
 		return nil, err
 	}
 
 	paths := configPaths(oldSurf)
 	paths = append(paths, configPaths(newSurf)...)
-	paths = append(paths, clientPaths(oldSurf)...)
-	paths = append(paths, clientPaths(newSurf)...)
+	paths = append(paths, clientCfgs...)
 	for _, p := range uniqueSorted(paths) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
