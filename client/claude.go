@@ -174,9 +174,9 @@ func (cs *ClaudeState) files() []*claudeFile {
 	return out
 }
 
-// readJSONFile reads a state file in Claude Code's dialect; absent is
-// fine, anything else that fails is recorded in src.Err.
-func readJSONFile(fsys FS, src *Source) (trust.Value, bool) {
+// readJSONFile reads a state file in dialect d; absent is fine,
+// anything else that fails is recorded in src.Err.
+func readJSONFile(fsys FS, src *Source, d *trust.Dialect) (trust.Value, bool) {
 	data, err := fsys.ReadFile(src.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return trust.Value{}, false
@@ -186,9 +186,9 @@ func readJSONFile(fsys FS, src *Source) (trust.Value, bool) {
 		src.Err = err
 		return trust.Value{}, false
 	}
-	v, err := trust.DecodeDialect(data, trust.ClaudeCode)
+	v, err := trust.DecodeDialect(data, d)
 	if err == nil && v.Kind() != "object" {
-		err = fmt.Errorf("the file is not an object")
+		err = errors.New("the file is not an object")
 	}
 	if err != nil {
 		src.Err = err
@@ -199,7 +199,7 @@ func readJSONFile(fsys FS, src *Source) (trust.Value, bool) {
 
 func readClaudeSettings(fsys FS, src Source) claudeFile {
 	f := claudeFile{src: src}
-	v, ok := readJSONFile(fsys, &f.src)
+	v, ok := readJSONFile(fsys, &f.src, trust.ClaudeCode)
 	if ok {
 		f.read(v)
 	}
@@ -210,7 +210,7 @@ func readClaudeSettings(fsys FS, src Source) claudeFile {
 func readClaudeGlobal(fsys FS, src Source, key string, trusted *bool) claudeFile {
 	f := claudeFile{src: src}
 	f.src.Display = src.Display + " projects[" + key + "]"
-	v, ok := readJSONFile(fsys, &f.src)
+	v, ok := readJSONFile(fsys, &f.src, trust.ClaudeCode)
 	if !ok {
 		return f
 	}
