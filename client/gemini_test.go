@@ -10,9 +10,7 @@ import (
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
-func parseGemini(data string) *trust.Config {
-	return geminiClient{}.Parse("/r/.gemini/settings.json", []byte(data))
-}
+var parseGemini = parserOf(geminiClient{}, "/r/.gemini/settings.json")
 
 // Every dialect fact of clients-observed.md's Gemini CLI table.
 func TestGeminiDialect(t *testing.T) {
