@@ -174,29 +174,6 @@ func (cs *ClaudeState) files() []*claudeFile {
 	return out
 }
 
-// readJSONFile reads a state file in dialect d; absent is fine,
-// anything else that fails is recorded in src.Err.
-func readJSONFile(fsys FS, src *Source, d *trust.Dialect) (trust.Value, bool) {
-	data, err := fsys.ReadFile(src.Path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return trust.Value{}, false
-	}
-	src.Present = true
-	if err != nil {
-		src.Err = err
-		return trust.Value{}, false
-	}
-	v, err := trust.DecodeDialect(data, d)
-	if err == nil && v.Kind() != "object" {
-		err = errors.New("the file is not an object")
-	}
-	if err != nil {
-		src.Err = err
-		return trust.Value{}, false
-	}
-	return v, true
-}
-
 func readClaudeSettings(fsys FS, src Source) claudeFile {
 	f := claudeFile{src: src}
 	v, ok := readJSONFile(fsys, &f.src, trust.ClaudeCode)
