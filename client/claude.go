@@ -382,8 +382,8 @@ func (claudeClient) Gate(st *State, entries []Entry) []ServerVerdict {
 		a := st.Claude.answer(e.Name)
 		v := ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server,
 			Interactive: a.interactive, Headless: a.headless, Why: a.why}
-		if e.Server != nil && e.Server.Transport != trust.TransportStdio && a.why != "" {
-			v.Why += " (a remote server: connected, not spawned)"
+		if a.why != "" {
+			v.Why += remoteNote(e.Server)
 		}
 		if a.src != nil {
 			v.Source, v.RepoSide = a.src.Display, a.src.RepoSide

@@ -327,6 +327,15 @@ func SpawnFor(c Client, s *trust.Server, configPath string, lookup Vars) Spawn {
 	return c.Spawn(s, lookup)
 }
 
+// remoteNote is what a verdict adds for a server that is connected to,
+// not spawned; "" for a stdio server or none.
+func remoteNote(s *trust.Server) string {
+	if s != nil && s.Transport != trust.TransportStdio {
+		return " (a remote server: connected, not spawned)"
+	}
+	return ""
+}
+
 // readJSONFile reads a state file in dialect d; absent is fine,
 // anything else that fails is recorded in src.Err.
 func readJSONFile(fsys FS, src *Source, d *trust.Dialect) (trust.Value, bool) {

@@ -802,9 +802,7 @@ func (codexClient) Gate(st *State, entries []Entry) []ServerVerdict {
 	out := make([]ServerVerdict, 0, len(entries))
 	for _, e := range entries {
 		runs, why, src, repo := st.Codex.answer(e.Path, e.Name, e.Server)
-		if e.Server != nil && e.Server.Transport != trust.TransportStdio {
-			why += " (a remote server: connected, not spawned)"
-		}
+		why += remoteNote(e.Server)
 		out = append(out, ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server,
 			Interactive: runs, Headless: runs, Why: why, Source: src, RepoSide: repo})
 	}

@@ -426,9 +426,7 @@ func (geminiClient) Gate(st *State, entries []Entry) []ServerVerdict {
 	out := make([]ServerVerdict, 0, len(entries))
 	for _, e := range entries {
 		runs, why, src, repo := st.Gemini.answer(e.Name)
-		if e.Server != nil && e.Server.Transport != trust.TransportStdio {
-			why += " (a remote server: connected, not spawned)"
-		}
+		why += remoteNote(e.Server)
 		if e.Server != nil && runs && GeminiServerTrusted(e.Server) {
 			why += "; `trust: true` skips its tool-call confirmations"
 		}
