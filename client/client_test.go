@@ -1,8 +1,10 @@
 package client
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -39,6 +41,30 @@ func TestReadJSONFile(t *testing.T) {
 			}
 			if ok && v.Kind() != "object" {
 				t.Errorf("%s: kind %s", tt.file, v.Kind())
+			}
+		}
+	}
+}
+
+// Every Gate that spawns says so when a server is connected to instead:
+// a remote entry gets the note, a stdio one does not.
+func TestGateRemoteNote(t *testing.T) {
+	const note = "(a remote server: connected, not spawned)"
+	unknown := &Source{Display: "~/state", Err: errors.New("boom")}
+	st := &State{Claude: &ClaudeState{Unknown: unknown}, Gemini: &GeminiState{Unknown: unknown}, Codex: &CodexState{Unknown: unknown}}
+	remote := parseClaude(`{"mcpServers":{"r":{"type":"http","url":"http://x"}}}`).Servers[0]
+	local := parseClaude(`{"mcpServers":{"l":{"command":"node"}}}`).Servers[0]
+	for _, c := range []Client{claudeClient{}, cursorClient{}, geminiClient{}, codexClient{}} {
+		vs := c.Gate(st, []Entry{{Name: "r", Server: remote}, {Name: "l", Server: local}, {Name: "gone"}})
+		if len(vs) != 3 {
+			t.Fatalf("%s: %d verdicts", c.ID(), len(vs))
+		}
+		if !strings.Contains(vs[0].Why, note) {
+			t.Errorf("%s remote: %q", c.ID(), vs[0].Why)
+		}
+		for _, v := range vs[1:] {
+			if v.Why == "" || strings.Contains(v.Why, note) {
+				t.Errorf("%s %s: %q", c.ID(), v.Name, v.Why)
 			}
 		}
 	}
