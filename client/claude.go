@@ -174,32 +174,9 @@ func (cs *ClaudeState) files() []*claudeFile {
 	return out
 }
 
-// readJSONFile reads a state file in Claude Code's dialect; absent is
-// fine, anything else that fails is recorded in src.Err.
-func readJSONFile(fsys FS, src *Source) (trust.Value, bool) {
-	data, err := fsys.ReadFile(src.Path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return trust.Value{}, false
-	}
-	src.Present = true
-	if err != nil {
-		src.Err = err
-		return trust.Value{}, false
-	}
-	v, err := trust.DecodeDialect(data, trust.ClaudeCode)
-	if err == nil && v.Kind() != "object" {
-		err = fmt.Errorf("the file is not an object")
-	}
-	if err != nil {
-		src.Err = err
-		return trust.Value{}, false
-	}
-	return v, true
-}
-
 func readClaudeSettings(fsys FS, src Source) claudeFile {
 	f := claudeFile{src: src}
-	v, ok := readJSONFile(fsys, &f.src)
+	v, ok := readJSONFile(fsys, &f.src, trust.ClaudeCode)
 	if ok {
 		f.read(v)
 	}
@@ -210,7 +187,7 @@ func readClaudeSettings(fsys FS, src Source) claudeFile {
 func readClaudeGlobal(fsys FS, src Source, key string, trusted *bool) claudeFile {
 	f := claudeFile{src: src}
 	f.src.Display = src.Display + " projects[" + key + "]"
-	v, ok := readJSONFile(fsys, &f.src)
+	v, ok := readJSONFile(fsys, &f.src, trust.ClaudeCode)
 	if !ok {
 		return f
 	}
@@ -405,8 +382,8 @@ func (claudeClient) Gate(st *State, entries []Entry) []ServerVerdict {
 		a := st.Claude.answer(e.Name)
 		v := ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server,
 			Interactive: a.interactive, Headless: a.headless, Why: a.why}
-		if e.Server != nil && e.Server.Transport != trust.TransportStdio && a.why != "" {
-			v.Why += " (a remote server: connected, not spawned)"
+		if a.why != "" {
+			v.Why += remoteNote(e.Server)
 		}
 		if a.src != nil {
 			v.Source, v.RepoSide = a.src.Display, a.src.RepoSide

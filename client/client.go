@@ -327,6 +327,38 @@ func SpawnFor(c Client, s *trust.Server, configPath string, lookup Vars) Spawn {
 	return c.Spawn(s, lookup)
 }
 
+// remoteNote is what a verdict adds for a server that is connected to,
+// not spawned; "" for a stdio server or none.
+func remoteNote(s *trust.Server) string {
+	if s != nil && s.Transport != trust.TransportStdio {
+		return " (a remote server: connected, not spawned)"
+	}
+	return ""
+}
+
+// readJSONFile reads a state file in dialect d; absent is fine,
+// anything else that fails is recorded in src.Err.
+func readJSONFile(fsys FS, src *Source, d *trust.Dialect) (trust.Value, bool) {
+	data, err := fsys.ReadFile(src.Path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return trust.Value{}, false
+	}
+	src.Present = true
+	if err != nil {
+		src.Err = err
+		return trust.Value{}, false
+	}
+	v, err := trust.DecodeDialect(data, d)
+	if err == nil && v.Kind() != "object" {
+		err = errors.New("the file is not an object")
+	}
+	if err != nil {
+		src.Err = err
+		return trust.Value{}, false
+	}
+	return v, true
+}
+
 // readConfig reads and parses one config; a file mcp-guard does not read
 // is Unreadable (what runs from it is unknown), any other failure invalid.
 func readConfig(c Client, path string, fsys FS) *trust.Config {

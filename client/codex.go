@@ -5,9 +5,10 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"math"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	toml "github.com/pelletier/go-toml/v2"
@@ -247,7 +248,7 @@ func codexValidate(servers any) []codexProblem {
 		return []codexProblem{{key: "mcp_servers", msg: fmt.Sprintf("mcp_servers is %s, not a table", tomlKind(servers))}}
 	}
 	var out []codexProblem
-	for _, name := range sortedKeys(tbl) {
+	for _, name := range slices.Sorted(maps.Keys(tbl)) {
 		e, ok := tbl[name].(map[string]any)
 		if !ok {
 			out = append(out, codexProblem{name, "", fmt.Sprintf("the entry is %s, not a table", tomlKind(tbl[name]))})
@@ -287,7 +288,7 @@ func codexValidate(servers any) []codexProblem {
 			if !isTbl {
 				bad("env", "a table of strings")
 			}
-			for _, k := range sortedKeys(m) {
+			for _, k := range slices.Sorted(maps.Keys(m)) {
 				if _, isStr := m[k].(string); !isStr {
 					out = append(out, codexProblem{name, "env", fmt.Sprintf("env.%s is %s, not a string (invalid type)", k, tomlKind(m[k]))})
 				}
@@ -318,15 +319,6 @@ func tomlKind(v any) string {
 		return "a table"
 	}
 	return "a date or time"
-}
-
-func sortedKeys(m map[string]any) []string {
-	out := make([]string, 0, len(m))
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // config is the Config of one layer holding servers (a validated
@@ -810,9 +802,7 @@ func (codexClient) Gate(st *State, entries []Entry) []ServerVerdict {
 	out := make([]ServerVerdict, 0, len(entries))
 	for _, e := range entries {
 		runs, why, src, repo := st.Codex.answer(e.Path, e.Name, e.Server)
-		if e.Server != nil && e.Server.Transport != trust.TransportStdio {
-			why += " (a remote server: connected, not spawned)"
-		}
+		why += remoteNote(e.Server)
 		out = append(out, ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server,
 			Interactive: runs, Headless: runs, Why: why, Source: src, RepoSide: repo})
 	}

@@ -10,9 +10,7 @@ import (
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
-func parseCodex(data string) *trust.Config {
-	return codexClient{}.Parse("/r/.codex/config.toml", []byte(data))
-}
+var parseCodex = parserOf(codexClient{}, "/r/.codex/config.toml")
 
 // Every dialect fact of clients-observed.md's Codex table.
 func TestCodexDialect(t *testing.T) {

@@ -86,10 +86,7 @@ func (cursorClient) Gate(_ *State, entries []Entry) []ServerVerdict {
 	out := make([]ServerVerdict, 0, len(entries))
 	for _, e := range entries {
 		v := ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server, Interactive: true, Headless: true, Source: cursorStore,
-			Why: fmt.Sprintf("Cursor asks before running a new or changed server; whether you approved this exact `%s` before is in %s, so it counts as running without asking; `cursor-agent --approve-mcps` runs it without asking", e.Name, cursorStore)}
-		if e.Server != nil && e.Server.Transport != trust.TransportStdio {
-			v.Why += " (a remote server: connected, not spawned)"
-		}
+			Why: fmt.Sprintf("Cursor asks before running a new or changed server; whether you approved this exact `%s` before is in %s, so it counts as running without asking; `cursor-agent --approve-mcps` runs it without asking", e.Name, cursorStore) + remoteNote(e.Server)}
 		out = append(out, v)
 	}
 	return out

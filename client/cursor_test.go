@@ -8,13 +8,10 @@ import (
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
-func parseCursor(data string) *trust.Config {
-	return cursorClient{}.Parse("/r/.cursor/mcp.json", []byte(data))
-}
-
-func parseVSCode(data string) *trust.Config {
-	return vscodeClient{}.Parse("/r/.vscode/mcp.json", []byte(data))
-}
+var (
+	parseCursor = parserOf(cursorClient{}, "/r/.cursor/mcp.json")
+	parseVSCode = parserOf(vscodeClient{}, "/r/.vscode/mcp.json")
+)
 
 // jsoncCase is one dialect fact; key is replaced by the client's servers
 // key, so one table serves Cursor and VS Code.

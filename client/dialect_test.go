@@ -7,9 +7,12 @@ import (
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
-func parseClaude(data string) *trust.Config {
-	return claudeClient{}.Parse("/r/.mcp.json", []byte(data))
+// parserOf parses test input as c reads the config at path.
+func parserOf(c Client, path string) func(string) *trust.Config {
+	return func(data string) *trust.Config { return c.Parse(path, []byte(data)) }
 }
+
+var parseClaude = parserOf(claudeClient{}, "/r/.mcp.json")
 
 func names(ss []*trust.Server) string {
 	var out []string

@@ -27,7 +27,8 @@ func FuzzClaudeDialect(f *testing.F) {
 func fuzzParser(f *testing.F, parse func(string) *trust.Config, spawn func(*trust.Server) Spawn) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c1, c2 := parse(string(data)), parse(string(data))
-		if (c1.Err == nil) != (c2.Err == nil) || c1.Unreadable() != c2.Unreadable() || len(c1.Servers) != len(c2.Servers) || len(c1.Skipped) != len(c2.Skipped) {
+		if (c1.Err == nil) != (c2.Err == nil) || c1.Unreadable() != c2.Unreadable() || names(c1.Servers) != names(c2.Servers) ||
+			len(c1.Skipped) != len(c2.Skipped) || len(c1.Findings) != len(c2.Findings) {
 			t.Fatal("parse is not deterministic")
 		}
 		if c1.Err != nil && len(c1.Servers) != 0 {

@@ -188,7 +188,7 @@ func (geminiClient) State(launchDir, _ string, env Env) *State {
 	work := Source{Path: filepath.Join(dir, GeminiSettingsFile), Display: GeminiSettingsFile, RepoSide: true}
 
 	rules := readGeminiFolders(fsys, &folders, dir)
-	userV, userOK := readGeminiJSON(fsys, &user)
+	userV, userOK := readJSONFile(fsys, &user, trust.GeminiCLI)
 	folderTrust := true
 	if userOK {
 		folderTrust = geminiFolderTrust(userV)
@@ -198,13 +198,13 @@ func (geminiClient) State(launchDir, _ string, env Env) *State {
 			sort.Strings(gs.User)
 		}
 	}
-	if v, ok := readGeminiJSON(fsys, &enable); ok {
+	if v, ok := readJSONFile(fsys, &enable, trust.GeminiCLI); ok {
 		gs.readEnablement(v, &enable)
 	}
 	// The workspace file is the config itself: when it does not parse,
 	// Gemini CLI loads no server from it either, so its lists do not matter.
 	workSrc := work
-	if v, ok := readGeminiJSON(fsys, &workSrc); ok {
+	if v, ok := readJSONFile(fsys, &workSrc, trust.GeminiCLI); ok {
 		gs.readLists(v, work.Display)
 	}
 	work.Present = workSrc.Present
@@ -231,29 +231,6 @@ func (geminiClient) State(launchDir, _ string, env Env) *State {
 		}
 	}
 	return st
-}
-
-// readGeminiJSON reads a state file in Gemini CLI's dialect (JSONC, no
-// BOM); absent is fine, anything else that fails is recorded in src.Err.
-func readGeminiJSON(fsys FS, src *Source) (trust.Value, bool) {
-	data, err := fsys.ReadFile(src.Path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return trust.Value{}, false
-	}
-	src.Present = true
-	if err != nil {
-		src.Err = err
-		return trust.Value{}, false
-	}
-	v, err := trust.DecodeDialect(data, trust.GeminiCLI)
-	if err == nil && v.Kind() != "object" {
-		err = errors.New("the file is not an object")
-	}
-	if err != nil {
-		src.Err = err
-		return trust.Value{}, false
-	}
-	return v, true
 }
 
 // geminiFolderTrust is security.folderTrust.enabled of the user's
@@ -345,7 +322,7 @@ const (
 // readGeminiFolders reads trustedFolders.json; a value that is not one of
 // the three levels makes the file unknown.
 func readGeminiFolders(fsys FS, src *Source, launchDir string) geminiRules {
-	v, ok := readGeminiJSON(fsys, src)
+	v, ok := readJSONFile(fsys, src, trust.GeminiCLI)
 	if !ok {
 		return nil
 	}
@@ -449,9 +426,7 @@ func (geminiClient) Gate(st *State, entries []Entry) []ServerVerdict {
 	out := make([]ServerVerdict, 0, len(entries))
 	for _, e := range entries {
 		runs, why, src, repo := st.Gemini.answer(e.Name)
-		if e.Server != nil && e.Server.Transport != trust.TransportStdio {
-			why += " (a remote server: connected, not spawned)"
-		}
+		why += remoteNote(e.Server)
 		if e.Server != nil && runs && GeminiServerTrusted(e.Server) {
 			why += "; `trust: true` skips its tool-call confirmations"
 		}

@@ -10,9 +10,7 @@ import (
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
-func parseGemini(data string) *trust.Config {
-	return geminiClient{}.Parse("/r/.gemini/settings.json", []byte(data))
-}
+var parseGemini = parserOf(geminiClient{}, "/r/.gemini/settings.json")
 
 // Every dialect fact of clients-observed.md's Gemini CLI table.
 func TestGeminiDialect(t *testing.T) {
@@ -299,19 +297,5 @@ func FuzzGeminiDialect(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	look := vars("A", "$B", "B", "")
-	f.Fuzz(func(t *testing.T, data []byte) {
-		c1, c2 := parseGemini(string(data)), parseGemini(string(data))
-		if (c1.Err == nil) != (c2.Err == nil) || len(c1.Servers) != len(c2.Servers) || len(c1.Skipped) != len(c2.Skipped) {
-			t.Fatal("parse is not deterministic")
-		}
-		if c1.Err != nil && len(c1.Servers) != 0 {
-			t.Fatal("a failed file loads servers")
-		}
-		for i, s := range c1.Servers {
-			a, b := geminiClient{}.Spawn(s, look), geminiClient{}.Spawn(c2.Servers[i], look)
-			if !reflect.DeepEqual(a, b) || len(a.Args) != len(a.RawArgs) || len(a.Env) != len(a.RawEnv) {
-				t.Fatal("spawn is not deterministic")
-			}
-		}
-	})
+	fuzzParser(f, parseGemini, func(s *trust.Server) Spawn { return geminiClient{}.Spawn(s, look) })
 }

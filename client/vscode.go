@@ -214,7 +214,7 @@ func (vscodeClient) State(launchDir, _ string, env Env) *State {
 	vs := &VSCodeState{Workspace: launchDir,
 		Settings: Source{Path: filepath.Join(launchDir, filepath.FromSlash(VSCodeSettingsFile)), Display: VSCodeSettingsFile, RepoSide: true}}
 	st := &State{Client: VSCode, LaunchDir: launchDir, VSCode: vs}
-	if v, ok := readSettings(env.fs(), &vs.Settings, trust.VSCode); ok {
+	if v, ok := readJSONFile(env.fs(), &vs.Settings, trust.VSCode); ok {
 		vs.read(v)
 	}
 	if vs.Settings.Err != nil {
@@ -223,28 +223,6 @@ func (vscodeClient) State(launchDir, _ string, env Env) *State {
 	}
 	st.Sources = append(st.Sources, vs.Settings)
 	return st
-}
-
-// readSettings reads a JSON settings file in dialect d: absent is fine,
-// anything else that fails is recorded in src.Err.
-func readSettings(fsys FS, src *Source, d *trust.Dialect) (trust.Value, bool) {
-	data, err := fsys.ReadFile(src.Path)
-	if errors.Is(err, fs.ErrNotExist) {
-		return trust.Value{}, false
-	}
-	src.Present = true
-	if err == nil {
-		var v trust.Value
-		v, err = trust.DecodeDialect(data, d)
-		if err == nil && v.Kind() != "object" {
-			err = errors.New("the file is not an object")
-		}
-		if err == nil {
-			return v, true
-		}
-	}
-	src.Err = err
-	return trust.Value{}, false
 }
 
 func (vs *VSCodeState) read(v trust.Value) {

@@ -224,6 +224,7 @@ func TestParseVSCodeTasks(t *testing.T) {
 		{name: "odd runOn counts as running", in: `{"tasks":[{"command":"a","runOptions":{"runOn":1}},{"command":"b","runOptions":"folderOpen"}]}`,
 			want: []FolderOpenTask{{Command: "a"}, {Command: "b"}}},
 		{name: "tasks not an array", in: `{"tasks":{}}`, err: "not an array"},
+		{name: "file not an object", in: `[{"label":"x"}]`, err: "not an object"},
 		{name: "malformed", in: `{"tasks":[`, err: "line 1"},
 	}
 	for _, tt := range tests {

@@ -572,8 +572,8 @@ func (r *jsonReader) str() (string, error) {
 				}
 				i += 6
 				switch {
-				case utf16.IsSurrogate(x) && x < 0xDC00:
-					if i+1 < len(r.data) && r.data[i] == '\\' && r.data[i+1] == 'u' {
+				case utf16.IsSurrogate(x):
+					if x < 0xDC00 && i+1 < len(r.data) && r.data[i] == '\\' && r.data[i+1] == 'u' {
 						lo, ok := r.hex4(i + 2)
 						if ok && lo >= 0xDC00 && lo <= 0xDFFF {
 							b = utf8.AppendRune(b, utf16.DecodeRune(x, lo))
@@ -581,13 +581,6 @@ func (r *jsonReader) str() (string, error) {
 							continue
 						}
 					}
-					if r.lenient() {
-						r.replaced(i - 6)
-						b = utf8.AppendRune(b, utf8.RuneError)
-						continue
-					}
-					return "", r.errorf(i-6, "unpaired surrogate \\u%04X", x)
-				case x >= 0xDC00 && x <= 0xDFFF:
 					if r.lenient() {
 						r.replaced(i - 6)
 						b = utf8.AppendRune(b, utf8.RuneError)
