@@ -117,7 +117,6 @@ func clientEnv(env Env) client.Env {
 // evaluateClients evaluates every client but agentty (whose view is the
 // View's own) found in dir.
 func (v *View) evaluateClients(ctx context.Context, env Env) error {
-	// agentty's view is the View's own (trust.Inspect).
 	var others []client.ID
 	for _, c := range client.All() {
 		if c.ID() != client.Agentty {
@@ -163,58 +162,66 @@ func (v *View) evaluateClients(ctx context.Context, env Env) error {
 			loaded[p], noDeep[p] = loc.load(ctx, repo, p)
 		}
 		for _, sv := range ce.Servers {
-			cs := ClientServer{ServerVerdict: sv}
-			cs.Config, cs.Key = loc.key(ce.Client, sv.Path, sv.Name)
-			cs.NoDeep = noDeep[sv.Path]
-			_, inside := loc.inside(sv.Path)
-			cs.Outside = !inside || repo == nil
-			if d := configLaunchDir(ce.Client, sv.Path); !cs.Outside && d != launchReal {
-				// The client starts it in the launch directory, and its
-				// relative paths resolve there (Claude Code's walk-up,
-				// Codex's layers); mcp-guard resolves them from the
-				// config's own launch directory only.
-				cs.NoDeep = fmt.Sprintf("%s runs it from %s, and mcp-guard resolves what it runs only from %s, the launch directory of %s: launch there", cv.Title, launchReal, d, filepath.Base(sv.Path))
-			}
-			if pc := loaded[sv.Path]; pc != nil && sv.Server != nil {
-				for _, ps := range pc.Servers {
-					// Both reads must agree on the entry, or nothing is reviewed.
-					if ps.Name == sv.Name && ps.Canonical() == sv.Server.Canonical() {
-						cs.Deep, cs.Files, cs.Scope = ps.Deep, ps.Files, ps.Scope
-					}
-				}
-				if cs.Deep == "" && cs.NoDeep == "" {
-					cs.NoDeep = "mcp-guard's two reads of the entry disagree"
-				}
-			}
-			if cs.NoDeep != "" {
-				cs.Deep, cs.Files, cs.Scope = "", nil, nil
-			}
-			cs.State, cs.Last = v.Ledger.State(cs.Key, cs.Deep)
-			if cs.State == trust.StateUnreviewed && cs.Last == nil {
-				if r := v.Ledger.Renamed(cs.Key, cs.Deep); r != nil {
-					cs.State, cs.RenamedFrom = trust.StateReviewed, r.Server
-				}
-			}
-			s := sv.Server
-			cs.Runs = s != nil && (sv.Interactive || sv.Headless) && (s.Command != "" || s.URL != "")
-			switch {
-			case !cs.Runs, cs.State == trust.StateReviewed:
-			case cs.Outside:
-				cs.Why = trust.GateNew // blocks only without the vetted file
-			case cs.State == trust.StateDeclined:
-				cs.Why = trust.GateDeclinedRuns // blocks only without the vetted file
-			case cs.Last != nil:
-				cs.Blocks, cs.Why = true, trust.GateChanged
-			case sv.Interactive:
-				cs.Blocks, cs.Why = true, trust.GateApprovedUnreviewed
-			default:
-				cs.Blocks, cs.Why = true, trust.GateNew
-			}
-			cv.Servers = append(cv.Servers, cs)
+			cv.Servers = append(cv.Servers, v.clientServer(cv, sv, loc, repo != nil, launchReal, loaded[sv.Path], noDeep[sv.Path]))
 		}
 		v.Clients = append(v.Clients, cv)
 	}
 	return nil
+}
+
+// clientServer is the gate's view of one of cv's servers: its ledger key,
+// deep fingerprint (from pc, the config read with fingerprints, unless
+// noDeep says why not), review state and whether it blocks a launch.
+// inGit says whether a repository is open around the launch directory
+// launchReal.
+func (v *View) clientServer(cv *ClientView, sv client.ServerVerdict, loc location, inGit bool, launchReal string, pc *project.Config, noDeep string) ClientServer {
+	cs := ClientServer{ServerVerdict: sv, NoDeep: noDeep}
+	cs.Config, cs.Key = loc.key(cv.Client, sv.Path, sv.Name)
+	_, inside := loc.inside(sv.Path)
+	cs.Outside = !inside || !inGit
+	if d := configLaunchDir(cv.Client, sv.Path); !cs.Outside && d != launchReal {
+		// The client starts it in the launch directory, and its
+		// relative paths resolve there (Claude Code's walk-up,
+		// Codex's layers); mcp-guard resolves them from the
+		// config's own launch directory only.
+		cs.NoDeep = fmt.Sprintf("%s runs it from %s, and mcp-guard resolves what it runs only from %s, the launch directory of %s: launch there", cv.Title, launchReal, d, filepath.Base(sv.Path))
+	}
+	if pc != nil && sv.Server != nil {
+		for _, ps := range pc.Servers {
+			// Both reads must agree on the entry, or nothing is reviewed.
+			if ps.Name == sv.Name && ps.Canonical() == sv.Server.Canonical() {
+				cs.Deep, cs.Files, cs.Scope = ps.Deep, ps.Files, ps.Scope
+			}
+		}
+		if cs.Deep == "" && cs.NoDeep == "" {
+			cs.NoDeep = "mcp-guard's two reads of the entry disagree"
+		}
+	}
+	if cs.NoDeep != "" {
+		cs.Deep, cs.Files, cs.Scope = "", nil, nil
+	}
+	cs.State, cs.Last = v.Ledger.State(cs.Key, cs.Deep)
+	if cs.State == trust.StateUnreviewed && cs.Last == nil {
+		if r := v.Ledger.Renamed(cs.Key, cs.Deep); r != nil {
+			cs.State, cs.RenamedFrom = trust.StateReviewed, r.Server
+		}
+	}
+	s := sv.Server
+	cs.Runs = s != nil && (sv.Interactive || sv.Headless) && (s.Command != "" || s.URL != "")
+	switch {
+	case !cs.Runs, cs.State == trust.StateReviewed:
+	case cs.Outside:
+		cs.Why = trust.GateNew // blocks only without the vetted file
+	case cs.State == trust.StateDeclined:
+		cs.Why = trust.GateDeclinedRuns // blocks only without the vetted file
+	case cs.Last != nil:
+		cs.Blocks, cs.Why = true, trust.GateChanged
+	case sv.Interactive:
+		cs.Blocks, cs.Why = true, trust.GateApprovedUnreviewed
+	default:
+		cs.Blocks, cs.Why = true, trust.GateNew
+	}
+	return cs
 }
 
 // configLaunchDir is the launch directory a config is written for: the

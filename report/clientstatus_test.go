@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/mcp-guard/mcp-guard/client"
@@ -72,4 +73,37 @@ func TestClientStatusGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	checkGolden(t, "status/claude.json", append(js, '\n'))
+}
+
+// TestClientHostileBytes checks that a repository's server name, config
+// path, file path and client verdict reach the client review screen, the
+// decision lines and the vetted note only sanitized: no ESC, no bidi
+// override.
+func TestClientHostileBytes(t *testing.T) {
+	const evil = "ev\x1b[31m\u202eil"
+	cv := claudeView(t)
+	cs := cv.Servers[3]
+	cs.Name, cs.Key.Server, cs.Config = evil, evil, evil+".json"
+	cs.Key.Client = evil
+	cs.ServerVerdict.Why = evil
+	cs.Files = []trust.FileID{{Path: evil}}
+	var b bytes.Buffer
+	if err := WriteClientReviewItem(&b, "Claude Code", cs, 1, 2, nil, nil, Style{}); err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range []trust.Decision{trust.DecisionApproved, trust.DecisionDeclined} {
+		if err := WriteClientDecisions(&b, d, []gate.ClientServer{cs}, Style{}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := WriteVettedNote(&b, "Claude Code", &gate.Snapshot{Servers: []string{"db"}, Left: []string{evil}}, Style{}); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	if !strings.Contains(out, `ev\x1b[31m\u202eil`) {
+		t.Errorf("the hostile name is not shown escaped:\n%s", out)
+	}
+	if strings.ContainsAny(out, "\x1b\u202e") {
+		t.Errorf("a raw control byte reached the output:\n%q", out)
+	}
 }

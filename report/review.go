@@ -459,7 +459,7 @@ func WriteClientBlocking(w io.Writer, cv *gate.ClientView, blocking []gate.Clien
 func WriteClientDecisions(w io.Writer, d trust.Decision, servers []gate.ClientServer, st Style) error {
 	p := &printer{w: w}
 	for _, cs := range servers {
-		title := string(cs.Key.Client)
+		title := Sanitize(string(cs.Key.Client))
 		if c := client.Lookup(client.ID(cs.Key.Client)); c != nil {
 			title = c.Title()
 		}

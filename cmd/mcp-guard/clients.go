@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 
@@ -149,60 +148,32 @@ func (g *gateView) reviewClients(ctx context.Context, c *cli.Command, e *env, na
 func (g *gateView) interactiveClient(ctx context.Context, e *env, cv *gate.ClientView, blocking []gate.ClientServer, keys keyReader) (left int, err error) {
 	w := e.stdout
 	st := e.style(w)
-	for i, cs := range blocking {
-		if i > 0 {
-			fmt.Fprintln(w)
+	var since *trust.Change
+	var content *report.ChangeContent
+	show := func(i int, again bool) {
+		cs := blocking[i]
+		if !again {
+			since = cv.Since(cs)
+			content = changeContentAt(ctx, e, cv.Top, cv.Head, cs.Last.Baseline(), since)
 		}
-		since := cv.Since(cs)
-		content := changeContentAt(ctx, e, cv.Top, cv.Head, cs.Last.Baseline(), since)
 		report.WriteClientReviewItem(w, cv.Title, cs, i+1, len(blocking), since, content, st)
-	ask:
-		for {
-			k, err := keys.key(func() { fmt.Fprint(w, report.ReviewPrompt(st)) })
-			if err != nil {
-				if !errors.Is(err, io.EOF) {
-					fmt.Fprintf(e.stderr, "\nmcp-guard: %s\n", report.Sanitize(err.Error()))
-				}
-				k = 'q'
-			}
-			if k >= ' ' && k < 0x7f {
-				fmt.Fprintf(w, "%c", k)
-			}
-			fmt.Fprintln(w)
-			switch a := report.ReviewKeyAction(k); a {
-			case report.ReviewApprove, report.ReviewDecline:
-				d := trust.DecisionApproved
-				if a == report.ReviewDecline {
-					d = trust.DecisionDeclined
-				}
-				if cs.Deep == "" {
-					fmt.Fprintf(w, "mcp-guard could not fingerprint what it runs (%s), so it cannot be reviewed\n", report.Sanitize(cs.NoDeep))
-					continue
-				}
-				if _, err := g.Decide(ctx, d, gate.Targets{Clients: []gate.ClientServer{cs}}); err != nil {
-					return len(blocking) - i, gateErr(err)
-				}
-				report.WriteClientDecisions(w, d, []gate.ClientServer{cs}, st)
-				break ask
-			case report.ReviewSkip:
-				fmt.Fprintf(w, "skipped %s\n", report.Sanitize(cs.Label()))
-				left++
-				break ask
-			case report.ReviewQuit:
-				left += len(blocking) - i
-				fmt.Fprintf(w, "stopped; %s for review\n", report.Waiting(left, "still"))
-				return left, nil
-			case report.ReviewInterrupt:
-				left += len(blocking) - i
-				fmt.Fprintf(w, "interrupted; %s for review\n", report.Waiting(left, "still"))
-				return left, &exitError{code: exitInterrupted}
-			case report.ReviewShowHelp:
-				fmt.Fprint(w, report.ReviewHelp())
-				report.WriteClientReviewItem(w, cv.Title, cs, i+1, len(blocking), since, content, st)
-			default:
-				fmt.Fprintln(w, report.ReviewHint())
-			}
-		}
 	}
-	return left, nil
+	label := func(i int) string { return blocking[i].Label() }
+	decide := func(i int, a report.ReviewAction) (bool, int, error) {
+		cs := blocking[i]
+		d := trust.DecisionApproved
+		if a == report.ReviewDecline {
+			d = trust.DecisionDeclined
+		}
+		if cs.Deep == "" {
+			fmt.Fprintf(w, "mcp-guard could not fingerprint what it runs (%s), so it cannot be reviewed\n", report.Sanitize(cs.NoDeep))
+			return false, 0, nil
+		}
+		if _, err := g.Decide(ctx, d, gate.Targets{Clients: []gate.ClientServer{cs}}); err != nil {
+			return false, 0, gateErr(err)
+		}
+		report.WriteClientDecisions(w, d, []gate.ClientServer{cs}, st)
+		return true, 0, nil
+	}
+	return reviewKeys(e, w, st, len(blocking), keys, show, label, decide)
 }

@@ -173,12 +173,49 @@ func (g *gateView) interactive(ctx context.Context, e *env, blocking []trust.Gat
 	findings := g.findings()
 	var decided []gate.Outcome
 	defer func() { report.WriteRestartNote(w, decided) }()
-	for i, v := range blocking {
-		item := g.reviewItem(ctx, e, i, blocking, findings)
+	var item report.ReviewItem
+	show := func(i int, again bool) {
+		if !again {
+			item = g.reviewItem(ctx, e, i, blocking, findings)
+		}
+		report.WriteReviewItem(w, item, st)
+	}
+	label := func(i int) string { return blocking[i].Server.Name }
+	decide := func(i int, a report.ReviewAction) (bool, int, error) {
+		v := blocking[i]
+		d, verb := trust.DecisionApproved, "approved"
+		if a == report.ReviewDecline {
+			d, verb = trust.DecisionDeclined, "declined"
+		}
+		if v.Deep == "" {
+			fmt.Fprintf(w, "mcp-guard could not fingerprint what it runs, so it cannot be %s\n", verb)
+			return false, 0, nil
+		}
+		o, err := g.record(ctx, e, w, d, []trust.GateVerdict{v})
+		if err != nil {
+			return false, 0, err
+		}
+		decided = append(decided, o...)
+		if d == trust.DecisionDeclined && v.Trusted && v.Reason != trust.ReasonApproved {
+			return true, 1, nil
+		}
+		return true, 0, nil
+	}
+	return reviewKeys(e, w, st, len(blocking), keys, show, label, decide)
+}
+
+// reviewKeys runs the review key loop over n items: show(i, again) writes
+// item i's screen (again after `?`), label(i) names it, and decide(i, a)
+// records approve or decline, saying whether to move on and how many more
+// still wait. It returns how many items still wait for review.
+func reviewKeys(e *env, w io.Writer, st report.Style, n int, keys keyReader,
+	show func(i int, again bool), label func(i int) string,
+	decide func(i int, a report.ReviewAction) (next bool, wait int, err error)) (left int, err error) {
+	for i := 0; i < n; i++ {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		report.WriteReviewItem(w, item, st)
+		show(i, false)
 	ask:
 		for {
 			k, err := keys.key(func() { fmt.Fprint(w, report.ReviewPrompt(st)) })
@@ -195,47 +232,31 @@ func (g *gateView) interactive(ctx context.Context, e *env, blocking []trust.Gat
 				fmt.Fprintf(w, "%c", k)
 			}
 			fmt.Fprintln(w)
-			switch report.ReviewKeyAction(k) {
-			case report.ReviewApprove:
-				if v.Deep == "" {
-					fmt.Fprintln(w, "mcp-guard could not fingerprint what it runs, so it cannot be approved")
-					continue
-				}
-				o, err := g.record(ctx, e, w, trust.DecisionApproved, []trust.GateVerdict{v})
+			switch a := report.ReviewKeyAction(k); a {
+			case report.ReviewApprove, report.ReviewDecline:
+				next, wait, err := decide(i, a)
 				if err != nil {
-					return len(blocking) - i, err
+					return n - i, err
 				}
-				decided = append(decided, o...)
-				break ask
-			case report.ReviewDecline:
-				if v.Deep == "" {
-					fmt.Fprintln(w, "mcp-guard could not fingerprint what it runs, so it cannot be declined")
-					continue
+				if next {
+					left += wait
+					break ask
 				}
-				o, err := g.record(ctx, e, w, trust.DecisionDeclined, []trust.GateVerdict{v})
-				if err != nil {
-					return len(blocking) - i, err
-				}
-				decided = append(decided, o...)
-				if v.Trusted && v.Reason != trust.ReasonApproved {
-					left++
-				}
-				break ask
 			case report.ReviewSkip:
-				fmt.Fprintf(w, "skipped %s\n", report.Sanitize(v.Server.Name))
+				fmt.Fprintf(w, "skipped %s\n", report.Sanitize(label(i)))
 				left++
 				break ask
 			case report.ReviewQuit:
-				left += len(blocking) - i
+				left += n - i
 				fmt.Fprintf(w, "stopped; %s for review\n", report.Waiting(left, "still"))
 				return left, nil
 			case report.ReviewInterrupt:
-				left += len(blocking) - i
+				left += n - i
 				fmt.Fprintf(w, "interrupted; %s for review\n", report.Waiting(left, "still"))
 				return left, &exitError{code: exitInterrupted}
 			case report.ReviewShowHelp:
 				fmt.Fprint(w, report.ReviewHelp())
-				report.WriteReviewItem(w, item, st)
+				show(i, true)
 			default:
 				fmt.Fprintln(w, report.ReviewHint())
 			}
