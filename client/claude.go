@@ -15,8 +15,9 @@ import (
 // that never under-reports what runs, for the fidelity suite to settle.
 type claudeClient struct{}
 
-func (claudeClient) ID() ID        { return ClaudeCode }
-func (claudeClient) Title() string { return "Claude Code" }
+func (claudeClient) ID() ID          { return ClaudeCode }
+func (claudeClient) Title() string   { return "Claude Code" }
+func (claudeClient) Command() string { return "claude" }
 func (claudeClient) Parse(path string, data []byte) *trust.Config {
 	return trust.ParseDialect(path, data, trust.ScopeProject, trust.ClaudeCode)
 }
@@ -140,8 +141,12 @@ func (claudeClient) State(launchDir, gitTop string, env Env) *State {
 		cs.Dirs = append(cs.Dirs, key)
 	}
 	userPath, globalPath, userShown, globalShown := claudeHome(env)
+	// The user's own servers in ~/.claude.json: local scope
+	// (projects[key].mcpServers) first, then user scope (the top-level
+	// mcpServers), the local one winning a name as in Claude Code.
+	var own []UserServer
 	cs.user = readClaudeSettings(fsys, Source{Path: userPath, Display: userShown})
-	cs.global = readClaudeGlobal(fsys, Source{Path: globalPath, Display: globalShown}, key, &cs.Trusted)
+	cs.global = readClaudeGlobal(fsys, Source{Path: globalPath, Display: globalShown}, key, &cs.Trusted, &own)
 	shown := func(d, name string) string {
 		if d == key {
 			return filepath.Join(".claude", name)
@@ -155,7 +160,7 @@ func (claudeClient) State(launchDir, gitTop string, env Env) *State {
 		cs.local = append(cs.local, readClaudeSettings(fsys, Source{Path: filepath.Join(d, ".claude", "settings.local.json"), Display: shown(d, "settings.local.json"), RepoSide: true}))
 	}
 	cs.shared = readClaudeSettings(fsys, Source{Path: filepath.Join(dir, ".claude", "settings.json"), Display: shown(dir, "settings.json"), RepoSide: true})
-	st := &State{Client: ClaudeCode, LaunchDir: dir, Claude: cs}
+	st := &State{Client: ClaudeCode, LaunchDir: dir, Claude: cs, Own: own}
 	for _, f := range cs.files() {
 		st.Sources = append(st.Sources, f.src)
 		if f.src.Err != nil && cs.Unknown == nil {
@@ -183,14 +188,22 @@ func readClaudeSettings(fsys FS, src Source) claudeFile {
 	return f
 }
 
-// readClaudeGlobal reads ~/.claude.json's projects[key].
-func readClaudeGlobal(fsys FS, src Source, key string, trusted *bool) claudeFile {
+// readClaudeGlobal reads ~/.claude.json: projects[key]'s approval keys
+// and trust, and the user's own servers (local scope, then user scope)
+// into own.
+func readClaudeGlobal(fsys FS, src Source, key string, trusted *bool, own *[]UserServer) claudeFile {
 	f := claudeFile{src: src}
 	f.src.Display = src.Display + " projects[" + key + "]"
 	v, ok := readJSONFile(fsys, &f.src, trust.ClaudeCode)
 	if !ok {
 		return f
 	}
+	var local trust.Value
+	defer func() {
+		if f.src.Err == nil {
+			*own = claudeOwn(local, v, f.disabledMcpServers, src.Display)
+		}
+	}()
 	projects, ok := v.Get("projects")
 	if !ok {
 		return f
@@ -214,7 +227,37 @@ func readClaudeGlobal(fsys FS, src Source, key string, trusted *bool) claudeFile
 	if f.src.Err == nil {
 		f.disabledMcpServers, f.src.Err = stringList(p, "disabledMcpServers")
 	}
+	local = p
 	return f
+}
+
+// claudeOwn are the servers of the project entry's mcpServers (local
+// scope) and of the file's top-level mcpServers (user scope), a name
+// taken once (local wins); a name in disabledMcpServers is Off.
+func claudeOwn(project, global trust.Value, disabled []string, shown string) []UserServer {
+	var out []UserServer
+	seen := map[string]bool{}
+	for _, sc := range []struct {
+		v     trust.Value
+		scope string
+	}{{project, "local"}, {global, "user"}} {
+		if sc.v.Kind() != "object" {
+			continue
+		}
+		m, ok := sc.v.Get("mcpServers")
+		if !ok || m.Kind() != "object" {
+			continue
+		}
+		for _, name := range m.Keys() {
+			if seen[name] {
+				continue
+			}
+			seen[name] = true
+			e, _ := m.Get(name)
+			out = append(out, UserServer{Name: name, Scope: sc.scope, Source: shown, Entry: e.JSON(), Off: has(disabled, name)})
+		}
+	}
+	return out
 }
 
 // read takes the MCP approval keys of a settings object; a key of the

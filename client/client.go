@@ -34,6 +34,10 @@ type Client interface {
 	ID() ID
 	// Title is the client's name in sentences ("Claude Code").
 	Title() string
+	// Command is the program a shell starts the client with ("claude"):
+	// what `mcp-guard launch --` recognises, `shell-init` wraps and hints
+	// name; "" for an editor, which launch does not start.
+	Command() string
 	// Configs are the absolute paths of the project configs the client
 	// reads when launched in launchDir (gitTop: the repository's real top
 	// directory, "" outside git), in precedence order: an earlier file
@@ -145,6 +149,10 @@ type State struct {
 	Sources   []Source
 	// Err is why the state could not be read at all.
 	Err error
+	// Own are the servers the user placed in their own configuration
+	// (not the repository's), for the clients whose launch hands over a
+	// file of servers: that file carries them as they are.
+	Own []UserServer
 	// The client's own view; one is set.
 	Agentty *AgenttyState
 	Claude  *ClaudeState
@@ -152,6 +160,18 @@ type State struct {
 	VSCode  *VSCodeState
 	Gemini  *GeminiState
 	Codex   *CodexState
+}
+
+// UserServer is a server the user placed in their own configuration.
+type UserServer struct {
+	Name string
+	// Scope is the client's word for where it lives ("user", "local");
+	// Source the file, as messages name it.
+	Scope, Source string
+	// Entry is the entry's JSON text, as the user wrote it (compact).
+	Entry string
+	// Off: the user's settings keep it from running.
+	Off bool
 }
 
 // ServerVerdict is one server as its client would treat it now.
@@ -226,6 +246,18 @@ func Dialect(id ID) *trust.Dialect {
 
 // All returns every client, in a fixed order.
 func All() []Client { return append([]Client(nil), clients...) }
+
+// Started are the clients `mcp-guard launch` starts (a Command), in
+// All's order.
+func Started() []Client {
+	var out []Client
+	for _, c := range clients {
+		if c.Command() != "" {
+			out = append(out, c)
+		}
+	}
+	return out
+}
 
 // Lookup returns the client with id, nil when there is none.
 func Lookup(id ID) Client {

@@ -22,8 +22,9 @@ import (
 // under-reports what runs.
 type codexClient struct{}
 
-func (codexClient) ID() ID        { return Codex }
-func (codexClient) Title() string { return "Codex" }
+func (codexClient) ID() ID          { return Codex }
+func (codexClient) Title() string   { return "Codex" }
+func (codexClient) Command() string { return "codex" }
 
 // CodexConfigFile is a project layer below a directory.
 var CodexConfigFile = filepath.Join(".codex", "config.toml")

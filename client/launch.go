@@ -15,43 +15,80 @@ import (
 // Command is the client a launch starts, recognised from the command's
 // base name ("claude", "/usr/bin/agentty"); "" for any other command.
 func Command(argv0 string) ID {
-	switch strings.TrimSuffix(filepath.Base(argv0), ".exe") {
-	case "agentty":
-		return Agentty
-	case "claude":
-		return ClaudeCode
-	case "gemini":
-		return Gemini
-	case "codex":
-		return Codex
+	name := strings.TrimSuffix(filepath.Base(argv0), ".exe")
+	for _, c := range Started() {
+		if c.Command() == name {
+			return c.ID()
+		}
 	}
 	return ""
 }
 
 // VettedConfig is a vetted file's content: {"mcpServers":{…}} holding
-// servers in order, each entry as it reads now (its canonical form).
-func VettedConfig(servers []*trust.Server) ([]byte, error) {
+// the reviewed project servers in order, each entry as it reads now (its
+// canonical form), and the user's own servers as the user wrote them.
+// Names follow Claude Code's precedence (local scope, then project, then
+// user): a local server takes the place of a project server of its name,
+// which is then left out (shadowed); a user-scope server gives way to a
+// project server of its name, as in Claude Code. A server the user turned
+// off is not carried. left are the project's other servers (not handed
+// over, but still a project server of their name); own are the names of
+// the user's servers the file holds.
+func VettedConfig(project []*trust.Server, left []string, user []UserServer) (data []byte, own, shadowed []string, err error) {
+	local := map[string]bool{}
+	for _, u := range user {
+		if u.Scope == "local" {
+			local[u.Name] = true
+		}
+	}
 	var buf bytes.Buffer
 	buf.WriteString(`{"mcpServers":{`)
-	for i, s := range servers {
-		name, err := json.Marshal(s.Name)
+	n := 0
+	member := func(name, entry string) error {
+		key, err := json.Marshal(name)
 		if err != nil {
-			return nil, err
+			return err
 		}
-		if i > 0 {
+		if n > 0 {
 			buf.WriteByte(',')
 		}
-		buf.Write(name)
+		n++
+		buf.Write(key)
 		buf.WriteByte(':')
-		buf.WriteString(s.Canonical())
+		buf.WriteString(entry)
+		return nil
+	}
+	inProject := map[string]bool{}
+	for _, n := range left {
+		inProject[n] = true
+	}
+	for _, s := range project {
+		inProject[s.Name] = true
+		if local[s.Name] {
+			shadowed = append(shadowed, s.Name)
+			continue
+		}
+		if err := member(s.Name, s.Canonical()); err != nil {
+			return nil, nil, nil, err
+		}
+	}
+	for _, u := range user {
+		if u.Off || (u.Scope != "local" && inProject[u.Name]) {
+			continue
+		}
+		if err := member(u.Name, u.Entry); err != nil {
+			return nil, nil, nil, err
+		}
+		own = append(own, u.Name)
 	}
 	buf.WriteString("}}\n")
-	return buf.Bytes(), nil
+	return buf.Bytes(), own, shadowed, nil
 }
 
 // ClaudeArgv is what `mcp-guard launch -- claude ARGS…` execs: Claude Code
-// reads only the vetted file (--strict-mcp-config: no .mcp.json, no user
-// or project servers), then the user's arguments unchanged.
+// reads only the vetted file (--strict-mcp-config: no .mcp.json and no
+// ~/.claude.json servers of its own; the vetted file carries the user's),
+// then the user's arguments unchanged.
 // --strict-mcp-config comes after the file: --mcp-config takes several
 // files and an option ends the list, so a prompt that follows is not
 // taken for a config file.

@@ -1,7 +1,9 @@
 package client
 
 import (
+	"maps"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -98,7 +100,7 @@ func TestVettedConfigReadsBack(t *testing.T) {
 	if !cfg.Valid() {
 		t.Fatal(cfg.Err)
 	}
-	data, err := VettedConfig(cfg.Servers)
+	data, _, _, err := VettedConfig(cfg.Servers, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -111,7 +113,47 @@ func TestVettedConfigReadsBack(t *testing.T) {
 			t.Errorf("server %d: %q %s, want %q %s", i, s.Name, s.Canonical(), cfg.Servers[i].Name, cfg.Servers[i].Canonical())
 		}
 	}
-	if empty, _ := VettedConfig([]*trust.Server{}); string(empty) != "{\"mcpServers\":{}}\n" {
+	if empty, _, _, _ := VettedConfig([]*trust.Server{}, nil, nil); string(empty) != "{\"mcpServers\":{}}\n" {
 		t.Errorf("empty: %q", empty)
+	}
+}
+
+// TestVettedConfigOwn: the user's own servers are carried as written, in
+// Claude Code's precedence: local beats project beats user; a server the
+// user turned off is not carried.
+func TestVettedConfigOwn(t *testing.T) {
+	cfg := Lookup(ClaudeCode).Parse("src", []byte(`{"mcpServers":{"db":{"command":"node","args":["db.js"]},"both":{"command":"proj"},"pl":{"command":"p"}}}`))
+	if !cfg.Valid() {
+		t.Fatal(cfg.Err)
+	}
+	user := []UserServer{
+		{Name: "both", Scope: "local", Entry: `{"command":"mine-local"}`},
+		{Name: "mine", Scope: "local", Entry: `{"command":"mine","env":{"T":"${TOKEN}"}}`},
+		{Name: "db", Scope: "user", Entry: `{"command":"user-db"}`},
+		{Name: "left", Scope: "user", Entry: `{"command":"user-left"}`},
+		{Name: "glob", Scope: "user", Entry: `{"type":"http","url":"https://x.example/mcp"}`},
+		{Name: "off", Scope: "user", Entry: `{"command":"off"}`, Off: true},
+	}
+	data, own, shadowed, err := VettedConfig(cfg.Servers, []string{"left"}, user)
+	if err != nil {
+		t.Fatal(err)
+	}
+	back := Lookup(ClaudeCode).Parse("vetted", data)
+	if !back.Valid() {
+		t.Fatalf("read back %v: %s", back.Err, data)
+	}
+	got := map[string]string{}
+	for _, s := range back.Servers {
+		got[s.Name] = s.Command + s.URL
+	}
+	want := map[string]string{"db": "node", "pl": "p", "both": "mine-local", "mine": "mine", "glob": "https://x.example/mcp"}
+	if !maps.Equal(got, want) {
+		t.Errorf("vetted servers %v, want %v\n%s", got, want, data)
+	}
+	if !slices.Equal(own, []string{"both", "mine", "glob"}) || !slices.Equal(shadowed, []string{"both"}) {
+		t.Errorf("own %v shadowed %v", own, shadowed)
+	}
+	if !strings.Contains(string(data), `"T":"${TOKEN}"`) {
+		t.Errorf("the user's entry is not carried as written: %s", data)
 	}
 }

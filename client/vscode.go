@@ -25,8 +25,9 @@ import (
 // the direction that never under-reports what runs.
 type vscodeClient struct{}
 
-func (vscodeClient) ID() ID        { return VSCode }
-func (vscodeClient) Title() string { return "VS Code" }
+func (vscodeClient) ID() ID          { return VSCode }
+func (vscodeClient) Title() string   { return "VS Code" }
+func (vscodeClient) Command() string { return "" }
 
 // VSCodeMCPFile is the workspace config, relative to the workspace folder.
 const VSCodeMCPFile = ".vscode/mcp.json"

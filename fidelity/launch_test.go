@@ -25,7 +25,7 @@ func (s *sandbox) vetted(servers obj) {
 	}
 	list := append([]*trust.Server(nil), cfg.Servers...)
 	sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
-	out, err := client.VettedConfig(list)
+	out, _, _, err := client.VettedConfig(list, nil, nil)
 	if err != nil {
 		s.t.Fatal(err)
 	}

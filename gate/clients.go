@@ -347,26 +347,18 @@ func (s ClientServer) reviewed() bool {
 // flag cannot carry are left out. Nothing allowed: a name no server has
 // (Gemini CLI refuses an empty value, observed on 0.61.0).
 func (cv *ClientView) GeminiAllowed() []string {
-	project := map[string]bool{}
-	known := map[string]bool{}
-	var out []string
-	for _, s := range cv.Servers {
-		project[s.Name], known[s.Name] = true, true
-		if s.reviewed() && s.Runs && client.GeminiPassable(s.Name) {
-			out = append(out, s.Name)
+	project, own := cv.geminiNames()
+	out := append(project, own...)
+	if len(out) == 0 {
+		known := map[string]bool{}
+		for _, s := range cv.Servers {
+			known[s.Name] = true
 		}
-	}
-	if st := cv.Eval.State; st != nil && st.Gemini != nil {
-		for _, n := range st.Gemini.User {
-			known[n] = true
-		}
-		for _, n := range st.Gemini.UserRuns() {
-			if !project[n] && client.GeminiPassable(n) {
-				out = append(out, n)
+		if st := cv.Eval.State; st != nil && st.Gemini != nil {
+			for _, n := range st.Gemini.User {
+				known[n] = true
 			}
 		}
-	}
-	if len(out) == 0 {
 		none := "mcp-guard-none"
 		for known[none] {
 			none += "-"
@@ -374,6 +366,26 @@ func (cv *ClientView) GeminiAllowed() []string {
 		out = []string{none}
 	}
 	return out
+}
+
+// geminiNames are the reviewed project servers Gemini CLI may run and the
+// user's own it may run (GeminiAllowed).
+func (cv *ClientView) geminiNames() (project, own []string) {
+	inProject := map[string]bool{}
+	for _, s := range cv.Servers {
+		inProject[s.Name] = true
+		if s.reviewed() && s.Runs && client.GeminiPassable(s.Name) {
+			project = append(project, s.Name)
+		}
+	}
+	if st := cv.Eval.State; st != nil && st.Gemini != nil {
+		for _, n := range st.Gemini.UserRuns() {
+			if !inProject[n] && client.GeminiPassable(n) {
+				own = append(own, n)
+			}
+		}
+	}
+	return project, own
 }
 
 // CodexOff are the project servers `mcp-guard launch -- codex` disables
@@ -390,8 +402,9 @@ func (cv *ClientView) CodexOff() []string {
 }
 
 // Handoff is what a launch that hands the client a name list tells the
-// user: the reviewed project servers it runs, and the ones left out
-// (for Gemini CLI also those whose name the flag cannot carry).
+// user: the reviewed project servers it runs, the user's own, and the
+// ones left out (for Gemini CLI also those whose name the flag cannot
+// carry).
 func (cv *ClientView) Handoff() *Snapshot {
 	snap := &Snapshot{}
 	for _, s := range cv.Servers {
@@ -400,6 +413,11 @@ func (cv *ClientView) Handoff() *Snapshot {
 		} else {
 			snap.Left = append(snap.Left, s.Name)
 		}
+	}
+	if cv.Client == client.Gemini {
+		_, snap.Own = cv.geminiNames()
+	} else {
+		snap.OwnAll = true
 	}
 	return snap
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"time"
 
@@ -34,6 +35,12 @@ type Snapshot struct {
 	// Servers are the names it holds, in the configuration's order; Left
 	// those of the configuration it leaves out (declined, or never run).
 	Servers, Left []string
+	// Own are the user's own servers handed over with them (a vetted
+	// file carries them as the user wrote them: Claude Code's user and
+	// local scope); OwnAll: the client keeps every server of the user's
+	// own configuration (a launch that only turns project servers off).
+	Own    []string
+	OwnAll bool
 }
 
 // UseSnapshot reports whether a launch hands agentty a snapshot: for a
@@ -66,7 +73,7 @@ func (v *View) Snapshot() (*Snapshot, error) {
 		keep = append(keep, s)
 		snap.Servers = append(snap.Servers, s.Name)
 	}
-	data, err := client.VettedConfig(keep)
+	data, _, _, err := client.VettedConfig(keep, nil, nil)
 	if err != nil {
 		return nil, fail("", err)
 	}
@@ -127,16 +134,33 @@ func (v *View) Vetted(id client.ID) (*Snapshot, error) {
 			snap.Servers = append(snap.Servers, cs.Name)
 		}
 	}
-	data, err := client.VettedConfig(keep)
+	var own []client.UserServer
+	if cv != nil && cv.Eval.State != nil {
+		own = cv.Eval.State.Own
+	}
+	data, ownNames, shadowed, err := client.VettedConfig(keep, snap.Left, own)
 	if err != nil {
 		return nil, fail("", err)
 	}
+	snap.Own = ownNames
+	if len(shadowed) > 0 {
+		// The user's local server of that name is what Claude Code runs.
+		keep = slices.DeleteFunc(keep, func(s *trust.Server) bool { return slices.Contains(shadowed, s.Name) })
+		snap.Servers = slices.DeleteFunc(snap.Servers, func(n string) bool { return slices.Contains(shadowed, n) })
+		snap.Left = append(snap.Left, shadowed...)
+	}
+	// Read back in the client's dialect: every reviewed entry must read as
+	// reviewed (the user's own are theirs, carried as written).
 	check := c.Parse("vetted", data)
-	if !check.Valid() || len(check.Servers) != len(keep) {
+	if !check.Valid() {
 		return nil, fail("", fmt.Errorf("the vetted file does not read back as written: %v", check.Err))
 	}
-	for i, s := range check.Servers {
-		if s.Name != keep[i].Name || s.Canonical() != keep[i].Canonical() {
+	got := map[string]*trust.Server{}
+	for _, s := range check.Servers {
+		got[s.Name] = s
+	}
+	for _, s := range keep {
+		if g := got[s.Name]; g == nil || g.Canonical() != s.Canonical() {
 			return nil, fail("", fmt.Errorf("the vetted file's server %q does not read back as reviewed", s.Name))
 		}
 	}

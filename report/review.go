@@ -463,38 +463,55 @@ func WriteClientDecisions(w io.Writer, d trust.Decision, servers []gate.ClientSe
 		if c := client.Lookup(client.ID(cs.Key.Client)); c != nil {
 			title = c.Title()
 		}
-		// Only Claude Code is handed a vetted file by launch (client.ClaudeArgv).
-		vetted := client.ID(cs.Key.Client) == client.ClaudeCode
+		// A client launch starts is handed only the reviewed servers; an
+		// editor (Cursor, VS Code) opens its configs itself.
+		cmd := ""
+		if c := client.Lookup(client.ID(cs.Key.Client)); c != nil {
+			cmd = c.Command()
+		}
 		if d == trust.DecisionApproved {
 			how := ""
-			if vetted {
-				how = ": `mcp-guard launch -- claude` hands it over"
+			if cmd != "" {
+				how = ": `mcp-guard launch -- " + cmd + "` hands it over"
 			}
 			p.printf("%s %s  %s  %s\n", st.OK("approved"), Sanitize(cs.Label()), CommandLine(cs.Server),
 				st.Dim("(reviewed "+Short(cs.Deep)+"; "+title+"'s own files unchanged"+how+")"))
 			continue
 		}
-		note := "(`mcp-guard launch` leaves it out; " + title + " started directly may still run it)"
-		if !vetted {
-			note = "(recorded; " + title + " started on its own still runs it: turn it off in " + title + "'s settings, and `mcp-guard launch` refuses to start while it would run)"
+		note := "(`mcp-guard launch -- " + cmd + "` leaves it out; " + title + " started directly may still run it)"
+		if cmd == "" {
+			note = "(recorded; " + title + " opens it on its own: turn it off in " + title + "'s settings)"
 		}
 		p.printf("%s %s  %s\n", st.Warning("declined"), Sanitize(cs.Label()), st.Dim(note))
 	}
 	return p.err
 }
 
-// WriteVettedNote says, in one line, what the launch hands a client.
+// WriteVettedNote says, in one line, what the launch hands a client: the
+// reviewed project servers, the user's own, and what it leaves out.
 func WriteVettedNote(w io.Writer, title string, snap *gate.Snapshot, st Style) error {
 	left := ""
 	if len(snap.Left) > 0 {
-		names := make([]string, len(snap.Left))
-		for i, n := range snap.Left {
-			names[i] = Sanitize(n)
-		}
-		left = "; left out: " + strings.Join(names, ", ")
+		left = "; left out: " + nameList(snap.Left)
 	}
-	_, err := fmt.Fprintf(w, "mcp-guard: %s gets only the %s%s\n", title, plural(len(snap.Servers), "reviewed server", "reviewed servers"), left)
+	own := ""
+	switch {
+	case snap.OwnAll:
+		own = " and every server of your own"
+	case len(snap.Own) > 0:
+		own = " and " + plural(len(snap.Own), "server", "servers") + " of your own (" + nameList(snap.Own) + ")"
+	}
+	_, err := fmt.Fprintf(w, "mcp-guard: %s gets %s%s%s\n", title, plural(len(snap.Servers), "reviewed project server", "reviewed project servers"), own, left)
 	return err
+}
+
+// nameList is names, sanitized, comma-separated.
+func nameList(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = Sanitize(n)
+	}
+	return strings.Join(out, ", ")
 }
 
 // WriteClientReviewItem writes one of a client's servers on the review
@@ -536,4 +553,18 @@ func WriteClientReviewItem(w io.Writer, title string, cs gate.ClientServer, inde
 	p.printf("  why      %s\n", Sanitize(clientGateReason(cs, title)))
 	writeSince(p, since, content, st)
 	return p.err
+}
+
+// WriteUnknownLaunch says what `launch` checked before it starts a
+// command that is not an agent it knows: every agent's servers found
+// here (as `check` does), and that nothing is handed to the command, so an
+// agent it starts reads its own configs (a declined server included).
+func WriteUnknownLaunch(w io.Writer, command string, clients []*gate.ClientView, st Style) error {
+	titles := make([]string, len(clients))
+	for i, cv := range clients {
+		titles[i] = cv.Title
+	}
+	_, err := fmt.Fprintf(w, "mcp-guard: %s is not an agent mcp-guard knows: nothing of %s waits for review (as `mcp-guard check` says), but nothing can be handed to it, so an agent it starts reads its configs itself, declined servers included\n",
+		Sanitize(command), strings.Join(titles, ", "))
+	return err
 }

@@ -41,15 +41,10 @@ func (g *gateView) clientsBlocked(e *env, w io.Writer, only client.ID, vetted bo
 func vetted(e *env) bool { return e.getenv(gate.SnapshotEnv) != "0" }
 
 // launchName is the command `mcp-guard launch --` hands a client its
-// reviewed servers with; "" when launch has no handoff for it.
+// reviewed servers with; "" when launch does not start it.
 func launchName(id client.ID) string {
-	switch id {
-	case client.ClaudeCode:
-		return "claude"
-	case client.Gemini:
-		return "gemini"
-	case client.Codex:
-		return "codex"
+	if c := client.Lookup(id); c != nil {
+		return c.Command()
 	}
 	return ""
 }

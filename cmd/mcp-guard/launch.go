@@ -65,11 +65,15 @@ func runLaunch(ctx context.Context, c *cli.Command, e *env) error {
 		return refusef("fix the configuration, then launch again", "not starting %s: %v", report.Sanitize(args[0]), err)
 	}
 	if who == "" {
-		// A command mcp-guard does not know may start any client, and
-		// nothing can be handed to it: every client found must be clear.
-		if n := g.clientsBlocked(e, e.stderr, "", false, reviewCommandLine(c)); n > 0 {
-			return refusef("review them, then launch again",
-				"not starting %s: %s of other clients for review", report.Sanitize(args[0]), report.Waiting(n, ""))
+		// A command mcp-guard does not know may start any agent: it starts
+		// exactly when `check` passes (every agent's servers, a declined
+		// one never blocking), and is told what it is not handed.
+		if n := g.clientsBlocked(e, e.stderr, "", vetted(e), reviewCommandLine(c)); n > 0 {
+			return refusef("review them (`"+reviewCommandLine(c)+"`), then launch again",
+				"not starting %s: %s for review", report.Sanitize(args[0]), report.Waiting(n, ""))
+		}
+		if len(g.Clients) > 0 {
+			report.WriteUnknownLaunch(e.stderr, args[0], g.Clients, e.style(e.stderr))
 		}
 	}
 	snapshot := g.UseSnapshot(e.getenv)
@@ -147,7 +151,9 @@ func launchClient(ctx context.Context, c *cli.Command, e *env, g *gateView, who 
 				"not starting %s: %s for review", report.Sanitize(args[0]), report.Waiting(len(cv.Blocking(handOver)), "still"))
 		}
 	}
-	if !handOver {
+	if !handOver || cv == nil {
+		// Nothing of the repository to hold back: the agent starts as it
+		// is, with everything the user configured.
 		return execIn(dir, args, e.environ)
 	}
 	if who == client.Gemini || who == client.Codex {
@@ -157,9 +163,7 @@ func launchClient(ctx context.Context, c *cli.Command, e *env, g *gateView, who 
 	if err != nil {
 		return withHint(gateErr(err), "nothing was started")
 	}
-	if len(snap.Left) > 0 {
-		report.WriteVettedNote(e.stderr, title, snap, e.style(e.stderr))
-	}
+	report.WriteVettedNote(e.stderr, title, snap, e.style(e.stderr))
 	return execIn(dir, client.ClaudeArgv(args[0], snap.Path, args[1:]), e.environ)
 }
 
@@ -168,9 +172,6 @@ func launchClient(ctx context.Context, c *cli.Command, e *env, g *gateView, who 
 // the client reads its configs itself after this, so the names are bound,
 // not the entries (the gate checked them moments before).
 func launchByName(e *env, cv *gate.ClientView, title, dir string, args []string) error {
-	if cv == nil {
-		return execIn(dir, args, e.environ) // no project server to hold back
-	}
 	if len(cv.Closed) > 0 {
 		return refusef("`mcp-guard status` shows why", "not starting %s: %s", report.Sanitize(args[0]), cv.Closed[0])
 	}
@@ -181,9 +182,7 @@ func launchByName(e *env, cv *gate.ClientView, title, dir string, args []string)
 			return refusef("rename the server, or remove it", "not starting %s: %s", report.Sanitize(args[0]), report.Sanitize(err.Error()))
 		}
 	}
-	if snap := cv.Handoff(); len(snap.Left) > 0 {
-		report.WriteVettedNote(e.stderr, title, snap, e.style(e.stderr))
-	}
+	report.WriteVettedNote(e.stderr, title, cv.Handoff(), e.style(e.stderr))
 	return execIn(dir, argv, e.environ)
 }
 
