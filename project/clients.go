@@ -273,7 +273,14 @@ func analyzeServer(c *Config, s *trust.Server, src source, opts launch.Options, 
 		configPath = filepath.Join(filepath.FromSlash(opts.Root), filepath.FromSlash(c.Path))
 	}
 	views, used, cwd, envFile := spawnViews(c.Client, s, configPath, vars)
-	dir, placed := spawnDir(c.LaunchDir, cwd, opts.Root)
+	from := c.LaunchDir
+	if c.runDir != nil {
+		from = path.Clean(*c.runDir)
+		if from == "." {
+			from = ""
+		}
+	}
+	dir, placed := spawnDir(from, cwd, opts.Root)
 	var scopes []*launch.Scope
 	for _, v := range views {
 		sc, err := launch.Analyze(v, dir, src, opts)

@@ -57,6 +57,13 @@ type Options struct {
 	// Grants is what agentty consults (the approvals store and
 	// AGENTTY_MCP_ALLOW_PROJECT); Compare uses it for impacts.
 	Grants trust.Grants
+	// RunDir is the repository-relative (slash-separated) directory the
+	// client is started in when that is not the config's own launch
+	// directory: Claude Code reads every .mcp.json from its launch
+	// directory up, Codex every .codex/config.toml layer, and spawns
+	// their servers in the directory it was started in. "" (or ".") for
+	// the root; LoadConfig only.
+	RunDir *string
 	// Env is the environment the clients' interpolation uses and whose
 	// HOME holds their user state (~/.claude.json, ~/.gemini/
 	// trustedFolders.json, ~/.codex/config.toml, …), read by Compare only
@@ -105,6 +112,9 @@ type Config struct {
 
 	// visited are the paths whose entries this answer depends on.
 	visited []string
+	// runDir is where its servers are spawned (Options.RunDir), nil for
+	// LaunchDir.
+	runDir *string
 }
 
 // Findings are the configuration's own findings (parse and integrity),
@@ -421,7 +431,7 @@ func uniqueSorted(ss []string) []string {
 
 // newReader reads one side, remembering resolved paths.
 func newReader(repo *gitscan.Repo, side gitscan.Side, opts Options) *reader {
-	rd := &reader{repo: repo, side: side, cache: map[string]resolution{}, vars: opts.Env.Vars()}
+	rd := &reader{repo: repo, side: side, cache: map[string]resolution{}, vars: opts.Env.Vars(), runDir: opts.RunDir}
 	if top := repo.TopLevel(); top != "" {
 		rd.top = filepath.ToSlash(filepath.Clean(top))
 		rd.tops = []string{rd.top}
@@ -442,7 +452,7 @@ func (rd *reader) loadConfig(p string) (*Config, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s at %s: %w", p, rd.side, err)
 	}
-	c := &Config{Client: id, Path: p, LaunchDir: rd.launch, Linked: res.link.Mode != 0, Entry: res.entry, visited: res.visited}
+	c := &Config{Client: id, Path: p, LaunchDir: rd.launch, Linked: res.link.Mode != 0, Entry: res.entry, visited: res.visited, runDir: rd.runDir}
 	switch {
 	case res.outside:
 		c.Config = trust.UnreadableConfig(p, trust.ScopeProject, errors.New("reached through a symlink that leads outside the repository (or loops)"))

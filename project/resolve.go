@@ -34,6 +34,8 @@ type reader struct {
 	tops []string
 	// vars is the environment the clients' interpolation reads.
 	vars client.Vars
+	// runDir is Options.RunDir.
+	runDir *string
 }
 
 // resolution is one repository path resolved at a side the way the kernel
