@@ -277,8 +277,31 @@ func TestSelectAmbiguous(t *testing.T) {
 	if _, err := v.SelectTargets([]string{"db", "nosuch"}, client.ClaudeCode, trust.DecisionApproved); err == nil {
 		t.Error("a request with an unknown name was accepted")
 	}
-	if _, err := v.Revoke(context.Background(), []string{"claude-code:db"}, false, false); !errors.As(err, &r) || !strings.Contains(r.Msg, "nothing to revoke") {
-		t.Errorf("revoke claude-code:db: %v", err)
+	if _, err := v.Revoke(context.Background(), []string{"claude-code:nosuch"}, false, false); !errors.As(err, &r) || !strings.Contains(r.Msg, "no such server") {
+		t.Errorf("revoke claude-code:nosuch: %v", err)
+	}
+	// Revoking a Claude Code server forgets mcp-guard's review: it waits
+	// again, and agentty's db keeps its review.
+	tg, err := v.SelectTargets([]string{"claude-code:db", "agentty:db"}, "", trust.DecisionApproved)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := v.Decide(context.Background(), trust.DecisionApproved, tg); err != nil {
+		t.Fatal(err)
+	}
+	v = f.view()
+	res, err := v.Revoke(context.Background(), []string{"claude-code:db"}, false, false)
+	if err != nil || len(res.Forgotten) != 1 || !res.Forgotten[0].Changed || len(res.Servers) != 0 {
+		t.Fatalf("revoke claude-code:db: %v %+v", err, res)
+	}
+	v = f.view()
+	if db := f.server(v, "db"); db.State != trust.StateUnreviewed || !db.Blocks {
+		t.Errorf("claude-code:db after revoke: %q blocks %v", db.State, db.Blocks)
+	}
+	for _, gv := range v.Verdicts {
+		if gv.Server.Name == "db" && gv.State != trust.StateReviewed {
+			t.Errorf("agentty's db lost its review: %q", gv.State)
+		}
 	}
 }
 

@@ -193,7 +193,7 @@ func (v *View) Reviewable() error {
 	cfg := v.In.Config
 	switch {
 	case cfg == nil:
-		return refuse("run it in agentty's launch directory, or pass -C DIR", "no MCP configuration here: nothing to review")
+		return refuse("run it in the directory the agent starts in, or pass -C DIR; `mcp-guard status` says what it reads", "no MCP configuration of any agent here: nothing to review")
 	case cfg.Scope != trust.ScopeProject:
 		return refuse("only a project's .agentty/mcp.json is reviewed",
 			"%s is a %s configuration: it did not come with a repository", cfg.Path, cfg.Scope)

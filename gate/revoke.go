@@ -16,9 +16,18 @@ type Revoked struct {
 	Changed bool
 }
 
+// Forgotten is what Revoke did for a server of a client other than
+// agentty: its decisions in mcp-guard's ledger are gone (Changed), so it
+// waits for review again.
+type Forgotten struct {
+	Server  ClientServer
+	Changed bool
+}
+
 // Revocation is what Revoke did.
 type Revocation struct {
-	Servers []Revoked
+	Servers   []Revoked
+	Forgotten []Forgotten
 	// WholeFile: a whole-file approval was asked to go; WholeFileChanged:
 	// there was one and it is gone.
 	WholeFile, WholeFileChanged bool
@@ -27,20 +36,37 @@ type Revocation struct {
 	StillBlanket bool
 }
 
-// Revoke removes servers' approvals from agentty's store (agentty has no
-// revoke): the named ones, every one with all, and the legacy whole-file
-// approval with wholeFile. The whole request is refused if any name is not
-// acceptable; the store is then updated once, under its lock. mcp-guard's
-// ledger keeps its reviews: a revoked server that was reviewed runs again
-// only after agentty asks.
+// Revoke takes back decisions: for agentty it removes servers' approvals
+// from agentty's store (agentty has no revoke), for every other client
+// it forgets mcp-guard's review, so the server waits for review again
+// (mcp-guard wrote nothing in those clients' own files). The named
+// servers (qualified as review takes them), every one with all, and
+// agentty's legacy whole-file approval with wholeFile. The whole request
+// is refused if any name is not acceptable; each store is then updated
+// once, under its lock. mcp-guard's ledger keeps agentty's reviews: a
+// revoked agentty server that was reviewed runs again only after agentty
+// asks.
 func (v *View) Revoke(ctx context.Context, names []string, all, wholeFile bool) (*Revocation, error) {
-	if err := v.revokeClients(names); err != nil {
+	forget, names, err := v.clientRevokes(names, all)
+	if err != nil {
 		return nil, err
 	}
+	out := &Revocation{WholeFile: wholeFile}
+	if len(forget) > 0 {
+		if out.Forgotten, err = v.forget(ctx, forget); err != nil {
+			return nil, err
+		}
+	}
 	cfg := v.In.Config
+	if len(names) == 0 && !wholeFile && (len(forget) > 0 || (all && cfg == nil)) {
+		if all && len(forget) == 0 && len(v.Clients) == 0 {
+			return nil, refuse("run it where an agent's MCP configuration is, or pass -C DIR", "no MCP configuration of any agent here: nothing to revoke")
+		}
+		return out, nil
+	}
 	switch {
 	case cfg == nil:
-		return nil, refuse("run it in agentty's launch directory, or pass -C DIR", "no MCP configuration here: nothing to revoke")
+		return nil, refuse("`mcp-guard status` lists the servers here", "no MCP configuration here has %s: nothing to revoke", quoteList(names))
 	case cfg.Scope != trust.ScopeProject:
 		return nil, refuse("only project servers (.agentty/mcp.json in the launch directory) need approval",
 			"%s is a %s configuration: agentty never gates its servers", cfg.Path, cfg.Scope)
@@ -76,8 +102,7 @@ func (v *View) Revoke(ctx context.Context, names []string, all, wholeFile bool) 
 	if len(problems) > 0 {
 		return nil, refuse("nothing was written; `mcp-guard status` lists the servers", "cannot revoke: %s", strings.Join(problems, "; "))
 	}
-	out := &Revocation{WholeFile: wholeFile}
-	err := trust.UpdateApprovals(ctx, v.In.StorePath, func(ed *trust.ApprovalsEdit) error {
+	err = trust.UpdateApprovals(ctx, v.In.StorePath, func(ed *trust.ApprovalsEdit) error {
 		out.Servers = out.Servers[:0]
 		for _, s := range selected {
 			out.Servers = append(out.Servers, Revoked{Server: s, Changed: ed.Remove(s.Fingerprint)})
@@ -94,36 +119,90 @@ func (v *View) Revoke(ctx context.Context, names []string, all, wholeFile bool) 
 	return out, nil
 }
 
-// revokeClients refuses a revoke that names another client's server:
-// mcp-guard records nothing in their own files, so it has nothing there
-// to take back; a decline is what keeps `mcp-guard launch` from handing
-// the server over.
-func (v *View) revokeClients(names []string) error {
-	var problems []string
+// clientRevokes splits names into the servers of clients other than
+// agentty (a plain name is agentty's when agentty has it; a name two
+// other clients load must be qualified) and the names left for agentty;
+// with all, every server of every other client that has a decision.
+func (v *View) clientRevokes(names []string, all bool) ([]ClientServer, []string, error) {
+	var out []ClientServer
+	var rest, problems []string
+	if all {
+		for _, cv := range v.Clients {
+			for _, cs := range cv.Servers {
+				if cs.Last != nil || cs.State != trust.StateUnreviewed {
+					out = append(out, cs)
+				}
+			}
+		}
+	}
 	for _, name := range names {
-		// A plain name is agentty's when agentty has it: only agentty has
-		// approvals mcp-guard revokes.
-		var found []ClientServer
-		if len(v.lookup(client.Agentty, name)) == 0 {
-			for _, m := range v.lookup("", name) {
-				found = append(found, *m.client)
-			}
+		id, bare := SplitName(name)
+		if id == "" && len(v.lookup(client.Agentty, name)) > 0 || id == client.Agentty {
+			rest = append(rest, bare)
+			continue
 		}
-		if id, rest := SplitName(name); id != "" && id != client.Agentty {
-			for _, m := range v.lookup(id, rest) {
-				found = append(found, *m.client)
-			}
-		}
-		for _, cs := range found {
-			p := fmt.Sprintf("%q is %s's: mcp-guard wrote nothing in its files, so there is nothing to revoke; `mcp-guard review --decline %s` keeps `mcp-guard launch` from handing it over", cs.Label(), cs.Key.Client, cs.Label())
-			if cs.Source != "" && cs.Interactive {
-				p += fmt.Sprintf(", and %s is where its own approval is", cs.Source)
-			}
-			problems = append(problems, p)
+		found := v.lookup(id, bare)
+		switch {
+		case len(found) == 0 && id == "":
+			rest = append(rest, name) // agentty's to refuse
+		case len(found) == 0:
+			problems = append(problems, fmt.Sprintf("%q: %s has no such server here", name, id))
+		case len(found) > 1:
+			problems = append(problems, fmt.Sprintf("%q names a server of more than one client: qualify it (%s)", name, qualified(found)))
+		default:
+			out = append(out, *found[0].client)
 		}
 	}
 	if len(problems) > 0 {
-		return refuse("nothing was written", "cannot revoke: %s", strings.Join(problems, "; "))
+		return nil, nil, refuse("nothing was written; `mcp-guard status` lists the servers", "cannot revoke: %s", strings.Join(problems, "; "))
 	}
-	return nil
+	return out, rest, nil
+}
+
+// qualified names each match as CLIENT:NAME.
+func qualified(ms []match) string {
+	out := make([]string, len(ms))
+	for i, m := range ms {
+		out[i] = string(m.id()) + ":" + bare(m)
+	}
+	return strings.Join(out, ", ")
+}
+
+func bare(m match) string {
+	if m.client != nil {
+		return m.client.Name
+	}
+	return m.agentty.Server.Name
+}
+
+func quoteList(names []string) string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = fmt.Sprintf("%q", n)
+	}
+	return strings.Join(out, ", ")
+}
+
+// forget removes mcp-guard's decisions about servers from the ledger,
+// under its lock: each then waits for review again.
+func (v *View) forget(ctx context.Context, servers []ClientServer) ([]Forgotten, error) {
+	if v.LedgerDir == "" || v.Ledger.Err != nil {
+		return nil, fail("nothing was written; fix or move the ledger first", fmt.Errorf("mcp-guard's ledger cannot be used: %v", v.Ledger.Err))
+	}
+	if v.Ledger.Newer {
+		return nil, fail("use the newer mcp-guard that wrote it", fmt.Errorf("%s was written by a newer mcp-guard: nothing was written", v.Ledger.Path))
+	}
+	var out []Forgotten
+	err := trust.UpdateLedger(ctx, v.LedgerDir, func(ed *trust.LedgerEdit) error {
+		ed.Path = v.Top
+		out = out[:0]
+		for _, cs := range servers {
+			out = append(out, Forgotten{Server: cs, Changed: ed.Forget(cs.Key)})
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fail("nothing was written", err)
+	}
+	return out, nil
 }

@@ -568,3 +568,23 @@ func WriteUnknownLaunch(w io.Writer, command string, clients []*gate.ClientView,
 		Sanitize(command), strings.Join(titles, ", "))
 	return err
 }
+
+// WriteForgotten says what revoke did for servers of clients other than
+// agentty: mcp-guard's review is gone, the client's own approval (if any)
+// is not.
+func WriteForgotten(w io.Writer, forgotten []gate.Forgotten, st Style) error {
+	p := &printer{w: w}
+	for _, f := range forgotten {
+		cs := f.Server
+		if !f.Changed {
+			p.printf("not reviewed %s\n", Sanitize(cs.Label()))
+			continue
+		}
+		note := "mcp-guard's review forgotten: it waits for review again"
+		if cs.Source != "" && cs.Interactive {
+			note += "; its own approval, in " + Sanitize(cs.Source) + ", is untouched"
+		}
+		p.printf("%s %s  %s\n", st.Warning("revoked"), Sanitize(cs.Label()), st.Dim("("+note+")"))
+	}
+	return p.err
+}

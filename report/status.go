@@ -203,7 +203,7 @@ func WriteStatusReview(w io.Writer, in *trust.Inspection, gate []trust.GateVerdi
 	p := &printer{w: w}
 	switch {
 	case in.Config == nil:
-		p.printf("no MCP configuration: agentty would start no MCP servers here\n")
+		p.printf("no MCP configuration of any agent here (%s): no project server starts here\n", clientTitles())
 		if in.Location.Note != "" {
 			p.printf("note: %s\n", Sanitize(in.Location.Note))
 		}
@@ -421,4 +421,14 @@ func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust
 		p.printf("%s %s %s:%d: %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, Sanitize(f.Message))
 	}
 	return p.err
+}
+
+// clientTitles names every client mcp-guard reads, in the registry's
+// order: "agentty, Claude Code, Cursor, …".
+func clientTitles() string {
+	var out []string
+	for _, c := range client.All() {
+		out = append(out, c.Title())
+	}
+	return strings.Join(out, ", ")
 }

@@ -427,7 +427,8 @@ type AuditRecord struct {
 	Client string `json:"client,omitempty"`
 	Config string `json:"config"`
 	Server string `json:"server"`
-	// Decision is "approve", "decline" or "adopt".
+	// Decision is "approve", "decline", "adopt" or "revoke" (the
+	// decisions about the server were forgotten).
 	Decision    string `json:"decision"`
 	Fingerprint string `json:"fingerprint"`
 	Deep        string `json:"deep_fingerprint"`
@@ -483,6 +484,22 @@ func (e *LedgerEdit) Record(r Review) error {
 		Decision: verb, Fingerprint: r.Fingerprint, Deep: r.Deep, Commit: r.Commit,
 	})
 	return nil
+}
+
+// Forget removes the decisions about the server of k, so that it waits
+// for review again, and queues an audit line saying so ("revoke"); false
+// when there was none.
+func (e *LedgerEdit) Forget(k ReviewKey) bool {
+	r, ok := e.reviews[k]
+	if !ok {
+		return false
+	}
+	delete(e.reviews, k)
+	e.audit = append(e.audit, AuditRecord{
+		Time: time.Now().UTC(), Repository: k.Repo, Path: e.Path, Client: k.Client, Config: k.Config, Server: k.Server,
+		Decision: "revoke", Fingerprint: r.Fingerprint, Deep: r.Deep,
+	})
+	return true
 }
 
 // UpdateLedger changes the ledger in dir under an exclusive lock

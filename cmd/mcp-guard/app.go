@@ -150,7 +150,7 @@ func newApp(e *env) *cli.Command {
 		EnableShellCompletion:           true,
 		ConfigureShellCompletionCommand: configureCompletion,
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "C", Usage: "run as if mcp-guard was started in `DIR` (agentty's launch directory)"},
+			&cli.StringFlag{Name: "C", Usage: "run as if mcp-guard was started in `DIR` (the directory the agent starts in)"},
 			&cli.BoolFlag{Name: "quiet", Aliases: []string{"q"}, Usage: quietHelp},
 			&cli.BoolFlag{Name: "version", Local: true, Usage: "print mcp-guard's version"},
 		},
@@ -298,7 +298,7 @@ func launchDir(c *cli.Command) (string, error) {
 		return "", failf("check the path given to -C", "-C %s: %v", dir, errors.Unwrap(err))
 	}
 	if !fi.IsDir() {
-		return "", failf("-C takes a directory (agentty's launch directory)", "-C %s: not a directory", dir)
+		return "", failf("-C takes a directory (the one the agent starts in)", "-C %s: not a directory", dir)
 	}
 	return abs, nil
 }

@@ -31,7 +31,7 @@ func approveCommand(e *env) *cli.Command {
 func revokeCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "revoke",
-		Usage:     "remove project servers' approvals from agentty's store (agentty has no revoke)",
+		Usage:     "take back reviews: the servers wait for review again (agentty's approvals are removed from its store)",
 		UsageText: "mcp-guard [-C DIR] revoke NAME... | --all | --whole-file",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "all", Usage: "revoke every server of the configuration"},
@@ -60,6 +60,7 @@ func revokeApprovals(ctx context.Context, c *cli.Command, e *env) error {
 		return gateErr(err)
 	}
 	st := e.style(e.info)
+	report.WriteForgotten(e.info, res.Forgotten, st)
 	for _, r := range res.Servers {
 		if r.Changed {
 			fmt.Fprintf(e.info, "%s %s  %s\n", st.Warning("revoked"), report.Sanitize(r.Server.Name), st.Dim(report.Short(r.Server.Fingerprint)))
@@ -67,7 +68,7 @@ func revokeApprovals(ctx context.Context, c *cli.Command, e *env) error {
 			fmt.Fprintf(e.info, "not approved %s  %s\n", report.Sanitize(r.Server.Name), st.Dim(report.Short(r.Server.Fingerprint)))
 		}
 	}
-	if all && len(res.Servers) == 0 && !wholeFile {
+	if all && len(res.Servers) == 0 && len(res.Forgotten) == 0 && !wholeFile {
 		fmt.Fprintf(e.info, "no gated servers in %s: nothing to revoke\n", report.Sanitize(g.configPath()))
 	}
 	if res.WholeFile {

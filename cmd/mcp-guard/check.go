@@ -44,8 +44,11 @@ func checkCommand(e *env) *cli.Command {
 			if g.clientsBlocked(e, e.info, "", vetted(e), reviewCommandLine(c)) > 0 || needs {
 				return attention()
 			}
-			if g.In.Config != nil || len(g.Clients) == 0 {
-				fmt.Fprintln(e.info, "nothing waits for review: agentty may start here")
+			switch {
+			case g.In.Config != nil:
+				fmt.Fprintln(e.info, "nothing of agentty waits for review: `mcp-guard launch -- agentty` may start here")
+			case len(g.Clients) == 0:
+				fmt.Fprintln(e.info, "nothing waits for review: no agent's MCP configuration here")
 			}
 			for _, cv := range g.Clients {
 				if name := launchName(cv.Client); name != "" {

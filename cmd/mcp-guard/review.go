@@ -92,7 +92,7 @@ func runReview(ctx context.Context, c *cli.Command, e *env) error {
 		return g.decide(ctx, e, e.info, decision, targets)
 	}
 	if len(blocking) == 0 {
-		fmt.Fprintln(e.info, "nothing waits for review here: agentty may start")
+		fmt.Fprintln(e.info, "nothing waits for review here")
 		return nil
 	}
 	if !e.interactive() {
