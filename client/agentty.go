@@ -11,9 +11,10 @@ import (
 // the real file system and HOME itself, not Env.FS.
 type agenttyClient struct{}
 
-func (agenttyClient) ID() ID          { return Agentty }
-func (agenttyClient) Title() string   { return "agentty" }
-func (agenttyClient) Command() string { return "agentty" }
+func (agenttyClient) ID() ID             { return Agentty }
+func (agenttyClient) Title() string      { return "agentty" }
+func (agenttyClient) Command() string    { return "agentty" }
+func (agenttyClient) Handover() Handover { return HandSnapshotEnv }
 
 // Configs is trust.Discover's one file (agentty never walks up).
 func (agenttyClient) Configs(launchDir, _ string, env Env) ([]string, error) {

@@ -15,9 +15,10 @@ import (
 // that never under-reports what runs, for the fidelity suite to settle.
 type claudeClient struct{}
 
-func (claudeClient) ID() ID          { return ClaudeCode }
-func (claudeClient) Title() string   { return "Claude Code" }
-func (claudeClient) Command() string { return "claude" }
+func (claudeClient) ID() ID             { return ClaudeCode }
+func (claudeClient) Title() string      { return "Claude Code" }
+func (claudeClient) Command() string    { return "claude" }
+func (claudeClient) Handover() Handover { return HandConfigFile }
 func (claudeClient) Parse(path string, data []byte) *trust.Config {
 	return trust.ParseDialect(path, data, trust.ScopeProject, trust.ClaudeCode)
 }

@@ -38,6 +38,9 @@ type Client interface {
 	// what `mcp-guard launch --` recognises, `shell-init` wraps and hints
 	// name; "" for an editor, which launch does not start.
 	Command() string
+	// Handover is how `mcp-guard launch` hands it exactly the reviewed
+	// servers.
+	Handover() Handover
 	// Configs are the absolute paths of the project configs the client
 	// reads when launched in launchDir (gitTop: the repository's real top
 	// directory, "" outside git), in precedence order: an earlier file
@@ -57,6 +60,29 @@ type Client interface {
 	// keeps the server running without asking, in the client's words.
 	Impact(st *State, old, new *trust.Server) Impact
 }
+
+// Handover is how `mcp-guard launch` hands a client exactly the reviewed
+// servers.
+type Handover int
+
+const (
+	// HandNothing: launch does not start it (an editor).
+	HandNothing Handover = iota
+	// HandSnapshotEnv: a snapshot file of the reviewed servers, named by
+	// an environment variable the client reads instead of the project's
+	// config (agentty's AGENTTY_MCP_CONFIG).
+	HandSnapshotEnv
+	// HandConfigFile: a vetted file of the reviewed servers and the
+	// user's own, on the command line, with every other config ignored
+	// (ClaudeArgv).
+	HandConfigFile
+	// HandAllowNames: the names that may run, on the command line
+	// (GeminiArgv): the client reads the entries itself.
+	HandAllowNames
+	// HandDisableNames: the project servers that must not run, turned off
+	// on the command line (CodexArgv).
+	HandDisableNames
+)
 
 // FS is how the package reads files: absolute paths only.
 type FS interface {

@@ -22,9 +22,10 @@ import (
 // under-reports what runs.
 type codexClient struct{}
 
-func (codexClient) ID() ID          { return Codex }
-func (codexClient) Title() string   { return "Codex" }
-func (codexClient) Command() string { return "codex" }
+func (codexClient) ID() ID             { return Codex }
+func (codexClient) Title() string      { return "Codex" }
+func (codexClient) Command() string    { return "codex" }
+func (codexClient) Handover() Handover { return HandDisableNames }
 
 // CodexConfigFile is a project layer below a directory.
 var CodexConfigFile = filepath.Join(".codex", "config.toml")

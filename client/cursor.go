@@ -22,9 +22,10 @@ import (
 // under-reports what runs.
 type cursorClient struct{}
 
-func (cursorClient) ID() ID          { return Cursor }
-func (cursorClient) Title() string   { return "Cursor" }
-func (cursorClient) Command() string { return "" }
+func (cursorClient) ID() ID             { return Cursor }
+func (cursorClient) Title() string      { return "Cursor" }
+func (cursorClient) Command() string    { return "" }
+func (cursorClient) Handover() Handover { return HandNothing }
 
 // CursorMCPFile is the project config, relative to the workspace folder.
 const CursorMCPFile = ".cursor/mcp.json"

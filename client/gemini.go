@@ -17,9 +17,10 @@ import (
 // never under-reports what runs.
 type geminiClient struct{}
 
-func (geminiClient) ID() ID          { return Gemini }
-func (geminiClient) Title() string   { return "Gemini CLI" }
-func (geminiClient) Command() string { return "gemini" }
+func (geminiClient) ID() ID             { return Gemini }
+func (geminiClient) Title() string      { return "Gemini CLI" }
+func (geminiClient) Command() string    { return "gemini" }
+func (geminiClient) Handover() Handover { return HandAllowNames }
 func (geminiClient) Parse(path string, data []byte) *trust.Config {
 	return trust.ParseDialect(path, data, trust.ScopeProject, trust.GeminiCLI)
 }

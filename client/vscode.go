@@ -25,9 +25,10 @@ import (
 // the direction that never under-reports what runs.
 type vscodeClient struct{}
 
-func (vscodeClient) ID() ID          { return VSCode }
-func (vscodeClient) Title() string   { return "VS Code" }
-func (vscodeClient) Command() string { return "" }
+func (vscodeClient) ID() ID             { return VSCode }
+func (vscodeClient) Title() string      { return "VS Code" }
+func (vscodeClient) Command() string    { return "" }
+func (vscodeClient) Handover() Handover { return HandNothing }
 
 // VSCodeMCPFile is the workspace config, relative to the workspace folder.
 const VSCodeMCPFile = ".vscode/mcp.json"

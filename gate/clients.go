@@ -48,6 +48,10 @@ type ClientServer struct {
 	Key    trust.ReviewKey
 	Deep   string
 	NoDeep string
+	// Agentty is agentty's own verdict for one of its servers (nil for
+	// every other client): its approvals store is the one client store
+	// mcp-guard writes, and Decide writes it for these.
+	Agentty *trust.GateVerdict
 	// Outside: the config lies outside the git work tree (above its top,
 	// or no git at all), where mcp-guard does not fingerprint what a
 	// server runs: it cannot be reviewed, a launch that hands the client
@@ -96,8 +100,15 @@ func (cv *ClientView) Since(cs ClientServer) *trust.Change {
 	return &trust.Change{Server: cs.Name}
 }
 
-// Label is how messages name the server: "claude-code:db".
-func (s ClientServer) Label() string { return string(s.Key.Client) + ":" + s.Name }
+// Label is how messages name the server: "claude-code:db", "agentty:db"
+// (what review --approve takes, whatever else is here).
+func (s ClientServer) Label() string {
+	id := s.Key.Client
+	if id == "" {
+		id = string(client.Agentty)
+	}
+	return id + ":" + s.Name
+}
 
 // clientEnv is the environment package client evaluates in.
 func clientEnv(env Env) client.Env {
@@ -308,7 +319,7 @@ func (l location) load(ctx context.Context, repo *gitscan.Repo, p, launchReal st
 func (cv *ClientView) Blocking(vetted bool) []ClientServer {
 	var out []ClientServer
 	for _, s := range cv.Servers {
-		if s.Blocks || (!vetted && s.Runs && (s.State == trust.StateDeclined || s.Outside)) {
+		if s.Blocks || (!vetted && s.Runs && (s.Why == trust.GateDeclinedRuns || s.Outside)) {
 			out = append(out, s)
 		}
 	}

@@ -131,6 +131,17 @@ func (v *View) record(ctx context.Context, d trust.Decision, targets []trust.Gat
 }
 
 func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, inject func(step) error) ([]Outcome, error) {
+	// agentty's servers, however they were selected, are recorded as
+	// agentty's: its store first or last, as below.
+	var others []ClientServer
+	for _, cs := range t.Clients {
+		if cs.Agentty != nil {
+			t.Agentty = append(t.Agentty, *cs.Agentty)
+		} else {
+			others = append(others, cs)
+		}
+	}
+	t.Clients = others
 	targets := t.Agentty
 	if d != trust.DecisionApproved && d != trust.DecisionDeclined {
 		return nil, fmt.Errorf("decision %q: not one mcp-guard records", d)

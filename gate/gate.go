@@ -48,8 +48,10 @@ type View struct {
 	// deep fingerprints, by name.
 	Servers map[string]project.Server
 	// Clients are the other clients found in Dir (Claude Code's
-	// .mcp.json walk-up), each with its own review state.
+	// .mcp.json walk-up), each with its own review state; All puts
+	// agentty's view in front of them.
 	Clients []*ClientView
+	agentty *ClientView
 }
 
 // Refusal is a request the gate understood and refused (the CLI's exit
@@ -108,6 +110,7 @@ func Evaluate(ctx context.Context, dir string, env Env) (*View, error) {
 	if err := v.evaluateClients(ctx, env); err != nil {
 		return nil, err
 	}
+	v.agentty = v.agenttyView()
 	return v, nil
 }
 

@@ -96,7 +96,7 @@ func (v *View) SelectTargets(names []string, only client.ID, d trust.Decision) (
 			if only != "" {
 				where = "in " + string(only) + "'s configuration"
 			}
-			problems = append(problems, fmt.Sprintf("%q: no such server %s", name, where))
+			problems = append(problems, fmt.Sprintf("%q: no such server %s", name, where)+v.closedNote(only))
 			continue
 		case len(found) > 1:
 			var ids []string
@@ -193,4 +193,22 @@ func (v *View) clientHead(cs ClientServer) string {
 		return cv.Head
 	}
 	return ""
+}
+
+// closedNote is what keeps mcp-guard from seeing every server here (an
+// agent whose configuration it cannot read), for a message saying a name
+// was not found; "" when nothing does.
+func (v *View) closedNote(only client.ID) string {
+	var out []string
+	for _, cv := range v.All() {
+		if only == "" || cv.Client == only {
+			for _, c := range cv.Closed {
+				out = append(out, cv.Title+": "+c)
+			}
+		}
+	}
+	if len(out) == 0 {
+		return ""
+	}
+	return " (" + strings.Join(out, "; ") + ")"
 }

@@ -410,9 +410,21 @@ func WriteSnapshotNote(w io.Writer, configPath string, snap *gate.Snapshot, st S
 }
 
 // ClientGateText says why a client's server blocks (or would, declined),
-// after the client's own reason.
+// after the client's own reason; agentty's in its established words.
 func ClientGateText(cs gate.ClientServer, title string) string {
+	if cs.Agentty != nil {
+		return GateReasonText(*cs.Agentty)
+	}
 	return clientGateReason(cs, title) + " (" + cs.ServerVerdict.Why + ")"
+}
+
+// ClientWords is why the client runs a server, in its words: agentty's
+// verdict, or the client's own reason.
+func ClientWords(cs gate.ClientServer) string {
+	if cs.Agentty != nil {
+		return GateReasonText(*cs.Agentty)
+	}
+	return cs.ServerVerdict.Why
 }
 
 func clientGateReason(cs gate.ClientServer, title string) string {
@@ -434,23 +446,37 @@ func clientGateReason(cs gate.ClientServer, title string) string {
 	return why
 }
 
-// WriteClientBlocking lists a client's servers that keep `mcp-guard
-// launch` from starting it, and its closed gate's reasons, with the
-// command that reviews them.
+// WriteClientBlocking lists an agent's servers that keep `mcp-guard
+// launch` from starting it, each with what it runs, its config and why it
+// waits, and its closed gate's reasons, with the command that reviews
+// them.
 func WriteClientBlocking(w io.Writer, cv *gate.ClientView, blocking []gate.ClientServer, reviewCmd string, st Style) error {
 	p := &printer{w: w}
 	for _, c := range cv.Closed {
 		p.printf("%s %s: %s\n", st.Danger("closed"), cv.Title, Sanitize(c))
 	}
-	if len(blocking) > 0 {
-		p.printf("%s: %s for review:\n", cv.Title, Waiting(len(blocking), ""))
-		var labels []string
-		for _, cs := range blocking {
-			p.printf("  %s  %s  %s\n", st.Bold(Sanitize(cs.Name)), st.Dim(Sanitize(cs.Config)), Sanitize(ClientGateText(cs, cv.Title)))
-			labels = append(labels, quoteWord(cs.Label()))
-		}
-		p.printf("review them: %s --approve %s   (or --decline)\n", reviewCmd, strings.Join(labels, " "))
+	if len(blocking) == 0 {
+		return p.err
 	}
+	if reviewCmd == "" {
+		reviewCmd = "mcp-guard review"
+	}
+	p.printf("%s: %s for review:\n", st.Bold(cv.Title), Waiting(len(blocking), ""))
+	width := 0
+	for _, cs := range blocking {
+		width = max(width, min(len([]rune(Sanitize(cs.Name))), 24))
+	}
+	var labels []string
+	for _, cs := range blocking {
+		cmd := ""
+		if cs.Server != nil {
+			cmd = CommandLine(cs.Server)
+		}
+		p.printf("  %s %s  %s\n", st.Warning("!"), padRight(Sanitize(cs.Name), width), cmd)
+		p.printf("  %s %s  %s  %s\n", " ", padRight("", width), st.Dim(Sanitize(cs.Config)), Sanitize(ClientGateText(cs, cv.Title)))
+		labels = append(labels, quoteWord(cs.Label()))
+	}
+	p.printf("review them: %s  (or %s --approve %s, or --decline)\n", reviewCmd, reviewCmd, strings.Join(labels, " "))
 	return p.err
 }
 

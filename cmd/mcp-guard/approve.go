@@ -100,29 +100,19 @@ func approveServers(ctx context.Context, c *cli.Command, e *env) error {
 		return err
 	}
 	g.warnLedger(e)
-	if len(g.Clients) > 0 || c.String("client") != "" {
-		t := g.RunnableTargets()
-		if !all {
-			if t, err = g.SelectTargets(names, client.ID(c.String("client")), trust.DecisionApproved); err != nil {
-				return gateErr(err)
-			}
-		} else if t.Len() == 0 {
-			fmt.Fprintln(e.info, "no servers here: nothing to approve")
-			return nil
+	t := g.RunnableTargets()
+	if !all {
+		if t, err = g.SelectTargets(names, client.ID(c.String("client")), trust.DecisionApproved); err != nil {
+			return gateErr(err)
 		}
-		return g.decideAll(ctx, e, trust.DecisionApproved, t)
+	} else if t.Len() == 0 {
+		fmt.Fprintln(e.info, "no servers here: nothing to approve")
+		return nil
 	}
-	if err := g.reviewable(); err != nil {
+	outcomes, err := g.decideAll(ctx, e, e.info, trust.DecisionApproved, t)
+	if err != nil {
 		return err
 	}
-	var targets []trust.GateVerdict
-	if all {
-		if targets = g.Runnable(); len(targets) == 0 {
-			fmt.Fprintf(e.info, "no servers in %s: nothing to approve\n", report.Sanitize(g.configPath()))
-			return nil
-		}
-	} else if targets, err = g.select_(names, true); err != nil {
-		return err
-	}
-	return g.decide(ctx, e, e.info, trust.DecisionApproved, targets)
+	report.WriteRestartNote(e.info, outcomes)
+	return nil
 }

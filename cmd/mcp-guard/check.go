@@ -29,28 +29,16 @@ func checkCommand(e *env) *cli.Command {
 				return err
 			}
 			g.warnLedger(e)
-			// Every client found: agentty first, then the others.
-			needs := false
-			blocking := g.Blocking(g.UseSnapshot(e.getenv))
-			if err := g.invalid(); err != nil {
-				fmt.Fprintln(e.info, err)
-				needs = true
-			} else if len(blocking) > 0 {
-				if err := report.WriteBlocking(e.info, g.configPath(), blocking, reviewCommandLine(c), e.style(e.info)); err != nil {
-					return failf("", "writing the list: %v", err)
-				}
-				needs = true
-			}
-			if g.clientsBlocked(e, e.info, "", vetted(e), reviewCommandLine(c)) > 0 || needs {
+			// Every agent found, agentty first, in one walk: the same
+			// question launch asks (a declined server never blocks while
+			// launch hands over only what was reviewed).
+			if g.clientsBlocked(e, e.info, "", vetted(e), reviewCommandLine(c)) > 0 {
 				return attention()
 			}
-			switch {
-			case g.In.Config != nil:
-				fmt.Fprintln(e.info, "nothing of agentty waits for review: `mcp-guard launch -- agentty` may start here")
-			case len(g.Clients) == 0:
-				fmt.Fprintln(e.info, "nothing waits for review: no agent's MCP configuration here")
+			if len(g.All()) == 0 {
+				fmt.Fprintln(e.info, "nothing waits for review: no agent's project MCP configuration here")
 			}
-			for _, cv := range g.Clients {
+			for _, cv := range g.All() {
 				if name := launchName(cv.Client); name != "" {
 					fmt.Fprintf(e.info, "nothing of %s waits for review: `mcp-guard launch -- %s` may start here\n", cv.Title, name)
 				} else {
@@ -58,20 +46,12 @@ func checkCommand(e *env) *cli.Command {
 				}
 				for _, cs := range cv.Servers {
 					switch {
-					case cs.Runs && cs.State == trust.StateDeclined:
+					case cs.Runs && cs.Why == trust.GateDeclinedRuns:
 						fmt.Fprintf(e.info, "note: you declined %s; mcp-guard launch leaves it out, but %s started directly would still run it (%s)\n",
-							report.Sanitize(cs.Label()), cv.Title, report.Sanitize(cs.ServerVerdict.Why))
+							report.Sanitize(cs.Label()), cv.Title, report.Sanitize(report.ClientWords(cs)))
 					case cs.Runs && cs.Outside && cs.State != trust.StateReviewed:
 						fmt.Fprintf(e.info, "note: %s is in %s, outside the work tree: mcp-guard cannot review it, so launch leaves it out\n",
 							report.Sanitize(cs.Label()), report.Sanitize(cs.Config))
-					}
-				}
-			}
-			if g.UseSnapshot(e.getenv) {
-				for _, v := range g.Verdicts {
-					if v.Why == trust.GateDeclinedRuns {
-						fmt.Fprintf(e.info, "note: you declined %s; mcp-guard launch leaves it out, but agentty started directly would still run it (%s)\n",
-							report.Sanitize(v.Server.Name), report.Sanitize(report.GateReasonText(v)))
 					}
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -13,17 +14,18 @@ import (
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
-// clientsBlocked lists, for every client other than agentty (only one
-// when only is set), what keeps a launch of it from starting, and returns
-// how many servers block plus one per client whose gate is closed.
-// vetted: the launch hands the client the vetted file.
-func (g *gateView) clientsBlocked(e *env, w io.Writer, only client.ID, vetted bool, reviewCmd string) int {
+// clientsBlocked lists, for every agent found here (only one when only is
+// set), what keeps a launch of it from starting, and returns how many
+// servers block plus one per agent whose gate is closed. handOver: the
+// launch hands the agent only the reviewed servers (then a declined one
+// does not block).
+func (g *gateView) clientsBlocked(e *env, w io.Writer, only client.ID, handOver bool, reviewCmd string) int {
 	n := 0
-	for _, cv := range g.Clients {
+	for _, cv := range g.All() {
 		if only != "" && cv.Client != only {
 			continue
 		}
-		b := cv.Blocking(vetted)
+		b := cv.Blocking(handOver)
 		if len(b) == 0 && len(cv.Closed) == 0 {
 			continue
 		}
@@ -52,123 +54,226 @@ func launchName(id client.ID) string {
 // clientFlag restricts server names to one client.
 var clientFlag = &cli.StringFlag{Name: "client", Usage: "the client the names are of (agentty, claude-code); CLIENT:NAME does the same per name"}
 
-// decideAll records one decision for servers of every client
+// decideAll records one decision for servers of every agent
 // (gate.Decide) and says what it did.
-func (g *gateView) decideAll(ctx context.Context, e *env, d trust.Decision, t gate.Targets) error {
+func (g *gateView) decideAll(ctx context.Context, e *env, w io.Writer, d trust.Decision, t gate.Targets) ([]gate.Outcome, error) {
 	outcomes, err := g.Decide(ctx, d, t)
 	if err != nil {
-		return gateErr(err)
+		return nil, gateErr(err)
 	}
-	report.WriteDecisions(e.info, outcomes, e.style(e.info))
-	report.WriteClientDecisions(e.info, d, t.Clients, e.style(e.info))
-	return nil
+	st := e.style(w)
+	report.WriteDecisions(w, outcomes, st)
+	report.WriteClientDecisions(w, d, notAgentty(t.Clients), st)
+	return outcomes, nil
 }
 
-// reviewClients is review where other clients than agentty are found:
-// decisions by name across clients; without one, agentty's review as
-// usual, then what of the other clients waits.
-func (g *gateView) reviewClients(ctx context.Context, c *cli.Command, e *env, names []string, approve, decline, all bool) error {
+// notAgentty are the servers of clients other than agentty (whose
+// decisions report.WriteDecisions says, from gate.Decide's outcomes).
+func notAgentty(servers []gate.ClientServer) []gate.ClientServer {
+	var out []gate.ClientServer
+	for _, cs := range servers {
+		if cs.Agentty == nil {
+			out = append(out, cs)
+		}
+	}
+	return out
+}
+
+// pending is one server that waits for review, and its agent.
+type pending struct {
+	cv *gate.ClientView
+	cs gate.ClientServer
+}
+
+// waiting are the servers of every agent here (only's, when set) that
+// keep a launch from starting, in All's order.
+func (g *gateView) waiting(only client.ID, handOver bool) []pending {
+	var out []pending
+	for _, cv := range g.All() {
+		if only != "" && cv.Client != only {
+			continue
+		}
+		for _, cs := range cv.Blocking(handOver) {
+			out = append(out, pending{cv, cs})
+		}
+	}
+	return out
+}
+
+// review is `mcp-guard review` for every agent found here: decisions by
+// name (qualified when two agents load a name) or for --all of what waits;
+// without them, one review of what waits across every agent (one counter,
+// q ends it), or on no terminal the list of it.
+func (g *gateView) review(ctx context.Context, c *cli.Command, e *env, names []string, approve, decline, all bool) error {
 	d := trust.DecisionApproved
 	if decline {
 		d = trust.DecisionDeclined
 	}
-	agentty := g.In.Config != nil && g.Reviewable() == nil
+	only := client.ID(c.String("client"))
+	if only != "" && client.Lookup(only) == nil {
+		return usageError("--client: no client %q (the clients are %s)", only, clientIDs())
+	}
+	handOver := vetted(e)
 	if approve || decline {
 		var t gate.Targets
 		if all {
-			if agentty {
-				t.Agentty = g.Blocking(g.UseSnapshot(e.getenv))
-			}
-			for _, cv := range g.Clients {
-				t.Clients = append(t.Clients, cv.Blocking(vetted(e))...)
+			for _, p := range g.waiting(only, handOver) {
+				t.Clients = append(t.Clients, p.cs)
 			}
 		} else {
 			var err error
-			if t, err = g.SelectTargets(names, client.ID(c.String("client")), d); err != nil {
+			if t, err = g.SelectTargets(names, only, d); err != nil {
 				return gateErr(err)
 			}
 		}
+		closed := g.writeClosed(e, only, reviewCommandLine(c))
 		if t.Len() == 0 {
+			if closed {
+				return attention()
+			}
 			fmt.Fprintln(e.info, "nothing waits for review here")
 			return nil
 		}
-		return g.decideAll(ctx, e, d, t)
+		outcomes, err := g.decideAll(ctx, e, e.info, d, t)
+		if err != nil {
+			return err
+		}
+		report.WriteRestartNote(e.info, outcomes)
+		if closed {
+			return attention()
+		}
+		return nil
 	}
-	needs := false
-	if err := g.invalid(); err != nil {
-		fmt.Fprintln(e.info, err)
-		needs = true
+	if len(g.All()) == 0 {
+		// As check: with nothing configured, nothing waits.
+		fmt.Fprintln(e.info, "no MCP configuration of any agent here: nothing to review")
+		return nil
 	}
-	if agentty {
-		if blocking := g.Blocking(g.UseSnapshot(e.getenv)); len(blocking) > 0 {
-			if e.interactive() {
-				left, err := g.interactive(ctx, e, blocking, newTerminalKeys(e.stdin))
-				if err != nil {
-					return err
-				}
-				needs = left > 0
-			} else {
-				report.WriteBlocking(e.info, g.configPath(), blocking, reviewCommandLine(c), e.style(e.info))
-				needs = true
+	needs := g.writeClosed(e, only, reviewCommandLine(c))
+	queue := g.waiting(only, handOver)
+	switch {
+	case len(queue) == 0 && needs:
+		return attention()
+	case len(queue) == 0:
+		fmt.Fprintln(e.info, "nothing waits for review here")
+		return nil
+	case !e.interactive():
+		st := e.style(e.info)
+		g.clientsBlocked(e, e.info, only, handOver, reviewCommandLine(c))
+		// What changed in the servers reviewed before, so a decision
+		// given with --approve need not be blind.
+		for i, p := range queue {
+			if p.cs.Last != nil {
+				fmt.Fprintln(e.info)
+				g.writeItem(ctx, e, e.info, st, queue, i, nil)
 			}
 		}
-	}
-	if e.interactive() {
-		for _, cv := range g.Clients {
-			if b := cv.Blocking(vetted(e)); len(b) > 0 {
-				left, err := g.interactiveClient(ctx, e, cv, b, newTerminalKeys(e.stdin))
-				if err != nil {
-					return err
-				}
-				needs = needs || left > 0
-			}
-			if len(cv.Closed) > 0 {
-				report.WriteClientBlocking(e.info, cv, nil, reviewCommandLine(c), e.style(e.info))
-				needs = true
-			}
-		}
-	} else if g.clientsBlocked(e, e.info, "", vetted(e), reviewCommandLine(c)) > 0 {
-		needs = true
-	}
-	if needs {
+		fmt.Fprintln(e.stderr, "mcp-guard: not a terminal, so nothing was asked; decide with --approve NAME... or --decline NAME...")
 		return attention()
 	}
-	fmt.Fprintln(e.info, "nothing waits for review here")
+	left, err := g.interactive(ctx, e, queue, newTerminalKeys(e.stdin))
+	if err != nil {
+		return err
+	}
+	if left > 0 || needs {
+		return attention()
+	}
 	return nil
 }
 
-// interactiveClient asks about each of a client's blocking servers with
-// the review keys, records each decision in the ledger, and returns how
-// many still wait. Ctrl-C ends the command with exit status 130.
-func (g *gateView) interactiveClient(ctx context.Context, e *env, cv *gate.ClientView, blocking []gate.ClientServer, keys keyReader) (left int, err error) {
+// writeClosed says, for every agent here (only's), why its gate stays
+// closed whatever is reviewed; false when none is closed.
+func (g *gateView) writeClosed(e *env, only client.ID, reviewCmd string) bool {
+	closed := false
+	for _, cv := range g.All() {
+		if len(cv.Closed) > 0 && (only == "" || cv.Client == only) {
+			report.WriteClientBlocking(e.info, cv, nil, reviewCmd, e.style(e.info))
+			closed = true
+		}
+	}
+	return closed
+}
+
+// interactive asks about each server of queue, across agents, with the
+// review keys (report's key table, the one `?` lists), records each
+// decision, and returns how many still wait for review. keys.key is
+// called once the server's screen is written, and a terminalKeys reader
+// drops whatever was typed before it shows the prompt. q ends the whole
+// review; Ctrl-C does too, with exit status 130.
+func (g *gateView) interactive(ctx context.Context, e *env, queue []pending, keys keyReader) (left int, err error) {
 	w := e.stdout
 	st := e.style(w)
-	var since *trust.Change
-	var content *report.ChangeContent
+	findings := g.findings()
+	var decided []gate.Outcome
+	defer func() { report.WriteRestartNote(w, decided) }()
+	var shown func()
 	show := func(i int, again bool) {
-		cs := blocking[i]
 		if !again {
-			since = cv.Since(cs)
-			content = changeContentAt(ctx, e, cv.Top, cv.Head, cs.Last.Baseline(), since)
+			shown = g.itemWriter(ctx, e, w, st, queue, i, findings)
 		}
-		report.WriteClientReviewItem(w, cv.Title, cs, i+1, len(blocking), since, content, st)
+		shown()
 	}
-	label := func(i int) string { return blocking[i].Label() }
+	label := func(i int) string { return queue[i].cs.Label() }
 	decide := func(i int, a report.ReviewAction) (bool, int, error) {
-		cs := blocking[i]
-		d := trust.DecisionApproved
+		cs := queue[i].cs
+		d, verb := trust.DecisionApproved, "approved"
 		if a == report.ReviewDecline {
-			d = trust.DecisionDeclined
+			d, verb = trust.DecisionDeclined, "declined"
 		}
 		if cs.Deep == "" {
-			fmt.Fprintf(w, "mcp-guard could not fingerprint what it runs (%s), so it cannot be reviewed\n", report.Sanitize(cs.NoDeep))
+			why := ""
+			if cs.NoDeep != "" {
+				why = " (" + report.Sanitize(cs.NoDeep) + ")"
+			}
+			fmt.Fprintf(w, "mcp-guard could not fingerprint what it runs%s, so it cannot be %s\n", why, verb)
 			return false, 0, nil
 		}
-		if _, err := g.Decide(ctx, d, gate.Targets{Clients: []gate.ClientServer{cs}}); err != nil {
-			return false, 0, gateErr(err)
+		o, err := g.decideAll(ctx, e, w, d, gate.Targets{Clients: []gate.ClientServer{cs}})
+		if err != nil {
+			return false, 0, err
 		}
-		report.WriteClientDecisions(w, d, []gate.ClientServer{cs}, st)
+		decided = append(decided, o...)
+		if gv := cs.Agentty; gv != nil && d == trust.DecisionDeclined && gv.Trusted && gv.Reason != trust.ReasonApproved {
+			return true, 1, nil // agentty still runs it: it still waits
+		}
 		return true, 0, nil
 	}
-	return reviewKeys(e, w, st, len(blocking), keys, show, label, decide)
+	return reviewKeys(e, w, st, len(queue), keys, show, label, decide)
+}
+
+// writeItem writes queue[i]'s review screen.
+func (g *gateView) writeItem(ctx context.Context, e *env, w io.Writer, st report.Style, queue []pending, i int, findings []trust.Finding) {
+	g.itemWriter(ctx, e, w, st, queue, i, findings)()
+}
+
+// itemWriter computes queue[i]'s review screen (what runs, what changed
+// since the last review with the files' content, findings) and returns
+// what writes it, so that `?` shows it again without computing it again.
+func (g *gateView) itemWriter(ctx context.Context, e *env, w io.Writer, st report.Style, queue []pending, i int, findings []trust.Finding) func() {
+	p := queue[i]
+	since := g.SinceOf(p.cv, p.cs)
+	content := changeContentAt(ctx, e, p.cv.Top, p.cv.Head, p.cs.Last.Baseline(), since)
+	if gv := p.cs.Agentty; gv != nil {
+		ps := g.Servers[gv.Server.Name]
+		item := report.ReviewItem{
+			Index: i + 1, Total: len(queue), Verdict: *gv, ConfigPath: g.configPath(),
+			Files: ps.Files, Scope: report.NewServerScope(ps.Scope, ps.Files), Since: since, Content: content,
+		}
+		for _, f := range findings {
+			if f.Server == gv.Server.Name {
+				item.Findings = append(item.Findings, f)
+			}
+		}
+		return func() { report.WriteReviewItem(w, item, st) }
+	}
+	return func() { report.WriteClientReviewItem(w, p.cv.Title, p.cs, i+1, len(queue), since, content, st) }
+}
+
+// clientIDs are the client ids --client takes.
+func clientIDs() string {
+	var ids []string
+	for _, c := range client.All() {
+		ids = append(ids, string(c.ID()))
+	}
+	return strings.Join(ids, ", ")
 }

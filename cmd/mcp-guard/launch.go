@@ -46,7 +46,7 @@ func launchCommand(e *env) *cli.Command {
 func runLaunch(ctx context.Context, c *cli.Command, e *env) error {
 	args := c.Args().Slice()
 	if len(args) == 0 {
-		return usageError("launch needs the command to start, e.g. mcp-guard launch -- agentty")
+		return usageError("launch needs the command to start, e.g. mcp-guard launch -- claude")
 	}
 	dir, err := launchDir(c)
 	if err != nil {
@@ -58,113 +58,114 @@ func runLaunch(ctx context.Context, c *cli.Command, e *env) error {
 	}
 	g.warnLedger(e)
 	who := client.Command(args[0])
-	if who != client.Agentty && who != "" {
-		return launchClient(ctx, c, e, g, who, dir, args)
+	if who == client.ClaudeCode && client.ClaudeHealthCheck(args[1:]) {
+		// `claude mcp list|get` spawns the project's servers for its health
+		// check, and takes none of the flags that replace them: only a
+		// directory where every server it would spawn is reviewed runs it.
+		// Blocking(false) counts a declined server it would run.
+		if n := g.clientsBlocked(e, e.stderr, who, false, reviewCommandLine(c)); n > 0 {
+			return refusef("review first (`"+reviewCommandLine(c)+"`); a declined server must be denied in Claude Code's settings or removed",
+				"not starting claude mcp: it spawns the project's servers for its health check, and %s not reviewed", report.Count(n, "of them is", "of them are"))
+		}
+		return execIn(dir, args, e.environ)
 	}
-	if err := g.invalid(); err != nil {
-		return refusef("fix the configuration, then launch again", "not starting %s: %v", report.Sanitize(args[0]), err)
+	// With the handover (unless MCP_GUARD_SNAPSHOT=0), a declined server
+	// never blocks: it is left out.
+	handOver := vetted(e)
+	if g, err = g.clear(ctx, c, e, who, handOver, args[0], dir); err != nil {
+		return err
 	}
+	cv := g.ClientOf(who)
 	if who == "" {
-		// A command mcp-guard does not know may start any agent: it starts
-		// exactly when `check` passes (every agent's servers, a declined
-		// one never blocking), and is told what it is not handed.
-		if n := g.clientsBlocked(e, e.stderr, "", vetted(e), reviewCommandLine(c)); n > 0 {
-			return refusef("review them (`"+reviewCommandLine(c)+"`), then launch again",
-				"not starting %s: %s for review", report.Sanitize(args[0]), report.Waiting(n, ""))
+		// A command mcp-guard does not know may start any agent: it started
+		// exactly when `check` passes, and nothing is handed to it but
+		// agentty's snapshot, which agentty reads wherever it starts.
+		environ := e.environ
+		var unhanded []*gate.ClientView
+		for _, cv := range g.All() {
+			if !handOver || client.Lookup(cv.Client).Handover() != client.HandSnapshotEnv {
+				unhanded = append(unhanded, cv)
+				continue
+			}
+			snap, err := g.Snapshot()
+			if err != nil {
+				return withHint(gateErr(err), "nothing was started")
+			}
+			environ = setEnv(environ, gate.ConfigEnv, snap.Path)
+			if len(snap.Left) > 0 {
+				report.WriteSnapshotNote(e.stderr, g.configPath(), snap, e.style(e.stderr))
+			}
 		}
-		if len(g.Clients) > 0 {
-			report.WriteUnknownLaunch(e.stderr, args[0], g.Clients, e.style(e.stderr))
+		if len(unhanded) > 0 {
+			report.WriteUnknownLaunch(e.stderr, args[0], unhanded, e.style(e.stderr))
 		}
+		return execIn(dir, args, environ)
 	}
-	snapshot := g.UseSnapshot(e.getenv)
-	blocking := g.Blocking(snapshot)
-	if len(blocking) > 0 {
-		report.WriteBlocking(e.stderr, g.configPath(), blocking, reviewCommandLine(c), e.style(e.stderr))
-		if !e.interactive() {
-			return refusef("review them (on a terminal, or with --approve/--decline), then launch again",
-				"not starting %s: %s for review", report.Sanitize(args[0]), report.Waiting(len(blocking), ""))
-		}
-		fmt.Fprintln(e.stdout)
-		if _, err := g.interactive(ctx, e, blocking, newTerminalKeys(e.stdin)); err != nil {
-			return err
-		}
-		if g, err = evaluateGate(ctx, e, dir); err != nil {
-			return withHint(err, "nothing was started")
-		}
-		if left := g.Blocking(snapshot); len(left) > 0 {
-			return refusef("run `"+reviewCommandLine(c)+"` when you are ready",
-				"not starting %s: %s for review", report.Sanitize(args[0]), report.Waiting(len(left), "still"))
-		}
+	if !handOver || cv == nil {
+		// Nothing of the repository to hold back (or the user asked to
+		// hand nothing): the agent starts as it is, with everything the
+		// user configured.
+		return execIn(dir, args, e.environ)
 	}
-	environ := e.environ
-	if snapshot {
+	title := cv.Title
+	switch client.Lookup(who).Handover() {
+	case client.HandSnapshotEnv:
 		// agentty reads exactly the reviewed servers, as they were
 		// reviewed: nothing that changes or is declined after this runs.
 		snap, err := g.Snapshot()
 		if err != nil {
 			return withHint(gateErr(err), "nothing was started")
 		}
-		environ = setEnv(environ, gate.ConfigEnv, snap.Path)
 		if len(snap.Left) > 0 {
 			report.WriteSnapshotNote(e.stderr, g.configPath(), snap, e.style(e.stderr))
 		}
-	}
-	return execIn(dir, args, environ)
-}
-
-// launchClient starts a client other than agentty with exactly its
-// reviewed servers: Claude Code the vetted file (client.ClaudeArgv),
-// Gemini CLI and Codex the names (launchByName), through their own flags. With MCP_GUARD_SNAPSHOT=0 it is handed
-// nothing, so a declined server it would run blocks too.
-func launchClient(ctx context.Context, c *cli.Command, e *env, g *gateView, who client.ID, dir string, args []string) (err error) {
-	cv := g.Client(who)
-	title := client.Lookup(who).Title()
-	if who == client.ClaudeCode && client.ClaudeHealthCheck(args[1:]) {
-		// `claude mcp list|get` spawns the project's servers for its health
-		// check, and takes none of the flags that replace them: only a
-		// directory where every server it would spawn is reviewed runs it.
-		// Blocking(false) counts a declined server it would run.
-		if cv != nil {
-			if n := g.clientsBlocked(e, e.stderr, who, false, reviewCommandLine(c)); n > 0 {
-				return refusef("review first (`"+reviewCommandLine(c)+"`); a declined server must be denied in Claude Code's settings or removed",
-					"not starting claude mcp: it spawns the project's servers for its health check, and %s not reviewed", report.Count(n, "of them is", "of them are"))
-			}
+		return execIn(dir, args, setEnv(e.environ, gate.ConfigEnv, snap.Path))
+	case client.HandConfigFile:
+		snap, err := g.Vetted(who)
+		if err != nil {
+			return withHint(gateErr(err), "nothing was started")
 		}
-		return execIn(dir, args, e.environ)
-	}
-	handOver := vetted(e)
-	if n := g.clientsBlocked(e, e.stderr, who, handOver, reviewCommandLine(c)); n > 0 {
-		if !e.interactive() || cv == nil || len(cv.Closed) > 0 {
-			return refusef("review them (`"+reviewCommandLine(c)+" --approve NAME`, or --decline), then launch again",
-				"not starting %s: %s for review", report.Sanitize(args[0]), report.Waiting(n, ""))
-		}
-		// On a terminal: the review, then the gate again.
-		fmt.Fprintln(e.stdout)
-		if _, err := g.interactiveClient(ctx, e, cv, cv.Blocking(handOver), newTerminalKeys(e.stdin)); err != nil {
-			return err
-		}
-		if g, err = evaluateGate(ctx, e, dir); err != nil {
-			return withHint(err, "nothing was started")
-		}
-		if cv = g.Client(who); cv != nil && (len(cv.Blocking(handOver)) > 0 || len(cv.Closed) > 0) {
-			return refusef("run `"+reviewCommandLine(c)+"` when you are ready",
-				"not starting %s: %s for review", report.Sanitize(args[0]), report.Waiting(len(cv.Blocking(handOver)), "still"))
-		}
-	}
-	if !handOver || cv == nil {
-		// Nothing of the repository to hold back: the agent starts as it
-		// is, with everything the user configured.
-		return execIn(dir, args, e.environ)
-	}
-	if who == client.Gemini || who == client.Codex {
+		report.WriteVettedNote(e.stderr, title, snap, e.style(e.stderr))
+		return execIn(dir, client.ClaudeArgv(args[0], snap.Path, args[1:]), e.environ)
+	case client.HandAllowNames, client.HandDisableNames:
 		return launchByName(e, cv, title, dir, args)
 	}
-	snap, err := g.Vetted(who)
-	if err != nil {
-		return withHint(gateErr(err), "nothing was started")
+	return execIn(dir, args, e.environ)
+}
+
+// clear is the gate before a launch of who ("" a command mcp-guard does
+// not know: every agent here): it lists what blocks and, on a terminal,
+// offers the review across those agents, then evaluates again. It
+// returns the view a launch may go on with, or why it may not.
+func (g *gateView) clear(ctx context.Context, c *cli.Command, e *env, who client.ID, handOver bool, name, dir string) (*gateView, error) {
+	n := g.clientsBlocked(e, e.stderr, who, handOver, reviewCommandLine(c))
+	if n == 0 {
+		return g, nil
 	}
-	report.WriteVettedNote(e.stderr, title, snap, e.style(e.stderr))
-	return execIn(dir, client.ClaudeArgv(args[0], snap.Path, args[1:]), e.environ)
+	for _, cv := range g.All() {
+		if (who == "" || cv.Client == who) && len(cv.Closed) > 0 {
+			return nil, refusef("fix the configuration (`mcp-guard status` shows why), then launch again",
+				"not starting %s: %s: %s", report.Sanitize(name), cv.Title, report.Sanitize(cv.Closed[0]))
+		}
+	}
+	if !e.interactive() {
+		return nil, refusef("review them (`"+reviewCommandLine(c)+"` on a terminal, or with --approve NAME or --decline NAME), then launch again",
+			"not starting %s: %s for review", report.Sanitize(name), report.Waiting(n, ""))
+	}
+	// On a terminal: the review, then the gate again.
+	fmt.Fprintln(e.stdout)
+	if _, err := g.interactive(ctx, e, g.waiting(who, handOver), newTerminalKeys(e.stdin)); err != nil {
+		return nil, err
+	}
+	g, err := evaluateGate(ctx, e, dir)
+	if err != nil {
+		return nil, withHint(err, "nothing was started")
+	}
+	if left := g.waiting(who, handOver); len(left) > 0 {
+		return nil, refusef("run `"+reviewCommandLine(c)+"` when you are ready",
+			"not starting %s: %s for review", report.Sanitize(name), report.Waiting(len(left), "still"))
+	}
+	return g, nil
 }
 
 // launchByName starts Gemini CLI or Codex with its reviewed project
@@ -172,11 +173,8 @@ func launchClient(ctx context.Context, c *cli.Command, e *env, g *gateView, who 
 // the client reads its configs itself after this, so the names are bound,
 // not the entries (the gate checked them moments before).
 func launchByName(e *env, cv *gate.ClientView, title, dir string, args []string) error {
-	if len(cv.Closed) > 0 {
-		return refusef("`mcp-guard status` shows why", "not starting %s: %s", report.Sanitize(args[0]), cv.Closed[0])
-	}
 	argv := client.GeminiArgv(args[0], cv.GeminiAllowed(), args[1:])
-	if cv.Client == client.Codex {
+	if client.Lookup(cv.Client).Handover() == client.HandDisableNames {
 		var err error
 		if argv, err = client.CodexArgv(args[0], cv.CodexOff(), args[1:]); err != nil {
 			return refusef("rename the server, or remove it", "not starting %s: %s", report.Sanitize(args[0]), report.Sanitize(err.Error()))

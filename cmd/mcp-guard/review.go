@@ -10,7 +10,6 @@ import (
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
 
-	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/policy"
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -62,146 +61,7 @@ func runReview(ctx context.Context, c *cli.Command, e *env) error {
 		return err
 	}
 	g.warnLedger(e)
-	if len(g.Clients) > 0 || c.String("client") != "" {
-		return g.reviewClients(ctx, c, e, names, approve, decline, all)
-	}
-	if g.In.Config == nil && len(names) == 0 {
-		// As check: with nothing configured, nothing waits.
-		fmt.Fprintln(e.info, "no MCP configuration here: nothing to review")
-		return nil
-	}
-	if err := g.reviewable(); err != nil {
-		return err
-	}
-	blocking := g.Blocking(g.UseSnapshot(e.getenv))
-	if approve || decline {
-		targets := blocking
-		if !all {
-			if targets, err = g.select_(names, approve); err != nil {
-				return err
-			}
-		}
-		if len(targets) == 0 {
-			fmt.Fprintln(e.info, "nothing waits for review here")
-			return nil
-		}
-		decision := trust.DecisionApproved
-		if decline {
-			decision = trust.DecisionDeclined
-		}
-		return g.decide(ctx, e, e.info, decision, targets)
-	}
-	if len(blocking) == 0 {
-		fmt.Fprintln(e.info, "nothing waits for review here")
-		return nil
-	}
-	if !e.interactive() {
-		st := e.style(e.info)
-		report.WriteBlocking(e.info, g.configPath(), blocking, reviewCommandLine(c), st)
-		// What changed in the servers reviewed before, so a decision
-		// given with --approve need not be blind.
-		for i := range blocking {
-			if item := g.reviewItem(ctx, e, i, blocking, nil); item.Since != nil {
-				fmt.Fprintln(e.info)
-				report.WriteReviewItem(e.info, item, st)
-			}
-		}
-		fmt.Fprintln(e.stderr, "mcp-guard: not a terminal, so nothing was asked; decide with --approve NAME... or --decline NAME...")
-		return attention()
-	}
-	left, err := g.interactive(ctx, e, blocking, newTerminalKeys(e.stdin))
-	if err != nil {
-		return err
-	}
-	if left > 0 {
-		return attention()
-	}
-	return nil
-}
-
-// reviewable refuses to review where there is nothing mcp-guard reviews.
-func (g *gateView) reviewable() error {
-	if err := g.Reviewable(); err != nil {
-		return gateErr(err)
-	}
-	return nil
-}
-
-// select_ finds the named servers (gate.Select).
-func (g *gateView) select_(names []string, approve bool) ([]trust.GateVerdict, error) {
-	d := trust.DecisionDeclined
-	if approve {
-		d = trust.DecisionApproved
-	}
-	out, err := g.Select(names, d)
-	if err != nil {
-		return nil, gateErr(err)
-	}
-	return out, nil
-}
-
-// decide records one decision for every target (gate.Record) and says
-// what it did.
-func (g *gateView) decide(ctx context.Context, e *env, w io.Writer, d trust.Decision, targets []trust.GateVerdict) error {
-	outcomes, err := g.record(ctx, e, w, d, targets)
-	if err != nil {
-		return err
-	}
-	report.WriteRestartNote(w, outcomes)
-	return nil
-}
-
-// record is decide without the closing note, for a run of several.
-func (g *gateView) record(ctx context.Context, e *env, w io.Writer, d trust.Decision, targets []trust.GateVerdict) ([]gate.Outcome, error) {
-	outcomes, err := g.Record(ctx, d, targets)
-	if err != nil {
-		return nil, gateErr(err)
-	}
-	report.WriteDecisions(w, outcomes, e.style(w))
-	return outcomes, nil
-}
-
-// interactive asks about each blocking server with single keys and
-// returns how many still wait for review. What keys do is report's key
-// table (report.ReviewKeyAction), the same one `?` lists. keys.key is
-// called once the server's screen is written, and a terminalKeys reader
-// drops whatever was typed before it shows the prompt.
-// Ctrl-C stops like q and ends the command with exit status 130.
-func (g *gateView) interactive(ctx context.Context, e *env, blocking []trust.GateVerdict, keys keyReader) (left int, err error) {
-	w := e.stdout
-	st := e.style(w)
-	findings := g.findings()
-	var decided []gate.Outcome
-	defer func() { report.WriteRestartNote(w, decided) }()
-	var item report.ReviewItem
-	show := func(i int, again bool) {
-		if !again {
-			item = g.reviewItem(ctx, e, i, blocking, findings)
-		}
-		report.WriteReviewItem(w, item, st)
-	}
-	label := func(i int) string { return blocking[i].Server.Name }
-	decide := func(i int, a report.ReviewAction) (bool, int, error) {
-		v := blocking[i]
-		d, verb := trust.DecisionApproved, "approved"
-		if a == report.ReviewDecline {
-			d, verb = trust.DecisionDeclined, "declined"
-		}
-		if v.Deep == "" {
-			fmt.Fprintf(w, "mcp-guard could not fingerprint what it runs, so it cannot be %s\n", verb)
-			return false, 0, nil
-		}
-		o, err := g.record(ctx, e, w, d, []trust.GateVerdict{v})
-		if err != nil {
-			return false, 0, err
-		}
-		decided = append(decided, o...)
-		if d == trust.DecisionDeclined && v.Trusted && v.Reason != trust.ReasonApproved {
-			return true, 1, nil
-		}
-		return true, 0, nil
-	}
-	return reviewKeys(e, w, st, len(blocking), keys, show, label, decide)
+	return g.review(ctx, c, e, names, approve, decline, all)
 }
 
 // reviewKeys runs the review key loop over n items: show(i, again) writes
@@ -269,27 +129,6 @@ func reviewKeys(e *env, w io.Writer, st report.Style, n int, keys keyReader,
 // shell reports for a program SIGINT stopped (128+2), which is what Ctrl-C
 // does to mcp-guard whenever the terminal is not waiting for a key.
 const exitInterrupted = 130
-
-// reviewItem is the review screen of blocking[i]: what runs, what changed
-// since the last review (with the files' content) and its findings.
-func (g *gateView) reviewItem(ctx context.Context, e *env, i int, blocking []trust.GateVerdict, findings []trust.Finding) report.ReviewItem {
-	v := blocking[i]
-	ps := g.Servers[v.Server.Name]
-	item := report.ReviewItem{
-		Index: i + 1, Total: len(blocking), Verdict: v, ConfigPath: g.configPath(),
-		Files: ps.Files, Scope: report.NewServerScope(ps.Scope, ps.Files), Since: g.since(v),
-	}
-	item.Content = g.reviewContent(ctx, e, v.Last.Baseline(), item.Since)
-	for _, f := range findings {
-		if f.Server == v.Server.Name {
-			item.Findings = append(item.Findings, f)
-		}
-	}
-	return item
-}
-
-// since diffs a server against the version last reviewed (gate.Since).
-func (g *gateView) since(v trust.GateVerdict) *trust.Change { return g.Since(v) }
 
 // findings are the configuration's integrity findings and the policy
 // checks of its servers.

@@ -5,10 +5,13 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -32,6 +35,17 @@ func reviewFixture(t *testing.T) (dir string, environ []string) {
 	return dir, []string{"HOME=" + home, "NO_COLOR=1", "PATH=" + os.Getenv("PATH")}
 }
 
+// gateAt evaluates the gate for dir with stdout in out (stderr apart).
+func gateAt(t *testing.T, dir string, environ []string, out *bytes.Buffer) (*env, *gateView) {
+	t.Helper()
+	e := newEnv(strings.NewReader(""), out, &bytes.Buffer{}, environ)
+	g, err := evaluateGate(context.Background(), e, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e, g
+}
+
 type byteKeys struct{ r *bytes.Reader }
 
 func (k byteKeys) key(prompt func()) (byte, error) { prompt(); return k.r.ReadByte() }
@@ -40,14 +54,11 @@ func (k byteKeys) key(prompt func()) (byte, error) { prompt(); return k.r.ReadBy
 // key, approve, decline, skip; then quit on the next run.
 func TestInteractiveReviewKeys(t *testing.T) {
 	dir, environ := reviewFixture(t)
-	var out, errb bytes.Buffer
-	e := newEnv(strings.NewReader(""), &out, &errb, environ)
+	var out bytes.Buffer
+	e, g := gateAt(t, dir, environ, &out)
 	ctx := context.Background()
-	g, err := evaluateGate(ctx, e, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	blocking := trust.Blocking(g.Verdicts)
+	var err error
+	blocking := g.waiting("", true)
 	if len(blocking) != 3 {
 		t.Fatalf("%d blocking, want 3", len(blocking))
 	}
@@ -61,7 +72,7 @@ func TestInteractiveReviewKeys(t *testing.T) {
 	text := out.String()
 	for _, want := range []string{
 		"── 1/3 a", "approve: agentty may run this version", "interrupt: stop like quit", "press a to approve",
-		"approved a  /bin/echo a", "── 2/3 b", "declined b", "── 3/3 c", "env      NODE_OPTIONS=-r x", "skipped c",
+		"approved a  /bin/echo a", "── 2/3 b", "declined b", "── 3/3 c", "env      NODE_OPTIONS=-r x", "skipped agentty:c",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("output lacks %q:\n%s", want, text)
@@ -87,7 +98,7 @@ func TestInteractiveReviewKeys(t *testing.T) {
 	// q stops at once; end of input counts as q and never blocks.
 	for _, keys := range []string{"q", ""} {
 		out.Reset()
-		left, err = g.interactive(ctx, e, trust.Blocking(g.Verdicts), byteKeys{bytes.NewReader([]byte(keys))})
+		left, err = g.interactive(ctx, e, g.waiting("", true), byteKeys{bytes.NewReader([]byte(keys))})
 		if err != nil || left != 1 || !strings.Contains(out.String(), "stopped; 1 server still waits for review") {
 			t.Errorf("keys %q: left %d err %v\n%s", keys, left, err, out.String())
 		}
@@ -99,14 +110,10 @@ func TestInteractiveReviewKeys(t *testing.T) {
 // (issue 14: the note followed every approval).
 func TestInteractiveRestartNoteOnce(t *testing.T) {
 	dir, environ := reviewFixture(t)
-	var out, errb bytes.Buffer
-	e := newEnv(strings.NewReader(""), &out, &errb, environ)
+	var out bytes.Buffer
+	e, g := gateAt(t, dir, environ, &out)
 	ctx := context.Background()
-	g, err := evaluateGate(ctx, e, dir)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := g.interactive(ctx, e, trust.Blocking(g.Verdicts), byteKeys{bytes.NewReader([]byte("aas"))}); err != nil {
+	if _, err := g.interactive(ctx, e, g.waiting("", true), byteKeys{bytes.NewReader([]byte("aas"))}); err != nil {
 		t.Fatal(err)
 	}
 	text := out.String()
@@ -114,7 +121,7 @@ func TestInteractiveRestartNoteOnce(t *testing.T) {
 	if n := strings.Count(text, note); n != 1 {
 		t.Fatalf("%q said %d times:\n%s", note, n, text)
 	}
-	if i, j := strings.Index(text, note), strings.Index(text, "skipped c"); i < j {
+	if i, j := strings.Index(text, note), strings.Index(text, "skipped agentty:c"); i < j {
 		t.Errorf("the note comes before the last server:\n%s", text)
 	}
 }
@@ -135,7 +142,7 @@ func TestInteractiveEveryKey(t *testing.T) {
 				}
 				// After the key, q ends the review (help and an unknown
 				// key ask again).
-				left, err := g.interactive(ctx, e, trust.Blocking(g.Verdicts), byteKeys{bytes.NewReader([]byte{k, 'q'})})
+				left, err := g.interactive(ctx, e, g.waiting("", true), byteKeys{bytes.NewReader([]byte{k, 'q'})})
 				text := out.String()
 				var ee *exitError
 				wantLeft, wantCode, wantText := 3, 0, "stopped; 3 servers still wait"
@@ -182,7 +189,7 @@ func TestSinceShowsWhatChanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := g.decide(ctx, e, &out, trust.DecisionApproved, trust.Blocking(g.Verdicts)); err != nil {
+	if _, err := g.decideAll(ctx, e, &out, trust.DecisionApproved, gate.Targets{Agentty: trust.Blocking(g.Verdicts)}); err != nil {
 		t.Fatal(err)
 	}
 	cfg := `{"mcpServers":{"a":{"command":"/bin/sh","args":["a"]},"b":{"command":"/bin/echo","args":["b"]},"c":{"command":"/bin/echo","args":["c"],"env":{"NODE_OPTIONS":"-r y"}}}}`
@@ -194,7 +201,7 @@ func TestSinceShowsWhatChanged(t *testing.T) {
 	}
 	got := map[string]string{}
 	for _, v := range trust.Blocking(g.Verdicts) {
-		ch := g.since(v)
+		ch := g.Since(v)
 		if ch == nil || len(ch.Fields) != 1 {
 			t.Fatalf("%s: since %+v", v.Server.Name, ch)
 		}
@@ -203,5 +210,45 @@ func TestSinceShowsWhatChanged(t *testing.T) {
 	want := map[string]string{"a": `command: "/bin/echo" -> "/bin/sh"`, "c": `env.NODE_OPTIONS: "-r x" -> "-r y"`}
 	if len(got) != len(want) || got["a"] != want["a"] || got["c"] != want["c"] {
 		t.Errorf("since: %v, want %v", got, want)
+	}
+}
+
+// TestOneReviewAcrossAgents: the review walks what waits for every agent
+// in one queue (one counter, agentty's first), and q ends all of it.
+func TestOneReviewAcrossAgents(t *testing.T) {
+	dir, environ := reviewFixture(t)
+	if err := os.WriteFile(filepath.Join(dir, ".mcp.json"), []byte(`{"mcpServers":{"db":{"command":"/bin/echo","args":["db"]}}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "v1"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir, cmd.Env = dir, append(environ, "GIT_CONFIG_NOSYSTEM=1")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	var out bytes.Buffer
+	e, g := gateAt(t, dir, environ, &out)
+	ctx := context.Background()
+	var err error
+	queue := g.waiting("", true)
+	if len(queue) != 4 || queue[0].cs.Label() != "agentty:a" || queue[3].cs.Label() != "claude-code:db" {
+		var got []string
+		for _, p := range queue {
+			got = append(got, p.cs.Label())
+		}
+		t.Fatalf("queue %v, want agentty's a, b, c then claude-code:db", got)
+	}
+	left, err := g.interactive(ctx, e, queue, byteKeys{bytes.NewReader([]byte("sq"))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	if left != 4 || !strings.Contains(text, "── 1/4 a") || !strings.Contains(text, "stopped; 4 servers still wait for review") || strings.Contains(text, "claude-code:db  ") {
+		t.Errorf("left %d:\n%s", left, text)
+	}
+	// --client filters: only Claude Code's server waits in its queue.
+	if q := g.waiting(client.ClaudeCode, true); len(q) != 1 || q[0].cs.Label() != "claude-code:db" {
+		t.Errorf("Claude Code's queue: %d", len(q))
 	}
 }

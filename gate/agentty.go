@@ -1,0 +1,87 @@
+package gate
+
+import (
+	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// agenttyView is agentty as one client of the gate: its project
+// configuration's servers as ClientServers (each carrying agentty's own
+// verdict), so that check, launch, review and decide walk one list of
+// every agent (View.All). nil when agentty has no project configuration
+// here (its user's own, or an explicit file, is never gated).
+func (v *View) agenttyView() *ClientView {
+	cfg := v.In.Config
+	if cfg == nil || cfg.Scope != trust.ScopeProject {
+		return nil
+	}
+	c := client.Lookup(client.Agentty)
+	cv := &ClientView{Client: client.Agentty, Title: c.Title(), Repo: v.Repo, Top: v.Top, Head: v.Head,
+		Eval: client.ClientEvaluation{Client: client.Agentty, Configs: []string{cfg.Path}}}
+	if err := v.Invalid(); err != nil {
+		cv.Closed = append(cv.Closed, err.Error())
+	}
+	for i := range v.Verdicts {
+		gv := &v.Verdicts[i]
+		if gv.Key.Server == "" {
+			continue
+		}
+		cv.Servers = append(cv.Servers, v.agenttyServer(gv))
+	}
+	return cv
+}
+
+// agenttyServer is one of agentty's gate verdicts as a ClientServer.
+func (v *View) agenttyServer(gv *trust.GateVerdict) ClientServer {
+	s := gv.Server
+	why := "agentty asks before running it"
+	if gv.Trusted {
+		why = "agentty runs it without asking (" + string(gv.Reason) + ")"
+	}
+	cs := ClientServer{
+		ServerVerdict: client.ServerVerdict{Name: s.Name, Path: v.In.Config.Path, Server: s,
+			Interactive: gv.Trusted, Headless: gv.Trusted, Why: why, Source: v.In.StorePath},
+		Config: v.Config, Key: gv.Key, Deep: gv.Deep,
+		State: gv.State, Last: gv.Last, RenamedFrom: gv.RenamedFrom,
+		Runs:    !s.Disabled && (s.Command != "" || s.URL != ""),
+		Blocks:  gv.Blocks && gv.Why != trust.GateDeclinedRuns,
+		Why:     gv.Why,
+		Agentty: gv,
+	}
+	if ps, ok := v.Servers[s.Name]; ok {
+		cs.Files, cs.Scope = ps.Files, ps.Scope
+	}
+	if !validDeep(gv.Deep) {
+		cs.NoDeep = "mcp-guard could not read what it runs"
+	}
+	return cs
+}
+
+// SinceOf is what changed in a server of cv since the version last
+// reviewed (View.Since for agentty's, ClientView.Since for the others').
+func (v *View) SinceOf(cv *ClientView, cs ClientServer) *trust.Change {
+	if cs.Agentty != nil {
+		return v.Since(*cs.Agentty)
+	}
+	return cv.Since(cs)
+}
+
+// All is every agent found here, agentty first when it has a project
+// configuration, then the other clients in the registry's order: the one
+// list check, launch, review and decide walk.
+func (v *View) All() []*ClientView {
+	if v.agentty == nil {
+		return v.Clients
+	}
+	return append([]*ClientView{v.agentty}, v.Clients...)
+}
+
+// ClientOf is the view of agent id among All, nil when it was not found.
+func (v *View) ClientOf(id client.ID) *ClientView {
+	for _, cv := range v.All() {
+		if cv.Client == id {
+			return cv
+		}
+	}
+	return nil
+}
