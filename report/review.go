@@ -446,11 +446,33 @@ func clientGateReason(cs gate.ClientServer, title string) string {
 	return why
 }
 
+// WriteBlockingList lists, per agent, the servers that keep `mcp-guard
+// launch` from starting it and its closed gate's reasons, then one line
+// with the command that reviews them all.
+func WriteBlockingList(w io.Writer, views []*gate.ClientView, blocking [][]gate.ClientServer, reviewCmd string, st Style) error {
+	var labels []string
+	for i, cv := range views {
+		if err := WriteClientBlocking(w, cv, blocking[i], st); err != nil {
+			return err
+		}
+		for _, cs := range blocking[i] {
+			labels = append(labels, quoteWord(cs.Label()))
+		}
+	}
+	if len(labels) == 0 {
+		return nil
+	}
+	if reviewCmd == "" {
+		reviewCmd = "mcp-guard review"
+	}
+	_, err := fmt.Fprintf(w, "review them: %s  (or %s --approve %s, or --decline)\n", reviewCmd, reviewCmd, strings.Join(labels, " "))
+	return err
+}
+
 // WriteClientBlocking lists an agent's servers that keep `mcp-guard
 // launch` from starting it, each with what it runs, its config and why it
-// waits, and its closed gate's reasons, with the command that reviews
-// them.
-func WriteClientBlocking(w io.Writer, cv *gate.ClientView, blocking []gate.ClientServer, reviewCmd string, st Style) error {
+// waits, and its closed gate's reasons.
+func WriteClientBlocking(w io.Writer, cv *gate.ClientView, blocking []gate.ClientServer, st Style) error {
 	p := &printer{w: w}
 	for _, c := range cv.Closed {
 		p.printf("%s %s: %s\n", st.Danger("closed"), cv.Title, Sanitize(c))
@@ -458,15 +480,11 @@ func WriteClientBlocking(w io.Writer, cv *gate.ClientView, blocking []gate.Clien
 	if len(blocking) == 0 {
 		return p.err
 	}
-	if reviewCmd == "" {
-		reviewCmd = "mcp-guard review"
-	}
 	p.printf("%s: %s for review:\n", st.Bold(cv.Title), Waiting(len(blocking), ""))
 	width := 0
 	for _, cs := range blocking {
 		width = max(width, min(len([]rune(Sanitize(cs.Name))), 24))
 	}
-	var labels []string
 	for _, cs := range blocking {
 		cmd := ""
 		if cs.Server != nil {
@@ -474,9 +492,7 @@ func WriteClientBlocking(w io.Writer, cv *gate.ClientView, blocking []gate.Clien
 		}
 		p.printf("  %s %s  %s\n", st.Warning("!"), padRight(Sanitize(cs.Name), width), cmd)
 		p.printf("  %s %s  %s  %s\n", " ", padRight("", width), st.Dim(Sanitize(cs.Config)), Sanitize(ClientGateText(cs, cv.Title)))
-		labels = append(labels, quoteWord(cs.Label()))
 	}
-	p.printf("review them: %s  (or %s --approve %s, or --decline)\n", reviewCmd, reviewCmd, strings.Join(labels, " "))
 	return p.err
 }
 
@@ -591,7 +607,7 @@ func WriteUnknownLaunch(w io.Writer, command string, clients []*gate.ClientView,
 		titles[i] = cv.Title
 	}
 	_, err := fmt.Fprintf(w, "mcp-guard: %s is not an agent mcp-guard knows: nothing of %s waits for review (as `mcp-guard check` says), but nothing can be handed to it, so an agent it starts reads its configs itself, declined servers included\n",
-		Sanitize(command), strings.Join(titles, ", "))
+		Sanitize(command), andList(titles))
 	return err
 }
 
@@ -613,4 +629,12 @@ func WriteForgotten(w io.Writer, forgotten []gate.Forgotten, st Style) error {
 		p.printf("%s %s  %s\n", st.Warning("revoked"), Sanitize(cs.Label()), st.Dim("("+note+")"))
 	}
 	return p.err
+}
+
+// andList is "a", "a and b", "a, b and c".
+func andList(words []string) string {
+	if len(words) < 2 {
+		return strings.Join(words, "")
+	}
+	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }

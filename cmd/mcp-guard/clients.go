@@ -21,6 +21,8 @@ import (
 // does not block).
 func (g *gateView) clientsBlocked(e *env, w io.Writer, only client.ID, handOver bool, reviewCmd string) int {
 	n := 0
+	var views []*gate.ClientView
+	var blocking [][]gate.ClientServer
 	for _, cv := range g.All() {
 		if only != "" && cv.Client != only {
 			continue
@@ -33,8 +35,9 @@ func (g *gateView) clientsBlocked(e *env, w io.Writer, only client.ID, handOver 
 		if len(cv.Closed) > 0 {
 			n++
 		}
-		report.WriteClientBlocking(w, cv, b, reviewCmd, e.style(w))
+		views, blocking = append(views, cv), append(blocking, b)
 	}
+	report.WriteBlockingList(w, views, blocking, reviewCmd, e.style(w))
 	return n
 }
 
@@ -126,7 +129,7 @@ func (g *gateView) review(ctx context.Context, c *cli.Command, e *env, names []s
 				return gateErr(err)
 			}
 		}
-		closed := g.writeClosed(e, only, reviewCommandLine(c))
+		closed := g.writeClosed(e, only)
 		if t.Len() == 0 {
 			if closed {
 				return attention()
@@ -149,7 +152,7 @@ func (g *gateView) review(ctx context.Context, c *cli.Command, e *env, names []s
 		fmt.Fprintln(e.info, "no MCP configuration of any agent here: nothing to review")
 		return nil
 	}
-	needs := g.writeClosed(e, only, reviewCommandLine(c))
+	needs := g.writeClosed(e, only)
 	queue := g.waiting(only, handOver)
 	switch {
 	case len(queue) == 0 && needs:
@@ -183,11 +186,11 @@ func (g *gateView) review(ctx context.Context, c *cli.Command, e *env, names []s
 
 // writeClosed says, for every agent here (only's), why its gate stays
 // closed whatever is reviewed; false when none is closed.
-func (g *gateView) writeClosed(e *env, only client.ID, reviewCmd string) bool {
+func (g *gateView) writeClosed(e *env, only client.ID) bool {
 	closed := false
 	for _, cv := range g.All() {
 		if len(cv.Closed) > 0 && (only == "" || cv.Client == only) {
-			report.WriteClientBlocking(e.info, cv, nil, reviewCmd, e.style(e.info))
+			report.WriteClientBlocking(e.info, cv, nil, e.style(e.info))
 			closed = true
 		}
 	}
