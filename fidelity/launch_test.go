@@ -15,6 +15,31 @@ import (
 // around it (client.ClaudeArgv).
 func (s *sandbox) vetted(servers obj) {
 	s.t.Helper()
+	s.writeVetted(servers, nil)
+}
+
+// vettedOwn is vetted with the user's own servers, read from the
+// sandbox's ~/.claude.json by the client model, carried as launch does.
+func (s *sandbox) vettedOwn(servers obj) {
+	s.t.Helper()
+	env := client.Env{Getenv: func(k string) string {
+		if k == "HOME" {
+			return s.home
+		}
+		return ""
+	}}
+	st := client.Lookup(client.ClaudeCode).State(s.repo, s.repo, env)
+	if st.Err != nil {
+		s.t.Fatal(st.Err)
+	}
+	if len(st.Own) == 0 {
+		s.t.Fatal("the client model read no server of the user's own")
+	}
+	s.writeVetted(servers, st.Own)
+}
+
+func (s *sandbox) writeVetted(servers obj, own []client.UserServer) {
+	s.t.Helper()
 	data, err := json.Marshal(obj{"mcpServers": servers})
 	if err != nil {
 		s.t.Fatal(err)
@@ -25,7 +50,7 @@ func (s *sandbox) vetted(servers obj) {
 	}
 	list := append([]*trust.Server(nil), cfg.Servers...)
 	sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
-	out, _, _, err := client.VettedConfig(list, nil, nil)
+	out, _, _, err := client.VettedConfig(list, nil, own)
 	if err != nil {
 		s.t.Fatal(err)
 	}

@@ -304,6 +304,27 @@ func scenarios() []scenario {
 			noPredict: "the vetted file names the servers; the project's do not count",
 		},
 		{
+			name: "launch-keeps-own/-p",
+			contract: "`mcp-guard launch -- claude -p …` hands Claude Code the reviewed project servers and the user's own, " +
+				"read from ~/.claude.json by the client model: a user-scope (top-level mcpServers) and a local-scope " +
+				"(projects[root].mcpServers) server spawn beside the reviewed db; one the user turned off (disabledMcpServers) " +
+				"and the unreviewed project server do not",
+			mode: headless,
+			setup: func(s *sandbox) {
+				s.mcp("", "db", "other")
+				s.write("~/.claude.json", obj{
+					"mcpServers": obj{"mine": s.server("mine"), "offsrv": s.server("offsrv")},
+					"projects": obj{s.repo: obj{
+						"mcpServers":         obj{"mylocal": s.server("mylocal")},
+						"disabledMcpServers": []string{"offsrv"},
+					}},
+				})
+				s.vettedOwn(obj{"db": s.server("db")})
+			},
+			want:      []string{"db", "mine", "mylocal"},
+			noPredict: "the vetted file names the servers; the project's do not count",
+		},
+		{
 			name: "launch-vetted-mcp-list/list",
 			contract: "claude --mcp-config <vetted> --strict-mcp-config mcp list: do the injected flags reach " +
 				"`mcp list`'s health check? (mcp-guard refuses `launch -- claude mcp list|get` while a server is not reviewed)",

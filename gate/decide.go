@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -83,10 +84,15 @@ func validDeep(d string) bool {
 	return err == nil
 }
 
-// Outcome is what Record did for one server.
+// Outcome is what Record did for one server of any agent: Entry is the
+// server (Entry.Agentty set for agentty's, whose verdict GateVerdict
+// then is), Title and Command its agent's name and the command launch
+// starts it with ("" for an editor).
 type Outcome struct {
 	trust.GateVerdict
-	Decision trust.Decision
+	Entry          ClientServer
+	Title, Command string
+	Decision       trust.Decision
 	// Changed: agentty's store changed for it (its fingerprint added on
 	// approve, removed on decline).
 	Changed bool
@@ -282,9 +288,10 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 			return nil, fail("agentty's store no longer approves it; run the review again when the ledger is fixed", fmt.Errorf("recording the review: %w", err))
 		}
 	}
-	out := make([]Outcome, len(targets))
+	out := make([]Outcome, len(targets), len(targets)+len(t.Clients))
 	for i, gv := range targets {
-		out[i] = Outcome{GateVerdict: gv, Decision: d, Changed: changed[gv.Server.Fingerprint]}
+		out[i] = Outcome{GateVerdict: gv, Entry: v.agenttyServer(&targets[i]), Decision: d, Changed: changed[gv.Server.Fingerprint]}
+		out[i].Title, out[i].Command = agentWords(client.Agentty)
 		if d == trust.DecisionDeclined {
 			// After the decline, agentty still runs it when its grant is not
 			// the fingerprint just removed.
@@ -292,7 +299,21 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 				(gv.Trusted && gv.Reason != trust.ReasonApproved)
 		}
 	}
+	for _, cs := range t.Clients {
+		o := Outcome{Entry: cs, Decision: d}
+		o.Title, o.Command = agentWords(client.ID(cs.Key.Client))
+		out = append(out, o)
+	}
 	return out, nil
+}
+
+// agentWords are an agent's name in sentences and the command launch
+// starts it with ("" for an editor).
+func agentWords(id client.ID) (title, command string) {
+	if c := client.Lookup(id); c != nil {
+		return c.Title(), c.Command()
+	}
+	return string(id), ""
 }
 
 // needsStore reports whether a decision about targets writes agentty's

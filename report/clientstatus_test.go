@@ -59,8 +59,10 @@ func TestClientStatusGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	b.WriteString("--- decisions\n")
-	WriteClientDecisions(&b, trust.DecisionApproved, cv.Servers[:1], Style{})
-	WriteClientDecisions(&b, trust.DecisionDeclined, cv.Servers[1:2], Style{})
+	WriteDecisions(&b, []gate.Outcome{
+		{Entry: cv.Servers[0], Title: "Claude Code", Command: "claude", Decision: trust.DecisionApproved},
+		{Entry: cv.Servers[1], Title: "Claude Code", Command: "claude", Decision: trust.DecisionDeclined},
+	}, Style{})
 	checkGolden(t, "status/claude.txt", b.Bytes())
 	if bytes.Contains(b.Bytes(), []byte("\x1b")) {
 		t.Error("an escape reached the output")
@@ -92,7 +94,7 @@ func TestClientHostileBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, d := range []trust.Decision{trust.DecisionApproved, trust.DecisionDeclined} {
-		if err := WriteClientDecisions(&b, d, []gate.ClientServer{cs}, Style{}); err != nil {
+		if err := WriteDecisions(&b, []gate.Outcome{{Entry: cs, Title: "Claude Code", Command: "claude", Decision: d}}, Style{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -6,7 +6,6 @@ import (
 	"io"
 	"strings"
 
-	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -346,11 +345,15 @@ func AddReviewState(doc *StatusDoc, verdicts []trust.GateVerdict, scopes map[str
 	}
 }
 
-// WriteDecisions says what recording a decision did for each server
-// (WriteRestartNote ends the run).
+// WriteDecisions says what recording a decision did for each server, of
+// any agent (WriteRestartNote ends the run).
 func WriteDecisions(w io.Writer, outcomes []gate.Outcome, st Style) error {
 	p := &printer{w: w}
 	for _, o := range outcomes {
+		if o.Entry.Agentty == nil {
+			writeClientDecision(p, o, st)
+			continue
+		}
 		s := o.Server
 		name := Sanitize(s.Name)
 		if o.Decision == trust.DecisionApproved {
@@ -380,6 +383,28 @@ func WriteDecisions(w io.Writer, outcomes []gate.Outcome, st Style) error {
 		p.printf("%s %s  %s\n", st.Warning("declined"), name, st.Dim("("+note+")"))
 	}
 	return p.err
+}
+
+// writeClientDecision says what recording a decision did for a server of
+// an agent whose own files mcp-guard does not write: the ledger only.
+func writeClientDecision(p *printer, o gate.Outcome, st Style) {
+	cs, title := o.Entry, Sanitize(o.Title)
+	if o.Decision == trust.DecisionApproved {
+		how := ""
+		if o.Command != "" {
+			how = ": `mcp-guard launch -- " + o.Command + "` hands it over"
+		}
+		p.printf("%s %s  %s  %s\n", st.OK("approved"), Sanitize(cs.Label()), CommandLine(cs.Server),
+			st.Dim("(reviewed "+Short(cs.Deep)+"; "+title+"'s own files unchanged"+how+")"))
+		return
+	}
+	// A client launch starts is handed only the reviewed servers; an
+	// editor (Cursor, VS Code) opens its configs itself.
+	note := "(`mcp-guard launch -- " + o.Command + "` leaves it out; " + title + " started directly may still run it)"
+	if o.Command == "" {
+		note = "(recorded; " + title + " opens it on its own: turn it off in " + title + "'s settings)"
+	}
+	p.printf("%s %s  %s\n", st.Warning("declined"), Sanitize(cs.Label()), st.Dim(note))
 }
 
 // WriteRestartNote says, once after a run's decisions, that a running
@@ -492,39 +517,6 @@ func WriteClientBlocking(w io.Writer, cv *gate.ClientView, blocking []gate.Clien
 		}
 		p.printf("  %s %s  %s\n", st.Warning("!"), padRight(Sanitize(cs.Name), width), cmd)
 		p.printf("  %s %s  %s  %s\n", " ", padRight("", width), st.Dim(Sanitize(cs.Config)), Sanitize(ClientGateText(cs, cv.Title)))
-	}
-	return p.err
-}
-
-// WriteClientDecisions says what recording a decision did for each of a
-// client's servers: the ledger only.
-func WriteClientDecisions(w io.Writer, d trust.Decision, servers []gate.ClientServer, st Style) error {
-	p := &printer{w: w}
-	for _, cs := range servers {
-		title := Sanitize(string(cs.Key.Client))
-		if c := client.Lookup(client.ID(cs.Key.Client)); c != nil {
-			title = c.Title()
-		}
-		// A client launch starts is handed only the reviewed servers; an
-		// editor (Cursor, VS Code) opens its configs itself.
-		cmd := ""
-		if c := client.Lookup(client.ID(cs.Key.Client)); c != nil {
-			cmd = c.Command()
-		}
-		if d == trust.DecisionApproved {
-			how := ""
-			if cmd != "" {
-				how = ": `mcp-guard launch -- " + cmd + "` hands it over"
-			}
-			p.printf("%s %s  %s  %s\n", st.OK("approved"), Sanitize(cs.Label()), CommandLine(cs.Server),
-				st.Dim("(reviewed "+Short(cs.Deep)+"; "+title+"'s own files unchanged"+how+")"))
-			continue
-		}
-		note := "(`mcp-guard launch -- " + cmd + "` leaves it out; " + title + " started directly may still run it)"
-		if cmd == "" {
-			note = "(recorded; " + title + " opens it on its own: turn it off in " + title + "'s settings)"
-		}
-		p.printf("%s %s  %s\n", st.Warning("declined"), Sanitize(cs.Label()), st.Dim(note))
 	}
 	return p.err
 }

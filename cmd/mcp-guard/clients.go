@@ -64,22 +64,8 @@ func (g *gateView) decideAll(ctx context.Context, e *env, w io.Writer, d trust.D
 	if err != nil {
 		return nil, gateErr(err)
 	}
-	st := e.style(w)
-	report.WriteDecisions(w, outcomes, st)
-	report.WriteClientDecisions(w, d, notAgentty(t.Clients), st)
+	report.WriteDecisions(w, outcomes, e.style(w))
 	return outcomes, nil
-}
-
-// notAgentty are the servers of clients other than agentty (whose
-// decisions report.WriteDecisions says, from gate.Decide's outcomes).
-func notAgentty(servers []gate.ClientServer) []gate.ClientServer {
-	var out []gate.ClientServer
-	for _, cs := range servers {
-		if cs.Agentty == nil {
-			out = append(out, cs)
-		}
-	}
-	return out
 }
 
 // pending is one server that waits for review, and its agent.
