@@ -50,47 +50,15 @@ func (v *View) UseSnapshot(getenv trust.Getenv) bool {
 	return cfg != nil && cfg.Scope == trust.ScopeProject && getenv(SnapshotEnv) != "0"
 }
 
-// Snapshot writes the configuration of exactly the reviewed servers, each
-// entry as it reads now (the version reviewed), so that what agentty runs
+// Snapshot writes the configuration `mcp-guard launch` hands agentty
+// (AGENTTY_MCP_CONFIG): agentty's Vetted file, so that what agentty runs
 // is what was reviewed: a server declined, not reviewed, or changed after
-// this call is not in it. Call it only when nothing blocks. The file is
-// named by its content, written atomically, and reused when it exists.
+// this call is not in it. Call it only when nothing blocks.
 func (v *View) Snapshot() (*Snapshot, error) {
 	if err := v.Reviewable(); err != nil {
 		return nil, err
 	}
-	if v.LedgerDir == "" {
-		return nil, fail("set HOME or MCP_GUARD_HOME", fmt.Errorf("no directory for mcp-guard's state: %v", v.Ledger.Err))
-	}
-	snap := &Snapshot{}
-	var keep []*trust.Server
-	for _, gv := range v.Verdicts {
-		s := gv.Server
-		if gv.State != trust.StateReviewed || s.Disabled || (s.Command == "" && s.URL == "") {
-			snap.Left = append(snap.Left, s.Name)
-			continue
-		}
-		keep = append(keep, s)
-		snap.Servers = append(snap.Servers, s.Name)
-	}
-	data, _, _, err := client.VettedConfig(keep, nil, nil)
-	if err != nil {
-		return nil, fail("", err)
-	}
-	// What agentty will read must be exactly what was reviewed.
-	check := trust.Parse("snapshot", data, trust.ScopeExplicit)
-	if !check.Valid() || len(check.Servers) != len(snap.Servers) {
-		return nil, fail("", fmt.Errorf("the snapshot does not read back as written: %v", check.Err))
-	}
-	for i, s := range check.Servers {
-		if s.Name != snap.Servers[i] || s.Canonical() != v.In.Config.Server(s.Name).Canonical() {
-			return nil, fail("", fmt.Errorf("the snapshot's server %q does not read back as reviewed", s.Name))
-		}
-	}
-	if err := v.writeVetted(snap, data); err != nil {
-		return nil, err
-	}
-	return snap, nil
+	return v.Vetted(client.Agentty)
 }
 
 // writeVetted writes a vetted file under the ledger directory, named by
@@ -120,7 +88,7 @@ func (v *View) Vetted(id client.ID) (*Snapshot, error) {
 	}
 	snap := &Snapshot{}
 	var keep []*trust.Server
-	cv := v.Client(id)
+	cv := v.ClientOf(id)
 	if cv != nil {
 		if len(cv.Closed) > 0 {
 			return nil, refuse("`mcp-guard status` shows why", "%s", cv.Closed[0])
