@@ -33,23 +33,32 @@ func (v *View) agenttyView() *ClientView {
 
 // agenttyServer is one of agentty's gate verdicts as a ClientServer.
 func (v *View) agenttyServer(gv *trust.GateVerdict) ClientServer {
+	cs := AgenttyEntry(gv, v.Config)
+	cs.Path, cs.Source = v.In.Config.Path, v.In.StorePath
+	if ps, ok := v.Servers[gv.Server.Name]; ok {
+		cs.Files, cs.Scope = ps.Files, ps.Scope
+	}
+	return cs
+}
+
+// AgenttyEntry is agentty's gate verdict gv of a server of the
+// configuration at config (repository-relative) as a ClientServer: its
+// verdict in agentty's words, and gv itself in Agentty.
+func AgenttyEntry(gv *trust.GateVerdict, config string) ClientServer {
 	s := gv.Server
 	why := "agentty asks before running it"
 	if gv.Trusted {
 		why = "agentty runs it without asking (" + string(gv.Reason) + ")"
 	}
 	cs := ClientServer{
-		ServerVerdict: client.ServerVerdict{Name: s.Name, Path: v.In.Config.Path, Server: s,
-			Interactive: gv.Trusted, Headless: gv.Trusted, Why: why, Source: v.In.StorePath},
-		Config: v.Config, Key: gv.Key, Deep: gv.Deep,
+		ServerVerdict: client.ServerVerdict{Name: s.Name, Server: s,
+			Interactive: gv.Trusted, Headless: gv.Trusted, Why: why},
+		Config: config, Key: gv.Key, Deep: gv.Deep,
 		State: gv.State, Last: gv.Last, RenamedFrom: gv.RenamedFrom,
 		Runs:    !s.Disabled && (s.Command != "" || s.URL != ""),
 		Blocks:  gv.Blocks && gv.Why != trust.GateDeclinedRuns,
 		Why:     gv.Why,
 		Agentty: gv,
-	}
-	if ps, ok := v.Servers[s.Name]; ok {
-		cs.Files, cs.Scope = ps.Files, ps.Scope
 	}
 	if !validDeep(gv.Deep) {
 		cs.NoDeep = "mcp-guard could not read what it runs"

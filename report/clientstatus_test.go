@@ -90,7 +90,7 @@ func TestClientHostileBytes(t *testing.T) {
 	cs.ServerVerdict.Why = evil
 	cs.Files = []trust.FileID{{Path: evil}}
 	var b bytes.Buffer
-	if err := WriteClientReviewItem(&b, "Claude Code", cs, 1, 2, nil, nil, Style{}); err != nil {
+	if err := WriteReviewItem(&b, ReviewItem{Index: 1, Total: 2, Title: "Claude Code", Entry: cs}, Style{}); err != nil {
 		t.Fatal(err)
 	}
 	for _, d := range []trust.Decision{trust.DecisionApproved, trust.DecisionDeclined} {

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/project"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -110,11 +111,11 @@ func TestWriteReviewItemContent(t *testing.T) {
 	cd := sampleContent()
 	cd.Files, cd.MoreFiles, cd.Notes = cd.Files[:1], 0, nil
 	var b bytes.Buffer
-	mustWrite(t, WriteReviewItem(&b, ReviewItem{Index: 1, Total: 1, Verdict: notes, ConfigPath: cfg.Path, Since: since,
+	mustWrite(t, WriteReviewItem(&b, ReviewItem{Index: 1, Total: 1, Title: "agentty", Entry: gate.AgenttyEntry(&notes, cfg.Path), Since: since,
 		Content: &ChangeContent{Content: cd, Provenance: sampleProvenance()}}, Style{}))
 	b.WriteString("\n")
 	pv := &project.Provenance{Since: "cccccccccccccccccccccccccccccccccccccccc"}
-	mustWrite(t, WriteReviewItem(&b, ReviewItem{Index: 1, Total: 1, Verdict: notes, ConfigPath: cfg.Path, Since: since,
+	mustWrite(t, WriteReviewItem(&b, ReviewItem{Index: 1, Total: 1, Title: "agentty", Entry: gate.AgenttyEntry(&notes, cfg.Path), Since: since,
 		Content: &ChangeContent{Provenance: pv, Err: "compare: missing object"}}, Style{}))
 	checkGolden(t, filepath.Join("content", "review-item.txt"), b.Bytes())
 }

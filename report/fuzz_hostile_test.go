@@ -17,6 +17,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/internal/hostile"
 	"github.com/mcp-guard/mcp-guard/internal/textsafe"
 	"github.com/mcp-guard/mcp-guard/report"
@@ -179,11 +180,11 @@ func FuzzDiffText(f *testing.F) {
 				}
 				v := trust.GateVerdict{Verdict: trust.Verdict{Server: s, Reason: trust.ReasonPending}, Blocks: true, Why: trust.GateChanged}
 				cc := c
-				it := report.ReviewItem{Index: i + 1, Total: len(changes), Verdict: v, ConfigPath: path, Since: &cc, Findings: findings}
+				it := report.ReviewItem{Index: i + 1, Total: len(changes), Title: "agentty", Entry: gate.AgenttyEntry(&v, path), Since: &cc, Findings: findings}
 				if err := report.WriteReviewItem(&out, it, st); err != nil {
 					t.Fatal(err)
 				}
-				if err := report.WriteBlocking(&out, path, []trust.GateVerdict{v}, "", st); err != nil {
+				if err := report.WriteBlockingList(&out, []*gate.ClientView{{Title: "agentty"}}, [][]gate.ClientServer{{gate.AgenttyEntry(&v, path)}}, "", st); err != nil {
 					t.Fatal(err)
 				}
 			}

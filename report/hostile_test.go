@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/internal/hostile"
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -45,7 +46,7 @@ func TestHostileRenderers(t *testing.T) {
 				t.Fatal(err)
 			}
 			v := trust.GateVerdict{Verdict: in.Verdicts[0], Blocks: true, Why: trust.GateNew}
-			if err := report.WriteReviewItem(&review, report.ReviewItem{Index: 1, Total: 1, Verdict: v, ConfigPath: c.Path, Findings: c.Findings}, report.NewStyle(false)); err != nil {
+			if err := report.WriteReviewItem(&review, report.ReviewItem{Index: 1, Total: 1, Title: "agentty", Entry: gate.AgenttyEntry(&v, c.Path), Findings: c.Findings}, report.NewStyle(false)); err != nil {
 				t.Fatal(err)
 			}
 			for name, out := range map[string]string{"status": status.String(), "diff": diff.String(), "warning": warning.String(), "review": review.String()} {

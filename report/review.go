@@ -10,28 +10,6 @@ import (
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
-// WriteBlocking lists the servers that keep agentty from starting, one
-// line each (name, what runs, why), and the command that reviews them.
-// reviewCmd is that command as the user should type it ("mcp-guard review",
-// "mcp-guard -C sub review").
-func WriteBlocking(w io.Writer, configPath string, blocking []trust.GateVerdict, reviewCmd string, st Style) error {
-	p := &printer{w: w}
-	p.printf("%s: %s for review before agentty starts here:\n", st.Bold(Sanitize(configPath)), Waiting(len(blocking), ""))
-	width := 0
-	for _, v := range blocking {
-		width = max(width, min(len([]rune(Sanitize(v.Server.Name))), 24))
-	}
-	for _, v := range blocking {
-		p.printf("  %s %s  %s\n", st.Warning("!"), padRight(Sanitize(v.Server.Name), width), CommandLine(v.Server))
-		p.printf("  %s %s  %s\n", " ", padRight("", width), st.Dim(GateReasonText(v)))
-	}
-	if reviewCmd == "" {
-		reviewCmd = "mcp-guard review"
-	}
-	p.printf("review them: %s  (or %s --approve NAME... | --decline NAME...)\n", reviewCmd, reviewCmd)
-	return p.err
-}
-
 // Waiting says how many servers wait, the verb agreeing with the count:
 // Waiting(1, "still") is "1 server still waits", Waiting(2, "") "2
 // servers wait".
@@ -103,16 +81,15 @@ func blanketText(r trust.Reason) string {
 	return string(r)
 }
 
-// ReviewItem is one server on the review screen.
+// ReviewItem is one server on the review screen, of any agent.
 type ReviewItem struct {
 	// Index and Total number the screens ("2/3").
 	Index, Total int
-	Verdict      trust.GateVerdict
-	ConfigPath   string
-	// Files are the repository files it runs, as they are now, and Scope
-	// why it runs each and what could not be followed.
-	Files []trust.FileID
-	Scope ServerScope
+	// Title is the agent's name; Entry the server (Entry.Agentty is set
+	// for agentty's), with the repository files it runs as they are now
+	// (Entry.Files) and why it runs each (Entry.Scope).
+	Title string
+	Entry gate.ClientServer
 	// Since is what changed since the baseline (the last approved version,
 	// else the last decision); nil when it was never reviewed.
 	Since *trust.Change
@@ -123,39 +100,51 @@ type ReviewItem struct {
 	Content *ChangeContent
 }
 
-// WriteReviewItem writes one server's review screen: what runs, what
-// agentty does with it, why it waits, what changed since the last review
-// (fields, files, their content and the commits that changed them), and
-// findings.
+// WriteReviewItem writes one server's review screen: what runs (after the
+// agent's interpolation, and the variables that depends on), the files it
+// runs, what the agent does with it in its words, why it waits, what
+// changed since the last review (fields, files, their content and the
+// commits that changed them), and findings.
 func WriteReviewItem(w io.Writer, it ReviewItem, st Style) error {
 	p := &printer{w: w}
-	v := it.Verdict
-	s := v.Server
-	head := fmt.Sprintf("── %s", Sanitize(s.Name))
+	cs := it.Entry
+	name := cs.Label()
+	words, why := cs.ServerVerdict.Why, clientGateReason(cs, it.Title)
+	if gv := cs.Agentty; gv != nil {
+		// agentty's servers go by their bare names, as ever.
+		name, words, why = cs.Name, reasonText(gv.Verdict), GateReasonText(*gv)
+	}
+	head := "── " + Sanitize(name)
 	if it.Total > 1 {
-		head = fmt.Sprintf("── %d/%d %s", it.Index, it.Total, Sanitize(s.Name))
+		head = fmt.Sprintf("── %d/%d %s", it.Index, it.Total, Sanitize(name))
 	}
-	p.printf("%s  %s\n", st.Bold(head), st.Dim(Sanitize(it.ConfigPath)))
-	p.printf("  runs     %s\n", CommandLine(s))
-	for _, ev := range s.Env {
-		p.printf("  env      %s=%s\n", Sanitize(ev.Name), Sanitize(ev.Value))
+	p.printf("%s  %s\n", st.Bold(head), st.Dim(Sanitize(cs.Config)))
+	if cs.Server != nil {
+		p.printf("  runs     %s\n", CommandLine(cs.Server))
+		for _, ev := range cs.Server.Env {
+			p.printf("  env      %s=%s\n", Sanitize(ev.Name), Sanitize(ev.Value))
+		}
 	}
-	why := map[string]string{}
-	for _, si := range it.Scope.Items {
-		why[si.Item] = si.Why
+	if len(cs.Spawn.Vars) > 0 {
+		p.printf("  depends  %s\n", Sanitize("${"+strings.Join(cs.Spawn.Vars, "}, ${")+"}"))
 	}
-	for _, f := range it.Files {
+	sc := NewServerScope(cs.Scope, cs.Files)
+	reasons := map[string]string{}
+	for _, si := range sc.Items {
+		reasons[si.Item] = si.Why
+	}
+	for _, f := range cs.Files {
 		p.printf("  file     %s  %s", Sanitize(f.Path), st.Dim(Short(f.ID)))
-		if w := why[f.Path]; w != "" {
+		if w := reasons[f.Path]; w != "" {
 			p.printf("  %s", st.Dim(Sanitize(w)))
 		}
 		p.printf("\n")
 	}
-	for _, u := range it.Scope.Unresolved {
+	for _, u := range sc.Unresolved {
 		p.printf("  unsure   %s\n", Sanitize(u))
 	}
-	p.printf("  agentty  %s\n", reasonText(v.Verdict))
-	p.printf("  why      %s\n", GateReasonText(v))
+	p.printf("  agent    %s\n", Sanitize(it.Title+": "+words))
+	p.printf("  why      %s\n", Sanitize(why))
 	writeSince(p, it.Since, it.Content, st)
 	for _, f := range it.Findings {
 		p.wrapf(st, "  %s %s %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Message))
@@ -546,47 +535,6 @@ func nameList(names []string) string {
 		out[i] = Sanitize(n)
 	}
 	return strings.Join(out, ", ")
-}
-
-// WriteClientReviewItem writes one of a client's servers on the review
-// screen: what the client starts (after its interpolation, and the
-// variables that depends on), the files it runs, the client's own verdict
-// in its words, why it waits, and what changed since the last review.
-func WriteClientReviewItem(w io.Writer, title string, cs gate.ClientServer, index, total int, since *trust.Change, content *ChangeContent, st Style) error {
-	p := &printer{w: w}
-	head := "── " + Sanitize(cs.Label())
-	if total > 1 {
-		head = fmt.Sprintf("── %d/%d %s", index, total, Sanitize(cs.Label()))
-	}
-	p.printf("%s  %s\n", st.Bold(head), st.Dim(Sanitize(cs.Config)))
-	if cs.Server != nil {
-		p.printf("  runs     %s\n", CommandLine(cs.Server))
-		for _, ev := range cs.Server.Env {
-			p.printf("  env      %s=%s\n", Sanitize(ev.Name), Sanitize(ev.Value))
-		}
-	}
-	if len(cs.Spawn.Vars) > 0 {
-		p.printf("  depends  %s\n", Sanitize("${"+strings.Join(cs.Spawn.Vars, "}, ${")+"}"))
-	}
-	sc := NewServerScope(cs.Scope, cs.Files)
-	why := map[string]string{}
-	for _, si := range sc.Items {
-		why[si.Item] = si.Why
-	}
-	for _, f := range cs.Files {
-		p.printf("  file     %s  %s", Sanitize(f.Path), st.Dim(Short(f.ID)))
-		if w := why[f.Path]; w != "" {
-			p.printf("  %s", st.Dim(Sanitize(w)))
-		}
-		p.printf("\n")
-	}
-	for _, u := range sc.Unresolved {
-		p.printf("  unsure   %s\n", Sanitize(u))
-	}
-	p.printf("  %-8s %s\n", "client", Sanitize(title+": "+cs.ServerVerdict.Why))
-	p.printf("  why      %s\n", Sanitize(clientGateReason(cs, title)))
-	writeSince(p, since, content, st)
-	return p.err
 }
 
 // WriteUnknownLaunch says what `launch` checked before it starts a

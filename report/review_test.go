@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -46,7 +47,11 @@ func gateFixture(t *testing.T) ([]trust.GateVerdict, *trust.Config) {
 func TestWriteBlockingGolden(t *testing.T) {
 	vs, _ := gateFixture(t)
 	var b bytes.Buffer
-	mustWrite(t, WriteBlocking(&b, ".agentty/mcp.json", trust.Blocking(vs), "mcp-guard -C sub review", Style{}))
+	var entries []gate.ClientServer
+	for _, v := range trust.Blocking(vs) {
+		entries = append(entries, gate.AgenttyEntry(&v, ".agentty/mcp.json"))
+	}
+	mustWrite(t, WriteBlockingList(&b, []*gate.ClientView{{Title: "agentty"}}, [][]gate.ClientServer{entries}, "mcp-guard -C sub review", Style{}))
 	if bytes.Contains(b.Bytes(), []byte("\x1b")) {
 		t.Error("raw escape in the output")
 	}
@@ -71,15 +76,16 @@ func TestWriteReviewItemGolden(t *testing.T) {
 		},
 		Files: []trust.FileChange{{Path: "tools/notes.js", Old: trust.Object{Mode: "100644", ID: "1111111111111111"}, New: trust.Object{Mode: "100755", ID: "2222222222222222"}}},
 	}
+	notesEntry := gate.AgenttyEntry(&notes, cfg.Path)
+	notesEntry.Files = []trust.FileID{{Path: "tools/notes.js", Object: trust.Object{Mode: "100755", ID: "2222222222222222"}}}
 	var b bytes.Buffer
-	mustWrite(t, WriteReviewItem(&b, ReviewItem{Index: 1, Total: 2, Verdict: notes, ConfigPath: cfg.Path,
-		Files: []trust.FileID{{Path: "tools/notes.js", Object: trust.Object{Mode: "100755", ID: "2222222222222222"}}},
+	mustWrite(t, WriteReviewItem(&b, ReviewItem{Index: 1, Total: 2, Title: "agentty", Entry: notesEntry,
 		Since: since,
 		Findings: []trust.Finding{trust.NewFinding("MG101", cfg.Path, trust.Pos{Line: 2, Column: 3}, "notes", "env.NODE_OPTIONS",
 			"env.NODE_OPTIONS changes what node runs")},
 	}, Style{}))
 	b.WriteString("\n")
-	mustWrite(t, WriteReviewItem(&b, ReviewItem{Index: 2, Total: 2, Verdict: fresh, ConfigPath: cfg.Path}, Style{}))
+	mustWrite(t, WriteReviewItem(&b, ReviewItem{Index: 2, Total: 2, Title: "agentty", Entry: gate.AgenttyEntry(&fresh, cfg.Path)}, Style{}))
 	checkGolden(t, filepath.Join("hook", "review-items.golden"), b.Bytes())
 }
 

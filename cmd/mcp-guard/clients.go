@@ -242,20 +242,15 @@ func (g *gateView) itemWriter(ctx context.Context, e *env, w io.Writer, st repor
 	p := queue[i]
 	since := g.SinceOf(p.cv, p.cs)
 	content := changeContentAt(ctx, e, p.cv.Top, p.cv.Head, p.cs.Last.Baseline(), since)
+	item := report.ReviewItem{Index: i + 1, Total: len(queue), Title: p.cv.Title, Entry: p.cs, Since: since, Content: content}
 	if gv := p.cs.Agentty; gv != nil {
-		ps := g.Servers[gv.Server.Name]
-		item := report.ReviewItem{
-			Index: i + 1, Total: len(queue), Verdict: *gv, ConfigPath: g.configPath(),
-			Files: ps.Files, Scope: report.NewServerScope(ps.Scope, ps.Files), Since: since, Content: content,
-		}
 		for _, f := range findings {
 			if f.Server == gv.Server.Name {
 				item.Findings = append(item.Findings, f)
 			}
 		}
-		return func() { report.WriteReviewItem(w, item, st) }
 	}
-	return func() { report.WriteClientReviewItem(w, p.cv.Title, p.cs, i+1, len(queue), since, content, st) }
+	return func() { report.WriteReviewItem(w, item, st) }
 }
 
 // clientIDs are the client ids --client takes.
