@@ -86,7 +86,7 @@ func (a agenttyClient) Gate(st *State, entries []Entry) []ServerVerdict {
 	for _, e := range entries {
 		one := &trust.Config{Path: cfg.Path, Scope: cfg.Scope, SHA256: cfg.SHA256, Servers: []*trust.Server{e.Server}}
 		v := trust.Evaluate(one, a.grants(st))[0]
-		why, src := agenttyWords(v)
+		why, src := AgenttyWords(v)
 		out = append(out, ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server,
 			Interactive: v.Trusted, Headless: v.Trusted, Why: why, Source: src})
 	}
@@ -102,7 +102,9 @@ func (as *AgenttyState) config() *trust.Config {
 	return &trust.Config{Scope: trust.ScopeProject}
 }
 
-func agenttyWords(v trust.Verdict) (why, source string) {
+// AgenttyWords is agentty's verdict v in its words, and the file or
+// setting that decided it ("" when none did).
+func AgenttyWords(v trust.Verdict) (why, source string) {
 	switch v.Reason {
 	case trust.ReasonApproved:
 		return "agentty approved this exact server (its fingerprint): it runs without asking", storeShown
@@ -136,7 +138,7 @@ func (a agenttyClient) Impact(st *State, old, new *trust.Server) Impact {
 	cfg := st.Agentty.config()
 	one := &trust.Config{Path: cfg.Path, Scope: cfg.Scope, Servers: []*trust.Server{new}}
 	v := trust.Evaluate(one, a.grants(st))[0]
-	why, src := agenttyWords(v)
+	why, src := AgenttyWords(v)
 	if v.Reason == trust.ReasonApproved && old != nil && old.Fingerprint == new.Fingerprint {
 		why = "agentty's fingerprint did not change: it still runs without asking"
 	}

@@ -34,7 +34,7 @@ func (v *View) agenttyView() *ClientView {
 // agenttyServer is one of agentty's gate verdicts as a ClientServer.
 func (v *View) agenttyServer(gv *trust.GateVerdict) ClientServer {
 	cs := AgenttyEntry(gv, v.Config)
-	cs.Path, cs.Source = v.In.Config.Path, v.In.StorePath
+	cs.Path = v.In.Config.Path
 	if ps, ok := v.Servers[gv.Server.Name]; ok {
 		cs.Files, cs.Scope = ps.Files, ps.Scope
 	}
@@ -46,13 +46,10 @@ func (v *View) agenttyServer(gv *trust.GateVerdict) ClientServer {
 // verdict in agentty's words, and gv itself in Agentty.
 func AgenttyEntry(gv *trust.GateVerdict, config string) ClientServer {
 	s := gv.Server
-	why := "agentty asks before running it"
-	if gv.Trusted {
-		why = "agentty runs it without asking (" + string(gv.Reason) + ")"
-	}
+	why, src := client.AgenttyWords(gv.Verdict)
 	cs := ClientServer{
 		ServerVerdict: client.ServerVerdict{Name: s.Name, Server: s,
-			Interactive: gv.Trusted, Headless: gv.Trusted, Why: why},
+			Interactive: gv.Trusted, Headless: gv.Trusted, Why: why, Source: src},
 		Config: config, Key: gv.Key, Deep: gv.Deep,
 		State: gv.State, Last: gv.Last, RenamedFrom: gv.RenamedFrom,
 		Runs:    !s.Disabled && (s.Command != "" || s.URL != ""),
