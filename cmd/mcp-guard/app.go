@@ -132,7 +132,7 @@ const quietHelp = "print only errors, warnings, questions and what was asked for
 func newApp(e *env) *cli.Command {
 	app := &cli.Command{
 		Name:      "mcp-guard",
-		Usage:     "keep a repository's agentty MCP configuration from running code you did not review",
+		Usage:     "keep what a repository makes your AI coding agent run (Claude Code, Cursor, VS Code, Gemini CLI, Codex, agentty) from changing without your review",
 		UsageText: "mcp-guard [-C DIR] [-q] COMMAND [options] [arguments]",
 		Description: "Options go anywhere before `--`, also after the command and its arguments;\n" +
 			"after `--` everything is an argument.\n\n" +

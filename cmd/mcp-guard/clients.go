@@ -55,7 +55,7 @@ func launchName(id client.ID) string {
 }
 
 // clientFlag restricts server names to one client.
-var clientFlag = &cli.StringFlag{Name: "client", Usage: "the client the names are of (agentty, claude-code); CLIENT:NAME does the same per name"}
+var clientFlag = &cli.StringFlag{Name: "client", Usage: "the agent the names are of, and the only one reviewed (" + clientIDs() + "); CLIENT:NAME does the same per name"}
 
 // decideAll records one decision for servers of every agent
 // (gate.Decide) and says what it did.

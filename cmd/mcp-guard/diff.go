@@ -17,11 +17,11 @@ import (
 func diffCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "diff",
-		Usage:     "show what changed in what agentty runs between two states of the repository, and what it does to your approvals",
+		Usage:     "show what changed in what each agent runs between two states of the repository, and what it does to your approvals",
 		UsageText: "mcp-guard [-C DIR] diff [--json] [OLD [NEW]]",
 		Description: "With no revision, HEAD against the work tree; with one, OLD against the work tree;\n" +
-			"with two, OLD against NEW (`ORIG_HEAD HEAD` after a pull). Every .agentty/mcp.json of the\n" +
-			"repository is compared, with the files its servers run.\n\n" +
+			"with two, OLD against NEW (`ORIG_HEAD HEAD` after a pull). Every agent's configuration in the\n" +
+			"repository is compared, with the files its servers run and the settings that govern them.\n\n" +
 			"Exit status: 0 when no change needs attention, 1 when a change is invalidated,\n" +
 			"trust-preserving, new-unapproved or new-preapproved or a surface was added or changed,\n" +
 			"2 when mcp-guard could not compare.",

@@ -24,21 +24,21 @@ func launchCommand(e *env) *cli.Command {
 		// (mcp-guard launch agentty --resume), as gh and git's -c do.
 		StopOnNthArg: &one,
 		Description: "Evaluates the gate for the launch directory (the current one, or -C DIR, where CMD then\n" +
-			"starts). When something waits for review it lists it and, on a terminal, offers the\n" +
-			"review; without a terminal it exits 1. When nothing waits, mcp-guard replaces itself\n" +
-			"with CMD: same arguments, CMD's own exit status, and the same environment plus\n" +
-			"AGENTTY_MCP_CONFIG naming a snapshot of exactly the reviewed servers (declined ones left\n" +
-			"out), which agentty reads instead of .agentty/mcp.json; MCP_GUARD_SNAPSHOT=0 turns that off.\n" +
-			"For claude (Claude Code) it checks Claude Code's servers of the .mcp.json walk-up and\n" +
-			"execs claude --mcp-config <vetted file> --strict-mcp-config ARGS...: Claude Code gets\n" +
-			"exactly the reviewed servers, in interactive sessions and under -p alike; claude mcp\n" +
-			"list|get is refused while a project server is not reviewed. For gemini (Gemini CLI) it\n" +
-			"execs gemini --allowed-mcp-server-names=NAME... ARGS... (the reviewed project servers and\n" +
-			"the user's own), for codex codex -c mcp_servers.NAME.enabled=false... ARGS... (each\n" +
-			"project server not reviewed): the client reads its config itself after the check, so\n" +
-			"the names are bound, not the entries. Any other command starts only when nothing of\n" +
-			"any client waits for review.\n" +
-			"`mcp-guard shell-init bash|zsh|fish` makes typing agentty, claude, gemini or codex do this.",
+			"starts). When a server waits for review it lists it and, on a terminal, offers the review;\n" +
+			"without a terminal it exits 1. Then mcp-guard replaces itself with CMD (same arguments, CMD's\n" +
+			"own exit status) and hands the agent exactly the reviewed project servers, with your own\n" +
+			"servers intact, the way the agent takes them:\n" +
+			"  claude   claude --mcp-config <vetted file> --strict-mcp-config ARGS... (the file also carries\n" +
+			"           your ~/.claude.json servers); `claude mcp list|get` is refused while a project\n" +
+			"           server is not reviewed (its health check spawns them)\n" +
+			"  gemini   gemini --allowed-mcp-server-names=NAME... ARGS... (reviewed project servers, your own)\n" +
+			"  codex    codex -c mcp_servers.NAME.enabled=false... ARGS... (each project server not reviewed)\n" +
+			"  agentty  AGENTTY_MCP_CONFIG naming a snapshot of the reviewed servers\n" +
+			"Gemini CLI and Codex read their configs themselves after the check, so the names are bound,\n" +
+			"not the entries. A declined server never blocks: it is left out. One line on stderr says what\n" +
+			"was handed over. MCP_GUARD_SNAPSHOT=0 hands nothing (a declined server the agent would run\n" +
+			"then blocks). Any other command starts exactly when `mcp-guard check` passes.\n" +
+			"`mcp-guard shell-init bash|zsh|fish` makes typing " + startedNames() + " do this.",
 		Action: func(ctx context.Context, c *cli.Command) error { return runLaunch(ctx, c, e) },
 	}
 }

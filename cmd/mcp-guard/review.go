@@ -20,16 +20,17 @@ func reviewCommand(e *env) *cli.Command {
 		Name:      "review",
 		Usage:     "review the servers that keep an agent from starting here: approve, decline or skip each",
 		UsageText: "mcp-guard [-C DIR] review [--approve NAME... | --decline NAME... | --all] [--client ID]",
-		Description: "For each server that waits for review it shows what runs, what changed since you last\n" +
-			"reviewed it (fields, a unified diff of its files, the commits since) and findings, then asks. approve records agentty's\n" +
-			"fingerprint in ~/.agentty/mcp_approvals.json (so agentty connects it) and the reviewed\n" +
-			"version in mcp-guard's ledger; decline keeps it off (its agentty approval is removed) and\n" +
-			"it stops asking until it changes; skip leaves it waiting. Without a terminal it never\n" +
-			"asks: it lists what waits and exits 1, unless --approve, --decline or --all say what to do.\n" +
-			"Claude Code's servers (.mcp.json) are reviewed by name too; a name two clients load must be\n" +
-			"qualified (claude-code:db, agentty:db) or given with --client. Reviewing one records it in\n" +
-			"mcp-guard's ledger only, nothing in Claude Code's files: `mcp-guard launch -- claude` hands\n" +
-			"Claude Code exactly the reviewed servers.",
+		Description: "For each server that waits for review, across every agent found here, it shows what runs,\n" +
+			"what changed since you last reviewed it (fields, a unified diff of its files, the commits since)\n" +
+			"and findings, then asks: approve, decline, skip, or quit (the whole review). approve records\n" +
+			"the reviewed version in mcp-guard's ledger (and, for agentty, its fingerprint in\n" +
+			"~/.agentty/mcp_approvals.json); decline keeps `mcp-guard launch` from handing it over (and\n" +
+			"removes agentty's approval); skip leaves it waiting. Nothing is written in Claude Code's,\n" +
+			"Cursor's, VS Code's, Gemini CLI's or Codex's own files: `mcp-guard launch -- claude|gemini|codex`\n" +
+			"hands the agent exactly the reviewed servers. A name two agents load must be qualified\n" +
+			"(claude-code:db, agentty:db) or given with --client, which also limits the review to one\n" +
+			"agent. Without a terminal it never asks: it lists what waits and exits 1, unless --approve,\n" +
+			"--decline or --all say what to do.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "approve", Usage: "approve the servers named as arguments"},
 			&cli.BoolFlag{Name: "decline", Usage: "decline the servers named as arguments"},

@@ -26,10 +26,13 @@ func scanCommand(e *env) *cli.Command {
 	formats := report.ScanFormatNames()
 	return &cli.Command{
 		Name:      "scan",
-		Usage:     "check every agentty surface of a repository against the rule catalog (for CI and pre-commit)",
+		Usage:     "check every agent's configuration in a repository against the rule catalog (for CI and pre-commit)",
 		UsageText: "mcp-guard [-C DIR] scan [--staged | --rev REV | --history [--since REV] | --diff BASE...HEAD] [options] [PATH]",
-		Description: "Scans the work tree at PATH (default: the current directory): every .agentty/mcp.json, hooks.json,\n" +
-			"acp-agents.json and agent persona at any depth. Outside a git repository PATH is walked as a directory.\n" +
+		Description: "Scans the work tree at PATH (default: the current directory): every agent's MCP configuration\n" +
+			"(.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .gemini/settings.json, .codex/config.toml,\n" +
+			".agentty/mcp.json), the settings and tasks beside them, CI workflows that run an agent, and\n" +
+			"agentty's hooks, ACP agents and personas, at any depth. Outside a git repository PATH is walked\n" +
+			"as a directory.\n" +
 			"scan never runs what it scans and reads none of your own state unless --user-config is given.\n" +
 			"The repository's " + policy.IgnoreFileName + " (rule ids, paths, servers, each with a reason) suppresses findings\n" +
 			"for scan only: the git hook, review and launch never read it.\n\n" +
