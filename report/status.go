@@ -360,9 +360,13 @@ func AddClients(doc *StatusDoc, clients []*gate.ClientView, findings []trust.Fin
 	doc.Findings = append(doc.Findings, findings...)
 }
 
-// ClaudeWords is a client verdict in the client's words, with what
+// AgentWords is an agent's verdict about a server in its words: agentty's
+// (with the fingerprint it approved), or the client's own, with what
 // `claude -p` does when that differs from an interactive session.
-func ClaudeWords(cs gate.ClientServer) string {
+func AgentWords(cs gate.ClientServer) string {
+	if cs.Agentty != nil {
+		return reasonText(cs.Agentty.Verdict)
+	}
 	why := cs.ServerVerdict.Why
 	if cs.Key.Client == string(client.ClaudeCode) && cs.Interactive && cs.Headless {
 		why += "; `claude -p` runs it too"
@@ -370,13 +374,14 @@ func ClaudeWords(cs gate.ClientServer) string {
 	return why
 }
 
-// WriteClientStatus writes what each other client would run here, after
-// agentty's status: per server its config, the client's verdict in its
-// words and mcp-guard's review state; then findings about the client's
-// files (repository-side approvals). after says whether agentty's status
-// came first (a blank line then separates them).
+// WriteClientStatus writes what each agent would run here: per server
+// its config, the agent's verdict in its words, what it runs from the
+// repository and mcp-guard's review state; then findings about the
+// agents' files. after says whether other text came first (a blank line
+// then separates them).
 func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust.Finding, after bool, st Style) error {
 	p := &printer{w: w}
+	blocks := false
 	for i, cv := range clients {
 		if i > 0 || after {
 			p.printf("\n")
@@ -393,7 +398,7 @@ func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust
 			switch {
 			case cs.Interactive:
 				mark = st.OK("✓ ")
-			case cs.Headless:
+			case cs.Runs:
 				mark = st.Pending("— ")
 			}
 			cmd := ""
@@ -404,11 +409,15 @@ func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust
 			switch {
 			case cs.Blocks:
 				review += ", blocks launch: " + clientGateReason(cs, cv.Title)
+				blocks = true
 			case cs.Outside && cs.Runs:
 				review += ", left out by launch: " + clientGateReason(cs, cv.Title)
 			}
 			p.printf("  %s%s %s  %s\n", mark, padRight(Sanitize(cs.Name), 16), cmd, st.Dim(Sanitize(cs.Config)))
-			p.printf("      %s\n", Sanitize(ClaudeWords(cs)))
+			p.printf("      %s\n", Sanitize(AgentWords(cs)))
+			for _, l := range scopeLines(NewServerScope(cs.Scope, cs.Files), 6) {
+				p.printf("      %s\n", st.Dim(l))
+			}
 			p.printf("      %s\n", st.Dim("["+Sanitize(review)+"]"))
 		}
 		if cv.Client == client.ClaudeCode {
@@ -419,6 +428,9 @@ func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust
 	}
 	for _, f := range findings {
 		p.printf("%s %s %s:%d: %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, Sanitize(f.Message))
+	}
+	if blocks {
+		p.printf("mcp-guard launch refuses to start an agent while its servers wait for review (mcp-guard review)\n")
 	}
 	return p.err
 }

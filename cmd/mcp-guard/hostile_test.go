@@ -148,7 +148,7 @@ func TestHostileStatusLimits(t *testing.T) {
 			var code int
 			var out string
 			n := hostile.Allocated(func() { code, out, _ = mcpGuard(env, "-C", dir, "status") })
-			if code != exitAttention || !strings.Contains(out, "unreadable: mcp-guard cannot read this file") || strings.Contains(out, "agentty runs nothing") || !strings.Contains(out, tt.want) {
+			if code != exitAttention || !strings.Contains(out, "closed: .agentty/mcp.json: mcp-guard cannot read this file") || strings.Contains(out, "agentty runs nothing") || !strings.Contains(out, tt.want) {
 				t.Errorf("exit %d:\n%s", code, out)
 			}
 			if n > 2<<20 {

@@ -9,6 +9,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/policy"
@@ -36,26 +37,38 @@ func statusCommand(e *env) *cli.Command {
 				return err
 			}
 			addPolicyFindings(e, in)
-			verdicts, scopes, clients := statusGate(ctx, c, e)
+			g := statusGate(ctx, c, e)
+			var clients, all []*gate.ClientView
+			if g != nil {
+				clients, all = g.Clients, g.All()
+			}
 			findings := clientFindings(clients)
+			need := in.Pending() || clientsNeed(clients, findings)
 			if c.Bool("json") {
 				doc := report.NewStatusDoc(in)
-				report.AddReviewState(&doc, verdicts, scopes)
+				if g != nil {
+					report.AddReviewState(&doc, g.Verdicts, scopesOf(g))
+				}
 				report.AddClients(&doc, clients, findings)
 				err = report.WriteJSON(e.stdout, doc)
 			} else {
-				agentty := in.Config != nil || len(clients) == 0
-				if agentty {
-					err = report.WriteStatusReview(e.info, in, verdicts, scopes, e.style(e.info))
+				// Every agent whose project configuration is gated, in one
+				// form; agentty's own configuration (the user's, an explicit
+				// file, none) is never gated and is said as agentty finds it.
+				agentty := g == nil || g.ClientOf(client.Agentty) == nil
+				if agentty && (in.Config != nil || len(all) == 0) {
+					err = report.WriteStatusReview(e.info, in, nil, nil, e.style(e.info))
+				} else if !agentty {
+					findings = append(append([]trust.Finding(nil), in.Findings...), findings...)
 				}
-				if err == nil && len(clients) > 0 {
-					err = report.WriteClientStatus(e.info, clients, findings, agentty, e.style(e.info))
+				if err == nil && len(all) > 0 {
+					err = report.WriteClientStatus(e.info, all, findings, agentty && in.Config != nil, e.style(e.info))
 				}
 			}
 			if err != nil {
 				return failf("", "writing the status: %v", err)
 			}
-			if in.Pending() || clientsNeed(clients, findings) {
+			if need {
 				return attention()
 			}
 			return nil
