@@ -623,17 +623,25 @@ func matchSubpath(m map[string]any, spec string) ([]string, bool) {
 // with "*" replaced by repl.
 func leaves(v any, repl string) []string {
 	var out []string
-	var rec func(v any, depth int)
-	rec = func(v any, depth int) {
+	eachString(v, "", func(_, s string) { out = append(out, strings.ReplaceAll(s, "*", repl)) })
+	return out
+}
+
+// eachString calls fn with every string in a decoded JSON or TOML value,
+// in a stable order, with the key of the object member it sits under
+// (arrays keep their member's key), to a bounded depth.
+func eachString(v any, key string, fn func(key, s string)) {
+	var rec func(v any, key string, depth int)
+	rec = func(v any, key string, depth int) {
 		if depth > 32 {
 			return
 		}
 		switch t := v.(type) {
 		case string:
-			out = append(out, strings.ReplaceAll(t, "*", repl))
+			fn(key, t)
 		case []any:
 			for _, e := range t {
-				rec(e, depth+1)
+				rec(e, key, depth+1)
 			}
 		case map[string]any:
 			keys := make([]string, 0, len(t))
@@ -642,12 +650,11 @@ func leaves(v any, repl string) []string {
 			}
 			sort.Strings(keys)
 			for _, k := range keys {
-				rec(t[k], depth+1)
+				rec(t[k], k, depth+1)
 			}
 		}
 	}
-	rec(v, 0)
-	return out
+	rec(v, key, 0)
 }
 
 // exportsMap normalises "exports" to a subpath map.

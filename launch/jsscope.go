@@ -24,6 +24,14 @@ func (a *analyzer) followJS(cx context, p, source, why string) bool {
 	}
 	if len(g.Open) > 0 {
 		a.b.gap(source, displayPath(p)+": "+strings.Join(g.Open, "; "))
+		// What was read to get this far (tsconfig.json, package.json)
+		// still decides what runs; the caller binds the code.
+		for _, f := range g.Files {
+			a.add(Item{Kind: KindFile, Path: f, Source: source, Why: why + " (or a module or configuration it reads)"})
+		}
+		for _, d := range g.Dirs {
+			a.add(Item{Kind: KindTree, Path: d, Source: source, Why: "a package it loads"})
+		}
 		return false
 	}
 	for _, f := range g.Files {

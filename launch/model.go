@@ -15,6 +15,10 @@ type Spawn struct {
 	Command string
 	Args    []string
 	Env     []Var
+	// EnvFile is the repository path of a file the client reads more
+	// variables from (Cursor's and VS Code's envFile); "" when none or
+	// when it lies outside the repository.
+	EnvFile string
 }
 
 // Var is one environment variable.

@@ -53,6 +53,9 @@ func (a *analyzer) node(name string, args []word, cx context) {
 		case flag == "--env-file" || flag == "--env-file-if-exists":
 			if v, ok := value(); ok {
 				a.fileWord(cx, v, "node reads variables (NODE_OPTIONS too) from it")
+				if p, in := a.resolve(cx, v.text); in && p != "" && v.lit {
+					a.envFile(p, v.source, "node reads variables (NODE_OPTIONS too) from it", false, &cx)
+				}
 			}
 		case nodeValueFlags[flag]:
 			value()
@@ -74,6 +77,11 @@ func (a *analyzer) node(name string, args []word, cx context) {
 // tsRunner follows tsx, ts-node and their kin: node's grammar, TypeScript
 // files.
 func (a *analyzer) tsRunner(name string, args []word, cx context) {
+	if !cx.unknown {
+		// tsx and ts-node look for tsconfig.json from the working
+		// directory up (ts-node also from the script's: the graph's).
+		a.tsconfigChain(cx.cwd, "command", name, cx)
+	}
 	rest := args
 	if len(rest) > 0 && (rest[0].text == "watch") {
 		rest = rest[1:]
@@ -206,6 +214,9 @@ type packageJSON struct {
 	Bin     json.RawMessage `json:"bin"`
 	Name    string          `json:"name"`
 	Scripts map[string]any  `json:"scripts"`
+	// PackageManager is corepack's field: the package manager (and
+	// version, or URL) that runs for this project.
+	PackageManager string `json:"packageManager"`
 }
 
 // readPackageJSON reads dir/package.json; ok false when absent or not

@@ -161,9 +161,7 @@ func (a *analyzer) packageManager(name string, args []word, cx context) {
 	if a.unknownCwd(cx, "command") {
 		return
 	}
-	for _, f := range []string{".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", ".pnpmfile.cjs"} {
-		a.add(Item{Kind: KindFile, Path: joinDir(cx.cwd, f), Source: "command", Why: name + " reads its settings (registry, node-options, script shell, preloads) from it"})
-	}
+	a.jsRunnerConfig(name, cx)
 	if len(ops) == 0 {
 		return
 	}
@@ -333,6 +331,7 @@ func (a *analyzer) npx(runner string, args []word, cx context) {
 	if a.unknownCwd(cx, "command") {
 		return
 	}
+	a.jsRunnerConfig(strings.Fields(runner)[0], cx)
 	var bin word
 	if i < len(args) {
 		bin = args[i]
