@@ -77,3 +77,38 @@ func TestParseEnvFile(t *testing.T) {
 		}
 	}
 }
+
+// What a compiled program or an installed project takes from files that
+// are not its language's code.
+func TestScopeLanguageIncludes(t *testing.T) {
+	runScopeCases(t, []scopeCase{
+		{name: "cargo include! and include_str! bind the data files", cmd: "cargo", args: []string{"run"},
+			fs: mapFS{"Cargo.toml": "[package]", "src/main.rs": "include!(\"tables.in\");\nconst S: &str = include_str!(\"../assets/q.sql\");\n",
+				"src/tables.in": "fn x(){}", "assets/q.sql": "select", "docs/README.md": "x"},
+			has:    []string{"F* src/tables.in", "F* assets/q.sql", "C* ./ (rust code)"},
+			hasNot: []string{"T ./", "F* docs/README.md"}},
+		{name: "cargo #[path] and a migrations macro", cmd: "cargo", args: []string{"run"},
+			fs: mapFS{"Cargo.toml": "[package]", "src/main.rs": "#[path = \"gen/table.txt\"]\nmod t;\nfn m(){ sqlx::migrate!(\"./migrations\"); println!(\"hello\"); }",
+				"src/gen/table.txt": "fn x(){}", "migrations/1.sql": "x", "hello": "x"},
+			has:    []string{"F* src/gen/table.txt", "T* migrations/"},
+			hasNot: []string{"F* hello"}},
+		{name: "cargo include! of a computed path binds the crate", cmd: "cargo", args: []string{"run"},
+			fs:  mapFS{"Cargo.toml": "[package]", "src/main.rs": "include!(concat!(\"x\", \"y\"));\ninclude!(concat!(env!(\"OUT_DIR\"), \"/gen.rs\"));"},
+			has: []string{"T ./"}, gap: true},
+		{name: "go:embed binds what the binary embeds", cmd: "go", args: []string{"run", "."},
+			fs: mapFS{"go.mod": "module x", "main.go": "package main\n//go:embed scripts/*.js \"a b.txt\"\nvar f embed.FS\n",
+				"scripts/x.js": "1", "a b.txt": "1", "x_test.go": "//go:embed testdata\n"},
+			has:    []string{"T* scripts/", "F* a b.txt", "C* ./ (go code)"},
+			hasNot: []string{"T* testdata/"}},
+		{name: "uv run follows path sources, workspace members and an in-tree backend", cmd: "uv", args: []string{"run", "srv"},
+			fs:     mapFS{"pyproject.toml": "[build-system]\nbackend-path = [\"_build\"]\n[tool.uv.sources]\nlib = { path = \"../outside\" }\nhelper = { path = \"libs/helper\" }\n[tool.uv.workspace]\nmembers = [\"packages/*\"]\n"},
+			has:    []string{"C* _build/ (python code)", "C* libs/helper/ (python code)", "C* packages/ (python code)"},
+			hasNot: []string{"C* ../outside/…"}},
+		{name: "a venv interpreter binds pyvenv.cfg", cmd: ".venv/bin/python", args: []string{"-m", "srv"},
+			fs:  mapFS{".venv/bin/python": "x", ".venv/pyvenv.cfg": "home = /usr/bin"},
+			has: []string{"C .venv/ (python code)"}, anyGaps: true},
+	})
+	if !CodeFile("python", ".venv/pyvenv.cfg") {
+		t.Error("pyvenv.cfg is not python code")
+	}
+}

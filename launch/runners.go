@@ -46,6 +46,7 @@ func (a *analyzer) goTool(args []word, cx context) {
 	root := a.goModuleRoot(dir)
 	a.runs(Item{Kind: KindCode, Lang: "go", Path: root, Source: pkg.source,
 		Why: "go run compiles the module's packages: any change to its Go code re-gates this server"})
+	a.goEmbeds(root, pkg.source)
 }
 
 // goModuleRoot is the directory whose code `go run` may compile: the
@@ -90,6 +91,7 @@ func (a *analyzer) cargo(args []word, cx context) {
 	}
 	a.runs(Item{Kind: KindCode, Lang: "rust", Path: "", Source: ops[0].source,
 		Why: "cargo run builds the workspace, its path dependencies and build scripts: any change to Rust code or Cargo files re-gates this server"})
+	a.rustIncludes("", ops[0].source)
 }
 
 // make follows `make [-C dir] [-f file] [target]`: the makefile is bound
@@ -502,6 +504,7 @@ func (a *analyzer) uv(name string, args []word, cx context) {
 		}
 		a.runs(Item{Kind: KindCode, Lang: "python", Path: pdir, Source: ops[0].source,
 			Why: "uv run installs the project itself: any change to its Python code re-gates this server"})
+		a.uvSources(pdir, ops[0].source)
 	}
 	if len(rest) == 0 {
 		return
