@@ -501,6 +501,16 @@ func TestScanJSLexer(t *testing.T) {
 		{"unterminated string", "require('x\nrequire('y')", []string{"y"}, 1},
 		{"object then division", "x = {}\n/require('z')/g", []string{"z"}, 0},
 		{"ambiguous slash hiding a loader", "if (a) {}\n/require('z')/g", nil, 1},
+		{"a block statement then a regexp with a quote", "x = 1\n{a: 1}\n/re'/; require('./evil') //'", nil, 1},
+		{"a property named like a keyword divides", "x.in / require('./evil') / 1", []string{"./evil"}, 0},
+		{"a regexp after a block with a comment start", "if (a) {}\n/[/*]/; require('./y') // */", []string{"./y"}, 1},
+		{"require.main.require", "require.main.require('./lib/log')", nil, 1},
+		{"require.main === module is a check", "if (require.main === module) main()\nmodule.exports = { a }\nif (typeof module !== 'undefined') x()", nil, 0},
+		{"process.mainModule.require", "process.mainModule.require('./x')", nil, 1},
+		{"module aliased", "const m = module\nm.require('./x')", nil, 1},
+		{"module.parent", "module.parent.require('./x')", nil, 1},
+		{"module.require is followed", "module.require('./x')", []string{"./x"}, 0},
+		{"TypeScript module declarations", "declare module 'x' { }\nmodule Foo { }", nil, 0},
 		{"private field", "class A { #x = 1; f() { return this.#x / 2 } }\nrequire('y')", []string{"y"}, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -34,6 +34,9 @@ type token struct {
 	line int
 	// reAfter is set on ')' and '}' when a '/' after them starts a regexp.
 	reAfter bool
+	// prop is set on an identifier right after '.' or '?.': a property
+	// name, never a keyword (x.return / 2 divides).
+	prop bool
 }
 
 // jsLexer splits JavaScript (and TypeScript, whose extra syntax lexes the
@@ -71,7 +74,7 @@ func (l *jsLexer) regexpAllowed() (allowed, sure bool) {
 	case tEOF:
 		return true, true
 	case tIdent:
-		return regexpAfterKeyword[p.val], true
+		return regexpAfterKeyword[p.val] && !p.prop, true
 	case tString, tTemplate, tNumber, tRegexp, tPrivate:
 		return false, true
 	}
@@ -200,16 +203,23 @@ func (l *jsLexer) scan() token {
 		return token{kind: tPrivate, line: line}
 	}
 	if r, _ := utf8.DecodeRune(l.src[l.pos:]); isIdentStart(r) || c == '\\' {
-		return token{kind: tIdent, val: l.ident(), line: line}
+		prop := l.prev.kind == tPunct && (l.prev.val == "." || l.prev.val == "?.")
+		return token{kind: tIdent, val: l.ident(), line: line, prop: prop}
 	}
 	if c == '/' {
 		allowed, sure := l.regexpAllowed()
+		start := l.pos
+		if !sure {
+			// Where the lexer guesses, the other reading must not change
+			// what it finds: a regexp that would hide a loader, or quotes
+			// and comment starts that would shift every token after it.
+			if l.regexp() && (allowed && hidesName(l.src[start:l.pos]) || codeCrosses(l.src, start, l.pos)) {
+				l.ambiguous = append(l.ambiguous, line)
+			}
+			l.pos = start
+		}
 		if allowed {
-			start := l.pos
 			if l.regexp() {
-				if !sure && hidesName(l.src[start:l.pos]) {
-					l.ambiguous = append(l.ambiguous, line)
-				}
 				return token{kind: tRegexp, line: line}
 			}
 			l.pos = start // no closing '/' on the line: division after all
@@ -221,6 +231,29 @@ func (l *jsLexer) scan() token {
 		return token{kind: tPunct, val: "/", line: line}
 	}
 	return l.punct(line)
+}
+
+// codeCrosses reports whether the text of a regexp literal at
+// src[start:end] (flags included), read as code instead, would not end
+// where the regexp ends: a string, template or comment running past its
+// closing '/', or brackets left open. The two readings then disagree on
+// what follows, not only on the span.
+func codeCrosses(src []byte, start, end int) bool {
+	closing := end - 1
+	for closing > start && src[closing] != '/' {
+		closing--
+	}
+	sub := &jsLexer{src: src[:end], pos: start + 1, line: 1}
+	for sub.pos < closing {
+		t := sub.next()
+		if t.kind == tEOF {
+			return true // a comment swallowed the closing '/'
+		}
+		if sub.pos > closing+1 || sub.pos > closing && !(t.kind == tPunct && t.val == "/") {
+			return true
+		}
+	}
+	return len(sub.parens) > 0 || len(sub.braces) > 0
 }
 
 // hidesName reports whether text the lexer skipped as a regexp on a guess
@@ -544,7 +577,13 @@ func scanJS(src []byte) []jsRef {
 						if n3.kind == tPunct && n3.val == "(" {
 							refs = append(refs, callArg(t, "require.resolve()", buf[4], buf[5], true))
 						}
-					case "main", "cache":
+					case "main":
+						// require.main.require resolves from the main
+						// module, not this file.
+						if n3.val == "." && buf[4].val == "require" {
+							open(t, "require.main.require loads from the main module's directory")
+						}
+					case "cache":
 					default:
 						open(t, "require.%s is used", n2.val)
 					}
@@ -574,19 +613,25 @@ func scanJS(src []byte) []jsRef {
 				open(t, "createRequire builds a require the graph cannot follow")
 			case t.val == "process" && n1.val == "." && n2.val == "dlopen":
 				open(t, "process.dlopen loads a native library")
+			case t.val == "module":
+				if why := moduleUse(prev, n1, n2); why != "" {
+					open(t, "%s", why)
+				}
 			}
 		}
 		if t.kind == tIdent && afterDot {
 			switch t.val {
 			case "_load", "_compile", "_resolveFilename", "_extensions":
 				open(t, "the module loader's internal %s is used", t.val)
+			case "mainModule":
+				open(t, "process.mainModule gives the main module's require")
 			}
 		}
 		prev = t
 		buf = buf[1:]
 	}
 	for _, ln := range l.ambiguous {
-		refs = append(refs, jsRef{Line: ln, Open: "a '/' here may start a regular expression or divide; the text it spans names a loader"})
+		refs = append(refs, jsRef{Line: ln, Open: "a '/' here may start a regular expression or divide, and the two readings see different code"})
 	}
 	for i, r := range refs {
 		if r.Open != "" {
@@ -598,6 +643,52 @@ func scanJS(src []byte) []jsRef {
 		}
 	}
 	return refs
+}
+
+// moduleProps are the members of CommonJS's module object that load
+// nothing.
+var moduleProps = map[string]bool{"exports": true, "id": true, "filename": true, "loaded": true, "path": true,
+	"paths": true, "hot": true, "isPreloading": true}
+
+// moduleUse says why a use of the identifier module (not after a dot, not
+// module.require(...), handled as require) can load code: module.parent,
+// module.constructor, module[...] and module passed or assigned as a value
+// reach a require the lexer cannot follow (m = module; m.require(x)).
+// typeof module, comparisons (require.main === module) and TypeScript's
+// module declarations load nothing.
+func moduleUse(prev, n1, n2 token) string {
+	switch {
+	case prev.kind == tIdent && (prev.val == "typeof" || prev.val == "declare"):
+		return ""
+	case prev.kind == tPunct && (prev.val == "===" || prev.val == "!==" || prev.val == "==" || prev.val == "!="):
+		return ""
+	case n1.kind == tPunct && (n1.val == "===" || n1.val == "!==" || n1.val == "==" || n1.val == "!="):
+		return ""
+	case (n1.kind == tString || n1.kind == tIdent) && statementStart(prev):
+		return "" // module "x" { } / module Foo { } (TypeScript)
+	case n1.kind == tPunct && (n1.val == "." || n1.val == "?."):
+		if n2.val == "require" || moduleProps[n2.val] {
+			return ""
+		}
+		return "module." + n2.val + " can reach another module's require"
+	case n1.kind == tPunct && n1.val == ":":
+		return "" // a label or a type annotation
+	}
+	return "module is used as a value"
+}
+
+// statementStart reports whether a token after prev starts a statement
+// (a declaration may start there).
+func statementStart(prev token) bool {
+	switch prev.kind {
+	case tEOF:
+		return true
+	case tIdent:
+		return prev.val == "export" || prev.val == "declare"
+	case tPunct:
+		return prev.val == ";" || prev.val == "{" || prev.val == "}"
+	}
+	return false
 }
 
 // callArg reads the argument of require(…) and the like: a literal string
