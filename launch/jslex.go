@@ -243,13 +243,23 @@ func codeCrosses(src []byte, start, end int) bool {
 	for closing > start && src[closing] != '/' {
 		closing--
 	}
-	sub := &jsLexer{src: src[:end], pos: start + 1, line: 1}
-	for sub.pos < closing {
-		t := sub.next()
-		if t.kind == tEOF {
-			return true // a comment swallowed the closing '/'
+	if closing == end-1 {
+		// No flags: read as code the closing '/' divides, so a '/' next
+		// starts a regexp; after a regexp literal it divides.
+		for i := end; i < len(src); i++ {
+			if c := src[i]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+				if c == '/' {
+					return true
+				}
+				break
+			}
 		}
-		if sub.pos > closing+1 || sub.pos > closing && !(t.kind == tPunct && t.val == "/") {
+	}
+	sub := &jsLexer{src: src, pos: start + 1, line: 1}
+	for sub.pos <= closing {
+		// The closing '/' itself may start a regexp or a comment when read
+		// as code: it is lexed too.
+		if t := sub.next(); t.kind == tEOF || sub.pos > closing+1 {
 			return true
 		}
 	}
@@ -340,11 +350,24 @@ func (l *jsLexer) quoted(q byte) string {
 			l.pos++
 			l.escape(&b)
 		default:
-			b.WriteByte(c)
-			l.pos++
+			l.char(&b)
 		}
 	}
 	return b.String()
+}
+
+// char copies one character of a string or template: node reads the
+// file as UTF-8, so an invalid byte is U+FFFD in the value.
+func (l *jsLexer) char(b *strings.Builder) {
+	c := l.src[l.pos]
+	if c < 0x80 {
+		b.WriteByte(c)
+		l.pos++
+		return
+	}
+	r, n := utf8.DecodeRune(l.src[l.pos:])
+	b.WriteRune(r)
+	l.pos += n
 }
 
 // escape decodes one escape sequence after a backslash.
@@ -411,8 +434,7 @@ func (l *jsLexer) template(line int, cont bool) token {
 			if c == '\n' {
 				l.line++
 			}
-			b.WriteByte(c)
-			l.pos++
+			l.char(&b)
 		}
 	}
 	return token{kind: end, val: b.String(), line: line}
