@@ -226,7 +226,7 @@ func (a *analyzer) yarnRelease(dir, val, file string, cx context) {
 	p, ok := repoPath(dir, val)
 	if !ok || p == "" {
 		if !strings.HasPrefix(val, "/") {
-			a.unsure("command", file+": yarn runs "+val+", which cannot be placed", cx)
+			a.unsure("command", file+": yarn runs "+Clip(val, 120)+", which cannot be placed", cx)
 		}
 		return
 	}

@@ -1,6 +1,9 @@
 package launch
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // What a runner reads besides the code (issue 27): each configuration
 // file a runner's documentation says it reads to decide what runs is
@@ -110,5 +113,22 @@ func TestScopeLanguageIncludes(t *testing.T) {
 	})
 	if !CodeFile("python", ".venv/pyvenv.cfg") {
 		t.Error("pyvenv.cfg is not python code")
+	}
+}
+
+// An argument no file name can be is not a file of the repository: a
+// 2,000-character inline JSON after --config binds nothing (approve
+// failed with "file name too long" before), a long path of short
+// elements still binds its absence.
+func TestScopeImpossibleNames(t *testing.T) {
+	long := `{"servers":"` + strings.Repeat("x", 2000) + `"}`
+	runScopeCases(t, []scopeCase{
+		{name: "inline JSON after --config", cmd: "node", args: []string{"server.js", "--config", long, "--token=" + strings.Repeat("t", 300)},
+			fs: mapFS{"server.js": "1"}, has: []string{"F* server.js"}, hasNot: []string{"F {…", "F --token…", "F " + strings.Repeat("t", 300)}},
+		{name: "a long path of short elements", cmd: "node", args: []string{"server.js", strings.Repeat("a/", 200) + "b"},
+			fs: mapFS{"server.js": "1"}, has: []string{"F " + strings.Repeat("a/", 200) + "b"}},
+	})
+	if got := Clip("héllo", 2); got != "h…" {
+		t.Errorf("Clip cut inside a character: %q", got)
 	}
 }
