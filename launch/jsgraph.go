@@ -37,6 +37,12 @@ const (
 	// extensions. Their probing order differs between runners and
 	// versions, so every present candidate counts as loaded.
 	RunTS
+	// RunTool is RunTS for a package manager's own code (a yarn release,
+	// the Plug'n'Play runtime): what it starts through child_process or
+	// vm is what its configuration and the package scripts name, which
+	// the model follows and binds, so those builtins do not open the
+	// graph (the file itself is bound: a change to it re-gates).
+	RunTool
 )
 
 // Bounds on one graph.
@@ -65,7 +71,8 @@ func ResolveJS(fsys FS, entry string) (JSGraph, error) {
 func ResolveJSFor(fsys FS, entry string, runner JSRunner) (JSGraph, error) {
 	r := &jsResolver{
 		fs:     fsys,
-		ts:     runner == RunTS,
+		ts:     runner == RunTS || runner == RunTool,
+		tool:   runner == RunTool,
 		files:  map[string]bool{},
 		walked: map[string]bool{},
 		dirs:   map[string]bool{},
@@ -81,6 +88,7 @@ func ResolveJSFor(fsys FS, entry string, runner JSRunner) (JSGraph, error) {
 type jsResolver struct {
 	fs     FS
 	ts     bool
+	tool   bool // RunTool: code-running builtins do not open the graph
 	files  map[string]bool
 	walked map[string]bool
 	dirs   map[string]bool
@@ -478,6 +486,9 @@ func (r *jsResolver) walk(p string) {
 			return
 		}
 		if ref.Open != "" {
+			if ref.Builtin && r.tool {
+				continue
+			}
 			r.addOpen("%s:%d: %s", p, ref.Line, ref.Open)
 			continue
 		}

@@ -13,6 +13,9 @@ type jsRef struct {
 	Line int
 	Spec string // literal specifier; "" when Open is set
 	Open string // why this use is not statically resolvable
+	// Builtin is set when Open is set only because the file loads a
+	// builtin that can run code (child_process, vm, worker_threads).
+	Builtin bool
 }
 
 type tokKind int
@@ -662,6 +665,7 @@ func scanJS(src []byte) []jsRef {
 		name := strings.TrimPrefix(r.Spec, "node:")
 		if jsBuiltinOpen[name] && (isBuiltin(r.Spec)) {
 			refs[i].Open = fmt.Sprintf("it loads the %q builtin, which can run code outside the graph", r.Spec)
+			refs[i].Builtin = true
 		}
 	}
 	return refs

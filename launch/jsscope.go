@@ -2,17 +2,17 @@ package launch
 
 import "strings"
 
-// followJS binds the modules the JavaScript entry point at p loads, as
+// followJSFor binds the modules the JavaScript entry point at p loads, as
 // ResolveJS follows them (with the TypeScript runners' extensions too: a
 // superset of node's). It returns false when there is no FS or the graph
 // is not closed: the caller then binds a scope that holds whatever the
 // entry could load.
-func (a *analyzer) followJS(cx context, p, source, why string) bool {
+func (a *analyzer) followJSFor(cx context, p, source, why string, runner JSRunner) bool {
 	if a.fs == nil || a.read["js:"+p] {
 		return a.fs != nil
 	}
 	a.read["js:"+p] = true
-	g, err := ResolveJSFor(a.fs, p, RunTS)
+	g, err := ResolveJSFor(a.fs, p, runner)
 	if err != nil {
 		a.fail(err)
 		return true

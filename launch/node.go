@@ -156,7 +156,12 @@ func (a *analyzer) jsEntry(cx context, p, source, why string) {
 // when that can be followed, else every JavaScript file of the
 // repository.
 func (a *analyzer) jsScope(cx context, p, source, why string) {
-	if a.fs == nil || a.followJS(cx, p, source, why) {
+	a.jsScopeFor(cx, p, source, why, RunTS)
+}
+
+// jsScopeFor is jsScope for the given runner.
+func (a *analyzer) jsScopeFor(cx context, p, source, why string, runner JSRunner) {
+	if a.fs == nil || a.followJSFor(cx, p, source, why, runner) {
 		return // without an FS the model says what the command line names
 	}
 	a.b.gap(source, "what "+displayPath(p)+" loads cannot be followed")

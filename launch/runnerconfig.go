@@ -44,11 +44,14 @@ func (a *analyzer) jsRunnerConfig(name string, cx context) {
 	const src = "command"
 	for d := cx.cwd; ; d = dirOf(d) {
 		a.npmrc(joinDir(d, ".npmrc"), src, name, cx, 0)
-		// A script may start yarn, and corepack may hand one package
-		// manager's name to another: yarn's files count for every runner.
-		a.yarnrc(d, name, cx)
+		if name == "yarn" {
+			// (A script that starts yarn is followed to here too.)
+			a.yarnrc(d, name, cx)
+		}
 		for _, f := range []string{"pnpm-workspace.yaml", ".pnpmfile.cjs"} {
-			a.add(Item{Kind: KindFile, Path: joinDir(d, f), Source: src, Why: "pnpm reads its settings and install hooks from it"})
+			if name == "pnpm" || name == "pnpx" {
+				a.add(Item{Kind: KindFile, Path: joinDir(d, f), Source: src, Why: "pnpm reads its settings and install hooks from it"})
+			}
 		}
 		// corepack shims yarn and pnpm (npm only when told to) and runs
 		// the package manager package.json's packageManager names.
@@ -214,7 +217,7 @@ func (a *analyzer) yarnrc(dir, runner string, cx context) {
 		p := joinDir(dir, f)
 		a.add(Item{Kind: KindFile, Path: p, Source: src, Why: "yarn loads its Plug'n'Play runtime into every node process it starts"})
 		if k := a.stat(p).Kind; k == File || k == Exec {
-			a.jsEntry(cx, p, src, "yarn loads its Plug'n'Play runtime into every node process it starts")
+			a.toolCode(cx, p, src, "yarn loads its Plug'n'Play runtime into every node process it starts")
 		}
 	}
 	a.add(Item{Kind: KindFile, Path: joinDir(dir, ".pnp.data.json"), Source: src, Why: "the Plug'n'Play runtime maps packages to directories from it"})
@@ -230,8 +233,13 @@ func (a *analyzer) yarnRelease(dir, val, file string, cx context) {
 		}
 		return
 	}
-	a.runs(Item{Kind: KindFile, Path: p, Source: "command", Why: file + ": yarn runs this release in place of the installed yarn"})
-	a.jsScope(cx, p, "command", file+": yarn runs this release")
+	a.toolCode(cx, p, "command", file+": yarn runs this release in place of the installed yarn")
+}
+
+// toolCode binds a package manager's own code and what it loads (RunTool).
+func (a *analyzer) toolCode(cx context, p, source, why string) {
+	a.runs(Item{Kind: KindFile, Path: p, Source: source, Why: why})
+	a.jsScopeFor(cx, p, source, why, RunTool)
 }
 
 // bunfig binds bunfig.toml and the .env files bun loads by itself, and
