@@ -20,7 +20,7 @@ var (
 	// A macro of the include family with a computed argument.
 	rustIncludeExpr = regexp.MustCompile(`\binclude(?:_str|_bytes)?\s*!\s*[\(\[\{]\s*([^"\s])`)
 	// #[path = "x"] mod m; and attributes naming a folder (rust-embed).
-	rustPathAttr = regexp.MustCompile(`#\s*\[\s*(?:path|folder)\s*=\s*"([^"\\\n]*)"`)
+	rustPathAttr = regexp.MustCompile(`#\s*\[\s*(path|folder)\s*=\s*"([^"\\\n]*)"`)
 	goEmbed      = regexp.MustCompile(`(?m)^\s*//go:embed\s+(.+)$`)
 )
 
@@ -125,9 +125,16 @@ func (a *analyzer) rustIncludes(root, source string) {
 				Why: p + " includes a file named by a computed path: any change in its crate re-gates this server"})
 		}
 		for _, m := range rustPathAttr.FindAllSubmatch(src, -1) {
+			if string(m[1]) == "folder" {
+				// rust-embed: relative to the crate, embedded whole.
+				if q, ok := repoPath(crate, string(m[2])); ok {
+					a.runs(Item{Kind: KindTree, Path: q, Source: source, Why: p + " embeds it in the program (#[folder])"})
+				}
+				continue
+			}
 			stem := strings.TrimSuffix(path.Base(p), ".rs")
 			for _, base := range []string{dir, joinDir(dir, stem)} {
-				if q, ok := repoPath(base, string(m[1])); ok && q != "" {
+				if q, ok := repoPath(base, string(m[2])); ok && q != "" {
 					a.runs(Item{Kind: KindFile, Path: q, Source: source, Why: p + " compiles it as a module (#[path])"})
 				}
 			}
