@@ -25,6 +25,10 @@ type JSGraph struct {
 	// Open says why the graph is not closed, one sentence each; empty
 	// when closed.
 	Open []string
+	// Runs are the programs modules of the graph start through
+	// child_process with literal arguments: what they run belongs to the
+	// scope too (the caller follows them).
+	Runs []JSRun
 }
 
 // JSRunner is the program that runs the entry point.
@@ -104,6 +108,7 @@ type jsResolver struct {
 	stop   bool // a bound was reached or the FS failed
 	err    error
 	pkgs   map[string]*pkgJSON // by directory; nil when absent
+	runs   []JSRun
 }
 
 // pkgJSON holds the package.json fields resolution reads.
@@ -157,6 +162,7 @@ func (r *jsResolver) graph() JSGraph {
 	sort.Strings(g.Dirs)
 	sort.Strings(g.Probes)
 	g.Open = r.open
+	g.Runs = r.runs
 	if n := r.nOpen - len(r.open); n > 0 {
 		g.Open = append(g.Open, fmt.Sprintf("and %d more reasons", n))
 	}
@@ -484,6 +490,10 @@ func (r *jsResolver) walk(p string) {
 	for _, ref := range scanJS(src) {
 		if r.stop {
 			return
+		}
+		if ref.Run != nil {
+			r.runs = append(r.runs, JSRun{Where: fmt.Sprintf("%s:%d", p, ref.Line), Shell: ref.Run.Shell, Argv: ref.Run.Argv, Fork: ref.Run.Fork})
+			continue
 		}
 		if ref.Open != "" {
 			if ref.Builtin && r.tool {

@@ -16,6 +16,9 @@ type jsRef struct {
 	// Builtin is set when Open is set only because the file loads a
 	// builtin that can run code (child_process, vm, worker_threads).
 	Builtin bool
+	// Run is a program the file starts through child_process with
+	// literal arguments (Spec and Open are empty).
+	Run *jsRun
 }
 
 type tokKind int
@@ -658,11 +661,24 @@ func scanJS(src []byte) []jsRef {
 	for _, ln := range l.ambiguous {
 		refs = append(refs, jsRef{Line: ln, Open: "a '/' here may start a regular expression or divide, and the two readings see different code"})
 	}
+	childDone := false
 	for i, r := range refs {
-		if r.Open != "" {
+		if r.Open != "" || r.Run != nil {
 			continue
 		}
 		name := strings.TrimPrefix(r.Spec, "node:")
+		if name == "child_process" && isBuiltin(r.Spec) {
+			// Literal programs are followed; anything else opens.
+			if runs, ok := childProcessRuns(src); ok {
+				if !childDone {
+					for _, run := range runs {
+						refs = append(refs, jsRef{Line: run.Line, Run: &run})
+					}
+					childDone = true
+				}
+				continue
+			}
+		}
 		if jsBuiltinOpen[name] && (isBuiltin(r.Spec)) {
 			refs[i].Open = fmt.Sprintf("it loads the %q builtin, which can run code outside the graph", r.Spec)
 			refs[i].Builtin = true

@@ -37,6 +37,7 @@ func (a *analyzer) followJSFor(cx context, p, source, why string, runner JSRunne
 	for _, f := range g.Files {
 		a.runs(Item{Kind: KindFile, Path: f, Source: source, Why: why + " (or a module it loads)"})
 	}
+	a.childRuns(g.Runs, source, cx)
 	for _, d := range g.Dirs {
 		a.runs(Item{Kind: KindTree, Path: d, Source: source, Why: "a package it loads"})
 	}
@@ -44,4 +45,30 @@ func (a *analyzer) followJSFor(cx context, p, source, why string, runner JSRunne
 		a.add(Item{Kind: KindFile, Path: pr, Source: source, Why: "node looks for a module here first"})
 	}
 	return true
+}
+
+// childRuns follows the programs a module starts with literal arguments,
+// from the server's working directory, as the shell or execvp would.
+func (a *analyzer) childRuns(runs []JSRun, source string, cx context) {
+	for _, r := range runs {
+		next := cx.with()
+		next.depth++
+		src := source + " (" + r.Where + ")"
+		switch {
+		case r.Shell != "":
+			a.shellScript(r.Shell, "", src, next)
+		case r.Fork != "":
+			ws := []word{{text: "node", lit: true, source: src}, {text: r.Fork, lit: true, source: src}}
+			for _, v := range r.Argv {
+				ws = append(ws, word{text: v, lit: true, source: src})
+			}
+			a.argv(ws, next)
+		default:
+			var ws []word
+			for _, v := range r.Argv {
+				ws = append(ws, word{text: v, lit: true, source: src})
+			}
+			a.argv(ws, next)
+		}
+	}
 }

@@ -136,3 +136,31 @@ func TestScopeImpossibleNames(t *testing.T) {
 		t.Errorf("Clip cut inside a character: %q", got)
 	}
 }
+
+// child_process with literal programs: what they run is bound, and the
+// graph stays closed (a JavaScript change elsewhere does not re-gate);
+// a computed command opens it.
+func TestScopeChildProcess(t *testing.T) {
+	runScopeCases(t, []scopeCase{
+		{name: "spawn of node with a literal script", cmd: "node", args: []string{"server.js"},
+			fs: mapFS{"server.js": "require('./lib/run')", "lib/run.js": "const { spawn, execFile: ef } = require('child_process')\nspawn('node', ['worker.js'], { stdio: 'inherit' })\nef('git', ['status'])",
+				"worker.js": "require('./w2')", "w2.js": "1", "test/x.test.js": "1"},
+			has:    []string{"F* lib/run.js", "F* worker.js", "F* w2.js"},
+			hasNot: []string{"C ./ (javascript code)", "F* test/x.test.js"}},
+		{name: "exec of a shell command line, fork of a module", cmd: "node", args: []string{"server.mjs"},
+			fs:  mapFS{"server.mjs": "import cp from 'node:child_process'\ncp.exec('sh ./tools/gen.sh')\ncp.fork('./child.js')", "tools/gen.sh": "echo", "child.js": "1"},
+			has: []string{"F* tools/gen.sh", "F* child.js"}, hasNot: []string{"C ./ (javascript code)"}},
+		{name: "a computed command opens the graph", cmd: "node", args: []string{"server.js"},
+			fs:  mapFS{"server.js": "const cp = require('child_process')\ncp.spawn(process.env.CMD)"},
+			has: []string{"C ./ (javascript code)"}, gap: true},
+		{name: "options that set cwd or env open the graph", cmd: "node", args: []string{"server.js"},
+			fs:  mapFS{"server.js": "const { spawn } = require('child_process')\nspawn('node', ['w.js'], { cwd: dir })"},
+			has: []string{"C ./ (javascript code)"}, gap: true},
+		{name: "the module passed on opens the graph", cmd: "node", args: []string{"server.js"},
+			fs:  mapFS{"server.js": "const cp = require('child_process')\nmodule.exports = cp"},
+			has: []string{"C ./ (javascript code)"}, gap: true},
+		{name: "promisify(exec) opens the graph", cmd: "node", args: []string{"server.js"},
+			fs:  mapFS{"server.js": "const { exec } = require('child_process')\nconst run = util.promisify(exec)"},
+			has: []string{"C ./ (javascript code)"}, gap: true},
+	})
+}
