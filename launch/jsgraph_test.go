@@ -299,12 +299,42 @@ func TestResolveJSTS(t *testing.T) {
 			files: []string{"main.js"},
 		},
 		{
-			name:  "tsconfig paths",
-			fs:    mapFS{"main.ts": "import 'app/x'", "tsconfig.json": `{"compilerOptions":{"paths":{"app/*":["src/*"]}}}`},
-			entry: "main.ts",
+			name:   "tsconfig paths to nothing",
+			fs:     mapFS{"main.ts": "import 'app/x'", "tsconfig.json": `{"compilerOptions":{"paths":{"app/*":["src/*"]}}}`},
+			entry:  "main.ts",
+			ts:     true,
+			files:  []string{"main.ts", "tsconfig.json"},
+			probes: []string{"src/x.ts", "node_modules/app"},
+			open:   []string{"\"app/x\" is not in the repository"},
+		},
+		{
+			// tsx follows paths and baseUrl (checked with tsx 4): the
+			// mapped files are in the graph, the configurations bound.
+			name: "tsconfig paths and extends are followed",
+			fs: mapFS{"src/main.ts": "import '@lib/m'", "tsconfig.json": "{\n // base\n \"extends\": \"./cfg/base\",\n}",
+				"cfg/base.json": `{"compilerOptions":{"paths":{"@lib/*":["lib/good/*"]}}}`, "cfg/lib/good/m.ts": "export {}"},
+			entry:  "src/main.ts",
+			ts:     true,
+			files:  []string{"cfg/base.json", "cfg/lib/good/m.ts", "src/main.ts", "tsconfig.json"},
+			probes: []string{"src/tsconfig.json", "cfg/base"},
+		},
+		{
+			// With baseUrl, paths are relative to it, and a bare name
+			// resolves below it first.
+			name: "tsconfig baseUrl",
+			fs: mapFS{"src/main.ts": "import '@lib/m'\nimport 'util/u'", "tsconfig.json": `{"compilerOptions":{"baseUrl":"src","paths":{"@lib/*":["lib/*"]}}}`,
+				"src/lib/m.ts": "1", "src/util/u.ts": "1"},
+			entry: "src/main.ts",
 			ts:    true,
-			files: []string{"main.ts", "tsconfig.json"},
-			open:  []string{"tsconfig.json: compilerOptions may map specifiers", "\"app/x\" is not in the repository"},
+			files: []string{"src/lib/m.ts", "src/main.ts", "src/util/u.ts", "tsconfig.json"},
+		},
+		{
+			name:   "tsconfig extending a package: looked for in node_modules",
+			fs:     mapFS{"main.ts": "1", "tsconfig.json": `{"extends":"@tsconfig/node20/tsconfig.json"}`, "a/node_modules/@tsconfig/node20/tsconfig.json": "{}"},
+			entry:  "main.ts",
+			ts:     true,
+			files:  []string{"main.ts", "tsconfig.json"},
+			probes: []string{"node_modules/@tsconfig/node20/tsconfig.json"},
 		},
 	})
 }

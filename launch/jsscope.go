@@ -12,7 +12,11 @@ func (a *analyzer) followJSFor(cx context, p, source, why string, runner JSRunne
 		return a.fs != nil
 	}
 	a.read["js:"+p] = true
-	g, err := ResolveJSFor(a.fs, p, runner)
+	var tsDirs []string
+	if !cx.unknown {
+		tsDirs = []string{cx.cwd} // tsx and bun take the working directory's tsconfig.json
+	}
+	g, err := resolveJS(a.fs, p, runner, tsDirs)
 	if err != nil {
 		a.fail(err)
 		return true

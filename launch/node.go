@@ -77,29 +77,28 @@ func (a *analyzer) node(name string, args []word, cx context) {
 // tsRunner follows tsx, ts-node and their kin: node's grammar, TypeScript
 // files.
 func (a *analyzer) tsRunner(name string, args []word, cx context) {
-	if !cx.unknown {
-		// tsx and ts-node look for tsconfig.json from the working
-		// directory up (ts-node also from the script's: the graph's).
-		a.tsconfigChain(cx.cwd, "command", name, cx)
+	in := args
+	if len(in) > 0 && (in[0].text == "watch") {
+		in = in[1:]
 	}
-	rest := args
-	if len(rest) > 0 && (rest[0].text == "watch") {
-		rest = rest[1:]
-	}
-	for i := 0; i < len(rest); i++ {
-		t := rest[i].text
-		switch {
-		case t == "--tsconfig" || t == "-P" || t == "--project":
-			if i+1 < len(rest) {
-				a.fileWord(cx, rest[i+1], name+" reads its compiler options from it")
-				i++
-			}
-			continue
-		case t == "-e" || t == "--eval" || t == "-p" || t == "--print" || t == "-r" || t == "--require" || t == "--import":
-		case strings.HasPrefix(t, "-"):
+	// The runner's own options with a value are not node's: taken out.
+	var rest []word
+	for i := 0; i < len(in); i++ {
+		t := in[i].text
+		if (t == "--tsconfig" || t == "-P" || t == "--project") && i+1 < len(in) {
+			// Its paths re-map specifiers the graph resolves with the
+			// tsconfig.json it finds itself.
+			a.fileWord(cx, in[i+1], name+" reads its compiler options from it")
+			a.unsure(in[i+1].source, name+" takes its compiler options from "+Clip(in[i+1].text, 120), cx)
+			i++
 			continue
 		}
-		break
+		if !strings.HasPrefix(t, "-") {
+			// The script: what follows is its own arguments.
+			rest = append(rest, in[i:]...)
+			break
+		}
+		rest = append(rest, in[i])
 	}
 	a.node(name, rest, cx)
 }

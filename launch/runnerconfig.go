@@ -1,7 +1,6 @@
 package launch
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 
@@ -245,7 +244,6 @@ func (a *analyzer) toolCode(cx context, p, source, why string) {
 // bunfig binds bunfig.toml and the .env files bun loads by itself, and
 // follows the preloads and plugins it names.
 func (a *analyzer) bunfig(cx context) {
-	a.tsconfigChain(cx.cwd, "command", "bun", cx)
 	for d := cx.cwd; ; d = dirOf(d) {
 		a.bunfigIn(d, cx)
 		if d == "" {
@@ -307,71 +305,6 @@ func (a *analyzer) unsure(source, why string, cx context) {
 	a.b.gap(source, "unsure: "+why)
 	a.add(Item{Kind: KindCode, Lang: "javascript", Path: "", Source: source,
 		Why: why + ": it may make the runner load any JavaScript in the repository"})
-}
-
-// tsconfigChain binds the tsconfig.json a TypeScript runner finds from dir
-// upward and every file its "extends" names; paths and baseUrl re-map
-// specifiers, so their values are bound with the file.
-func (a *analyzer) tsconfigChain(dir, source, runner string, cx context) {
-	for d := dir; ; d = dirOf(d) {
-		p := joinDir(d, "tsconfig.json")
-		a.add(Item{Kind: KindFile, Path: p, Source: source, Why: runner + " reads its compiler options (paths, baseUrl, extends) from it"})
-		if k := a.stat(p).Kind; k == File || k == Exec {
-			a.tsconfigFile(p, source, runner, cx, 0)
-			return
-		}
-		if d == "" {
-			return
-		}
-	}
-}
-
-func (a *analyzer) tsconfigFile(p, source, runner string, cx context, depth int) {
-	if depth > 16 || a.read["tsconfig:"+p] {
-		return
-	}
-	a.read["tsconfig:"+p] = true
-	a.add(Item{Kind: KindFile, Path: p, Source: source, Why: runner + " reads compiler options (paths, baseUrl) from it"})
-	data, ok, _ := a.readFile(p)
-	if !ok {
-		return
-	}
-	var cfg struct {
-		Extends any `json:"extends"`
-	}
-	if json.Unmarshal(stripJSONC(data), &cfg) != nil {
-		if bytes.Contains(data, []byte("extends")) {
-			a.unsure(source, p+" cannot be read as JSON with comments", cx)
-		}
-		return
-	}
-	var ext []string
-	switch t := cfg.Extends.(type) {
-	case string:
-		ext = []string{t}
-	case []any:
-		for _, e := range t {
-			if s, ok := e.(string); ok {
-				ext = append(ext, s)
-			}
-		}
-	}
-	for _, e := range ext {
-		if strings.HasPrefix(e, ".") || strings.HasPrefix(e, "/") {
-			q, ok := repoPath(dirOf(p), e)
-			if !ok || q == "" {
-				continue
-			}
-			if !strings.HasSuffix(q, ".json") && a.stat(q).Kind == Missing {
-				a.add(Item{Kind: KindFile, Path: q, Source: source, Why: "TypeScript looks for the extended configuration here first"})
-				q += ".json"
-			}
-			a.tsconfigFile(q, source, runner, cx, depth+1)
-			continue
-		}
-		// A package's configuration, from node_modules here or above.
-		a.nodePackage(e, source, context{cwd: dirOf(p), env: cx.env}, p+": extends a configuration from this package")
-	}
 }
 
 // stripJSONC removes // and /* */ comments and trailing commas outside
