@@ -565,6 +565,8 @@ func FuzzResolveJS(f *testing.F) {
 		"require('./a')", "import x from './a'; export * from './b'", "`${`${require('./a')}`}`",
 		"/'/.test(x); require('./a')", "x = a / b / require('./a')", "require(", "import(", "`${", "/*",
 		"{}/require('./a')/", "\\u0072equire('./a')", "import.meta.resolve('#a')", "require('a/b/c')",
+		"const { spawn, exec: e } = require('child_process'); spawn('node', ['./a']); e('sh x')",
+		"import * as cp from 'node:child_process'; cp.fork('./a', ['x'], { stdio: 'pipe' })",
 	} {
 		f.Add(s, `{"main":"a","imports":{"#a":"./a.js"},"exports":{"./*":"./*.js"}}`)
 	}
