@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"encoding/json"
 	"strings"
 )
 
@@ -543,6 +544,17 @@ func (a *analyzer) deno(args []word, cx context) {
 	}
 	for _, f := range []string{"deno.json", "deno.jsonc", "deno.lock", "package.json"} {
 		a.add(Item{Kind: KindFile, Path: joinDir(cx.cwd, f), Source: "command", Why: "deno reads its import map, tasks and lock from it"})
+		// An import map in a file of its own re-maps specifiers too.
+		if data, ok := a.readConfig(joinDir(cx.cwd, f), "command", cx); ok && strings.HasPrefix(f, "deno.json") {
+			var cfg struct {
+				ImportMap string `json:"importMap"`
+			}
+			if json.Unmarshal(stripJSONC(data), &cfg) == nil && cfg.ImportMap != "" {
+				if p, ok := a.resolve(cx, cfg.ImportMap); ok && p != "" {
+					a.runs(Item{Kind: KindFile, Path: p, Source: "command", Why: f + ": deno maps specifiers through this import map"})
+				}
+			}
+		}
 	}
 	if len(rest) == 0 {
 		return
