@@ -83,6 +83,11 @@ func Analyze(sp Spawn, launchDir string, fsys FS, opts Options) (*Scope, error) 
 	for _, v := range sp.Env {
 		a.envVar(v.Name, v.Value, "env."+v.Name, cx)
 	}
+	if sp.EnvFile != "" {
+		if p, ok := repoPath("", sp.EnvFile); ok && p != "" {
+			a.envFile(p, "envFile", "envFile: its variables reach the server's environment", false, &cx)
+		}
+	}
 	a.argv(ws, cx)
 	if a.err != nil {
 		return nil, a.err

@@ -28,6 +28,10 @@ func (a *analyzer) envVar(name, value, source string, cx context) {
 	for _, w := range strings.FieldsFunc(value, isEnvSeparator) {
 		a.fileWord(cx, word{text: w, lit: true, source: source}, why)
 	}
+	if k, ok := cutPrefixFold(name, "npm_config_"); ok {
+		// npm, npx and pnpm read every setting from npm_config_* too.
+		a.npmSetting(k, value, name, cx.cwd, source, "npm", cx, 0)
+	}
 	switch name {
 	case "NODE_OPTIONS":
 		a.nodeOptions(nodeOptionWords(value), source, cx)
@@ -106,4 +110,12 @@ func nodeOptionWords(s string) []string {
 		out = append(out, cur.String())
 	}
 	return out
+}
+
+// cutPrefixFold is strings.CutPrefix ignoring ASCII case.
+func cutPrefixFold(s, prefix string) (string, bool) {
+	if len(s) >= len(prefix) && strings.EqualFold(s[:len(prefix)], prefix) {
+		return s[len(prefix):], true
+	}
+	return "", false
 }

@@ -25,6 +25,10 @@ type JSGraph struct {
 	// Open says why the graph is not closed, one sentence each; empty
 	// when closed.
 	Open []string
+	// Runs are the programs modules of the graph start through
+	// child_process with literal arguments: what they run belongs to the
+	// scope too (the caller follows them).
+	Runs []JSRun
 }
 
 // JSRunner is the program that runs the entry point.
@@ -37,6 +41,12 @@ const (
 	// extensions. Their probing order differs between runners and
 	// versions, so every present candidate counts as loaded.
 	RunTS
+	// RunTool is RunTS for a package manager's own code (a yarn release,
+	// the Plug'n'Play runtime): what it starts through child_process or
+	// vm is what its configuration and the package scripts name, which
+	// the model follows and binds, so those builtins do not open the
+	// graph (the file itself is bound: a change to it re-gates).
+	RunTool
 )
 
 // Bounds on one graph.
@@ -63,9 +73,17 @@ func ResolveJS(fsys FS, entry string) (JSGraph, error) {
 
 // ResolveJSFor is ResolveJS for the given runner.
 func ResolveJSFor(fsys FS, entry string, runner JSRunner) (JSGraph, error) {
+	return resolveJS(fsys, entry, runner, nil)
+}
+
+// resolveJS is ResolveJSFor with the directories whose tsconfig.json the
+// runner may take besides the entry's (tsx's: the working directory).
+func resolveJS(fsys FS, entry string, runner JSRunner, tsDirs []string) (JSGraph, error) {
 	r := &jsResolver{
+		tsDirs: tsDirs,
 		fs:     fsys,
-		ts:     runner == RunTS,
+		ts:     runner == RunTS || runner == RunTool,
+		tool:   runner == RunTool,
 		files:  map[string]bool{},
 		walked: map[string]bool{},
 		dirs:   map[string]bool{},
@@ -81,6 +99,7 @@ func ResolveJSFor(fsys FS, entry string, runner JSRunner) (JSGraph, error) {
 type jsResolver struct {
 	fs     FS
 	ts     bool
+	tool   bool // RunTool: code-running builtins do not open the graph
 	files  map[string]bool
 	walked map[string]bool
 	dirs   map[string]bool
@@ -96,6 +115,10 @@ type jsResolver struct {
 	stop   bool // a bound was reached or the FS failed
 	err    error
 	pkgs   map[string]*pkgJSON // by directory; nil when absent
+	runs   []JSRun
+	tsMaps []tsMap // tsconfig mappings (TypeScript runners)
+	tsDirs []string
+	tsSeen map[string]bool
 }
 
 // pkgJSON holds the package.json fields resolution reads.
@@ -149,6 +172,7 @@ func (r *jsResolver) graph() JSGraph {
 	sort.Strings(g.Dirs)
 	sort.Strings(g.Probes)
 	g.Open = r.open
+	g.Runs = r.runs
 	if n := r.nOpen - len(r.open); n > 0 {
 		g.Open = append(g.Open, fmt.Sprintf("and %d more reasons", n))
 	}
@@ -165,7 +189,9 @@ func (r *jsResolver) run(entry string) {
 		return
 	}
 	if r.ts {
-		r.tsconfig(path.Dir(entry))
+		for _, d := range append([]string{parentDir(entry)}, r.tsDirs...) {
+			r.tsconfig(d)
+		}
 	}
 	found := r.loadAsFile(entry, false)
 	if found == absent {
@@ -187,27 +213,199 @@ func (r *jsResolver) run(entry string) {
 	}
 }
 
-// tsconfig makes the graph open when a tsconfig.json near the entry maps
-// specifiers through compilerOptions paths or baseUrl, which tsx follows.
+// tsMap is what one tsconfig.json (with its extends chain) makes a
+// TypeScript runner map bare specifiers to.
+type tsMap struct {
+	paths    map[string][]string
+	pathsDir string // the directory of the config that set paths
+	baseURL  string
+	hasBase  bool
+}
+
+// tsconfig reads every tsconfig.json from dir up to the root (the runners
+// differ on which one they take: each one's mapping counts) and its
+// extends chain; its files are bound, its compilerOptions paths and
+// baseUrl followed where bare specifiers resolve.
 func (r *jsResolver) tsconfig(dir string) {
-	for d := dir; ; d = parentDir(d) {
+	if r.tsSeen == nil {
+		r.tsSeen = map[string]bool{}
+	}
+	for d := dir; !r.tsSeen[d]; d = parentDir(d) {
+		r.tsSeen[d] = true
 		p := path.Join(d, "tsconfig.json")
 		switch r.stat(p).Kind {
 		case Missing:
 			r.probes[p] = true
 		case File, Exec:
-			r.files[p] = true
-			if b, ok := r.readFile(p); ok {
-				s := string(b)
-				if strings.Contains(s, `"paths"`) || strings.Contains(s, `"baseUrl"`) || strings.Contains(s, `"extends"`) {
-					r.addOpen("%s: compilerOptions may map specifiers (paths, baseUrl or extends)", p)
-				}
+			if m, ok := r.readTSConfig(p, 0); ok && (m.paths != nil || m.hasBase) {
+				r.tsMaps = append(r.tsMaps, m)
 			}
 		}
 		if d == "" || r.stop {
 			return
 		}
 	}
+}
+
+// readTSConfig reads one configuration and what it extends, parents first
+// (a child's setting wins); ok false when it opened the graph.
+func (r *jsResolver) readTSConfig(p string, depth int) (m tsMap, ok bool) {
+	if depth > 16 {
+		r.addOpen("%s: extends nests too deeply", p)
+		return m, false
+	}
+	r.files[p] = true
+	b, read := r.readFile(p)
+	if !read {
+		return m, false
+	}
+	var cfg struct {
+		Extends         any `json:"extends"`
+		CompilerOptions struct {
+			BaseURL *string             `json:"baseUrl"`
+			Paths   map[string][]string `json:"paths"`
+		} `json:"compilerOptions"`
+	}
+	if json.Unmarshal(stripJSONC(b), &cfg) != nil {
+		r.addOpen("%s: cannot be read as JSON with comments; it may map specifiers", p)
+		return m, false
+	}
+	var ext []string
+	switch t := cfg.Extends.(type) {
+	case string:
+		ext = []string{t}
+	case []any:
+		for _, e := range t {
+			s, isStr := e.(string)
+			if !isStr {
+				r.addOpen("%s: an extends entry that is not a string", p)
+				return m, false
+			}
+			ext = append(ext, s)
+		}
+	}
+	dir := parentDir(p)
+	for _, e := range ext {
+		var q string
+		if strings.HasPrefix(e, ".") {
+			var inside bool
+			if q, inside = joinInside(dir, e); !inside {
+				r.addOpen("%s: extends a configuration outside the repository", p)
+				return m, false
+			}
+			if !strings.HasSuffix(q, ".json") && r.stat(q).Kind == Missing {
+				r.probes[q] = true
+				q += ".json"
+			}
+		} else if q = r.tsconfigPackage(p, dir, e); q == "" {
+			if r.stop || len(r.open) > 0 {
+				return m, false
+			}
+			continue
+		}
+		if k := r.stat(q).Kind; k != File && k != Exec {
+			r.probes[q] = true
+			continue
+		}
+		parent, ok := r.readTSConfig(q, depth+1)
+		if !ok {
+			return m, false
+		}
+		if parent.paths != nil {
+			m.paths, m.pathsDir = parent.paths, parent.pathsDir
+		}
+		if parent.hasBase {
+			m.baseURL, m.hasBase = parent.baseURL, true
+		}
+	}
+	if b := cfg.CompilerOptions.BaseURL; b != nil {
+		base, inside := joinInside(dir, *b)
+		if !inside {
+			r.addOpen("%s: baseUrl leads outside the repository", p)
+			return m, false
+		}
+		m.baseURL, m.hasBase = base, true
+	}
+	if cfg.CompilerOptions.Paths != nil {
+		m.paths, m.pathsDir = cfg.CompilerOptions.Paths, dir
+	}
+	return m, true
+}
+
+// tsconfigPackage finds the configuration a tsconfig extends from a
+// package (@tsconfig/node20/tsconfig.json, or a package whose
+// tsconfig.json is meant) in node_modules here or above; "" when none is
+// there (each place looked at is a probe) or it cannot be read (open).
+func (r *jsResolver) tsconfigPackage(p, dir, spec string) string {
+	name, _ := splitBare(spec)
+	if name == "" || strings.Contains(spec, "..") {
+		r.addOpen("%s: extends %q, which is not a package name", p, spec)
+		return ""
+	}
+	for d := dir; ; d = parentDir(d) {
+		base := path.Join(d, "node_modules", spec)
+		for _, c := range []string{base, base + ".json", path.Join(base, "tsconfig.json")} {
+			switch info := r.stat(c); info.Kind {
+			case File, Exec:
+				return info.Path
+			case Missing:
+				r.probes[c] = true
+			case Outside, Other:
+				r.addOpen("%s: extends %q, which leads outside the repository", p, spec)
+				return ""
+			}
+		}
+		if d == "" || r.stop {
+			return ""
+		}
+	}
+}
+
+// tsMapped resolves a bare specifier through the tsconfig mappings, as
+// tsx and ts-node do before node's own resolution: every pattern that
+// matches (the runners pick one; all count) and baseUrl. It reports
+// whether a mapped file was found.
+func (r *jsResolver) tsMapped(where, spec string) bool {
+	hit := false
+	try := func(x string) {
+		res := r.loadAsFile(x, false)
+		if res == absent {
+			res = r.loadAsDir(x)
+		}
+		hit = hit || res == found
+	}
+	for _, m := range r.tsMaps {
+		base := m.pathsDir
+		if m.hasBase {
+			base = m.baseURL
+		}
+		for pat, targets := range m.paths {
+			star := strings.IndexByte(pat, '*')
+			repl := ""
+			switch {
+			case star < 0 && pat == spec:
+			case star >= 0 && strings.Count(pat, "*") == 1 && len(spec) >= len(pat)-1 &&
+				strings.HasPrefix(spec, pat[:star]) && strings.HasSuffix(spec, pat[star+1:]):
+				repl = spec[star : len(spec)-(len(pat)-star-1)]
+			default:
+				continue
+			}
+			for _, t := range targets {
+				x, inside := joinInside(base, strings.ReplaceAll(t, "*", repl))
+				if !inside {
+					r.addOpen("%s: %q maps outside the repository (tsconfig paths)", where, spec)
+					continue
+				}
+				try(x)
+			}
+		}
+		if m.hasBase {
+			if x, inside := joinInside(m.baseURL, spec); inside {
+				try(x)
+			}
+		}
+	}
+	return hit
 }
 
 func parentDir(d string) string {
@@ -477,7 +675,14 @@ func (r *jsResolver) walk(p string) {
 		if r.stop {
 			return
 		}
+		if ref.Run != nil {
+			r.runs = append(r.runs, JSRun{Where: fmt.Sprintf("%s:%d", p, ref.Line), Shell: ref.Run.Shell, Argv: ref.Run.Argv, Fork: ref.Run.Fork})
+			continue
+		}
 		if ref.Open != "" {
+			if ref.Builtin && r.tool {
+				continue
+			}
 			r.addOpen("%s:%d: %s", p, ref.Line, ref.Open)
 			continue
 		}
@@ -623,17 +828,25 @@ func matchSubpath(m map[string]any, spec string) ([]string, bool) {
 // with "*" replaced by repl.
 func leaves(v any, repl string) []string {
 	var out []string
-	var rec func(v any, depth int)
-	rec = func(v any, depth int) {
+	eachString(v, "", func(_, s string) { out = append(out, strings.ReplaceAll(s, "*", repl)) })
+	return out
+}
+
+// eachString calls fn with every string in a decoded JSON or TOML value,
+// in a stable order, with the key of the object member it sits under
+// (arrays keep their member's key), to a bounded depth.
+func eachString(v any, key string, fn func(key, s string)) {
+	var rec func(v any, key string, depth int)
+	rec = func(v any, key string, depth int) {
 		if depth > 32 {
 			return
 		}
 		switch t := v.(type) {
 		case string:
-			out = append(out, strings.ReplaceAll(t, "*", repl))
+			fn(key, t)
 		case []any:
 			for _, e := range t {
-				rec(e, depth+1)
+				rec(e, key, depth+1)
 			}
 		case map[string]any:
 			keys := make([]string, 0, len(t))
@@ -642,12 +855,11 @@ func leaves(v any, repl string) []string {
 			}
 			sort.Strings(keys)
 			for _, k := range keys {
-				rec(t[k], depth+1)
+				rec(t[k], k, depth+1)
 			}
 		}
 	}
-	rec(v, 0)
-	return out
+	rec(v, key, 0)
 }
 
 // exportsMap normalises "exports" to a subpath map.
@@ -687,6 +899,7 @@ func (r *jsResolver) bare(where, dir, spec string) {
 		r.addOpen("%s: %q is not a valid package name", where, spec)
 		return
 	}
+	mapped := r.ts && r.tsMapped(where, spec)
 	if pdir, pj := r.nearestPkg(dir); pj != nil && pj.Name == name && pj.hasExp {
 		r.exports(where, pdir, pj, spec, sub)
 		return
@@ -701,7 +914,7 @@ func (r *jsResolver) bare(where, dir, spec string) {
 			break
 		}
 	}
-	if !r.stop {
+	if !r.stop && !mapped {
 		r.addOpen("%s: %q is not in the repository; node would look in NODE_PATH and global folders", where, spec)
 	}
 }

@@ -299,12 +299,42 @@ func TestResolveJSTS(t *testing.T) {
 			files: []string{"main.js"},
 		},
 		{
-			name:  "tsconfig paths",
-			fs:    mapFS{"main.ts": "import 'app/x'", "tsconfig.json": `{"compilerOptions":{"paths":{"app/*":["src/*"]}}}`},
-			entry: "main.ts",
+			name:   "tsconfig paths to nothing",
+			fs:     mapFS{"main.ts": "import 'app/x'", "tsconfig.json": `{"compilerOptions":{"paths":{"app/*":["src/*"]}}}`},
+			entry:  "main.ts",
+			ts:     true,
+			files:  []string{"main.ts", "tsconfig.json"},
+			probes: []string{"src/x.ts", "node_modules/app"},
+			open:   []string{"\"app/x\" is not in the repository"},
+		},
+		{
+			// tsx follows paths and baseUrl (checked with tsx 4): the
+			// mapped files are in the graph, the configurations bound.
+			name: "tsconfig paths and extends are followed",
+			fs: mapFS{"src/main.ts": "import '@lib/m'", "tsconfig.json": "{\n // base\n \"extends\": \"./cfg/base\",\n}",
+				"cfg/base.json": `{"compilerOptions":{"paths":{"@lib/*":["lib/good/*"]}}}`, "cfg/lib/good/m.ts": "export {}"},
+			entry:  "src/main.ts",
+			ts:     true,
+			files:  []string{"cfg/base.json", "cfg/lib/good/m.ts", "src/main.ts", "tsconfig.json"},
+			probes: []string{"src/tsconfig.json", "cfg/base"},
+		},
+		{
+			// With baseUrl, paths are relative to it, and a bare name
+			// resolves below it first.
+			name: "tsconfig baseUrl",
+			fs: mapFS{"src/main.ts": "import '@lib/m'\nimport 'util/u'", "tsconfig.json": `{"compilerOptions":{"baseUrl":"src","paths":{"@lib/*":["lib/*"]}}}`,
+				"src/lib/m.ts": "1", "src/util/u.ts": "1"},
+			entry: "src/main.ts",
 			ts:    true,
-			files: []string{"main.ts", "tsconfig.json"},
-			open:  []string{"tsconfig.json: compilerOptions may map specifiers", "\"app/x\" is not in the repository"},
+			files: []string{"src/lib/m.ts", "src/main.ts", "src/util/u.ts", "tsconfig.json"},
+		},
+		{
+			name:   "tsconfig extending a package: looked for in node_modules",
+			fs:     mapFS{"main.ts": "1", "tsconfig.json": `{"extends":"@tsconfig/node20/tsconfig.json"}`, "a/node_modules/@tsconfig/node20/tsconfig.json": "{}"},
+			entry:  "main.ts",
+			ts:     true,
+			files:  []string{"main.ts", "tsconfig.json"},
+			probes: []string{"node_modules/@tsconfig/node20/tsconfig.json"},
 		},
 	})
 }
@@ -501,6 +531,16 @@ func TestScanJSLexer(t *testing.T) {
 		{"unterminated string", "require('x\nrequire('y')", []string{"y"}, 1},
 		{"object then division", "x = {}\n/require('z')/g", []string{"z"}, 0},
 		{"ambiguous slash hiding a loader", "if (a) {}\n/require('z')/g", nil, 1},
+		{"a block statement then a regexp with a quote", "x = 1\n{a: 1}\n/re'/; require('./evil') //'", nil, 1},
+		{"a property named like a keyword divides", "x.in / require('./evil') / 1", []string{"./evil"}, 0},
+		{"a regexp after a block with a comment start", "if (a) {}\n/[/*]/; require('./y') // */", []string{"./y"}, 1},
+		{"require.main.require", "require.main.require('./lib/log')", nil, 1},
+		{"require.main === module is a check", "if (require.main === module) main()\nmodule.exports = { a }\nif (typeof module !== 'undefined') x()", nil, 0},
+		{"process.mainModule.require", "process.mainModule.require('./x')", nil, 1},
+		{"module aliased", "const m = module\nm.require('./x')", nil, 1},
+		{"module.parent", "module.parent.require('./x')", nil, 1},
+		{"module.require is followed", "module.require('./x')", []string{"./x"}, 0},
+		{"TypeScript module declarations", "declare module 'x' { }\nmodule Foo { }", nil, 0},
 		{"private field", "class A { #x = 1; f() { return this.#x / 2 } }\nrequire('y')", []string{"y"}, 0},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -525,6 +565,8 @@ func FuzzResolveJS(f *testing.F) {
 		"require('./a')", "import x from './a'; export * from './b'", "`${`${require('./a')}`}`",
 		"/'/.test(x); require('./a')", "x = a / b / require('./a')", "require(", "import(", "`${", "/*",
 		"{}/require('./a')/", "\\u0072equire('./a')", "import.meta.resolve('#a')", "require('a/b/c')",
+		"const { spawn, exec: e } = require('child_process'); spawn('node', ['./a']); e('sh x')",
+		"import * as cp from 'node:child_process'; cp.fork('./a', ['x'], { stdio: 'pipe' })",
 	} {
 		f.Add(s, `{"main":"a","imports":{"#a":"./a.js"},"exports":{"./*":"./*.js"}}`)
 	}

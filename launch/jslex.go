@@ -13,6 +13,12 @@ type jsRef struct {
 	Line int
 	Spec string // literal specifier; "" when Open is set
 	Open string // why this use is not statically resolvable
+	// Builtin is set when Open is set only because the file loads a
+	// builtin that can run code (child_process, vm, worker_threads).
+	Builtin bool
+	// Run is a program the file starts through child_process with
+	// literal arguments (Spec and Open are empty).
+	Run *jsRun
 }
 
 type tokKind int
@@ -34,6 +40,9 @@ type token struct {
 	line int
 	// reAfter is set on ')' and '}' when a '/' after them starts a regexp.
 	reAfter bool
+	// prop is set on an identifier right after '.' or '?.': a property
+	// name, never a keyword (x.return / 2 divides).
+	prop bool
 }
 
 // jsLexer splits JavaScript (and TypeScript, whose extra syntax lexes the
@@ -71,7 +80,7 @@ func (l *jsLexer) regexpAllowed() (allowed, sure bool) {
 	case tEOF:
 		return true, true
 	case tIdent:
-		return regexpAfterKeyword[p.val], true
+		return regexpAfterKeyword[p.val] && !p.prop, true
 	case tString, tTemplate, tNumber, tRegexp, tPrivate:
 		return false, true
 	}
@@ -200,16 +209,23 @@ func (l *jsLexer) scan() token {
 		return token{kind: tPrivate, line: line}
 	}
 	if r, _ := utf8.DecodeRune(l.src[l.pos:]); isIdentStart(r) || c == '\\' {
-		return token{kind: tIdent, val: l.ident(), line: line}
+		prop := l.prev.kind == tPunct && (l.prev.val == "." || l.prev.val == "?.")
+		return token{kind: tIdent, val: l.ident(), line: line, prop: prop}
 	}
 	if c == '/' {
 		allowed, sure := l.regexpAllowed()
+		start := l.pos
+		if !sure {
+			// Where the lexer guesses, the other reading must not change
+			// what it finds: a regexp that would hide a loader, or quotes
+			// and comment starts that would shift every token after it.
+			if l.regexp() && (allowed && hidesName(l.src[start:l.pos]) || codeCrosses(l.src, start, l.pos)) {
+				l.ambiguous = append(l.ambiguous, line)
+			}
+			l.pos = start
+		}
 		if allowed {
-			start := l.pos
 			if l.regexp() {
-				if !sure && hidesName(l.src[start:l.pos]) {
-					l.ambiguous = append(l.ambiguous, line)
-				}
 				return token{kind: tRegexp, line: line}
 			}
 			l.pos = start // no closing '/' on the line: division after all
@@ -221,6 +237,39 @@ func (l *jsLexer) scan() token {
 		return token{kind: tPunct, val: "/", line: line}
 	}
 	return l.punct(line)
+}
+
+// codeCrosses reports whether the text of a regexp literal at
+// src[start:end] (flags included), read as code instead, would not end
+// where the regexp ends: a string, template or comment running past its
+// closing '/', or brackets left open. The two readings then disagree on
+// what follows, not only on the span.
+func codeCrosses(src []byte, start, end int) bool {
+	closing := end - 1
+	for closing > start && src[closing] != '/' {
+		closing--
+	}
+	if closing == end-1 {
+		// No flags: read as code the closing '/' divides, so a '/' next
+		// starts a regexp; after a regexp literal it divides.
+		for i := end; i < len(src); i++ {
+			if c := src[i]; c != ' ' && c != '\t' && c != '\n' && c != '\r' {
+				if c == '/' {
+					return true
+				}
+				break
+			}
+		}
+	}
+	sub := &jsLexer{src: src, pos: start + 1, line: 1}
+	for sub.pos <= closing {
+		// The closing '/' itself may start a regexp or a comment when read
+		// as code: it is lexed too.
+		if t := sub.next(); t.kind == tEOF || sub.pos > closing+1 {
+			return true
+		}
+	}
+	return len(sub.parens) > 0 || len(sub.braces) > 0
 }
 
 // hidesName reports whether text the lexer skipped as a regexp on a guess
@@ -307,11 +356,24 @@ func (l *jsLexer) quoted(q byte) string {
 			l.pos++
 			l.escape(&b)
 		default:
-			b.WriteByte(c)
-			l.pos++
+			l.char(&b)
 		}
 	}
 	return b.String()
+}
+
+// char copies one character of a string or template: node reads the
+// file as UTF-8, so an invalid byte is U+FFFD in the value.
+func (l *jsLexer) char(b *strings.Builder) {
+	c := l.src[l.pos]
+	if c < 0x80 {
+		b.WriteByte(c)
+		l.pos++
+		return
+	}
+	r, n := utf8.DecodeRune(l.src[l.pos:])
+	b.WriteRune(r)
+	l.pos += n
 }
 
 // escape decodes one escape sequence after a backslash.
@@ -378,8 +440,7 @@ func (l *jsLexer) template(line int, cont bool) token {
 			if c == '\n' {
 				l.line++
 			}
-			b.WriteByte(c)
-			l.pos++
+			l.char(&b)
 		}
 	}
 	return token{kind: end, val: b.String(), line: line}
@@ -544,7 +605,13 @@ func scanJS(src []byte) []jsRef {
 						if n3.kind == tPunct && n3.val == "(" {
 							refs = append(refs, callArg(t, "require.resolve()", buf[4], buf[5], true))
 						}
-					case "main", "cache":
+					case "main":
+						// require.main.require resolves from the main
+						// module, not this file.
+						if n3.val == "." && buf[4].val == "require" {
+							open(t, "require.main.require loads from the main module's directory")
+						}
+					case "cache":
 					default:
 						open(t, "require.%s is used", n2.val)
 					}
@@ -574,30 +641,96 @@ func scanJS(src []byte) []jsRef {
 				open(t, "createRequire builds a require the graph cannot follow")
 			case t.val == "process" && n1.val == "." && n2.val == "dlopen":
 				open(t, "process.dlopen loads a native library")
+			case t.val == "module":
+				if why := moduleUse(prev, n1, n2); why != "" {
+					open(t, "%s", why)
+				}
 			}
 		}
 		if t.kind == tIdent && afterDot {
 			switch t.val {
 			case "_load", "_compile", "_resolveFilename", "_extensions":
 				open(t, "the module loader's internal %s is used", t.val)
+			case "mainModule":
+				open(t, "process.mainModule gives the main module's require")
 			}
 		}
 		prev = t
 		buf = buf[1:]
 	}
 	for _, ln := range l.ambiguous {
-		refs = append(refs, jsRef{Line: ln, Open: "a '/' here may start a regular expression or divide; the text it spans names a loader"})
+		refs = append(refs, jsRef{Line: ln, Open: "a '/' here may start a regular expression or divide, and the two readings see different code"})
 	}
+	childDone := false
 	for i, r := range refs {
-		if r.Open != "" {
+		if r.Open != "" || r.Run != nil {
 			continue
 		}
 		name := strings.TrimPrefix(r.Spec, "node:")
+		if name == "child_process" && isBuiltin(r.Spec) {
+			// Literal programs are followed; anything else opens.
+			if runs, ok := childProcessRuns(src); ok {
+				if !childDone {
+					for _, run := range runs {
+						refs = append(refs, jsRef{Line: run.Line, Run: &run})
+					}
+					childDone = true
+				}
+				continue
+			}
+		}
 		if jsBuiltinOpen[name] && (isBuiltin(r.Spec)) {
 			refs[i].Open = fmt.Sprintf("it loads the %q builtin, which can run code outside the graph", r.Spec)
+			refs[i].Builtin = true
 		}
 	}
 	return refs
+}
+
+// moduleProps are the members of CommonJS's module object that load
+// nothing.
+var moduleProps = map[string]bool{"exports": true, "id": true, "filename": true, "loaded": true, "path": true,
+	"paths": true, "hot": true, "isPreloading": true}
+
+// moduleUse says why a use of the identifier module (not after a dot, not
+// module.require(...), handled as require) can load code: module.parent,
+// module.constructor, module[...] and module passed or assigned as a value
+// reach a require the lexer cannot follow (m = module; m.require(x)).
+// typeof module, comparisons (require.main === module) and TypeScript's
+// module declarations load nothing.
+func moduleUse(prev, n1, n2 token) string {
+	switch {
+	case prev.kind == tIdent && (prev.val == "typeof" || prev.val == "declare"):
+		return ""
+	case prev.kind == tPunct && (prev.val == "===" || prev.val == "!==" || prev.val == "==" || prev.val == "!="):
+		return ""
+	case n1.kind == tPunct && (n1.val == "===" || n1.val == "!==" || n1.val == "==" || n1.val == "!="):
+		return ""
+	case (n1.kind == tString || n1.kind == tIdent) && statementStart(prev):
+		return "" // module "x" { } / module Foo { } (TypeScript)
+	case n1.kind == tPunct && (n1.val == "." || n1.val == "?."):
+		if n2.val == "require" || moduleProps[n2.val] {
+			return ""
+		}
+		return "module." + n2.val + " can reach another module's require"
+	case n1.kind == tPunct && n1.val == ":":
+		return "" // a label or a type annotation
+	}
+	return "module is used as a value"
+}
+
+// statementStart reports whether a token after prev starts a statement
+// (a declaration may start there).
+func statementStart(prev token) bool {
+	switch prev.kind {
+	case tEOF:
+		return true
+	case tIdent:
+		return prev.val == "export" || prev.val == "declare"
+	case tPunct:
+		return prev.val == ";" || prev.val == "{" || prev.val == "}"
+	}
+	return false
 }
 
 // callArg reads the argument of require(…) and the like: a literal string

@@ -25,6 +25,10 @@ func CodeFile(lang, rel string) bool {
 		case ".py", ".pyc", ".pyw", ".pyd", ".so", ".pth":
 			return true
 		}
+		// A virtual environment's settings: its base interpreter and
+		// whether system site-packages load.
+		return base == "pyvenv.cfg"
+
 	case "go":
 		if strings.HasPrefix(rel, "vendor/") || strings.Contains(rel, "/vendor/") {
 			return true

@@ -5,6 +5,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Spawn is a server as agentty starts it: the program, its arguments as
@@ -15,6 +16,10 @@ type Spawn struct {
 	Command string
 	Args    []string
 	Env     []Var
+	// EnvFile is the repository path of a file the client reads more
+	// variables from (Cursor's and VS Code's envFile); "" when none or
+	// when it lies outside the repository.
+	EnvFile string
 }
 
 // Var is one environment variable.
@@ -212,8 +217,38 @@ func repoPath(dir, v string) (string, bool) {
 	if p == "." {
 		return "", true
 	}
-	if p == ".." || strings.HasPrefix(p, "../") {
+	if p == ".." || strings.HasPrefix(p, "../") || !possibleName(p) {
 		return "", false
 	}
 	return p, true
+}
+
+// maxNameLen is the longest file name Linux, macOS and Windows allow
+// (NAME_MAX, 255 bytes): a path with a longer element cannot be a file of
+// the repository (a 2,000-character inline JSON after --config is data).
+const maxNameLen = 255
+
+// possibleName reports whether every element of p could be a file name.
+func possibleName(p string) bool {
+	for p != "" {
+		var elem string
+		elem, p, _ = strings.Cut(p, "/")
+		if len(elem) > maxNameLen {
+			return false
+		}
+	}
+	return true
+}
+
+// Clip shortens text quoted from the repository for a message: at most
+// n bytes (cut at a character boundary) and an ellipsis.
+func Clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	i := n
+	for i > 0 && !utf8.RuneStart(s[i]) {
+		i--
+	}
+	return s[:i] + "…"
 }

@@ -53,6 +53,9 @@ func (a *analyzer) node(name string, args []word, cx context) {
 		case flag == "--env-file" || flag == "--env-file-if-exists":
 			if v, ok := value(); ok {
 				a.fileWord(cx, v, "node reads variables (NODE_OPTIONS too) from it")
+				if p, in := a.resolve(cx, v.text); in && p != "" && v.lit {
+					a.envFile(p, v.source, "node reads variables (NODE_OPTIONS too) from it", false, &cx)
+				}
 			}
 		case nodeValueFlags[flag]:
 			value()
@@ -74,24 +77,28 @@ func (a *analyzer) node(name string, args []word, cx context) {
 // tsRunner follows tsx, ts-node and their kin: node's grammar, TypeScript
 // files.
 func (a *analyzer) tsRunner(name string, args []word, cx context) {
-	rest := args
-	if len(rest) > 0 && (rest[0].text == "watch") {
-		rest = rest[1:]
+	in := args
+	if len(in) > 0 && (in[0].text == "watch") {
+		in = in[1:]
 	}
-	for i := 0; i < len(rest); i++ {
-		t := rest[i].text
-		switch {
-		case t == "--tsconfig" || t == "-P" || t == "--project":
-			if i+1 < len(rest) {
-				a.fileWord(cx, rest[i+1], name+" reads its compiler options from it")
-				i++
-			}
-			continue
-		case t == "-e" || t == "--eval" || t == "-p" || t == "--print" || t == "-r" || t == "--require" || t == "--import":
-		case strings.HasPrefix(t, "-"):
+	// The runner's own options with a value are not node's: taken out.
+	var rest []word
+	for i := 0; i < len(in); i++ {
+		t := in[i].text
+		if (t == "--tsconfig" || t == "-P" || t == "--project") && i+1 < len(in) {
+			// Its paths re-map specifiers the graph resolves with the
+			// tsconfig.json it finds itself.
+			a.fileWord(cx, in[i+1], name+" reads its compiler options from it")
+			a.unsure(in[i+1].source, name+" takes its compiler options from "+Clip(in[i+1].text, 120), cx)
+			i++
 			continue
 		}
-		break
+		if !strings.HasPrefix(t, "-") {
+			// The script: what follows is its own arguments.
+			rest = append(rest, in[i:]...)
+			break
+		}
+		rest = append(rest, in[i])
 	}
 	a.node(name, rest, cx)
 }
@@ -148,7 +155,12 @@ func (a *analyzer) jsEntry(cx context, p, source, why string) {
 // when that can be followed, else every JavaScript file of the
 // repository.
 func (a *analyzer) jsScope(cx context, p, source, why string) {
-	if a.fs == nil || a.followJS(cx, p, source, why) {
+	a.jsScopeFor(cx, p, source, why, RunTS)
+}
+
+// jsScopeFor is jsScope for the given runner.
+func (a *analyzer) jsScopeFor(cx context, p, source, why string, runner JSRunner) {
+	if a.fs == nil || a.followJSFor(cx, p, source, why, runner) {
 		return // without an FS the model says what the command line names
 	}
 	a.b.gap(source, "what "+displayPath(p)+" loads cannot be followed")
@@ -206,6 +218,9 @@ type packageJSON struct {
 	Bin     json.RawMessage `json:"bin"`
 	Name    string          `json:"name"`
 	Scripts map[string]any  `json:"scripts"`
+	// PackageManager is corepack's field: the package manager (and
+	// version, or URL) that runs for this project.
+	PackageManager string `json:"packageManager"`
 }
 
 // readPackageJSON reads dir/package.json; ok false when absent or not

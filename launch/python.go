@@ -2,6 +2,8 @@ package launch
 
 import (
 	"strings"
+
+	toml "github.com/pelletier/go-toml/v2"
 )
 
 // python follows `python [options] (-c CODE | -m MODULE | SCRIPT | -) [args]`
@@ -103,6 +105,57 @@ func (a *analyzer) pythonScript(w word, name string, isolated bool, cx context) 
 		if info := a.stat(p); (info.Kind == File || info.Kind == Exec) && dirOf(info.Path) != dir {
 			a.add(Item{Kind: KindModules, Lang: "python", Path: dirOf(info.Path), Source: w.source,
 				Why: name + " imports from the directory the script's symlink leads to"})
+		}
+	}
+}
+
+// uvSources follows what uv run installs besides the project: path
+// sources ([tool.uv.sources] x = { path = "../lib" }), workspace members,
+// and an in-tree build backend (backend-path), each Python code that runs.
+func (a *analyzer) uvSources(pdir, source string) {
+	p := joinDir(pdir, "pyproject.toml")
+	data, ok, tooLarge := a.readFile(p)
+	if !ok {
+		if tooLarge {
+			a.whole(source, p+" is too large to read")
+		}
+		return
+	}
+	var cfg struct {
+		BuildSystem struct {
+			BackendPath []string `toml:"backend-path"`
+		} `toml:"build-system"`
+		Tool struct {
+			UV struct {
+				Sources   map[string]any `toml:"sources"`
+				Workspace struct {
+					Members []string `toml:"members"`
+				} `toml:"workspace"`
+			} `toml:"uv"`
+		} `toml:"tool"`
+	}
+	if toml.Unmarshal(data, &cfg) != nil {
+		a.b.gap(source, "unsure: "+p+" cannot be read as TOML")
+		a.add(Item{Kind: KindCode, Lang: "python", Path: "", Source: source,
+			Why: p + " cannot be read: uv may install any Python code of the repository"})
+		return
+	}
+	dirs := append([]string{}, cfg.BuildSystem.BackendPath...)
+	eachString(cfg.Tool.UV.Sources, "", func(key, v string) {
+		if key == "path" {
+			dirs = append(dirs, v)
+		}
+	})
+	for _, m := range cfg.Tool.UV.Workspace.Members {
+		if i := strings.IndexAny(m, "*?["); i >= 0 {
+			m = m[:i]
+		}
+		dirs = append(dirs, m)
+	}
+	for _, d := range dirs {
+		if q, ok := repoPath(pdir, dirWord(d)); ok {
+			a.runs(Item{Kind: KindCode, Lang: "python", Path: q, Source: source, Why: p + ": uv installs and runs the Python code there"})
+			a.add(Item{Kind: KindFile, Path: joinDir(q, "pyproject.toml"), Source: source, Why: p + ": uv builds the package it describes"})
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"encoding/json"
 	"strings"
 )
 
@@ -46,6 +47,7 @@ func (a *analyzer) goTool(args []word, cx context) {
 	root := a.goModuleRoot(dir)
 	a.runs(Item{Kind: KindCode, Lang: "go", Path: root, Source: pkg.source,
 		Why: "go run compiles the module's packages: any change to its Go code re-gates this server"})
+	a.goEmbeds(root, pkg.source)
 }
 
 // goModuleRoot is the directory whose code `go run` may compile: the
@@ -90,6 +92,7 @@ func (a *analyzer) cargo(args []word, cx context) {
 	}
 	a.runs(Item{Kind: KindCode, Lang: "rust", Path: "", Source: ops[0].source,
 		Why: "cargo run builds the workspace, its path dependencies and build scripts: any change to Rust code or Cargo files re-gates this server"})
+	a.rustIncludes("", ops[0].source)
 }
 
 // make follows `make [-C dir] [-f file] [target]`: the makefile is bound
@@ -161,9 +164,7 @@ func (a *analyzer) packageManager(name string, args []word, cx context) {
 	if a.unknownCwd(cx, "command") {
 		return
 	}
-	for _, f := range []string{".npmrc", ".yarnrc", ".yarnrc.yml", "bunfig.toml", ".pnpmfile.cjs"} {
-		a.add(Item{Kind: KindFile, Path: joinDir(cx.cwd, f), Source: "command", Why: name + " reads its settings (registry, node-options, script shell, preloads) from it"})
-	}
+	a.jsRunnerConfig(name, cx)
 	if len(ops) == 0 {
 		return
 	}
@@ -333,6 +334,7 @@ func (a *analyzer) npx(runner string, args []word, cx context) {
 	if a.unknownCwd(cx, "command") {
 		return
 	}
+	a.jsRunnerConfig(strings.Fields(runner)[0], cx)
 	var bin word
 	if i < len(args) {
 		bin = args[i]
@@ -503,6 +505,7 @@ func (a *analyzer) uv(name string, args []word, cx context) {
 		}
 		a.runs(Item{Kind: KindCode, Lang: "python", Path: pdir, Source: ops[0].source,
 			Why: "uv run installs the project itself: any change to its Python code re-gates this server"})
+		a.uvSources(pdir, ops[0].source)
 	}
 	if len(rest) == 0 {
 		return
@@ -541,6 +544,17 @@ func (a *analyzer) deno(args []word, cx context) {
 	}
 	for _, f := range []string{"deno.json", "deno.jsonc", "deno.lock", "package.json"} {
 		a.add(Item{Kind: KindFile, Path: joinDir(cx.cwd, f), Source: "command", Why: "deno reads its import map, tasks and lock from it"})
+		// An import map in a file of its own re-maps specifiers too.
+		if data, ok := a.readConfig(joinDir(cx.cwd, f), "command", cx); ok && strings.HasPrefix(f, "deno.json") {
+			var cfg struct {
+				ImportMap string `json:"importMap"`
+			}
+			if json.Unmarshal(stripJSONC(data), &cfg) == nil && cfg.ImportMap != "" {
+				if p, ok := a.resolve(cx, cfg.ImportMap); ok && p != "" {
+					a.runs(Item{Kind: KindFile, Path: p, Source: "command", Why: f + ": deno maps specifiers through this import map"})
+				}
+			}
+		}
 	}
 	if len(rest) == 0 {
 		return

@@ -281,8 +281,15 @@ func analyzeServer(c *Config, s *trust.Server, src source, opts launch.Options, 
 		}
 	}
 	dir, placed := spawnDir(from, cwd, opts.Root)
+	envRel, envIn := "", false
+	if envFile != "" {
+		// Its variables reach the server's environment (NODE_OPTIONS
+		// included): the launch model reads them like the entry's env.
+		envRel, envIn = repoPath(envFile, c.LaunchDir, opts.Root)
+	}
 	var scopes []*launch.Scope
 	for _, v := range views {
+		v.EnvFile = envRel
 		sc, err := launch.Analyze(v, dir, src, opts)
 		if err != nil {
 			return nil, err
@@ -297,16 +304,9 @@ func analyzeServer(c *Config, s *trust.Server, src source, opts launch.Options, 
 		sc.Gaps = append(sc.Gaps, launch.Gap{Source: "cwd",
 			Why: "the server is spawned in " + cwd + ", outside the repository: what it runs there is not followed"})
 	}
-	if envFile != "" {
-		// Its variables reach the server's environment (NODE_OPTIONS
-		// included): bound like the entry's own env.
-		if rel, ok := repoPath(envFile, c.LaunchDir, opts.Root); ok {
-			sc.Items = append(sc.Items, launch.Item{Kind: launch.KindFile, Path: rel, Source: "envFile",
-				Why: "envFile: its variables reach the server's environment"})
-		} else {
-			sc.Gaps = append(sc.Gaps, launch.Gap{Source: "envFile",
-				Why: "envFile " + envFile + " lies outside the repository: the variables it sets are not followed"})
-		}
+	if envFile != "" && !envIn {
+		sc.Gaps = append(sc.Gaps, launch.Gap{Source: "envFile",
+			Why: "envFile " + envFile + " lies outside the repository: the variables it sets are not followed"})
 	}
 	if len(used) == 0 {
 		return sc, nil

@@ -42,6 +42,9 @@ func TestLoadClientConfigs(t *testing.T) {
 		// An envFile's variables reach the server's environment: bound.
 		{"cursor envFile", map[string]string{".cursor/mcp.json": `{"mcpServers":{"db":{"command":"node","args":["server.js"],"envFile":"${workspaceFolder}/.env.mcp"}}}`, ".env.mcp": "NODE_OPTIONS=--require ./x.js", "server.js": "x"},
 			".cursor/mcp.json", client.Cursor, "", ".env.mcp"},
+		// ... and what its NODE_OPTIONS preloads runs.
+		{"cursor envFile NODE_OPTIONS", map[string]string{".cursor/mcp.json": `{"mcpServers":{"db":{"command":"node","args":["server.js"],"envFile":"${workspaceFolder}/.env.mcp"}}}`, ".env.mcp": "NODE_OPTIONS=--require ./telemetry.js", "server.js": "x", "telemetry.js": "y"},
+			".cursor/mcp.json", client.Cursor, "", "telemetry.js"},
 		{"vscode relative envFile", map[string]string{".vscode/mcp.json": `{"servers":{"db":{"type":"stdio","command":"node","args":["server.js"],"envFile":".env"}}}`, ".env": "A=1", "server.js": "x"},
 			".vscode/mcp.json", client.VSCode, "", ".env"},
 	}

@@ -218,6 +218,12 @@ func TestChangeProvenance(t *testing.T) {
 	if len(pv.Commits) != 1 || pv.Commits[0].Subject != "v2 by A" || pv.Commits[0].Author != "A" || pv.More != 0 {
 		t.Errorf("provenance %+v", pv)
 	}
+	// The repository root (a code item of the whole repository) names
+	// every commit that changed a file at any depth.
+	repo2, old2, new2 := contentRepo(t, map[string]string{"a/b/s.js": "one\n"}, map[string]string{"a/b/s.js": "two\n"})
+	if pv, err := ChangeProvenance(context.Background(), repo2, old2, new2, []string{""}, 0); err != nil || len(pv.Commits) != 1 {
+		t.Errorf("the root: %+v %v", pv, err)
+	}
 	pv, err = ChangeProvenance(context.Background(), repo, old, new, []string{"nothing"}, 0)
 	if err != nil || len(pv.Commits) != 0 {
 		t.Errorf("unrelated path: %+v %v", pv, err)

@@ -232,8 +232,9 @@ func (d *diskSource) below(dir string) ([]gitscan.Entry, error) {
 func diskObject(p string, dirOK bool) (trust.Object, []string, error) {
 	fi, err := os.Stat(p)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ELOOP) {
-			return trust.Object{}, nil, nil
+		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ELOOP) ||
+			errors.Is(err, syscall.ENAMETOOLONG) {
+			return trust.Object{}, nil, nil // a name that cannot exist here holds nothing
 		}
 		return trust.Object{}, nil, err
 	}

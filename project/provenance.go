@@ -44,7 +44,7 @@ func ChangeProvenance(ctx context.Context, repo *gitscan.Repo, since, to gitscan
 	seen := map[string]bool{}
 	for _, p := range paths {
 		if p == "" {
-			p = "*"
+			p = "**" // the repository root: a file at any depth
 		}
 		// History refuses pathspec magic; such a path is never a server's.
 		if strings.HasPrefix(p, ":") || strings.HasPrefix(p, "/") || strings.IndexByte(p, 0) >= 0 || seen[p] {
@@ -59,7 +59,7 @@ func ChangeProvenance(ctx context.Context, repo *gitscan.Repo, since, to gitscan
 	for _, side := range []gitscan.Side{since, to} {
 		rd := newReader(repo, side, Options{})
 		for _, p := range patterns[:len(patterns):len(patterns)] {
-			if p == "*" {
+			if p == "**" {
 				continue
 			}
 			res, err := rd.resolvePath(p)

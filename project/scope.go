@@ -187,13 +187,20 @@ func modulesObject(src source, dir, lang string) (trust.Object, error) {
 		}
 		p := joinPath(info.Path, e.Name)
 		if e.Kind == launch.Dir {
-			writeFields(h, e.Name, "dir")
 			target, err := src.Stat(p)
 			if err != nil {
 				return trust.Object{}, err
 			}
-			if err := writeCode(src, h, target.Path, lang, e.Name, 0); err != nil {
+			// A directory that holds no code runs nothing when imported
+			// (an empty namespace package), and a regular module of that
+			// name anywhere on the path wins over it: docs/ does not count.
+			var code recorder
+			if err := writeCode(src, &code, target.Path, lang, e.Name, 0); err != nil {
 				return trust.Object{}, err
+			}
+			if len(code.b) > 0 {
+				writeFields(h, e.Name, "dir")
+				h.Write(code.b)
 			}
 			continue
 		}
@@ -205,6 +212,16 @@ func modulesObject(src source, dir, lang string) (trust.Object, error) {
 	}
 	return trust.Object{Mode: modeModules + lang, ID: hex.EncodeToString(h.Sum(nil))}, nil
 }
+
+// recorder is a hash.Hash that keeps what is written, for a digest that
+// takes it only when there is something.
+type recorder struct{ b []byte }
+
+func (r *recorder) Write(p []byte) (int, error) { r.b = append(r.b, p...); return len(p), nil }
+func (r *recorder) Sum(b []byte) []byte         { return append(b, r.b...) }
+func (r *recorder) Reset()                      { r.b = nil }
+func (r *recorder) Size() int                   { return len(r.b) }
+func (r *recorder) BlockSize() int              { return 1 }
 
 func joinPath(dir, name string) string {
 	if dir == "" {

@@ -1,6 +1,7 @@
 package project
 
 import (
+	"context"
 	"testing"
 
 	"github.com/mcp-guard/mcp-guard/launch"
@@ -41,5 +42,30 @@ func TestItemPaths(t *testing.T) {
 				t.Errorf("%q: %s kept", c.it.Label(), p)
 			}
 		}
+	}
+}
+
+// A directory with no Python code in it cannot run when imported (an
+// empty namespace package): python -m srv keeps its deep fingerprint when
+// docs/ appears, and loses it when a module appears in it.
+func TestModulesIgnoreCodelessDirectories(t *testing.T) {
+	r := newRepo(t)
+	cfg := `{"mcpServers":{"py":{"command":"python3","args":["-m","srv"]}}}`
+	deep := func(rev string) string {
+		g := r.open()
+		c, err := LoadConfig(context.Background(), g, r.side(g, rev), ".agentty/mcp.json", Options{})
+		if err != nil || c == nil || len(c.Servers) != 1 {
+			t.Fatalf("LoadConfig: %v, %v", c, err)
+		}
+		return c.Servers[0].Deep
+	}
+	a := r.commit(map[string]string{".agentty/mcp.json": cfg, "srv.py": "print(1)"})
+	b := r.commit(map[string]string{"docs/README.md": "docs", "docs/img/logo.svg": "<svg/>"})
+	c := r.commit(map[string]string{"docs/conf.py": "import os"})
+	if deep(a) != deep(b) {
+		t.Error("a directory with no Python code re-gated python -m")
+	}
+	if deep(b) == deep(c) {
+		t.Error("a module in an importable directory did not re-gate python -m")
 	}
 }

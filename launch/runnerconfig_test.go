@@ -1,0 +1,172 @@
+package launch
+
+import (
+	"strings"
+	"testing"
+)
+
+// What a runner reads besides the code (issue 27): each configuration
+// file a runner's documentation says it reads to decide what runs is
+// bound, and what it names is followed.
+func TestScopeRunnerConfiguration(t *testing.T) {
+	runScopeCases(t, []scopeCase{
+		{name: "pinned npx binds .npmrc here and above", cmd: "npx", args: []string{"-y", "pkg@1.2.3"}, launch: "a/b",
+			fs:     mapFS{"a/b/x": "1"},
+			has:    []string{"F .npmrc", "F a/.npmrc", "F a/b/.npmrc"},
+			hasNot: []string{"X package.json…", "C javascript…", "F .yarnrc.yml", "F pnpm-workspace.yaml"}, anyGaps: true},
+		{name: "npx follows .npmrc node-options", cmd: "npx", args: []string{"-y", "pkg@1.2.3"},
+			fs:      mapFS{".npmrc": "registry=https://r.example\nnode-options=--require ./x.js\n", "x.js": "require('./y')", "y.js": "1"},
+			has:     []string{"F .npmrc", "F* x.js", "F* y.js"},
+			anyGaps: true},
+		{name: "npm follows a userconfig pointer and its node-options", cmd: "npm", args: []string{"start"},
+			fs: mapFS{".npmrc": "userconfig = ./conf/npmrc\n", "conf/npmrc": "node-options=\"--import ./hook.mjs\"\n",
+				"hook.mjs": "export {}", "package.json": `{"scripts":{"start":"node s.js"}}`, "s.js": "1"},
+			has: []string{"F conf/npmrc", "F* hook.mjs", "F* s.js"}},
+		{name: "npm_config_node_options in the entry's env", cmd: "npx", args: []string{"-y", "pkg@1"},
+			env: map[string]string{"npm_config_node_options": "-r ./pre.js"},
+			fs:  mapFS{"pre.js": "1"}, has: []string{"F* pre.js"}, anyGaps: true},
+		{name: "script-shell names a repository program", cmd: "npm", args: []string{"run", "x"},
+			fs:  mapFS{".npmrc": "script-shell=./sh.sh\n", "sh.sh": "#!/bin/sh\n./tools/run\n", "package.json": `{"scripts":{"x":"true"}}`},
+			has: []string{"F* sh.sh", "F* tools/run"}, anyGaps: true},
+		{name: "yarnPath runs the committed release", cmd: "yarn", args: []string{"start"},
+			fs: mapFS{".yarnrc.yml": "yarnPath: .yarn/releases/yarn-4.1.0.cjs\n", ".yarn/releases/yarn-4.1.0.cjs": "module.exports=1",
+				"package.json": `{"scripts":{"start":"node s.js"},"packageManager":"yarn@4.1.0"}`, "s.js": "1"},
+			has: []string{"F* .yarn/releases/yarn-4.1.0.cjs", "F .yarnrc.yml", "X package.json: packageManager", "F* s.js"}},
+		{name: "a yarn release's child_process does not open the graph", cmd: "yarn", args: []string{"start"},
+			fs: mapFS{".yarnrc.yml": "yarnPath: y.cjs\n", "y.cjs": "require('child_process'); require('./y2')", "y2.cjs": "1",
+				"package.json": `{"scripts":{"start":"node s.js"}}`, "s.js": "1"},
+			has: []string{"F* y.cjs", "F* y2.cjs", "F* s.js"}, hasNot: []string{"C ./ (javascript code)"}},
+		{name: "yarnPath in a parent directory's .yarnrc.yml", cmd: "yarn", args: []string{"start"}, launch: "srv",
+			fs: mapFS{".yarnrc.yml": "yarnPath: tools/yarn.cjs\nplugins:\n  - path: .yarn/plugins/p.cjs\n", "tools/yarn.cjs": "1",
+				".yarn/plugins/p.cjs": "1", "srv/package.json": `{"scripts":{"start":"node s.js"}}`, "srv/s.js": "1"},
+			has: []string{"F* tools/yarn.cjs", "F* .yarn/plugins/p.cjs", "F srv/.yarnrc.yml"}},
+		{name: "yarn 1 yarn-path", cmd: "yarn", args: []string{"start"},
+			fs:  mapFS{".yarnrc": "yarn-path \"./bin/yarn.js\"\n", "bin/yarn.js": "1", "package.json": `{"scripts":{"start":"true"}}`},
+			has: []string{"F* bin/yarn.js", "F .yarnrc"}},
+		{name: "yarn's injected env file puts NODE_OPTIONS in scripts", cmd: "yarn", args: []string{"start"},
+			fs:  mapFS{".env.yarn": "NODE_OPTIONS=--require ./t.js\n", "t.js": "1", "package.json": `{"scripts":{"start":"true"}}`},
+			has: []string{"F .env.yarn", "F* t.js"}},
+		{name: "the PnP runtime is loaded into node", cmd: "yarn", args: []string{"start"},
+			fs:  mapFS{".pnp.cjs": "require('./pnp-extra')", "pnp-extra.js": "1", "package.json": `{"scripts":{"start":"true"}}`},
+			has: []string{"F* .pnp.cjs", "F* pnp-extra.js"}},
+		{name: "an unreadable .yarnrc.yml is unsure", cmd: "yarn", args: []string{"start"},
+			fs:  mapFS{".yarnrc.yml": "yarnPath: [\n", "package.json": `{"scripts":{"start":"true"}}`},
+			has: []string{"C ./ (javascript code)"}, gap: true},
+		{name: "bunfig preload", cmd: "bun", args: []string{"server.ts"},
+			fs: mapFS{"bunfig.toml": "preload = [\"./instrument.ts\"]\n[test]\npreload = \"./t.ts\"\n", "instrument.ts": "import './more'",
+				"more.ts": "1", "t.ts": "1", "server.ts": "1"},
+			has: []string{"F bunfig.toml", "F* instrument.ts", "F* more.ts", "F* t.ts", "F* server.ts", "F .env"}},
+		{name: "bun loads .env: NODE_OPTIONS there reaches node children", cmd: "bun", args: []string{"run", "start"},
+			fs:  mapFS{".env.local": "export NODE_OPTIONS='-r ./e.js'\n", "e.js": "1", "package.json": `{"scripts":{"start":"node s.js"}}`, "s.js": "1"},
+			has: []string{"F* e.js"}},
+		{name: "pnpm binds workspace settings and corepack's field", cmd: "pnpm", args: []string{"start"},
+			fs:  mapFS{"package.json": `{"scripts":{"start":"true"},"packageManager":"pnpm@9.0.0"}`},
+			has: []string{"F pnpm-workspace.yaml", "F .pnpmfile.cjs", "X package.json: packageManager"}},
+		{name: "tsx binds tsconfig and its extends chain", cmd: "tsx", args: []string{"server.ts"},
+			fs: mapFS{"tsconfig.json": "{\n // c\n \"extends\": \"./cfg/base\",\n}", "cfg/base.json": `{"extends":"@tsconfig/node20/tsconfig.json","compilerOptions":{"paths":{"@x/*":["src/*"]}}}`,
+				"server.ts": "import x from '@x/y'", "cfg/src/y.ts": "1"},
+			has: []string{"F* tsconfig.json", "F* cfg/base.json", "F node_modules/@tsconfig/node20/tsconfig.json", "F* cfg/src/y.ts"}},
+		{name: "tsx with --tsconfig is unsure", cmd: "tsx", args: []string{"--tsconfig", "alt.json", "server.ts"},
+			fs:  mapFS{"alt.json": "{}", "server.ts": "1"},
+			has: []string{"F alt.json", "C ./ (javascript code)"}, gap: true},
+		{name: "deno's importMap file", cmd: "deno", args: []string{"run", "main.ts"},
+			fs:  mapFS{"deno.jsonc": "{ // c\n \"importMap\": \"./maps/import_map.json\", }", "maps/import_map.json": "{}", "main.ts": "1"},
+			has: []string{"F deno.jsonc", "F* maps/import_map.json", "F* main.ts"}},
+		{name: "node --env-file NODE_OPTIONS", cmd: "node", args: []string{"--env-file=.env", "s.js"},
+			fs:  mapFS{".env": "NODE_OPTIONS=\"--require ./tel.js\"\n", "tel.js": "1", "s.js": "1"},
+			has: []string{"F .env", "F* tel.js", "F* s.js"}},
+	})
+}
+
+func TestParseEnvFile(t *testing.T) {
+	got := ParseEnvFile([]byte("# c\nexport A=1\nB = 'x y'\nC=\"l1\nl2\"\n  D=v # note\nnot a line\nE\n"))
+	want := []Var{{"A", "1"}, {"B", "x y"}, {"C", "l1\nl2"}, {"D", "v # note"}, {"D", "v"}}
+	if len(got) != len(want) {
+		t.Fatalf("got %q, want %q", got, want)
+	}
+	for i := range want {
+		if got[i] != want[i] {
+			t.Errorf("%d: got %q, want %q", i, got[i], want[i])
+		}
+	}
+}
+
+// What a compiled program or an installed project takes from files that
+// are not its language's code.
+func TestScopeLanguageIncludes(t *testing.T) {
+	runScopeCases(t, []scopeCase{
+		{name: "cargo include! and include_str! bind the data files", cmd: "cargo", args: []string{"run"},
+			fs: mapFS{"Cargo.toml": "[package]", "src/main.rs": "include!(\"tables.in\");\nconst S: &str = include_str!(\"../assets/q.sql\");\n",
+				"src/tables.in": "fn x(){}", "assets/q.sql": "select", "docs/README.md": "x"},
+			has:    []string{"F* src/tables.in", "F* assets/q.sql", "C* ./ (rust code)"},
+			hasNot: []string{"T ./", "F* docs/README.md"}},
+		{name: "cargo #[path] and a migrations macro", cmd: "cargo", args: []string{"run"},
+			fs: mapFS{"Cargo.toml": "[package]", "src/main.rs": "#[path = \"gen/table.txt\"]\nmod t;\nfn m(){ sqlx::migrate!(\"./migrations\"); println!(\"hello\"); }\n#[derive(RustEmbed)]\n#[folder = \"public/\"]\nstruct A;",
+				"src/gen/table.txt": "fn x(){}", "migrations/1.sql": "x", "hello": "x"},
+			has:    []string{"F* src/gen/table.txt", "T* migrations/", "T* public/"},
+			hasNot: []string{"F* hello"}},
+		{name: "cargo include! of a computed path binds the crate", cmd: "cargo", args: []string{"run"},
+			fs:  mapFS{"Cargo.toml": "[package]", "src/main.rs": "include!(concat!(\"x\", \"y\"));\ninclude!(concat!(env!(\"OUT_DIR\"), \"/gen.rs\"));"},
+			has: []string{"T ./"}, gap: true},
+		{name: "go:embed binds what the binary embeds", cmd: "go", args: []string{"run", "."},
+			fs: mapFS{"go.mod": "module x", "main.go": "package main\n//go:embed scripts/*.js \"a b.txt\"\nvar f embed.FS\n",
+				"scripts/x.js": "1", "a b.txt": "1", "x_test.go": "//go:embed testdata\n"},
+			has:    []string{"T* scripts/", "F* a b.txt", "C* ./ (go code)"},
+			hasNot: []string{"T* testdata/"}},
+		{name: "uv run follows path sources, workspace members and an in-tree backend", cmd: "uv", args: []string{"run", "srv"},
+			fs:     mapFS{"pyproject.toml": "[build-system]\nbackend-path = [\"_build\"]\n[tool.uv.sources]\nlib = { path = \"../outside\" }\nhelper = { path = \"libs/helper\" }\n[tool.uv.workspace]\nmembers = [\"packages/*\"]\n"},
+			has:    []string{"C* _build/ (python code)", "C* libs/helper/ (python code)", "C* packages/ (python code)"},
+			hasNot: []string{"C* ../outside/…"}},
+		{name: "a venv interpreter binds pyvenv.cfg", cmd: ".venv/bin/python", args: []string{"-m", "srv"},
+			fs:  mapFS{".venv/bin/python": "x", ".venv/pyvenv.cfg": "home = /usr/bin"},
+			has: []string{"C .venv/ (python code)"}, anyGaps: true},
+	})
+	if !CodeFile("python", ".venv/pyvenv.cfg") {
+		t.Error("pyvenv.cfg is not python code")
+	}
+}
+
+// An argument no file name can be is not a file of the repository: a
+// 2,000-character inline JSON after --config binds nothing (approve
+// failed with "file name too long" before), a long path of short
+// elements still binds its absence.
+func TestScopeImpossibleNames(t *testing.T) {
+	long := `{"servers":"` + strings.Repeat("x", 2000) + `"}`
+	runScopeCases(t, []scopeCase{
+		{name: "inline JSON after --config", cmd: "node", args: []string{"server.js", "--config", long, "--token=" + strings.Repeat("t", 300)},
+			fs: mapFS{"server.js": "1"}, has: []string{"F* server.js"}, hasNot: []string{"F {…", "F --token…", "F " + strings.Repeat("t", 300)}},
+		{name: "a long path of short elements", cmd: "node", args: []string{"server.js", strings.Repeat("a/", 200) + "b"},
+			fs: mapFS{"server.js": "1"}, has: []string{"F " + strings.Repeat("a/", 200) + "b"}},
+	})
+	if got := Clip("héllo", 2); got != "h…" {
+		t.Errorf("Clip cut inside a character: %q", got)
+	}
+}
+
+// child_process with literal programs: what they run is bound, and the
+// graph stays closed (a JavaScript change elsewhere does not re-gate);
+// a computed command opens it.
+func TestScopeChildProcess(t *testing.T) {
+	runScopeCases(t, []scopeCase{
+		{name: "spawn of node with a literal script", cmd: "node", args: []string{"server.js"},
+			fs: mapFS{"server.js": "require('./lib/run')", "lib/run.js": "const { spawn, execFile: ef } = require('child_process')\nspawn('node', ['worker.js'], { stdio: 'inherit' })\nef('git', ['status'])",
+				"worker.js": "require('./w2')", "w2.js": "1", "test/x.test.js": "1"},
+			has:    []string{"F* lib/run.js", "F* worker.js", "F* w2.js"},
+			hasNot: []string{"C ./ (javascript code)", "F* test/x.test.js"}},
+		{name: "exec of a shell command line, fork of a module", cmd: "node", args: []string{"server.mjs"},
+			fs:  mapFS{"server.mjs": "import cp from 'node:child_process'\ncp.exec('sh ./tools/gen.sh')\ncp.fork('./child.js')", "tools/gen.sh": "echo", "child.js": "1"},
+			has: []string{"F* tools/gen.sh", "F* child.js"}, hasNot: []string{"C ./ (javascript code)"}},
+		{name: "a computed command opens the graph", cmd: "node", args: []string{"server.js"},
+			fs:  mapFS{"server.js": "const cp = require('child_process')\ncp.spawn(process.env.CMD)"},
+			has: []string{"C ./ (javascript code)"}, gap: true},
+		{name: "options that set cwd or env open the graph", cmd: "node", args: []string{"server.js"},
+			fs:  mapFS{"server.js": "const { spawn } = require('child_process')\nspawn('node', ['w.js'], { cwd: dir })"},
+			has: []string{"C ./ (javascript code)"}, gap: true},
+		{name: "the module passed on opens the graph", cmd: "node", args: []string{"server.js"},
+			fs:  mapFS{"server.js": "const cp = require('child_process')\nmodule.exports = cp"},
+			has: []string{"C ./ (javascript code)"}, gap: true},
+		{name: "promisify(exec) opens the graph", cmd: "node", args: []string{"server.js"},
+			fs:  mapFS{"server.js": "const { exec } = require('child_process')\nconst run = util.promisify(exec)"},
+			has: []string{"C ./ (javascript code)"}, gap: true},
+	})
+}
