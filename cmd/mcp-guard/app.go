@@ -102,8 +102,41 @@ func withHint(err error, hint string) error {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, environ []string) int {
-	e := newEnv(stdin, stdout, stderr, environ)
-	return e.exitCode(newApp(e).Run(ctx, args))
+	defer catchSignals(stderr)()
+	out := &outWriter{w: stdout}
+	e := newEnv(stdin, out, stderr, environ)
+	code := e.exitCode(newApp(e).Run(ctx, args))
+	if out.err != nil && code != exitFailure {
+		// Output that did not reach its reader is a job not done, whatever
+		// the command decided (a full disk, a closed file).
+		code = e.exitCode(failf("", "cannot write the output: %v", out.err))
+	}
+	return code
+}
+
+// outWriter is stdout as every command writes it: it keeps the first write
+// error, so that run ends any command that lost its output with exit 2.
+// It passes the file descriptor on, so that terminal checks see through it.
+type outWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (o *outWriter) Write(p []byte) (int, error) {
+	n, err := o.w.Write(p)
+	if err != nil && o.err == nil {
+		o.err = err
+	}
+	return n, err
+}
+
+// Fd is the descriptor stdout writes to (report.Fder); ^0, which is no
+// terminal, when it is not a file.
+func (o *outWriter) Fd() uintptr {
+	if f, ok := o.w.(report.Fder); ok {
+		return f.Fd()
+	}
+	return ^uintptr(0)
 }
 
 // exitCode is the one place where errors become exit codes and messages.
@@ -138,7 +171,8 @@ func newApp(e *env) *cli.Command {
 			"after `--` everything is an argument.\n\n" +
 			"Exit status, the same for every command: 0 done and nothing needs attention, 1 something\n" +
 			"needs you (a server waits for review, a finding meets --fail-on, a change needs attention),\n" +
-			"2 mcp-guard could not do the job (usage errors included), 130 interrupted;\n" +
+			"2 mcp-guard could not do the job (usage errors and output it could not write included),\n" +
+			"130 interrupted (143 by SIGTERM, 129 by SIGHUP);\n" +
 			"launch exits with the agent's own status once it started it.",
 		Writer:    e.stdout,
 		ErrWriter: e.stderr,
