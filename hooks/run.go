@@ -164,7 +164,9 @@ func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
 	if err := ctx.Err(); err != nil {
 		return out, err
 	}
-	repo, err := gitscan.Open(req.Dir, gitscan.WithEnv(req.Env))
+	// A partial clone's missing object is not fetched here: the hook runs
+	// inside a git operation and must not wait on the network.
+	repo, err := gitscan.Open(req.Dir, gitscan.WithEnv(req.Env), gitscan.WithoutFetch())
 	if err != nil {
 		return out, err
 	}
