@@ -154,7 +154,7 @@ func (b *bench) machine() {
 	fmt.Fprintf(w, "- %d CPUs (nproc), %s memory, %s/%s, kernel %s\n", runtime.NumCPU(), memTotal(), runtime.GOOS, runtime.GOARCH, uname())
 	fmt.Fprintf(w, "- %s; %s\n", firstLine(commandOutput("git", "--version")), runtime.Version())
 	fmt.Fprintf(w, "- load average at start: %s\n", loadavg())
-	fmt.Fprintf(w, "- runs per cell: %d (history: %d) after one warm-up, alternating mcp-guard and git; medians; CPU is user+system time of the process and its children; peak RSS the largest of 3 runs under /usr/bin/time\n\n", b.o.runs, b.o.historyRuns)
+	fmt.Fprintf(w, "- runs per cell: %d (history: %d) after %d warm-up, alternating mcp-guard and git; medians; CPU is user+system time of the process and its children; peak RSS the largest of %d runs under /usr/bin/time\n\n", b.o.runs, b.o.historyRuns, b.o.warmups, b.o.rssRuns)
 }
 
 // run executes one command and returns its wall and CPU time. Exit status
@@ -187,7 +187,7 @@ func (b *bench) peakRSS(dir string, args []string, prepare func()) int64 {
 		return 0
 	}
 	var best int64
-	for i := 0; i < 3; i++ {
+	for i := 0; i < b.o.rssRuns; i++ {
 		if prepare != nil {
 			prepare()
 		}
@@ -208,7 +208,8 @@ func (b *bench) peakRSS(dir string, args []string, prepare func()) int64 {
 	return best
 }
 
-// compare alternates two commands n times (after one warm-up run each)
+// compare alternates two commands n times (after -warmups warm-up runs
+// each, one by default)
 // and returns their statistics. prepare runs before every run of the
 // first command (outside the timing).
 func (b *bench) compare(dir string, ours, theirs []string, prepare func()) (stats, stats, error) {
@@ -217,7 +218,7 @@ func (b *bench) compare(dir string, ours, theirs []string, prepare func()) (stat
 
 func (b *bench) compareN(runs int, dir string, ours, theirs []string, prepare func()) (stats, stats, error) {
 	var a, t []sample
-	for i := -1; i < runs; i++ {
+	for i := -b.o.warmups; i < runs; i++ {
 		if prepare != nil {
 			prepare()
 		}
