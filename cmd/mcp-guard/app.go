@@ -102,10 +102,14 @@ func withHint(err error, hint string) error {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, environ []string) int {
-	defer catchSignals(stderr)()
+	catchSignals()
 	out := &outWriter{w: stdout}
 	e := newEnv(stdin, out, stderr, environ)
-	code := e.exitCode(newApp(e).Run(ctx, args))
+	app := newApp
+	if len(args) > 1 && args[1] == "hook" {
+		app = newHookApp
+	}
+	code := e.exitCode(app(e).Run(ctx, args))
 	if out.err != nil && code != exitFailure {
 		// Output that did not reach its reader is a job not done, whatever
 		// the command decided (a full disk, a closed file).
@@ -163,6 +167,29 @@ func (e *env) exitCode(err error) int {
 const quietHelp = "print only errors, warnings, questions and what was asked for (--json, --format, completion, man, version, rules); the exit status says the rest"
 
 func newApp(e *env) *cli.Command {
+	return newAppOf(e, []*cli.Command{
+		statusCommand(e),
+		approveCommand(e),
+		revokeCommand(e),
+		reviewCommand(e), checkCommand(e), launchCommand(e), hooksCommand(e), hookCommand(e), shellInitCommand(e),
+		versionCommand(e),
+		diffCommand(e),
+		scanCommand(e),
+		rulesCommand(e),
+		explainCommand(e),
+		manCommand(e),
+	})
+}
+
+// newHookApp is the command line with the hook command alone, for
+// `mcp-guard hook …` as the installed hooks run it (the global options
+// come after it there, if at all: the hook takes every argument as git's).
+// git starts it on every checkout and pull, and urfave/cli sets up every
+// command of the tree it is given on each start (about 1,200 allocations
+// for the whole tree), so the hook builds only its own.
+func newHookApp(e *env) *cli.Command { return newAppOf(e, []*cli.Command{hookCommand(e)}) }
+
+func newAppOf(e *env, commands []*cli.Command) *cli.Command {
 	app := &cli.Command{
 		Name:      "mcp-guard",
 		Usage:     "keep a repository's agentty MCP configuration from running code you did not review",
@@ -204,18 +231,7 @@ func newApp(e *env) *cli.Command {
 			}
 			return groupAction(ctx, c)
 		},
-		Commands: []*cli.Command{
-			statusCommand(e),
-			approveCommand(e),
-			revokeCommand(e),
-			reviewCommand(e), checkCommand(e), launchCommand(e), hooksCommand(e), hookCommand(e), shellInitCommand(e),
-			versionCommand(e),
-			diffCommand(e),
-			scanCommand(e),
-			rulesCommand(e),
-			explainCommand(e),
-			manCommand(e),
-		},
+		Commands: commands,
 	}
 	for _, cmd := range app.Commands {
 		setConventions(cmd)

@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"sync"
@@ -24,26 +23,26 @@ import (
 // a process started with SIGINT ignored (a background job) would wait out
 // a held lock.
 
-// catchSignals handles the three signals until the returned stop is
-// called. stderr gets one line naming the signal.
-func catchSignals(stderr io.Writer) (stop func()) {
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	done := make(chan struct{})
-	go func() {
-		select {
-		case sig := <-ch:
+// catchSignals handles the three signals for the rest of the process; the
+// first call installs the handler, later ones do nothing. It is never
+// removed: removing one (signal.Stop) waits for the runtime's signal loop,
+// about 0.1 ms on every start, the git hook's included, and the process
+// ends right after run anyway. The line naming the signal goes to the
+// process's stderr.
+func catchSignals() {
+	signalsOnce.Do(func() {
+		ch := make(chan os.Signal, 1)
+		signal.Notify(ch, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
+		go func() {
+			sig := <-ch
 			restoreTerminal()
-			fmt.Fprintf(stderr, "\nmcp-guard: interrupted (%s); what was decided before it is kept\n", signalName(sig))
+			fmt.Fprintf(os.Stderr, "\nmcp-guard: interrupted (%s); what was decided before it is kept\n", signalName(sig))
 			os.Exit(signalStatus(sig))
-		case <-done:
-		}
-	}()
-	return func() {
-		signal.Stop(ch)
-		close(done)
-	}
+		}()
+	})
 }
+
+var signalsOnce sync.Once
 
 // signalStatus is 128 + the signal's number.
 func signalStatus(sig os.Signal) int {
