@@ -500,6 +500,10 @@ func (b *bench) hook(repos []repo) error {
 func (b *bench) startup(dir string) error {
 	empty := filepath.Join(b.o.out, "bin", "empty")
 	src := filepath.Join(b.o.out, "bin", "empty.go")
+	// With -bin nothing was built into bin/ yet.
+	if err := os.MkdirAll(filepath.Dir(src), 0o755); err != nil {
+		return err
+	}
 	if err := os.WriteFile(src, []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
 		return err
 	}
