@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcp-guard/mcp-guard/internal/lazyre"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -84,9 +85,9 @@ func (geminiClient) Spawn(s *trust.Server, lookup Vars) Spawn {
 }
 
 var (
-	geminiDefault = regexp.MustCompile(`\$\{(\w+):-([^}]+)\}`)
-	geminiBraced  = regexp.MustCompile(`\$\{(\w+)\}`)
-	geminiBare    = regexp.MustCompile(`\$(\w+)`)
+	geminiDefault = lazyre.Regexp{Expr: `\$\{(\w+):-([^}]+)\}`}
+	geminiBraced  = lazyre.Regexp{Expr: `\$\{(\w+)\}`}
+	geminiBare    = lazyre.Regexp{Expr: `\$(\w+)`}
 )
 
 // gemini expands s as Gemini CLI's resolveEnvVarsInString does, in three
@@ -96,15 +97,15 @@ var (
 // and ${X:-} are never expanded.
 // OPEN: the three passes re-expand a value that itself holds $NAME.
 func (x *expander) gemini(s string) string {
-	s = geminiDefault.ReplaceAllStringFunc(s, func(m string) string {
-		sub := geminiDefault.FindStringSubmatch(m)
+	s = geminiDefault.Get().ReplaceAllStringFunc(s, func(m string) string {
+		sub := geminiDefault.Get().FindStringSubmatch(m)
 		x.use(sub[1])
 		if v, ok := x.lookup(sub[1]); ok {
 			return v
 		}
 		return sub[2]
 	})
-	for _, re := range []*regexp.Regexp{geminiBraced, geminiBare} {
+	for _, re := range []*regexp.Regexp{geminiBraced.Get(), geminiBare.Get()} {
 		s = re.ReplaceAllStringFunc(s, func(m string) string {
 			name := re.FindStringSubmatch(m)[1]
 			x.use(name)

@@ -100,7 +100,11 @@ func (r *Repo) readObject(id, typ string, limit int64) ([]byte, error) {
 		return nil, fmt.Errorf("object id %q: malformed", id)
 	}
 	r.countRead()
-	return r.be.readObject(id, typ, limit)
+	data, err := r.be.readObject(id, typ, limit)
+	if err != nil {
+		return r.missing(err, id, typ, limit)
+	}
+	return data, nil
 }
 
 // rawReader is the backends' fast path: a read by binary id, without
@@ -135,6 +139,9 @@ func (r *Repo) readTreeRaw(raw string) ([]treeEntry, error) {
 	if rr, ok := r.be.(rawReader); ok {
 		r.countRead()
 		data, err = rr.readObjectRaw(raw, "tree", -1)
+		if err != nil {
+			data, err = r.missing(err, hex.EncodeToString([]byte(raw)), "tree", -1)
+		}
 	} else {
 		data, err = r.readObject(hex.EncodeToString([]byte(raw)), "tree", -1)
 	}

@@ -147,6 +147,8 @@ type options struct {
 	// catFileOnly keeps EngineWithGit from reading objects and refs itself
 	// (tests hold the native reader to git's own answers with it).
 	catFileOnly bool
+	// noFetch: see WithoutFetch.
+	noFetch bool
 }
 
 // WithEngine forces an engine.
@@ -189,6 +191,10 @@ type Repo struct {
 	wtListed bool
 	// attrs memoises .gitattributes reads (see attrFiles).
 	attrs map[string]attrMemo
+	// promisor is a partial clone's promisor remote, read on the first
+	// missing object (partial.go).
+	promisor        string
+	promisorChecked bool
 }
 
 // changesMemo is the result of Changes between two trees.

@@ -39,10 +39,13 @@ type Event struct {
 	// fallbackOld replaces Old when it cannot be resolved (post-rewrite:
 	// the old side of the last pair when ORIG_HEAD is missing).
 	fallbackOld Rev
-	// byReflog is set for a move of HEAD seen by reference-transaction:
-	// HEAD's reflog, written in the same transaction, names the operation
-	// (see classify).
+	// byReflog is set for a move of HEAD seen by reference-transaction,
+	// post-commit or post-applypatch: HEAD's reflog, written with the
+	// move, names the operation (see classify).
 	byReflog bool
+	// fromReflog is set when the reflog's newest entry also gives the
+	// move itself (post-commit and post-applypatch have no arguments).
+	fromReflog bool
 }
 
 // MaxRewriteInput bounds how much of post-rewrite's (and
@@ -73,6 +76,10 @@ type Getenv func(string) string
 //     tip before it (ORIG_HEAD, which git rebase sets; else the old side of
 //     the last pair) with HEAD. The first old commit is not used: the
 //     user's own commits after it would be reported as if they had arrived;
+//   - post-commit and post-applypatch (no arguments): the move of HEAD
+//     that HEAD's newest reflog entry records, when its message names a
+//     cherry-pick, a revert or an `am` (a commit of the user's own
+//     changes no file);
 //   - reference-transaction committed, with "old new ref" lines on stdin:
 //     a move of HEAD (old to new; the reflog then names the operation) or
 //     a popped stash (HEAD against the work tree). Other states and refs
@@ -148,6 +155,11 @@ func ParseEvent(typ string, args []string, stdin io.Reader, getenv Getenv) (Even
 			// Kept as the fallback when ORIG_HEAD cannot be resolved.
 			ev.fallbackOld = Rev(pairs[len(pairs)-1][0])
 		}
+	case "post-commit", "post-applypatch":
+		ev.Op, ev.byReflog, ev.fromReflog = "commit", true, true
+		if typ == "post-applypatch" {
+			ev.Op = "am"
+		}
 	case "reference-transaction":
 		return refTransaction(ev, args, stdin)
 	default:
@@ -218,9 +230,17 @@ var reflogOps = []struct{ prefix, op string }{
 	{"am: ", "am"},
 }
 
-// classify names a reference-transaction event's operation from the
-// message of HEAD's newest reflog entry, or skips it.
-func (ev Event) classify(msg string) Event {
+// classify names a reference-transaction, post-commit or post-applypatch
+// event's operation from HEAD's newest reflog entry, or skips it. For the
+// last two the entry also gives the move (old and new commit ids).
+func (ev Event) classify(old, new, msg string) Event {
+	if ev.fromReflog {
+		if old == "" || new == "" || isZeroRev(old) {
+			ev.Skip = "HEAD's reflog does not say what moved it (reflogs off, or a first commit)"
+			return ev
+		}
+		ev.Old, ev.New = Rev(old), Rev(new)
+	}
 	for _, r := range reflogOps {
 		if strings.HasPrefix(msg, r.prefix) {
 			ev.Op = r.op

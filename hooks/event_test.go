@@ -130,16 +130,42 @@ func TestClassify(t *testing.T) {
 		"pull --rebase (pick): reset: x": {Skip: "x"},
 		"":                               {Skip: "x"},
 	} {
-		got := ev.classify(msg)
+		got := ev.classify(c1, c2, msg)
 		if (got.Skip != "") != (want.Skip != "") || want.Skip == "" && (got.Op != want.Op || got.Old != want.Old || got.New != want.New) {
 			t.Errorf("%q: %+v", msg, got)
 		}
 	}
 }
 
-func TestLastReflogMessage(t *testing.T) {
+// TestPostCommitTakesTheMoveFromTheReflog: post-commit and
+// post-applypatch have no arguments; HEAD's newest reflog entry gives the
+// move and names the operation.
+func TestPostCommitTakesTheMoveFromTheReflog(t *testing.T) {
+	for _, tc := range []struct {
+		typ, old, new, msg string
+		want               Event
+	}{
+		{"post-commit", c1, c2, "cherry-pick: add a server", Event{Op: "cherry-pick", Old: c1, New: c2}},
+		{"post-commit", c1, c2, "revert: Revert \"x\"", Event{Op: "revert", Old: c1, New: c2}},
+		{"post-applypatch", c1, c2, "am: add a server", Event{Op: "am", Old: c1, New: c2}},
+		{"post-commit", c1, c2, "commit: edit the config", Event{Skip: "x"}},
+		{"post-commit", zeros, c2, "commit (initial): one", Event{Skip: "x"}},
+		{"post-commit", "", "", "", Event{Skip: "x"}}, // no reflog
+	} {
+		ev, err := ParseEvent(tc.typ, nil, nil, envOf("", ""))
+		if err != nil || ev.Skip != "" {
+			t.Fatalf("%s: %+v %v", tc.typ, ev, err)
+		}
+		got := ev.classify(tc.old, tc.new, tc.msg)
+		if (got.Skip != "") != (tc.want.Skip != "") || tc.want.Skip == "" && (got.Op != tc.want.Op || got.Old != tc.want.Old || got.New != tc.want.New) {
+			t.Errorf("%s %q: %+v", tc.typ, tc.msg, got)
+		}
+	}
+}
+
+func TestLastReflogEntry(t *testing.T) {
 	dir := t.TempDir()
-	if got := lastReflogMessage(dir); got != "" {
+	if _, _, got := lastReflogEntry(dir); got != "" {
 		t.Errorf("no reflog: %q", got)
 	}
 	mustDo(t, os.MkdirAll(filepath.Join(dir, "logs"), 0o755))
@@ -154,8 +180,12 @@ func TestLastReflogMessage(t *testing.T) {
 		"": "",
 	} {
 		mustDo(t, os.WriteFile(filepath.Join(dir, "logs", "HEAD"), []byte(content), 0o644))
-		if got := lastReflogMessage(dir); got != want {
+		old, new, got := lastReflogEntry(dir)
+		if got != want {
 			t.Errorf("got %.40q, want %q", got, want)
+		}
+		if want != "" && (old != c1 || new != c2) {
+			t.Errorf("%q: old %q new %q", want, old, new)
 		}
 	}
 }

@@ -26,12 +26,19 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"text/template"
 )
 
-// Types are the git hooks mcp-guard installs. reference-transaction sees
-// what the other three do not: reset, cherry-pick, revert, am, stash pop.
-var Types = []string{"post-checkout", "post-merge", "post-rewrite", "reference-transaction"}
+// Types are the git hooks mcp-guard installs: post-commit sees a
+// cherry-pick and a revert, post-applypatch an `am`. reference-transaction
+// (RefTransaction) is installed only on request: git starts it up to three
+// times for every ref a fetch updates, while the only moves it adds are a
+// reset and a stash pop (SECURITY.md, BENCHMARKS.md).
+var Types = []string{"post-checkout", "post-merge", "post-rewrite", "post-commit", "post-applypatch", RefTransaction}
+
+// RefTransaction is the hook installed only with Options.RefTransaction.
+const RefTransaction = "reference-transaction"
 
 // IsType reports whether t is one of Types.
 func IsType(t string) bool {
@@ -57,7 +64,11 @@ const ChainedSuffix = ".mcp-guard-chained"
 //go:embed templates/hook.sh
 var hookTemplateText string
 
-var hookTemplate = template.Must(template.New("hook").Parse(hookTemplateText))
+// hookTemplate is parsed on first use, not at start: the hook run never
+// needs it.
+var hookTemplate = sync.OnceValue(func() *template.Template {
+	return template.Must(template.New("hook").Parse(hookTemplateText))
+})
 
 // Script is the hook mcp-guard installs for hook type typ, calling the
 // binary at the absolute path binary (then mcp-guard on PATH).
@@ -69,7 +80,7 @@ func Script(typ, binary string) ([]byte, error) {
 		return nil, fmt.Errorf("mcp-guard's path %q is not absolute: the hook runs from another directory", binary)
 	}
 	var b bytes.Buffer
-	err := hookTemplate.Execute(&b, struct{ Type, Binary string }{typ, shellQuote(binary)})
+	err := hookTemplate().Execute(&b, struct{ Type, Binary string }{typ, shellQuote(binary)})
 	return b.Bytes(), err
 }
 
@@ -306,6 +317,11 @@ type Options struct {
 	Binary string
 	// Force installs into a directory a hook manager owns.
 	Force bool
+	// RefTransaction installs reference-transaction too (reset and stash
+	// pop are then warned about, at git's cost of starting a hook per ref
+	// update). Without it, an earlier install's reference-transaction
+	// hook of mcp-guard's is removed.
+	RefTransaction bool
 }
 
 // Install writes mcp-guard's hook for every type into d, keeping and
@@ -325,6 +341,17 @@ func Install(d Dir, o Options) ([]Result, error) {
 	}
 	var out []Result
 	for _, h := range state {
+		if h.Type == RefTransaction && !o.RefTransaction {
+			if h.Kind == KindOurs {
+				r, err := uninstallOne(h)
+				r.Note = "installed only with --reference-transaction"
+				out = append(out, r)
+				if err != nil {
+					return out, err
+				}
+			}
+			continue
+		}
 		r := Result{Type: h.Type, Path: h.Path, Chained: h.Chained}
 		script, err := Script(h.Type, o.Binary)
 		if err != nil {
@@ -359,10 +386,16 @@ func Install(d Dir, o Options) ([]Result, error) {
 }
 
 // unmanaged reports whether h is a hook the directory's manager does not
-// run, so mcp-guard's script goes in directly: husky and pre-commit have
-// no reference-transaction, and lefthook runs only the hooks it wrote.
+// run, so mcp-guard's script goes in directly: pre-commit has no
+// reference-transaction or post-applypatch stage (and its post-commit
+// stage cannot tell mcp-guard which hook runs it), and lefthook runs only
+// the hooks it wrote.
 func unmanaged(h Hook) bool {
-	return h.Type == "reference-transaction" && h.Kind == KindAbsent
+	switch h.Type {
+	case RefTransaction, "post-applypatch", "post-commit":
+		return h.Kind == KindAbsent
+	}
+	return false
 }
 
 // writeExecutable replaces path atomically with an executable file.
@@ -403,32 +436,41 @@ func Uninstall(d Dir) ([]Result, error) {
 	}
 	var out []Result
 	for _, h := range state {
-		r := Result{Type: h.Type, Path: h.Path, Chained: h.Chained}
-		switch h.Kind {
-		case KindForeign:
-			r.Action = ActionForeign
-			if h.Chained != "" {
-				r.Note = fmt.Sprintf("%s is not mcp-guard's, so it stays; the hook mcp-guard kept is still at %s", h.Path, h.Chained)
-			}
-			out = append(out, r)
-			continue
-		case KindOurs:
-			if err := os.Remove(h.Path); err != nil {
-				return out, fmt.Errorf("%s: cannot remove mcp-guard's hook: %w", h.Path, err)
-			}
-			r.Action = ActionRemoved
-		default:
-			r.Action = ActionAbsent
-		}
-		if h.Chained != "" {
-			if err := os.Rename(h.Chained, h.Path); err != nil {
-				return out, fmt.Errorf("%s: cannot put the earlier hook back: %w", h.Chained, err)
-			}
-			r.Action = ActionRestored
-		}
+		r, err := uninstallOne(h)
 		out = append(out, r)
+		if err != nil {
+			return out, err
+		}
 	}
 	return out, nil
+}
+
+// uninstallOne removes mcp-guard's hook h, if it is mcp-guard's, and puts
+// back the hook it chained.
+func uninstallOne(h Hook) (Result, error) {
+	r := Result{Type: h.Type, Path: h.Path, Chained: h.Chained}
+	switch h.Kind {
+	case KindForeign:
+		r.Action = ActionForeign
+		if h.Chained != "" {
+			r.Note = fmt.Sprintf("%s is not mcp-guard's, so it stays; the hook mcp-guard kept is still at %s", h.Path, h.Chained)
+		}
+		return r, nil
+	case KindOurs:
+		if err := os.Remove(h.Path); err != nil {
+			return r, fmt.Errorf("%s: cannot remove mcp-guard's hook: %w", h.Path, err)
+		}
+		r.Action = ActionRemoved
+	default:
+		r.Action = ActionAbsent
+	}
+	if h.Chained != "" {
+		if err := os.Rename(h.Chained, h.Path); err != nil {
+			return r, fmt.Errorf("%s: cannot put the earlier hook back: %w", h.Chained, err)
+		}
+		r.Action = ActionRestored
+	}
+	return r, nil
 }
 
 // Integration is how to run mcp-guard's hook from a hook manager's own
@@ -454,14 +496,14 @@ func Integration(m Manager, d Dir, types []string) []string {
 		var out []string
 		for _, t := range types {
 			stdin := ""
-			if t == "post-rewrite" || t == "reference-transaction" {
+			if t == "post-rewrite" || t == RefTransaction {
 				stdin = "use_stdin: true, "
 			}
 			out = append(out, fmt.Sprintf(`in lefthook.yml: %s: {commands: {mcp-guard: {%srun: "mcp-guard hook %s {0}"}}}`, t, stdin, t))
 		}
 		return append(out, "then run: lefthook install")
 	case ManagerPreCommit:
-		// pre-commit has no reference-transaction stage: that one is
+		// pre-commit's own hooks are these three: the others are
 		// mcp-guard's own script (see unmanaged).
 		return []string{
 			`in .pre-commit-config.yaml: - {repo: local, hooks: [{id: mcp-guard-post, name: mcp-guard, entry: mcp-guard hook, language: system, stages: [post-checkout, post-merge, post-rewrite], always_run: true, pass_filenames: false, verbose: true}]}`,

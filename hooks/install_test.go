@@ -105,13 +105,16 @@ func TestInstallIdempotentAndUninstall(t *testing.T) {
 
 	rs, err := Install(d, Options{Binary: bin})
 	mustDo(t, err)
-	if got := actions(rs); got != "post-checkout=installed post-merge=installed post-rewrite=installed reference-transaction=installed" {
+	if got := actions(rs); got != "post-checkout=installed post-merge=installed post-rewrite=installed post-commit=installed post-applypatch=installed" {
 		t.Fatalf("first install: %s", got)
 	}
+	if _, err := os.Lstat(filepath.Join(d.Path, RefTransaction)); err == nil {
+		t.Error("reference-transaction installed without being asked for")
+	}
 	first := readString(t, filepath.Join(d.Path, "post-merge"))
-	rs, err = Install(d, Options{Binary: bin})
+	rs, err = Install(d, Options{Binary: bin, RefTransaction: true})
 	mustDo(t, err)
-	if got := actions(rs); got != "post-checkout=unchanged post-merge=unchanged post-rewrite=unchanged reference-transaction=unchanged" {
+	if got := actions(rs); got != everyType("unchanged", "reference-transaction=installed") {
 		t.Fatalf("second install: %s", got)
 	}
 	if readString(t, filepath.Join(d.Path, "post-merge")) != first {
@@ -129,14 +132,20 @@ func TestInstallIdempotentAndUninstall(t *testing.T) {
 	}
 	// A new binary path rewrites the scripts.
 	bin2 := filepath.Join(root, "elsewhere", "mcp-guard")
+	rs, err = Install(d, Options{Binary: bin2, RefTransaction: true})
+	mustDo(t, err)
+	if got := actions(rs); got != everyType("updated", "") {
+		t.Errorf("new binary: %s", got)
+	}
+	// Installing without --reference-transaction removes an earlier one.
 	rs, err = Install(d, Options{Binary: bin2})
 	mustDo(t, err)
-	if got := actions(rs); got != "post-checkout=updated post-merge=updated post-rewrite=updated reference-transaction=updated" {
-		t.Errorf("new binary: %s", got)
+	if got := actions(rs); got != everyType("unchanged", "reference-transaction=removed") {
+		t.Errorf("install without reference-transaction: %s", got)
 	}
 	rs, err = Uninstall(d)
 	mustDo(t, err)
-	if got := actions(rs); got != "post-checkout=removed post-merge=removed post-rewrite=removed reference-transaction=removed" {
+	if got := actions(rs); got != everyType("removed", "reference-transaction=absent") {
 		t.Errorf("uninstall: %s", got)
 	}
 	if ents, _ := os.ReadDir(d.Path); len(ents) != 0 {
@@ -144,9 +153,22 @@ func TestInstallIdempotentAndUninstall(t *testing.T) {
 	}
 	rs, err = Uninstall(d)
 	mustDo(t, err)
-	if got := actions(rs); got != "post-checkout=absent post-merge=absent post-rewrite=absent reference-transaction=absent" {
+	if got := actions(rs); got != everyType("absent", "") {
 		t.Errorf("second uninstall: %s", got)
 	}
+}
+
+// everyType is actions' text when every hook type had action, the last
+// one (reference-transaction) replaced by last when it is not "".
+func everyType(action Action, last string) string {
+	var parts []string
+	for _, typ := range Types {
+		parts = append(parts, typ+"="+string(action))
+	}
+	if last != "" {
+		parts[len(parts)-1] = last
+	}
+	return strings.Join(parts, " ")
 }
 
 // TestChainedHookRunsFirst: an existing hook keeps running first with its
@@ -168,9 +190,9 @@ func TestChainedHookRunsFirst(t *testing.T) {
 	// A symlinked hook stays a symlink.
 	mustDo(t, os.WriteFile(filepath.Join(root, "shared-hook"), []byte("#!/bin/sh\nexit 0\n"), 0o755))
 
-	rs, err := Install(d, Options{Binary: bin})
+	rs, err := Install(d, Options{Binary: bin, RefTransaction: true})
 	mustDo(t, err)
-	if got := actions(rs); got != "post-checkout=chained post-merge=chained post-rewrite=chained reference-transaction=chained" {
+	if got := actions(rs); got != everyType("chained", "") {
 		t.Fatalf("install: %s", got)
 	}
 	for _, r := range rs {
@@ -192,12 +214,12 @@ func TestChainedHookRunsFirst(t *testing.T) {
 	// update; mcp-guard only a committed move of HEAD or refs/stash.
 	updates := c1 + " " + c2 + " refs/remotes/origin/main\n" + c1 + " " + c2 + " HEAD\n" + c1 + " " + c1 + " refs/stash\n"
 	_, code = runHook(t, filepath.Join(d.Path, "reference-transaction"), updates, nil, "prepared")
-	if code != 6 {
-		t.Errorf("reference-transaction exit %d, want 6", code)
+	if code != 8 {
+		t.Errorf("reference-transaction exit %d, want the chained hook's 8", code)
 	}
 	_, code = runHook(t, filepath.Join(d.Path, "reference-transaction"), updates, nil, "committed")
-	if code != 6 {
-		t.Errorf("reference-transaction exit %d, want 6", code)
+	if code != 8 {
+		t.Errorf("reference-transaction exit %d, want 8", code)
 	}
 	theirsTx := func(state string) string {
 		return "theirs: [" + state + "]\ntheirs-stdin: " + c1 + " " + c2 + " refs/remotes/origin/main\ntheirs-stdin: " + c1 + " " + c2 + " HEAD\ntheirs-stdin: " + c1 + " " + c1 + " refs/stash\n"
@@ -220,7 +242,7 @@ func TestChainedHookRunsFirst(t *testing.T) {
 
 	rs, err = Uninstall(d)
 	mustDo(t, err)
-	if got := actions(rs); got != "post-checkout=restored post-merge=restored post-rewrite=restored reference-transaction=restored" {
+	if got := actions(rs); got != everyType("restored", "") {
 		t.Errorf("uninstall: %s", got)
 	}
 	for typ, body := range orig {

@@ -164,13 +164,15 @@ func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
 	if err := ctx.Err(); err != nil {
 		return out, err
 	}
-	repo, err := gitscan.Open(req.Dir, gitscan.WithEnv(req.Env))
+	// A partial clone's missing object is not fetched here: the hook runs
+	// inside a git operation and must not wait on the network.
+	repo, err := gitscan.Open(req.Dir, gitscan.WithEnv(req.Env), gitscan.WithoutFetch())
 	if err != nil {
 		return out, err
 	}
 	defer repo.Close()
 	if ev.byReflog {
-		ev = ev.classify(lastReflogMessage(repo.GitDir()))
+		ev = ev.classify(lastReflogEntry(repo.GitDir()))
 		out.Event = ev
 		if ev.Skip != "" {
 			return out, nil
@@ -357,18 +359,19 @@ func resolve(repo *gitscan.Repo, rev Rev) (gitscan.Side, error) {
 // entry.
 const maxReflogTail = 8192
 
-// lastReflogMessage is the message of the newest entry of HEAD's reflog in
-// gitDir ("reset: moving to HEAD~1"), "" when there is none (reflogs
-// off, or an entry longer than maxReflogTail).
-func lastReflogMessage(gitDir string) string {
+// lastReflogEntry is the newest entry of HEAD's reflog in gitDir: the
+// commit ids before and after, and the message ("reset: moving to
+// HEAD~1"); all "" when there is none (reflogs off, or an entry longer
+// than maxReflogTail).
+func lastReflogEntry(gitDir string) (old, new, msg string) {
 	f, err := os.Open(filepath.Join(gitDir, "logs", "HEAD"))
 	if err != nil {
-		return ""
+		return "", "", ""
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		return ""
+		return "", "", ""
 	}
 	off := max(fi.Size()-maxReflogTail, 0)
 	buf := make([]byte, fi.Size()-off)
@@ -376,10 +379,14 @@ func lastReflogMessage(gitDir string) string {
 	tail := strings.TrimSuffix(string(buf[:n]), "\n")
 	i := strings.LastIndexByte(tail, '\n')
 	if i < 0 && off > 0 {
-		return ""
+		return "", "", ""
 	}
-	_, msg, _ := strings.Cut(tail[i+1:], "\t")
-	return msg
+	head, msg, _ := strings.Cut(tail[i+1:], "\t")
+	// "OLD NEW Name <email> time zone"
+	if f := strings.Fields(head); len(f) >= 2 {
+		old, new = f[0], f[1]
+	}
+	return old, new, msg
 }
 
 // envLookup looks variables up in an environment list (the last one wins,

@@ -3,6 +3,8 @@ package launch
 import (
 	"regexp"
 	"strings"
+
+	"github.com/mcp-guard/mcp-guard/internal/lazyre"
 )
 
 // Word is one word of a command line as NestedCommands sees it: its text,
@@ -94,9 +96,9 @@ func xargsCmd(_ string, args []Word) []Nested {
 }
 
 var (
-	awkSystem = regexp.MustCompile(`system\s*\(\s*"((?:[^"\\]|\\.)*)"`)
-	awkPipeTo = regexp.MustCompile(`\|&?\s*"((?:[^"\\]|\\.)*)"`)
-	awkPipeIn = regexp.MustCompile(`"((?:[^"\\]|\\.)*)"\s*\|&?\s*getline`)
+	awkSystem = lazyre.Regexp{Expr: `system\s*\(\s*"((?:[^"\\]|\\.)*)"`}
+	awkPipeTo = lazyre.Regexp{Expr: `\|&?\s*"((?:[^"\\]|\\.)*)"`}
+	awkPipeIn = lazyre.Regexp{Expr: `"((?:[^"\\]|\\.)*)"\s*\|&?\s*getline`}
 )
 
 // awkCmds: the string literals awk's system(), print | "cmd" and
@@ -114,7 +116,7 @@ func awkCmds(_ string, args []Word) []Nested {
 	}
 	prog := ops[0]
 	var out []Nested
-	for _, re := range []*regexp.Regexp{awkSystem, awkPipeTo, awkPipeIn} {
+	for _, re := range []*regexp.Regexp{awkSystem.Get(), awkPipeTo.Get(), awkPipeIn.Get()} {
 		for _, m := range re.FindAllStringSubmatch(prog.Text, 16) {
 			out = append(out, Nested{How: "awk", Script: awkUnescape(m[1]), At: prog.At})
 		}

@@ -1,11 +1,11 @@
 package policy
 
 import (
-	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/mcp-guard/mcp-guard/internal/lazyre"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -18,7 +18,7 @@ const geminiTrusted = "Gemini CLI treats every folder as trusted, so the checkou
 
 // geminiTrustText finds the variable set to true in shell text: an
 // assignment, an export, or a line written to $GITHUB_ENV.
-var geminiTrustText = regexp.MustCompile(`GEMINI_CLI_TRUST_WORKSPACE\s*[=:]\s*["']?true\b`)
+var geminiTrustText = lazyre.Regexp{Expr: `GEMINI_CLI_TRUST_WORKSPACE\s*[=:]\s*["']?true\b`}
 
 // trustEnv reports GEMINI_CLI_TRUST_WORKSPACE set to true under key (env
 // for GitHub, variables for GitLab, where a variable may be {value: …}).
@@ -47,7 +47,7 @@ func (c *ciCheck) trustEnv(n *yaml.Node, key string) error {
 		case val.Value == "true":
 			c.out = append(c.out, trust.NewFinding("MG714", c.path, c.pos(p[0], 0), "", key+".GEMINI_CLI_TRUST_WORKSPACE",
 				key+".GEMINI_CLI_TRUST_WORKSPACE: true: "+geminiTrusted))
-		case ghExpr.MatchString(val.Value) || strings.Contains(val.Value, "$"):
+		case ghExpr.Get().MatchString(val.Value) || strings.Contains(val.Value, "$"):
 			c.out = append(c.out, trust.NewFinding("MG714", c.path, c.pos(p[0], 0), "", key+".GEMINI_CLI_TRUST_WORKSPACE",
 				key+".GEMINI_CLI_TRUST_WORKSPACE is "+quote(val.Value)+", a value mcp-guard cannot know: where it is true, "+geminiTrusted))
 		}
@@ -172,11 +172,11 @@ func cursorSpawns(args []word) string {
 }
 
 // agentWord finds the agents' names as words.
-var agentWord = regexp.MustCompile(`(?i)(^|[^a-z0-9_-])(gemini|codex|cursor-agent)([^a-z0-9_-]|$)`)
+var agentWord = lazyre.Regexp{Expr: `(?i)(^|[^a-z0-9_-])(gemini|codex|cursor-agent)([^a-z0-9_-]|$)`}
 
 // mentionsAgent returns the first agent text names, "" for none.
 func mentionsAgent(text string) string {
-	if m := agentWord.FindStringSubmatch(text); m != nil {
+	if m := agentWord.Get().FindStringSubmatch(text); m != nil {
 		return strings.ToLower(m[2])
 	}
 	return ""

@@ -6,12 +6,12 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"regexp"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/mcp-guard/mcp-guard/internal/lazyre"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -370,16 +370,16 @@ func (c *ciCheck) gitlabLines(n *yaml.Node, key string, depth int) error {
 
 // ghExpr is a GitHub Actions expression, substituted into the script
 // before the shell sees it: its value is unknown.
-var ghExpr = regexp.MustCompile(`(?s)\$\{\{.*?\}\}`)
+var ghExpr = lazyre.Regexp{Expr: `(?s)\$\{\{.*?\}\}`}
 
 // script checks one step's shell text.
 func (c *ciCheck) script(n *yaml.Node, shell, key string) {
-	if loc := geminiTrustText.FindStringIndex(n.Value); loc != nil {
+	if loc := geminiTrustText.Get().FindStringIndex(n.Value); loc != nil {
 		line := uint(strings.Count(n.Value[:loc[0]], "\n") + 1)
 		c.out = append(c.out, trust.NewFinding("MG714", c.path, c.pos(n, line), "", key,
 			key+": sets GEMINI_CLI_TRUST_WORKSPACE=true: "+geminiTrusted))
 	}
-	src := ghExpr.ReplaceAllString(n.Value, "$$GITHUB_EXPRESSION")
+	src := ghExpr.Get().ReplaceAllString(n.Value, "$$GITHUB_EXPRESSION")
 	sh := strings.Fields(shell)
 	name := ""
 	if len(sh) > 0 {
@@ -583,10 +583,10 @@ func enablesAll(text string) bool {
 
 // mentionsClaude reports text naming claude as a word.
 func mentionsClaude(text string) bool {
-	return claudeWord.MatchString(text)
+	return claudeWord.Get().MatchString(text)
 }
 
-var claudeWord = regexp.MustCompile(`(?i)(^|[^a-z0-9_])claude([^a-z0-9_]|$)`)
+var claudeWord = lazyre.Regexp{Expr: `(?i)(^|[^a-z0-9_])claude([^a-z0-9_]|$)`}
 
 // pos is where a finding about a scalar points: its own position, or for
 // a block scalar (run: |) the script line within it (1-based), at that

@@ -1,11 +1,11 @@
 package policy
 
 import (
-	"regexp"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/mcp-guard/mcp-guard/internal/lazyre"
 	"github.com/mcp-guard/mcp-guard/launch"
 )
 
@@ -233,11 +233,11 @@ var inlineFlags = map[string][]string{
 }
 
 var (
-	codeFetch   = regexp.MustCompile(`urlopen|urllib|requests\.(get|post)|httpx|http\.client|urlretrieve|\bfetch\s*\(|https?\.get\s*\(|require\(\s*['"]https?['"]\s*\)|LWP::|HTTP::Tiny|Net::HTTP|open-uri|URI\.open|file_get_contents\(\s*['"]https?:|curl_exec`)
-	codeDecode  = regexp.MustCompile(`b64decode|base64\.|decodebytes|atob\s*\(|['"]base64['"]|decode_base64|unpack\(\s*['"]m|base64_decode|zlib\.decompress|codecs\.decode`)
-	codeSink    = regexp.MustCompile(`\bexec\s*\(|\beval\b|\bcompile\s*\(|Function\s*\(|runInThisContext|runInNewContext|\bsystem\s*\(|instance_eval|passthru|shell_exec|child_process|__import__\(['"]os['"]\)\.system|os\.system|subprocess|\bexec\b`)
-	codeSocket  = regexp.MustCompile(`socket|\bnet\.(connect|Socket|createConnection)|IO::Socket|TCPSocket|fsockopen`)
-	codeSpawner = regexp.MustCompile(`pty\.spawn|os\.dup2|subprocess|child_process|/bin/(ba)?sh|\bexec\s*\(|\bspawn\s*\(|cmd\.exe`)
+	codeFetch   = lazyre.Regexp{Expr: `urlopen|urllib|requests\.(get|post)|httpx|http\.client|urlretrieve|\bfetch\s*\(|https?\.get\s*\(|require\(\s*['"]https?['"]\s*\)|LWP::|HTTP::Tiny|Net::HTTP|open-uri|URI\.open|file_get_contents\(\s*['"]https?:|curl_exec`}
+	codeDecode  = lazyre.Regexp{Expr: `b64decode|base64\.|decodebytes|atob\s*\(|['"]base64['"]|decode_base64|unpack\(\s*['"]m|base64_decode|zlib\.decompress|codecs\.decode`}
+	codeSink    = lazyre.Regexp{Expr: `\bexec\s*\(|\beval\b|\bcompile\s*\(|Function\s*\(|runInThisContext|runInNewContext|\bsystem\s*\(|instance_eval|passthru|shell_exec|child_process|__import__\(['"]os['"]\)\.system|os\.system|subprocess|\bexec\b`}
+	codeSocket  = lazyre.Regexp{Expr: `socket|\bnet\.(connect|Socket|createConnection)|IO::Socket|TCPSocket|fsockopen`}
+	codeSpawner = lazyre.Regexp{Expr: `pty\.spawn|os\.dup2|subprocess|child_process|/bin/(ba)?sh|\bexec\s*\(|\bspawn\s*\(|cmd\.exe`}
 )
 
 // inlineFetch reports inline code that runs what it downloads (MG201),
@@ -264,11 +264,11 @@ func (a *analyzer) inlineFetch(name string, args []word) {
 			continue
 		}
 		switch {
-		case codeFetch.MatchString(code) && codeSink.MatchString(code):
+		case codeFetch.Get().MatchString(code) && codeSink.Get().MatchString(code):
 			a.add("MG201", at, "%s %s runs code it downloads: %s", name, w.text, quote(code))
-		case codeSocket.MatchString(code) && codeSpawner.MatchString(code):
+		case codeSocket.Get().MatchString(code) && codeSpawner.Get().MatchString(code):
 			a.add("MG207", at, "%s %s connects a shell or process to a network socket: %s", name, w.text, quote(code))
-		case codeDecode.MatchString(code) && codeSink.MatchString(code):
+		case codeDecode.Get().MatchString(code) && codeSink.Get().MatchString(code):
 			a.add("MG208", at, "%s %s runs code it decodes, hidden from review: %s", name, w.text, quote(code))
 		}
 		return
@@ -391,16 +391,16 @@ func (s *scriptScan) substDecodes(w *syntax.Word) bool {
 
 // ifsRE matches $IFS and ${IFS}, which split words where a reviewer sees
 // none (curl${IFS}-s${IFS}https://…).
-var ifsRE = regexp.MustCompile(`\$\{IFS\}|\$IFS\b`)
+var ifsRE = lazyre.Regexp{Expr: `\$\{IFS\}|\$IFS\b`}
 
 // deIFS replaces $IFS by a blank, the value it has unless the script sets it.
-func deIFS(src string) string { return ifsRE.ReplaceAllString(src, " ") }
+func deIFS(src string) string { return ifsRE.Get().ReplaceAllString(src, " ") }
 
 // obfuscatedIFS is the script walker's hook before parsing: it reports a
 // script that splits words with $IFS (MG208) and returns the script as it
 // runs.
 func (a *analyzer) obfuscatedIFS(src string, at int) string {
-	if !ifsRE.MatchString(src) {
+	if !ifsRE.Get().MatchString(src) {
 		return src
 	}
 	a.add("MG208", at, "the script splits words with $IFS, hiding the command it runs: %s", quote(src))

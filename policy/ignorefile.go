@@ -6,13 +6,13 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
 
 	"go.yaml.in/yaml/v3"
 
+	"github.com/mcp-guard/mcp-guard/internal/lazyre"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -208,7 +208,7 @@ func (p *ignoreParser) load(data []byte) (*yaml.Node, error) {
 	return doc.Content[0], nil
 }
 
-var yamlErrLine = regexp.MustCompile(`^yaml: line ([0-9]+): (.*)$`)
+var yamlErrLine = lazyre.Regexp{Expr: `^yaml: line ([0-9]+): (.*)$`}
 
 // yamlHints complete the library's messages that leave the likely cause
 // unsaid.
@@ -224,7 +224,7 @@ var yamlHints = map[string]string{
 func (p *ignoreParser) libraryErr(err error) error {
 	msg := err.Error()
 	line := 0
-	if m := yamlErrLine.FindStringSubmatch(msg); m != nil {
+	if m := yamlErrLine.Get().FindStringSubmatch(msg); m != nil {
 		line, _ = strconv.Atoi(m[1])
 		msg = m[2]
 	}

@@ -42,8 +42,32 @@ func ColorEnabled(w io.Writer, getenv func(string) string) bool {
 	if getenv("TERM") == "dumb" || getenv("CLICOLOR") == "0" {
 		return false
 	}
-	f, ok := w.(*os.File)
-	return ok && f != nil && term.IsTerminal(int(f.Fd()))
+	return IsTerminal(w)
+}
+
+// Fder is a writer backed by a file descriptor: an *os.File, or a writer
+// that wraps one and says which (cmd/mcp-guard's stdout, which records
+// write errors).
+type Fder interface{ Fd() uintptr }
+
+// terminalFd is the descriptor of the terminal w writes to.
+func terminalFd(w io.Writer) (int, bool) {
+	f, ok := w.(Fder)
+	if !ok || f == nil {
+		return 0, false
+	}
+	if of, isFile := f.(*os.File); isFile && of == nil {
+		return 0, false
+	}
+	fd := int(f.Fd())
+	return fd, term.IsTerminal(fd)
+}
+
+// IsTerminal reports whether w writes to a terminal (never a pipe, a
+// file, a buffer or a CI log).
+func IsTerminal(w io.Writer) bool {
+	_, ok := terminalFd(w)
+	return ok
 }
 
 // Style applies colours for a handful of roles. The zero Style is plain: every
@@ -58,11 +82,11 @@ type Style struct {
 // terminal or its width is unknown (a pipe, a file, a buffer): output
 // that is not shown on a terminal is never wrapped.
 func TermWidth(w io.Writer) int {
-	f, ok := w.(*os.File)
-	if !ok || f == nil || !term.IsTerminal(int(f.Fd())) {
+	fd, ok := terminalFd(w)
+	if !ok {
 		return 0
 	}
-	cols, _, err := term.GetSize(int(f.Fd()))
+	cols, _, err := term.GetSize(fd)
 	if err != nil || cols <= 0 {
 		return 0
 	}

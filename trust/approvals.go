@@ -34,8 +34,9 @@ var ErrNoHome = errors.New("neither HOME nor USERPROFILE is set: there is no app
 // ErrApprovalsInvalid is matched (errors.Is) by every *ApprovalsError.
 var ErrApprovalsInvalid = errors.New("invalid approvals store")
 
-// ErrLockTimeout reports that the store's lock was not acquired in time.
-var ErrLockTimeout = errors.New("timed out waiting for the approvals lock")
+// ErrLockTimeout reports that a store's lock (the approvals store's or the
+// review ledger's; the error names its file) was not acquired in time.
+var ErrLockTimeout = errors.New("timed out waiting for the lock")
 
 // ErrBadHash reports a hash that agentty could never match: approvals are
 // 64 lower-case hex digits.

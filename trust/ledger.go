@@ -619,7 +619,7 @@ func lockExclusive(ctx context.Context, lockPath, what string) (unlock func(), e
 		return nil, fmt.Errorf("%s: cannot lock %s: %w; check that %s is writable", lockPath, what, unwrapPathErr(err), filepath.Dir(lockPath))
 	}
 	if !locked {
-		return nil, fmt.Errorf("%s: %w (%v): another mcp-guard process holds it; retry when it has finished", lockPath, ErrLockTimeout, ctx.Err())
+		return nil, fmt.Errorf("%s: %w on %s (%v): another mcp-guard process holds it; retry when it has finished", lockPath, ErrLockTimeout, what, ctx.Err())
 	}
 	return func() { lock.Unlock() }, nil
 }

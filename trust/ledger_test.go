@@ -322,8 +322,9 @@ func TestLedgerLockTimeout(t *testing.T) {
 	defer cancel()
 	err := UpdateLedger(ctx2, dir, record(testReview("r", "c", "s", DecisionApproved, h("a"))))
 	close(hold)
-	if !errors.Is(err, ErrLockTimeout) {
-		t.Errorf("got %v, want ErrLockTimeout", err)
+	if !errors.Is(err, ErrLockTimeout) || !strings.Contains(err.Error(), filepath.Join(dir, "reviews.json.lock")+": ") ||
+		!strings.Contains(err.Error(), "the review ledger") || strings.Contains(err.Error(), "approvals") {
+		t.Errorf("got %v, want ErrLockTimeout naming the ledger's lock file", err)
 	}
 }
 

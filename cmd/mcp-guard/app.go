@@ -102,8 +102,45 @@ func withHint(err error, hint string) error {
 }
 
 func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer, environ []string) int {
-	e := newEnv(stdin, stdout, stderr, environ)
-	return e.exitCode(newApp(e).Run(ctx, args))
+	catchSignals()
+	out := &outWriter{w: stdout}
+	e := newEnv(stdin, out, stderr, environ)
+	app := newApp
+	if len(args) > 1 && args[1] == "hook" {
+		app = newHookApp
+	}
+	code := e.exitCode(app(e).Run(ctx, args))
+	if out.err != nil && code != exitFailure {
+		// Output that did not reach its reader is a job not done, whatever
+		// the command decided (a full disk, a closed file).
+		code = e.exitCode(failf("", "cannot write the output: %v", out.err))
+	}
+	return code
+}
+
+// outWriter is stdout as every command writes it: it keeps the first write
+// error, so that run ends any command that lost its output with exit 2.
+// It passes the file descriptor on, so that terminal checks see through it.
+type outWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (o *outWriter) Write(p []byte) (int, error) {
+	n, err := o.w.Write(p)
+	if err != nil && o.err == nil {
+		o.err = err
+	}
+	return n, err
+}
+
+// Fd is the descriptor stdout writes to (report.Fder); ^0, which is no
+// terminal, when it is not a file.
+func (o *outWriter) Fd() uintptr {
+	if f, ok := o.w.(report.Fder); ok {
+		return f.Fd()
+	}
+	return ^uintptr(0)
 }
 
 // exitCode is the one place where errors become exit codes and messages.
@@ -130,6 +167,29 @@ func (e *env) exitCode(err error) int {
 const quietHelp = "print only errors, warnings, questions and what was asked for (--json, --format, completion, man, version, rules); the exit status says the rest"
 
 func newApp(e *env) *cli.Command {
+	return newAppOf(e, []*cli.Command{
+		statusCommand(e),
+		approveCommand(e),
+		revokeCommand(e),
+		reviewCommand(e), checkCommand(e), launchCommand(e), hooksCommand(e), hookCommand(e), shellInitCommand(e),
+		versionCommand(e),
+		diffCommand(e),
+		scanCommand(e),
+		rulesCommand(e),
+		explainCommand(e),
+		manCommand(e),
+	})
+}
+
+// newHookApp is the command line with the hook command alone, for
+// `mcp-guard hook …` as the installed hooks run it (the global options
+// come after it there, if at all: the hook takes every argument as git's).
+// git starts it on every checkout and pull, and urfave/cli sets up every
+// command of the tree it is given on each start (about 1,200 allocations
+// for the whole tree), so the hook builds only its own.
+func newHookApp(e *env) *cli.Command { return newAppOf(e, []*cli.Command{hookCommand(e)}) }
+
+func newAppOf(e *env, commands []*cli.Command) *cli.Command {
 	app := &cli.Command{
 		Name:      "mcp-guard",
 		Usage:     "keep what a repository makes your AI coding agent run (Claude Code, Cursor, VS Code, Gemini CLI, Codex, agentty) from changing without your review",
@@ -138,7 +198,8 @@ func newApp(e *env) *cli.Command {
 			"after `--` everything is an argument.\n\n" +
 			"Exit status, the same for every command: 0 done and nothing needs attention, 1 something\n" +
 			"needs you (a server waits for review, a finding meets --fail-on, a change needs attention),\n" +
-			"2 mcp-guard could not do the job (usage errors included), 130 interrupted;\n" +
+			"2 mcp-guard could not do the job (usage errors and output it could not write included),\n" +
+			"130 interrupted (143 by SIGTERM, 129 by SIGHUP);\n" +
 			"launch exits with the agent's own status once it started it.",
 		Writer:    e.stdout,
 		ErrWriter: e.stderr,
@@ -170,18 +231,7 @@ func newApp(e *env) *cli.Command {
 			}
 			return groupAction(ctx, c)
 		},
-		Commands: []*cli.Command{
-			statusCommand(e),
-			approveCommand(e),
-			revokeCommand(e),
-			reviewCommand(e), checkCommand(e), launchCommand(e), hooksCommand(e), hookCommand(e), shellInitCommand(e),
-			versionCommand(e),
-			diffCommand(e),
-			scanCommand(e),
-			rulesCommand(e),
-			explainCommand(e),
-			manCommand(e),
-		},
+		Commands: commands,
 	}
 	for _, cmd := range app.Commands {
 		setConventions(cmd)

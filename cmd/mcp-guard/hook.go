@@ -17,8 +17,8 @@ import (
 func hookCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "hook",
-		Usage:     "the git hook entry: say what a checkout, merge, rebase, reset, cherry-pick, revert, am or stash pop changed (run by the installed hooks)",
-		UsageText: "mcp-guard hook post-checkout|post-merge|post-rewrite|reference-transaction [GIT'S ARGUMENTS...]\nmcp-guard hook   (from the pre-commit framework: PRE_COMMIT_* tell the hook type)",
+		Usage:     "the git hook entry: say what a checkout, merge, rebase, cherry-pick, revert, am, reset or stash pop changed (run by the installed hooks)",
+		UsageText: "mcp-guard hook post-checkout|post-merge|post-rewrite|post-commit|post-applypatch|reference-transaction [GIT'S ARGUMENTS...]\nmcp-guard hook   (from the pre-commit framework: PRE_COMMIT_* tell the hook type)",
 		Description: "Writes the warning to stderr and always exits 0: git cannot undo the operation, and a\n" +
 			"failing post-checkout would fail the clone. It reads stdin only for post-rewrite's\n" +
 			"commit pairs and reference-transaction's updates, never waits for a terminal, and gives up after " + hooks.DefaultTimeout.String() +

@@ -20,20 +20,25 @@ func hooksCommand(e *env) *cli.Command {
 	template := &cli.StringFlag{Name: "template", Usage: "act on the git template directory `DIR` (its hooks/) instead of this repository"}
 	return &cli.Command{
 		Name:      "hooks",
-		Usage:     "install, remove or show mcp-guard's git hooks (post-checkout, post-merge, post-rewrite, reference-transaction)",
-		UsageText: "mcp-guard [-C DIR] hooks install [--force] [--adopt] [--template DIR] | uninstall [--template DIR] | status [--template DIR]",
+		Usage:     "install, remove or show mcp-guard's git hooks (post-checkout, post-merge, post-rewrite, post-commit, post-applypatch; reference-transaction on request)",
+		UsageText: "mcp-guard [-C DIR] hooks install [--force] [--adopt] [--reference-transaction] [--template DIR] | uninstall [--template DIR] | status [--template DIR]",
 		Commands: []*cli.Command{
 			{
 				Name:  "install",
 				Usage: "install the hooks; hooks already there are kept and still run first",
-				Description: "After every checkout, merge, rebase, reset, cherry-pick, revert, am and stash pop the hooks say which MCP servers the operation\n" +
+				Description: "After every checkout, merge, rebase, cherry-pick, revert and am the hooks say which MCP servers the operation\n" +
 					"added or changed and which approvals it invalidated or silently kept. MCP_GUARD=0 skips them.\n" +
+					"A reset and a stash pop run no hook of their own: --reference-transaction installs git's\n" +
+					"reference-transaction hook for them, which git starts up to three times for every ref a fetch\n" +
+					"updates (seconds for thousands of refs); without it `mcp-guard check` and `mcp-guard launch`\n" +
+					"still gate what they changed.\n" +
 					"With --template DIR they go into a git template directory, so that every repository\n" +
 					"git creates or clones afterwards has them and warns at clone time.",
 				Flags: []cli.Flag{
 					template,
 					&cli.BoolFlag{Name: "force", Usage: "install even where a hook manager (husky, lefthook, pre-commit) owns the hooks"},
 					&cli.BoolFlag{Name: "adopt", Usage: "record the servers agentty already approved here as reviewed (listed as it does so)"},
+					&cli.BoolFlag{Name: "reference-transaction", Usage: "also warn after reset and stash pop, at git's cost of starting a hook for every ref update (fetches of many refs)"},
 				},
 				Action: func(ctx context.Context, c *cli.Command) error { return hooksInstall(ctx, c, e) },
 			},
@@ -118,7 +123,7 @@ func hooksInstall(ctx context.Context, c *cli.Command, e *env) error {
 	if err != nil {
 		return err
 	}
-	rs, err := hooks.Install(d, hooks.Options{Binary: bin, Force: c.Bool("force")})
+	rs, err := hooks.Install(d, hooks.Options{Binary: bin, Force: c.Bool("force"), RefTransaction: c.Bool("reference-transaction")})
 	printHookResults(e, rs)
 	if err != nil {
 		return failf("check that the hooks directory is writable", "%v", err)
@@ -228,6 +233,8 @@ func hooksStatus(ctx context.Context, c *cli.Command, e *env) error {
 			state = st.Warning("not installed") + fmt.Sprintf(" (%s's hook is there)", h.Manager)
 		case h.Kind == hooks.KindForeign:
 			state = st.Warning("not installed") + " (another hook is there; `mcp-guard hooks install` keeps it and runs it first)"
+		case h.Type == hooks.RefTransaction:
+			state = "not installed (optional: `mcp-guard hooks install --reference-transaction` also warns after reset and stash pop)"
 		default:
 			state = st.Warning("not installed")
 		}

@@ -144,8 +144,7 @@ func (e *env) interactive() bool {
 	if !ok || !term.IsTerminal(int(in.Fd())) {
 		return false
 	}
-	out, ok := e.stdout.(*os.File)
-	return ok && term.IsTerminal(int(out.Fd()))
+	return report.IsTerminal(e.stdout)
 }
 
 // keyReader yields single key presses.
@@ -169,8 +168,8 @@ func newTerminalKeys(r io.Reader) keyReader { return terminalKeys{r} }
 func (t terminalKeys) key(prompt func()) (byte, error) {
 	if f, ok := t.r.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
 		fd := int(f.Fd())
-		if old, err := term.MakeRaw(fd); err == nil {
-			defer term.Restore(fd, old)
+		if restore, err := makeRaw(fd); err == nil {
+			defer restore()
 		}
 		// After MakeRaw, so that a half-typed line (no newline yet)
 		// that canonical mode held back is dropped too; before the

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/urfave/cli/v3"
-	"golang.org/x/term"
 
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/policy"
@@ -142,10 +141,7 @@ func (p *progressLine) erase() {
 
 // isTerminal reports whether w is a terminal (never a pipe, a file or a
 // CI log).
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	return ok && term.IsTerminal(int(f.Fd()))
-}
+func isTerminal(w io.Writer) bool { return report.IsTerminal(w) }
 
 // summaryOf is the one-line summary of a result.
 func summaryOf(res *scan.Result) string {

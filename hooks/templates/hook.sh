@@ -41,6 +41,16 @@ elif [ -x "$chained" ]; then
 	status=$?
 fi
 
+if [ "$hook" = post-commit ] || [ "$hook" = post-applypatch ]; then
+	# mcp-guard's reference-transaction, when installed, reports the same
+	# move: say it once. (Shell builtins only: no process starts.)
+	if [ -r "$hook_dir/reference-transaction" ] && { read -r line && read -r line; } 2>/dev/null <"$hook_dir/reference-transaction"; then
+		case $line in
+		"# mcp-guard-hook "*) exit $status ;;
+		esac
+	fi
+fi
+
 if [ "$hook" = reference-transaction ]; then
 	# Only a committed move of HEAD or refs/stash can change what agentty
 	# runs; any other update (a fetch, a new branch) ends here, starting no

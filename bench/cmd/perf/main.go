@@ -19,7 +19,9 @@ func main() {
 	flag.BoolVar(&o.genOnly, "gen-only", false, "generate the repositories, measure nothing")
 	flag.IntVar(&o.runs, "runs", 9, "timed runs per command (medians are reported)")
 	flag.IntVar(&o.historyRuns, "history-runs", 5, "timed runs per command for the history scans (seconds each)")
-	flag.StringVar(&o.only, "only", "", "comma-separated parts to run: hook,diff,history,gate (default all)")
+	flag.IntVar(&o.warmups, "warmups", 1, "untimed runs of each command before the timed ones")
+	flag.IntVar(&o.rssRuns, "rss-runs", 3, "runs under /usr/bin/time per command for its peak memory (the largest is reported)")
+	flag.StringVar(&o.only, "only", "", "comma-separated parts to run: hook,diff,history,gate (default all), or startup alone (process start, also part of hook)")
 	flag.Float64Var(&o.scale, "scale", 1, "multiply every repository size by this (0.1 for a quick trial)")
 	flag.StringVar(&o.bin, "bin", "", "measure this mcp-guard binary instead of building the module's (before/after comparisons)")
 	flag.Parse()
@@ -34,6 +36,8 @@ type options struct {
 	genOnly     bool
 	runs        int
 	historyRuns int
+	rssRuns     int
+	warmups     int
 	only        string
 	scale       float64
 	bin         string

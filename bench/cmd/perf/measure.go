@@ -55,13 +55,13 @@ func measure(o options) error {
 	if err := b.setup(); err != nil {
 		return err
 	}
-	parts := map[string]bool{"hook": true, "diff": true, "history": true, "gate": true}
+	parts := map[string]bool{"hook": true, "diff": true, "history": true, "gate": true, "startup": false}
 	if o.only != "" {
 		only := map[string]bool{}
 		for _, p := range strings.Split(o.only, ",") {
 			p = strings.TrimSpace(p)
-			if !parts[p] {
-				return fmt.Errorf("-only %q: no part %q (hook, diff, history, gate)", o.only, p)
+			if _, ok := parts[p]; !ok {
+				return fmt.Errorf("-only %q: no part %q (hook, diff, history, gate, startup)", o.only, p)
 			}
 			only[p] = true
 		}
@@ -83,6 +83,11 @@ func measure(o options) error {
 	start := time.Now()
 	if parts["hook"] {
 		if err := b.hook([]repo{{mid, onePack}, {big, onePack}}); err != nil {
+			return err
+		}
+	}
+	if parts["startup"] && !parts["hook"] { // the hook part measures it too
+		if err := b.startup(repo{mid, onePack}.dir(o.out)); err != nil {
 			return err
 		}
 	}
@@ -132,7 +137,10 @@ func (b *bench) setup() error {
 	if err := os.MkdirAll(home, 0o755); err != nil {
 		return err
 	}
-	b.env = append(cleanEnv(), "HOME="+home, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "NO_COLOR=1")
+	// The hook's own time budget is lifted: on a loaded machine a run
+	// that gives up would measure the budget (and leave no cache behind
+	// to prime the warm runs with).
+	b.env = append(cleanEnv(), "HOME="+home, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "NO_COLOR=1", "MCP_GUARD_HOOK_TIMEOUT=600s")
 	return nil
 }
 
@@ -154,7 +162,7 @@ func (b *bench) machine() {
 	fmt.Fprintf(w, "- %d CPUs (nproc), %s memory, %s/%s, kernel %s\n", runtime.NumCPU(), memTotal(), runtime.GOOS, runtime.GOARCH, uname())
 	fmt.Fprintf(w, "- %s; %s\n", firstLine(commandOutput("git", "--version")), runtime.Version())
 	fmt.Fprintf(w, "- load average at start: %s\n", loadavg())
-	fmt.Fprintf(w, "- runs per cell: %d (history: %d) after one warm-up, alternating mcp-guard and git; medians; CPU is user+system time of the process and its children; peak RSS the largest of 3 runs under /usr/bin/time\n\n", b.o.runs, b.o.historyRuns)
+	fmt.Fprintf(w, "- runs per cell: %d (history: %d) after %d warm-up, alternating mcp-guard and git; medians; CPU is user+system time of the process and its children; peak RSS the largest of %d runs under /usr/bin/time\n\n", b.o.runs, b.o.historyRuns, b.o.warmups, b.o.rssRuns)
 }
 
 // run executes one command and returns its wall and CPU time. Exit status
@@ -187,7 +195,7 @@ func (b *bench) peakRSS(dir string, args []string, prepare func()) int64 {
 		return 0
 	}
 	var best int64
-	for i := 0; i < 3; i++ {
+	for i := 0; i < b.o.rssRuns; i++ {
 		if prepare != nil {
 			prepare()
 		}
@@ -208,7 +216,8 @@ func (b *bench) peakRSS(dir string, args []string, prepare func()) int64 {
 	return best
 }
 
-// compare alternates two commands n times (after one warm-up run each)
+// compare alternates two commands n times (after -warmups warm-up runs
+// each, one by default)
 // and returns their statistics. prepare runs before every run of the
 // first command (outside the timing).
 func (b *bench) compare(dir string, ours, theirs []string, prepare func()) (stats, stats, error) {
@@ -217,7 +226,7 @@ func (b *bench) compare(dir string, ours, theirs []string, prepare func()) (stat
 
 func (b *bench) compareN(runs int, dir string, ours, theirs []string, prepare func()) (stats, stats, error) {
 	var a, t []sample
-	for i := -1; i < runs; i++ {
+	for i := -b.o.warmups; i < runs; i++ {
 		if prepare != nil {
 			prepare()
 		}
@@ -499,6 +508,10 @@ func (b *bench) hook(repos []repo) error {
 func (b *bench) startup(dir string) error {
 	empty := filepath.Join(b.o.out, "bin", "empty")
 	src := filepath.Join(b.o.out, "bin", "empty.go")
+	// With -bin nothing was built into bin/ yet.
+	if err := os.MkdirAll(filepath.Dir(src), 0o755); err != nil {
+		return err
+	}
 	if err := os.WriteFile(src, []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
 		return err
 	}
