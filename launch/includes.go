@@ -2,8 +2,9 @@ package launch
 
 import (
 	"path"
-	"regexp"
 	"strings"
+
+	"github.com/mcp-guard/mcp-guard/internal/lazyre"
 )
 
 // Bounds on the sources read to find what a compiled program embeds.
@@ -12,16 +13,17 @@ const (
 	incMaxBytes = 64 << 20
 )
 
+// Compiled on first use: the hook starts without them.
 var (
 	// include!, include_str!, include_bytes! and third-party macros that
 	// read files at compile time (include_dir!, sqlx::migrate!): any macro
 	// whose first argument is a string literal naming a repository path.
-	rustMacroLit = regexp.MustCompile(`([A-Za-z_][A-Za-z0-9_]*)\s*!\s*[\(\[\{]\s*(?:r#*)?"([^"\\\n]*)"`)
+	rustMacroLit = lazyre.Regexp{Expr: `([A-Za-z_][A-Za-z0-9_]*)\s*!\s*[\(\[\{]\s*(?:r#*)?"([^"\\\n]*)"`}
 	// A macro of the include family with a computed argument.
-	rustIncludeExpr = regexp.MustCompile(`\binclude(?:_str|_bytes)?\s*!\s*[\(\[\{]\s*([^"\s])`)
+	rustIncludeExpr = lazyre.Regexp{Expr: `\binclude(?:_str|_bytes)?\s*!\s*[\(\[\{]\s*([^"\s])`}
 	// #[path = "x"] mod m; and attributes naming a folder (rust-embed).
-	rustPathAttr = regexp.MustCompile(`#\s*\[\s*(path|folder)\s*=\s*"([^"\\\n]*)"`)
-	goEmbed      = regexp.MustCompile(`(?m)^\s*//go:embed\s+(.+)$`)
+	rustPathAttr = lazyre.Regexp{Expr: `#\s*\[\s*(path|folder)\s*=\s*"([^"\\\n]*)"`}
+	goEmbed      = lazyre.Regexp{Expr: `(?m)^\s*//go:embed\s+(.+)$`}
 )
 
 // sourceWalk calls fn for every file below dir with one of the
@@ -89,7 +91,7 @@ func (a *analyzer) rustIncludes(root, source string) {
 		dir := dirOf(p)
 		crate := a.crateDir(dir, root)
 		why := p + " reads it at compile time"
-		for _, m := range rustMacroLit.FindAllSubmatch(src, -1) {
+		for _, m := range rustMacroLit.Get().FindAllSubmatch(src, -1) {
 			lit := string(m[2])
 			if lit == "" || rustTextMacros[string(m[1])] {
 				continue
@@ -115,7 +117,7 @@ func (a *analyzer) rustIncludes(root, source string) {
 				}
 			}
 		}
-		for _, m := range rustIncludeExpr.FindAllSubmatchIndex(src, -1) {
+		for _, m := range rustIncludeExpr.Get().FindAllSubmatchIndex(src, -1) {
 			open := m[0] + strings.IndexAny(string(src[m[0]:m[1]]), "([{")
 			if strings.Contains(balanced(src, open), "OUT_DIR") {
 				continue
@@ -124,7 +126,7 @@ func (a *analyzer) rustIncludes(root, source string) {
 			a.add(Item{Kind: KindTree, Path: crate, Source: source,
 				Why: p + " includes a file named by a computed path: any change in its crate re-gates this server"})
 		}
-		for _, m := range rustPathAttr.FindAllSubmatch(src, -1) {
+		for _, m := range rustPathAttr.Get().FindAllSubmatch(src, -1) {
 			if string(m[1]) == "folder" {
 				// rust-embed: relative to the crate, embedded whole.
 				if q, ok := repoPath(crate, string(m[2])); ok {
@@ -189,7 +191,7 @@ func (a *analyzer) goEmbeds(root, source string) {
 			return
 		}
 		dir := dirOf(p)
-		for _, m := range goEmbed.FindAllSubmatch(src, -1) {
+		for _, m := range goEmbed.Get().FindAllSubmatch(src, -1) {
 			for _, pat := range embedPatterns(string(m[1])) {
 				pat = strings.TrimPrefix(pat, "all:")
 				base := pat
