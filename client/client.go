@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -427,4 +428,12 @@ func realDir(dir string, fsys FS) string {
 		return r
 	}
 	return filepath.Clean(dir)
+}
+
+// registerDirs declares id's directories that a symlink may stand for
+// (surface.KindLinkedDir); a value so that a client file declares them
+// next to its kinds.
+func registerDirs(id ID, patterns ...string) struct{} {
+	surface.RegisterDir(string(id), patterns...)
+	return struct{}{}
 }

@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -27,6 +28,12 @@ func (geminiClient) Parse(path string, data []byte) *trust.Config {
 // GeminiSettingsFile is the workspace settings file below the launch
 // directory.
 var GeminiSettingsFile = filepath.Join(".gemini", "settings.json")
+
+// Gemini CLI's surface: the workspace settings, which hold its servers.
+var (
+	KindGeminiSettings = surface.Register(surface.Spec{Name: "gemini-settings", Client: string(Gemini), Role: surface.Config, Patterns: []string{"**/.gemini/settings.json"}})
+	_                  = registerDirs(Gemini, "**/.gemini")
+)
 
 // Configs is the launch directory's .gemini/settings.json only: Gemini CLI
 // never walks up. In the home directory that file is the user's own.

@@ -46,7 +46,7 @@ func TestSurfaceCacheIsUntrusted(t *testing.T) {
 	noSum, _ := json.Marshal(forged)
 	// An entry with a consistent checksum but a path that is no surface.
 	bad := cf
-	bad.Entries = []cacheEntry{{Tree: cf.Entries[0].Tree, Surfaces: []cacheSurface{{Path: "README", Mode: ModeRegular, ID: strings.Repeat("a", 40), Kind: KindMCPConfig}}, Skipped: []string{}}}
+	bad.Entries = []cacheEntry{{Tree: cf.Entries[0].Tree, Surfaces: []cacheSurface{{Path: "README", Mode: ModeRegular, ID: strings.Repeat("a", 40)}}, Skipped: []string{}}}
 	bad.Sum = entriesSum(bad.Entries, nil)
 	badKind, _ := json.Marshal(bad)
 	for name, content := range map[string][]byte{

@@ -6,7 +6,8 @@ import (
 	"path"
 	"strings"
 
-	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -264,18 +265,18 @@ func linkedClientDir(p, verb string) (trust.Finding, bool) {
 // otherClient reports the kinds another client (or CI) reads: MG305, about
 // what agentty follows, does not apply to them; their content is checked
 // as the client reads it (through the link).
-func otherClient(k gitscan.Kind) bool {
+func otherClient(k surface.Kind) bool {
 	switch k {
-	case gitscan.KindClaudeMCP, gitscan.KindClaudeSettings, gitscan.KindCIWorkflow,
-		gitscan.KindGeminiSettings, gitscan.KindCodexConfig, gitscan.KindCursorMCP,
-		gitscan.KindVSCodeMCP, gitscan.KindVSCodeSettings, gitscan.KindVSCodeTasks:
+	case client.KindClaudeMCP, client.KindClaudeSettings, surface.KindCIWorkflow,
+		client.KindGeminiSettings, client.KindCodexConfig, client.KindCursorMCP,
+		client.KindVSCodeMCP, client.KindVSCodeSettings, client.KindVSCodeTasks:
 		return true
 	}
 	return false
 }
 
 // kindClient names the client that reads a kind, for MG718.
-var kindClient = map[gitscan.Kind]string{
-	gitscan.KindGeminiSettings: "Gemini CLI", gitscan.KindCodexConfig: "Codex", gitscan.KindCursorMCP: "Cursor",
-	gitscan.KindVSCodeMCP: "VS Code", gitscan.KindVSCodeSettings: "VS Code", gitscan.KindVSCodeTasks: "VS Code",
+var kindClient = map[surface.Kind]string{
+	client.KindGeminiSettings: "Gemini CLI", client.KindCodexConfig: "Codex", client.KindCursorMCP: "Cursor",
+	client.KindVSCodeMCP: "VS Code", client.KindVSCodeSettings: "VS Code", client.KindVSCodeTasks: "VS Code",
 }

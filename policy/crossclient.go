@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/client"
-	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -19,17 +19,17 @@ import (
 
 // serverConfigKinds are the kinds that define servers, with the client
 // that reads each and the key its servers are under.
-var serverConfigKinds = map[gitscan.Kind]struct{ client, key string }{
-	gitscan.KindMCPConfig:      {"agentty", "mcpServers"},
-	gitscan.KindClaudeMCP:      {"Claude Code", "mcpServers"},
-	gitscan.KindGeminiSettings: {"Gemini CLI", "mcpServers"},
-	gitscan.KindCursorMCP:      {"Cursor", "mcpServers"},
-	gitscan.KindVSCodeMCP:      {"VS Code", "servers"},
-	gitscan.KindCodexConfig:    {"Codex", ""},
+var serverConfigKinds = map[surface.Kind]struct{ client, key string }{
+	client.KindMCPConfig:      {"agentty", "mcpServers"},
+	client.KindClaudeMCP:      {"Claude Code", "mcpServers"},
+	client.KindGeminiSettings: {"Gemini CLI", "mcpServers"},
+	client.KindCursorMCP:      {"Cursor", "mcpServers"},
+	client.KindVSCodeMCP:      {"VS Code", "servers"},
+	client.KindCodexConfig:    {"Codex", ""},
 }
 
 // IsServerConfig reports the kinds CrossClient reads.
-func IsServerConfig(k gitscan.Kind) bool {
+func IsServerConfig(k surface.Kind) bool {
 	_, ok := serverConfigKinds[k]
 	return ok
 }
@@ -90,9 +90,9 @@ func CrossClient(files []File) []trust.Finding {
 
 // configBase is the directory a config belongs to: the one holding
 // .mcp.json, or holding the client's directory.
-func configBase(p string, k gitscan.Kind) string {
+func configBase(p string, k surface.Kind) string {
 	d := path.Dir(p)
-	if k != gitscan.KindClaudeMCP {
+	if k != client.KindClaudeMCP {
 		d = path.Dir(d)
 	}
 	return d
@@ -101,7 +101,7 @@ func configBase(p string, k gitscan.Kind) string {
 // serverRuns reads what each server of a config runs.
 func serverRuns(f File) map[string]runsAt {
 	out := map[string]runsAt{}
-	if f.Kind == gitscan.KindCodexConfig {
+	if f.Kind == client.KindCodexConfig {
 		cfg := client.Lookup(client.Codex).Parse(f.Path, f.Data)
 		if cfg.Err != nil {
 			return nil
@@ -124,7 +124,7 @@ func serverRuns(f File) map[string]runsAt {
 		return nil
 	}
 	servers, ok := root.get(serverConfigKinds[f.Kind].key)
-	if !ok && f.Kind == gitscan.KindMCPConfig {
+	if !ok && f.Kind == client.KindMCPConfig {
 		servers, ok = root.get("servers") // agentty takes either
 	}
 	if !ok || servers.val.kind != 'o' {

@@ -8,7 +8,8 @@ import (
 	"path"
 	"strings"
 
-	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -17,7 +18,7 @@ type File struct {
 	// Path is repository-relative (or relative to the scanned directory),
 	// slash-separated.
 	Path string
-	Kind gitscan.Kind
+	Kind surface.Kind
 	// Data is the content agentty would read. For a symlink that stays
 	// inside the repository it is the target's content; nil when it could
 	// not be read (Err says why) or for a linked directory.
@@ -36,11 +37,11 @@ var ErrOutside = errors.New("a symlink leads outside the scanned directory: mcp-
 
 // serverDialects are the dialects of the client configs whose servers a
 // plain-directory scan checks (Codex's TOML is read by package client).
-var serverDialects = map[gitscan.Kind]*trust.Dialect{
-	gitscan.KindClaudeMCP:      trust.ClaudeCode,
-	gitscan.KindCursorMCP:      trust.Cursor,
-	gitscan.KindVSCodeMCP:      trust.VSCode,
-	gitscan.KindGeminiSettings: trust.GeminiCLI,
+var serverDialects = map[surface.Kind]*trust.Dialect{
+	client.KindClaudeMCP:      trust.ClaudeCode,
+	client.KindCursorMCP:      trust.Cursor,
+	client.KindVSCodeMCP:      trust.VSCode,
+	client.KindGeminiSettings: trust.GeminiCLI,
 }
 
 // CheckFile returns every finding of one surface read from a plain
@@ -51,7 +52,7 @@ var serverDialects = map[gitscan.Kind]*trust.Dialect{
 // CheckContent.
 func CheckFile(f File, opts Options) []trust.Finding {
 	var out []trust.Finding
-	if f.Kind == gitscan.KindLinkedDir {
+	if f.Kind == surface.KindLinkedDir {
 		if lf, ok := linkedClientDir(f.Path, "present"); ok {
 			return append(out, lf)
 		}
@@ -59,11 +60,11 @@ func CheckFile(f File, opts Options) []trust.Finding {
 	if f.Symlink && !otherClient(f.Kind) {
 		out = append(out, symlinkedFile(f))
 	}
-	if f.Kind == gitscan.KindLinkedDir {
+	if f.Kind == surface.KindLinkedDir {
 		return out
 	}
 	switch f.Kind {
-	case gitscan.KindMCPConfig:
+	case client.KindMCPConfig:
 		if dir := path.Dir(f.Path); !strings.EqualFold(dir, ".agentty") {
 			out = append(out, NestedConfig(f.Path, path.Dir(dir)))
 		}
@@ -77,13 +78,13 @@ func CheckFile(f File, opts Options) []trust.Finding {
 		out = append(out, cfg.Findings...)
 		out = append(out, CheckServers(cfg, opts)...)
 		return out
-	case gitscan.KindClaudeMCP, gitscan.KindCursorMCP, gitscan.KindVSCodeMCP, gitscan.KindGeminiSettings:
+	case client.KindClaudeMCP, client.KindCursorMCP, client.KindVSCodeMCP, client.KindGeminiSettings:
 		// A plain directory: the other clients' servers go through the
 		// same server rules, read in their client's dialect (in a
 		// repository, scan takes them from project, which does the same).
 		if f.Err == nil && f.Data != nil {
 			cfg := trust.ParseDialect(f.Path, f.Data, trust.ScopeProject, serverDialects[f.Kind])
-			if f.Kind != gitscan.KindGeminiSettings {
+			if f.Kind != client.KindGeminiSettings {
 				out = append(out, cfg.Findings...)
 			}
 			out = append(out, CheckServers(cfg, opts)...)
@@ -111,7 +112,7 @@ func symlinkedFile(f File) trust.Finding {
 		target = " (to " + quote(f.Target) + ")"
 	}
 	msg := fmt.Sprintf("%s is a symlink%s: agentty follows it and reads the target's bytes", f.Path, target)
-	if f.Kind == gitscan.KindLinkedDir {
+	if f.Kind == surface.KindLinkedDir {
 		msg = fmt.Sprintf("%s is a symlink%s where agentty expects a directory: agentty follows it, so what it reads there is outside the reviewed tree", f.Path, target)
 	}
 	return trust.NewFinding("MG305", f.Path, fileStart, "", "", msg)
@@ -141,22 +142,22 @@ func NestedConfig(p, launchDir string) trust.Finding {
 // directory). verb says what happened to it ("present", "added",
 // "changed"); err, when not nil, why it cannot be read. ok is false for an
 // MCP configuration, which has findings of its own.
-func SurfaceFinding(p string, kind gitscan.Kind, verb string, err error) (f trust.Finding, ok bool) {
+func SurfaceFinding(p string, kind surface.Kind, verb string, err error) (f trust.Finding, ok bool) {
 	unreadable := ""
 	if err != nil {
 		unreadable = "; it cannot be read: " + err.Error()
 	}
 	switch kind {
-	case gitscan.KindHooks:
+	case client.KindHooks:
 		return trust.NewFinding("MG501", p, fileStart, "", "",
 			"project hooks "+verb+": agentty runs their shell commands on tool calls once the file's hash is approved, and the hash does not cover the scripts they run"+unreadable), true
-	case gitscan.KindACPAgents:
+	case client.KindACPAgents:
 		return trust.NewFinding("MG502", p, fileStart, "", "",
 			"project ACP agents "+verb+": agentty runs them with no content approval at all when AGENTTY_ACP_ALLOW_PROJECT is on"+unreadable), true
-	case gitscan.KindPersona:
+	case client.KindPersona:
 		return trust.NewFinding("MG503", p, fileStart, "", "",
 			"agent persona "+verb+": its prompt and tool list steer the agent"+unreadable), true
-	case gitscan.KindLinkedDir:
+	case surface.KindLinkedDir:
 		if lf, ok := linkedClientDir(p, verb); ok {
 			return lf, true
 		}
@@ -186,7 +187,7 @@ func HookScriptChanged(p, script string) trust.Finding {
 // adds nothing for an MCP configuration (see CheckServers) or a file that
 // could not be read.
 func CheckContent(f File, opts Options) []trust.Finding {
-	if f.Err != nil && (f.Kind == gitscan.KindClaudeSettings || f.Kind == gitscan.KindCIWorkflow) {
+	if f.Err != nil && (f.Kind == client.KindClaudeSettings || f.Kind == surface.KindCIWorkflow) {
 		return []trust.Finding{trust.NewFinding("MG707", f.Path, fileStart, "", "",
 			"mcp-guard cannot read this file ("+f.Err.Error()+"): it cannot tell what Claude Code or CI would run from it")}
 	}
@@ -198,23 +199,23 @@ func CheckContent(f File, opts Options) []trust.Finding {
 		return nil
 	}
 	switch f.Kind {
-	case gitscan.KindHooks:
+	case client.KindHooks:
 		return checkHooks(f)
-	case gitscan.KindACPAgents:
+	case client.KindACPAgents:
 		return checkACPAgents(f, opts)
-	case gitscan.KindPersona:
+	case client.KindPersona:
 		return trust.PersonaFindings(f.Path, f.Data)
-	case gitscan.KindClaudeSettings:
+	case client.KindClaudeSettings:
 		return checkClaudeSettings(f)
-	case gitscan.KindCIWorkflow:
+	case surface.KindCIWorkflow:
 		return checkCIWorkflow(f)
-	case gitscan.KindGeminiSettings:
+	case client.KindGeminiSettings:
 		return checkGeminiSettings(f)
-	case gitscan.KindVSCodeSettings:
+	case client.KindVSCodeSettings:
 		return checkVSCodeSettings(f)
-	case gitscan.KindVSCodeTasks:
+	case client.KindVSCodeTasks:
 		return checkVSCodeTasks(f)
-	case gitscan.KindCodexConfig:
+	case client.KindCodexConfig:
 		return checkCodexConfig(f)
 	}
 	return nil

@@ -16,6 +16,7 @@ import (
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/launch"
 	"github.com/mcp-guard/mcp-guard/policy"
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -25,14 +26,14 @@ import (
 // a change of a file a server runs while the entry stays the same.
 type clientRow struct {
 	id      client.ID
-	config  gitscan.Kind
+	config  surface.Kind
 	dir     string // ".gemini": a linked dir of that name redirects dir/name
 	name    string // the config's file name below dir ("" for Claude Code's `.mcp.json`)
-	governs []gitscan.Kind
+	governs []surface.Kind
 	// govFiles are the governing files below a launch directory.
 	govFiles []string
 	// others are the client's other surfaces: findings, no grade.
-	others []gitscan.Kind
+	others []surface.Kind
 	// below: launched below the config's directory, the client reads the
 	// governing files there too (Claude Code's `.claude/settings*.json`).
 	below bool
@@ -41,16 +42,16 @@ type clientRow struct {
 
 // clientRows are the clients other than agentty, in client.All's order.
 var clientRows = []clientRow{
-	{id: client.ClaudeCode, config: gitscan.KindClaudeMCP, dir: ".claude", governs: []gitscan.Kind{gitscan.KindClaudeSettings}, below: true,
+	{id: client.ClaudeCode, config: client.KindClaudeMCP, dir: ".claude", governs: []surface.Kind{client.KindClaudeSettings}, below: true,
 		govFiles: []string{".claude/settings.json", ".claude/settings.local.json"},
 		files:    "Claude Code's approval binds only the name"},
-	{id: client.Cursor, config: gitscan.KindCursorMCP, dir: ".cursor", name: "mcp.json",
+	{id: client.Cursor, config: client.KindCursorMCP, dir: ".cursor", name: "mcp.json",
 		files: "Cursor's approval binds the entry, not the code it runs"},
-	{id: client.VSCode, config: gitscan.KindVSCodeMCP, dir: ".vscode", name: "mcp.json", governs: []gitscan.Kind{gitscan.KindVSCodeSettings},
-		govFiles: []string{".vscode/settings.json"}, others: []gitscan.Kind{gitscan.KindVSCodeTasks}, files: "VS Code's trust binds the workspace, not the code a server runs"},
-	{id: client.Gemini, config: gitscan.KindGeminiSettings, dir: ".gemini", name: "settings.json",
+	{id: client.VSCode, config: client.KindVSCodeMCP, dir: ".vscode", name: "mcp.json", governs: []surface.Kind{client.KindVSCodeSettings},
+		govFiles: []string{".vscode/settings.json"}, others: []surface.Kind{client.KindVSCodeTasks}, files: "VS Code's trust binds the workspace, not the code a server runs"},
+	{id: client.Gemini, config: client.KindGeminiSettings, dir: ".gemini", name: "settings.json",
 		files: "Gemini CLI binds nothing to a server"},
-	{id: client.Codex, config: gitscan.KindCodexConfig, dir: ".codex", name: "config.toml",
+	{id: client.Codex, config: client.KindCodexConfig, dir: ".codex", name: "config.toml",
 		files: "Codex binds nothing to a server"},
 }
 
@@ -67,7 +68,7 @@ func rowOf(id client.ID) *clientRow {
 // KindClient is the client a surface kind belongs to: the client whose
 // project config it is, whose grade it governs, or whose other file it is
 // (`.vscode/tasks.json`); agentty otherwise (its own kinds, and CI).
-func KindClient(k gitscan.Kind) client.ID {
+func KindClient(k surface.Kind) client.ID {
 	for _, r := range clientRows {
 		if r.config == k || slices.Contains(r.governs, k) || slices.Contains(r.others, k) {
 			return r.id
@@ -78,7 +79,7 @@ func KindClient(k gitscan.Kind) client.ID {
 
 // PathClient is KindClient of a repository path's kind.
 func PathClient(p string) client.ID {
-	if k, ok := gitscan.KindOf(p); ok {
+	if k, ok := surface.Of(p); ok {
 		return KindClient(k)
 	}
 	return client.Agentty
@@ -86,7 +87,7 @@ func PathClient(p string) client.ID {
 
 // clientOf is the client whose project configuration p is.
 func clientOf(p string) client.ID {
-	if k, ok := gitscan.KindOf(p); ok {
+	if k, ok := surface.Of(p); ok {
 		for _, r := range clientRows {
 			if r.config == k {
 				return r.id
@@ -115,7 +116,7 @@ func clientPaths(surfaces []gitscan.Surface) []string {
 			switch {
 			case s.Kind == r.config:
 				out = append(out, s.Path)
-			case s.Kind == gitscan.KindLinkedDir && r.name != "" && strings.EqualFold(path.Base(s.Path), r.dir):
+			case s.Kind == surface.KindLinkedDir && r.name != "" && strings.EqualFold(path.Base(s.Path), r.dir):
 				out = append(out, s.Path+"/"+r.name)
 			}
 		}
@@ -127,7 +128,7 @@ func clientPaths(surfaces []gitscan.Surface) []string {
 // a kind in a row's governs, or an entry named as a row's directory that
 // is not one (a symlink standing for it).
 func governed(c gitscan.Change, into map[client.ID]bool) {
-	k, ok := gitscan.KindOf(c.Path)
+	k, ok := surface.Of(c.Path)
 	base := path.Base(c.Path)
 	for _, r := range clientRows {
 		if strings.EqualFold(base, r.dir) {
@@ -172,8 +173,8 @@ func governedThrough(ro, rn *reader, cs *changeSet, g *grades, configs []string,
 
 // contentKind reports the surfaces whose content package policy checks
 // when a comparison adds or changes them (MG701-MG718).
-func contentKind(k gitscan.Kind) bool {
-	return k == gitscan.KindCIWorkflow || KindClient(k) != client.Agentty
+func contentKind(k surface.Kind) bool {
+	return k == surface.KindCIWorkflow || KindClient(k) != client.Agentty
 }
 
 // spawnViews is what the launch model analyses for a server of a client:

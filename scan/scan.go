@@ -9,16 +9,17 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mcp-guard/mcp-guard/client"
 	"os"
 	"path"
 	"path/filepath"
 	"strings"
 	"time"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/policy"
 	"github.com/mcp-guard/mcp-guard/project"
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -178,7 +179,7 @@ func scanDir(ctx context.Context, dir string, req Request) (*Result, error) {
 	var all []trust.Finding
 	for _, f := range files {
 		all = append(all, policy.CheckFile(f, req.Options)...)
-		if f.Kind != gitscan.KindLinkedDir {
+		if f.Kind != surface.KindLinkedDir {
 			res.Files++
 		}
 	}
@@ -294,7 +295,7 @@ func (s *repoScan) snapshot(side gitscan.Side, notes bool) ([]trust.Finding, int
 		if !s.below(c.Path) {
 			continue
 		}
-		k, _ := gitscan.KindOf(c.Path)
+		k, _ := surface.Of(c.Path)
 		if !contentKinds[k] {
 			files++ // the others are counted by clientFiles
 		}
@@ -306,7 +307,7 @@ func (s *repoScan) snapshot(side gitscan.Side, notes bool) ([]trust.Finding, int
 		out = append(out, policy.CheckServers(c.Config, s.req.Options)...)
 	}
 	for _, o := range snap.Others {
-		if !s.below(o.Path) || o.Kind == gitscan.KindLinkedDir {
+		if !s.below(o.Path) || o.Kind == surface.KindLinkedDir {
 			continue
 		}
 		files++
@@ -376,11 +377,11 @@ func (s *repoScan) clientFiles(side gitscan.Side) ([]trust.Finding, int, error) 
 }
 
 // contentKinds are the kinds clientFiles asks policy.CheckContent about.
-var contentKinds = map[gitscan.Kind]bool{
-	gitscan.KindClaudeSettings: true, gitscan.KindCIWorkflow: true, gitscan.KindGeminiSettings: true,
-	gitscan.KindCodexConfig: true, gitscan.KindVSCodeSettings: true, gitscan.KindVSCodeTasks: true,
+var contentKinds = map[surface.Kind]bool{
+	client.KindClaudeSettings: true, surface.KindCIWorkflow: true, client.KindGeminiSettings: true,
+	client.KindCodexConfig: true, client.KindVSCodeSettings: true, client.KindVSCodeTasks: true,
 	// no rule reads their content here; one that cannot be read is MG718
-	gitscan.KindCursorMCP: true, gitscan.KindVSCodeMCP: true,
+	client.KindCursorMCP: true, client.KindVSCodeMCP: true,
 }
 
 // readFollowing reads p at side through symlinks that stay inside the

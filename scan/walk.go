@@ -10,8 +10,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/policy"
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -47,7 +47,7 @@ func walkDir(ctx context.Context, root string) ([]policy.File, error) {
 			}
 			return nil
 		}
-		kind, isSurface := gitscan.KindOf(rel)
+		kind, isSurface := surface.Of(rel)
 		switch {
 		case d.Type()&fs.ModeSymlink != 0 && linkedDirPath(rel):
 			files = append(files, linkedDir(realRoot, p, rel)...)
@@ -83,7 +83,7 @@ func linkedDirPath(rel string) bool {
 // and, when it stays inside root, the surfaces agentty reads through it.
 func linkedDir(realRoot, p, rel string) []policy.File {
 	target, _ := os.Readlink(p)
-	out := []policy.File{{Path: rel, Kind: gitscan.KindLinkedDir, Symlink: true, Target: target}}
+	out := []policy.File{{Path: rel, Kind: surface.KindLinkedDir, Symlink: true, Target: target}}
 	dir, err := filepath.EvalSymlinks(p)
 	if err != nil || !inside(realRoot, dir) {
 		return out
@@ -98,7 +98,7 @@ func linkedDir(realRoot, p, rel string) []policy.File {
 	}
 	for _, e := range entries {
 		sub := rel + "/" + e.Name()
-		kind, ok := gitscan.KindOf(sub)
+		kind, ok := surface.Of(sub)
 		if !ok {
 			continue
 		}

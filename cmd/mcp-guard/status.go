@@ -10,10 +10,9 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mcp-guard/mcp-guard/gate"
-	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/policy"
-
 	"github.com/mcp-guard/mcp-guard/report"
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -90,7 +89,7 @@ func clientFindings(clients []*gate.ClientView) []trust.Finding {
 			return
 		}
 		rel = filepath.ToSlash(rel)
-		kind, ok := gitscan.KindOf(rel)
+		kind, ok := surface.Of(rel)
 		if !ok {
 			return
 		}
