@@ -15,6 +15,9 @@ type agenttyClient struct{}
 func (agenttyClient) ID() ID          { return Agentty }
 func (agenttyClient) Title() string   { return "agentty" }
 func (agenttyClient) Command() string { return "agentty" }
+func (agenttyClient) Binds() string {
+	return "agentty's approval binds the configuration's bytes, not the code a server runs"
+}
 
 // agentty's surfaces: its configuration, hooks and ACP agents in
 // `.agentty/` at any depth, and the personas it reads from three roots.
@@ -23,7 +26,7 @@ var (
 	KindHooks     = surface.Register(surface.Spec{Name: "hooks", Client: string(Agentty), Role: surface.Sibling, Patterns: []string{"**/.agentty/hooks.json"}})
 	KindACPAgents = surface.Register(surface.Spec{Name: "acp-agents", Client: string(Agentty), Role: surface.Sibling, Patterns: []string{"**/.agentty/acp-agents.json"}})
 	KindPersona   = surface.Register(surface.Spec{Name: "persona", Client: string(Agentty), Role: surface.Sibling, Patterns: []string{"**/.agentty/agents/*.md", "**/.agents/agents/*.md", "**/.claude/agents/*.md"}})
-	_             = registerDirs(Agentty, "**/.agentty", "**/.agentty/agents", "**/.agents", "**/.agents/agents", "**/.claude/agents")
+	_             = registerDirs(Agentty, "**/.agentty", "**/.agentty/agents", "**/.agents", "**/.agents/agents", "**/.claude", "**/.claude/agents")
 )
 
 // Configs is trust.Discover's one file (agentty never walks up).

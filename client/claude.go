@@ -19,6 +19,7 @@ type claudeClient struct{}
 func (claudeClient) ID() ID          { return ClaudeCode }
 func (claudeClient) Title() string   { return "Claude Code" }
 func (claudeClient) Command() string { return "claude" }
+func (claudeClient) Binds() string   { return "Claude Code's approval binds only the name" }
 func (claudeClient) Parse(path string, data []byte) *trust.Config {
 	return trust.ParseDialect(path, data, trust.ScopeProject, trust.ClaudeCode)
 }

@@ -39,6 +39,11 @@ type Client interface {
 	// what `mcp-guard launch --` recognises, `shell-init` wraps and hints
 	// name; "" for an editor, which launch does not start.
 	Command() string
+	// Binds says, in the client's words, what its approval of a server
+	// binds: a hook names it when a file a server runs changed and the
+	// entry did not ("Cursor's approval binds the entry, not the code it
+	// runs").
+	Binds() string
 	// Configs are the absolute paths of the project configs the client
 	// reads when launched in launchDir (gitTop: the repository's real top
 	// directory, "" outside git), in precedence order: an earlier file

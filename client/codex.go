@@ -26,6 +26,7 @@ type codexClient struct{}
 func (codexClient) ID() ID          { return Codex }
 func (codexClient) Title() string   { return "Codex" }
 func (codexClient) Command() string { return "codex" }
+func (codexClient) Binds() string   { return "Codex binds nothing to a server" }
 
 // CodexConfigFile is a project layer below a directory.
 var CodexConfigFile = filepath.Join(".codex", "config.toml")

@@ -26,6 +26,7 @@ type cursorClient struct{}
 func (cursorClient) ID() ID          { return Cursor }
 func (cursorClient) Title() string   { return "Cursor" }
 func (cursorClient) Command() string { return "" }
+func (cursorClient) Binds() string   { return "Cursor's approval binds the entry, not the code it runs" }
 
 // CursorMCPFile is the project config, relative to the workspace folder.
 const CursorMCPFile = ".cursor/mcp.json"

@@ -21,6 +21,7 @@ type geminiClient struct{}
 func (geminiClient) ID() ID          { return Gemini }
 func (geminiClient) Title() string   { return "Gemini CLI" }
 func (geminiClient) Command() string { return "gemini" }
+func (geminiClient) Binds() string   { return "Gemini CLI binds nothing to a server" }
 func (geminiClient) Parse(path string, data []byte) *trust.Config {
 	return trust.ParseDialect(path, data, trust.ScopeProject, trust.GeminiCLI)
 }

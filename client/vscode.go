@@ -29,6 +29,9 @@ type vscodeClient struct{}
 func (vscodeClient) ID() ID          { return VSCode }
 func (vscodeClient) Title() string   { return "VS Code" }
 func (vscodeClient) Command() string { return "" }
+func (vscodeClient) Binds() string {
+	return "VS Code's trust binds the workspace, not the code a server runs"
+}
 
 // VSCodeMCPFile is the workspace config, relative to the workspace folder.
 const VSCodeMCPFile = ".vscode/mcp.json"

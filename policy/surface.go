@@ -35,13 +35,49 @@ type File struct {
 // ErrOutside reports a symlink leading out of the scanned directory.
 var ErrOutside = errors.New("a symlink leads outside the scanned directory: mcp-guard does not follow it")
 
-// serverDialects are the dialects of the client configs whose servers a
-// plain-directory scan checks (Codex's TOML is read by package client).
-var serverDialects = map[surface.Kind]*trust.Dialect{
-	client.KindClaudeMCP:      trust.ClaudeCode,
-	client.KindCursorMCP:      trust.Cursor,
-	client.KindVSCodeMCP:      trust.VSCode,
-	client.KindGeminiSettings: trust.GeminiCLI,
+// contentRule is what a rules file says about one kind of surface.
+type contentRule struct {
+	// check finds what the file's content switches on or runs (nil: no
+	// rule reads it, but one that cannot be read is still reported).
+	check func(File, Options) []trust.Finding
+	// mg707: an unreadable file is MG707 (CI, Claude Code's settings, the
+	// files whose rules predate MG718), not MG718.
+	mg707 bool
+	// ownParse: the rule reports why the client fails on the file itself
+	// (Codex's MG716, Gemini CLI's settings), so a plain-directory scan
+	// adds neither the client reader's parse findings nor, when noServers
+	// is set too, the server rules.
+	ownParse, noServers bool
+}
+
+// contentRules are declared by the rules files (policy/claude.go, …) in
+// their init, one per kind they check.
+var contentRules = map[surface.Kind]contentRule{}
+
+func declareContent(k surface.Kind, r contentRule) {
+	if _, dup := contentRules[k]; dup || k == 0 {
+		panic("policy: content rules for " + k.String() + " declared twice")
+	}
+	contentRules[k] = r
+}
+
+// ClientContent reports the surfaces of the clients other than agentty and
+// of CI whose content CheckContent reads (or reports unreadable).
+func ClientContent(k surface.Kind) bool {
+	_, ok := contentRules[k]
+	return ok && otherClient(k)
+}
+
+// OwnParse reports the kinds whose rules file reports why the client
+// fails on the file itself (Codex's MG716): the client reader's parse
+// findings are not reported again.
+func OwnParse(k surface.Kind) bool { return contentRules[k].ownParse && contentRules[k].noServers }
+
+func init() {
+	declareContent(client.KindHooks, contentRule{check: func(f File, _ Options) []trust.Finding { return checkHooks(f) }})
+	declareContent(client.KindACPAgents, contentRule{check: checkACPAgents})
+	declareContent(client.KindPersona, contentRule{check: func(f File, _ Options) []trust.Finding { return trust.PersonaFindings(f.Path, f.Data) }})
+	declareContent(surface.KindCIWorkflow, contentRule{check: func(f File, _ Options) []trust.Finding { return checkCIWorkflow(f) }, mg707: true})
 }
 
 // CheckFile returns every finding of one surface read from a plain
@@ -78,13 +114,14 @@ func CheckFile(f File, opts Options) []trust.Finding {
 		out = append(out, cfg.Findings...)
 		out = append(out, CheckServers(cfg, opts)...)
 		return out
-	case client.KindClaudeMCP, client.KindCursorMCP, client.KindVSCodeMCP, client.KindGeminiSettings:
+	default:
 		// A plain directory: the other clients' servers go through the
-		// same server rules, read in their client's dialect (in a
+		// same server rules, read by their client's own reader (in a
 		// repository, scan takes them from project, which does the same).
-		if f.Err == nil && f.Data != nil {
-			cfg := trust.ParseDialect(f.Path, f.Data, trust.ScopeProject, serverDialects[f.Kind])
-			if f.Kind != client.KindGeminiSettings {
+		r := contentRules[f.Kind]
+		if f.Kind.Role() == surface.Config && !r.noServers && f.Err == nil && f.Data != nil {
+			cfg := kindClient(f.Kind).Parse(f.Path, f.Data)
+			if !r.ownParse {
 				out = append(out, cfg.Findings...)
 			}
 			out = append(out, CheckServers(cfg, opts)...)
@@ -187,38 +224,22 @@ func HookScriptChanged(p, script string) trust.Finding {
 // adds nothing for an MCP configuration (see CheckServers) or a file that
 // could not be read.
 func CheckContent(f File, opts Options) []trust.Finding {
-	if f.Err != nil && (f.Kind == client.KindClaudeSettings || f.Kind == surface.KindCIWorkflow) {
+	r, declared := contentRules[f.Kind]
+	if f.Err != nil && r.mg707 {
 		return []trust.Finding{trust.NewFinding("MG707", f.Path, fileStart, "", "",
 			"mcp-guard cannot read this file ("+f.Err.Error()+"): it cannot tell what Claude Code or CI would run from it")}
 	}
-	if client := kindClient[f.Kind]; f.Err != nil && client != "" {
+	if c := kindClient(f.Kind); f.Err != nil && declared && c != nil && otherClient(f.Kind) {
 		return []trust.Finding{trust.NewFinding("MG718", f.Path, fileStart, "", "",
-			"mcp-guard cannot read this file ("+f.Err.Error()+"): it cannot tell what "+client+" would run from it")}
+			"mcp-guard cannot read this file ("+f.Err.Error()+"): it cannot tell what "+c.Title()+" would run from it")}
 	}
 	if f.Err != nil || f.Data == nil {
 		return nil
 	}
-	switch f.Kind {
-	case client.KindHooks:
-		return checkHooks(f)
-	case client.KindACPAgents:
-		return checkACPAgents(f, opts)
-	case client.KindPersona:
-		return trust.PersonaFindings(f.Path, f.Data)
-	case client.KindClaudeSettings:
-		return checkClaudeSettings(f)
-	case surface.KindCIWorkflow:
-		return checkCIWorkflow(f)
-	case client.KindGeminiSettings:
-		return checkGeminiSettings(f)
-	case client.KindVSCodeSettings:
-		return checkVSCodeSettings(f)
-	case client.KindVSCodeTasks:
-		return checkVSCodeTasks(f)
-	case client.KindCodexConfig:
-		return checkCodexConfig(f)
+	if r.check == nil {
+		return nil
 	}
-	return nil
+	return r.check(f, opts)
 }
 
 // checkHooks analyses every `run` command of a hooks.json like a shell

@@ -15,7 +15,6 @@ import (
 	"strings"
 	"time"
 
-	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/policy"
 	"github.com/mcp-guard/mcp-guard/project"
@@ -296,12 +295,13 @@ func (s *repoScan) snapshot(side gitscan.Side, notes bool) ([]trust.Finding, int
 			continue
 		}
 		k, _ := surface.Of(c.Path)
-		if !contentKinds[k] {
+		if !policy.ClientContent(k) {
 			files++ // the others are counted by clientFiles
 		}
-		// clientFiles says these once: a Codex file Codex cannot load
-		// (MG716), a client file mcp-guard cannot read (MG718).
-		if c.Client != client.Codex && !(contentKinds[k] && c.Config.Unreadable()) {
+		// clientFiles says these once: a file the client's own rules
+		// report it fails on (Codex's MG716), a client file mcp-guard
+		// cannot read (MG718).
+		if !policy.OwnParse(k) && !(policy.ClientContent(k) && c.Config.Unreadable()) {
 			out = append(out, c.Findings()...)
 		}
 		out = append(out, policy.CheckServers(c.Config, s.req.Options)...)
@@ -355,7 +355,7 @@ func (s *repoScan) clientFiles(side gitscan.Side) ([]trust.Finding, int, error) 
 	var configs []policy.File
 	files := 0
 	for _, o := range surfaces {
-		content, config := contentKinds[o.Kind], policy.IsServerConfig(o.Kind)
+		content, config := policy.ClientContent(o.Kind), policy.IsServerConfig(o.Kind)
 		if !s.below(o.Path) || (!content && !config) {
 			continue
 		}
@@ -374,14 +374,6 @@ func (s *repoScan) clientFiles(side gitscan.Side) ([]trust.Finding, int, error) 
 		}
 	}
 	return append(out, policy.CrossClient(configs)...), files, nil
-}
-
-// contentKinds are the kinds clientFiles asks policy.CheckContent about.
-var contentKinds = map[surface.Kind]bool{
-	client.KindClaudeSettings: true, surface.KindCIWorkflow: true, client.KindGeminiSettings: true,
-	client.KindCodexConfig: true, client.KindVSCodeSettings: true, client.KindVSCodeTasks: true,
-	// no rule reads their content here; one that cannot be read is MG718
-	client.KindCursorMCP: true, client.KindVSCodeMCP: true,
 }
 
 // readFollowing reads p at side through symlinks that stay inside the

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -49,7 +48,7 @@ func walkDir(ctx context.Context, root string) ([]policy.File, error) {
 		}
 		kind, isSurface := surface.Of(rel)
 		switch {
-		case d.Type()&fs.ModeSymlink != 0 && linkedDirPath(rel):
+		case d.Type()&fs.ModeSymlink != 0 && surface.LinkedDir(rel):
 			files = append(files, linkedDir(realRoot, p, rel)...)
 		case !isSurface:
 		case d.Type()&fs.ModeSymlink != 0:
@@ -67,16 +66,6 @@ func walkDir(ctx context.Context, root string) ([]policy.File, error) {
 	})
 	sort.Slice(files, func(i, j int) bool { return files[i].Path < files[j].Path })
 	return files, err
-}
-
-// linkedDirPath reports a path where a surface directory belongs
-// (.agentty, .agents/agents, a client's .vscode, ...), ignoring ASCII case.
-func linkedDirPath(rel string) bool {
-	base := strings.ToLower(path.Base(rel))
-	parent := strings.ToLower(path.Base(path.Dir(rel)))
-	root := func(s string) bool { return s == ".agentty" || s == ".agents" || s == ".claude" }
-	client := base == ".gemini" || base == ".codex" || base == ".cursor" || base == ".vscode"
-	return root(base) || client || (base == "agents" && root(parent))
 }
 
 // linkedDir reports a symlink standing where a surface directory belongs

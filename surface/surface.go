@@ -18,6 +18,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -318,13 +319,28 @@ func LinkedDir(path string) bool {
 	return ok
 }
 
-// DirClient is the client whose declared directory path names.
+// DirClient is the first client (in registration order) that declared
+// the directory path names.
 func DirClient(path string) (string, bool) {
 	t := current()
 	if i := t.dirs.find(path); i >= 0 {
 		return t.dirOwner[i], true
 	}
 	return "", false
+}
+
+// DirClients are every client that declared the directory path names (a
+// `.claude` directory is Claude Code's, and agentty reads personas below
+// it), in registration order.
+func DirClients(path string) []string {
+	t := current()
+	var out []string
+	for i := range t.dirs.pats {
+		if t.dirs.pats[i].match(path) && !slices.Contains(out, t.dirOwner[i]) {
+			out = append(out, t.dirOwner[i])
+		}
+	}
+	return out
 }
 
 // Patterns are the file patterns of every registered kind; with all
