@@ -39,20 +39,23 @@ var iterating = map[string][]string{
 	"surface": {"ci.go"},
 }
 
-// agenttyDebt are the places that still name agentty, whose second track
-// (its own evaluation, record and revoke path, and project's content-hash
-// grade through trust.Diff) goes with issue 20's item 1. Each is a file and
-// the names it may use; nothing else may be added here without a reason.
-var agenttyDebt = map[string][]string{
-	"project/clients.go": {"client.Agentty", "client.Codex"}, // rows exclude agentty (trust.Diff grades it); spawnViews: Codex's raw view
+// debt are the places that still name a client, each with its reason:
+// mostly agentty's second track (its own evaluation path, and project's
+// content-hash grade through trust.Diff), which goes with issue 20's item
+// 1. Each is a file and the names it may use; the test fails when an entry
+// is no longer needed.
+var debt = map[string][]string{
+	"project/clients.go": {"client.Agentty", "client.Codex"}, // rows exclude agentty (trust.Diff grades it); spawnViews keeps Codex's raw view (a Spawn property to come)
 	"project/project.go": {"client.Agentty", "client.KindMCPConfig"},
 	"project/dir.go":     {"client.Agentty"},
 	"project/deps.go":    {"client.KindHooks"},
 }
 
-// agenttyWords are agentty's words: its id is also the name of the rules
-// trust reproduces, which messages of the rule catalog cite ("agentty's
-// fingerprint"); they are checked only as identifiers (agenttyDebt).
+// forbidden are the names no iterating package may use: every name a
+// client's own file declares, and, as words in strings, every client's id,
+// title, command and declared files. agentty's words are not among the
+// strings: its name is also that of the rules trust reproduces, which the
+// rule catalog's messages cite ("agentty's fingerprint").
 func forbidden(t *testing.T) (idents map[string]string, words []*regexp.Regexp) {
 	idents = map[string]string{}
 	var lits []string
@@ -186,7 +189,7 @@ func TestOnlyTheRegistryNamesClients(t *testing.T) {
 				continue
 			}
 			for _, bad := range spelled(t, filepath.Join(dir, name), idents, words) {
-				if contains(agenttyDebt[pkg+"/"+name], bad.what) {
+				if contains(debt[pkg+"/"+name], bad.what) {
 					used[pkg+"/"+name+" "+bad.what] = true
 					continue
 				}
@@ -194,10 +197,10 @@ func TestOnlyTheRegistryNamesClients(t *testing.T) {
 			}
 		}
 	}
-	for f, names := range agenttyDebt {
+	for f, names := range debt {
 		for _, n := range names {
 			if !used[f+" "+n] {
-				t.Errorf("agenttyDebt lists %s in %s, which no longer spells it: remove it", n, f)
+				t.Errorf("debt lists %s in %s, which no longer spells it: remove it", n, f)
 			}
 		}
 	}
