@@ -195,7 +195,6 @@ func governedThrough(ro, rn *reader, cs *changeSet, g *grades, configs []string,
 	return nil
 }
 
-
 // spawnViews is what the launch model analyses for a server of a client:
 // agentty's (and Codex's, which interpolates nothing) one view; for the
 // others the raw view as written and, when interpolation changes it, the
