@@ -3,6 +3,7 @@ package client
 import (
 	"path/filepath"
 
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -15,6 +16,19 @@ func (agenttyClient) ID() ID             { return Agentty }
 func (agenttyClient) Title() string      { return "agentty" }
 func (agenttyClient) Command() string    { return "agentty" }
 func (agenttyClient) Handover() Handover { return HandSnapshotEnv }
+func (agenttyClient) Binds() string {
+	return "agentty's approval binds the configuration's bytes, not the code a server runs"
+}
+
+// agentty's surfaces: its configuration, hooks and ACP agents in
+// `.agentty/` at any depth, and the personas it reads from three roots.
+var (
+	KindMCPConfig = surface.Register(surface.Spec{Name: "mcp-config", Client: string(Agentty), Role: surface.Config, Patterns: []string{"**/.agentty/mcp.json"}})
+	KindHooks     = surface.Register(surface.Spec{Name: "hooks", Client: string(Agentty), Role: surface.Sibling, Patterns: []string{"**/.agentty/hooks.json"}})
+	KindACPAgents = surface.Register(surface.Spec{Name: "acp-agents", Client: string(Agentty), Role: surface.Sibling, Patterns: []string{"**/.agentty/acp-agents.json"}})
+	KindPersona   = surface.Register(surface.Spec{Name: "persona", Client: string(Agentty), Role: surface.Sibling, Patterns: []string{"**/.agentty/agents/*.md", "**/.agents/agents/*.md", "**/.claude/agents/*.md"}})
+	_             = registerDirs(Agentty, "**/.agentty", "**/.agentty/agents", "**/.agents", "**/.agents/agents", "**/.claude", "**/.claude/agents")
+)
 
 // Configs is trust.Discover's one file (agentty never walks up).
 func (agenttyClient) Configs(launchDir, _ string, env Env) ([]string, error) {

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -19,12 +20,24 @@ func (claudeClient) ID() ID             { return ClaudeCode }
 func (claudeClient) Title() string      { return "Claude Code" }
 func (claudeClient) Command() string    { return "claude" }
 func (claudeClient) Handover() Handover { return HandConfigFile }
+func (claudeClient) Binds() string      { return "Claude Code's approval binds only the name" }
 func (claudeClient) Parse(path string, data []byte) *trust.Config {
 	return trust.ParseDialect(path, data, trust.ScopeProject, trust.ClaudeCode)
 }
 
 // ClaudeMCPFile is the project config's name in every directory.
 const ClaudeMCPFile = ".mcp.json"
+
+// Claude Code's surfaces: `.mcp.json` in every directory, and the
+// project settings that approve its servers, read below the config's
+// directory too. A gitignored settings file is the user's own state,
+// which Claude Code writes there itself.
+var (
+	KindClaudeMCP      = surface.Register(surface.Spec{Name: "claude-mcp", Client: string(ClaudeCode), Role: surface.Config, Patterns: []string{"**/" + ClaudeMCPFile}})
+	KindClaudeSettings = surface.Register(surface.Spec{Name: "claude-settings", Client: string(ClaudeCode), Role: surface.Governing, Below: true, SharedOnly: true,
+		Patterns: []string{"**/.claude/settings.json", "**/.claude/settings.local.json"}})
+	_ = registerDirs(ClaudeCode, "**/.claude")
+)
 
 // Configs walks from the launch directory's real path up to "/", through
 // the git root and above it: every .mcp.json, nearest first (nearest wins).

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -41,6 +42,11 @@ type Client interface {
 	// Handover is how `mcp-guard launch` hands it exactly the reviewed
 	// servers.
 	Handover() Handover
+	// Binds says, in the client's words, what its approval of a server
+	// binds: a hook names it when a file a server runs changed and the
+	// entry did not ("Cursor's approval binds the entry, not the code it
+	// runs").
+	Binds() string
 	// Configs are the absolute paths of the project configs the client
 	// reads when launched in launchDir (gitTop: the repository's real top
 	// directory, "" outside git), in precedence order: an earlier file
@@ -453,4 +459,12 @@ func realDir(dir string, fsys FS) string {
 		return r
 	}
 	return filepath.Clean(dir)
+}
+
+// registerDirs declares id's directories that a symlink may stand for
+// (surface.KindLinkedDir); a value so that a client file declares them
+// next to its kinds.
+func registerDirs(id ID, patterns ...string) struct{} {
+	surface.RegisterDir(string(id), patterns...)
+	return struct{}{}
 }

@@ -14,6 +14,7 @@ import (
 	toml "github.com/pelletier/go-toml/v2"
 	"github.com/pelletier/go-toml/v2/unstable"
 
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -26,9 +27,16 @@ func (codexClient) ID() ID             { return Codex }
 func (codexClient) Title() string      { return "Codex" }
 func (codexClient) Command() string    { return "codex" }
 func (codexClient) Handover() Handover { return HandDisableNames }
+func (codexClient) Binds() string      { return "Codex binds nothing to a server" }
 
 // CodexConfigFile is a project layer below a directory.
 var CodexConfigFile = filepath.Join(".codex", "config.toml")
+
+// Codex's surface: a project layer below any directory.
+var (
+	KindCodexConfig = surface.Register(surface.Spec{Name: "codex-config", Client: string(Codex), Role: surface.Config, Patterns: []string{"**/.codex/config.toml"}})
+	_               = registerDirs(Codex, "**/.codex")
+)
 
 // codexAppServer is what every verdict of a running server says.
 const codexAppServer = "interactive Codex starts it from a background `codex app-server` process that keeps running after the UI exits"

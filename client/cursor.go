@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -26,9 +27,16 @@ func (cursorClient) ID() ID             { return Cursor }
 func (cursorClient) Title() string      { return "Cursor" }
 func (cursorClient) Command() string    { return "" }
 func (cursorClient) Handover() Handover { return HandNothing }
+func (cursorClient) Binds() string      { return "Cursor's approval binds the entry, not the code it runs" }
 
 // CursorMCPFile is the project config, relative to the workspace folder.
 const CursorMCPFile = ".cursor/mcp.json"
+
+// Cursor's surface: its project config (ignored or not, Cursor reads it).
+var (
+	KindCursorMCP = surface.Register(surface.Spec{Name: "cursor-mcp", Client: string(Cursor), Role: surface.Config, Patterns: []string{"**/" + CursorMCPFile}})
+	_             = registerDirs(Cursor, "**/.cursor")
+)
 
 // CursorUserConfig is the user's own config (all projects): the user's,
 // never gated, and not read here. A project server of the same name

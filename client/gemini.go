@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/internal/lazyre"
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -22,6 +23,7 @@ func (geminiClient) ID() ID             { return Gemini }
 func (geminiClient) Title() string      { return "Gemini CLI" }
 func (geminiClient) Command() string    { return "gemini" }
 func (geminiClient) Handover() Handover { return HandAllowNames }
+func (geminiClient) Binds() string      { return "Gemini CLI binds nothing to a server" }
 func (geminiClient) Parse(path string, data []byte) *trust.Config {
 	return trust.ParseDialect(path, data, trust.ScopeProject, trust.GeminiCLI)
 }
@@ -29,6 +31,12 @@ func (geminiClient) Parse(path string, data []byte) *trust.Config {
 // GeminiSettingsFile is the workspace settings file below the launch
 // directory.
 var GeminiSettingsFile = filepath.Join(".gemini", "settings.json")
+
+// Gemini CLI's surface: the workspace settings, which hold its servers.
+var (
+	KindGeminiSettings = surface.Register(surface.Spec{Name: "gemini-settings", Client: string(Gemini), Role: surface.Config, Patterns: []string{"**/.gemini/settings.json"}})
+	_                  = registerDirs(Gemini, "**/.gemini")
+)
 
 // Configs is the launch directory's .gemini/settings.json only: Gemini CLI
 // never walks up. In the home directory that file is the user's own.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -29,6 +30,9 @@ func (vscodeClient) ID() ID             { return VSCode }
 func (vscodeClient) Title() string      { return "VS Code" }
 func (vscodeClient) Command() string    { return "" }
 func (vscodeClient) Handover() Handover { return HandNothing }
+func (vscodeClient) Binds() string {
+	return "VS Code's trust binds the workspace, not the code a server runs"
+}
 
 // VSCodeMCPFile is the workspace config, relative to the workspace folder.
 const VSCodeMCPFile = ".vscode/mcp.json"
@@ -38,6 +42,16 @@ const VSCodeMCPFile = ".vscode/mcp.json"
 const (
 	VSCodeSettingsFile = ".vscode/settings.json"
 	VSCodeTasksFile    = ".vscode/tasks.json"
+)
+
+// VS Code's surfaces: the workspace's servers, the settings that decide
+// whether they start, and its tasks (a gitignored settings or tasks file
+// is the user's own editor setup).
+var (
+	KindVSCodeMCP      = surface.Register(surface.Spec{Name: "vscode-mcp", Client: string(VSCode), Role: surface.Config, Patterns: []string{"**/" + VSCodeMCPFile}})
+	KindVSCodeSettings = surface.Register(surface.Spec{Name: "vscode-settings", Client: string(VSCode), Role: surface.Governing, SharedOnly: true, Patterns: []string{"**/" + VSCodeSettingsFile}})
+	KindVSCodeTasks    = surface.Register(surface.Spec{Name: "vscode-tasks", Client: string(VSCode), Role: surface.Sibling, SharedOnly: true, Patterns: []string{"**/" + VSCodeTasksFile}})
+	_                  = registerDirs(VSCode, "**/.vscode")
 )
 
 // Parse reads .vscode/mcp.json as JSONC: comments and trailing commas

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"github.com/mcp-guard/mcp-guard/surface"
 )
 
 // surfaceCache remembers, for a few recently seen root trees, their
@@ -44,7 +46,7 @@ type rootsEntry struct {
 }
 
 const (
-	cacheVersion    = 4
+	cacheVersion    = 5
 	cacheFileName   = "trees.v2"
 	cacheMaxEntries = 8
 	cacheMaxBytes   = 8 << 20
@@ -57,11 +59,15 @@ const (
 )
 
 type cacheFile struct {
-	Version int          `json:"version"`
-	Format  string       `json:"format"`
-	Entries []cacheEntry `json:"entries"`
-	Roots   []rootsEntry `json:"roots,omitempty"`
-	Sum     string       `json:"sum"`
+	Version int    `json:"version"`
+	Format  string `json:"format"`
+	// Taxonomy is surface.Digest() when the file was written: a tree's
+	// surfaces depend on what is declared a surface, so a file written
+	// under other declarations counts as absent.
+	Taxonomy string       `json:"taxonomy"`
+	Entries  []cacheEntry `json:"entries"`
+	Roots    []rootsEntry `json:"roots,omitempty"`
+	Sum      string       `json:"sum"`
 }
 
 type cacheEntry struct {
@@ -71,11 +77,13 @@ type cacheEntry struct {
 	Deps     map[string][]string `json:"deps,omitempty"`
 }
 
+// cacheSurface is one surface of a tree. Its kind is not stored: it is
+// what the surface registry says of the path now (the file is keyed by the
+// registry's digest, so a kind never changes under a stored entry).
 type cacheSurface struct {
 	Path string `json:"path"`
 	Mode Mode   `json:"mode"`
 	ID   string `json:"id"`
-	Kind Kind   `json:"kind"`
 }
 
 func openSurfaceCache(commonDir string, f objectFormat) *surfaceCache {
@@ -107,7 +115,7 @@ func (c *surfaceCache) load() []cacheEntry {
 	var cf cacheFile
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
-	if dec.Decode(&cf) != nil || cf.Version != cacheVersion || cf.Format != c.format.name ||
+	if dec.Decode(&cf) != nil || cf.Version != cacheVersion || cf.Format != c.format.name || cf.Taxonomy != surface.Digest() ||
 		len(cf.Entries) > cacheMaxEntries || len(cf.Roots) > cacheMaxRoots || cf.Sum != entriesSum(cf.Entries, cf.Roots) {
 		return nil
 	}
@@ -184,7 +192,7 @@ func (c *surfaceCache) valid(e cacheEntry) bool {
 		if _, ok := modeFromGit(s.Mode.gitMode()); !ok || s.Mode.gitMode() == 0 {
 			return false
 		}
-		if k, ok := isSurfaceEntry(s.Path, s.Mode); !ok || k != s.Kind {
+		if _, ok := isSurfaceEntry(s.Path, s.Mode); !ok {
 			return false
 		}
 		if i > 0 && e.Surfaces[i-1].Path >= s.Path {
@@ -242,7 +250,8 @@ func (c *surfaceCache) latest() (tree string, s []Surface, sk []string, ok bool)
 func (e cacheEntry) decode() ([]Surface, []string) {
 	var s []Surface
 	for _, cs := range e.Surfaces {
-		s = append(s, Surface{Entry: Entry{Path: cs.Path, Mode: cs.Mode, ID: cs.ID}, Kind: cs.Kind})
+		k, _ := isSurfaceEntry(cs.Path, cs.Mode) // valid: a surface
+		s = append(s, Surface{Entry: Entry{Path: cs.Path, Mode: cs.Mode, ID: cs.ID}, Kind: k})
 	}
 	return s, append([]string(nil), e.Skipped...)
 }
@@ -252,7 +261,7 @@ func (e cacheEntry) decode() ([]Surface, []string) {
 func (c *surfaceCache) put(tree string, s []Surface, sk []string) {
 	e := cacheEntry{Tree: tree, Surfaces: []cacheSurface{}, Skipped: []string{}}
 	for _, v := range s {
-		e.Surfaces = append(e.Surfaces, cacheSurface{Path: v.Path, Mode: v.Mode, ID: v.ID, Kind: v.Kind})
+		e.Surfaces = append(e.Surfaces, cacheSurface{Path: v.Path, Mode: v.Mode, ID: v.ID})
 	}
 	e.Skipped = append(e.Skipped, sk...)
 	sort.Slice(e.Surfaces, func(i, j int) bool { return e.Surfaces[i].Path < e.Surfaces[j].Path })
@@ -329,7 +338,7 @@ func (c *surfaceCache) flush() {
 		return
 	}
 	c.dirty = false
-	cf := cacheFile{Version: cacheVersion, Format: c.format.name, Entries: c.entries, Roots: c.roots, Sum: entriesSum(c.entries, c.roots)}
+	cf := cacheFile{Version: cacheVersion, Format: c.format.name, Taxonomy: surface.Digest(), Entries: c.entries, Roots: c.roots, Sum: entriesSum(c.entries, c.roots)}
 	b, err := json.Marshal(cf)
 	if err != nil || len(b) > cacheMaxBytes {
 		return

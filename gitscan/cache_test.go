@@ -46,10 +46,17 @@ func TestSurfaceCacheIsUntrusted(t *testing.T) {
 	noSum, _ := json.Marshal(forged)
 	// An entry with a consistent checksum but a path that is no surface.
 	bad := cf
-	bad.Entries = []cacheEntry{{Tree: cf.Entries[0].Tree, Surfaces: []cacheSurface{{Path: "README", Mode: ModeRegular, ID: strings.Repeat("a", 40), Kind: KindMCPConfig}}, Skipped: []string{}}}
+	bad.Entries = []cacheEntry{{Tree: cf.Entries[0].Tree, Surfaces: []cacheSurface{{Path: "README", Mode: ModeRegular, ID: strings.Repeat("a", 40)}}, Skipped: []string{}}}
 	bad.Sum = entriesSum(bad.Entries, nil)
 	badKind, _ := json.Marshal(bad)
+	// A consistent file written under other surface declarations (an
+	// older mcp-guard, another client set): its entry lists no surface.
+	other := forged
+	other.Sum = entriesSum(other.Entries, nil)
+	other.Taxonomy = "0123456789abcdef"
+	otherTaxonomy, _ := json.Marshal(other)
 	for name, content := range map[string][]byte{
+		"taxonomy":  otherTaxonomy,
 		"garbage":   []byte("\x00\x01garbage"),
 		"truncated": good[:len(good)/2],
 		"checksum":  noSum,

@@ -63,6 +63,7 @@ import (
 	"time"
 
 	"github.com/mcp-guard/mcp-guard/internal/gitobj"
+	"github.com/mcp-guard/mcp-guard/surface"
 )
 
 // Errors callers branch on. Returned errors wrap them (use errors.Is).
@@ -228,6 +229,11 @@ func Open(dir string, opts ...Option) (*Repo, error) {
 	} else if !fi.IsDir() {
 		return nil, fmt.Errorf("open repository %s: not a directory", dir)
 	}
+	if surface.Empty() {
+		// A program that reads repositories without importing package
+		// client would see no surface and call every tree clean.
+		return nil, fmt.Errorf("open repository %s: no agent surfaces are declared (the program does not import package client)", dir)
+	}
 	eng := o.engine
 	if eng == EngineAuto {
 		eng = EngineInProcess
@@ -364,73 +370,12 @@ type Entry struct {
 	ID string
 }
 
-// Kind is the kind of surface: agentty's, and the files through which a
-// repository makes another agent client (or its CI) run code.
-type Kind int
-
-const (
-	KindMCPConfig Kind = iota + 1 // **/.agentty/mcp.json
-	KindHooks                     // **/.agentty/hooks.json
-	KindACPAgents                 // **/.agentty/acp-agents.json
-	KindPersona                   // **/.agentty/agents/*.md, **/.agents/agents/*.md, **/.claude/agents/*.md
-)
-
-// The kinds after KindLinkedDir (see pattern.go) are other clients'.
-const (
-	KindClaudeMCP      Kind = KindLinkedDir + 1 + iota // **/.mcp.json: Claude Code's project servers
-	KindClaudeSettings                                 // **/.claude/settings.json, **/.claude/settings.local.json
-	// KindCIWorkflow is a CI definition at the repository root:
-	// .github/workflows/*.yml|*.yaml and .gitlab-ci.yml.
-	KindCIWorkflow
-	KindGeminiSettings // **/.gemini/settings.json: Gemini CLI's workspace settings and servers
-	KindCodexConfig    // **/.codex/config.toml: Codex's project layer
-	KindCursorMCP      // **/.cursor/mcp.json: Cursor's project servers
-	KindVSCodeMCP      // **/.vscode/mcp.json: VS Code's workspace servers
-	KindVSCodeSettings // **/.vscode/settings.json
-	KindVSCodeTasks    // **/.vscode/tasks.json
-)
-
-// SurfacePatterns are the glob patterns (git `:(glob)` syntax) of every
-// surface file. History(nil) also watches the surface directories
-// themselves (see KindLinkedDir) and matches ignoring ASCII case.
-var SurfacePatterns = append([]string{
-	"**/.agentty/mcp.json",
-	"**/.agentty/hooks.json",
-	"**/.agentty/acp-agents.json",
-	"**/.agentty/agents/*.md",
-	"**/.agents/agents/*.md",
-	"**/.claude/agents/*.md",
-	"**/.mcp.json",
-	"**/.gemini/settings.json",
-	"**/.codex/config.toml",
-	"**/.cursor/mcp.json",
-	"**/.vscode/mcp.json",
-}, sharedOnlyPatterns...)
-
-// sharedOnlyPatterns are the surfaces that matter only when the repository
-// shares them (tracked, or untracked and about to be): a gitignored
-// `.claude/settings.local.json` is the user's own approval state, which
-// Claude Code writes there itself, CI reads only committed workflows, and
-// a gitignored `.vscode/settings.json` or `tasks.json` is the user's own
-// editor setup. The work tree does not list them when the ignore rules
-// hide them. (The other clients' server configs are surfaces ignored or
-// not: the client reads them anyway.)
-var sharedOnlyPatterns = []string{
-	"**/.claude/settings.json",
-	"**/.claude/settings.local.json",
-	"**/.vscode/settings.json",
-	"**/.vscode/tasks.json",
-	".github/workflows/*.yml",
-	".github/workflows/*.yaml",
-	".gitlab-ci.yml",
-}
-
 // Surface is one agentty surface found at a side. A symlink is reported
 // with Mode ModeSymlink: its target text is not configuration, and what
 // agentty would read through it is for the caller to decide.
 type Surface struct {
 	Entry
-	Kind Kind
+	Kind surface.Kind
 }
 
 // Change is one path whose entry differs between two sides. Old or New is

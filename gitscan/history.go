@@ -22,8 +22,8 @@ import (
 //
 // patterns are git `:(glob)` patterns (`**/.agentty/mcp.json`, `src/*.js`,
 // a plain path for itself and everything below it); nil means every agentty
-// surface, matched ignoring ASCII case like KindOf, including non-directory
-// entries where a surface directory belongs (KindLinkedDir).
+// surface, matched ignoring ASCII case like surface.Of, including non-directory
+// entries where a surface directory belongs (surface.KindLinkedDir).
 //
 // In a shallow clone the boundary commits in range are always reported with
 // Boundary set (their Changes are against the empty tree): what came before

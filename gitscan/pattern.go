@@ -3,188 +3,27 @@ package gitscan
 import (
 	"fmt"
 	"strings"
+
+	"github.com/mcp-guard/mcp-guard/surface"
 )
 
-// KindLinkedDir is a symlink (or any non-directory entry) standing where a
-// surface directory belongs: `.agentty`, `.agentty/agents`, `.agents`,
-// `.agents/agents`, `.claude` or `.claude/agents` at any depth. agentty
-// follows a symlinked `.agentty` directory, so the configuration it reads
-// then lives at the link's target; callers must treat such an entry as a
-// surface they cannot see into.
-const KindLinkedDir Kind = KindPersona + 1
-
-// String names the kind as the documentation does.
-func (k Kind) String() string {
-	switch k {
-	case KindMCPConfig:
-		return "mcp-config"
-	case KindHooks:
-		return "hooks"
-	case KindACPAgents:
-		return "acp-agents"
-	case KindPersona:
-		return "persona"
-	case KindLinkedDir:
-		return "linked-dir"
-	case KindClaudeMCP:
-		return "claude-mcp"
-	case KindClaudeSettings:
-		return "claude-settings"
-	case KindCIWorkflow:
-		return "ci-workflow"
-	case KindGeminiSettings:
-		return "gemini-settings"
-	case KindCodexConfig:
-		return "codex-config"
-	case KindCursorMCP:
-		return "cursor-mcp"
-	case KindVSCodeMCP:
-		return "vscode-mcp"
-	case KindVSCodeSettings:
-		return "vscode-settings"
-	case KindVSCodeTasks:
-		return "vscode-tasks"
-	}
-	return fmt.Sprintf("kind(%d)", int(k))
-}
-
-// surfaceDirPatterns are the directories whose replacement by a symlink
-// redirects agentty (see KindLinkedDir).
-var surfaceDirPatterns = []string{
-	"**/.agentty",
-	"**/.agentty/agents",
-	"**/.agents",
-	"**/.agents/agents",
-	"**/.claude",
-	"**/.claude/agents",
-	"**/.gemini",
-	"**/.codex",
-	"**/.cursor",
-	"**/.vscode",
-}
-
-// clientFiles are the other clients' files, by directory and name.
-var clientFiles = []struct {
-	dir, name string
-	kind      Kind
-}{
-	{".gemini", "settings.json", KindGeminiSettings},
-	{".codex", "config.toml", KindCodexConfig},
-	{".cursor", "mcp.json", KindCursorMCP},
-	{".vscode", "mcp.json", KindVSCodeMCP},
-	{".vscode", "settings.json", KindVSCodeSettings},
-	{".vscode", "tasks.json", KindVSCodeTasks},
-}
-
-// KindOf classifies a repository-relative, slash-separated path as an
-// agentty surface. Names are compared ignoring ASCII case, because a
-// checkout on a case-insensitive file system (macOS, Windows) serves
-// `.Agentty/MCP.json` to an agentty that opens `.agentty/mcp.json`; this
-// matches git's `:(icase)` pathspec magic, which History uses.
-//
-// KindOf never returns KindLinkedDir: whether a path is a linked directory
-// depends on its mode, which Surfaces checks (see isLinkedDirPath).
-func KindOf(path string) (Kind, bool) {
-	parts := strings.Split(path, "/")
-	n := len(parts)
-	if n >= 2 && asciiEqualFold(parts[n-2], ".agentty") {
-		switch {
-		case asciiEqualFold(parts[n-1], "mcp.json"):
-			return KindMCPConfig, true
-		case asciiEqualFold(parts[n-1], "hooks.json"):
-			return KindHooks, true
-		case asciiEqualFold(parts[n-1], "acp-agents.json"):
-			return KindACPAgents, true
-		}
-	}
-	if n >= 3 && asciiEqualFold(parts[n-2], "agents") && isPersonaRoot(parts[n-3]) &&
-		len(parts[n-1]) >= 3 && asciiEqualFold(parts[n-1][len(parts[n-1])-3:], ".md") {
-		return KindPersona, true
-	}
-	if asciiEqualFold(parts[n-1], ".mcp.json") {
-		return KindClaudeMCP, true
-	}
-	if n >= 2 && asciiEqualFold(parts[n-2], ".claude") &&
-		(asciiEqualFold(parts[n-1], "settings.json") || asciiEqualFold(parts[n-1], "settings.local.json")) {
-		return KindClaudeSettings, true
-	}
-	if n >= 2 {
-		for _, c := range clientFiles {
-			if asciiEqualFold(parts[n-2], c.dir) && asciiEqualFold(parts[n-1], c.name) {
-				return c.kind, true
-			}
-		}
-	}
-	if n == 1 && asciiEqualFold(parts[0], ".gitlab-ci.yml") {
-		return KindCIWorkflow, true
-	}
-	if n == 3 && asciiEqualFold(parts[0], ".github") && asciiEqualFold(parts[1], "workflows") &&
-		(hasSuffixFold(parts[2], ".yml") || hasSuffixFold(parts[2], ".yaml")) {
-		return KindCIWorkflow, true
-	}
-	return 0, false
-}
-
-// sharedOnly reports the kinds that are not surfaces when the ignore rules
-// hide them (see sharedOnlyPatterns).
-func sharedOnly(k Kind) bool {
-	return k == KindClaudeSettings || k == KindCIWorkflow || k == KindVSCodeSettings || k == KindVSCodeTasks
-}
-
-func hasSuffixFold(s, suffix string) bool {
-	return len(s) >= len(suffix) && asciiEqualFold(s[len(s)-len(suffix):], suffix)
-}
-
-func isPersonaRoot(s string) bool {
-	return asciiEqualFold(s, ".agentty") || asciiEqualFold(s, ".agents") || asciiEqualFold(s, ".claude")
-}
-
-// isClientDir reports another client's directory (see clientFiles).
-func isClientDir(s string) bool {
-	for _, c := range clientFiles {
-		if asciiEqualFold(s, c.dir) {
-			return true
-		}
-	}
-	return false
-}
-
-// isLinkedDirPath reports whether path names a surface directory (see
-// KindLinkedDir), ignoring ASCII case like KindOf.
-func isLinkedDirPath(path string) bool {
-	parts := strings.Split(path, "/")
-	n := len(parts)
-	if isPersonaRoot(parts[n-1]) || isClientDir(parts[n-1]) {
-		return true
-	}
-	return n >= 2 && asciiEqualFold(parts[n-1], "agents") && isPersonaRoot(parts[n-2])
-}
-
-// isSurfaceEntry is the predicate behind Surfaces and History(nil).
-func isSurfaceEntry(path string, mode Mode) (Kind, bool) {
+// isSurfaceEntry is the predicate behind Surfaces and History(nil): the
+// surface registry's kind for a file, KindLinkedDir for a non-directory
+// entry where a declared surface directory belongs.
+func isSurfaceEntry(path string, mode Mode) (surface.Kind, bool) {
 	if mode == ModeTree {
 		return 0, false
 	}
-	if k, ok := KindOf(path); ok {
+	if k, ok := surface.Of(path); ok {
 		return k, true
 	}
-	if isLinkedDirPath(path) {
-		return KindLinkedDir, true
+	if surface.LinkedDir(path) {
+		return surface.KindLinkedDir, true
 	}
 	return 0, false
 }
 
-func asciiEqualFold(a, b string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := 0; i < len(a); i++ {
-		if lowerASCII(a[i]) != lowerASCII(b[i]) {
-			return false
-		}
-	}
-	return true
-}
+func asciiEqualFold(a, b string) bool { return surface.EqualFold(a, b) }
 
 func lowerASCII(c byte) byte {
 	if c >= 'A' && c <= 'Z' {
@@ -239,7 +78,7 @@ func newMatcher(patterns []string) (*matcher, error) {
 func (m *matcher) pathspecs() []string {
 	var out []string
 	if m.surfaces {
-		for _, p := range append(append([]string(nil), SurfacePatterns...), surfaceDirPatterns...) {
+		for _, p := range append(surface.Patterns(true), surface.DirPatterns()...) {
 			out = append(out, ":(glob,icase)"+p)
 		}
 		return out
@@ -254,14 +93,8 @@ func (m *matcher) pathspecs() []string {
 // ignore rules hide them: every surface but the shared-only ones.
 func ignoredSurfacePathspecs() []string {
 	var out []string
-	for _, p := range (&matcher{surfaces: true}).pathspecs() {
-		shared := false
-		for _, q := range sharedOnlyPatterns {
-			shared = shared || p == ":(glob,icase)"+q
-		}
-		if !shared {
-			out = append(out, p)
-		}
+	for _, p := range append(surface.Patterns(false), surface.DirPatterns()...) {
+		out = append(out, ":(glob,icase)"+p)
 	}
 	return out
 }

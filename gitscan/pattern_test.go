@@ -5,51 +5,54 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/surface"
 )
 
 func TestKindOf(t *testing.T) {
-	for path, want := range map[string]Kind{
-		".agentty/mcp.json":              KindMCPConfig,
-		"a/b/.agentty/mcp.json":          KindMCPConfig,
-		"x/.AGENTTY/MCP.JSON":            KindMCPConfig,
-		".agentty/hooks.json":            KindHooks,
-		"p/.agentty/acp-agents.json":     KindACPAgents,
-		".agentty/agents/r.md":           KindPersona,
-		"a/.agents/agents/r.md":          KindPersona,
-		".claude/agents/x.MD":            KindPersona,
-		".claude/agents/.md":             KindPersona,
+	for path, want := range map[string]surface.Kind{
+		".agentty/mcp.json":              client.KindMCPConfig,
+		"a/b/.agentty/mcp.json":          client.KindMCPConfig,
+		"x/.AGENTTY/MCP.JSON":            client.KindMCPConfig,
+		".agentty/hooks.json":            client.KindHooks,
+		"p/.agentty/acp-agents.json":     client.KindACPAgents,
+		".agentty/agents/r.md":           client.KindPersona,
+		"a/.agents/agents/r.md":          client.KindPersona,
+		".claude/agents/x.MD":            client.KindPersona,
+		".claude/agents/.md":             client.KindPersona,
 		".agentty/mcp.json.bak":          0,
 		".agentty/sub/mcp.json":          0,
 		"agentty/mcp.json":               0,
 		".claude/agents/sub/x.md":        0,
-		".claude/settings.json":          KindClaudeSettings,
-		"a/.Claude/Settings.Local.JSON":  KindClaudeSettings,
+		".claude/settings.json":          client.KindClaudeSettings,
+		"a/.Claude/Settings.Local.JSON":  client.KindClaudeSettings,
 		".claude/settings.json.bak":      0,
 		".claude/sub/settings.json":      0,
 		"settings.json":                  0,
-		".mcp.json":                      KindClaudeMCP,
-		"a/b/.MCP.json":                  KindClaudeMCP,
+		".mcp.json":                      client.KindClaudeMCP,
+		"a/b/.MCP.json":                  client.KindClaudeMCP,
 		"mcp.jsonx":                      0,
 		"a.mcp.json":                     0,
-		".github/workflows/ci.yml":       KindCIWorkflow,
-		".GitHub/Workflows/Release.YAML": KindCIWorkflow,
+		".github/workflows/ci.yml":       surface.KindCIWorkflow,
+		".GitHub/Workflows/Release.YAML": surface.KindCIWorkflow,
 		".github/workflows/sub/ci.yml":   0,
 		"sub/.github/workflows/ci.yml":   0,
 		".github/workflows/ci.yml.txt":   0,
 		".github/ci.yml":                 0,
-		".gitlab-ci.yml":                 KindCIWorkflow,
-		".gemini/settings.json":          KindGeminiSettings,
-		"a/b/.GEMINI/Settings.json":      KindGeminiSettings,
+		".gitlab-ci.yml":                 surface.KindCIWorkflow,
+		".gemini/settings.json":          client.KindGeminiSettings,
+		"a/b/.GEMINI/Settings.json":      client.KindGeminiSettings,
 		".gemini/settings.json.bak":      0,
 		".gemini/x/settings.json":        0,
-		".codex/config.toml":             KindCodexConfig,
-		"p/.Codex/CONFIG.TOML":           KindCodexConfig,
+		".codex/config.toml":             client.KindCodexConfig,
+		"p/.Codex/CONFIG.TOML":           client.KindCodexConfig,
 		".codex/config.json":             0,
-		".cursor/mcp.json":               KindCursorMCP,
-		"w/.cursor/MCP.json":             KindCursorMCP,
-		".vscode/mcp.json":               KindVSCodeMCP,
-		".vscode/settings.json":          KindVSCodeSettings,
-		"x/y/.VSCode/tasks.JSON":         KindVSCodeTasks,
+		".cursor/mcp.json":               client.KindCursorMCP,
+		"w/.cursor/MCP.json":             client.KindCursorMCP,
+		".vscode/mcp.json":               client.KindVSCodeMCP,
+		".vscode/settings.json":          client.KindVSCodeSettings,
+		"x/y/.VSCode/tasks.JSON":         client.KindVSCodeTasks,
 		".vscode/launch.json":            0,
 		"vscode/tasks.json":              0,
 		".vscode/sub/tasks.json":         0,
@@ -62,14 +65,14 @@ func TestKindOf(t *testing.T) {
 		"x/.claude/agents/y.md/z":        0,
 		".agentty/agents/deep/dir.md":    0,
 	} {
-		k, ok := KindOf(path)
+		k, ok := surface.Of(path)
 		if ok != (want != 0) || k != want {
-			t.Errorf("KindOf(%q) = %v %v, want %v", path, k, ok, want)
+			t.Errorf("surface.Of(%q) = %v %v, want %v", path, k, ok, want)
 		}
 	}
 	for path, want := range map[string]bool{".agentty": true, "a/.Claude": true, ".agents/agents": true, ".claude/agents": true, "agents": false, "x/agents": false, ".agentty/mcp.json": false} {
-		if got := isLinkedDirPath(path); got != want {
-			t.Errorf("isLinkedDirPath(%q) = %v", path, got)
+		if got := surface.LinkedDir(path); got != want {
+			t.Errorf("surface.LinkedDir(%q) = %v", path, got)
 		}
 	}
 }
@@ -99,7 +102,7 @@ func TestPathspecMatchAgreesWithGit(t *testing.T) {
 		"lib/\\[x].js", "q[?]r", "[a-c]*/*", "[!a]*.txt", "**", "*", "a/**", "**/c", "d/.claude/agents/[[:alpha:]].md",
 		"src/?.js", "**/**/c.js", "a/b/**/d",
 	}
-	patterns = append(patterns, SurfacePatterns...)
+	patterns = append(patterns, surface.Patterns(true)...)
 	for _, icase := range []bool{false, true} {
 		for _, pat := range patterns {
 			magic := ":(glob)"
@@ -120,6 +123,44 @@ func TestPathspecMatchAgreesWithGit(t *testing.T) {
 				t.Errorf("pattern %q icase=%v:\n%s", pat, icase, diffLines(want, got))
 			}
 		}
+	}
+}
+
+// TestSurfaceOfAgreesWithGit holds the surface registry's own matcher
+// (surface.Of, on every hook's path) to git's `:(glob,icase)` reading of
+// the registered patterns, which History hands git.
+func TestSurfaceOfAgreesWithGit(t *testing.T) {
+	needGit(t)
+	env := testEnv(t)
+	dir := gitInit(t, env)
+	paths := []string{
+		".agentty/mcp.json", "a/.agentty/mcp.json", "A/.AGENTTY/MCP.json", ".agentty/hooks.JSON", "x/.agentty/acp-agents.json",
+		".claude/agents/x.md", "d/.claude/agents/y.MD", "d/.claude/agents/sub/z.md", ".claude/agentsx/q.md", ".agents/agents/.md",
+		".mcp.json", "a/.MCP.json", "a.mcp.json", ".claude/settings.local.json", "q/.Claude/Settings.json", ".claude/settings.jsonx",
+		".github/workflows/ci.yml", ".github/workflows/a/b.yml", "x/.github/workflows/c.yml", ".GitHub/Workflows/R.YAML", ".gitlab-ci.yml", "a/.gitlab-ci.yml",
+		".gemini/settings.json", "a/.Gemini/settings.json", ".codex/config.toml", "b/.cursor/mcp.json", ".vscode/mcp.json", "c/.vscode/tasks.json",
+		".vscode/settings.json", "e/.vscode/x", "src/a.js", "README.md", "mcp.json", "agents/x.md",
+	}
+	var idx strings.Builder
+	for _, p := range paths {
+		fmt.Fprintf(&idx, "100644 %s\t%s\n", strings.Repeat("e", 40), p)
+	}
+	run(t, env, dir, []byte(idx.String()), "update-index", "--add", "--index-info")
+	args := []string{"ls-files", "-z", "--"}
+	for _, p := range surface.Patterns(true) {
+		args = append(args, ":(glob,icase)"+p)
+	}
+	want := splitZ([]byte(run(t, env, dir, nil, args...)))
+	sort.Strings(want)
+	var got []string
+	for _, p := range paths {
+		if _, ok := surface.Of(p); ok {
+			got = append(got, p)
+		}
+	}
+	sort.Strings(got)
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("surface.Of against git:\n%s", diffLines(want, got))
 	}
 }
 

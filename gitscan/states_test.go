@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/mcp-guard/mcp-guard/client"
 )
 
 // smallRepo makes a repository with two commits touching surfaces.
@@ -87,7 +89,7 @@ func TestUnbornHead(t *testing.T) {
 			t.Errorf("%v: changes unborn..index: %+v %v", e, ch, err)
 		}
 		s, _, err := r.Surfaces(WorkTree)
-		if err != nil || len(s) != 1 || s[0].Kind != KindMCPConfig {
+		if err != nil || len(s) != 1 || s[0].Kind != client.KindMCPConfig {
 			t.Errorf("%v: work tree surfaces: %+v %v", e, s, err)
 		}
 		if h, err := r.History(context.Background(), Empty, head, nil); err != nil || len(h) != 0 {

@@ -6,11 +6,13 @@ import (
 	"io/fs"
 	"sort"
 	"strings"
+
+	"github.com/mcp-guard/mcp-guard/surface"
 )
 
 // Surfaces lists every agentty surface at side, sorted by path: the files
-// KindOf recognises at any depth, plus non-directory entries standing where
-// a surface directory belongs (KindLinkedDir). Symlinks are reported with
+// surface.Of recognises at any depth, plus non-directory entries standing where
+// a surface directory belongs (surface.KindLinkedDir). Symlinks are reported with
 // ModeSymlink and never followed. Submodules (gitlinks) are not entered:
 // their paths are returned in skipped, as are untracked nested
 // repositories in the work tree. FIFOs, devices and sockets are invisible
@@ -127,10 +129,10 @@ func (r *Repo) SetDependencies(side Side, key string, paths []string) {
 }
 
 // IsSurface reports whether an entry is an agentty surface, and of which
-// kind: KindOf for files, KindLinkedDir for a non-directory entry where a
+// kind: surface.Of for files, surface.KindLinkedDir for a non-directory entry where a
 // surface directory belongs. A change to a surface (either side of it) is
 // what callers must never take for "nothing relevant changed".
-func IsSurface(e Entry) (Kind, bool) { return isSurfaceEntry(e.Path, e.Mode) }
+func IsSurface(e Entry) (surface.Kind, bool) { return isSurfaceEntry(e.Path, e.Mode) }
 
 // maxDeriveReads bounds the pruned comparison used to derive a tree's
 // surfaces from a cached one: past it, listing the tree is cheaper.

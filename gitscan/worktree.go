@@ -286,7 +286,7 @@ func walkWorktree(top, commonDir string, idx []indexEntry, env []string, surface
 				if t&fs.ModeSymlink != 0 {
 					mode = ModeSymlink
 				}
-				if k, ok := isSurfaceEntry(p, mode); ok && surfaces && !sharedOnly(k) {
+				if k, ok := isSurfaceEntry(p, mode); ok && surfaces && !k.Spec().SharedOnly {
 					ignored = append(ignored, p)
 				}
 			}

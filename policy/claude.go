@@ -6,6 +6,7 @@ import (
 	"path"
 	"strings"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -32,6 +33,10 @@ var (
 // parse makes it say so (MG707).
 var claudeMentions = append([]string{"enableAllProjectMcpServers", "enabledMcpjsonServers", "hooks", "env"},
 	append(append([]string(nil), claudeCommandKeys...), claudeCommandObjects...)...)
+
+func init() {
+	declareContent(client.KindClaudeSettings, contentRule{check: func(f File, _ Options) []trust.Finding { return checkClaudeSettings(f) }, mg707: true})
+}
 
 // checkClaudeSettings reports what a repository's Claude Code settings
 // file makes Claude Code run or approve.

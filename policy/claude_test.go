@@ -7,23 +7,24 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/surface"
 )
 
 func settings(json string) File {
-	return File{Path: ".claude/settings.json", Kind: gitscan.KindClaudeSettings, Data: []byte(json)}
+	return File{Path: ".claude/settings.json", Kind: client.KindClaudeSettings, Data: []byte(json)}
 }
 
 func localSettings(json string) File {
-	return File{Path: "app/.claude/settings.local.json", Kind: gitscan.KindClaudeSettings, Data: []byte(json)}
+	return File{Path: "app/.claude/settings.local.json", Kind: client.KindClaudeSettings, Data: []byte(json)}
 }
 
 func workflow(yaml string) File {
-	return File{Path: ".github/workflows/ci.yml", Kind: gitscan.KindCIWorkflow, Data: []byte(yaml)}
+	return File{Path: ".github/workflows/ci.yml", Kind: surface.KindCIWorkflow, Data: []byte(yaml)}
 }
 
 func gitlabCI(yaml string) File {
-	return File{Path: ".gitlab-ci.yml", Kind: gitscan.KindCIWorkflow, Data: []byte(yaml)}
+	return File{Path: ".gitlab-ci.yml", Kind: surface.KindCIWorkflow, Data: []byte(yaml)}
 }
 
 // step is a one-job workflow with the given steps (YAML, indented by 6).
@@ -141,9 +142,9 @@ func FuzzCIWorkflow(f *testing.F) {
 	f.Add([]byte("a: &a [*a]\n"))
 	f.Add([]byte("x: &x {<<: *x}\njobs: *x\n"))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		_ = CheckFile(File{Path: ".github/workflows/x.yml", Kind: gitscan.KindCIWorkflow, Data: data}, Options{})
-		_ = CheckFile(File{Path: ".gitlab-ci.yml", Kind: gitscan.KindCIWorkflow, Data: data}, Options{})
-		_ = CheckFile(File{Path: ".claude/settings.json", Kind: gitscan.KindClaudeSettings, Data: data}, Options{})
+		_ = CheckFile(File{Path: ".github/workflows/x.yml", Kind: surface.KindCIWorkflow, Data: data}, Options{})
+		_ = CheckFile(File{Path: ".gitlab-ci.yml", Kind: surface.KindCIWorkflow, Data: data}, Options{})
+		_ = CheckFile(File{Path: ".claude/settings.json", Kind: client.KindClaudeSettings, Data: data}, Options{})
 	})
 }
 
@@ -169,7 +170,7 @@ func TestPairedFiles(t *testing.T) {
 		}
 		for _, c := range cs {
 			n++
-			kind, ok := gitscan.KindOf(c.Path)
+			kind, ok := surface.Of(c.Path)
 			if !ok {
 				t.Fatalf("%s: %s is no surface", c.Name, c.Path)
 			}

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 
-	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -21,6 +23,18 @@ import (
 // Gemini CLI rejects runs nothing, so its parse error is no finding; a
 // BOM, which Gemini CLI rejects, is skipped here: that reports more, never
 // less.
+
+// The other clients' content rules: Gemini CLI's settings (its own reader
+// reports why it fails on them), VS Code's settings and tasks; Cursor's
+// and VS Code's server configs have no content rule, but one that cannot
+// be read is MG718.
+func init() {
+	declareContent(client.KindGeminiSettings, contentRule{check: func(f File, _ Options) []trust.Finding { return checkGeminiSettings(f) }, ownParse: true})
+	declareContent(client.KindVSCodeSettings, contentRule{check: func(f File, _ Options) []trust.Finding { return checkVSCodeSettings(f) }})
+	declareContent(client.KindVSCodeTasks, contentRule{check: func(f File, _ Options) []trust.Finding { return checkVSCodeTasks(f) }})
+	declareContent(client.KindCursorMCP, contentRule{})
+	declareContent(client.KindVSCodeMCP, contentRule{})
+}
 
 // checkGeminiSettings reports what a repository's Gemini CLI workspace
 // settings switch on or off.
@@ -247,35 +261,21 @@ func listShown(items []string, max int) string {
 	return strings.Join(items, ", ")
 }
 
-// clientDirs are the other clients' directories a symlink may stand for.
-var clientDirs = map[string]string{".gemini": "Gemini CLI", ".codex": "Codex", ".cursor": "Cursor", ".vscode": "VS Code"}
-
 // linkedClientDir is MG718 for a symlink where a client's directory
 // belongs: the client reads its configuration wherever it points.
 func linkedClientDir(p, verb string) (trust.Finding, bool) {
-	client, ok := clientDirs[strings.ToLower(path.Base(p))]
-	if !ok {
-		return trust.Finding{}, false
+	owners := surface.DirClients(p)
+	if len(owners) == 0 || slices.Contains(owners, string(client.Agentty)) {
+		return trust.Finding{}, false // agentty's rules (MG305, MG503)
 	}
+	c := client.Lookup(client.ID(owners[0]))
 	return trust.NewFinding("MG718", p, fileStart, "", "",
-		fmt.Sprintf("the %s directory is a symlink (%s): %s reads its configuration wherever it points, which mcp-guard does not follow", path.Base(p), verb, client)), true
+		fmt.Sprintf("the %s directory is a symlink (%s): %s reads its configuration wherever it points, which mcp-guard does not follow", path.Base(p), verb, c.Title())), true
 }
 
 // otherClient reports the kinds another client (or CI) reads: MG305, about
 // what agentty follows, does not apply to them; their content is checked
 // as the client reads it (through the link).
-func otherClient(k gitscan.Kind) bool {
-	switch k {
-	case gitscan.KindClaudeMCP, gitscan.KindClaudeSettings, gitscan.KindCIWorkflow,
-		gitscan.KindGeminiSettings, gitscan.KindCodexConfig, gitscan.KindCursorMCP,
-		gitscan.KindVSCodeMCP, gitscan.KindVSCodeSettings, gitscan.KindVSCodeTasks:
-		return true
-	}
-	return false
-}
-
-// kindClient names the client that reads a kind, for MG718.
-var kindClient = map[gitscan.Kind]string{
-	gitscan.KindGeminiSettings: "Gemini CLI", gitscan.KindCodexConfig: "Codex", gitscan.KindCursorMCP: "Cursor",
-	gitscan.KindVSCodeMCP: "VS Code", gitscan.KindVSCodeSettings: "VS Code", gitscan.KindVSCodeTasks: "VS Code",
+func otherClient(k surface.Kind) bool {
+	return k.Role() == surface.CI || (k.Client() != "" && k.Client() != string(client.Agentty))
 }

@@ -15,6 +15,10 @@ import (
 // place mcp-guard reads Codex's TOML; each reason it gives for Codex
 // stopping becomes an MG716 at its position.
 
+func init() {
+	declareContent(client.KindCodexConfig, contentRule{check: func(f File, _ Options) []trust.Finding { return checkCodexConfig(f) }, ownParse: true, noServers: true})
+}
+
 // checkCodexConfig is MG716 for a project config Codex fails on.
 func checkCodexConfig(f File) []trust.Finding {
 	cfg := client.Lookup(client.Codex).Parse(f.Path, f.Data)

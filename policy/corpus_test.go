@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -39,7 +39,7 @@ func TestCorpus(t *testing.T) {
 			t.Fatal(err)
 		}
 		// What a scan of a directory holding only this file reports.
-		findings := CheckFile(File{Path: ".agentty/mcp.json", Kind: gitscan.KindMCPConfig, Data: data}, Options{})
+		findings := CheckFile(File{Path: ".agentty/mcp.json", Kind: client.KindMCPConfig, Data: data}, Options{})
 		SortFindings(findings)
 		seen := map[string]bool{}
 		var rules []string

@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/client"
-	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -17,21 +17,17 @@ import (
 // trailing commas tolerated for every JSON dialect (a lenient reader only
 // finds more servers to compare), TOML through the client model's Codex reader.
 
-// serverConfigKinds are the kinds that define servers, with the client
-// that reads each and the key its servers are under.
-var serverConfigKinds = map[gitscan.Kind]struct{ client, key string }{
-	gitscan.KindMCPConfig:      {"agentty", "mcpServers"},
-	gitscan.KindClaudeMCP:      {"Claude Code", "mcpServers"},
-	gitscan.KindGeminiSettings: {"Gemini CLI", "mcpServers"},
-	gitscan.KindCursorMCP:      {"Cursor", "mcpServers"},
-	gitscan.KindVSCodeMCP:      {"VS Code", "servers"},
-	gitscan.KindCodexConfig:    {"Codex", ""},
-}
+// IsServerConfig reports the kinds CrossClient reads: every client's
+// project config (surface.Config), as the client declares it.
+func IsServerConfig(k surface.Kind) bool { return k.Role() == surface.Config }
 
-// IsServerConfig reports the kinds CrossClient reads.
-func IsServerConfig(k gitscan.Kind) bool {
-	_, ok := serverConfigKinds[k]
-	return ok
+// kindClient is the client model of a kind's client, nil for CI and a
+// linked directory.
+func kindClient(k surface.Kind) client.Client {
+	if id := k.Client(); id != "" {
+		return client.Lookup(client.ID(id))
+	}
+	return nil
 }
 
 // runsAt is what one server runs, and where it is defined.
@@ -51,7 +47,7 @@ func CrossClient(files []File) []trust.Finding {
 	}
 	byDir := map[string][]cfg{}
 	for _, f := range files {
-		if _, ok := serverConfigKinds[f.Kind]; !ok || f.Err != nil || f.Data == nil {
+		if !IsServerConfig(f.Kind) || f.Err != nil || f.Data == nil {
 			continue
 		}
 		if s := serverRuns(f); len(s) > 0 {
@@ -81,74 +77,45 @@ func CrossClient(files []File) []trust.Finding {
 				}
 				out = append(out, trust.NewFinding("MG717", c.f.Path, b.pos, n, "",
 					fmt.Sprintf("server %s runs %s for %s here but %s for %s (%s): a review of it in one client says nothing about what the other runs",
-						quote(n), quote(b.runs), serverConfigKinds[c.f.Kind].client, quote(a.servers[n].runs), serverConfigKinds[a.f.Kind].client, a.f.Path)))
+						quote(n), quote(b.runs), kindClient(c.f.Kind).Title(), quote(a.servers[n].runs), kindClient(a.f.Kind).Title(), a.f.Path)))
 			}
 		}
 	}
 	return out
 }
 
-// configBase is the directory a config belongs to: the one holding
-// .mcp.json, or holding the client's directory.
-func configBase(p string, k gitscan.Kind) string {
-	d := path.Dir(p)
-	if k != gitscan.KindClaudeMCP {
+// configBase is the directory a config belongs to: the one its client
+// is launched in (the config's declared file, `.mcp.json` or
+// `.gemini/settings.json`, is below it).
+func configBase(p string, k surface.Kind) string {
+	d := p
+	for range strings.Count(k.Spec().File(), "/") + 1 {
 		d = path.Dir(d)
 	}
 	return d
 }
 
-// serverRuns reads what each server of a config runs.
+// serverRuns reads what each server of a config runs, through its
+// client's own reader (client.Client.Parse: the one reader of the file).
 func serverRuns(f File) map[string]runsAt {
+	c := kindClient(f.Kind)
+	if c == nil {
+		return nil
+	}
+	cfg := c.Parse(f.Path, f.Data)
+	if cfg.Err != nil {
+		return nil
+	}
 	out := map[string]runsAt{}
-	if f.Kind == gitscan.KindCodexConfig {
-		cfg := client.Lookup(client.Codex).Parse(f.Path, f.Data)
-		if cfg.Err != nil {
-			return nil
-		}
-		for _, sv := range cfg.Servers {
-			var words []string
-			if sv.Command != "" {
-				words = append(append(words, sv.Command), sv.SpawnArgs()...)
-			} else if sv.URL != "" {
-				words = append(words, sv.URL)
-			}
-			if len(words) > 0 {
-				out[sv.Name] = runsAt{normalizeRuns(words), sv.NamePos}
-			}
-		}
-		return out
-	}
-	root, err := decodePositioned(stripJSONC(f.Data, true))
-	if err != nil {
-		return nil
-	}
-	servers, ok := root.get(serverConfigKinds[f.Kind].key)
-	if !ok && f.Kind == gitscan.KindMCPConfig {
-		servers, ok = root.get("servers") // agentty takes either
-	}
-	if !ok || servers.val.kind != 'o' {
-		return nil
-	}
-	for _, s := range servers.val.resolved() {
+	for _, sv := range cfg.Servers {
 		var words []string
-		if c, ok := s.val.get("command"); ok && c.val.kind == 's' {
-			words = append(words, c.val.str)
-			if a, ok := s.val.get("args"); ok && a.val.kind == 'a' {
-				for _, e := range a.val.elems {
-					words = append(words, e.str)
-				}
-			}
-		} else {
-			for _, k := range []string{"url", "httpUrl", "serverUrl"} {
-				if u, ok := s.val.get(k); ok && u.val.kind == 's' {
-					words = append(words, u.val.str)
-					break
-				}
-			}
+		if sv.Command != "" {
+			words = append(append(words, sv.Command), sv.SpawnArgs()...)
+		} else if sv.URL != "" {
+			words = append(words, sv.URL)
 		}
 		if len(words) > 0 {
-			out[s.key] = runsAt{normalizeRuns(words), s.keyPos}
+			out[sv.Name] = runsAt{normalizeRuns(words), sv.NamePos}
 		}
 	}
 	return out

@@ -8,7 +8,8 @@ import (
 	"path"
 	"strings"
 
-	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -17,7 +18,7 @@ type File struct {
 	// Path is repository-relative (or relative to the scanned directory),
 	// slash-separated.
 	Path string
-	Kind gitscan.Kind
+	Kind surface.Kind
 	// Data is the content agentty would read. For a symlink that stays
 	// inside the repository it is the target's content; nil when it could
 	// not be read (Err says why) or for a linked directory.
@@ -34,13 +35,49 @@ type File struct {
 // ErrOutside reports a symlink leading out of the scanned directory.
 var ErrOutside = errors.New("a symlink leads outside the scanned directory: mcp-guard does not follow it")
 
-// serverDialects are the dialects of the client configs whose servers a
-// plain-directory scan checks (Codex's TOML is read by package client).
-var serverDialects = map[gitscan.Kind]*trust.Dialect{
-	gitscan.KindClaudeMCP:      trust.ClaudeCode,
-	gitscan.KindCursorMCP:      trust.Cursor,
-	gitscan.KindVSCodeMCP:      trust.VSCode,
-	gitscan.KindGeminiSettings: trust.GeminiCLI,
+// contentRule is what a rules file says about one kind of surface.
+type contentRule struct {
+	// check finds what the file's content switches on or runs (nil: no
+	// rule reads it, but one that cannot be read is still reported).
+	check func(File, Options) []trust.Finding
+	// mg707: an unreadable file is MG707 (CI, Claude Code's settings, the
+	// files whose rules predate MG718), not MG718.
+	mg707 bool
+	// ownParse: the rule reports why the client fails on the file itself
+	// (Codex's MG716, Gemini CLI's settings), so a plain-directory scan
+	// adds neither the client reader's parse findings nor, when noServers
+	// is set too, the server rules.
+	ownParse, noServers bool
+}
+
+// contentRules are declared by the rules files (policy/claude.go, …) in
+// their init, one per kind they check.
+var contentRules = map[surface.Kind]contentRule{}
+
+func declareContent(k surface.Kind, r contentRule) {
+	if _, dup := contentRules[k]; dup || k == 0 {
+		panic("policy: content rules for " + k.String() + " declared twice")
+	}
+	contentRules[k] = r
+}
+
+// ClientContent reports the surfaces of the clients other than agentty and
+// of CI whose content CheckContent reads (or reports unreadable).
+func ClientContent(k surface.Kind) bool {
+	_, ok := contentRules[k]
+	return ok && otherClient(k)
+}
+
+// OwnParse reports the kinds whose rules file reports why the client
+// fails on the file itself (Codex's MG716): the client reader's parse
+// findings are not reported again.
+func OwnParse(k surface.Kind) bool { return contentRules[k].ownParse && contentRules[k].noServers }
+
+func init() {
+	declareContent(client.KindHooks, contentRule{check: func(f File, _ Options) []trust.Finding { return checkHooks(f) }})
+	declareContent(client.KindACPAgents, contentRule{check: checkACPAgents})
+	declareContent(client.KindPersona, contentRule{check: func(f File, _ Options) []trust.Finding { return trust.PersonaFindings(f.Path, f.Data) }})
+	declareContent(surface.KindCIWorkflow, contentRule{check: func(f File, _ Options) []trust.Finding { return checkCIWorkflow(f) }, mg707: true})
 }
 
 // CheckFile returns every finding of one surface read from a plain
@@ -51,7 +88,7 @@ var serverDialects = map[gitscan.Kind]*trust.Dialect{
 // CheckContent.
 func CheckFile(f File, opts Options) []trust.Finding {
 	var out []trust.Finding
-	if f.Kind == gitscan.KindLinkedDir {
+	if f.Kind == surface.KindLinkedDir {
 		if lf, ok := linkedClientDir(f.Path, "present"); ok {
 			return append(out, lf)
 		}
@@ -59,11 +96,11 @@ func CheckFile(f File, opts Options) []trust.Finding {
 	if f.Symlink && !otherClient(f.Kind) {
 		out = append(out, symlinkedFile(f))
 	}
-	if f.Kind == gitscan.KindLinkedDir {
+	if f.Kind == surface.KindLinkedDir {
 		return out
 	}
 	switch f.Kind {
-	case gitscan.KindMCPConfig:
+	case client.KindMCPConfig:
 		if dir := path.Dir(f.Path); !strings.EqualFold(dir, ".agentty") {
 			out = append(out, NestedConfig(f.Path, path.Dir(dir)))
 		}
@@ -77,13 +114,14 @@ func CheckFile(f File, opts Options) []trust.Finding {
 		out = append(out, cfg.Findings...)
 		out = append(out, CheckServers(cfg, opts)...)
 		return out
-	case gitscan.KindClaudeMCP, gitscan.KindCursorMCP, gitscan.KindVSCodeMCP, gitscan.KindGeminiSettings:
+	default:
 		// A plain directory: the other clients' servers go through the
-		// same server rules, read in their client's dialect (in a
+		// same server rules, read by their client's own reader (in a
 		// repository, scan takes them from project, which does the same).
-		if f.Err == nil && f.Data != nil {
-			cfg := trust.ParseDialect(f.Path, f.Data, trust.ScopeProject, serverDialects[f.Kind])
-			if f.Kind != gitscan.KindGeminiSettings {
+		r := contentRules[f.Kind]
+		if f.Kind.Role() == surface.Config && !r.noServers && f.Err == nil && f.Data != nil {
+			cfg := kindClient(f.Kind).Parse(f.Path, f.Data)
+			if !r.ownParse {
 				out = append(out, cfg.Findings...)
 			}
 			out = append(out, CheckServers(cfg, opts)...)
@@ -111,7 +149,7 @@ func symlinkedFile(f File) trust.Finding {
 		target = " (to " + quote(f.Target) + ")"
 	}
 	msg := fmt.Sprintf("%s is a symlink%s: agentty follows it and reads the target's bytes", f.Path, target)
-	if f.Kind == gitscan.KindLinkedDir {
+	if f.Kind == surface.KindLinkedDir {
 		msg = fmt.Sprintf("%s is a symlink%s where agentty expects a directory: agentty follows it, so what it reads there is outside the reviewed tree", f.Path, target)
 	}
 	return trust.NewFinding("MG305", f.Path, fileStart, "", "", msg)
@@ -141,22 +179,22 @@ func NestedConfig(p, launchDir string) trust.Finding {
 // directory). verb says what happened to it ("present", "added",
 // "changed"); err, when not nil, why it cannot be read. ok is false for an
 // MCP configuration, which has findings of its own.
-func SurfaceFinding(p string, kind gitscan.Kind, verb string, err error) (f trust.Finding, ok bool) {
+func SurfaceFinding(p string, kind surface.Kind, verb string, err error) (f trust.Finding, ok bool) {
 	unreadable := ""
 	if err != nil {
 		unreadable = "; it cannot be read: " + err.Error()
 	}
 	switch kind {
-	case gitscan.KindHooks:
+	case client.KindHooks:
 		return trust.NewFinding("MG501", p, fileStart, "", "",
 			"project hooks "+verb+": agentty runs their shell commands on tool calls once the file's hash is approved, and the hash does not cover the scripts they run"+unreadable), true
-	case gitscan.KindACPAgents:
+	case client.KindACPAgents:
 		return trust.NewFinding("MG502", p, fileStart, "", "",
 			"project ACP agents "+verb+": agentty runs them with no content approval at all when AGENTTY_ACP_ALLOW_PROJECT is on"+unreadable), true
-	case gitscan.KindPersona:
+	case client.KindPersona:
 		return trust.NewFinding("MG503", p, fileStart, "", "",
 			"agent persona "+verb+": its prompt and tool list steer the agent"+unreadable), true
-	case gitscan.KindLinkedDir:
+	case surface.KindLinkedDir:
 		if lf, ok := linkedClientDir(p, verb); ok {
 			return lf, true
 		}
@@ -186,38 +224,22 @@ func HookScriptChanged(p, script string) trust.Finding {
 // adds nothing for an MCP configuration (see CheckServers) or a file that
 // could not be read.
 func CheckContent(f File, opts Options) []trust.Finding {
-	if f.Err != nil && (f.Kind == gitscan.KindClaudeSettings || f.Kind == gitscan.KindCIWorkflow) {
+	r, declared := contentRules[f.Kind]
+	if f.Err != nil && r.mg707 {
 		return []trust.Finding{trust.NewFinding("MG707", f.Path, fileStart, "", "",
 			"mcp-guard cannot read this file ("+f.Err.Error()+"): it cannot tell what Claude Code or CI would run from it")}
 	}
-	if client := kindClient[f.Kind]; f.Err != nil && client != "" {
+	if c := kindClient(f.Kind); f.Err != nil && declared && c != nil && otherClient(f.Kind) {
 		return []trust.Finding{trust.NewFinding("MG718", f.Path, fileStart, "", "",
-			"mcp-guard cannot read this file ("+f.Err.Error()+"): it cannot tell what "+client+" would run from it")}
+			"mcp-guard cannot read this file ("+f.Err.Error()+"): it cannot tell what "+c.Title()+" would run from it")}
 	}
 	if f.Err != nil || f.Data == nil {
 		return nil
 	}
-	switch f.Kind {
-	case gitscan.KindHooks:
-		return checkHooks(f)
-	case gitscan.KindACPAgents:
-		return checkACPAgents(f, opts)
-	case gitscan.KindPersona:
-		return trust.PersonaFindings(f.Path, f.Data)
-	case gitscan.KindClaudeSettings:
-		return checkClaudeSettings(f)
-	case gitscan.KindCIWorkflow:
-		return checkCIWorkflow(f)
-	case gitscan.KindGeminiSettings:
-		return checkGeminiSettings(f)
-	case gitscan.KindVSCodeSettings:
-		return checkVSCodeSettings(f)
-	case gitscan.KindVSCodeTasks:
-		return checkVSCodeTasks(f)
-	case gitscan.KindCodexConfig:
-		return checkCodexConfig(f)
+	if r.check == nil {
+		return nil
 	}
-	return nil
+	return r.check(f, opts)
 }
 
 // checkHooks analyses every `run` command of a hooks.json like a shell

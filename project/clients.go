@@ -10,55 +10,80 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/launch"
 	"github.com/mcp-guard/mcp-guard/policy"
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
-// clientRow is one client's project surfaces: the kind of its config,
-// the directory a symlink may stand for, the kinds besides the config
-// that govern its grade (its approval or trust state), and its words for
-// a change of a file a server runs while the entry stays the same.
+// clientRow is one client's project surfaces, as the client declares
+// them (surface.Register in its own file): the kind of its config, the
+// directory a symlink may stand for, the kinds besides the config that
+// govern its grade (its approval or trust state), and its words for a
+// change of a file a server runs while the entry stays the same.
 type clientRow struct {
 	id      client.ID
-	config  gitscan.Kind
+	config  surface.Kind
 	dir     string // ".gemini": a linked dir of that name redirects dir/name
-	name    string // the config's file name below dir ("" for Claude Code's `.mcp.json`)
-	governs []gitscan.Kind
+	name    string // the config's file name below dir ("" for a config in the launch directory itself)
+	governs []surface.Kind
 	// govFiles are the governing files below a launch directory.
 	govFiles []string
 	// others are the client's other surfaces: findings, no grade.
-	others []gitscan.Kind
+	others []surface.Kind
 	// below: launched below the config's directory, the client reads the
 	// governing files there too (Claude Code's `.claude/settings*.json`).
 	below bool
 	files string
 }
 
-// clientRows are the clients other than agentty, in client.All's order.
-var clientRows = []clientRow{
-	{id: client.ClaudeCode, config: gitscan.KindClaudeMCP, dir: ".claude", governs: []gitscan.Kind{gitscan.KindClaudeSettings}, below: true,
-		govFiles: []string{".claude/settings.json", ".claude/settings.local.json"},
-		files:    "Claude Code's approval binds only the name"},
-	{id: client.Cursor, config: gitscan.KindCursorMCP, dir: ".cursor", name: "mcp.json",
-		files: "Cursor's approval binds the entry, not the code it runs"},
-	{id: client.VSCode, config: gitscan.KindVSCodeMCP, dir: ".vscode", name: "mcp.json", governs: []gitscan.Kind{gitscan.KindVSCodeSettings},
-		govFiles: []string{".vscode/settings.json"}, others: []gitscan.Kind{gitscan.KindVSCodeTasks}, files: "VS Code's trust binds the workspace, not the code a server runs"},
-	{id: client.Gemini, config: gitscan.KindGeminiSettings, dir: ".gemini", name: "settings.json",
-		files: "Gemini CLI binds nothing to a server"},
-	{id: client.Codex, config: gitscan.KindCodexConfig, dir: ".codex", name: "config.toml",
-		files: "Codex binds nothing to a server"},
-}
+// clientRows are the clients graded here (every client but agentty,
+// whose grade is trust.Diff's), in client.All's order, built from the
+// surface registry on first use.
+var clientRows = sync.OnceValue(func() []clientRow {
+	var rows []clientRow
+	for _, c := range client.All() {
+		id := c.ID()
+		cfg := surface.Find(string(id), surface.Config)
+		if id == client.Agentty || cfg == 0 {
+			continue
+		}
+		r := clientRow{id: id, config: cfg, dir: cfg.Spec().Dir(), files: c.Binds()}
+		if r.dir != "" {
+			r.name = cfg.Spec().Base()
+		}
+		for _, k := range surface.OfClient(string(id)) {
+			sp := k.Spec()
+			switch sp.Role {
+			case surface.Governing:
+				r.governs = append(r.governs, k)
+				r.below = r.below || sp.Below
+				for _, p := range sp.Patterns {
+					r.govFiles = append(r.govFiles, strings.TrimPrefix(p, "**/"))
+				}
+				if r.dir == "" {
+					r.dir = sp.Dir()
+				}
+			case surface.Sibling:
+				r.others = append(r.others, k)
+			}
+		}
+		rows = append(rows, r)
+	}
+	return rows
+})
 
 // rowOf is the row of client id, nil for agentty.
 func rowOf(id client.ID) *clientRow {
-	for i := range clientRows {
-		if clientRows[i].id == id {
-			return &clientRows[i]
+	rows := clientRows()
+	for i := range rows {
+		if rows[i].id == id {
+			return &rows[i]
 		}
 	}
 	return nil
@@ -67,8 +92,8 @@ func rowOf(id client.ID) *clientRow {
 // KindClient is the client a surface kind belongs to: the client whose
 // project config it is, whose grade it governs, or whose other file it is
 // (`.vscode/tasks.json`); agentty otherwise (its own kinds, and CI).
-func KindClient(k gitscan.Kind) client.ID {
-	for _, r := range clientRows {
+func KindClient(k surface.Kind) client.ID {
+	for _, r := range clientRows() {
 		if r.config == k || slices.Contains(r.governs, k) || slices.Contains(r.others, k) {
 			return r.id
 		}
@@ -78,7 +103,7 @@ func KindClient(k gitscan.Kind) client.ID {
 
 // PathClient is KindClient of a repository path's kind.
 func PathClient(p string) client.ID {
-	if k, ok := gitscan.KindOf(p); ok {
+	if k, ok := surface.Of(p); ok {
 		return KindClient(k)
 	}
 	return client.Agentty
@@ -86,8 +111,8 @@ func PathClient(p string) client.ID {
 
 // clientOf is the client whose project configuration p is.
 func clientOf(p string) client.ID {
-	if k, ok := gitscan.KindOf(p); ok {
-		for _, r := range clientRows {
+	if k, ok := surface.Of(p); ok {
+		for _, r := range clientRows() {
 			if r.config == k {
 				return r.id
 			}
@@ -111,11 +136,11 @@ func changeClient(id client.ID) string {
 func clientPaths(surfaces []gitscan.Surface) []string {
 	var out []string
 	for _, s := range surfaces {
-		for _, r := range clientRows {
+		for _, r := range clientRows() {
 			switch {
 			case s.Kind == r.config:
 				out = append(out, s.Path)
-			case s.Kind == gitscan.KindLinkedDir && r.name != "" && strings.EqualFold(path.Base(s.Path), r.dir):
+			case s.Kind == surface.KindLinkedDir && r.name != "" && strings.EqualFold(path.Base(s.Path), r.dir):
 				out = append(out, s.Path+"/"+r.name)
 			}
 		}
@@ -127,9 +152,9 @@ func clientPaths(surfaces []gitscan.Surface) []string {
 // a kind in a row's governs, or an entry named as a row's directory that
 // is not one (a symlink standing for it).
 func governed(c gitscan.Change, into map[client.ID]bool) {
-	k, ok := gitscan.KindOf(c.Path)
+	k, ok := surface.Of(c.Path)
 	base := path.Base(c.Path)
-	for _, r := range clientRows {
+	for _, r := range clientRows() {
 		if strings.EqualFold(base, r.dir) {
 			into[r.id] = true
 		}
@@ -145,7 +170,7 @@ func governed(c gitscan.Change, into map[client.ID]bool) {
 // or settings file whose target changed). configs are the clients'
 // config paths at both sides (clientPaths).
 func governedThrough(ro, rn *reader, cs *changeSet, g *grades, configs []string, into map[client.ID]bool) error {
-	for _, r := range clientRows {
+	for _, r := range clientRows() {
 		if into[r.id] || len(r.govFiles) == 0 {
 			continue
 		}
@@ -168,12 +193,6 @@ func governedThrough(ro, rn *reader, cs *changeSet, g *grades, configs []string,
 		}
 	}
 	return nil
-}
-
-// contentKind reports the surfaces whose content package policy checks
-// when a comparison adds or changes them (MG701-MG718).
-func contentKind(k gitscan.Kind) bool {
-	return k == gitscan.KindCIWorkflow || KindClient(k) != client.Agentty
 }
 
 // spawnViews is what the launch model analyses for a server of a client:
@@ -398,7 +417,7 @@ func newGrades(ro, rn *reader, env client.Env, oldSurf, newSurf []gitscan.Surfac
 	g := &grades{ro: ro, rn: rn, env: env, home: &homeFiles{data: map[string]homeFile{}},
 		states: map[string][2]*client.State{}, govDirs: map[client.ID][]string{}}
 	for _, s := range append(append([]gitscan.Surface(nil), oldSurf...), newSurf...) {
-		for _, r := range clientRows {
+		for _, r := range clientRows() {
 			for _, k := range r.governs {
 				if r.below && s.Kind == k {
 					g.govDirs[r.id] = append(g.govDirs[r.id], trust.LaunchDir(s.Path))
@@ -535,7 +554,7 @@ func clientImpact(r *clientRow, configPath string, c *trust.Change, oldSt, newSt
 // workflows a comparison added or changed, read at the new side through
 // symlinks inside the repository.
 func settingsFindings(rn *reader, s gitscan.Surface) ([]trust.Finding, error) {
-	if !contentKind(s.Kind) {
+	if !policy.ClientContent(s.Kind) {
 		return nil, nil
 	}
 	f := policy.File{Path: s.Path, Kind: s.Kind, Symlink: s.Mode == gitscan.ModeSymlink}

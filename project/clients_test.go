@@ -7,6 +7,7 @@ import (
 
 	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/surface"
 )
 
 const (
@@ -183,7 +184,7 @@ func TestClientRows(t *testing.T) {
 			t.Errorf("governed(%q) = %v, want %q", tt.path, g, tt.governs)
 		}
 	}
-	if got := clientPaths([]gitscan.Surface{{Entry: gitscan.Entry{Path: "x/.gemini"}, Kind: gitscan.KindLinkedDir}}); len(got) != 1 || got[0] != "x/.gemini/settings.json" {
+	if got := clientPaths([]gitscan.Surface{{Entry: gitscan.Entry{Path: "x/.gemini"}, Kind: surface.KindLinkedDir}}); len(got) != 1 || got[0] != "x/.gemini/settings.json" {
 		t.Errorf("a linked .gemini: %v", got)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/launch"
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -96,7 +97,7 @@ func resolveHookRefs(rd *reader, surf []gitscan.Surface) error {
 // resolved at rd's side: nil for other surfaces, symlinks, and files
 // agentty does not read either (too large, not regular).
 func hookScope(rd *reader, s gitscan.Surface) ([]trust.FileID, error) {
-	if s.Kind != gitscan.KindHooks || !s.Mode.IsFile() || s.Mode == gitscan.ModeSymlink {
+	if s.Kind != client.KindHooks || !s.Mode.IsFile() || s.Mode == gitscan.ModeSymlink {
 		return nil, nil
 	}
 	data, _, err := rd.repo.ReadBlob(rd.side, s.Path, trust.MaxFileSize)

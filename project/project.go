@@ -49,6 +49,7 @@ import (
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/launch"
 	"github.com/mcp-guard/mcp-guard/policy"
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -390,9 +391,9 @@ func configPaths(surfaces []gitscan.Surface) []string {
 	var out []string
 	for _, s := range surfaces {
 		switch {
-		case s.Kind == gitscan.KindMCPConfig:
+		case s.Kind == client.KindMCPConfig:
 			out = append(out, s.Path)
-		case s.Kind == gitscan.KindLinkedDir && strings.EqualFold(path.Base(s.Path), ".agentty"):
+		case s.Kind == surface.KindLinkedDir && strings.EqualFold(path.Base(s.Path), ".agentty"):
 			out = append(out, s.Path+"/mcp.json")
 		}
 	}

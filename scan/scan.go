@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/mcp-guard/mcp-guard/client"
 	"os"
 	"path"
 	"path/filepath"
@@ -19,6 +18,7 @@ import (
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/policy"
 	"github.com/mcp-guard/mcp-guard/project"
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -178,7 +178,7 @@ func scanDir(ctx context.Context, dir string, req Request) (*Result, error) {
 	var all []trust.Finding
 	for _, f := range files {
 		all = append(all, policy.CheckFile(f, req.Options)...)
-		if f.Kind != gitscan.KindLinkedDir {
+		if f.Kind != surface.KindLinkedDir {
 			res.Files++
 		}
 	}
@@ -294,19 +294,20 @@ func (s *repoScan) snapshot(side gitscan.Side, notes bool) ([]trust.Finding, int
 		if !s.below(c.Path) {
 			continue
 		}
-		k, _ := gitscan.KindOf(c.Path)
-		if !contentKinds[k] {
+		k, _ := surface.Of(c.Path)
+		if !policy.ClientContent(k) {
 			files++ // the others are counted by clientFiles
 		}
-		// clientFiles says these once: a Codex file Codex cannot load
-		// (MG716), a client file mcp-guard cannot read (MG718).
-		if c.Client != client.Codex && !(contentKinds[k] && c.Config.Unreadable()) {
+		// clientFiles says these once: a file the client's own rules
+		// report it fails on (Codex's MG716), a client file mcp-guard
+		// cannot read (MG718).
+		if !policy.OwnParse(k) && !(policy.ClientContent(k) && c.Config.Unreadable()) {
 			out = append(out, c.Findings()...)
 		}
 		out = append(out, policy.CheckServers(c.Config, s.req.Options)...)
 	}
 	for _, o := range snap.Others {
-		if !s.below(o.Path) || o.Kind == gitscan.KindLinkedDir {
+		if !s.below(o.Path) || o.Kind == surface.KindLinkedDir {
 			continue
 		}
 		files++
@@ -354,7 +355,7 @@ func (s *repoScan) clientFiles(side gitscan.Side) ([]trust.Finding, int, error) 
 	var configs []policy.File
 	files := 0
 	for _, o := range surfaces {
-		content, config := contentKinds[o.Kind], policy.IsServerConfig(o.Kind)
+		content, config := policy.ClientContent(o.Kind), policy.IsServerConfig(o.Kind)
 		if !s.below(o.Path) || (!content && !config) {
 			continue
 		}
@@ -373,14 +374,6 @@ func (s *repoScan) clientFiles(side gitscan.Side) ([]trust.Finding, int, error) 
 		}
 	}
 	return append(out, policy.CrossClient(configs)...), files, nil
-}
-
-// contentKinds are the kinds clientFiles asks policy.CheckContent about.
-var contentKinds = map[gitscan.Kind]bool{
-	gitscan.KindClaudeSettings: true, gitscan.KindCIWorkflow: true, gitscan.KindGeminiSettings: true,
-	gitscan.KindCodexConfig: true, gitscan.KindVSCodeSettings: true, gitscan.KindVSCodeTasks: true,
-	// no rule reads their content here; one that cannot be read is MG718
-	gitscan.KindCursorMCP: true, gitscan.KindVSCodeMCP: true,
 }
 
 // readFollowing reads p at side through symlinks that stay inside the

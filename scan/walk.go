@@ -5,13 +5,12 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"sort"
 	"strings"
 
-	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/policy"
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -47,9 +46,9 @@ func walkDir(ctx context.Context, root string) ([]policy.File, error) {
 			}
 			return nil
 		}
-		kind, isSurface := gitscan.KindOf(rel)
+		kind, isSurface := surface.Of(rel)
 		switch {
-		case d.Type()&fs.ModeSymlink != 0 && linkedDirPath(rel):
+		case d.Type()&fs.ModeSymlink != 0 && surface.LinkedDir(rel):
 			files = append(files, linkedDir(realRoot, p, rel)...)
 		case !isSurface:
 		case d.Type()&fs.ModeSymlink != 0:
@@ -69,21 +68,11 @@ func walkDir(ctx context.Context, root string) ([]policy.File, error) {
 	return files, err
 }
 
-// linkedDirPath reports a path where a surface directory belongs
-// (.agentty, .agents/agents, a client's .vscode, ...), ignoring ASCII case.
-func linkedDirPath(rel string) bool {
-	base := strings.ToLower(path.Base(rel))
-	parent := strings.ToLower(path.Base(path.Dir(rel)))
-	root := func(s string) bool { return s == ".agentty" || s == ".agents" || s == ".claude" }
-	client := base == ".gemini" || base == ".codex" || base == ".cursor" || base == ".vscode"
-	return root(base) || client || (base == "agents" && root(parent))
-}
-
 // linkedDir reports a symlink standing where a surface directory belongs
 // and, when it stays inside root, the surfaces agentty reads through it.
 func linkedDir(realRoot, p, rel string) []policy.File {
 	target, _ := os.Readlink(p)
-	out := []policy.File{{Path: rel, Kind: gitscan.KindLinkedDir, Symlink: true, Target: target}}
+	out := []policy.File{{Path: rel, Kind: surface.KindLinkedDir, Symlink: true, Target: target}}
 	dir, err := filepath.EvalSymlinks(p)
 	if err != nil || !inside(realRoot, dir) {
 		return out
@@ -98,7 +87,7 @@ func linkedDir(realRoot, p, rel string) []policy.File {
 	}
 	for _, e := range entries {
 		sub := rel + "/" + e.Name()
-		kind, ok := gitscan.KindOf(sub)
+		kind, ok := surface.Of(sub)
 		if !ok {
 			continue
 		}

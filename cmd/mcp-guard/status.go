@@ -11,10 +11,9 @@ import (
 
 	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gate"
-	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/policy"
-
 	"github.com/mcp-guard/mcp-guard/report"
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -103,7 +102,7 @@ func clientFindings(clients []*gate.ClientView) []trust.Finding {
 			return
 		}
 		rel = filepath.ToSlash(rel)
-		kind, ok := gitscan.KindOf(rel)
+		kind, ok := surface.Of(rel)
 		if !ok {
 			return
 		}

@@ -20,6 +20,7 @@ import (
 
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/project"
+	"github.com/mcp-guard/mcp-guard/surface"
 )
 
 // sample is one timed run.
@@ -629,7 +630,7 @@ func (b *bench) diff(repos []repo) error {
 // surfacePathspecs are the agentty surfaces as git pathspecs.
 func surfacePathspecs() []string {
 	var out []string
-	for _, p := range gitscan.SurfacePatterns {
+	for _, p := range surface.Patterns(true) {
 		out = append(out, ":(glob)"+p)
 	}
 	return out

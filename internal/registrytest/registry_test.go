@@ -1,0 +1,288 @@
+// Package registrytest holds the test that keeps client knowledge in the
+// client's own files: the packages that should only iterate the registry
+// (client.All, client.Lookup, the surface registry) must not spell a
+// client's id, name, command or file names, nor name what a client file
+// declares (client.ClaudeCode, client.KindCursorMCP, client.VSCodeMCPFile).
+//
+// A client's rules live in its rules file, which may name it: in policy,
+// claude.go (Claude Code), codex.go (Codex), clients.go (Gemini CLI, VS
+// Code, Cursor), surface.go (agentty's file-level rules and the
+// dispatcher), ciagents.go and ciworkflow.go (CI, which names the agents a
+// workflow runs). docs/architecture.md has the recipe for a new client.
+package registrytest
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/surface"
+)
+
+// iterating are the packages that must only iterate the registry, with
+// the files of each that are a client's rules file. The lead extends the
+// list to gate, report and cmd/mcp-guard.
+var iterating = map[string][]string{
+	"gitscan": nil,
+	"project": nil,
+	"scan":    nil,
+	"hooks":   nil,
+	"policy":  {"claude.go", "codex.go", "clients.go", "surface.go", "ciagents.go", "ciworkflow.go"},
+	"surface": {"ci.go"},
+}
+
+// debt are the places that still name a client, each with its reason:
+// mostly agentty's second track (its own evaluation path, and project's
+// content-hash grade through trust.Diff), which goes with issue 20's item
+// 1. Each is a file and the names it may use; the test fails when an entry
+// is no longer needed.
+var debt = map[string][]string{
+	"project/clients.go": {"client.Agentty", "client.Codex"}, // rows exclude agentty (trust.Diff grades it); spawnViews keeps Codex's raw view (a Spawn property to come)
+	"project/project.go": {"client.Agentty", "client.KindMCPConfig"},
+	"project/dir.go":     {"client.Agentty"},
+	"project/deps.go":    {"client.KindHooks"},
+}
+
+// forbidden are the names no iterating package may use: every name a
+// client's own file declares, and, as words in strings, every client's id,
+// title, command and declared files. agentty's words are not among the
+// strings: its name is also that of the rules trust reproduces, which the
+// rule catalog's messages cite ("agentty's fingerprint").
+func forbidden(t *testing.T) (idents map[string]string, words []*regexp.Regexp) {
+	idents = map[string]string{}
+	var lits []string
+	for _, c := range client.All() {
+		id := c.ID()
+		idents["client."+exportedConst(t, id)] = string(id)
+		if id == client.Agentty {
+			continue
+		}
+		lits = append(lits, string(id), c.Title())
+		if c.Command() != "" {
+			lits = append(lits, c.Command())
+		}
+		for _, k := range surface.OfClient(string(id)) {
+			for _, p := range k.Spec().Patterns {
+				lits = append(lits, strings.TrimPrefix(p, "**/"))
+			}
+			if d := k.Spec().Dir(); d != "" {
+				lits = append(lits, d)
+			}
+		}
+	}
+	// Everything a client's own file declares.
+	fset := token.NewFileSet()
+	for _, c := range client.All() {
+		f := filepath.Join("..", "..", "client", clientFile(c.ID())+".go")
+		file, err := parser.ParseFile(fset, f, nil, parser.SkipObjectResolution)
+		if err != nil {
+			t.Fatalf("the client file of %s: %v", c.ID(), err)
+		}
+		for _, d := range file.Decls {
+			g, ok := d.(*ast.GenDecl)
+			if !ok {
+				continue
+			}
+			for _, s := range g.Specs {
+				var names []*ast.Ident
+				switch s := s.(type) {
+				case *ast.ValueSpec:
+					names = s.Names
+				case *ast.TypeSpec:
+					names = []*ast.Ident{s.Name}
+				}
+				for _, n := range names {
+					if n.IsExported() {
+						idents["client."+n.Name] = string(c.ID())
+					}
+				}
+			}
+		}
+	}
+	sort.Strings(lits)
+	for _, l := range slicesCompact(lits) {
+		// A word, not part of one: "codex" but not "codexes"; a path as
+		// written.
+		words = append(words, regexp.MustCompile(`(^|[^\w.-])`+regexp.QuoteMeta(l)+`($|[^\w-])`))
+	}
+	return idents, words
+}
+
+// clientFile is the file a client lives in.
+func clientFile(id client.ID) string {
+	switch s := string(id); s {
+	case "claude-code":
+		return "claude"
+	case "gemini-cli":
+		return "gemini"
+	default:
+		return s
+	}
+}
+
+// exportedConst is the name of the constant whose value is id.
+func exportedConst(t *testing.T, id client.ID) string {
+	for _, n := range []string{"Agentty", "ClaudeCode", "Cursor", "VSCode", "Gemini", "Codex"} {
+		if constValue(t, n) == string(id) {
+			return n
+		}
+	}
+	t.Fatalf("no constant in client.go names %s: add it to exportedConst", id)
+	return ""
+}
+
+var clientConsts map[string]string
+
+func constValue(t *testing.T, name string) string {
+	if clientConsts == nil {
+		clientConsts = map[string]string{}
+		file, err := parser.ParseFile(token.NewFileSet(), filepath.Join("..", "..", "client", "client.go"), nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			if v, ok := n.(*ast.ValueSpec); ok && len(v.Values) == len(v.Names) {
+				for i, nm := range v.Names {
+					if b, ok := v.Values[i].(*ast.BasicLit); ok && b.Kind == token.STRING {
+						clientConsts[nm.Name], _ = strconv.Unquote(b.Value)
+					}
+				}
+			}
+			return true
+		})
+	}
+	return clientConsts[name]
+}
+
+func slicesCompact(s []string) []string {
+	var out []string
+	for i, v := range s {
+		if i == 0 || v != s[i-1] {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+// TestOnlyTheRegistryNamesClients fails when a package that should only
+// iterate the registry spells a client.
+func TestOnlyTheRegistryNamesClients(t *testing.T) {
+	idents, words := forbidden(t)
+	used := map[string]bool{}
+	for pkg, rules := range iterating {
+		dir := filepath.Join("..", "..", pkg)
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || contains(rules, name) {
+				continue
+			}
+			for _, bad := range spelled(t, filepath.Join(dir, name), idents, words) {
+				if contains(debt[pkg+"/"+name], bad.what) {
+					used[pkg+"/"+name+" "+bad.what] = true
+					continue
+				}
+				t.Errorf("%s/%s:%d spells %s (client %s): ask the registry (client.All, client.Lookup, surface) or move it to the client's own file or its rules file", pkg, name, bad.line, bad.what, bad.client)
+			}
+		}
+	}
+	for f, names := range debt {
+		for _, n := range names {
+			if !used[f+" "+n] {
+				t.Errorf("debt lists %s in %s, which no longer spells it: remove it", n, f)
+			}
+		}
+	}
+}
+
+// TestTheCheckCatches: the check finds each way of spelling a client.
+func TestTheCheckCatches(t *testing.T) {
+	idents, words := forbidden(t)
+	src := `package x
+import "github.com/mcp-guard/mcp-guard/client"
+var a = client.ClaudeCode
+var b = client.KindCursorMCP
+var c = "Gemini CLI's settings"
+var d = "a/.codex/config.toml"
+var e = client.VSCodeMCPFile
+var f = "gemini-cli"
+var ok = "an encoder's cursors" + "Codexes"
+`
+	p := filepath.Join(t.TempDir(), "x.go")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, b := range spelled(t, p, idents, words) {
+		got = append(got, b.what)
+	}
+	want := []string{"client.ClaudeCode", "client.KindCursorMCP", `"Gemini CLI's settings"`, `"a/.codex/config.toml"`, "client.VSCodeMCPFile", `"gemini-cli"`}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("caught %q, want %q", got, want)
+	}
+}
+
+type spelling struct {
+	line         int
+	what, client string
+}
+
+func spelled(t *testing.T, path string, idents map[string]string, words []*regexp.Regexp) []spelling {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []spelling
+	ast.Inspect(file, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.SelectorExpr:
+			if x, ok := n.X.(*ast.Ident); ok {
+				if id, ok := idents[x.Name+"."+n.Sel.Name]; ok {
+					out = append(out, spelling{fset.Position(n.Pos()).Line, x.Name + "." + n.Sel.Name, id})
+				}
+			}
+		case *ast.BasicLit:
+			if n.Kind != token.STRING {
+				return true
+			}
+			if _, isImport := importPaths[n.Value]; isImport {
+				return true
+			}
+			s, _ := strconv.Unquote(n.Value)
+			for _, w := range words {
+				if w.MatchString(s) {
+					out = append(out, spelling{fset.Position(n.Pos()).Line, n.Value, w.String()})
+					break
+				}
+			}
+		case *ast.ImportSpec:
+			importPaths[n.Path.Value] = struct{}{}
+			return false
+		}
+		return true
+	})
+	return out
+}
+
+var importPaths = map[string]struct{}{}
+
+func contains(s []string, v string) bool {
+	for _, x := range s {
+		if x == v {
+			return true
+		}
+	}
+	return false
+}

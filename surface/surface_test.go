@@ -1,0 +1,54 @@
+package surface
+
+import "testing"
+
+func TestCompileRefusesWhatItCannotMatchLikeGit(t *testing.T) {
+	for _, p := range []string{"", "/a", "a/", "a//b", "**/", "a/../b", "a/?b", "a/[ab]", "a/b*c", "a/**/b", "*x*", `a\b`} {
+		if _, err := compile(p); err == nil {
+			t.Errorf("compile(%q) accepted", p)
+		}
+	}
+}
+
+func TestIndexMatchesLikeTheDeclaredPatterns(t *testing.T) {
+	var x index
+	for i, p := range []string{"**/.agentty/mcp.json", "**/.mcp.json", ".github/workflows/*.yml", "**/.claude/agents/*.md", "**/.vscode"} {
+		c, err := compile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		c.kind = Kind(i + 2)
+		x.add(c)
+	}
+	for path, want := range map[string]int{
+		".agentty/mcp.json": 0, "a/B/.AGENTTY/MCP.JSON": 0, "agentty/mcp.json": -1, ".agentty/mcp.jsonx": -1,
+		".mcp.json": 1, "x/.Mcp.json": 1, "a.mcp.json": -1,
+		".github/workflows/ci.yml": 2, ".github/workflows/.yml": 2, "x/.github/workflows/ci.yml": -1, ".github/workflows/a/ci.yml": -1,
+		".claude/agents/r.md": 3, "a/.claude/agents/R.MD": 3, ".claude/agents/r.mdx": -1, "agents/r.md": -1,
+		".vscode": 4, "a/.VSCode": 4, ".vscode/x": -1, "": -1, "/": -1,
+	} {
+		if got := x.find(path); got != want {
+			t.Errorf("find(%q) = %d, want %d", path, got, want)
+		}
+	}
+}
+
+func TestSpecNames(t *testing.T) {
+	s := Spec{Patterns: []string{"**/.claude/settings.json"}}
+	if s.File() != ".claude/settings.json" || s.Dir() != ".claude" || s.Base() != "settings.json" {
+		t.Errorf("%q %q %q", s.File(), s.Dir(), s.Base())
+	}
+	s = Spec{Patterns: []string{"**/.mcp.json"}}
+	if s.File() != ".mcp.json" || s.Dir() != "" || s.Base() != ".mcp.json" {
+		t.Errorf("%q %q %q", s.File(), s.Dir(), s.Base())
+	}
+}
+
+func FuzzOf(f *testing.F) {
+	f.Add("a/.agentty/mcp.json")
+	f.Add("//")
+	f.Fuzz(func(t *testing.T, p string) {
+		Of(p)
+		LinkedDir(p)
+	})
+}
