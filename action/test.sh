@@ -155,6 +155,21 @@ check "scan pr: the summary says the base's configuration applied" has "$GITHUB_
 check "scan pr: and the base's baseline" has "$GITHUB_STEP_SUMMARY" "the baseline baseline.json from the base commit"
 check "scan pr: leaves the pull request's number for the comment workflow" test "$(cat "$RUNNER_TEMP/mcp-guard-pr/pr-number")" = 7
 
+# --- rollup.sh ----------------------------------------------------------
+mkdir -p "$tmp/fleet/acme-api" "$tmp/fleet/acme-web"
+cp "$(output_of "$GITHUB_OUTPUT" report)" "$tmp/fleet/acme-api/mcp-guard.json"
+mcp-guard -C "$origin" scan --rev "$base_sha" --format json --fail-on none --output "$tmp/fleet/acme-web/mcp-guard.json" 2>/dev/null
+bash "$here/rollup.sh" "$tmp/fleet"/*/mcp-guard.json >"$tmp/fleet.md"
+check "rollup: a row per repository, named by its directory" has "$tmp/fleet.md" '| `acme-api` | 1 | 0 | 1 | 0 | 0 | 2 | 0 |'
+check "rollup: the clean repository's row" has "$tmp/fleet.md" '| `acme-web` | 0 | 0 | 0 | 0 | 0 | 0 | 0 |'
+check "rollup: the totals" has "$tmp/fleet.md" '| **total** | 1 | 0 | 1 | 0 | 0 | 2 | 0 |'
+check "rollup: lists each critical finding" has "$tmp/fleet.md" '- `acme-api` MG201 `.mcp.json:1`'
+echo '{"not": "a report"}' >"$tmp/fleet/bad.json"
+code=0
+bash "$here/rollup.sh" "$tmp/fleet/bad.json" >/dev/null 2>"$tmp/rollup.err" || code=$?
+check "rollup: a file that is no report is an error (exit 2)" test "$code" = 2
+check "rollup: naming the file" has "$tmp/rollup.err" "$tmp/fleet/bad.json is not a report"
+
 runner bad-event
 echo '{"pull_request":{"number":"7; rm -rf /","base":{"sha":"x"}}}' >"$RUNNER_TEMP/event.json"
 code=0
