@@ -89,6 +89,24 @@ MCP_GUARD_VERSION=v9.0.0 bash "$here/install.sh" >"$RUNNER_TEMP/log" 2>&1 || cod
 check "install: a release that does not exist is an error" test "$code" = 2
 check "install: saying what it could not download" has "$RUNNER_TEMP/log" "could not download checksums.txt of mcp-guard v9.0.0"
 
+# The README's "Download and verify" commands, against the fake release:
+# the same lines, with the release's address, the version and the install
+# directory replaced (and cosign's, which needs a real signature, left out).
+echo '{}' >"$rel/checksums.txt.sigstore.json"
+readme_block=$(awk '/^- \*\*Download and verify\*\*/ { f = 1 } f && /^  ```sh/ { g = 1; next } g && /^  ```/ { exit } g' "$root/README.md" | sed 's/^  //')
+mkdir -p "$tmp/readme/bin"
+check "readme: the install block is found" has <(echo "$readme_block") "sha256sum --ignore-missing -c checksums.txt"
+printf '%s\n' "$readme_block" |
+  sed -e 's/^v=[0-9.]* /v=9.9.9 /' \
+    -e "s#^base=https://github.com/mcp-guard/mcp-guard/releases/download/#base=file://$tmp/releases/#" \
+    -e '/^cosign verify-blob/,/checksums.txt$/d' \
+    -e "s#sudo install mcp-guard /usr/local/bin/#install mcp-guard $tmp/readme/bin/#" \
+    -e "s#^mcp-guard --version#$tmp/readme/bin/mcp-guard --version#" >"$tmp/readme/install.sh"
+check "readme: the commands were adapted" test "$(grep -c "$tmp" "$tmp/readme/install.sh")" = 3
+(cd "$tmp/readme" && bash -e install.sh >out 2>&1) || true
+check "readme: the download, checksum and install commands work" has "$tmp/readme/out" "mcp-guard v9.9.9"
+check "readme: sha256sum checked the archive" has "$tmp/readme/out" "mcp-guard_9.9.9_linux_amd64.tar.gz: OK"
+
 # --- scan.sh ------------------------------------------------------------
 export PATH="$(dirname "$bin"):$PATH"
 origin="$tmp/origin"
