@@ -50,7 +50,7 @@ if [ "$diff" = true ]; then
     base_rev=$base_sha
   fi
   [ -n "$base_rev" ] || die "the base of pull request #$pr_number is not in the clone: check out with fetch-depth: 2 (the merge commit) or 0"
-  args=(--diff "$base_rev...HEAD" "${args[@]}")
+  args=(--diff "$base_rev...HEAD" ${args[@]+"${args[@]}"})
   config_note="the base commit's .mcp-guard.yaml (${base_rev:0:12}): a pull request cannot change the configuration of its own check"
 fi
 
@@ -68,7 +68,7 @@ if [ -n "${BASELINE:-}" ]; then
   fi
 fi
 
-scan() { mcp-guard scan "${args[@]}" "$@" "$path"; }
+scan() { mcp-guard scan ${args[@]+"${args[@]}"} "$@" "$path"; }
 
 set +e
 scan --format json --fail-on none --output "$tmp/report.json"
