@@ -107,6 +107,17 @@ check "readme: the commands were adapted" test "$(grep -c "$tmp" "$tmp/readme/in
 check "readme: the download, checksum and install commands work" has "$tmp/readme/out" "mcp-guard v9.9.9"
 check "readme: sha256sum checked the archive" has "$tmp/readme/out" "mcp-guard_9.9.9_linux_amd64.tar.gz: OK"
 
+# docs/ci/generic.sh the same way: download, check, scan (a clean directory).
+mkdir -p "$tmp/generic"
+sed -e 's/^v=[0-9.]* /v=9.9.9 /' \
+  -e "s#^base=https://github.com/mcp-guard/mcp-guard/releases/download/#base=file://$tmp/releases/#" \
+  "$root/docs/ci/generic.sh" >"$tmp/generic/ci.sh"
+code=0
+(cd "$tmp/generic" && sh ci.sh >out 2>&1) || code=$?
+check "generic CI example: downloads, checks and scans (exit 0 on a clean directory)" test "$code" = 0
+check "generic CI example: sha256sum checked the archive" has "$tmp/generic/out" "mcp-guard_9.9.9_linux_amd64.tar.gz: OK"
+check "generic CI example: wrote the SARIF and JSON reports" test -s "$tmp/generic/mcp-guard.sarif" -a -s "$tmp/generic/mcp-guard.json"
+
 # --- scan.sh ------------------------------------------------------------
 export PATH="$(dirname "$bin"):$PATH"
 origin="$tmp/origin"
