@@ -110,12 +110,12 @@ func TestScanFormatsGolden(t *testing.T) {
 	results := map[string]func(*testing.T) *scan.Result{
 		"worktree": scanResult, "history": historyResult, "diff": diffResult,
 	}
-	ext := map[string]string{"text": "txt", "json": "json", "sarif": "sarif", "github": "github"}
+	ext := map[string]string{"text": "txt", "json": "json", "sarif": "sarif", "github": "github", "codequality": "codequality.json", "markdown": "md"}
 	for name, make := range results {
 		for _, format := range ScanFormatNames() {
 			got := render(t, format, make(t))
 			checkGolden(t, filepath.Join("scan", name+"."+ext[format]), got)
-			if format != "json" && format != "sarif" && bytes.ContainsAny(got, "\x1b\u202e\u200b") {
+			if format != "json" && format != "sarif" && format != "codequality" && bytes.ContainsAny(got, "\x1b\u202e\u200b") {
 				t.Errorf("%s %s: repository text reached the output raw", name, format)
 			}
 			if bytes.Contains(got, []byte("Pqr678")) {
@@ -126,10 +126,10 @@ func TestScanFormatsGolden(t *testing.T) {
 }
 
 func TestScanFormatNames(t *testing.T) {
-	if got := strings.Join(ScanFormatNames(), ","); got != "text,json,sarif,github" {
+	if got := strings.Join(ScanFormatNames(), ","); got != "text,json,sarif,github,codequality,markdown" {
 		t.Fatalf("formats %s", got)
 	}
-	if _, err := NewScanReporter("xml", ScanOptions{}); err == nil || !strings.Contains(err.Error(), "text, json, sarif, github") {
+	if _, err := NewScanReporter("xml", ScanOptions{}); err == nil || !strings.Contains(err.Error(), "text, json, sarif, github, codequality, markdown") {
 		t.Fatalf("unknown format: %v", err)
 	}
 }
@@ -138,23 +138,7 @@ func TestScanFormatNames(t *testing.T) {
 // schema, and checks what GitHub code scanning needs beyond it.
 func TestSARIFSchema(t *testing.T) {
 	// The schema as OASIS publishes it (its $id says where).
-	f, err := os.Open(filepath.Join("testdata", "sarif-schema-2.1.0.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	doc, err := jsonschema.UnmarshalJSON(f)
-	f.Close()
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	schema, err := c.Compile("sarif-schema-2.1.0.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	schema := compileSchema(t, "sarif-schema-2.1.0.json")
 	empty := &scan.Result{Target: scan.TargetWorkTree, Findings: []trust.Finding{}}
 	for name, res := range map[string]*scan.Result{"worktree": scanResult(t), "history": historyResult(t), "diff": diffResult(t), "empty": empty} {
 		out := render(t, "sarif", res)

@@ -1,8 +1,6 @@
 package report
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"strings"
@@ -38,6 +36,8 @@ var scanFormats = []struct {
 	{"json", func(o ScanOptions) ScanReporter { return jsonReporter{o} }},
 	{"sarif", func(o ScanOptions) ScanReporter { return sarifReporter{o} }},
 	{"github", func(o ScanOptions) ScanReporter { return githubReporter{o} }},
+	{"codequality", func(o ScanOptions) ScanReporter { return codeQualityReporter{o} }},
+	{"markdown", func(o ScanOptions) ScanReporter { return markdownReporter{o} }},
 }
 
 // ScanFormatNames lists the scan formats, in the order help shows them.
@@ -63,8 +63,7 @@ func NewScanReporter(format string, o ScanOptions) (ScanReporter, error) {
 // (rule, path, server, JSON key; see policy.FindingID), the same across
 // runs and line moves.
 func FindingHash(f trust.Finding) string {
-	sum := sha256.Sum256([]byte(policy.FindingID(f)))
-	return hex.EncodeToString(sum[:16])
+	return hashHex(policy.FindingID(f))
 }
 
 // severities lists the severities from the worst.
