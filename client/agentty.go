@@ -12,10 +12,12 @@ import (
 // the real file system and HOME itself, not Env.FS.
 type agenttyClient struct{}
 
-func (agenttyClient) ID() ID             { return Agentty }
-func (agenttyClient) Title() string      { return "agentty" }
-func (agenttyClient) Command() string    { return "agentty" }
-func (agenttyClient) Handover() Handover { return HandSnapshotEnv }
+func (agenttyClient) ID() ID                   { return Agentty }
+func (agenttyClient) Title() string            { return "agentty" }
+func (agenttyClient) Command() string          { return "agentty" }
+func (agenttyClient) Handover() Handover       { return HandSnapshotEnv }
+func (agenttyClient) Headless() string         { return "" }
+func (agenttyClient) Unhanded([]string) string { return "" }
 func (agenttyClient) Binds() string {
 	return "agentty's approval binds the configuration's bytes, not the code a server runs"
 }

@@ -20,7 +20,17 @@ func (claudeClient) ID() ID             { return ClaudeCode }
 func (claudeClient) Title() string      { return "Claude Code" }
 func (claudeClient) Command() string    { return "claude" }
 func (claudeClient) Handover() Handover { return HandConfigFile }
-func (claudeClient) Binds() string      { return "Claude Code's approval binds only the name" }
+func (claudeClient) Headless() string   { return "claude -p" }
+
+// Unhanded: `claude mcp list|get` spawns the project's servers for its
+// health check, and the flags launch adds do not reach it (observed).
+func (claudeClient) Unhanded(args []string) string {
+	if ClaudeHealthCheck(args) {
+		return "`claude mcp list|get` spawns the project's servers for its health check, whatever launch hands it"
+	}
+	return ""
+}
+func (claudeClient) Binds() string { return "Claude Code's approval binds only the name" }
 func (claudeClient) Parse(path string, data []byte) *trust.Config {
 	return trust.ParseDialect(path, data, trust.ScopeProject, trust.ClaudeCode)
 }

@@ -42,6 +42,14 @@ type Client interface {
 	// Handover is how `mcp-guard launch` hands it exactly the reviewed
 	// servers.
 	Handover() Handover
+	// Unhanded says why a run of the client with args starts the
+	// project's servers whatever launch hands it ("" when it does not):
+	// launch then starts it only when every server it would spawn is
+	// reviewed.
+	Unhanded(args []string) string
+	// Headless is the run that starts servers without asking where the
+	// interactive client would ask ("claude -p"); "" when there is none.
+	Headless() string
 	// Binds says, in the client's words, what its approval of a server
 	// binds: a hook names it when a file a server runs changed and the
 	// entry did not ("Cursor's approval binds the entry, not the code it

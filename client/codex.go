@@ -23,11 +23,13 @@ import (
 // under-reports what runs.
 type codexClient struct{}
 
-func (codexClient) ID() ID             { return Codex }
-func (codexClient) Title() string      { return "Codex" }
-func (codexClient) Command() string    { return "codex" }
-func (codexClient) Handover() Handover { return HandDisableNames }
-func (codexClient) Binds() string      { return "Codex binds nothing to a server" }
+func (codexClient) ID() ID                   { return Codex }
+func (codexClient) Title() string            { return "Codex" }
+func (codexClient) Command() string          { return "codex" }
+func (codexClient) Handover() Handover       { return HandDisableNames }
+func (codexClient) Headless() string         { return "" }
+func (codexClient) Unhanded([]string) string { return "" }
+func (codexClient) Binds() string            { return "Codex binds nothing to a server" }
 
 // CodexConfigFile is a project layer below a directory.
 var CodexConfigFile = filepath.Join(".codex", "config.toml")

@@ -23,11 +23,13 @@ import (
 // under-reports what runs.
 type cursorClient struct{}
 
-func (cursorClient) ID() ID             { return Cursor }
-func (cursorClient) Title() string      { return "Cursor" }
-func (cursorClient) Command() string    { return "" }
-func (cursorClient) Handover() Handover { return HandNothing }
-func (cursorClient) Binds() string      { return "Cursor's approval binds the entry, not the code it runs" }
+func (cursorClient) ID() ID                   { return Cursor }
+func (cursorClient) Title() string            { return "Cursor" }
+func (cursorClient) Command() string          { return "" }
+func (cursorClient) Handover() Handover       { return HandNothing }
+func (cursorClient) Headless() string         { return "cursor-agent --approve-mcps" }
+func (cursorClient) Unhanded([]string) string { return "" }
+func (cursorClient) Binds() string            { return "Cursor's approval binds the entry, not the code it runs" }
 
 // CursorMCPFile is the project config, relative to the workspace folder.
 const CursorMCPFile = ".cursor/mcp.json"

@@ -19,11 +19,13 @@ import (
 // never under-reports what runs.
 type geminiClient struct{}
 
-func (geminiClient) ID() ID             { return Gemini }
-func (geminiClient) Title() string      { return "Gemini CLI" }
-func (geminiClient) Command() string    { return "gemini" }
-func (geminiClient) Handover() Handover { return HandAllowNames }
-func (geminiClient) Binds() string      { return "Gemini CLI binds nothing to a server" }
+func (geminiClient) ID() ID                   { return Gemini }
+func (geminiClient) Title() string            { return "Gemini CLI" }
+func (geminiClient) Command() string          { return "gemini" }
+func (geminiClient) Handover() Handover       { return HandAllowNames }
+func (geminiClient) Headless() string         { return "" }
+func (geminiClient) Unhanded([]string) string { return "" }
+func (geminiClient) Binds() string            { return "Gemini CLI binds nothing to a server" }
 func (geminiClient) Parse(path string, data []byte) *trust.Config {
 	return trust.ParseDialect(path, data, trust.ScopeProject, trust.GeminiCLI)
 }

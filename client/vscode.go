@@ -26,10 +26,12 @@ import (
 // the direction that never under-reports what runs.
 type vscodeClient struct{}
 
-func (vscodeClient) ID() ID             { return VSCode }
-func (vscodeClient) Title() string      { return "VS Code" }
-func (vscodeClient) Command() string    { return "" }
-func (vscodeClient) Handover() Handover { return HandNothing }
+func (vscodeClient) ID() ID                   { return VSCode }
+func (vscodeClient) Title() string            { return "VS Code" }
+func (vscodeClient) Command() string          { return "" }
+func (vscodeClient) Handover() Handover       { return HandNothing }
+func (vscodeClient) Headless() string         { return "" }
+func (vscodeClient) Unhanded([]string) string { return "" }
 func (vscodeClient) Binds() string {
 	return "VS Code's trust binds the workspace, not the code a server runs"
 }

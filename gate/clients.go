@@ -410,14 +410,15 @@ func (cv *ClientView) CodexOff() []string {
 // carry).
 func (cv *ClientView) Handoff() *Snapshot {
 	snap := &Snapshot{}
+	allow := client.Lookup(cv.Client).Handover() == client.HandAllowNames
 	for _, s := range cv.Servers {
-		if s.reviewed() && s.Runs && (cv.Client != client.Gemini || client.GeminiPassable(s.Name)) {
+		if s.reviewed() && s.Runs && (!allow || client.GeminiPassable(s.Name)) {
 			snap.Servers = append(snap.Servers, s.Name)
 		} else {
 			snap.Left = append(snap.Left, s.Name)
 		}
 	}
-	if cv.Client == client.Gemini {
+	if allow {
 		_, snap.Own = cv.geminiNames()
 	} else {
 		snap.OwnAll = true

@@ -351,11 +351,10 @@ func whatToDo(d Diff) []string {
 				plural(len(ask), "server", "servers"), strings.Join(approveCommands(ask), "; ")))
 		case len(ask) > 0:
 			headless := ""
-			switch title {
-			case clientTitle(string(client.ClaudeCode)):
-				headless = ", and `claude -p` runs them without asking"
-			case clientTitle(string(client.Cursor)):
-				headless = ", and `cursor-agent --approve-mcps` runs them without asking"
+			for _, c := range client.All() {
+				if c.Title() == title && c.Headless() != "" {
+					headless = ", and `" + c.Headless() + "` runs them without asking"
+				}
 			}
 			out = append(out, fmt.Sprintf("%s will ask before running %s%s: review them (mcp-guard review)",
 				title, plural(len(ask), "server", "servers"), headless))

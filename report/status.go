@@ -368,8 +368,8 @@ func AgentWords(cs gate.ClientServer) string {
 		return reasonText(cs.Agentty.Verdict)
 	}
 	why := cs.ServerVerdict.Why
-	if cs.Key.Client == string(client.ClaudeCode) && cs.Interactive && cs.Headless {
-		why += "; `claude -p` runs it too"
+	if h := headlessRun(client.ID(cs.Key.Client)); h != "" && cs.Interactive && cs.Headless && !strings.Contains(why, h) {
+		why += "; `" + h + "` runs it too"
 	}
 	return why
 }
@@ -420,11 +420,14 @@ func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust
 			}
 			p.printf("      %s\n", st.Dim("["+Sanitize(review)+"]"))
 		}
-		if cv.Client == client.ClaudeCode {
-			p.printf("%s runs without asking · %s asks first, `claude -p` runs it · `mcp-guard launch -- claude` hands over only reviewed servers\n", st.OK("✓"), st.Pending("—"))
-		} else {
-			p.printf("%s runs without asking · %s asks first\n", st.OK("✓"), st.Pending("—"))
+		legend := st.OK("✓") + " runs without asking · " + st.Pending("—") + " asks first"
+		if h := headlessRun(cv.Client); h != "" {
+			legend += ", `" + h + "` runs it"
+			if c := client.Lookup(cv.Client); c != nil && c.Command() != "" {
+				legend += " · `mcp-guard launch -- " + c.Command() + "` hands over only reviewed servers"
+			}
 		}
+		p.printf("%s\n", legend)
 	}
 	for _, f := range findings {
 		p.printf("%s %s %s:%d: %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, Sanitize(f.Message))
@@ -443,4 +446,13 @@ func clientTitles() string {
 		out = append(out, c.Title())
 	}
 	return strings.Join(out, ", ")
+}
+
+// headlessRun is the client's run that starts servers without asking
+// where its interactive session would ask ("" when none, or no client).
+func headlessRun(id client.ID) string {
+	if c := client.Lookup(id); c != nil {
+		return c.Headless()
+	}
+	return ""
 }

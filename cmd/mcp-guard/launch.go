@@ -26,18 +26,13 @@ func launchCommand(e *env) *cli.Command {
 		Description: "Evaluates the gate for the launch directory (the current one, or -C DIR, where CMD then\n" +
 			"starts). When a server waits for review it lists it and, on a terminal, offers the review;\n" +
 			"without a terminal it exits 1. Then mcp-guard replaces itself with CMD (same arguments, CMD's\n" +
-			"own exit status) and hands the agent exactly the reviewed project servers, with your own\n" +
-			"servers intact, the way the agent takes them:\n" +
-			"  claude   claude --mcp-config <vetted file> --strict-mcp-config ARGS... (the file also carries\n" +
-			"           your ~/.claude.json servers); `claude mcp list|get` is refused while a project\n" +
-			"           server is not reviewed (its health check spawns them)\n" +
-			"  gemini   gemini --allowed-mcp-server-names=NAME... ARGS... (reviewed project servers, your own)\n" +
-			"  codex    codex -c mcp_servers.NAME.enabled=false... ARGS... (each project server not reviewed)\n" +
-			"  agentty  AGENTTY_MCP_CONFIG naming a snapshot of the reviewed servers\n" +
-			"Gemini CLI and Codex read their configs themselves after the check, so the names are bound,\n" +
-			"not the entries. A declined server never blocks: it is left out. One line on stderr says what\n" +
-			"was handed over. MCP_GUARD_SNAPSHOT=0 hands nothing (a declined server the agent would run\n" +
-			"then blocks). Any other command starts exactly when `mcp-guard check` passes.\n" +
+			"own exit status) and, when CMD is an agent it knows (" + startedNames() + "), hands it exactly\n" +
+			"the reviewed project servers with your own servers intact, through the agent's own flags or\n" +
+			"variable (docs/<agent>.md says which). A declined server never blocks: it is left out. One\n" +
+			"line on stderr says what was handed over. A run that spawns the project's servers whatever it\n" +
+			"is handed (a health check) starts only when every one is reviewed. MCP_GUARD_SNAPSHOT=0 hands\n" +
+			"nothing (a declined server the agent would run then blocks). Any other command starts exactly\n" +
+			"when `mcp-guard check` passes.\n" +
 			"`mcp-guard shell-init bash|zsh|fish` makes typing " + startedNames() + " do this.",
 		Action: func(ctx context.Context, c *cli.Command) error { return runLaunch(ctx, c, e) },
 	}
@@ -46,7 +41,7 @@ func launchCommand(e *env) *cli.Command {
 func runLaunch(ctx context.Context, c *cli.Command, e *env) error {
 	args := c.Args().Slice()
 	if len(args) == 0 {
-		return usageError("launch needs the command to start, e.g. mcp-guard launch -- claude")
+		return usageError("launch needs the command to start, e.g. mcp-guard launch -- %s", client.Started()[0].Command())
 	}
 	dir, err := launchDir(c)
 	if err != nil {
@@ -58,16 +53,17 @@ func runLaunch(ctx context.Context, c *cli.Command, e *env) error {
 	}
 	g.warnLedger(e)
 	who := client.Command(args[0])
-	if who == client.ClaudeCode && client.ClaudeHealthCheck(args[1:]) {
-		// `claude mcp list|get` spawns the project's servers for its health
-		// check, and takes none of the flags that replace them: only a
-		// directory where every server it would spawn is reviewed runs it.
-		// Blocking(false) counts a declined server it would run.
-		if n := g.clientsBlocked(e, e.stderr, who, false, reviewCommandLine(c)); n > 0 {
-			return refusef("review first (`"+reviewCommandLine(c)+"`); a declined server must be denied in Claude Code's settings or removed",
-				"not starting claude mcp: it spawns the project's servers for its health check, and %s not reviewed", report.Count(n, "of them is", "of them are"))
+	if cl := client.Lookup(who); cl != nil {
+		if why := cl.Unhanded(args[1:]); why != "" {
+			// A run that spawns the project's servers whatever launch hands
+			// it: only a directory where every server it would spawn is
+			// reviewed runs it. Blocking(false) counts a declined one.
+			if n := g.clientsBlocked(e, e.stderr, who, false, reviewCommandLine(c)); n > 0 {
+				return refusef("review first (`"+reviewCommandLine(c)+"`); a declined server must be turned off in "+cl.Title()+"'s own settings or removed",
+					"not starting %s: %s, and %s not reviewed", report.Sanitize(strings.Join(args, " ")), why, report.Count(n, "of them is", "of them are"))
+			}
+			return execIn(dir, args, e.environ)
 		}
-		return execIn(dir, args, e.environ)
 	}
 	// With the handover (unless MCP_GUARD_SNAPSHOT=0), a declined server
 	// never blocks: it is left out.

@@ -25,10 +25,10 @@ func reviewCommand(e *env) *cli.Command {
 			"and findings, then asks: approve, decline, skip, or quit (the whole review). approve records\n" +
 			"the reviewed version in mcp-guard's ledger (and, for agentty, its fingerprint in\n" +
 			"~/.agentty/mcp_approvals.json); decline keeps `mcp-guard launch` from handing it over (and\n" +
-			"removes agentty's approval); skip leaves it waiting. Nothing is written in Claude Code's,\n" +
-			"Cursor's, VS Code's, Gemini CLI's or Codex's own files: `mcp-guard launch -- claude|gemini|codex`\n" +
-			"hands the agent exactly the reviewed servers. A name two agents load must be qualified\n" +
-			"(claude-code:db, agentty:db) or given with --client, which also limits the review to one\n" +
+			"removes agentty's approval); skip leaves it waiting. Nothing is written in the other agents'\n" +
+			"own files: `mcp-guard launch -- " + startedCommands() + "` hands the agent exactly the reviewed\n" +
+			"servers. A name two agents load must be qualified (" + exampleLabel() + ", agentty:db) or\n" +
+			"given with --client, which also limits the review to one\n" +
 			"agent. Without a terminal it never asks: it lists what waits and exits 1, unless --approve,\n" +
 			"--decline or --all say what to do.",
 		Flags: []cli.Flag{

@@ -11,10 +11,12 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/policy"
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/scan"
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -28,10 +30,9 @@ func scanCommand(e *env) *cli.Command {
 		Usage:     "check every agent's configuration in a repository against the rule catalog (for CI and pre-commit)",
 		UsageText: "mcp-guard [-C DIR] scan [--staged | --rev REV | --history [--since REV] | --diff BASE...HEAD] [options] [PATH]",
 		Description: "Scans the work tree at PATH (default: the current directory): every agent's MCP configuration\n" +
-			"(.mcp.json, .cursor/mcp.json, .vscode/mcp.json, .gemini/settings.json, .codex/config.toml,\n" +
-			".agentty/mcp.json), the settings and tasks beside them, CI workflows that run an agent, and\n" +
-			"agentty's hooks, ACP agents and personas, at any depth. Outside a git repository PATH is walked\n" +
-			"as a directory.\n" +
+			"(" + configFiles() + "),\n" +
+			"the settings and tasks beside them, CI workflows that run an agent, and agentty's hooks, ACP\n" +
+			"agents and personas, at any depth. Outside a git repository PATH is walked as a directory.\n" +
 			"scan never runs what it scans and reads none of your own state unless --user-config is given.\n" +
 			"The repository's " + policy.IgnoreFileName + " (rule ids, paths, servers, each with a reason) suppresses findings\n" +
 			"for scan only: the git hook, review and launch never read it.\n\n" +
@@ -279,4 +280,18 @@ func scanError(err error) error {
 		return failf("check the path", "%v", err)
 	}
 	return failf("", "scan: %v", err)
+}
+
+// configFiles are the agents' MCP configuration files, from the surface
+// registry: ".mcp.json, .cursor/mcp.json, …".
+func configFiles() string {
+	var out []string
+	for _, c := range client.All() {
+		for _, k := range surface.OfClient(string(c.ID())) {
+			if k.Role() == surface.Config {
+				out = append(out, k.Spec().File())
+			}
+		}
+	}
+	return strings.Join(out, ", ")
 }

@@ -84,3 +84,28 @@ func shellInitCommand(e *env) *cli.Command {
 		},
 	}
 }
+
+// agentTitles names every agent mcp-guard reads: "agentty, Claude Code, …".
+func agentTitles() string {
+	var out []string
+	for _, c := range client.All() {
+		out = append(out, c.Title())
+	}
+	return strings.Join(out, ", ")
+}
+
+// startedCommands are launch's commands, "a|b|c", for usage texts.
+func startedCommands() string {
+	var cmds []string
+	for _, c := range client.Started() {
+		cmds = append(cmds, c.Command())
+	}
+	return strings.Join(cmds, "|")
+}
+
+// exampleLabel is a qualified server name for help texts ("claude-code:db"):
+// the first client's of the registry after agentty's.
+func exampleLabel() string {
+	all := client.All()
+	return string(all[min(1, len(all)-1)].ID()) + ":db"
+}

@@ -20,7 +20,7 @@ import (
 func statusCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "status",
-		Usage:     "show what each agent (agentty, Claude Code, …) would run if launched here, and why",
+		Usage:     "show what each agent (" + agentTitles() + ") would run if launched here, and why",
 		UsageText: "mcp-guard [-C DIR] status [--json]",
 		Description: "Exit status: 0 when nothing waits for approval, 1 when a gated server is pending\n" +
 			"or the configuration is invalid, 2 when mcp-guard could not look.",
