@@ -290,6 +290,14 @@ func TestSelectAmbiguous(t *testing.T) {
 		t.Fatal(err)
 	}
 	v = f.view()
+	// A request with a name that is not acceptable writes nothing, the
+	// other agent's part included.
+	if _, err := v.Revoke(context.Background(), []string{"claude-code:db", "agentty:nosuch"}, false, false); err == nil {
+		t.Fatal("a revoke naming an unknown agentty server was accepted")
+	}
+	if db := f.server(f.view(), "db"); db.State != trust.StateReviewed {
+		t.Fatalf("a refused revoke forgot claude-code:db: %q", db.State)
+	}
 	res, err := v.Revoke(context.Background(), []string{"claude-code:db"}, false, false)
 	if err != nil || len(res.Forgotten) != 1 || !res.Forgotten[0].Changed || len(res.Servers) != 0 {
 		t.Fatalf("revoke claude-code:db: %v %+v", err, res)

@@ -52,18 +52,50 @@ func (v *View) Revoke(ctx context.Context, names []string, all, wholeFile bool) 
 		return nil, err
 	}
 	out := &Revocation{WholeFile: wholeFile}
+	cfg := v.In.Config
+	// agentty's part: names left for it, its whole-file approval, or --all
+	// over its project servers (--all where its only configuration is the
+	// user's own, and no other agent is here, is refused as before).
+	agentty := len(names) > 0 || wholeFile || (all && cfg != nil && (cfg.Scope == trust.ScopeProject || len(v.Clients) == 0))
+	if !agentty && len(forget) == 0 && len(v.Clients) == 0 {
+		return nil, refuse("run it where an agent's MCP configuration is, or pass -C DIR", "no MCP configuration of any agent here: nothing to revoke")
+	}
+	// Everything is validated before anything is written.
+	var selected []*trust.Server
+	if agentty {
+		if selected, err = v.revokable(names, all, wholeFile); err != nil {
+			return nil, err
+		}
+	}
 	if len(forget) > 0 {
 		if out.Forgotten, err = v.forget(ctx, forget); err != nil {
 			return nil, err
 		}
 	}
-	cfg := v.In.Config
-	if len(names) == 0 && !wholeFile && (len(forget) > 0 || (all && cfg == nil)) {
-		if all && len(forget) == 0 && len(v.Clients) == 0 {
-			return nil, refuse("run it where an agent's MCP configuration is, or pass -C DIR", "no MCP configuration of any agent here: nothing to revoke")
-		}
+	if !agentty {
 		return out, nil
 	}
+	err = trust.UpdateApprovals(ctx, v.In.StorePath, func(ed *trust.ApprovalsEdit) error {
+		out.Servers = out.Servers[:0]
+		for _, s := range selected {
+			out.Servers = append(out.Servers, Revoked{Server: s, Changed: ed.Remove(s.Fingerprint)})
+		}
+		if wholeFile {
+			out.WholeFileChanged = ed.Remove(cfg.SHA256)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fail("mcp-guard never rewrites a store it cannot read; fix or move "+v.In.StorePath+" (agentty approves nothing while it is invalid)", err)
+	}
+	out.StillBlanket = v.In.Blanket == "whole-file" && !wholeFile
+	return out, nil
+}
+
+// revokable are agentty's servers a revoke of names (every gated one with
+// all) removes from its store, or why the request is refused.
+func (v *View) revokable(names []string, all, wholeFile bool) ([]*trust.Server, error) {
+	cfg := v.In.Config
 	switch {
 	case cfg == nil:
 		return nil, refuse("`mcp-guard status` lists the servers here", "no MCP configuration here has %s: nothing to revoke", quoteList(names))
@@ -102,21 +134,7 @@ func (v *View) Revoke(ctx context.Context, names []string, all, wholeFile bool) 
 	if len(problems) > 0 {
 		return nil, refuse("nothing was written; `mcp-guard status` lists the servers", "cannot revoke: %s", strings.Join(problems, "; "))
 	}
-	err = trust.UpdateApprovals(ctx, v.In.StorePath, func(ed *trust.ApprovalsEdit) error {
-		out.Servers = out.Servers[:0]
-		for _, s := range selected {
-			out.Servers = append(out.Servers, Revoked{Server: s, Changed: ed.Remove(s.Fingerprint)})
-		}
-		if wholeFile {
-			out.WholeFileChanged = ed.Remove(cfg.SHA256)
-		}
-		return nil
-	})
-	if err != nil {
-		return nil, fail("mcp-guard never rewrites a store it cannot read; fix or move "+v.In.StorePath+" (agentty approves nothing while it is invalid)", err)
-	}
-	out.StillBlanket = v.In.Blanket == "whole-file" && !wholeFile
-	return out, nil
+	return selected, nil
 }
 
 // clientRevokes splits names into the servers of clients other than
