@@ -138,17 +138,18 @@ func (g *gateView) review(ctx context.Context, c *cli.Command, e *env, names []s
 		fmt.Fprintln(e.info, "no MCP configuration of any agent here: nothing to review")
 		return nil
 	}
-	needs := g.writeClosed(e, only)
 	queue := g.waiting(only, handOver)
 	switch {
-	case len(queue) == 0 && needs:
-		return attention()
-	case len(queue) == 0:
+	case len(queue) == 0 && !g.closed(only):
 		fmt.Fprintln(e.info, "nothing waits for review here")
 		return nil
-	case !e.interactive():
+	case len(queue) == 0 || !e.interactive():
+		// The list: every closed gate and waiting server, once.
 		st := e.style(e.info)
 		g.clientsBlocked(e, e.info, only, handOver, reviewCommandLine(c))
+		if len(queue) == 0 {
+			return attention()
+		}
 		// What changed in the servers reviewed before, so a decision
 		// given with --approve need not be blind.
 		for i, p := range queue {
@@ -160,6 +161,7 @@ func (g *gateView) review(ctx context.Context, c *cli.Command, e *env, names []s
 		fmt.Fprintln(e.stderr, "mcp-guard: not a terminal, so nothing was asked; decide with --approve NAME... or --decline NAME...")
 		return attention()
 	}
+	needs := g.writeClosed(e, only)
 	left, err := g.interactive(ctx, e, queue, newTerminalKeys(e.stdin))
 	if err != nil {
 		return err
@@ -168,6 +170,17 @@ func (g *gateView) review(ctx context.Context, c *cli.Command, e *env, names []s
 		return attention()
 	}
 	return nil
+}
+
+// closed reports whether the gate of an agent here (only's) stays closed
+// whatever is reviewed.
+func (g *gateView) closed(only client.ID) bool {
+	for _, cv := range g.All() {
+		if len(cv.Closed) > 0 && (only == "" || cv.Client == only) {
+			return true
+		}
+	}
+	return false
 }
 
 // writeClosed says, for every agent here (only's), why its gate stays
