@@ -299,6 +299,32 @@ func Started() []Client {
 	return out
 }
 
+// IDs, Titles and Commands are every client's id, every client's name
+// and the commands launch starts, in All's order, for messages and help.
+func IDs() []string {
+	var out []string
+	for _, c := range clients {
+		out = append(out, string(c.ID()))
+	}
+	return out
+}
+
+func Titles() []string {
+	var out []string
+	for _, c := range clients {
+		out = append(out, c.Title())
+	}
+	return out
+}
+
+func Commands() []string {
+	var out []string
+	for _, c := range Started() {
+		out = append(out, c.Command())
+	}
+	return out
+}
+
 // Lookup returns the client with id, nil when there is none.
 func Lookup(id ID) Client {
 	for _, c := range clients {

@@ -21,6 +21,12 @@ func (v *View) agenttyView() *ClientView {
 	if err := v.Invalid(); err != nil {
 		cv.Closed = append(cv.Closed, err.Error())
 	}
+	if n := v.In.Location.Note; n != "" {
+		cv.Notes = append(cv.Notes, n)
+	}
+	if err := v.In.StoreErr; err != nil {
+		cv.Notes = append(cv.Notes, "the approvals store approves nothing: "+err.Error())
+	}
 	for i := range v.Verdicts {
 		gv := &v.Verdicts[i]
 		if gv.Key.Server == "" {

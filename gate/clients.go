@@ -29,6 +29,10 @@ type ClientView struct {
 	// reviewed (its state or a config mcp-guard cannot read); nil when
 	// nothing does.
 	Closed []string
+	// Notes are what the agent's own state says that the user should
+	// know and that does not close the gate (agentty's store that
+	// approves nothing, where its configuration was found).
+	Notes []string
 	// Repo is the identity of the repository around the launch directory
 	// ("dir:…" outside git), Top its work tree ("" outside git), Head HEAD.
 	Repo, Top, Head string
@@ -324,16 +328,6 @@ func (cv *ClientView) Blocking(vetted bool) []ClientServer {
 		}
 	}
 	return out
-}
-
-// Client returns the view of client id, nil when it was not found.
-func (v *View) Client(id client.ID) *ClientView {
-	for _, cv := range v.Clients {
-		if cv.Client == id {
-			return cv
-		}
-	}
-	return nil
 }
 
 // reviewed reports whether a launch lets the client run s: reviewed at

@@ -94,7 +94,7 @@ func (f *repoFixture) view() *View {
 
 func (f *repoFixture) server(v *View, name string) ClientServer {
 	f.t.Helper()
-	cv := v.Client(client.ClaudeCode)
+	cv := v.ClientOf(client.ClaudeCode)
 	if cv == nil {
 		f.t.Fatal("Claude Code not found")
 	}
@@ -181,7 +181,7 @@ func TestClaudeReviewSwapDecline(t *testing.T) {
 	f.write("~/.claude/settings.json", `{"enabledMcpjsonServers":["db"]}`)
 	ctx := context.Background()
 	v := f.view()
-	if got := len(v.Client(client.ClaudeCode).Blocking(true)); got != 2 {
+	if got := len(v.ClientOf(client.ClaudeCode).Blocking(true)); got != 2 {
 		t.Fatalf("blocking %d, want 2", got)
 	}
 	tg, err := v.SelectTargets([]string{"claude-code:db"}, "", trust.DecisionApproved)
@@ -206,7 +206,7 @@ func TestClaudeReviewSwapDecline(t *testing.T) {
 		t.Errorf("Claude Code's settings changed: %s", data)
 	}
 	v = f.view()
-	cv := v.Client(client.ClaudeCode)
+	cv := v.ClientOf(client.ClaudeCode)
 	if b := cv.Blocking(true); len(b) != 0 {
 		t.Fatalf("still blocking with the vetted file: %v", b[0].Name)
 	}
@@ -323,7 +323,7 @@ func TestClaudeClosed(t *testing.T) {
 			f := newRepoFixture(t, claudeTwo)
 			setup(f)
 			v := f.view()
-			cv := v.Client(client.ClaudeCode)
+			cv := v.ClientOf(client.ClaudeCode)
 			if cv == nil || len(cv.Closed) == 0 {
 				t.Fatalf("gate open: %+v", cv)
 			}
@@ -353,7 +353,7 @@ func TestClaudeAboveTop(t *testing.T) {
 		t.Errorf("blocks %v outside %v deep %q nodeep %q", cs.Blocks, cs.Outside, cs.Deep, cs.NoDeep)
 	}
 	// Left out of the vetted file; it blocks a launch that hands nothing.
-	cv := v.Client(client.ClaudeCode)
+	cv := v.ClientOf(client.ClaudeCode)
 	for _, b := range cv.Blocking(true) {
 		if b.Name == "outer" {
 			t.Error("outer blocks a launch that leaves it out")
@@ -389,11 +389,11 @@ func TestClaudeSubdirLaunch(t *testing.T) {
 	if _, err := v.Decide(ctx, trust.DecisionApproved, tg); err != nil {
 		t.Fatal(err)
 	}
-	top := v.Client(client.ClaudeCode)
+	top := v.ClientOf(client.ClaudeCode)
 	sub := filepath.Join(f.repo, "sub")
 	f.write("sub/db.js", "require('child_process').exec('curl evil')\n")
 	dbOf := func(v *View) ClientServer {
-		for _, s := range v.Client(client.ClaudeCode).Servers {
+		for _, s := range v.ClientOf(client.ClaudeCode).Servers {
 			if s.Name == "db" {
 				return s
 			}

@@ -12,40 +12,6 @@ import (
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
-// Select finds the named servers for a decision; the whole request is
-// refused if any name is unknown or cannot be decided about, so nothing is
-// recorded for a request that is partly wrong.
-func (v *View) Select(names []string, d trust.Decision) ([]trust.GateVerdict, error) {
-	var out []trust.GateVerdict
-	var problems []string
-	seen := map[string]bool{}
-	for _, name := range names {
-		if seen[name] {
-			continue
-		}
-		seen[name] = true
-		var found *trust.GateVerdict
-		for i := range v.Verdicts {
-			if v.Verdicts[i].Server.Name == name {
-				found = &v.Verdicts[i]
-			}
-		}
-		if found == nil {
-			problems = append(problems, fmt.Sprintf("%q: no such server in %s", name, v.ConfigPath()))
-			continue
-		}
-		if p := decidable(*found, d); p != "" {
-			problems = append(problems, p)
-			continue
-		}
-		out = append(out, *found)
-	}
-	if len(problems) > 0 {
-		return nil, refuse("nothing was recorded; `mcp-guard check` lists what waits for review", "cannot review: %s", strings.Join(problems, "; "))
-	}
-	return out, nil
-}
-
 // Runnable are the servers mcp-guard reviews here that agentty would run
 // (or ask to run): what `approve --all` approves.
 func (v *View) Runnable() []trust.GateVerdict {

@@ -187,8 +187,8 @@ func TestRecordValidatesBeforeWriting(t *testing.T) {
 	if f.approvedInStore(v, "files") || f.verdict(v, "docs").State != trust.StateUnreviewed {
 		t.Error("part of a refused request was recorded")
 	}
-	if _, err := v.Select([]string{"docs", "nosuch"}, trust.DecisionApproved); err == nil {
-		t.Error("Select took an unknown name")
+	if _, err := v.SelectTargets([]string{"docs", "nosuch"}, "", trust.DecisionApproved); err == nil {
+		t.Error("SelectTargets took an unknown name")
 	}
 }
 

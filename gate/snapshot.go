@@ -43,13 +43,6 @@ type Snapshot struct {
 	OwnAll bool
 }
 
-// UseSnapshot reports whether a launch hands agentty a snapshot: for a
-// project configuration, unless SnapshotEnv is 0.
-func (v *View) UseSnapshot(getenv trust.Getenv) bool {
-	cfg := v.In.Config
-	return cfg != nil && cfg.Scope == trust.ScopeProject && getenv(SnapshotEnv) != "0"
-}
-
 // Snapshot writes the configuration `mcp-guard launch` hands agentty
 // (AGENTTY_MCP_CONFIG): agentty's Vetted file, so that what agentty runs
 // is what was reviewed: a server declined, not reviewed, or changed after

@@ -74,7 +74,7 @@ func (v *View) SelectTargets(names []string, only client.ID, d trust.Decision) (
 	var problems []string
 	seen := map[string]bool{}
 	if only != "" && client.Lookup(only) == nil {
-		return t, refuse("the clients are "+clientIDs(), "no client %q", only)
+		return t, refuse("the clients are "+strings.Join(client.IDs(), ", "), "no client %q", only)
 	}
 	for _, name := range names {
 		if seen[name] {
@@ -134,14 +134,6 @@ func lastName(name string) string {
 	return name
 }
 
-func clientIDs() string {
-	var ids []string
-	for _, c := range client.All() {
-		ids = append(ids, string(c.ID()))
-	}
-	return strings.Join(ids, ", ")
-}
-
 // RunnableTargets are the servers of every client that would run (or ask
 // to) and can be reviewed here: what `approve --all` approves.
 func (v *View) RunnableTargets() Targets {
@@ -189,7 +181,7 @@ func (cs ClientServer) review(d trust.Decision, head string) trust.Review {
 
 // clientHead is the HEAD a client's review records.
 func (v *View) clientHead(cs ClientServer) string {
-	if cv := v.Client(client.ID(cs.Key.Client)); cv != nil {
+	if cv := v.ClientOf(client.ID(cs.Key.Client)); cv != nil {
 		return cv.Head
 	}
 	return ""

@@ -432,15 +432,6 @@ func ClientGateText(cs gate.ClientServer, title string) string {
 	return clientGateReason(cs, title) + " (" + cs.ServerVerdict.Why + ")"
 }
 
-// ClientWords is why the client runs a server, in its words: agentty's
-// verdict, or the client's own reason.
-func ClientWords(cs gate.ClientServer) string {
-	if cs.Agentty != nil {
-		return GateReasonText(*cs.Agentty)
-	}
-	return cs.ServerVerdict.Why
-}
-
 func clientGateReason(cs gate.ClientServer, title string) string {
 	var why string
 	switch {
@@ -547,7 +538,7 @@ func WriteUnknownLaunch(w io.Writer, command string, clients []*gate.ClientView,
 		titles[i] = cv.Title
 	}
 	_, err := fmt.Fprintf(w, "mcp-guard: %s is not an agent mcp-guard knows: nothing of %s waits for review (as `mcp-guard check` says), but nothing can be handed to it, so an agent it starts reads its configs itself, declined servers included\n",
-		Sanitize(command), andList(titles))
+		Sanitize(command), JoinList(titles, "and"))
 	return err
 }
 
@@ -571,10 +562,3 @@ func WriteForgotten(w io.Writer, forgotten []gate.Forgotten, st Style) error {
 	return p.err
 }
 
-// andList is "a", "a and b", "a, b and c".
-func andList(words []string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
-}

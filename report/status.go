@@ -187,23 +187,17 @@ func padRight(s string, n int) string {
 	return s
 }
 
-// WriteStatus renders an inspection for people, in the manner of
-// `agentty plugin list --project`, plus why each server is trusted.
+// WriteStatus renders agentty's inspection for people, in the manner of
+// `agentty plugin list --project`, plus why each server is trusted: what
+// status says of agentty when no gate stands over it (its user's own or
+// an explicit configuration, none at all, or a gate that could not be
+// evaluated). A gated project configuration is one agent of
+// WriteClientStatus.
 func WriteStatus(w io.Writer, in *trust.Inspection, st Style) error {
-	return WriteStatusReview(w, in, nil, nil, st)
-}
-
-// WriteStatusReview is WriteStatus with mcp-guard's review state of each
-// gated server (from the same inspection) after agentty's verdict:
-// reviewed, declined, or unreviewed and whether that blocks `mcp-guard
-// launch`. Servers without a verdict in gate (nil: none) show agentty's
-// verdict only. scopes (by server name, nil: none) add what each server
-// runs from the repository.
-func WriteStatusReview(w io.Writer, in *trust.Inspection, gate []trust.GateVerdict, scopes map[string]ServerScope, st Style) error {
 	p := &printer{w: w}
 	switch {
 	case in.Config == nil:
-		p.printf("no MCP configuration of any agent here (%s): no project server starts here\n", clientTitles())
+		p.printf("no MCP configuration of any agent here (%s): no project server starts here\n", strings.Join(client.Titles(), ", "))
 		if in.Location.Note != "" {
 			p.printf("note: %s\n", Sanitize(in.Location.Note))
 		}
@@ -224,8 +218,6 @@ func WriteStatusReview(w io.Writer, in *trust.Inspection, gate []trust.GateVerdi
 	case len(in.Verdicts) == 0:
 		p.printf("  no servers\n")
 	}
-	blocking := false
-	reviewed := gateVerdictsByName(gate)
 	for _, v := range in.Verdicts {
 		mark := "  "
 		switch {
@@ -235,15 +227,7 @@ func WriteStatusReview(w io.Writer, in *trust.Inspection, gate []trust.GateVerdi
 			mark = st.OK("✓ ")
 		}
 		line := fmt.Sprintf("  %s%s %s", mark, padRight(Sanitize(v.Server.Name), 16), CommandLine(v.Server))
-		why := reasonText(v)
-		if g := reviewed[v.Server.Name]; g != nil {
-			why += " · " + reviewText(*g)
-			blocking = blocking || g.Blocks
-		}
-		p.printf("%s  %s\n", line, st.Dim("["+why+"]"))
-		for _, l := range scopeLines(scopes[v.Server.Name], 6) {
-			p.printf("        %s\n", st.Dim(l))
-		}
+		p.printf("%s  %s\n", line, st.Dim("["+reasonText(v)+"]"))
 	}
 	if in.StoreErr != nil {
 		p.printf("%s the approvals store approves nothing: %s\n", st.Warning("warning:"), Sanitize(in.StoreErr.Error()))
@@ -256,9 +240,6 @@ func WriteStatusReview(w io.Writer, in *trust.Inspection, gate []trust.GateVerdi
 	}
 	if c.Scope == trust.ScopeProject && len(in.Verdicts) > 0 {
 		p.printf("\n%s agentty runs it without asking · %s agentty asks first · mcp-guard approve NAME: you reviewed it, agentty may run it\n", st.OK("✓"), st.Pending("—"))
-	}
-	if blocking {
-		p.printf("mcp-guard launch refuses to start the agent until these are reviewed (mcp-guard review)\n")
 	}
 	return p.err
 }
@@ -274,21 +255,6 @@ func gateVerdictsByName(gate []trust.GateVerdict) map[string]*trust.GateVerdict 
 		}
 	}
 	return m
-}
-
-// reviewText is mcp-guard's review state of a gated server, for people.
-func reviewText(g trust.GateVerdict) string {
-	switch {
-	case g.Blocks && g.State == trust.StateDeclined:
-		return "declined, yet agentty runs it"
-	case g.Blocks:
-		return "waits for review"
-	case g.State == trust.StateUnreviewed:
-		return "not reviewed"
-	case g.RenamedFrom != "":
-		return "reviewed (as " + Sanitize(g.RenamedFrom) + ")"
-	}
-	return string(g.State)
 }
 
 func gatedNote(s trust.Scope) string {
@@ -390,6 +356,9 @@ func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust
 		for _, c := range cv.Closed {
 			p.printf("  %s %s\n", st.Danger("closed:"), Sanitize(c))
 		}
+		for _, n := range cv.Notes {
+			p.printf("  %s %s\n", st.Warning("note:"), Sanitize(n))
+		}
 		if len(cv.Servers) == 0 {
 			p.printf("  no servers\n")
 		}
@@ -436,16 +405,6 @@ func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust
 		p.printf("mcp-guard launch refuses to start an agent while its servers wait for review (mcp-guard review)\n")
 	}
 	return p.err
-}
-
-// clientTitles names every client mcp-guard reads, in the registry's
-// order: "agentty, Claude Code, Cursor, …".
-func clientTitles() string {
-	var out []string
-	for _, c := range client.All() {
-		out = append(out, c.Title())
-	}
-	return strings.Join(out, ", ")
 }
 
 // headlessRun is the client's run that starts servers without asking

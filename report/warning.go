@@ -63,7 +63,7 @@ func WriteWarning(w io.Writer, wr Warning, st Style) error {
 		return nil
 	}
 	clients := warningClients(wr)
-	agents := joinList(clients, "and")
+	agents := JoinList(clients, "and")
 	if op == "clone" {
 		p.printf("%s this clone brings MCP servers %s may run:\n", st.Bold("mcp-guard:"), agents)
 	} else {
@@ -129,12 +129,12 @@ func WriteWarning(w io.Writer, wr Warning, st Style) error {
 	if len(cmds) == 0 {
 		cmds = []string{"mcp-guard review"}
 	}
-	p.printf("%s review before starting %s: %s\n", st.Bold("mcp-guard:"), joinList(clients, "or"), strings.Join(cmds, " and "))
+	p.printf("%s review before starting %s: %s\n", st.Bold("mcp-guard:"), JoinList(clients, "or"), strings.Join(cmds, " and "))
 	return p.err
 }
 
-// joinList is "a, b and c".
-func joinList(items []string, conj string) string {
+// JoinList is "a, b and c" (conj "and"), "a, b or c" (conj "or").
+func JoinList(items []string, conj string) string {
 	if len(items) < 2 {
 		return strings.Join(items, "")
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/report"
 )
 
@@ -192,7 +193,7 @@ func newHookApp(e *env) *cli.Command { return newAppOf(e, []*cli.Command{hookCom
 func newAppOf(e *env, commands []*cli.Command) *cli.Command {
 	app := &cli.Command{
 		Name:      "mcp-guard",
-		Usage:     "keep what a repository makes your AI coding agent run (" + agentTitles() + ") from changing without your review",
+		Usage:     "keep what a repository makes your AI coding agent run (" + strings.Join(client.Titles(), ", ") + ") from changing without your review",
 		UsageText: "mcp-guard [-C DIR] [-q] COMMAND [options] [arguments]",
 		Description: "Options go anywhere before `--`, also after the command and its arguments;\n" +
 			"after `--` everything is an argument.\n\n" +

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"fmt"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 
@@ -17,7 +18,7 @@ func approveCommand(e *env) *cli.Command {
 		Usage:     "approve project servers: you reviewed them, their agent may run them (the same as review --approve)",
 		UsageText: "mcp-guard [-C DIR] approve NAME... | --all  [--client ID]",
 		Description: "Records your review of each server's current version (the entry and the repository code it\n" +
-			"runs) in mcp-guard's ledger, so `check` passes and `mcp-guard launch -- " + startedCommands() + "`\n" +
+			"runs) in mcp-guard's ledger, so `check` passes and `mcp-guard launch -- " + strings.Join(client.Commands(), "|") + "`\n" +
 			"hands it to the agent. For agentty it also adds the server's fingerprint to\n" +
 			"~/.agentty/mcp_approvals.json, exactly as `agentty plugin approve NAME --project` would.\n" +
 			"A name two agents load is qualified (" + exampleLabel() + ") or given with --client. The same as\n" +

@@ -50,7 +50,7 @@ func checkCommand(e *env) *cli.Command {
 					switch {
 					case cs.Runs && cs.Why == trust.GateDeclinedRuns:
 						fmt.Fprintf(e.info, "note: you declined %s; mcp-guard launch leaves it out, but %s started directly would still run it (%s)\n",
-							report.Sanitize(cs.Label()), cv.Title, report.Sanitize(report.ClientWords(cs)))
+							report.Sanitize(cs.Label()), cv.Title, report.Sanitize(report.AgentWords(cs)))
 					case cs.Runs && cs.Outside && cs.State != trust.StateReviewed:
 						fmt.Fprintf(e.info, "note: %s is in %s, outside the work tree: mcp-guard cannot review it, so launch leaves it out\n",
 							report.Sanitize(cs.Label()), report.Sanitize(cs.Config))
@@ -102,14 +102,6 @@ func gateErr(err error) error {
 }
 
 func (g *gateView) configPath() string { return g.ConfigPath() }
-
-// invalid is gate.Invalid for people: nil, or why nothing starts.
-func (g *gateView) invalid() error {
-	if err := g.Invalid(); err != nil {
-		return errors.New(report.Sanitize(err.Error()) + " (`mcp-guard status` shows why)")
-	}
-	return nil
-}
 
 // warnLedger says on stderr why nothing counts as reviewed, if so.
 func (g *gateView) warnLedger(e *env) {

@@ -55,7 +55,7 @@ func launchName(id client.ID) string {
 }
 
 // clientFlag restricts server names to one client.
-var clientFlag = &cli.StringFlag{Name: "client", Usage: "the agent the names are of, and the only one reviewed (" + clientIDs() + "); CLIENT:NAME does the same per name"}
+var clientFlag = &cli.StringFlag{Name: "client", Usage: "the agent the names are of, and the only one reviewed (" + strings.Join(client.IDs(), ", ") + "); CLIENT:NAME does the same per name"}
 
 // decideAll records one decision for servers of every agent
 // (gate.Decide) and says what it did.
@@ -100,7 +100,7 @@ func (g *gateView) review(ctx context.Context, c *cli.Command, e *env, names []s
 	}
 	only := client.ID(c.String("client"))
 	if only != "" && client.Lookup(only) == nil {
-		return usageError("--client: no client %q (the clients are %s)", only, clientIDs())
+		return usageError("--client: no client %q (the clients are %s)", only, strings.Join(client.IDs(), ", "))
 	}
 	handOver := vetted(e)
 	if approve || decline {
@@ -264,13 +264,4 @@ func (g *gateView) itemWriter(ctx context.Context, e *env, w io.Writer, st repor
 		}
 	}
 	return func() { report.WriteReviewItem(w, item, st) }
-}
-
-// clientIDs are the client ids --client takes.
-func clientIDs() string {
-	var ids []string
-	for _, c := range client.All() {
-		ids = append(ids, string(c.ID()))
-	}
-	return strings.Join(ids, ", ")
 }

@@ -6,10 +6,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/policy"
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -26,7 +28,7 @@ func reviewCommand(e *env) *cli.Command {
 			"the reviewed version in mcp-guard's ledger (and, for agentty, its fingerprint in\n" +
 			"~/.agentty/mcp_approvals.json); decline keeps `mcp-guard launch` from handing it over (and\n" +
 			"removes agentty's approval); skip leaves it waiting. Nothing is written in the other agents'\n" +
-			"own files: `mcp-guard launch -- " + startedCommands() + "` hands the agent exactly the reviewed\n" +
+			"own files: `mcp-guard launch -- " + strings.Join(client.Commands(), "|") + "` hands the agent exactly the reviewed\n" +
 			"servers. A name two agents load must be qualified (" + exampleLabel() + ", agentty:db) or\n" +
 			"given with --client, which also limits the review to one\n" +
 			"agent. Without a terminal it never asks: it lists what waits and exits 1, unless --approve,\n" +

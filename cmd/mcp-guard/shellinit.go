@@ -3,11 +3,11 @@ package main
 import (
 	"context"
 	"fmt"
-	"strings"
 
 	"github.com/urfave/cli/v3"
 
 	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/report"
 )
 
 // shellInit is what `shell-init SHELL` prints: a function per client
@@ -18,11 +18,7 @@ import (
 // recursion; `command claude` and the like still reach them directly.
 // Built on request: the hook never pays for it.
 func shellInit(shell string) (string, bool) {
-	var cmds []string
-	for _, c := range client.Started() {
-		cmds = append(cmds, c.Command())
-	}
-	head := "# mcp-guard: " + wordList(cmds, "and") + " start only when no MCP server here waits for review.\n"
+	head := "# mcp-guard: " + report.JoinList(client.Commands(), "and") + " start only when no MCP server here waits for review.\n"
 	var out string
 	switch shell {
 	case "bash", "zsh":
@@ -46,24 +42,6 @@ func shellInit(shell string) (string, bool) {
 	return out, true
 }
 
-// wordList is "a, b, c and d".
-func wordList(words []string, and string) string {
-	if len(words) < 2 {
-		return strings.Join(words, "")
-	}
-	return strings.Join(words[:len(words)-1], ", ") + " " + and + " " + words[len(words)-1]
-}
-
-// startedNames are the commands launch starts, for help texts: "agentty,
-// claude, gemini or codex".
-func startedNames() string {
-	var cmds []string
-	for _, c := range client.Started() {
-		cmds = append(cmds, c.Command())
-	}
-	return wordList(cmds, "or")
-}
-
 func shellInitCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "shell-init",
@@ -85,23 +63,9 @@ func shellInitCommand(e *env) *cli.Command {
 	}
 }
 
-// agentTitles names every agent mcp-guard reads: "agentty, Claude Code, …".
-func agentTitles() string {
-	var out []string
-	for _, c := range client.All() {
-		out = append(out, c.Title())
-	}
-	return strings.Join(out, ", ")
-}
-
-// startedCommands are launch's commands, "a|b|c", for usage texts.
-func startedCommands() string {
-	var cmds []string
-	for _, c := range client.Started() {
-		cmds = append(cmds, c.Command())
-	}
-	return strings.Join(cmds, "|")
-}
+// startedNames are the commands launch starts, for help texts: "agentty,
+// claude, gemini or codex".
+func startedNames() string { return report.JoinList(client.Commands(), "or") }
 
 // exampleLabel is a qualified server name for help texts ("claude-code:db"):
 // the first client's of the registry after agentty's.

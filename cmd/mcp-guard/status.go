@@ -20,7 +20,7 @@ import (
 func statusCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "status",
-		Usage:     "show what each agent (" + agentTitles() + ") would run if launched here, and why",
+		Usage:     "show what each agent (" + strings.Join(client.Titles(), ", ") + ") would run if launched here, and why",
 		UsageText: "mcp-guard [-C DIR] status [--json]",
 		Description: "Exit status: 0 when nothing waits for approval, 1 when a gated server is pending\n" +
 			"or the configuration is invalid, 2 when mcp-guard could not look.",
@@ -56,7 +56,7 @@ func statusCommand(e *env) *cli.Command {
 				// file, none) is never gated and is said as agentty finds it.
 				agentty := g == nil || g.ClientOf(client.Agentty) == nil
 				if agentty && (in.Config != nil || len(all) == 0) {
-					err = report.WriteStatusReview(e.info, in, nil, nil, e.style(e.info))
+					err = report.WriteStatus(e.info, in, e.style(e.info))
 				} else if !agentty {
 					findings = append(append([]trust.Finding(nil), in.Findings...), findings...)
 				}
