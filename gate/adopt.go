@@ -80,12 +80,12 @@ func Adopt(ctx context.Context, dir string, env Env) (*Adoption, error) {
 					continue
 				}
 				key := trust.ReviewKey{Repo: id, Config: pc.Path, Server: s.Name}
-				if r, ok := ed.Lookup(key); ok && r.Deep == s.Deep && r.Decision == trust.DecisionApproved {
+				if r, ok := ed.Lookup(key); ok && r.Approves(s.Deep) {
 					continue
 				}
-				if err := ed.Record(trust.Review{ReviewKey: key, Decision: trust.DecisionApproved, Adopted: true,
+				if err := ed.Record(trust.Review{ReviewKey: key, DecidedVersion: trust.DecidedVersion{Decision: trust.DecisionApproved, Adopted: true,
 					ReviewedVersion: trust.ReviewedVersion{Deep: s.Deep, Fingerprint: s.Fingerprint, Entry: s.Canonical(),
-						Files: trust.ReviewedFiles(s.Files), Commit: head}}); err != nil {
+						Files: trust.ReviewedFiles(s.Files), Commit: head}}}); err != nil {
 					return err
 				}
 				out.Adopted = append(out.Adopted, Adopted{pc.Path, s})

@@ -151,11 +151,10 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 	for i, gv := range targets {
 		reviews[i] = trust.Review{
 			ReviewKey: gv.Key,
-			Decision:  d,
-			ReviewedVersion: trust.ReviewedVersion{
+			DecidedVersion: trust.DecidedVersion{Decision: d, ReviewedVersion: trust.ReviewedVersion{
 				Deep: gv.Deep, Fingerprint: gv.Server.Fingerprint, Entry: gv.Server.Canonical(),
 				Files: trust.ReviewedFiles(v.Servers[gv.Server.Name].Files), Commit: v.Head,
-			},
+			}},
 		}
 		if err := reviews[i].Validate(); err != nil {
 			return nil, refuse("nothing was recorded", "cannot review %q: %v", gv.Server.Name, err)

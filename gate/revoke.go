@@ -12,7 +12,8 @@ import (
 // Revoked is what Revoke did for one server.
 type Revoked struct {
 	Server *trust.Server
-	// Changed: its fingerprint was in agentty's store and is gone.
+	// Changed: its fingerprint, or that of another version of it the
+	// ledger remembers, was in agentty's store and is gone.
 	Changed bool
 }
 
@@ -45,7 +46,9 @@ type Revocation struct {
 // is refused if any name is not acceptable; each store is then updated
 // once, under its lock. mcp-guard's ledger keeps agentty's reviews: a
 // revoked agentty server that was reviewed runs again only after agentty
-// asks.
+// asks. A revoke covers every version of the server: agentty's store loses
+// the fingerprint of each version the ledger remembers (another branch's
+// or worktree's), and another client's server forgets them all.
 func (v *View) Revoke(ctx context.Context, names []string, all, wholeFile bool) (*Revocation, error) {
 	forget, names, err := v.clientRevokes(names, all)
 	if err != nil {
@@ -78,7 +81,11 @@ func (v *View) Revoke(ctx context.Context, names []string, all, wholeFile bool) 
 	err = trust.UpdateApprovals(ctx, v.In.StorePath, func(ed *trust.ApprovalsEdit) error {
 		out.Servers = out.Servers[:0]
 		for _, s := range selected {
-			out.Servers = append(out.Servers, Revoked{Server: s, Changed: ed.Remove(s.Fingerprint)})
+			r := Revoked{Server: s}
+			for _, fp := range v.fingerprints(s) {
+				r.Changed = ed.Remove(fp) || r.Changed
+			}
+			out.Servers = append(out.Servers, r)
 		}
 		if wholeFile {
 			out.WholeFileChanged = ed.Remove(cfg.SHA256)
@@ -90,6 +97,23 @@ func (v *View) Revoke(ctx context.Context, names []string, all, wholeFile bool) 
 	}
 	out.StillBlanket = v.In.Blanket == "whole-file" && !wholeFile
 	return out, nil
+}
+
+// fingerprints are agentty's fingerprints of s: its current one and those
+// of the other versions of it the ledger remembers.
+func (v *View) fingerprints(s *trust.Server) []string {
+	out := []string{s.Fingerprint}
+	for _, gv := range v.Verdicts {
+		if gv.Server != s {
+			continue
+		}
+		for _, d := range gv.Last.Versions() {
+			if d.Fingerprint != "" && d.Fingerprint != s.Fingerprint {
+				out = append(out, d.Fingerprint)
+			}
+		}
+	}
+	return out
 }
 
 // revokable are agentty's servers a revoke of names (every gated one with

@@ -171,11 +171,10 @@ func clientDecidable(cs ClientServer, d trust.Decision) string {
 func (cs ClientServer) review(d trust.Decision, head string) trust.Review {
 	return trust.Review{
 		ReviewKey: cs.Key,
-		Decision:  d,
-		ReviewedVersion: trust.ReviewedVersion{
+		DecidedVersion: trust.DecidedVersion{Decision: d, ReviewedVersion: trust.ReviewedVersion{
 			Deep: cs.Deep, Fingerprint: cs.Server.Fingerprint, Entry: cs.Server.Canonical(),
 			Files: trust.ReviewedFiles(cs.Files), Commit: head,
-		},
+		}},
 	}
 }
 

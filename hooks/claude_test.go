@@ -173,7 +173,7 @@ func TestHookClaudeLedgerAndRemoval(t *testing.T) {
 	dir := filepath.Join(p.home, "ledger")
 	err = trust.UpdateLedger(context.Background(), dir, func(e *trust.LedgerEdit) error {
 		return e.Record(trust.Review{ReviewKey: trust.ReviewKey{Repo: id, Client: trust.ClientClaudeCode, Config: ".mcp.json", Server: "db"},
-			Decision: trust.DecisionApproved, ReviewedVersion: trust.ReviewedVersion{Deep: res, Entry: "{}"}})
+			DecidedVersion: trust.DecidedVersion{Decision: trust.DecisionApproved, ReviewedVersion: trust.ReviewedVersion{Deep: res, Entry: "{}"}}})
 	})
 	if err != nil {
 		t.Fatal(err)

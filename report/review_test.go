@@ -35,7 +35,7 @@ func gateFixture(t *testing.T) ([]trust.GateVerdict, *trust.Config) {
 		if out[i].Server.Name == "notes" {
 			// Reviewed before, in another version.
 			out[i].Why = trust.GateChanged
-			out[i].Last = &trust.Review{Decision: trust.DecisionApproved, ReviewedVersion: trust.ReviewedVersion{Time: when}}
+			out[i].Last = &trust.Review{DecidedVersion: trust.DecidedVersion{Decision: trust.DecisionApproved, ReviewedVersion: trust.ReviewedVersion{Time: when}}}
 		}
 		if out[i].Server.Name == "blanket\x1b[2J" {
 			out[i].Verdict.Trusted, out[i].Verdict.Reason, out[i].Why = true, trust.ReasonEnv, trust.GateBlanket

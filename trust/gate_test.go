@@ -28,8 +28,8 @@ func TestGate(t *testing.T) {
 	dir := t.TempDir()
 	const repo = "root1"
 	reviewOf := func(name string, d Decision, deepFP string) Review {
-		return Review{ReviewKey: ReviewKey{Repo: repo, Config: ".agentty/mcp.json", Server: name}, Decision: d,
-			ReviewedVersion: ReviewedVersion{Deep: deepFP, Entry: "{}"}}
+		return Review{ReviewKey: ReviewKey{Repo: repo, Config: ".agentty/mcp.json", Server: name},
+			DecidedVersion: DecidedVersion{Decision: d, ReviewedVersion: ReviewedVersion{Deep: deepFP, Entry: "{}"}}}
 	}
 	empty := LoadLedger(dir)
 

@@ -23,10 +23,12 @@ import (
 // to deep fingerprints, kept in the user's directory where no repository
 // can write: $MCP_GUARD_HOME, else $HOME/.agentty/mcp-guard/. It holds
 //
-//   - reviews.json: the latest decision per (repository, config path,
-//     server name), with the reviewed entry (canonical JSON and referenced
-//     files) so the next review can show what changed since; rewritten
-//     atomically under a lock, never when it cannot be parsed;
+//   - reviews.json: per (repository, client, config path, server name) the
+//     latest decision and the earlier decisions about other versions (at
+//     most MaxVersions in all, the oldest dropped), each with the reviewed
+//     entry (canonical JSON and referenced files) so the next review can
+//     show what changed since; rewritten atomically under a lock, never
+//     when it cannot be parsed;
 //   - audit.jsonl: one JSON line per decision, appended, never rewritten.
 
 // Ledger file names inside the ledger directory.
@@ -40,8 +42,20 @@ const LedgerHomeEnv = "MCP_GUARD_HOME"
 
 // LedgerVersion is the version of reviews.json this program writes. A
 // ledger of a later version is read (what this version understands of it)
-// but never rewritten.
-const LedgerVersion = 1
+// but never rewritten. Version 1 kept one decision per server (and the
+// last approved version when that decision was a decline, as
+// "last_approved"); version 2 keeps the earlier decisions too ("earlier"),
+// so every version the user approved is remembered. A version 1 ledger is
+// read as version 2 (its last_approved an earlier approval) and written
+// as version 2 on the next decision. Version 2 keeps version 1's fields
+// for the latest decision, so a version 1 mcp-guard still reads the
+// latest decision of each server (and, the ledger being newer, never
+// rewrites it).
+const LedgerVersion = 2
+
+// MaxVersions bounds the versions of one server the ledger remembers, the
+// latest decision included; recording one more drops the oldest.
+const MaxVersions = 32
 
 // ErrLedgerInvalid is matched (errors.Is) by every *LedgerError.
 var ErrLedgerInvalid = errors.New("invalid review ledger")
@@ -185,36 +199,97 @@ type ReviewedVersion struct {
 	Time   time.Time `json:"time"`
 }
 
-// Review is the latest decision about one server.
-type Review struct {
-	ReviewKey
+// DecidedVersion is one version of a server and what the user decided
+// about it.
+type DecidedVersion struct {
 	Decision Decision `json:"decision"`
 	ReviewedVersion
 	// Adopted marks an approval recorded by `hooks install --adopt`: the
 	// user accepted what agentty had already approved, without a diff.
 	Adopted bool `json:"adopted,omitempty"`
-	// LastApproved is the most recent approved version when the latest
-	// decision declined a later one, so a future review can still show
-	// what changed since the user last let it run.
-	LastApproved *ReviewedVersion `json:"last_approved,omitempty"`
 }
 
-// Baseline is the version a new review is compared with: the last approved
-// one when there is one, else the latest decision's.
+// Review is what the user decided about one server: the latest decision
+// (its fields promoted: r.Decision, r.Deep, r.Time) and the decisions
+// about its other versions, so that a worktree, clone or branch whose
+// server is any version the user approved passes.
+type Review struct {
+	ReviewKey
+	DecidedVersion
+	// Earlier are the decisions about other versions, newest first, each
+	// deep fingerprint once and never the latest's; with the latest at
+	// most MaxVersions.
+	Earlier []DecidedVersion `json:"earlier,omitempty"`
+}
+
+// Versions are the decided versions, newest first: the latest decision,
+// then Earlier.
+func (r *Review) Versions() []DecidedVersion {
+	if r == nil {
+		return nil
+	}
+	return append([]DecidedVersion{r.DecidedVersion}, r.Earlier...)
+}
+
+// Find is the decision about the version whose deep fingerprint is deep,
+// nil when the user never decided about it (or deep is empty).
+func (r *Review) Find(deep string) *DecidedVersion {
+	if r == nil || deep == "" {
+		return nil
+	}
+	if r.Deep == deep {
+		return &r.DecidedVersion
+	}
+	for i := range r.Earlier {
+		if r.Earlier[i].Deep == deep {
+			return &r.Earlier[i]
+		}
+	}
+	return nil
+}
+
+// Approves reports whether the user approved the version whose deep
+// fingerprint is deep (and did not decline it since).
+func (r *Review) Approves(deep string) bool {
+	d := r.Find(deep)
+	return d != nil && d.Decision == DecisionApproved
+}
+
+// Baseline is the version a new review is compared with: the most recent
+// approved one when there is one, else the latest decision's.
 func (r *Review) Baseline() *ReviewedVersion {
 	if r == nil {
 		return nil
 	}
-	if r.Decision != DecisionApproved && r.LastApproved != nil {
-		return r.LastApproved
+	if r.Decision != DecisionApproved {
+		for i := range r.Earlier {
+			if r.Earlier[i].Decision == DecisionApproved {
+				return &r.Earlier[i].ReviewedVersion
+			}
+		}
 	}
 	return &r.ReviewedVersion
 }
 
-// ledgerFile is reviews.json.
+// ledgerFile is reviews.json as written.
 type ledgerFile struct {
 	Version int       `json:"version"`
 	Reviews []*Review `json:"reviews"`
+}
+
+// storedLedger is reviews.json as read: any version up to this one's, and
+// what a later one shares with it.
+type storedLedger struct {
+	Version int            `json:"version"`
+	Reviews []storedReview `json:"reviews"`
+}
+
+// storedReview is one review as read: version 1's last_approved (the last
+// approved version when the latest decision declined a later one) becomes
+// an earlier approval.
+type storedReview struct {
+	*Review
+	LastApproved *ReviewedVersion `json:"last_approved,omitempty"`
 }
 
 // Ledger is the review ledger as read from disk.
@@ -229,6 +304,8 @@ type Ledger struct {
 	// Newer is set when the file was written by a later version of
 	// mcp-guard: it is read, never rewritten.
 	Newer bool
+	// Version is the file's format version (0 when there is no file).
+	Version int
 
 	reviews map[ReviewKey]*Review
 }
@@ -251,6 +328,7 @@ func LoadLedger(dir string) *Ledger {
 		return l
 	}
 	l.Newer = f.Version > LedgerVersion
+	l.Version = f.Version
 	l.reviews = indexReviews(f.Reviews)
 	return l
 }
@@ -275,16 +353,17 @@ func (l *Ledger) Lookup(k ReviewKey) (*Review, bool) {
 }
 
 // State is the review state of a server whose current deep fingerprint is
-// deep, and the latest decision about it (nil when there is none).
+// deep (the decision about that version, whichever the user decided
+// last), and the decisions about the server (nil when there are none).
 func (l *Ledger) State(k ReviewKey, deep string) (ReviewState, *Review) {
 	r, ok := l.Lookup(k)
 	if !ok {
 		return StateUnreviewed, nil
 	}
-	if deep == "" || r.Deep != deep {
+	switch d := r.Find(deep); {
+	case d == nil:
 		return StateUnreviewed, r
-	}
-	if r.Decision == DecisionDeclined {
+	case d.Decision == DecisionDeclined:
 		return StateDeclined, r
 	}
 	return StateReviewed, r
@@ -300,7 +379,7 @@ func (l *Ledger) Renamed(k ReviewKey, deep string) *Review {
 	}
 	for _, r := range l.Reviews() {
 		if r.Repo == k.Repo && r.Client == k.Client && r.Config == k.Config && r.Server != k.Server &&
-			r.Deep == deep && r.Decision == DecisionApproved {
+			r.Approves(deep) {
 			return r
 		}
 	}
@@ -345,10 +424,12 @@ func sortedReviews(m map[ReviewKey]*Review) []*Review {
 }
 
 // parseLedger decodes reviews.json strictly: one JSON object with a known
-// version, every review complete and every key once.
+// version, every review complete, every key once and every version of a
+// server once. A version 1 review's last_approved becomes its earlier
+// approval.
 func parseLedger(path string, data []byte) (*ledgerFile, error) {
 	dec := json.NewDecoder(bytes.NewReader(data))
-	var f ledgerFile
+	var f storedLedger
 	if err := dec.Decode(&f); err != nil {
 		problem := "is not valid JSON (" + err.Error() + ")"
 		if len(bytes.TrimSpace(data)) == 0 {
@@ -362,17 +443,45 @@ func parseLedger(path string, data []byte) (*ledgerFile, error) {
 	if f.Version < 1 {
 		return nil, &LedgerError{Path: path, Problem: fmt.Sprintf("has no valid version (%d)", f.Version)}
 	}
+	out := &ledgerFile{Version: f.Version, Reviews: make([]*Review, 0, len(f.Reviews))}
 	seen := make(map[ReviewKey]bool, len(f.Reviews))
-	for i, r := range f.Reviews {
-		if problem := checkReview(r); problem != "" {
+	for i, sr := range f.Reviews {
+		r, problem := sr.migrate(f.Version)
+		if problem == "" {
+			problem = checkReview(r)
+		}
+		if problem != "" {
 			return nil, &LedgerError{Path: path, Problem: fmt.Sprintf("review %d %s", i+1, problem)}
 		}
 		if seen[r.ReviewKey] {
 			return nil, &LedgerError{Path: path, Problem: fmt.Sprintf("review %d repeats the key %s", i+1, r.ReviewKey)}
 		}
 		seen[r.ReviewKey] = true
+		out.Reviews = append(out.Reviews, r)
 	}
-	return &f, nil
+	return out, nil
+}
+
+// migrate is the review as this version models it: version 1's
+// last_approved (a decline's last approved version) is the earlier
+// approval, unless it is the declined version itself; a later version
+// has no last_approved to read.
+func (sr storedReview) migrate(version int) (*Review, string) {
+	r := sr.Review
+	if r == nil || sr.LastApproved == nil {
+		return r, ""
+	}
+	switch {
+	case version != 1:
+		return nil, "has a last_approved, which only version 1 writes"
+	case len(r.Earlier) > 0:
+		return nil, "has both last_approved and earlier"
+	case !isLowerHexSHA256(sr.LastApproved.Deep):
+		return nil, "has a last_approved without a valid deep_fingerprint"
+	case sr.LastApproved.Deep != r.Deep:
+		r.Earlier = []DecidedVersion{{Decision: DecisionApproved, ReviewedVersion: *sr.LastApproved}}
+	}
+	return r, ""
 }
 
 // Validate reports what keeps a review from being recorded, nil when
@@ -396,8 +505,18 @@ func checkReview(r *Review) string {
 		return fmt.Sprintf("has an unknown decision %q", r.Decision)
 	case !isLowerHexSHA256(r.Deep):
 		return "has no valid deep_fingerprint"
-	case r.LastApproved != nil && !isLowerHexSHA256(r.LastApproved.Deep):
-		return "has a last_approved without a valid deep_fingerprint"
+	}
+	seen := map[string]bool{r.Deep: true}
+	for i, d := range r.Earlier {
+		switch {
+		case d.Decision != DecisionApproved && d.Decision != DecisionDeclined:
+			return fmt.Sprintf("has an earlier decision (%d) that is unknown: %q", i+1, d.Decision)
+		case !isLowerHexSHA256(d.Deep):
+			return fmt.Sprintf("has an earlier decision (%d) without a valid deep_fingerprint", i+1)
+		case seen[d.Deep]:
+			return fmt.Sprintf("has two decisions about the version %s", d.Deep)
+		}
+		seen[d.Deep] = true
 	}
 	return ""
 }
@@ -451,24 +570,23 @@ func (e *LedgerEdit) Lookup(k ReviewKey) (*Review, bool) {
 }
 
 // Record makes r the latest decision about its server and queues the
-// matching audit line. A decline keeps the last approved version (see
-// Review.LastApproved). r.Time defaults to now.
+// matching audit line. The decisions about the server's other versions
+// are kept (r.Earlier is ignored): an earlier decision about r's version
+// is replaced by r, and beyond MaxVersions the oldest is dropped. r.Time
+// defaults to now.
 func (e *LedgerEdit) Record(r Review) error {
 	if r.Time.IsZero() {
 		r.Time = time.Now().UTC()
 	}
+	r.Earlier = nil
 	if problem := checkReview(&r); problem != "" {
 		return fmt.Errorf("review of %s %s", r.ReviewKey, problem)
 	}
-	r.LastApproved = nil
-	if prev, ok := e.reviews[r.ReviewKey]; ok && r.Decision == DecisionDeclined {
-		switch {
-		case prev.Decision == DecisionApproved:
-			v := prev.ReviewedVersion
-			r.LastApproved = &v
-		case prev.LastApproved != nil:
-			v := *prev.LastApproved
-			r.LastApproved = &v
+	if prev, ok := e.reviews[r.ReviewKey]; ok {
+		for _, d := range prev.Versions() {
+			if d.Deep != r.Deep && len(r.Earlier) < MaxVersions-1 {
+				r.Earlier = append(r.Earlier, d)
+			}
 		}
 	}
 	e.reviews[r.ReviewKey] = &r
@@ -486,19 +604,22 @@ func (e *LedgerEdit) Record(r Review) error {
 	return nil
 }
 
-// Forget removes the decisions about the server of k, so that it waits
-// for review again, and queues an audit line saying so ("revoke"); false
-// when there was none.
+// Forget removes the decisions about every version of the server of k,
+// so that it waits for review again whatever version it is, and queues an
+// audit line per version saying so ("revoke"); false when there was none.
 func (e *LedgerEdit) Forget(k ReviewKey) bool {
 	r, ok := e.reviews[k]
 	if !ok {
 		return false
 	}
 	delete(e.reviews, k)
-	e.audit = append(e.audit, AuditRecord{
-		Time: time.Now().UTC(), Repository: k.Repo, Path: e.Path, Client: k.Client, Config: k.Config, Server: k.Server,
-		Decision: "revoke", Fingerprint: r.Fingerprint, Deep: r.Deep,
-	})
+	now := time.Now().UTC()
+	for _, d := range r.Versions() {
+		e.audit = append(e.audit, AuditRecord{
+			Time: now, Repository: k.Repo, Path: e.Path, Client: k.Client, Config: k.Config, Server: k.Server,
+			Decision: "revoke", Fingerprint: d.Fingerprint, Deep: d.Deep,
+		})
+	}
 	return true
 }
 

@@ -19,13 +19,12 @@ import (
 func testReview(repo, config, server string, d Decision, deep string) Review {
 	return Review{
 		ReviewKey: ReviewKey{Repo: repo, Config: config, Server: server},
-		Decision:  d,
-		ReviewedVersion: ReviewedVersion{
+		DecidedVersion: DecidedVersion{Decision: d, ReviewedVersion: ReviewedVersion{
 			Deep: deep, Fingerprint: h("agentty-" + deep), Entry: `{"command":"node"}`,
 			Files:  []ReviewedFile{{Path: "server.js", Mode: "100644", ID: strings.Repeat("a", 40)}},
 			Commit: strings.Repeat("c", 40),
 			Time:   time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC),
-		},
+		}},
 	}
 }
 
@@ -105,23 +104,29 @@ func TestLedgerRecordAndState(t *testing.T) {
 		}
 	}
 
-	// Declining v2 keeps v1 as the last approved version, and so does a
-	// second decline.
+	// Declining v2 and v3 keeps v1 approved, the baseline of the next
+	// review; each version keeps its own decision.
 	mustDo(t, UpdateLedger(ctx, dir, record(testReview("r1", ".agentty/mcp.json", "db", DecisionDeclined, h("v2")))))
 	mustDo(t, UpdateLedger(ctx, dir, record(testReview("r1", ".agentty/mcp.json", "db", DecisionDeclined, h("v3")))))
 	l = LoadLedger(dir)
-	if st, _ := l.State(key, h("v3")); st != StateDeclined {
-		t.Errorf("declined v3: state %s", st)
+	for deep, want := range map[string]ReviewState{h("v1"): StateReviewed, h("v2"): StateDeclined, h("v3"): StateDeclined, h("v4"): StateUnreviewed} {
+		if st, _ := l.State(key, deep); st != want {
+			t.Errorf("%s: state %s, want %s", deep[:4], st, want)
+		}
 	}
 	r, _ := l.Lookup(key)
-	if r.LastApproved == nil || r.LastApproved.Deep != h("v1") || r.Baseline().Deep != h("v1") {
-		t.Errorf("last approved lost: %+v", r)
+	if r.Deep != h("v3") || r.Baseline().Deep != h("v1") {
+		t.Errorf("latest or baseline lost: %+v", r)
 	}
-	// Approving clears it.
+	// Approving v3 makes it the baseline; v1 stays approved.
 	mustDo(t, UpdateLedger(ctx, dir, record(testReview("r1", ".agentty/mcp.json", "db", DecisionApproved, h("v3")))))
-	r, _ = LoadLedger(dir).Lookup(key)
-	if r.LastApproved != nil || r.Baseline().Deep != h("v3") {
+	l = LoadLedger(dir)
+	r, _ = l.Lookup(key)
+	if r.Baseline().Deep != h("v3") || len(r.Versions()) != 3 {
 		t.Errorf("after approval: %+v", r)
+	}
+	if st, _ := l.State(key, h("v1")); st != StateReviewed {
+		t.Errorf("v1 after approving v3: %s", st)
 	}
 
 	// Every decision is in the audit log, in order.
@@ -208,16 +213,21 @@ func TestLedgerNoChangeNoWrite(t *testing.T) {
 func TestCorruptLedgerNeverRewritten(t *testing.T) {
 	valid, _ := json.Marshal(ledgerFile{Version: 1, Reviews: []*Review{ptrReview(testReview("r", "c", "s", DecisionApproved, h("a")))}})
 	tests := map[string]string{
-		"empty":          "",
-		"not json":       "{not json",
-		"array":          "[]",
-		"trailing":       string(valid) + "{}",
-		"no version":     `{"reviews":[]}`,
-		"bad decision":   strings.Replace(string(valid), `"approved"`, `"maybe"`, 1),
-		"bad deep":       strings.Replace(string(valid), h("a"), "x", 1),
-		"no server":      strings.Replace(string(valid), `"server":"s"`, `"server":""`, 1),
-		"null review":    `{"version":1,"reviews":[null]}`,
-		"duplicate keys": strings.Replace(string(valid), `"reviews":[`, `"reviews":[`+reviewJSON(t, testReview("r", "c", "s", DecisionDeclined, h("b")))+",", 1),
+		"empty":                           "",
+		"not json":                        "{not json",
+		"array":                           "[]",
+		"trailing":                        string(valid) + "{}",
+		"no version":                      `{"reviews":[]}`,
+		"bad decision":                    strings.Replace(string(valid), `"approved"`, `"maybe"`, 1),
+		"bad deep":                        strings.Replace(string(valid), h("a"), "x", 1),
+		"no server":                       strings.Replace(string(valid), `"server":"s"`, `"server":""`, 1),
+		"null review":                     `{"version":1,"reviews":[null]}`,
+		"duplicate keys":                  strings.Replace(string(valid), `"reviews":[`, `"reviews":[`+reviewJSON(t, testReview("r", "c", "s", DecisionDeclined, h("b")))+",", 1),
+		"two decisions about one version": strings.Replace(string(valid), `"time"`, `"earlier":[{"decision":"declined","deep_fingerprint":"`+h("a")+`","time":"2026-01-01T00:00:00Z"}],"time"`, 1),
+		"unknown earlier decision":        strings.Replace(string(valid), `"time"`, `"earlier":[{"decision":"maybe","deep_fingerprint":"`+h("b")+`","time":"2026-01-01T00:00:00Z"}],"time"`, 1),
+		"earlier without deep":            strings.Replace(string(valid), `"time"`, `"earlier":[{"decision":"approved","time":"2026-01-01T00:00:00Z"}],"time"`, 1),
+		"last_approved in version 2":      strings.Replace(strings.Replace(string(valid), `"version":1`, `"version":2`, 1), `"time"`, `"last_approved":{"deep_fingerprint":"`+h("b")+`"},"time"`, 1),
+		"version 1 bad last_approved":     strings.Replace(string(valid), `"time"`, `"last_approved":{"deep_fingerprint":"x"},"time"`, 1),
 	}
 	for name, content := range tests {
 		t.Run(name, func(t *testing.T) {
@@ -281,7 +291,7 @@ func TestLedgerNotARegularFile(t *testing.T) {
 func TestLedgerNewerVersionReadNotWritten(t *testing.T) {
 	dir := t.TempDir()
 	r := testReview("r", "c", "s", DecisionApproved, h("a"))
-	content := `{"version":2,"reviews":[` + reviewJSON(t, r) + `],"future":true}`
+	content := `{"version":` + strconv.Itoa(LedgerVersion+1) + `,"reviews":[` + reviewJSON(t, r) + `],"future":true}`
 	path := filepath.Join(dir, LedgerFileName)
 	mustDo(t, os.WriteFile(path, []byte(content), 0o600))
 	l := LoadLedger(dir)
