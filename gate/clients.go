@@ -167,7 +167,11 @@ func (v *View) evaluateClients(ctx context.Context, env Env) error {
 		}
 		cv.Closed = append(cv.Closed, ce.Unknown...)
 		for i, cfg := range ce.Files {
-			if cfg.Err != nil && !cfg.Unreadable() {
+			switch {
+			case cfg.Err == nil, cfg.Unreadable():
+			case errors.Is(cfg.Err, trust.ErrNotRegular):
+				cv.Closed = append(cv.Closed, fmt.Sprintf("%s; mcp-guard cannot tell what %s would run from it", trust.InvalidText(ce.Configs[i], cfg.Err), cv.Title))
+			default:
 				cv.Closed = append(cv.Closed, fmt.Sprintf("%s: does not parse the way %s reads it (%v); mcp-guard cannot tell what it would run from it", ce.Configs[i], cv.Title, cfg.Err))
 			}
 		}

@@ -185,6 +185,10 @@ func (v *View) Invalid() error {
 	if cfg.Unreadable() {
 		return refuse("`mcp-guard status` shows why", "%s: %s", cfg.Path, cfg.UnreadableText())
 	}
+	if errors.Is(cfg.Err, trust.ErrNotRegular) {
+		return refuse("make it a regular file, or remove it", "%s; mcp-guard cannot tell what agentty would run from it, so nothing starts here until it is a file",
+			trust.InvalidText(cfg.Path, cfg.Err))
+	}
 	return refuse("fix the file first; `mcp-guard status` shows why",
 		"%s: does not parse the way agentty reads it (%s); mcp-guard cannot tell what agentty would run from it, so nothing starts here until the file is fixed",
 		cfg.Path, cfg.Err.Error())

@@ -62,6 +62,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/mcp-guard/mcp-guard/internal/filekind"
 	"github.com/mcp-guard/mcp-guard/internal/gitobj"
 	"github.com/mcp-guard/mcp-guard/surface"
 )
@@ -75,8 +76,9 @@ var (
 	// ErrTooLarge: a blob is larger than the caller's limit; it was not read.
 	ErrTooLarge = gitobj.ErrTooLarge
 	// ErrNotRegular: the path is a FIFO, device, socket, directory or
-	// submodule, not a file with content.
-	ErrNotRegular = errors.New("not a regular file")
+	// submodule, not a file with content (the work tree's errors say
+	// which: a *filekind.Error).
+	ErrNotRegular = filekind.ErrNotRegular
 	// ErrNotFound: the path does not exist at that side.
 	ErrNotFound = errors.New("path not found")
 	// ErrUnsupported: the repository uses a format or state the selected
@@ -357,6 +359,12 @@ const (
 	ModeSymlink                    // 120000: content is the link target
 	ModeSubmodule                  // 160000: gitlink, ID is a commit of another repository
 	ModeTree                       // 040000
+	// ModeSpecial is a work tree entry git cannot store standing where a
+	// surface file belongs: a FIFO, device, socket or directory. It has no
+	// id and is never read (ReadBlob: ErrNotRegular); only work tree
+	// surfaces carry it, so that a configuration an agent cannot read is
+	// reported rather than taken for absent.
+	ModeSpecial
 )
 
 // Entry is one path at one side.

@@ -4,6 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -16,8 +19,10 @@ import (
 // ModeSymlink and never followed. Submodules (gitlinks) are not entered:
 // their paths are returned in skipped, as are untracked nested
 // repositories in the work tree. FIFOs, devices and sockets are invisible
-// to work tree enumeration, as they are to git (ReadBlob on such a path is
-// ErrNotRegular).
+// to git's enumeration, but where one (or a directory) stands at a surface
+// file's path in the work tree, it is listed with ModeSpecial (see
+// specialSurfaces; ReadBlob on such a path is ErrNotRegular), since an
+// agent started there tries to read it.
 //
 // Commit sides: the result is cached in the git directory keyed by root
 // tree id (see surfaceCache); on a miss it is derived from a cached tree by
@@ -255,7 +260,11 @@ func (r *Repo) worktreeSurfaces() ([]Surface, []string, error) {
 		}
 		mode := fileMode(fi)
 		if mode == 0 {
-			continue // a directory, or a FIFO swapped in since listing
+			// A directory or FIFO where a tracked file was.
+			if k, ok := surface.Of(p); ok {
+				out = append(out, Surface{Entry: Entry{Path: p, Mode: ModeSpecial}, Kind: k})
+			}
+			continue
 		}
 		k, ok := isSurfaceEntry(p, mode)
 		if !ok {
@@ -269,7 +278,75 @@ func (r *Repo) worktreeSurfaces() ([]Surface, []string, error) {
 			out = append(out, Surface{Entry: e, Kind: k})
 		}
 	}
+	out = append(out, r.specialSurfaces(paths, out)...)
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	sort.Strings(skipped)
 	return out, skipped, nil
+}
+
+// specialSurfaces finds what git's listing cannot show: a FIFO, device,
+// socket or empty directory standing where a surface file of a fixed name
+// (`.agentty/mcp.json`, `.mcp.json`, …) belongs, in the root or any
+// directory the listing holds files in, that is not among found. Its
+// directory must be a real one (a symlinked `.agentty` is a surface of its
+// own). Such a path is what an agent started there tries to read, so it is
+// reported (ModeSpecial), never taken for absent.
+func (r *Repo) specialSurfaces(paths []string, found []Surface) []Surface {
+	have := make(map[string]bool, len(found))
+	for _, s := range found {
+		have[s.Path] = true
+	}
+	dirs := map[string]bool{"": true}
+	for _, p := range paths {
+		for d := path.Dir(strings.TrimSuffix(p, "/")); d != "." && !dirs[d]; d = path.Dir(d) {
+			dirs[d] = true
+		}
+	}
+	var out []Surface
+	for d := range dirs {
+		if d != "" && asciiEqualFold(path.Base(d), ".git") {
+			continue
+		}
+		for sub, names := range fixedSurfaceNames() {
+			base := filepath.Join(r.top, filepath.FromSlash(d))
+			if sub != "" {
+				fi, err := os.Lstat(filepath.Join(base, sub))
+				if err != nil || !fi.IsDir() {
+					continue
+				}
+			}
+			for _, name := range names {
+				p := path.Join(d, sub, name)
+				if have[p] {
+					continue
+				}
+				fi, err := os.Lstat(filepath.Join(r.top, filepath.FromSlash(p)))
+				if err != nil || fileMode(fi) != 0 {
+					continue
+				}
+				if k, ok := surface.Of(p); ok {
+					out = append(out, Surface{Entry: Entry{Path: p, Mode: ModeSpecial}, Kind: k})
+				}
+			}
+		}
+	}
+	return out
+}
+
+// fixedSurfaceNames are the surface files of a fixed name that can be in
+// any directory (`**/.agentty/mcp.json`), by their directory below it ("",
+// ".agentty", ".vscode", …).
+func fixedSurfaceNames() map[string][]string {
+	out := map[string][]string{}
+	for _, k := range surface.Kinds() {
+		for _, pat := range k.Spec().Patterns {
+			rest, ok := strings.CutPrefix(pat, "**/")
+			if !ok || strings.ContainsAny(rest, "*?[\\") || strings.Count(rest, "/") > 1 {
+				continue
+			}
+			dir, name := path.Split(rest)
+			out[strings.TrimSuffix(dir, "/")] = append(out[strings.TrimSuffix(dir, "/")], name)
+		}
+	}
+	return out
 }

@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/mcp-guard/mcp-guard/internal/filekind"
 )
 
 // The work tree is read with lstat, one path component at a time, and
@@ -80,7 +82,7 @@ func (r *Repo) readWorktreeFile(p string, fi fs.FileInfo, limit int64) ([]byte, 
 	mode := fileMode(fi)
 	switch mode {
 	case 0:
-		return nil, Entry{}, fmt.Errorf("%s: %w", p, ErrNotRegular)
+		return nil, Entry{}, fmt.Errorf("%s: %w", p, filekind.Of(fi.Mode()))
 	case ModeSymlink:
 		target, err := os.Readlink(filepath.Join(r.top, filepath.FromSlash(p)))
 		if err != nil {

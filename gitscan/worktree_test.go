@@ -37,6 +37,13 @@ func TestWorktreeFiles(t *testing.T) {
 		if err := syscall.Mkfifo(filepath.Join(dir, "f", ".agentty", "mcp.json"), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		if err := syscall.Mkfifo(filepath.Join(dir, "src", ".mcp.json"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// An empty directory where a config belongs.
+	if err := os.MkdirAll(filepath.Join(dir, "src", ".cursor", "mcp.json"), 0o755); err != nil {
+		t.Fatal(err)
 	}
 	hashOf := func(p string) string { return strings.TrimSpace(run(t, env, dir, nil, "hash-object", "--", p)) }
 	for _, e := range engines {
@@ -97,10 +104,22 @@ func TestWorktreeFiles(t *testing.T) {
 			case <-time.After(5 * time.Second):
 				t.Fatalf("%v: reading a FIFO blocked", e)
 			}
-			// git cannot store a FIFO: like git, enumeration does not see it.
+			// git cannot store a FIFO and lists nothing in f/: enumeration
+			// does not see it there (check started in f/ does).
 			if strings.Contains(joined, "f/.agentty/mcp.json") {
 				t.Errorf("%v: FIFO listed as a surface:\n%s", e, joined)
 			}
+			// Beside files git lists, it is what the agent would try to
+			// read: listed, never read.
+			if !strings.Contains(joined, "src/.mcp.json 000000  claude-mcp") {
+				t.Errorf("%v: FIFO at src/.mcp.json not listed as special:\n%s", e, joined)
+			}
+			if _, _, err := r.ReadBlob(WorkTree, "src/.mcp.json", 100); !errors.Is(err, ErrNotRegular) || !strings.HasSuffix(err.Error(), "not a regular file (a FIFO)") {
+				t.Errorf("%v: FIFO read: %v", e, err)
+			}
+		}
+		if !strings.Contains(joined, "src/.cursor/mcp.json 000000  cursor-mcp") {
+			t.Errorf("%v: directory at src/.cursor/mcp.json not listed as special:\n%s", e, joined)
 		}
 	}
 }

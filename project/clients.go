@@ -625,7 +625,7 @@ func (f *stateFS) ReadFile(p string) ([]byte, error) {
 		case res.outside:
 			return nil, errors.New("reached through a symlink that leads outside the repository (or loops)")
 		case res.entry.Mode != 0 && !res.entry.Mode.IsFile():
-			return nil, fmt.Errorf("a %s, not a file", describeMode(res.entry.Mode))
+			return nil, notAFile(res.entry.Mode)
 		case res.entry.Mode != 0:
 			data, _, err := f.rd.repo.ReadBlob(f.rd.side, res.entry.Path, trust.MaxFileSize)
 			if errors.Is(err, gitscan.ErrNotFound) {

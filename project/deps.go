@@ -43,12 +43,22 @@ func quietCompare(repo *gitscan.Repo, old, new gitscan.Side, changes []gitscan.C
 	if cs.touchesAny(deps) {
 		return nil, false, nil
 	}
-	if _, _, err := repo.Surfaces(old); err != nil {
+	oldSurf, _, err := repo.Surfaces(old)
+	if err != nil {
 		return nil, false, fmt.Errorf("list agentty surfaces at %s: %w", old, err)
 	}
-	_, skipped, err := repo.Surfaces(new)
+	newSurf, skipped, err := repo.Surfaces(new)
 	if err != nil {
 		return nil, false, fmt.Errorf("list agentty surfaces at %s: %w", new, err)
+	}
+	// A FIFO or directory where a work tree surface belongs is no change
+	// git sees, yet the agent cannot read its config there.
+	for _, surf := range [][]gitscan.Surface{oldSurf, newSurf} {
+		for _, s := range surf {
+			if s.Mode == gitscan.ModeSpecial {
+				return nil, false, nil
+			}
+		}
 	}
 	repo.SetDependencies(new, depsKey, deps)
 	return &Result{Old: old, New: new, Skipped: skipped}, true, nil

@@ -47,6 +47,7 @@ import (
 
 	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/internal/filekind"
 	"github.com/mcp-guard/mcp-guard/launch"
 	"github.com/mcp-guard/mcp-guard/policy"
 	"github.com/mcp-guard/mcp-guard/surface"
@@ -457,10 +458,18 @@ func (rd *reader) loadConfig(p string) (*Config, error) {
 	switch {
 	case res.outside:
 		c.Config = trust.UnreadableConfig(p, trust.ScopeProject, errors.New("reached through a symlink that leads outside the repository (or loops)"))
+	case res.entry.Mode == 0 && res.link.Mode == 0 && rd.side == gitscan.WorkTree:
+		// git sees nothing there; the agent may: a FIFO, device, socket
+		// or empty directory in its place cannot be read.
+		_, _, err := rd.repo.ReadBlob(rd.side, p, 0)
+		if !errors.Is(err, gitscan.ErrNotRegular) {
+			return nil, nil
+		}
+		c.Config = trust.InvalidConfig(p, trust.ScopeProject, err)
 	case res.entry.Mode == 0:
 		return nil, nil
 	case !res.entry.Mode.IsFile():
-		c.Config = trust.InvalidConfig(p, trust.ScopeProject, fmt.Errorf("a %s, not a file", describeMode(res.entry.Mode)))
+		c.Config = trust.InvalidConfig(p, trust.ScopeProject, notAFile(res.entry.Mode))
 	default:
 		if c.Linked {
 			c.Target = res.entry.Path
@@ -543,6 +552,10 @@ func (rd *reader) resolveCached(p string) (resolution, error) {
 	}
 	return res, err
 }
+
+// notAFile is the error for a configuration path whose entry is not a
+// file: worded as every reader words it (filekind).
+func notAFile(m gitscan.Mode) error { return &filekind.Error{Kind: "a " + describeMode(m)} }
 
 func describeMode(m gitscan.Mode) string {
 	switch m {

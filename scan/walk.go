@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcp-guard/mcp-guard/internal/filekind"
 	"github.com/mcp-guard/mcp-guard/policy"
 	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -57,7 +58,7 @@ func walkDir(ctx context.Context, root string) ([]policy.File, error) {
 			f.Data, f.Err = readInside(realRoot, p)
 			files = append(files, f)
 		case !d.Type().IsRegular():
-			files = append(files, policy.File{Path: rel, Kind: kind, Err: fmt.Errorf("%w (%s)", trust.ErrNotRegular, typeName(d.Type()))})
+			files = append(files, policy.File{Path: rel, Kind: kind, Err: fmt.Errorf("%s: %w", rel, filekind.Of(d.Type()))})
 		default:
 			data, err := trust.ReadFile(p)
 			files = append(files, policy.File{Path: rel, Kind: kind, Data: data, Err: err})
@@ -113,16 +114,4 @@ func readInside(realRoot, p string) ([]byte, error) {
 func inside(root, p string) bool {
 	rel, err := filepath.Rel(root, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
-}
-
-func typeName(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "not a regular file"
 }

@@ -12,6 +12,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+
+	"github.com/mcp-guard/mcp-guard/internal/filekind"
 )
 
 // Scope says where a configuration came from, which decides whether agentty
@@ -123,11 +125,23 @@ func UnreadableConfig(path string, scope Scope, reason error) *Config {
 	return c
 }
 
+// InvalidText says why the configuration at path cannot be read: "cannot
+// read PATH: not a regular file (a FIFO)" for what is not a regular file
+// (check, review, scan and diff say it alike), else "cannot read the
+// configuration: ERR".
+func InvalidText(path string, err error) string {
+	var fe *filekind.Error
+	if errors.As(err, &fe) {
+		return "cannot read " + path + ": " + fe.Error()
+	}
+	return "cannot read the configuration: " + err.Error()
+}
+
 // InvalidConfig is a configuration that could not be read at path (MG301):
 // agentty would fail on it too, or mcp-guard cannot know what it reads.
 func InvalidConfig(path string, scope Scope, err error) *Config {
 	c := &Config{Path: path, Scope: scope, Err: err}
-	c.addFinding("MG301", Pos{Line: 1, Column: 1}, "", "", "cannot read the configuration: "+err.Error())
+	c.addFinding("MG301", Pos{Line: 1, Column: 1}, "", "", InvalidText(path, err))
 	return c
 }
 

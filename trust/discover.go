@@ -8,6 +8,8 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/mcp-guard/mcp-guard/internal/filekind"
 )
 
 // Getenv looks up an environment variable; packages take it as a parameter
@@ -108,8 +110,9 @@ func markSymlink(loc *Location, base string) {
 }
 
 // ErrNotRegular reports a configuration path that is not a regular file
-// (a directory, FIFO, device or socket): mcp-guard never opens those.
-var ErrNotRegular = errors.New("not a regular file")
+// (a directory, FIFO, device or socket): mcp-guard never opens those. The
+// error says which (a *filekind.Error).
+var ErrNotRegular = filekind.ErrNotRegular
 
 // ReadFile reads a configuration from disk safely: it refuses anything that
 // is not a regular file without blocking on it (a FIFO is never opened for
@@ -121,7 +124,7 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, describeMode(fi.Mode()))
+		return nil, fmt.Errorf("%s: %w", path, filekind.Of(fi.Mode()))
 	}
 	if fi.Size() > MaxFileSize {
 		return nil, fmt.Errorf("%s: %w: %d bytes, the limit is %d", path, ErrTooLarge, fi.Size(), MaxFileSize)
@@ -138,7 +141,7 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, err
 	}
 	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w (%s)", path, ErrNotRegular, describeMode(fi.Mode()))
+		return nil, fmt.Errorf("%s: %w", path, filekind.Of(fi.Mode()))
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileSize+1))
 	if err != nil {
@@ -150,19 +153,7 @@ func ReadFile(path string) ([]byte, error) {
 	return data, nil
 }
 
-func describeMode(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a FIFO"
-	case m&fs.ModeDevice != 0, m&fs.ModeCharDevice != 0:
-		return "a device"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	}
-	return "mode " + m.String()
-}
+func describeMode(m fs.FileMode) string { return filekind.Describe(m) }
 
 // Load discovers and parses the configuration agentty would use in dir.
 // A configuration that cannot be read is returned as an invalid Config,

@@ -16,6 +16,7 @@ import (
 	"github.com/gofrs/flock"
 
 	"github.com/mcp-guard/mcp-guard/internal/atomicfile"
+	"github.com/mcp-guard/mcp-guard/internal/filekind"
 )
 
 // This file is mcp-guard's own review ledger: the decisions a user made in
@@ -760,7 +761,7 @@ func AppendAudit(dir string, recs ...AuditRecord) error {
 	}
 	fi, err := f.Stat()
 	if err == nil && !fi.Mode().IsRegular() {
-		err = fmt.Errorf("%w (%s)", ErrNotRegular, describeMode(fi.Mode()))
+		err = filekind.Of(fi.Mode())
 	}
 	for _, r := range recs {
 		if err != nil {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -33,7 +34,17 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		Setup:               setupScriptEnv,
 		Cmds:                scriptCmds,
+		Condition:           scriptCondition,
 	})
+}
+
+// scriptCondition is [root]: the tests run as root (mkdevice can make a
+// device).
+func scriptCondition(cond string) (bool, error) {
+	if cond == "root" {
+		return os.Geteuid() == 0, nil
+	}
+	return false, fmt.Errorf("unknown condition %q", cond)
 }
 
 // setupScriptEnv isolates a script from the machine it runs on.
