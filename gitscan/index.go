@@ -199,6 +199,9 @@ type indexCache struct {
 // index returns the index entries (all stages, sorted by path then stage)
 // and, when the engine can read them, the stat data of stage-0 entries.
 func (r *Repo) index() (*indexCache, error) {
+	if r.wt.on && r.idx.key != "" {
+		return r.idx, nil // a snapshot reads the index once
+	}
 	fi, err := os.Stat(r.indexFile)
 	key := "absent"
 	if err == nil {

@@ -162,6 +162,17 @@ func treeIDOf(f objectFormat, entries []Entry, strip int) (string, error) {
 }
 
 func (r *Repo) lookupWorktree(path string) (Entry, bool, error) {
+	if m, ok := r.wt.lookup[path]; ok {
+		return m.e, m.ok, nil
+	}
+	e, ok, err := r.lookupWorktreeOnce(path)
+	if err == nil {
+		r.wt.rememberLookup(path, e, ok)
+	}
+	return e, ok, err
+}
+
+func (r *Repo) lookupWorktreeOnce(path string) (Entry, bool, error) {
 	idx, err := r.index()
 	if err != nil {
 		return Entry{}, false, err
@@ -490,13 +501,25 @@ func (r *Repo) flatTree(tree string) ([]Entry, error) {
 // does; untracked nested repositories are left out. Only paths below dir
 // ("": all) are listed and hashed.
 func (r *Repo) flatWorktree(idx *indexCache, dir string) ([]Entry, error) {
+	if l, ok := r.wt.flat[dir]; ok {
+		return l, nil
+	}
 	paths, err := r.worktreePaths()
 	if err != nil {
 		return nil, err
 	}
-	var out []Entry
+	if dir != "" {
+		// paths are sorted: those below dir are one run of them.
+		lo := sort.SearchStrings(paths, dir+"/")
+		hi := lo
+		for hi < len(paths) && strings.HasPrefix(paths[hi], dir+"/") {
+			hi++
+		}
+		paths = paths[lo:hi]
+	}
+	out := []Entry{}
 	for _, p := range paths {
-		if strings.HasSuffix(p, "/") || (dir != "" && !strings.HasPrefix(p, dir+"/")) {
+		if strings.HasSuffix(p, "/") {
 			continue
 		}
 		if e, ok := idx.stage0[p]; ok && e.Mode == ModeSubmodule {
@@ -516,6 +539,7 @@ func (r *Repo) flatWorktree(idx *indexCache, dir string) ([]Entry, error) {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	r.wt.rememberListing(dir, out)
 	return out, nil
 }
 
