@@ -32,6 +32,9 @@ type source interface {
 	below(dir string) ([]gitscan.Entry, error)
 	// visited are the paths whose entries the answers so far depended on.
 	visited() []string
+	// item is itemObject(src, it), or what an earlier configuration of the
+	// same evaluation found for the same item (see Cache).
+	item(it launch.Item) (trust.Object, error)
 }
 
 // scopeFiles resolves every item of a scope to what the side holds, for
@@ -40,7 +43,7 @@ type source interface {
 func scopeFiles(src source, sc *launch.Scope) ([]trust.FileID, error) {
 	var out []trust.FileID
 	for _, it := range sc.Items {
-		o, err := itemObject(src, it)
+		o, err := src.item(it)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", it.Label(), err)
 		}
@@ -256,6 +259,23 @@ type sideSource struct {
 }
 
 func (s *sideSource) visited() []string { return s.seen }
+
+func (s *sideSource) item(it launch.Item) (trust.Object, error) {
+	if s.rd.items == nil {
+		return itemObject(s, it)
+	}
+	k := itemKey{launch: s.rd.launch, path: it.Path, lang: it.Lang, key: it.Key, text: it.Text, kind: it.Kind}
+	if m, ok := s.rd.items[k]; ok {
+		s.seen = append(s.seen, m.visited...)
+		return m.obj, nil
+	}
+	before := len(s.seen)
+	o, err := itemObject(s, it)
+	if err == nil {
+		s.rd.items[k] = itemMemo{obj: o, visited: s.seen[before:len(s.seen):len(s.seen)]}
+	}
+	return o, err
+}
 
 func (s *sideSource) resolve(p string) (resolution, error) {
 	res, err := s.rd.resolveCached(p)
