@@ -222,7 +222,7 @@ func (r *Repo) index() (*indexCache, error) {
 		}
 		return entries[i].stage < entries[j].stage
 	})
-	c := &indexCache{key: key, entries: entries, stats: map[string]*indexStat{}, stage0: map[string]Entry{}}
+	c := &indexCache{key: key, entries: entries, stats: make(map[string]*indexStat, len(entries)), stage0: make(map[string]Entry, len(entries))}
 	for _, e := range entries {
 		if e.stage == 0 {
 			c.stage0[e.Path] = e.Entry

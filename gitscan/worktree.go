@@ -42,7 +42,11 @@ func (r *Repo) lstatMemo(p string) (fs.FileInfo, error) {
 		return m.fi, m.err
 	}
 	fi, err := r.lstatOnce(p)
-	r.wt.rememberStat(p, fi, err)
+	if err == nil && fi.IsDir() {
+		// Directories are asked about again for every path below them;
+		// a file's answer is kept as its entry (worktreeEntry).
+		r.wt.rememberStat(p, fi, err)
+	}
 	return fi, err
 }
 

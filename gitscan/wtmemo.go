@@ -5,9 +5,9 @@ import (
 )
 
 // wtMemo is what a Repo opened WithWorktreeSnapshot learned of the work
-// tree: each path's lstat, each file's entry (mode and blob id, from the
-// index's stat data or by hashing), each lookup and each listing below a
-// directory. One evaluation (the launch gate) asks about the same paths
+// tree: each directory's lstat, each file's entry (mode and blob id, from
+// the index's stat data or by hashing), each lookup of a directory or of
+// nothing, and each listing below a directory. One evaluation (the launch gate) asks about the same paths
 // many times, once per server and client that runs them: it stats and
 // hashes each path once. Without the option (on false) nothing is kept.
 type wtMemo struct {
@@ -16,6 +16,7 @@ type wtMemo struct {
 	entry  map[string]entryMemo
 	lookup map[string]entryMemo
 	flat   map[string][]Entry
+	trees  map[string]string // a directory's tree id, by path
 }
 
 type statMemo struct {
@@ -42,6 +43,24 @@ func (m *wtMemo) rememberLookup(p string, e Entry, ok bool) {
 
 func (m *wtMemo) rememberListing(dir string, l []Entry) {
 	remember(m.on, &m.flat, dir, l)
+}
+
+// treeIDs is the memo of directories' tree ids (nil when off).
+func (m *wtMemo) treeIDs() map[string]string {
+	if !m.on {
+		return nil
+	}
+	if m.trees == nil {
+		m.trees = map[string]string{}
+	}
+	return m.trees
+}
+
+// expect makes room for n entries before a listing fills them.
+func (m *wtMemo) expect(n int) {
+	if m.on && m.entry == nil {
+		m.entry = make(map[string]entryMemo, n)
+	}
 }
 
 // remember sets (*memo)[k] = v when the memo is on.
