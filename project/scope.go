@@ -17,7 +17,7 @@ import (
 
 // maxScopeFiles bounds the files one directory item lists; past it the
 // load fails (the gate then refuses) rather than binding less than runs.
-const maxScopeFiles = 200000
+const maxScopeFiles = 1000000
 
 // source is one side of a repository (or a directory on disk) as the
 // launch model reads it, plus what binding an item needs.
@@ -160,9 +160,14 @@ func writeCode(src source, h hash.Hash, dir, lang, prefix string, depth int) err
 		if !launch.CodeFile(lang, name) {
 			continue
 		}
-		o, err := src.object(e.Path, false)
-		if err != nil {
-			return err
+		// An entry listed below a real directory that is no symlink is
+		// what resolving its path finds (and dir, recorded by below,
+		// covers it as a dependency): only a symlink is resolved.
+		o := trust.Object{Mode: e.Mode.String(), ID: e.ID}
+		if e.Mode == gitscan.ModeSymlink {
+			if o, err = src.object(e.Path, false); err != nil {
+				return err
+			}
 		}
 		writeFields(h, name, o.Mode, o.ID)
 	}
