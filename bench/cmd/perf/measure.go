@@ -56,13 +56,13 @@ func measure(o options) error {
 	if err := b.setup(); err != nil {
 		return err
 	}
-	parts := map[string]bool{"hook": true, "diff": true, "history": true, "gate": true, "tree": true, "startup": false}
+	parts := map[string]bool{"hook": true, "diff": true, "history": true, "gate": true, "tree": true, "servers": true, "startup": false}
 	if o.only != "" {
 		only := map[string]bool{}
 		for _, p := range strings.Split(o.only, ",") {
 			p = strings.TrimSpace(p)
 			if _, ok := parts[p]; !ok {
-				return fmt.Errorf("-only %q: no part %q (hook, diff, history, gate, tree, startup)", o.only, p)
+				return fmt.Errorf("-only %q: no part %q (hook, diff, history, gate, tree, servers, startup)", o.only, p)
 			}
 			only[p] = true
 		}
@@ -112,6 +112,11 @@ func measure(o options) error {
 	}
 	if parts["tree"] {
 		if err := b.tree(treeShapes(o.scale)); err != nil {
+			return err
+		}
+	}
+	if parts["servers"] {
+		if err := b.servers(serversShapeOf(o.scale)); err != nil {
 			return err
 		}
 	}
