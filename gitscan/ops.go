@@ -185,8 +185,11 @@ func (r *Repo) lookupWorktree(path string) (Entry, bool, error) {
 		return m.e, m.ok, nil
 	}
 	e, ok, err := r.lookupWorktreeOnce(path)
-	if m, file := r.wt.entry[path]; err == nil && !(file && m.ok) {
-		r.wt.rememberLookup(path, e, ok) // a directory, or nothing
+	if err == nil && ok && e.Mode == ModeTree {
+		// A directory's id hashes all below it; a file's answer is its
+		// entry, and nothing there costs one lstat to find again (a
+		// large configuration probes a hundred thousand such paths).
+		r.wt.rememberLookup(path, e, ok)
 	}
 	return e, ok, err
 }

@@ -6,8 +6,8 @@ import (
 
 // wtMemo is what a Repo opened WithWorktreeSnapshot learned of the work
 // tree: each directory's lstat, each file's entry (mode and blob id, from
-// the index's stat data or by hashing), each lookup of a directory or of
-// nothing, and each listing below a directory. One evaluation (the launch gate) asks about the same paths
+// the index's stat data or by hashing), each lookup of a directory and its
+// tree id, and each listing below a directory. One evaluation (the launch gate) asks about the same paths
 // many times, once per server and client that runs them: it stats and
 // hashes each path once. Without the option (on false) nothing is kept.
 type wtMemo struct {
