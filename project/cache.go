@@ -6,11 +6,13 @@ import (
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
-// Cache is what one evaluation resolved, shared by every LoadConfig of
-// that evaluation over the same open repository: each path is resolved
-// once per side, and each item of a code scope (the JavaScript below a
-// directory, a package's modules, a tree) is bound once however many
-// servers and clients run it. Use one Cache with one gitscan.Repo (opened
+// Cache is what one evaluation bound, shared by every LoadConfig of that
+// evaluation over the same open repository: each directory item of a code
+// scope (the JavaScript below a directory, a package's modules, a tree)
+// is bound once however many servers and clients run it. Paths are
+// resolved per configuration, as without a Cache: keeping every
+// configuration's resolutions for the whole evaluation costs more memory
+// on a large configuration than resolving them again costs time. Use one Cache with one gitscan.Repo (opened
 // WithWorktreeSnapshot, so the work tree it answers for stays the one it
 // first saw); a nil *Cache keeps nothing beyond one configuration.
 type Cache struct {
@@ -20,10 +22,9 @@ type Cache struct {
 // NewCache returns an empty cache.
 func NewCache() *Cache { return &Cache{sides: map[string]*sideCache{}} }
 
-// sideCache is what was resolved at one side.
+// sideCache is what was bound at one side.
 type sideCache struct {
-	resolved map[string]resolution // by launch directory and path (resolveCached)
-	items    map[itemKey]itemMemo
+	items map[itemKey]itemMemo
 }
 
 // itemKey is everything itemObject's answer depends on besides the side:
@@ -42,11 +43,11 @@ type itemMemo struct {
 
 func (c *Cache) side(s gitscan.Side) *sideCache {
 	if c == nil {
-		return &sideCache{resolved: map[string]resolution{}}
+		return &sideCache{}
 	}
 	sc := c.sides[s.String()]
 	if sc == nil {
-		sc = &sideCache{resolved: map[string]resolution{}, items: map[itemKey]itemMemo{}}
+		sc = &sideCache{items: map[itemKey]itemMemo{}}
 		c.sides[s.String()] = sc
 	}
 	return sc

@@ -436,7 +436,7 @@ func uniqueSorted(ss []string) []string {
 // newReader reads one side, remembering resolved paths.
 func newReader(repo *gitscan.Repo, side gitscan.Side, opts Options) *reader {
 	sc := opts.Cache.side(side)
-	rd := &reader{repo: repo, side: side, cache: sc.resolved, items: sc.items, vars: opts.Env.Vars(), runDir: opts.RunDir}
+	rd := &reader{repo: repo, side: side, cache: map[string]resolution{}, items: sc.items, vars: opts.Env.Vars(), runDir: opts.RunDir}
 	if top := repo.TopLevel(); top != "" {
 		rd.top = filepath.ToSlash(filepath.Clean(top))
 		rd.tops = []string{rd.top}

@@ -266,7 +266,9 @@ type sideSource struct {
 func (s *sideSource) visited() []string { return s.seen }
 
 func (s *sideSource) item(it launch.Item) (trust.Object, error) {
-	if s.rd.items == nil {
+	if s.rd.items == nil || it.Kind == launch.KindFile || it.Kind == launch.KindText {
+		// One file or a value is found again at the cost of keeping it:
+		// only directory items, which list and bind many files, are kept.
 		return itemObject(s, it)
 	}
 	k := itemKey{launch: s.rd.launch, path: it.Path, lang: it.Lang, key: it.Key, text: it.Text, kind: it.Kind}
