@@ -131,7 +131,8 @@ func clientEnv(env Env) client.Env {
 
 // evaluateClients evaluates every client but agentty (whose view is the
 // View's own) found in dir.
-func (v *View) evaluateClients(ctx context.Context, env Env) error {
+func (v *View) evaluateClients(ctx context.Context, e *evaluation) error {
+	env := e.env
 	var others []client.ID
 	for _, c := range client.All() {
 		if c.ID() != client.Agentty {
@@ -146,12 +147,9 @@ func (v *View) evaluateClients(ctx context.Context, env Env) error {
 	if len(found) == 0 {
 		return nil
 	}
-	repo, loc, err := openRepo(ev.GitTop, ev.LaunchDir, env)
+	repo, loc, err := openRepo(e, ev.GitTop, ev.LaunchDir)
 	if err != nil {
 		return err
-	}
-	if repo != nil {
-		defer repo.Close()
 	}
 	launchReal := ev.LaunchDir
 	if r, err := filepath.EvalSymlinks(launchReal); err == nil {
@@ -244,17 +242,19 @@ func (v *View) clientServer(cv *ClientView, sv client.ServerVerdict, loc locatio
 type location struct {
 	repo, top, head string
 	env             Env
+	// cache is project's cache for the open repository (see evaluation).
+	cache *project.Cache
 }
 
 // openRepo opens the repository at gitTop ("" outside git: the launch
 // directory stands for it).
-func openRepo(gitTop, dir string, env Env) (*gitscan.Repo, location, error) {
-	loc := location{env: env}
+func openRepo(e *evaluation, gitTop, dir string) (*gitscan.Repo, location, error) {
+	loc := location{env: e.env}
 	if gitTop == "" {
 		loc.repo = trust.RepoIdentity(nil, dir)
 		return nil, loc, nil
 	}
-	repo, err := gitscan.Open(gitTop, gitscan.WithEnv(env.Environ))
+	repo, cache, err := e.open(gitTop)
 	if errors.Is(err, gitscan.ErrNotRepository) {
 		loc.repo = trust.RepoIdentity(nil, gitTop)
 		return nil, loc, nil
@@ -262,10 +262,9 @@ func openRepo(gitTop, dir string, env Env) (*gitscan.Repo, location, error) {
 	if err != nil {
 		return nil, loc, fail("", err)
 	}
-	loc.top = repo.TopLevel()
+	loc.top, loc.cache = repo.TopLevel(), cache
 	roots, err := repo.Identity()
 	if err != nil {
-		repo.Close()
 		return nil, loc, fail("", fmt.Errorf("%s: reading the repository's identity: %v", loc.top, err))
 	}
 	loc.repo = trust.RepoIdentity(roots, loc.top)
@@ -310,7 +309,7 @@ func (l location) load(ctx context.Context, repo *gitscan.Repo, p, launchReal st
 	if !ok {
 		return nil, "mcp-guard fingerprints what a server runs only inside a git work tree; the launch directory is outside it"
 	}
-	pc, err := project.LoadConfig(ctx, repo, gitscan.WorkTree, rel, project.Options{Env: clientEnv(l.env), RunDir: &run})
+	pc, err := project.LoadConfig(ctx, repo, gitscan.WorkTree, rel, project.Options{Env: clientEnv(l.env), RunDir: &run, Cache: l.cache})
 	switch {
 	case err != nil:
 		return nil, err.Error()

@@ -92,9 +92,11 @@ func Evaluate(ctx context.Context, dir string, env Env) (*View, error) {
 	} else {
 		v.Ledger = trust.LoadLedger(v.LedgerDir)
 	}
+	ev := &evaluation{env: env}
+	defer ev.close()
 	cfg := in.Config
 	if cfg != nil && cfg.Scope == trust.ScopeProject && cfg.Valid() {
-		if err := v.loadProject(ctx, env); err != nil {
+		if err := v.loadProject(ctx, ev); err != nil {
 			return nil, err
 		}
 	}
@@ -107,7 +109,7 @@ func Evaluate(ctx context.Context, dir string, env Env) (*View, error) {
 		}
 		return ps.Deep
 	})
-	if err := v.evaluateClients(ctx, env); err != nil {
+	if err := v.evaluateClients(ctx, ev); err != nil {
 		return nil, err
 	}
 	v.agentty = v.agenttyView()
@@ -117,13 +119,13 @@ func Evaluate(ctx context.Context, dir string, env Env) (*View, error) {
 // loadProject finds the repository around the launch directory, its
 // identity and HEAD, and the configuration's servers with deep
 // fingerprints; outside git the directory stands for the repository.
-func (v *View) loadProject(ctx context.Context, env Env) error {
+func (v *View) loadProject(ctx context.Context, ev *evaluation) error {
 	real, err := filepath.EvalSymlinks(v.Dir)
 	if err != nil {
 		real = v.Dir
 	}
 	var pc *project.Config
-	repo, err := gitscan.Open(real, gitscan.WithEnv(env.Environ))
+	repo, cache, err := ev.open(real)
 	switch {
 	case errors.Is(err, gitscan.ErrNotRepository):
 		v.Repo, v.Config = trust.RepoIdentity(nil, real), ".agentty/mcp.json"
@@ -131,7 +133,6 @@ func (v *View) loadProject(ctx context.Context, env Env) error {
 	case err != nil:
 		return fail("", err)
 	default:
-		defer repo.Close()
 		v.Top = repo.TopLevel()
 		rel, rerr := filepath.Rel(v.Top, real)
 		if rerr != nil {
@@ -146,7 +147,7 @@ func (v *View) loadProject(ctx context.Context, env Env) error {
 		if head, herr := repo.Resolve("HEAD"); herr == nil {
 			v.Head = head.Commit()
 		}
-		pc, err = project.LoadConfig(ctx, repo, gitscan.WorkTree, v.Config, project.Options{})
+		pc, err = project.LoadConfig(ctx, repo, gitscan.WorkTree, v.Config, project.Options{Cache: cache})
 		if err == nil && pc == nil {
 			// Not visible to git (ignored): read it as agentty does.
 			pc, err = project.LoadDir(ctx, real, project.Options{})

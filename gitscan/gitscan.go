@@ -152,6 +152,8 @@ type options struct {
 	catFileOnly bool
 	// noFetch: see WithoutFetch.
 	noFetch bool
+	// snapshot: see WithWorktreeSnapshot.
+	snapshot bool
 }
 
 // WithEngine forces an engine.
@@ -166,6 +168,14 @@ func WithReadCounter(c *Counter) Option { return func(o *options) { o.counter = 
 func WithEnv(env []string) Option {
 	return func(o *options) { o.env = append([]string(nil), env...); o.envSet = true }
 }
+
+// WithWorktreeSnapshot makes the Repo look at the work tree and the index
+// once: each path is lstat'ed and hashed (or its id taken from the index's
+// stat data) the first time it is asked about, and later questions are
+// answered from what was seen then, as for one evaluation that asks about
+// the same files for several servers and clients (the launch gate). Without
+// it every question looks again. Open a new Repo to see later changes.
+func WithWorktreeSnapshot() Option { return func(o *options) { o.snapshot = true } }
 
 // WithGitExecutable names the git binary for EngineWithGit (default: "git" on PATH).
 func WithGitExecutable(path string) Option { return func(o *options) { o.gitPath = path } }
@@ -192,6 +202,8 @@ type Repo struct {
 	// (a launch model walks several directories of the same work tree).
 	wtPaths  []string
 	wtListed bool
+	// wt is what the Repo learned of the work tree (see wtMemo).
+	wt wtMemo
 	// attrs memoises .gitattributes reads (see attrFiles).
 	attrs map[string]attrMemo
 	// promisor is a partial clone's promisor remote, read on the first
@@ -248,7 +260,7 @@ func Open(dir string, opts ...Option) (*Repo, error) {
 	if eng == engineGitCatFile {
 		eng, o.catFileOnly = EngineWithGit, true
 	}
-	r := &Repo{opts: o, engine: eng, trees: newTreeCache(4096), idx: &indexCache{}}
+	r := &Repo{opts: o, engine: eng, trees: newTreeCache(4096), idx: &indexCache{}, wt: wtMemo{on: o.snapshot}}
 	switch eng {
 	case EngineWithGit:
 		err = openGit(r, abs)

@@ -199,6 +199,9 @@ type indexCache struct {
 // index returns the index entries (all stages, sorted by path then stage)
 // and, when the engine can read them, the stat data of stage-0 entries.
 func (r *Repo) index() (*indexCache, error) {
+	if r.wt.on && r.idx.key != "" {
+		return r.idx, nil // a snapshot reads the index once
+	}
 	fi, err := os.Stat(r.indexFile)
 	key := "absent"
 	if err == nil {
@@ -219,7 +222,7 @@ func (r *Repo) index() (*indexCache, error) {
 		}
 		return entries[i].stage < entries[j].stage
 	})
-	c := &indexCache{key: key, entries: entries, stats: map[string]*indexStat{}, stage0: map[string]Entry{}}
+	c := &indexCache{key: key, entries: entries, stats: make(map[string]*indexStat, len(entries)), stage0: make(map[string]Entry, len(entries))}
 	for _, e := range entries {
 		if e.stage == 0 {
 			c.stage0[e.Path] = e.Entry

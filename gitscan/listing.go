@@ -38,6 +38,13 @@ func (r *Repo) Files(side Side, dir string, limit int) ([]Entry, error) {
 			all = idx.indexSide()
 		} else if all, err = r.flatWorktree(idx, dir); err != nil {
 			return nil, err
+		} else {
+			// flatWorktree listed exactly the entries below dir: no copy
+			// (capped, so that an append never writes into a memo).
+			if len(all) > limit {
+				return nil, fmt.Errorf("%s: more than %d files: %w", dir, limit, ErrTooLarge)
+			}
+			return all[:len(all):len(all)], nil
 		}
 		for _, e := range all {
 			if dir == "" || strings.HasPrefix(e.Path, dir+"/") {

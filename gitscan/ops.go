@@ -60,7 +60,7 @@ func (r *Repo) Lookup(side Side, path string) (e Entry, ok bool, err error) {
 			return Entry{}, false, err
 		}
 		entries := idx.indexSide()
-		return lookupFlat(r.format, entries, path)
+		return lookupFlat(r.format, entries, path, nil)
 	case sideWorkTree:
 		return r.lookupWorktree(path)
 	}
@@ -104,7 +104,7 @@ func (r *Repo) lookupTree(tree, path string) (Entry, bool, error) {
 
 // lookupFlat finds path in a sorted flat list of file entries; a directory
 // gets the tree id git would write for the files below it.
-func lookupFlat(f objectFormat, entries []Entry, path string) (Entry, bool, error) {
+func lookupFlat(f objectFormat, entries []Entry, path string, memo map[string]string) (Entry, bool, error) {
 	i := sort.Search(len(entries), func(i int) bool { return entries[i].Path >= path })
 	if i < len(entries) && entries[i].Path == path {
 		return entries[i], true, nil
@@ -121,7 +121,7 @@ func lookupFlat(f objectFormat, entries []Entry, path string) (Entry, bool, erro
 	if k == j {
 		return Entry{}, false, nil
 	}
-	id, err := treeIDOf(f, entries[j:k], len(prefix))
+	id, err := treeIDOf(f, entries[j:k], len(prefix), memo)
 	if err != nil {
 		return Entry{}, false, err
 	}
@@ -129,8 +129,24 @@ func lookupFlat(f objectFormat, entries []Entry, path string) (Entry, bool, erro
 }
 
 // treeIDOf computes the tree id git would write for entries (sorted by
-// path, all sharing a prefix of length strip).
-func treeIDOf(f objectFormat, entries []Entry, strip int) (string, error) {
+// path, all sharing a prefix of length strip); memo (nil: none) keeps the
+// ids of the subdirectories met, by path, for the next lookup below them.
+func treeIDOf(f objectFormat, entries []Entry, strip int, memo map[string]string) (string, error) {
+	dir := ""
+	if memo != nil && len(entries) > 0 && strip > 0 {
+		dir = entries[0].Path[:strip-1]
+		if id, ok := memo[dir]; ok {
+			return id, nil
+		}
+	}
+	id, err := treeIDOfOnce(f, entries, strip, memo)
+	if err == nil && dir != "" {
+		memo[dir] = id
+	}
+	return id, err
+}
+
+func treeIDOfOnce(f objectFormat, entries []Entry, strip int, memo map[string]string) (string, error) {
 	var out []treeEntry
 	for i := 0; i < len(entries); {
 		rest := entries[i].Path[strip:]
@@ -145,7 +161,7 @@ func treeIDOf(f objectFormat, entries []Entry, strip int) (string, error) {
 		for j < len(entries) && strings.HasPrefix(entries[j].Path, sub) {
 			j++
 		}
-		id, err := treeIDOf(f, entries[i:j], len(sub))
+		id, err := treeIDOf(f, entries[i:j], len(sub), memo)
 		if err != nil {
 			return "", err
 		}
@@ -162,6 +178,23 @@ func treeIDOf(f objectFormat, entries []Entry, strip int) (string, error) {
 }
 
 func (r *Repo) lookupWorktree(path string) (Entry, bool, error) {
+	if m, ok := r.wt.entry[path]; ok && m.ok {
+		return m.e, true, nil // a file seen before
+	}
+	if m, ok := r.wt.lookup[path]; ok {
+		return m.e, m.ok, nil
+	}
+	e, ok, err := r.lookupWorktreeOnce(path)
+	if err == nil && ok && e.Mode == ModeTree {
+		// A directory's id hashes all below it; a file's answer is its
+		// entry, and nothing there costs one lstat to find again (a
+		// large configuration probes a hundred thousand such paths).
+		r.wt.rememberLookup(path, e, ok)
+	}
+	return e, ok, err
+}
+
+func (r *Repo) lookupWorktreeOnce(path string) (Entry, bool, error) {
 	idx, err := r.index()
 	if err != nil {
 		return Entry{}, false, err
@@ -186,7 +219,7 @@ func (r *Repo) lookupWorktree(path string) (Entry, bool, error) {
 	if err != nil {
 		return Entry{}, false, err
 	}
-	return lookupFlat(r.format, entries, path)
+	return lookupFlat(r.format, entries, path, r.wt.treeIDs())
 }
 
 func (r *Repo) isSkipWorktree(idx *indexCache, path string) bool {
@@ -490,13 +523,26 @@ func (r *Repo) flatTree(tree string) ([]Entry, error) {
 // does; untracked nested repositories are left out. Only paths below dir
 // ("": all) are listed and hashed.
 func (r *Repo) flatWorktree(idx *indexCache, dir string) ([]Entry, error) {
+	if l, ok := r.wt.flat[dir]; ok {
+		return l, nil
+	}
 	paths, err := r.worktreePaths()
 	if err != nil {
 		return nil, err
 	}
-	var out []Entry
+	if dir != "" {
+		// paths are sorted: those below dir are one run of them.
+		lo := sort.SearchStrings(paths, dir+"/")
+		hi := lo
+		for hi < len(paths) && strings.HasPrefix(paths[hi], dir+"/") {
+			hi++
+		}
+		paths = paths[lo:hi]
+	}
+	r.wt.expect(len(paths))
+	out := make([]Entry, 0, len(paths))
 	for _, p := range paths {
-		if strings.HasSuffix(p, "/") || (dir != "" && !strings.HasPrefix(p, dir+"/")) {
+		if strings.HasSuffix(p, "/") {
 			continue
 		}
 		if e, ok := idx.stage0[p]; ok && e.Mode == ModeSubmodule {
@@ -516,6 +562,7 @@ func (r *Repo) flatWorktree(idx *indexCache, dir string) ([]Entry, error) {
 		}
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
+	r.wt.rememberListing(dir, out)
 	return out, nil
 }
 

@@ -28,36 +28,56 @@ type wtFile struct {
 
 // lstatPath lstats every component of a repository path. It returns
 // fs.ErrNotExist when a component is missing or an intermediate component
-// is not a real directory (a symlink, a file).
+// is not a real directory (a symlink, a file). Each path is lstat'ed once
+// per Repo (see wtMemo): a launch model asks about the same directories
+// for every file below them, and several clients' servers about the same
+// files.
 func (r *Repo) lstatPath(p string) (fs.FileInfo, error) {
 	if err := validPath(p); err != nil {
 		return nil, err
 	}
+	return r.lstatMemo(p)
+}
+
+func (r *Repo) lstatMemo(p string) (fs.FileInfo, error) {
+	if m, ok := r.wt.stat[p]; ok {
+		return m.fi, m.err
+	}
+	fi, err := r.lstatOnce(p)
+	if err == nil && fi.IsDir() {
+		// Directories are asked about again for every path below them;
+		// a file's answer is kept as its entry (worktreeEntry).
+		r.wt.rememberStat(p, fi, err)
+	}
+	return fi, err
+}
+
+// lstatOnce lstats p after its parent directory (through the memo).
+func (r *Repo) lstatOnce(p string) (fs.FileInfo, error) {
 	if p == "" {
 		return os.Lstat(r.top)
 	}
-	parts := strings.Split(p, "/")
-	cur := r.top
-	for i, c := range parts {
-		if asciiEqualFold(c, ".git") {
-			return nil, fs.ErrNotExist // git never tracks a .git component
-		}
-		cur = filepath.Join(cur, c)
-		fi, err := os.Lstat(cur)
+	parent, name := "", p
+	if i := strings.LastIndexByte(p, '/'); i >= 0 {
+		parent, name = p[:i], p[i+1:]
+	}
+	if asciiEqualFold(name, ".git") {
+		return nil, fs.ErrNotExist // git never tracks a .git component
+	}
+	if parent != "" {
+		pfi, err := r.lstatMemo(parent)
 		if err != nil {
-			if errors.Is(err, fs.ErrNotExist) {
-				return nil, fs.ErrNotExist
-			}
 			return nil, err
 		}
-		if i == len(parts)-1 {
-			return fi, nil
-		}
-		if !fi.IsDir() {
+		if !pfi.IsDir() {
 			return nil, fs.ErrNotExist
 		}
 	}
-	return nil, fs.ErrNotExist
+	fi, err := os.Lstat(filepath.Join(r.top, filepath.FromSlash(p)))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fs.ErrNotExist
+	}
+	return fi, err
 }
 
 // fileMode maps lstat information to a git mode; 0 for anything git would
@@ -172,6 +192,17 @@ func (r *Repo) hashWorktreeFile(p string, fi fs.FileInfo) (string, error) {
 // cache when it proves the content is unchanged. ok is false for paths that
 // do not exist or are not files git would store.
 func (r *Repo) worktreeEntry(p string, idx *indexCache) (Entry, bool, error) {
+	if m, ok := r.wt.entry[p]; ok {
+		return m.e, m.ok, nil
+	}
+	e, ok, err := r.worktreeEntryOnce(p, idx)
+	if err == nil {
+		r.wt.rememberEntry(p, e, ok)
+	}
+	return e, ok, err
+}
+
+func (r *Repo) worktreeEntryOnce(p string, idx *indexCache) (Entry, bool, error) {
 	fi, err := r.lstatPath(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Entry{}, false, nil
@@ -216,8 +247,20 @@ func (c *indexCache) cleanID(p string, fi fs.FileInfo, mode Mode) (string, bool)
 	if c.mtime.IsZero() || !st.mtime.Before(c.mtime) {
 		return "", false
 	}
+	if st.size == 0 && entry.ID != emptyBlobSHA1 && entry.ID != emptyBlobSHA256 {
+		// git writes a racily clean entry with size 0 ("smudged") so that
+		// it is never taken for clean again; only an empty blob's entry
+		// says what a size of 0 means.
+		return "", false
+	}
 	return entry.ID, true
 }
+
+// The ids of the empty blob in the two object formats.
+const (
+	emptyBlobSHA1   = "e69de29bb2d1d6434b8b29ae775ad8c2e48c5391"
+	emptyBlobSHA256 = "473a0f4c3be8a93681a267e3b1e9a7dcda1185436fe141f7749120a303721813"
+)
 
 // walkWorktree enumerates the work tree for the in-process engine: every index
 // path, plus untracked files and symlinks not excluded by .gitignore files,

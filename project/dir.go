@@ -91,6 +91,8 @@ type diskSource struct {
 
 func (d *diskSource) visited() []string { return nil }
 
+func (d *diskSource) item(it launch.Item) (trust.Object, error) { return itemObject(d, it) }
+
 func (d *diskSource) full(p string) string { return filepath.Join(d.root, filepath.FromSlash(p)) }
 
 // rel is p's real location relative to the root, or ok false when it

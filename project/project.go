@@ -73,6 +73,9 @@ type Options struct {
 	// governs it changed. The zero Env expands nothing and reads no user
 	// state.
 	Env client.Env
+	// Cache, when set, is shared by the LoadConfig calls of one evaluation
+	// over the same repository (see Cache); LoadConfig only.
+	Cache *Cache
 }
 
 // Server is one server of a loaded configuration with its resolved
@@ -433,7 +436,8 @@ func uniqueSorted(ss []string) []string {
 
 // newReader reads one side, remembering resolved paths.
 func newReader(repo *gitscan.Repo, side gitscan.Side, opts Options) *reader {
-	rd := &reader{repo: repo, side: side, cache: map[string]resolution{}, vars: opts.Env.Vars(), runDir: opts.RunDir}
+	sc := opts.Cache.side(side)
+	rd := &reader{repo: repo, side: side, cache: map[string]resolution{}, items: sc.items, vars: opts.Env.Vars(), runDir: opts.RunDir}
 	if top := repo.TopLevel(); top != "" {
 		rd.top = filepath.ToSlash(filepath.Clean(top))
 		rd.tops = []string{rd.top}

@@ -24,6 +24,8 @@ type reader struct {
 	repo  *gitscan.Repo
 	side  gitscan.Side
 	cache map[string]resolution
+	// items are the scope items bound at this side (nil: not kept).
+	items map[itemKey]itemMemo
 	deps  map[string]bool // every path resolve visited (see recordDeps)
 	// launch is the launch directory of the configuration being read:
 	// `/proc/self/cwd` in a symlink target means it.

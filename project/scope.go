@@ -17,7 +17,7 @@ import (
 
 // maxScopeFiles bounds the files one directory item lists; past it the
 // load fails (the gate then refuses) rather than binding less than runs.
-const maxScopeFiles = 200000
+const maxScopeFiles = 1000000
 
 // source is one side of a repository (or a directory on disk) as the
 // launch model reads it, plus what binding an item needs.
@@ -32,6 +32,9 @@ type source interface {
 	below(dir string) ([]gitscan.Entry, error)
 	// visited are the paths whose entries the answers so far depended on.
 	visited() []string
+	// item is itemObject(src, it), or what an earlier configuration of the
+	// same evaluation found for the same item (see Cache).
+	item(it launch.Item) (trust.Object, error)
 }
 
 // scopeFiles resolves every item of a scope to what the side holds, for
@@ -40,7 +43,7 @@ type source interface {
 func scopeFiles(src source, sc *launch.Scope) ([]trust.FileID, error) {
 	var out []trust.FileID
 	for _, it := range sc.Items {
-		o, err := itemObject(src, it)
+		o, err := src.item(it)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", it.Label(), err)
 		}
@@ -157,9 +160,14 @@ func writeCode(src source, h hash.Hash, dir, lang, prefix string, depth int) err
 		if !launch.CodeFile(lang, name) {
 			continue
 		}
-		o, err := src.object(e.Path, false)
-		if err != nil {
-			return err
+		// An entry listed below a real directory that is no symlink is
+		// what resolving its path finds (and dir, recorded by below,
+		// covers it as a dependency): only a symlink is resolved.
+		o := trust.Object{Mode: e.Mode.String(), ID: e.ID}
+		if e.Mode == gitscan.ModeSymlink {
+			if o, err = src.object(e.Path, false); err != nil {
+				return err
+			}
 		}
 		writeFields(h, name, o.Mode, o.ID)
 	}
@@ -256,6 +264,25 @@ type sideSource struct {
 }
 
 func (s *sideSource) visited() []string { return s.seen }
+
+func (s *sideSource) item(it launch.Item) (trust.Object, error) {
+	if s.rd.items == nil || it.Kind == launch.KindFile || it.Kind == launch.KindText {
+		// One file or a value is found again at the cost of keeping it:
+		// only directory items, which list and bind many files, are kept.
+		return itemObject(s, it)
+	}
+	k := itemKey{launch: s.rd.launch, path: it.Path, lang: it.Lang, key: it.Key, text: it.Text, kind: it.Kind}
+	if m, ok := s.rd.items[k]; ok {
+		s.seen = append(s.seen, m.visited...)
+		return m.obj, nil
+	}
+	before := len(s.seen)
+	o, err := itemObject(s, it)
+	if err == nil {
+		s.rd.items[k] = itemMemo{obj: o, visited: s.seen[before:len(s.seen):len(s.seen)]}
+	}
+	return o, err
+}
 
 func (s *sideSource) resolve(p string) (resolution, error) {
 	res, err := s.rd.resolveCached(p)

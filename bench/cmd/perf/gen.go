@@ -321,29 +321,13 @@ func create(out string, r repo, log io.Writer) error {
 
 // importShape writes shape s into a new repository at dir with fast-import.
 func importShape(dir string, s shape, log io.Writer) (*gen, error) {
-	if err := gitIn("", "init", "-q", "-b", "main", dir); err != nil {
-		return nil, err
-	}
-	cmd := exec.Command("git", "fast-import", "--quiet", "--done")
-	cmd.Dir = dir
-	cmd.Env = genEnv()
-	cmd.Stderr = log
-	in, err := cmd.StdinPipe()
+	var g *gen
+	err := fastImport(dir, log, func(w *bufio.Writer) {
+		g = &gen{s: s, w: w, rng: rand.New(rand.NewSource(s.seed))}
+		g.generate()
+	})
 	if err != nil {
 		return nil, err
-	}
-	if err := cmd.Start(); err != nil {
-		return nil, err
-	}
-	g := &gen{s: s, w: bufio.NewWriterSize(in, 1<<20), rng: rand.New(rand.NewSource(s.seed))}
-	g.generate()
-	ferr := g.w.Flush()
-	in.Close()
-	if err := cmd.Wait(); err != nil {
-		return nil, fmt.Errorf("git fast-import: %w", err)
-	}
-	if ferr != nil {
-		return nil, ferr
 	}
 	// HEAD at bench/base with a matching index (no checkout: the benchmarks
 	// compare commits, and a checkout would cost more than the import).
@@ -353,6 +337,31 @@ func importShape(dir string, s shape, log io.Writer) (*gen, error) {
 		}
 	}
 	return g, nil
+}
+
+// fastImport makes a new repository at dir from the fast-import stream
+// write writes.
+func fastImport(dir string, log io.Writer, write func(*bufio.Writer)) error {
+	if err := gitIn("", "init", "-q", "-b", "main", dir); err != nil {
+		return err
+	}
+	cmd := exec.Command("git", "fast-import", "--quiet", "--done")
+	cmd.Dir, cmd.Env, cmd.Stderr = dir, genEnv(), log
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return err
+	}
+	w := bufio.NewWriterSize(in, 1<<20)
+	write(w)
+	ferr := w.Flush()
+	in.Close()
+	if err := cmd.Wait(); err != nil {
+		return fmt.Errorf("git fast-import: %w", err)
+	}
+	return ferr
 }
 
 // splitPacks replaces the repository's packs by n packs, each holding the

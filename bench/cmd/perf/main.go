@@ -21,7 +21,7 @@ func main() {
 	flag.IntVar(&o.historyRuns, "history-runs", 5, "timed runs per command for the history scans (seconds each)")
 	flag.IntVar(&o.warmups, "warmups", 1, "untimed runs of each command before the timed ones")
 	flag.IntVar(&o.rssRuns, "rss-runs", 3, "runs under /usr/bin/time per command for its peak memory (the largest is reported)")
-	flag.StringVar(&o.only, "only", "", "comma-separated parts to run: hook,diff,history,gate (default all), or startup alone (process start, also part of hook)")
+	flag.StringVar(&o.only, "only", "", "comma-separated parts to run: hook,diff,history,gate,tree,servers (default all), or startup alone (process start, also part of hook)")
 	flag.Float64Var(&o.scale, "scale", 1, "multiply every repository size by this (0.1 for a quick trial)")
 	flag.StringVar(&o.bin, "bin", "", "measure this mcp-guard binary instead of building the module's (before/after comparisons)")
 	flag.Parse()
@@ -55,7 +55,12 @@ func run(o options) error {
 				return err
 			}
 		}
-		return nil
+		for _, t := range treeShapes(o.scale) {
+			if err := ensureTree(o.out, t, os.Stderr); err != nil {
+				return err
+			}
+		}
+		return ensureServers(o.out, serversShapeOf(o.scale), os.Stderr)
 	}
 	return measure(o)
 }

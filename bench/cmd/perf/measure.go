@@ -56,20 +56,23 @@ func measure(o options) error {
 	if err := b.setup(); err != nil {
 		return err
 	}
-	parts := map[string]bool{"hook": true, "diff": true, "history": true, "gate": true, "startup": false}
+	parts := map[string]bool{"hook": true, "diff": true, "history": true, "gate": true, "tree": true, "servers": true, "startup": false}
 	if o.only != "" {
 		only := map[string]bool{}
 		for _, p := range strings.Split(o.only, ",") {
 			p = strings.TrimSpace(p)
 			if _, ok := parts[p]; !ok {
-				return fmt.Errorf("-only %q: no part %q (hook, diff, history, gate, startup)", o.only, p)
+				return fmt.Errorf("-only %q: no part %q (hook, diff, history, gate, tree, servers, startup)", o.only, p)
 			}
 			only[p] = true
 		}
 		parts = only
 	}
 	history, big, mid := shapes(o.scale)
-	need := []repo{{mid, onePack}, {big, onePack}}
+	var need []repo
+	if parts["hook"] || parts["diff"] || parts["startup"] {
+		need = append(need, repo{mid, onePack}, repo{big, onePack})
+	}
 	if parts["history"] {
 		need = append(need, repo{history, onePack}, repo{history, manyPack}, repo{history, commitGraph}, repo{history, bloom})
 	} else if parts["gate"] {
@@ -104,6 +107,16 @@ func measure(o options) error {
 	}
 	if parts["gate"] {
 		if err := b.gate(repo{history, commitGraph}); err != nil {
+			return err
+		}
+	}
+	if parts["tree"] {
+		if err := b.tree(treeShapes(o.scale)); err != nil {
+			return err
+		}
+	}
+	if parts["servers"] {
+		if err := b.servers(serversShapeOf(o.scale)); err != nil {
 			return err
 		}
 	}

@@ -1,0 +1,117 @@
+package gitscan
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// TestSnapshotNeverHidesAnEdit: a Repo opened WithWorktreeSnapshot takes
+// a clean file's id from the index only when git would: an edit of the
+// same size in the second the index was written (racily clean), and one
+// whose old mtime was put back (only ctime differs), are hashed.
+func TestSnapshotNeverHidesAnEdit(t *testing.T) {
+	needGit(t)
+	old := time.Date(2001, 1, 1, 0, 0, 0, 0, time.UTC)
+	cases := []struct {
+		name string
+		edit func(t *testing.T, env []string, dir string)
+	}{
+		{"same size, same second as the index", func(t *testing.T, env []string, dir string) {
+			run(t, env, dir, nil, "read-tree", "HEAD")
+			run(t, env, dir, nil, "update-index", "-q", "--refresh")
+			writeFile(t, dir, "src/server.js", "console.log(2)")
+		}},
+		{"same size, old mtime put back", func(t *testing.T, env []string, dir string) {
+			p := filepath.Join(dir, "src", "server.js")
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+			run(t, env, dir, nil, "update-index", "-q", "--refresh")
+			writeFile(t, dir, "src/server.js", "console.log(2)")
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	}
+	for _, c := range cases {
+		for _, e := range engines {
+			env := testEnv(t)
+			dir := smallRepo(t, env)
+			c.edit(t, env, dir)
+			r := openT(t, dir, env, e, WithWorktreeSnapshot())
+			want := r.format.hashObject("blob", []byte("console.log(2)"))
+			got, ok, err := r.Lookup(WorkTree, "src/server.js")
+			if err != nil || !ok || got.ID != want {
+				t.Errorf("%s, %v: work tree id %q (%v %v), want %q", c.name, e, got.ID, ok, err, want)
+			}
+			files, err := r.Files(WorkTree, "src", 10)
+			if err != nil || len(files) != 1 || files[0].ID != want {
+				t.Errorf("%s, %v: listing %+v %v, want id %q", c.name, e, files, err, want)
+			}
+		}
+	}
+}
+
+// TestSnapshotAnswersAsALiveRepo: with and without the snapshot, the
+// work tree's entries, listings and directory ids are the same.
+func TestSnapshotAnswersAsALiveRepo(t *testing.T) {
+	needGit(t)
+	env := testEnv(t)
+	dir := smallRepo(t, env)
+	writeFile(t, dir, "src/extra.js", "x")
+	for _, e := range engines {
+		live := openT(t, dir, env, e)
+		snap := openT(t, dir, env, e, WithWorktreeSnapshot())
+		for round := 0; round < 2; round++ { // the second from the memo
+			for _, p := range []string{"", "src", "src/server.js", "src/extra.js", "sub", "sub/deep/.claude/agents/a.md", "absent", "src/server.js/x"} {
+				a, okA, errA := live.Lookup(WorkTree, p)
+				b, okB, errB := snap.Lookup(WorkTree, p)
+				if a != b || okA != okB || (errA == nil) != (errB == nil) {
+					t.Errorf("%v: %q: live %+v %v %v, snapshot %+v %v %v", e, p, a, okA, errA, b, okB, errB)
+				}
+			}
+			la, errA := live.Files(WorkTree, "", 100)
+			lb, errB := snap.Files(WorkTree, "", 100)
+			if len(la) != len(lb) || errA != nil || errB != nil {
+				t.Fatalf("%v: listings %d %v / %d %v", e, len(la), errA, len(lb), errB)
+			}
+			for i := range la {
+				if la[i] != lb[i] {
+					t.Errorf("%v: listing %d: %+v / %+v", e, i, la[i], lb[i])
+				}
+			}
+		}
+	}
+}
+
+// TestSmudgedEntryIsNotClean: an index entry git wrote with size 0 for a
+// racily clean file is clean only for the empty blob, as in git.
+func TestSmudgedEntryIsNotClean(t *testing.T) {
+	if !statCacheUsable {
+		t.Skip("no stat cache on this platform")
+	}
+	p := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(p, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Lstat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctime, ok := fileCtime(fi)
+	if !ok {
+		t.Skip("no ctime")
+	}
+	for id, clean := range map[string]bool{emptyBlobSHA1: true, "0123456789012345678901234567890123456789": false} {
+		c := &indexCache{
+			stats:  map[string]*indexStat{"f": {mtime: fi.ModTime(), ctime: ctime, size: 0, ino: uint32(fileIno(fi))}},
+			stage0: map[string]Entry{"f": {Path: "f", Mode: ModeRegular, ID: id}},
+			mtime:  fi.ModTime().Add(time.Hour),
+		}
+		if got, ok := c.cleanID("f", fi, ModeRegular); ok != clean || (ok && got != id) {
+			t.Errorf("entry %s of size 0: clean %v (%q), want %v", id, ok, got, clean)
+		}
+	}
+}
