@@ -82,11 +82,15 @@ type Line struct {
 	NoNewline bool
 }
 
-// Hunk is one unified-diff hunk with up to three lines of context. The
-// counts are the hunk's in full, even when caps cut its Lines short.
+// Hunk is one unified-diff hunk with up to three lines of context, or a
+// piece of one when the caps left lines out: its counts are those of its
+// Lines, numbered as in the file.
 type Hunk struct {
 	OldStart, OldLines, NewStart, NewLines int
 	Lines                                  []Line
+	// Skipped counts the lines of the same hunk left out just before
+	// this piece.
+	Skipped int
 }
 
 // FileDiff is the content change of one file.
@@ -107,9 +111,14 @@ type FileDiff struct {
 	// a missing object, a submodule.
 	Note  string
 	Hunks []Hunk
-	// More counts the diff lines the caps left out.
-	More int
+	// More counts the diff lines the caps left out; HiddenAdded how many
+	// of them are added lines (the caps keep added lines first, so it is
+	// zero unless the additions alone exceed them).
+	More, HiddenAdded int
 }
+
+// Shortened reports whether the caps left out lines that add to the file.
+func (f *FileDiff) Shortened() bool { return f.HiddenAdded > 0 }
 
 // ContentDiff is the content changes of a set of items.
 type ContentDiff struct {
@@ -119,6 +128,21 @@ type ContentDiff struct {
 	// Notes say what could not be listed (a directory of a side that is
 	// gone), one line each.
 	Notes []string
+}
+
+// Shortened names what the caps kept from view that may add code: each
+// file whose added lines were not all kept, and how many changed files
+// were left out whole.
+func (d *ContentDiff) Shortened() (files []string, moreFiles int) {
+	if d == nil {
+		return nil, 0
+	}
+	for _, f := range d.Files {
+		if f.Shortened() {
+			files = append(files, f.Path)
+		}
+	}
+	return files, d.MoreFiles
 }
 
 // Lines counts the diff lines kept.
@@ -368,7 +392,7 @@ func (cr *contentReader) file(p pendingFile, maxLines int) FileDiff {
 	if bytes.Equal(a.data, b.data) {
 		return fd // a mode change only
 	}
-	fd.Hunks, fd.More = unified(string(a.data), string(b.data), 3, maxLines)
+	fd.Hunks, fd.More, fd.HiddenAdded = unified(string(a.data), string(b.data), 3, maxLines)
 	return fd
 }
 
@@ -401,8 +425,9 @@ func shortID(id string) string {
 const diffTimeout = 2 * time.Second
 
 // unified diffs two texts line by line into hunks with context lines of
-// context, keeping at most maxLines lines; more is how many it left out.
-func unified(a, b string, context, maxLines int) (hunks []Hunk, more int) {
+// context, keeping at most maxLines lines, the added ones first; more is
+// how many it left out, hiddenAdded how many of those add a line.
+func unified(a, b string, context, maxLines int) (hunks []Hunk, more, hiddenAdded int) {
 	dmp := diffmatchpatch.New()
 	dmp.DiffTimeout = diffTimeout
 	ca, cb, lines := dmp.DiffLinesToChars(a, b)
@@ -457,36 +482,71 @@ func unified(a, b string, context, maxLines int) (hunks []Hunk, more int) {
 		}
 	}
 	oldNo[len(all)], newNo[len(all)] = o, n
-	left := maxLines
+	total := 0
 	for _, s := range spans {
-		h := Hunk{OldStart: oldNo[s.from], NewStart: newNo[s.from]}
-		for _, l := range all[s.from:s.to] {
-			if l.Op != LineInsert {
-				h.OldLines++
-			}
-			if l.Op != LineDelete {
-				h.NewLines++
-			}
-		}
-		// git numbers an empty side by the line before it.
-		if h.OldLines == 0 {
-			h.OldStart--
-		}
-		if h.NewLines == 0 {
-			h.NewStart--
-		}
-		size := s.to - s.from
-		if left <= 0 {
-			more += size
-			continue
-		}
-		keep := min(size, left)
-		h.Lines = append([]Line(nil), all[s.from:s.from+keep]...)
-		more += size - keep
-		left -= keep
-		hunks = append(hunks, h)
+		total += s.to - s.from
 	}
-	return hunks, more
+	// Under the cap every hunk is kept whole. Over it, the added lines are
+	// kept first (so a rewrite's removals never crowd out the one line
+	// that adds code), then the other lines in file order; what is left
+	// out splits a hunk into pieces, each numbered as git would.
+	keep := make([]bool, len(all))
+	left := maxLines
+	for pass := 0; pass < 2; pass++ {
+		for _, s := range spans {
+			for i := s.from; i < s.to; i++ {
+				if !keep[i] && left > 0 && (total <= maxLines || pass == 1 || all[i].Op == LineInsert) {
+					keep[i] = true
+					left--
+				}
+			}
+		}
+	}
+	for _, s := range spans {
+		skipped := 0
+		for i := s.from; i < s.to; {
+			if !keep[i] {
+				skipped++
+				more++
+				if all[i].Op == LineInsert {
+					hiddenAdded++
+				}
+				i++
+				continue
+			}
+			j := i
+			for j < s.to && keep[j] {
+				j++
+			}
+			hunks = append(hunks, piece(all, oldNo, newNo, i, j, skipped))
+			skipped = 0
+			i = j
+		}
+	}
+	return hunks, more, hiddenAdded
+}
+
+// piece is the hunk of all[from:to], numbered by oldNo and newNo, after
+// skipped lines of the same hunk were left out.
+func piece(all []Line, oldNo, newNo []int, from, to, skipped int) Hunk {
+	h := Hunk{OldStart: oldNo[from], NewStart: newNo[from], Skipped: skipped}
+	h.Lines = append([]Line(nil), all[from:to]...)
+	for _, l := range h.Lines {
+		if l.Op != LineInsert {
+			h.OldLines++
+		}
+		if l.Op != LineDelete {
+			h.NewLines++
+		}
+	}
+	// git numbers an empty side by the line before it.
+	if h.OldLines == 0 {
+		h.OldStart--
+	}
+	if h.NewLines == 0 {
+		h.NewStart--
+	}
+	return h
 }
 
 // splitLines cuts text into lines of op; a last line without a newline is

@@ -18,7 +18,7 @@ func TestUnifiedHunks(t *testing.T) {
 	b = append(b, a...)
 	b[1] = "changed 2"            // hunk 1
 	b = append(b[:15], b[16:]...) // hunk 2: line 16 removed
-	hunks, more := unified(strings.Join(a, "\n")+"\n", strings.Join(b, "\n")+"\n", 3, 100)
+	hunks, more, _ := unified(strings.Join(a, "\n")+"\n", strings.Join(b, "\n")+"\n", 3, 100)
 	if more != 0 || len(hunks) != 2 {
 		t.Fatalf("hunks %+v more %d", hunks, more)
 	}
@@ -40,17 +40,78 @@ func TestUnifiedCapsAndNewline(t *testing.T) {
 	for i := range 50 {
 		fmt.Fprintf(&b, "x%d\n", i)
 	}
-	hunks, more := unified("", b.String(), 3, 10)
-	if len(hunks) != 1 || len(hunks[0].Lines) != 10 || more != 40 {
-		t.Fatalf("got %d hunks, %d lines, more %d", len(hunks), len(hunks[0].Lines), more)
+	hunks, more, hidden := unified("", b.String(), 3, 10)
+	if len(hunks) != 1 || len(hunks[0].Lines) != 10 || more != 40 || hidden != 40 {
+		t.Fatalf("got %d hunks, %d lines, more %d, hidden additions %d", len(hunks), len(hunks[0].Lines), more, hidden)
 	}
-	if h := hunks[0]; h.OldStart != 0 || h.OldLines != 0 || h.NewStart != 1 || h.NewLines != 50 {
+	if h := hunks[0]; h.OldStart != 0 || h.OldLines != 0 || h.NewStart != 1 || h.NewLines != 10 {
 		t.Errorf("header %+v", h)
 	}
-	hunks, _ = unified("a\nb", "a\nb\n", 3, 10)
+	hunks, _, _ = unified("a\nb", "a\nb\n", 3, 10)
 	got := hunks[0].Lines
 	if len(got) != 3 || !got[1].NoNewline || got[1].Op != LineDelete || got[2].NoNewline {
 		t.Errorf("no-newline lines: %+v", got)
+	}
+}
+
+// A rewrite whose removals alone exceed the cap still shows every added
+// line (#27): the added lines are kept first, the removals shortened, and
+// each piece is numbered as in the file.
+func TestUnifiedCapKeepsAdditions(t *testing.T) {
+	var a, b strings.Builder
+	for i := range 250 {
+		fmt.Fprintf(&a, "old %d\n", i)
+	}
+	b.WriteString("require('./x').steal()\n")
+	hunks, more, hidden := unified(a.String(), b.String(), 3, 200)
+	if hidden != 0 || more != 51 {
+		t.Fatalf("more %d, hidden additions %d", more, hidden)
+	}
+	var added []string
+	kept := 0
+	for _, h := range hunks {
+		kept += len(h.Lines)
+		old, new := 0, 0
+		for _, l := range h.Lines {
+			if l.Op == LineInsert {
+				added = append(added, l.Text)
+			}
+			if l.Op != LineInsert {
+				old++
+			}
+			if l.Op != LineDelete {
+				new++
+			}
+		}
+		if h.OldLines != old || h.NewLines != new {
+			t.Errorf("piece %+v counts do not match its lines", h)
+		}
+	}
+	if kept != 200 || len(added) != 1 || added[0] != "require('./x').steal()" {
+		t.Fatalf("kept %d lines, added %q", kept, added)
+	}
+	// Additions interleaved with removals: pieces carry what was skipped
+	// before them, and the numbers stay those of the file.
+	a.Reset()
+	b.Reset()
+	for i := range 40 {
+		fmt.Fprintf(&a, "a%d\n", i)
+		if i%10 == 0 {
+			fmt.Fprintf(&b, "b%d\n", i)
+		}
+	}
+	hunks, more, hidden = unified(a.String(), b.String(), 3, 8)
+	adds, skipped := 0, 0
+	for _, h := range hunks {
+		skipped += h.Skipped
+		for _, l := range h.Lines {
+			if l.Op == LineInsert {
+				adds++
+			}
+		}
+	}
+	if adds != 4 || hidden != 0 || more != 44-8 || skipped > more {
+		t.Fatalf("adds %d hidden %d more %d skipped %d: %+v", adds, hidden, more, skipped, hunks)
 	}
 }
 

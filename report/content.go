@@ -45,7 +45,7 @@ func writeContent(p *printer, d *project.ContentDiff, indent string, st Style, c
 		writeFileDiff(p, f, indent, st, clean)
 	}
 	if d.MoreFiles > 0 {
-		p.printf("%s%s\n", indent, st.Dim(fmt.Sprintf("… %d more %s changed", d.MoreFiles, noun(d.MoreFiles, "file", "files"))))
+		p.printf("%s%s\n", indent, st.Warning(fmt.Sprintf("… %d more %s changed, not shown", d.MoreFiles, noun(d.MoreFiles, "file", "files"))))
 	}
 	for _, n := range d.Notes {
 		p.printf("%s%s\n", indent, clean(n))
@@ -85,6 +85,9 @@ func writeFileDiff(p *printer, f project.FileDiff, indent string, st Style, clea
 	}
 	p.printf("%s%s\n%s%s\n", indent, st.Bold("--- "+old), indent, st.Bold("+++ "+new))
 	for _, h := range f.Hunks {
+		if h.Skipped > 0 {
+			p.printf("%s%s\n", indent, st.Dim(fmt.Sprintf("… %d %s left out", h.Skipped, noun(h.Skipped, "line", "lines"))))
+		}
 		p.printf("%s%s\n", indent, st.Dim("@@ -"+hunkRange(h.OldStart, h.OldLines)+" +"+hunkRange(h.NewStart, h.NewLines)+" @@"))
 		for _, l := range h.Lines {
 			text := string(l.Op) + clean(l.Text)
@@ -100,9 +103,30 @@ func writeFileDiff(p *printer, f project.FileDiff, indent string, st Style, clea
 			}
 		}
 	}
-	if f.More > 0 {
-		p.printf("%s%s\n", indent, st.Dim(fmt.Sprintf("… %d more %s", f.More, noun(f.More, "line", "lines"))))
+	switch {
+	case f.HiddenAdded > 0:
+		p.printf("%s%s\n", indent, st.Warning(fmt.Sprintf("… the diff is capped: %d %s left out, %d of them added: %s is not fully shown",
+			f.More, noun(f.More, "line", "lines"), f.HiddenAdded, path)))
+	case f.More > 0:
+		p.printf("%s%s\n", indent, st.Dim(fmt.Sprintf("… the diff is capped: %d %s left out, none of them added", f.More, noun(f.More, "line", "lines"))))
 	}
+}
+
+// writeShortened names what the caps kept from view that may add code
+// (nothing when every added line was shown).
+func writeShortened(p *printer, d *project.ContentDiff, indent string, st Style) {
+	files, more := d.Shortened()
+	if len(files) == 0 && more == 0 {
+		return
+	}
+	var parts []string
+	for _, f := range files {
+		parts = append(parts, Sanitize(f))
+	}
+	if more > 0 {
+		parts = append(parts, fmt.Sprintf("%d more changed %s", more, noun(more, "file", "files")))
+	}
+	p.printf("%s%s\n", indent, st.Warning("not fully shown (the caps left out what they add): "+strings.Join(parts, ", ")))
 }
 
 // hunkRange is git's "start,count", the count left out when it is 1.
@@ -178,6 +202,7 @@ func writeChangeContent(p *printer, cc *ChangeContent, indent string, st Style) 
 	}
 	writeProvenance(p, cc.Provenance, indent, st)
 	writeContent(p, cc.Content, indent, st, Sanitize)
+	writeShortened(p, cc.Content, indent, st)
 	if cc.Err != "" {
 		p.printf("%s%s\n", indent, st.Warning("content not shown: "+Sanitize(cc.Err)))
 	}

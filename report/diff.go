@@ -78,6 +78,11 @@ type DiffChange struct {
 	// text ("" when none was computed) and the commits that made it.
 	ContentDiff string       `json:"content_diff"`
 	Commits     []DiffCommit `json:"commits"`
+	// Added later in version 1: the files whose added lines content_diff
+	// does not all hold (its caps), and how many changed files it left
+	// out whole; absent when every added line is there.
+	ContentShortened []string `json:"content_shortened,omitempty"`
+	ContentMoreFiles int      `json:"content_more_files,omitempty"`
 }
 
 // DiffCommit is one commit that changed a server's files.
@@ -120,6 +125,7 @@ func NewDiffDoc(d Diff) DiffDoc {
 		}
 		if cc := d.content(i); cc != nil {
 			dc.ContentDiff = ContentText(cc.Content)
+			dc.ContentShortened, dc.ContentMoreFiles = cc.Content.Shortened()
 			if cc.Provenance != nil {
 				for _, pc := range cc.Provenance.Commits {
 					dc.Commits = append(dc.Commits, DiffCommit{ID: pc.ID, Author: pc.Author, Subject: pc.Subject})
