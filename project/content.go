@@ -47,12 +47,14 @@ func (l ContentLimits) withDefaults() ContentLimits {
 type ContentRequest struct {
 	// Old and New are the sides the items' objects come from.
 	Old, New gitscan.Side
-	// OldGone: the old side's commit is no longer in the repository, so
-	// files are read by their recorded object ids only and directories
-	// cannot be listed.
-	OldGone bool
-	Items   []trust.FileChange
-	Limits  ContentLimits
+	// OldGone: the old side's commit is not in the repository (removed
+	// since, or made in another clone), or none was recorded (OldCommit
+	// ""), so files are read by their recorded object ids only and
+	// directories cannot be listed.
+	OldGone   bool
+	OldCommit string
+	Items     []trust.FileChange
+	Limits    ContentLimits
 }
 
 // FileStatus is what happened to one file.
@@ -101,6 +103,10 @@ type FileDiff struct {
 	OldMode, NewMode string
 	// OldSize and NewSize are the content sizes in bytes, -1 when unknown.
 	OldSize, NewSize int
+	// OldUnknown, with Status added, says why the file's old content is
+	// unknown: the server did not run it by name then and the old side
+	// cannot be read, so it may have existed. The hunks add all of it.
+	OldUnknown string
 	// Binary: a side holds a NUL byte or is mostly not UTF-8; no hunks.
 	Binary bool
 	// Symlink: a side is a symlink; its target text is OldTarget or
@@ -145,6 +151,29 @@ func (d *ContentDiff) Shortened() (files []string, moreFiles int) {
 	return files, d.MoreFiles
 }
 
+// ProvenancePaths are the paths whose commits brought the change of
+// items: the files d lists when it lists every changed file (so a
+// directory item's commits are those that touched a file of it that
+// changed), else each item's path. d may be nil.
+func (d *ContentDiff) ProvenancePaths(items []trust.FileChange) []string {
+	var paths []string
+	if d != nil && d.MoreFiles == 0 && len(d.Notes) == 0 && len(d.Files) > 0 {
+		for _, f := range d.Files {
+			paths = append(paths, f.Path)
+		}
+		return paths
+	}
+	for _, f := range items {
+		// f.Path is the item's label: "tools/ (python code)" walks tools/.
+		mode := f.New.Mode
+		if mode == "" {
+			mode = f.Old.Mode
+		}
+		paths = append(paths, ItemPath(f.Path, mode))
+	}
+	return paths
+}
+
 // Lines counts the diff lines kept.
 func (d *ContentDiff) Lines() int {
 	n := 0
@@ -183,7 +212,7 @@ func Contents(ctx context.Context, repo *gitscan.Repo, req ContentRequest) (*Con
 			return nil, err
 		}
 		if blobMode(it.Old) && blobMode(it.New) {
-			pf := pendingFile{path: it.Path, old: it.Old, new: it.New}
+			pf := pendingFile{path: it.Path, old: it.Old, new: it.New, within: it.Within}
 			// A file the server did not run (or runs no more) may still
 			// be there: diff against it rather than call it new.
 			if pf.old.ID == "" && !req.OldGone {
@@ -196,7 +225,7 @@ func Contents(ctx context.Context, repo *gitscan.Repo, req ContentRequest) (*Con
 			continue
 		}
 		if req.OldGone && it.Old.ID != "" {
-			out.Notes = append(out.Notes, it.Path+": the reviewed commit is no longer in the repository, so the files that changed below it cannot be listed")
+			out.Notes = append(out.Notes, it.Path+": "+req.goneText()+", so the files that changed below it cannot be listed")
 			continue
 		}
 		changes, err := cr.changes()
@@ -233,12 +262,23 @@ func Contents(ctx context.Context, repo *gitscan.Repo, req ContentRequest) (*Con
 	return out, nil
 }
 
+// goneText says why the old side cannot be listed.
+func (req *ContentRequest) goneText() string {
+	if req.OldCommit == "" {
+		return "the review recorded no commit"
+	}
+	return "the reviewed commit " + shortID(req.OldCommit) + " is not in this repository"
+}
+
 type pendingFile struct {
 	path     string
 	old, new trust.Object
 	// oldKept, newKept: the server did not run the file on that side,
 	// which held it all the same.
 	oldKept, newKept bool
+	// within is the item of the side that does not run it by name that
+	// holds it (FileChange.Within).
+	within string
 }
 
 // lookup is the file at p of side s, when there is one.
@@ -338,12 +378,22 @@ func (cr *contentReader) read(s gitscan.Side, gone bool, p string, o trust.Objec
 func (cr *contentReader) file(p pendingFile, maxLines int) FileDiff {
 	fd := FileDiff{Path: p.path, Status: FileModified, OldMode: p.old.Mode, NewMode: p.new.Mode, OldSize: -1, NewSize: -1}
 	switch {
+	case p.old.ID == "" && cr.req.OldGone:
+		// Not run by name then; whether it existed cannot be told.
+		fd.Status, fd.OldMode, fd.OldUnknown = FileAdded, "", cr.req.goneText()
 	case p.old.ID == "":
 		fd.Status, fd.OldMode = FileAdded, ""
 	case p.new.ID == "":
 		fd.Status, fd.NewMode = FileRemoved, ""
 	}
 	switch {
+	case (p.oldKept || p.newKept) && p.old == p.new && p.within != "":
+		if p.oldKept {
+			fd.Note = "unchanged; it was counted in " + p.within + " before"
+		} else {
+			fd.Note = "unchanged; now counted in " + p.within
+		}
+		return fd
 	case p.oldKept && p.old == p.new:
 		fd.Note = "unchanged; the server did not run it before"
 		return fd

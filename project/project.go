@@ -300,6 +300,7 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 		} else {
 			diff = trust.DiffClient(changeClient(id), oldCfg, newCfg, oldFiles, newFiles, grades.grader(id, trust.ConfigLaunchDir(changeClient(id), p)))
 		}
+		MarkWithin(diff, oldFiles, newFiles)
 		for _, ch := range diff {
 			if ch.Change != trust.ChangeUnchanged || ch.Impact != trust.ImpactUnchanged {
 				res.Changes = append(res.Changes, ch)

@@ -66,6 +66,8 @@ func writeFileDiff(p *printer, f project.FileDiff, indent string, st Style, clea
 		return
 	}
 	switch {
+	case f.Status == project.FileAdded && f.OldUnknown != "":
+		p.printf("%s%s\n", indent, st.Bold("file "+path+" ("+clean(f.NewMode)+"), not run by name before: "+clean(f.OldUnknown)+", so its content then is unknown; all of it:"))
 	case f.Status == project.FileAdded:
 		p.printf("%s%s\n", indent, st.Bold("new file "+path+" ("+clean(f.NewMode)+")"))
 	case f.Status == project.FileRemoved:
@@ -79,6 +81,9 @@ func writeFileDiff(p *printer, f project.FileDiff, indent string, st Style, clea
 	old, new := "a/"+path, "b/"+path
 	if f.Status == project.FileAdded {
 		old = "/dev/null"
+		if f.OldUnknown != "" {
+			old = "(unknown)"
+		}
 	}
 	if f.Status == project.FileRemoved {
 		new = "/dev/null"
@@ -178,20 +183,32 @@ func writeProvenance(p *printer, pv *project.Provenance, indent string, st Style
 		return
 	}
 	since := Short(pv.Since)
-	n := len(pv.Commits) + pv.More
-	if n == 0 {
+	n, undone := len(pv.Commits)+pv.More, len(pv.Undone)+pv.UndoneMore
+	switch {
+	case n > 0:
+		p.printf("%schanged by %d %s since %s:\n", indent, n, noun(n, "commit", "commits"), since)
+		writeCommits(p, pv.Commits, pv.More, indent, st)
+	case undone > 0:
+		p.printf("%schanged by undoing %d %s of %s that the new side does not have:\n", indent, undone, noun(undone, "commit", "commits"), since)
+		writeCommits(p, pv.Undone, pv.UndoneMore, indent, st)
+	case pv.Uncommitted:
 		p.printf("%sno commit since %s changed these files: the change is not committed\n", indent, since)
 		return
-	}
-	p.printf("%schanged by %d %s since %s:\n", indent, n, noun(n, "commit", "commits"), since)
-	for _, c := range pv.Commits {
-		p.printf("%s  %s %s  %s\n", indent, st.Dim(Short(c.ID)), Sanitize(c.Author), Sanitize(c.Subject))
-	}
-	if pv.More > 0 {
-		p.printf("%s  … and %d more\n", indent, pv.More)
+	default:
+		p.printf("%sno commit between %s and the new side changed these files\n", indent, since)
+		return
 	}
 	if pv.Boundary {
 		p.printf("%s  %s\n", indent, st.Dim("(a shallow clone: older commits may have changed them too)"))
+	}
+}
+
+func writeCommits(p *printer, commits []project.Commit, more int, indent string, st Style) {
+	for _, c := range commits {
+		p.printf("%s  %s %s  %s\n", indent, st.Dim(Short(c.ID)), Sanitize(c.Author), Sanitize(c.Subject))
+	}
+	if more > 0 {
+		p.printf("%s  … and %d more\n", indent, more)
 	}
 }
 

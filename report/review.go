@@ -169,7 +169,7 @@ func writeSince(p *printer, since *trust.Change, content *ChangeContent, st Styl
 		p.printf("    %s: %s\n", Sanitize(f.Field), fieldChange(f.Old, f.New, st))
 	}
 	for _, f := range since.Files {
-		p.printf("    file %s: %s → %s%s\n", Sanitize(f.Path), objectText(f.Old), objectText(f.New), whyText(f.Why, st))
+		p.printf("    file %s: %s%s\n", Sanitize(f.Path), fileSides(f), whyText(f.Why, st))
 	}
 	writeChangeContent(p, content, "      ", st)
 }

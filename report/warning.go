@@ -356,6 +356,8 @@ func fileVerb(c trust.Change, f trust.FileChange) string {
 	switch {
 	case c.Change == trust.ChangeAdded:
 		return "runs " + path
+	case f.Within != "":
+		return path + " counted in " + Sanitize(f.Within)
 	case f.Old.ID == "":
 		return "now runs " + path
 	case f.New.ID == "":

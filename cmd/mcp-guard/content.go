@@ -15,34 +15,28 @@ import (
 const contentTimeout = 20 * time.Second
 
 // changeContent is what files did to their content between old and new
-// (oldGone: old's commit is no longer there) and, when since is a commit,
+// (oldGone: old's commit oldCommit is not there, or "" none was recorded) and, when since is a commit,
 // the commits between since and to that changed them. Failures are its Err.
-func changeContent(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, oldGone bool, files []trust.FileChange, since, to gitscan.Side, lim project.ContentLimits) *report.ChangeContent {
+func changeContent(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, oldGone bool, oldCommit string, files []trust.FileChange, since, to gitscan.Side, lim project.ContentLimits) *report.ChangeContent {
 	if len(files) == 0 {
 		return nil
 	}
 	cc := &report.ChangeContent{}
-	if since.Commit() != "" && to.Commit() != "" {
-		var paths []string
-		for _, f := range files {
-			// f.Path is the item's label: "tools/ (python code)" walks tools/.
-			mode := f.New.Mode
-			if mode == "" {
-				mode = f.Old.Mode
-			}
-			paths = append(paths, project.ItemPath(f.Path, mode))
-		}
-		pv, err := project.ChangeProvenance(ctx, repo, since, to, paths, 10)
-		if err != nil {
-			cc.Err = err.Error()
-		}
-		cc.Provenance = pv
-	}
-	cd, err := project.Contents(ctx, repo, project.ContentRequest{Old: old, New: new, OldGone: oldGone, Items: files, Limits: lim})
+	cd, err := project.Contents(ctx, repo, project.ContentRequest{Old: old, New: new, OldGone: oldGone, OldCommit: oldCommit, Items: files, Limits: lim})
 	if err != nil {
 		cc.Err = err.Error()
 	}
 	cc.Content = cd
+	if since.Commit() != "" && to.Commit() != "" {
+		pv, err := project.ChangeProvenance(ctx, repo, since, to, cd.ProvenancePaths(files), 10)
+		if err != nil {
+			cc.Err = err.Error()
+		}
+		if pv != nil {
+			pv.Uncommitted = new.Commit() == ""
+		}
+		cc.Provenance = pv
+	}
 	return cc
 }
 
@@ -76,5 +70,5 @@ func changeContentAt(ctx context.Context, e *env, top, headID string, base *trus
 			head = s
 		}
 	}
-	return changeContent(ctx, repo, old, gitscan.WorkTree, gone, since.Files, old, head, lim)
+	return changeContent(ctx, repo, old, gitscan.WorkTree, gone, base.Commit, since.Files, old, head, lim)
 }
