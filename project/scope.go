@@ -442,3 +442,44 @@ func holder(items []trust.FileID, p string) string {
 	}
 	return ""
 }
+
+// markSubmodules fills FileChange.Submodule for the files of changes that
+// a side holds as a submodule's commit, from the gitlinks of old and new.
+func markSubmodules(repo *gitscan.Repo, old, new gitscan.Side, changes []trust.Change) {
+	for ci := range changes {
+		for i := range changes[ci].Files {
+			f := &changes[ci].Files[i]
+			if f.Old.Mode != modeGitlink && f.New.Mode != modeGitlink {
+				continue
+			}
+			for _, s := range []gitscan.Side{new, old} {
+				if p := gitlinkOf(repo, s, f.Path); p != "" {
+					f.Submodule = p
+					break
+				}
+			}
+		}
+	}
+}
+
+// modeGitlink is a submodule's mode in an Object.
+var modeGitlink = gitscan.ModeSubmodule.String()
+
+// gitlinkOf is the path of the submodule at side s that p is in or is, ""
+// when there is none.
+func gitlinkOf(repo *gitscan.Repo, s gitscan.Side, p string) string {
+	parts := strings.Split(p, "/")
+	for i := 1; i <= len(parts); i++ {
+		dir := strings.Join(parts[:i], "/")
+		e, ok, err := repo.Lookup(s, dir)
+		switch {
+		case err != nil || !ok:
+			return ""
+		case e.Mode == gitscan.ModeSubmodule:
+			return dir
+		case e.Mode != gitscan.ModeTree:
+			return ""
+		}
+	}
+	return ""
+}

@@ -92,6 +92,10 @@ type FileChange struct {
 	// server did not start or stop running it, it is counted there.
 	// Package project fills it (it knows what an item holds).
 	Within string
+	// Submodule is the path of the submodule the file lies in when a
+	// side's object is the submodule's commit (mode 160000): its content
+	// there was not read. Package project fills it.
+	Submodule string
 }
 
 // Change is what happened to one server of one configuration.
