@@ -96,7 +96,9 @@ func (cv *ClientView) Since(cs ClientServer) *trust.Change {
 	}
 	old := trust.Files{cs.Name: base.FileIDs()}
 	cur := trust.Files{cs.Name: cs.Files}
-	for _, c := range trust.Diff(wrap(base.Entry), wrap(cs.Server.Canonical()), old, cur, trust.Grants{}) {
+	changes := trust.Diff(wrap(base.Entry), wrap(cs.Server.Canonical()), old, cur, trust.Grants{})
+	project.MarkWithin(changes, old, cur)
+	for _, c := range changes {
 		if c.Server == cs.Name {
 			return &c
 		}

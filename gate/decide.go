@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/project"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -320,7 +321,9 @@ func (v *View) Since(gv trust.GateVerdict) *trust.Change {
 	}
 	old := trust.Files{gv.Server.Name: base.FileIDs()}
 	cur := trust.Files{gv.Server.Name: v.Servers[gv.Server.Name].Files}
-	for _, c := range trust.Diff(wrap(base.Entry), wrap(gv.Server.Canonical()), old, cur, trust.Grants{}) {
+	changes := trust.Diff(wrap(base.Entry), wrap(gv.Server.Canonical()), old, cur, trust.Grants{})
+	project.MarkWithin(changes, old, cur)
+	for _, c := range changes {
 		if c.Server == gv.Server.Name {
 			return &c
 		}

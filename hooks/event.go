@@ -59,6 +59,9 @@ var ErrUnknownHook = errors.New("unknown hook")
 // Getenv looks up an environment variable.
 type Getenv func(string) string
 
+// skipNoMove is the Skip of a checkout that did not move HEAD.
+const skipNoMove = "HEAD did not move"
+
 // ParseEvent works out the two states to compare from a hook's type, its
 // arguments and, for post-rewrite only, its stdin (bounded; nil when stdin
 // must not be read). typ may be empty when the pre-commit framework runs
@@ -113,7 +116,7 @@ func ParseEvent(typ string, args []string, stdin io.Reader, getenv Getenv) (Even
 			return ev, nil
 		}
 		if prev == next {
-			ev.Skip = "HEAD did not move"
+			ev.Skip = skipNoMove
 		}
 		ev.Old, ev.New = Rev(prev), Rev(next)
 		if getenv("GIT_CHERRY_PICK_HELP") != "" {

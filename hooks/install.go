@@ -512,3 +512,26 @@ func Integration(m Manager, d Dir, types []string) []string {
 	}
 	return nil
 }
+
+// SubmoduleDirs are the hooks directories of the submodules whose git
+// directories lie below gitDir's modules/ (nested ones included), so
+// that a checkout in a submodule (git submodule update) runs the hook
+// too. A submodule initialised later gets them from the next install, or
+// from a template directory (hooks install --template).
+func SubmoduleDirs(gitDir, workTree string) []Dir {
+	var out []Dir
+	root := filepath.Join(gitDir, "modules")
+	filepath.WalkDir(root, func(p string, de fs.DirEntry, err error) error {
+		if err != nil || !de.IsDir() {
+			return nil
+		}
+		if de.Name() == "hooks" || de.Name() == "objects" || de.Name() == "refs" || de.Name() == "logs" {
+			return filepath.SkipDir
+		}
+		if fileExists(filepath.Join(p, "HEAD")) && fileExists(filepath.Join(p, "config")) {
+			out = append(out, Dir{Path: filepath.Join(p, "hooks"), WorkTree: workTree})
+		}
+		return nil
+	})
+	return out
+}

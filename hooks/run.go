@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -158,6 +159,12 @@ func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
 	ev, err := ParseEvent(req.Type, req.Args, stdin, getenv)
 	evc <- ev
 	out := &Outcome{Event: ev}
+	if ev.Skip == skipNoMove && strings.Contains(filepath.ToSlash(getenv("GIT_DIR")), "/modules/") {
+		// git submodule update (a clone with --recurse-submodules too)
+		// checks a submodule out where its HEAD already is: what the
+		// superproject runs from it changed all the same.
+		ev.Skip = ""
+	}
 	if err != nil || ev.Skip != "" {
 		return out, err
 	}
@@ -189,30 +196,49 @@ func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
 	if err != nil {
 		return out, err
 	}
-	if old == new {
+	// A submodule's checkout is also a change of what its superproject's
+	// servers run from it, even when its own commit did not move (a
+	// clone with --recurse-submodules checks out the commit it cloned).
+	super, sub := superproject(repo, req.Dir, req.Env)
+	if old == new && super == "" {
 		return out, nil
 	}
-	res, err := project.Compare(ctx, repo, old, new, project.Options{Grants: req.Grants,
-		Env: client.Env{Getenv: getenv, LookupEnv: envVars(req.Env)}})
-	if err != nil {
-		return out, err
+	opts := project.Options{Grants: req.Grants, Env: client.Env{Getenv: getenv, LookupEnv: envVars(req.Env)}}
+	var changes []trust.Change
+	if old != new {
+		res, err := project.Compare(ctx, repo, old, new, opts)
+		if err != nil {
+			return out, err
+		}
+		out.Findings, changes = res.Findings, res.Changes
 	}
-	out.Findings = res.Findings
-	identity := func() string { return "" }
-	if len(req.Ledger.Reviews()) > 0 {
-		var id string
-		var once bool
-		identity = func() string {
-			if !once {
-				once = true
-				roots, _ := repo.Identity()
-				id = trust.RepoIdentity(roots, repo.TopLevel())
+	identity := identityOf(req.Ledger, repo)
+	var removed []trust.Change
+	if super != "" {
+		// A checkout in a submodule (git submodule update, a clone with
+		// --recurse-submodules): what the superproject's servers run
+		// from it changed on disk. Its own configurations are the
+		// submodule's run above; the superproject's servers are said
+		// with their configurations' absolute paths.
+		sc, sidentity, err := submoduleChanges(ctx, super, sub, req.Env, opts)
+		if err != nil {
+			return out, fmt.Errorf("the superproject of this submodule: %w", err)
+		}
+		for _, c := range sc {
+			if !c.Impact.NeedsAttention() {
+				continue
 			}
-			return id
+			if settled(req.Ledger, sidentity, c) {
+				out.Reviewed++
+				continue
+			}
+			// The superproject by its absolute path: git runs this hook
+			// in the submodule, wherever the user typed the command.
+			c.Path = path.Join(filepath.ToSlash(super), c.Path)
+			out.Changes = append(out.Changes, c)
 		}
 	}
-	var removed []trust.Change
-	for _, c := range res.Changes {
+	for _, c := range changes {
 		if c.Impact == trust.ImpactRemoved {
 			removed = append(removed, c)
 		}
@@ -236,6 +262,108 @@ func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
 		}
 	}
 	return out, nil
+}
+
+// identityOf is the ledger's name of repo, computed once when asked and
+// only when the ledger holds reviews.
+func identityOf(l *trust.Ledger, repo *gitscan.Repo) func() string {
+	if len(l.Reviews()) == 0 {
+		return func() string { return "" }
+	}
+	var id string
+	var once bool
+	return func() string {
+		if !once {
+			once = true
+			roots, _ := repo.Identity()
+			id = trust.RepoIdentity(roots, repo.TopLevel())
+		}
+		return id
+	}
+}
+
+// superproject is the work tree of the repository repo is a submodule of
+// and the submodule's path in it ("" when repo is none's): its git
+// directory lies in the superproject's, below modules/. dir is where git
+// ran the hook (the submodule's work tree when git names only its git
+// directory, as git submodule update does).
+func superproject(repo *gitscan.Repo, dir string, environ []string) (top, sub string) {
+	gitDir := filepath.ToSlash(repo.GitDir())
+	i := strings.LastIndex(gitDir, "/modules/")
+	if i < 0 {
+		return "", ""
+	}
+	own := repo.TopLevel()
+	if own == "" {
+		own, _ = filepath.Abs(dir)
+	}
+	if own == "" {
+		return "", ""
+	}
+	superGit := gitDir[:i]
+	for d := filepath.Dir(own); ; d = filepath.Dir(d) {
+		if g, err := gitscan.Open(d, gitscan.WithEnv(withoutRepoVars(environ))); err == nil {
+			ok := filepath.ToSlash(g.GitDir()) == superGit
+			t := g.TopLevel()
+			g.Close()
+			if !ok {
+				return "", ""
+			}
+			rel, err := filepath.Rel(t, own)
+			if err != nil || rel == "." || strings.HasPrefix(rel, "..") {
+				return "", ""
+			}
+			return t, filepath.ToSlash(rel)
+		}
+		if parent := filepath.Dir(d); parent == d {
+			return "", ""
+		}
+	}
+}
+
+// withoutRepoVars is environ without the variables that name the
+// submodule's repository (GIT_DIR, GIT_WORK_TREE, GIT_INDEX_FILE, …): they
+// do not name its superproject.
+func withoutRepoVars(environ []string) []string {
+	var env []string
+	for _, kv := range environ {
+		if k, _, _ := strings.Cut(kv, "="); !strings.HasPrefix(k, "GIT_") || k == "GIT_CONFIG_NOSYSTEM" || k == "GIT_CONFIG_GLOBAL" {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// submoduleChanges are the changes, between the superproject's HEAD (where
+// a submodule is its commit) and its work tree, of the servers that run
+// files of submodule sub, with the superproject's ledger identity.
+func submoduleChanges(ctx context.Context, top, sub string, environ []string, opts project.Options) ([]trust.Change, func() string, error) {
+	repo, err := gitscan.Open(top, gitscan.WithEnv(withoutRepoVars(environ)), gitscan.WithoutFetch())
+	if err != nil {
+		return nil, nil, err
+	}
+	defer repo.Close()
+	head, err := repo.Resolve("HEAD")
+	if err != nil {
+		return nil, nil, err
+	}
+	opts.Touched = []string{sub}
+	res, err := project.Compare(ctx, repo, head, gitscan.WorkTree, opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	var out []trust.Change
+	for _, c := range res.Changes {
+		for _, f := range c.Files {
+			if f.Submodule == sub || f.Path == sub || strings.HasPrefix(f.Path, sub+"/") {
+				out = append(out, c)
+				break
+			}
+		}
+	}
+	roots, _ := repo.Identity()
+	id := trust.RepoIdentity(roots, repo.TopLevel())
+	return out, func() string { return id }, nil
 }
 
 // lastWarningFile, in the worktree's git directory, remembers what the

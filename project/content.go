@@ -47,12 +47,14 @@ func (l ContentLimits) withDefaults() ContentLimits {
 type ContentRequest struct {
 	// Old and New are the sides the items' objects come from.
 	Old, New gitscan.Side
-	// OldGone: the old side's commit is no longer in the repository, so
-	// files are read by their recorded object ids only and directories
-	// cannot be listed.
-	OldGone bool
-	Items   []trust.FileChange
-	Limits  ContentLimits
+	// OldGone: the old side's commit is not in the repository (removed
+	// since, or made in another clone), or none was recorded (OldCommit
+	// ""), so files are read by their recorded object ids only and
+	// directories cannot be listed.
+	OldGone   bool
+	OldCommit string
+	Items     []trust.FileChange
+	Limits    ContentLimits
 }
 
 // FileStatus is what happened to one file.
@@ -82,11 +84,15 @@ type Line struct {
 	NoNewline bool
 }
 
-// Hunk is one unified-diff hunk with up to three lines of context. The
-// counts are the hunk's in full, even when caps cut its Lines short.
+// Hunk is one unified-diff hunk with up to three lines of context, or a
+// piece of one when the caps left lines out: its counts are those of its
+// Lines, numbered as in the file.
 type Hunk struct {
 	OldStart, OldLines, NewStart, NewLines int
 	Lines                                  []Line
+	// Skipped counts the lines of the same hunk left out just before
+	// this piece.
+	Skipped int
 }
 
 // FileDiff is the content change of one file.
@@ -97,6 +103,10 @@ type FileDiff struct {
 	OldMode, NewMode string
 	// OldSize and NewSize are the content sizes in bytes, -1 when unknown.
 	OldSize, NewSize int
+	// OldUnknown, with Status added, says why the file's old content is
+	// unknown: the server did not run it by name then and the old side
+	// cannot be read, so it may have existed. The hunks add all of it.
+	OldUnknown string
 	// Binary: a side holds a NUL byte or is mostly not UTF-8; no hunks.
 	Binary bool
 	// Symlink: a side is a symlink; its target text is OldTarget or
@@ -107,9 +117,14 @@ type FileDiff struct {
 	// a missing object, a submodule.
 	Note  string
 	Hunks []Hunk
-	// More counts the diff lines the caps left out.
-	More int
+	// More counts the diff lines the caps left out; HiddenAdded how many
+	// of them are added lines (the caps keep added lines first, so it is
+	// zero unless the additions alone exceed them).
+	More, HiddenAdded int
 }
+
+// Shortened reports whether the caps left out lines that add to the file.
+func (f *FileDiff) Shortened() bool { return f.HiddenAdded > 0 }
 
 // ContentDiff is the content changes of a set of items.
 type ContentDiff struct {
@@ -119,6 +134,44 @@ type ContentDiff struct {
 	// Notes say what could not be listed (a directory of a side that is
 	// gone), one line each.
 	Notes []string
+}
+
+// Shortened names what the caps kept from view that may add code: each
+// file whose added lines were not all kept, and how many changed files
+// were left out whole.
+func (d *ContentDiff) Shortened() (files []string, moreFiles int) {
+	if d == nil {
+		return nil, 0
+	}
+	for _, f := range d.Files {
+		if f.Shortened() {
+			files = append(files, f.Path)
+		}
+	}
+	return files, d.MoreFiles
+}
+
+// ProvenancePaths are the paths whose commits brought the change of
+// items: the files d lists when it lists every changed file (so a
+// directory item's commits are those that touched a file of it that
+// changed), else each item's path. d may be nil.
+func (d *ContentDiff) ProvenancePaths(items []trust.FileChange) []string {
+	var paths []string
+	if d != nil && d.MoreFiles == 0 && len(d.Notes) == 0 && len(d.Files) > 0 {
+		for _, f := range d.Files {
+			paths = append(paths, f.Path)
+		}
+		return paths
+	}
+	for _, f := range items {
+		// f.Path is the item's label: "tools/ (python code)" walks tools/.
+		mode := f.New.Mode
+		if mode == "" {
+			mode = f.Old.Mode
+		}
+		paths = append(paths, ItemPath(f.Path, mode))
+	}
+	return paths
 }
 
 // Lines counts the diff lines kept.
@@ -159,7 +212,7 @@ func Contents(ctx context.Context, repo *gitscan.Repo, req ContentRequest) (*Con
 			return nil, err
 		}
 		if blobMode(it.Old) && blobMode(it.New) {
-			pf := pendingFile{path: it.Path, old: it.Old, new: it.New}
+			pf := pendingFile{path: it.Path, old: it.Old, new: it.New, within: it.Within}
 			// A file the server did not run (or runs no more) may still
 			// be there: diff against it rather than call it new.
 			if pf.old.ID == "" && !req.OldGone {
@@ -172,7 +225,7 @@ func Contents(ctx context.Context, repo *gitscan.Repo, req ContentRequest) (*Con
 			continue
 		}
 		if req.OldGone && it.Old.ID != "" {
-			out.Notes = append(out.Notes, it.Path+": the reviewed commit is no longer in the repository, so the files that changed below it cannot be listed")
+			out.Notes = append(out.Notes, it.Path+": "+req.goneText()+", so the files that changed below it cannot be listed")
 			continue
 		}
 		changes, err := cr.changes()
@@ -209,12 +262,23 @@ func Contents(ctx context.Context, repo *gitscan.Repo, req ContentRequest) (*Con
 	return out, nil
 }
 
+// goneText says why the old side cannot be listed.
+func (req *ContentRequest) goneText() string {
+	if req.OldCommit == "" {
+		return "the review recorded no commit"
+	}
+	return "the reviewed commit " + shortID(req.OldCommit) + " is not in this repository"
+}
+
 type pendingFile struct {
 	path     string
 	old, new trust.Object
 	// oldKept, newKept: the server did not run the file on that side,
 	// which held it all the same.
 	oldKept, newKept bool
+	// within is the item of the side that does not run it by name that
+	// holds it (FileChange.Within).
+	within string
 }
 
 // lookup is the file at p of side s, when there is one.
@@ -314,12 +378,22 @@ func (cr *contentReader) read(s gitscan.Side, gone bool, p string, o trust.Objec
 func (cr *contentReader) file(p pendingFile, maxLines int) FileDiff {
 	fd := FileDiff{Path: p.path, Status: FileModified, OldMode: p.old.Mode, NewMode: p.new.Mode, OldSize: -1, NewSize: -1}
 	switch {
+	case p.old.ID == "" && cr.req.OldGone:
+		// Not run by name then; whether it existed cannot be told.
+		fd.Status, fd.OldMode, fd.OldUnknown = FileAdded, "", cr.req.goneText()
 	case p.old.ID == "":
 		fd.Status, fd.OldMode = FileAdded, ""
 	case p.new.ID == "":
 		fd.Status, fd.NewMode = FileRemoved, ""
 	}
 	switch {
+	case (p.oldKept || p.newKept) && p.old == p.new && p.within != "":
+		if p.oldKept {
+			fd.Note = "unchanged; it was counted in " + p.within + " before"
+		} else {
+			fd.Note = "unchanged; now counted in " + p.within
+		}
+		return fd
 	case p.oldKept && p.old == p.new:
 		fd.Note = "unchanged; the server did not run it before"
 		return fd
@@ -368,7 +442,7 @@ func (cr *contentReader) file(p pendingFile, maxLines int) FileDiff {
 	if bytes.Equal(a.data, b.data) {
 		return fd // a mode change only
 	}
-	fd.Hunks, fd.More = unified(string(a.data), string(b.data), 3, maxLines)
+	fd.Hunks, fd.More, fd.HiddenAdded = unified(string(a.data), string(b.data), 3, maxLines)
 	return fd
 }
 
@@ -401,8 +475,9 @@ func shortID(id string) string {
 const diffTimeout = 2 * time.Second
 
 // unified diffs two texts line by line into hunks with context lines of
-// context, keeping at most maxLines lines; more is how many it left out.
-func unified(a, b string, context, maxLines int) (hunks []Hunk, more int) {
+// context, keeping at most maxLines lines, the added ones first; more is
+// how many it left out, hiddenAdded how many of those add a line.
+func unified(a, b string, context, maxLines int) (hunks []Hunk, more, hiddenAdded int) {
 	dmp := diffmatchpatch.New()
 	dmp.DiffTimeout = diffTimeout
 	ca, cb, lines := dmp.DiffLinesToChars(a, b)
@@ -457,36 +532,71 @@ func unified(a, b string, context, maxLines int) (hunks []Hunk, more int) {
 		}
 	}
 	oldNo[len(all)], newNo[len(all)] = o, n
-	left := maxLines
+	total := 0
 	for _, s := range spans {
-		h := Hunk{OldStart: oldNo[s.from], NewStart: newNo[s.from]}
-		for _, l := range all[s.from:s.to] {
-			if l.Op != LineInsert {
-				h.OldLines++
-			}
-			if l.Op != LineDelete {
-				h.NewLines++
-			}
-		}
-		// git numbers an empty side by the line before it.
-		if h.OldLines == 0 {
-			h.OldStart--
-		}
-		if h.NewLines == 0 {
-			h.NewStart--
-		}
-		size := s.to - s.from
-		if left <= 0 {
-			more += size
-			continue
-		}
-		keep := min(size, left)
-		h.Lines = append([]Line(nil), all[s.from:s.from+keep]...)
-		more += size - keep
-		left -= keep
-		hunks = append(hunks, h)
+		total += s.to - s.from
 	}
-	return hunks, more
+	// Under the cap every hunk is kept whole. Over it, the added lines are
+	// kept first (so a rewrite's removals never crowd out the one line
+	// that adds code), then the other lines in file order; what is left
+	// out splits a hunk into pieces, each numbered as git would.
+	keep := make([]bool, len(all))
+	left := maxLines
+	for pass := 0; pass < 2; pass++ {
+		for _, s := range spans {
+			for i := s.from; i < s.to; i++ {
+				if !keep[i] && left > 0 && (total <= maxLines || pass == 1 || all[i].Op == LineInsert) {
+					keep[i] = true
+					left--
+				}
+			}
+		}
+	}
+	for _, s := range spans {
+		skipped := 0
+		for i := s.from; i < s.to; {
+			if !keep[i] {
+				skipped++
+				more++
+				if all[i].Op == LineInsert {
+					hiddenAdded++
+				}
+				i++
+				continue
+			}
+			j := i
+			for j < s.to && keep[j] {
+				j++
+			}
+			hunks = append(hunks, piece(all, oldNo, newNo, i, j, skipped))
+			skipped = 0
+			i = j
+		}
+	}
+	return hunks, more, hiddenAdded
+}
+
+// piece is the hunk of all[from:to], numbered by oldNo and newNo, after
+// skipped lines of the same hunk were left out.
+func piece(all []Line, oldNo, newNo []int, from, to, skipped int) Hunk {
+	h := Hunk{OldStart: oldNo[from], NewStart: newNo[from], Skipped: skipped}
+	h.Lines = append([]Line(nil), all[from:to]...)
+	for _, l := range h.Lines {
+		if l.Op != LineInsert {
+			h.OldLines++
+		}
+		if l.Op != LineDelete {
+			h.NewLines++
+		}
+	}
+	// git numbers an empty side by the line before it.
+	if h.OldLines == 0 {
+		h.OldStart--
+	}
+	if h.NewLines == 0 {
+		h.NewStart--
+	}
+	return h
 }
 
 // splitLines cuts text into lines of op; a last line without a newline is

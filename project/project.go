@@ -66,6 +66,10 @@ type Options struct {
 	// their servers in the directory it was started in. "" (or ".") for
 	// the root; LoadConfig only.
 	RunDir *string
+	// Touched are paths Compare counts as changed though the comparison
+	// of the sides does not list them: a submodule whose checked-out
+	// content moved while its commit in the index did not.
+	Touched []string
 	// Env is the environment the clients' interpolation uses and whose
 	// HOME holds their user state (~/.claude.json, ~/.gemini/
 	// trustedFolders.json, ~/.codex/config.toml, …), read by Compare only
@@ -246,6 +250,7 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 		return nil, fmt.Errorf("compare %s with %s: %w", old, new, err)
 	}
 	cs := newChangeSet(changes)
+	cs.add(opts.Touched...)
 	if res, ok, err := quietCompare(repo, old, new, changes, cs); ok || err != nil {
 		return res, err
 	}
@@ -304,6 +309,8 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 		} else {
 			diff = trust.DiffClient(changeClient(id), oldCfg, newCfg, oldFiles, newFiles, grades.grader(id, trust.ConfigLaunchDir(changeClient(id), p)))
 		}
+		MarkWithin(diff, oldFiles, newFiles)
+		markSubmodules(repo, old, new, diff)
 		for _, ch := range diff {
 			if ch.Change != trust.ChangeUnchanged || ch.Impact != trust.ImpactUnchanged {
 				res.Changes = append(res.Changes, ch)

@@ -27,6 +27,15 @@ type Provenance struct {
 	// Boundary: a shallow clone's boundary is in range, so older commits
 	// may have changed the paths too.
 	Boundary bool
+	// Undone are the commits of Since that the other end lacks and that
+	// changed the paths, newest first (walked only when Commits is empty:
+	// the other end is an older commit, as after a reset), at most the
+	// limit; UndoneMore counts the ones left out.
+	Undone     []Commit
+	UndoneMore int
+	// Uncommitted: the change's new side is the work tree or the index,
+	// so it may hold a change no commit made. Set by the caller.
+	Uncommitted bool
 }
 
 // ChangeProvenance finds the commits reachable from to but not from since
@@ -78,24 +87,44 @@ func ChangeProvenance(ctx context.Context, repo *gitscan.Repo, since, to gitscan
 	if len(patterns) == 0 || since == to {
 		return pv, nil
 	}
+	var err error
+	if pv.Commits, pv.More, pv.Boundary, err = commitsOf(ctx, repo, since, to, patterns, limit); err != nil {
+		return nil, err
+	}
+	if len(pv.Commits) == 0 && pv.More == 0 {
+		// Nothing new on the way to "to": what changed may be commits
+		// of since that "to" does not have.
+		var boundary bool
+		if pv.Undone, pv.UndoneMore, boundary, err = commitsOf(ctx, repo, to, since, patterns, limit); err != nil {
+			return nil, err
+		}
+		pv.Boundary = pv.Boundary || boundary
+	}
+	return pv, nil
+}
+
+// commitsOf are the commits reachable from to but not from since that
+// changed patterns, newest first, at most limit of them, with how many
+// were left out and whether a shallow boundary is in range.
+func commitsOf(ctx context.Context, repo *gitscan.Repo, since, to gitscan.Side, patterns []string, limit int) (commits []Commit, more int, boundary bool, err error) {
 	hist, err := repo.History(ctx, since, to, patterns)
 	if err != nil {
-		return nil, fmt.Errorf("history %s..%s: %w", shortID(since.Commit()), shortID(to.Commit()), err)
+		return nil, 0, false, fmt.Errorf("history %s..%s: %w", shortID(since.Commit()), shortID(to.Commit()), err)
 	}
 	for i := len(hist) - 1; i >= 0; i-- {
 		h := hist[i]
 		if h.Boundary {
-			pv.Boundary = true
+			boundary = true
 		}
-		if len(pv.Commits) == limit {
-			pv.More++
+		if len(commits) == limit {
+			more++
 			continue
 		}
 		subject, err := repo.CommitSubject(h.ID)
 		if err != nil {
-			return nil, err
+			return nil, 0, false, err
 		}
-		pv.Commits = append(pv.Commits, Commit{ID: h.ID, Author: h.Author, Subject: subject, Time: h.Time})
+		commits = append(commits, Commit{ID: h.ID, Author: h.Author, Subject: subject, Time: h.Time})
 	}
-	return pv, nil
+	return commits, more, boundary, nil
 }

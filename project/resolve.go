@@ -96,6 +96,15 @@ func (rd *reader) resolvePath(p string) (resolution, error) {
 		if err != nil {
 			return res, err
 		}
+		if found.Mode == gitscan.ModeSubmodule && rd.side != gitscan.WorkTree {
+			// Inside a submodule, at a commit or the index: what is
+			// there is the submodule's commit, all the repository
+			// decides (its files are read from disk in the work tree
+			// only, once checked out).
+			res.visited = append(res.visited, dir)
+			res.entry = found
+			return res, nil
+		}
 		if found.Mode != gitscan.ModeSymlink {
 			return res, nil
 		}
@@ -242,12 +251,19 @@ type changeSet struct {
 func newChangeSet(changes []gitscan.Change) *changeSet {
 	cs := &changeSet{paths: make(map[string]bool, len(changes)), dirs: map[string]bool{}}
 	for _, c := range changes {
-		cs.paths[c.Path] = true
-		for d := path.Dir(c.Path); d != "." && !cs.dirs[d]; d = path.Dir(d) {
+		cs.add(c.Path)
+	}
+	return cs
+}
+
+// add counts paths as changed.
+func (cs *changeSet) add(paths ...string) {
+	for _, p := range paths {
+		cs.paths[p] = true
+		for d := path.Dir(p); d != "." && !cs.dirs[d]; d = path.Dir(d) {
 			cs.dirs[d] = true
 		}
 	}
-	return cs
 }
 
 // touches reports whether a changed path is p, lies below p, or is an

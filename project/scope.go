@@ -427,3 +427,86 @@ func itemPaths(label, mode string) (dir string, keep func(p string) bool) {
 	}
 	return label, all
 }
+
+// MarkWithin fills FileChange.Within in changes, whose sides' code scopes
+// are oldFiles and newFiles: a path one side does not run by name, that an
+// item of that side holds all the same (a directory of code, a module
+// directory, a whole tree), is not said to start or stop running.
+func MarkWithin(changes []trust.Change, oldFiles, newFiles trust.Files) {
+	for ci := range changes {
+		c := &changes[ci]
+		var old, new []trust.FileID
+		if c.Old != nil {
+			old = oldFiles.For(c.Old)
+		}
+		if c.New != nil {
+			new = newFiles.For(c.New)
+		}
+		for i := range c.Files {
+			f := &c.Files[i]
+			switch {
+			case c.Old == nil || c.New == nil:
+			case f.New.ID == "" && f.Old.ID != "":
+				f.Within = holder(new, f.Path)
+			case f.Old.ID == "" && f.New.ID != "":
+				f.Within = holder(old, f.Path)
+			}
+		}
+	}
+}
+
+// holder is the label of the item of items that holds path p without
+// naming it ("" when none does).
+func holder(items []trust.FileID, p string) string {
+	for _, it := range items {
+		if it.Path == p || it.Mode == modeText || strings.HasPrefix(it.Mode, "100") || it.Mode == gitscan.ModeSymlink.String() || it.Mode == gitscan.ModeSubmodule.String() || it.Mode == "" {
+			continue
+		}
+		dir, keep := itemPaths(it.Path, it.Mode)
+		if (dir == "" || strings.HasPrefix(p, dir+"/")) && keep(p) {
+			return it.Path
+		}
+	}
+	return ""
+}
+
+// markSubmodules fills FileChange.Submodule for the files of changes that
+// a side holds as a submodule's commit, from the gitlinks of old and new.
+func markSubmodules(repo *gitscan.Repo, old, new gitscan.Side, changes []trust.Change) {
+	for ci := range changes {
+		for i := range changes[ci].Files {
+			f := &changes[ci].Files[i]
+			if f.Old.Mode != modeGitlink && f.New.Mode != modeGitlink {
+				continue
+			}
+			for _, s := range []gitscan.Side{new, old} {
+				if p := gitlinkOf(repo, s, f.Path); p != "" {
+					f.Submodule = p
+					break
+				}
+			}
+		}
+	}
+}
+
+// modeGitlink is a submodule's mode in an Object.
+var modeGitlink = gitscan.ModeSubmodule.String()
+
+// gitlinkOf is the path of the submodule at side s that p is in or is, ""
+// when there is none.
+func gitlinkOf(repo *gitscan.Repo, s gitscan.Side, p string) string {
+	parts := strings.Split(p, "/")
+	for i := 1; i <= len(parts); i++ {
+		dir := strings.Join(parts[:i], "/")
+		e, ok, err := repo.Lookup(s, dir)
+		switch {
+		case err != nil || !ok:
+			return ""
+		case e.Mode == gitscan.ModeSubmodule:
+			return dir
+		case e.Mode != gitscan.ModeTree:
+			return ""
+		}
+	}
+	return ""
+}

@@ -45,7 +45,7 @@ func writeContent(p *printer, d *project.ContentDiff, indent string, st Style, c
 		writeFileDiff(p, f, indent, st, clean)
 	}
 	if d.MoreFiles > 0 {
-		p.printf("%s%s\n", indent, st.Dim(fmt.Sprintf("… %d more %s changed", d.MoreFiles, noun(d.MoreFiles, "file", "files"))))
+		p.printf("%s%s\n", indent, st.Warning(fmt.Sprintf("… %d more %s changed, not shown", d.MoreFiles, noun(d.MoreFiles, "file", "files"))))
 	}
 	for _, n := range d.Notes {
 		p.printf("%s%s\n", indent, clean(n))
@@ -66,6 +66,8 @@ func writeFileDiff(p *printer, f project.FileDiff, indent string, st Style, clea
 		return
 	}
 	switch {
+	case f.Status == project.FileAdded && f.OldUnknown != "":
+		p.printf("%s%s\n", indent, st.Bold("file "+path+" ("+clean(f.NewMode)+"), not run by name before: "+clean(f.OldUnknown)+", so its content then is unknown; all of it:"))
 	case f.Status == project.FileAdded:
 		p.printf("%s%s\n", indent, st.Bold("new file "+path+" ("+clean(f.NewMode)+")"))
 	case f.Status == project.FileRemoved:
@@ -79,12 +81,18 @@ func writeFileDiff(p *printer, f project.FileDiff, indent string, st Style, clea
 	old, new := "a/"+path, "b/"+path
 	if f.Status == project.FileAdded {
 		old = "/dev/null"
+		if f.OldUnknown != "" {
+			old = "(unknown)"
+		}
 	}
 	if f.Status == project.FileRemoved {
 		new = "/dev/null"
 	}
 	p.printf("%s%s\n%s%s\n", indent, st.Bold("--- "+old), indent, st.Bold("+++ "+new))
 	for _, h := range f.Hunks {
+		if h.Skipped > 0 {
+			p.printf("%s%s\n", indent, st.Dim(fmt.Sprintf("… %d %s left out", h.Skipped, noun(h.Skipped, "line", "lines"))))
+		}
 		p.printf("%s%s\n", indent, st.Dim("@@ -"+hunkRange(h.OldStart, h.OldLines)+" +"+hunkRange(h.NewStart, h.NewLines)+" @@"))
 		for _, l := range h.Lines {
 			text := string(l.Op) + clean(l.Text)
@@ -100,9 +108,30 @@ func writeFileDiff(p *printer, f project.FileDiff, indent string, st Style, clea
 			}
 		}
 	}
-	if f.More > 0 {
-		p.printf("%s%s\n", indent, st.Dim(fmt.Sprintf("… %d more %s", f.More, noun(f.More, "line", "lines"))))
+	switch {
+	case f.HiddenAdded > 0:
+		p.printf("%s%s\n", indent, st.Warning(fmt.Sprintf("… the diff is capped: %d %s left out, %d of them added: %s is not fully shown",
+			f.More, noun(f.More, "line", "lines"), f.HiddenAdded, path)))
+	case f.More > 0:
+		p.printf("%s%s\n", indent, st.Dim(fmt.Sprintf("… the diff is capped: %d %s left out, none of them added", f.More, noun(f.More, "line", "lines"))))
 	}
+}
+
+// writeShortened names what the caps kept from view that may add code
+// (nothing when every added line was shown).
+func writeShortened(p *printer, d *project.ContentDiff, indent string, st Style) {
+	files, more := d.Shortened()
+	if len(files) == 0 && more == 0 {
+		return
+	}
+	var parts []string
+	for _, f := range files {
+		parts = append(parts, Sanitize(f))
+	}
+	if more > 0 {
+		parts = append(parts, fmt.Sprintf("%d more changed %s", more, noun(more, "file", "files")))
+	}
+	p.printf("%s%s\n", indent, st.Warning("not fully shown (the caps left out what they add): "+strings.Join(parts, ", ")))
 }
 
 // hunkRange is git's "start,count", the count left out when it is 1.
@@ -154,20 +183,32 @@ func writeProvenance(p *printer, pv *project.Provenance, indent string, st Style
 		return
 	}
 	since := Short(pv.Since)
-	n := len(pv.Commits) + pv.More
-	if n == 0 {
+	n, undone := len(pv.Commits)+pv.More, len(pv.Undone)+pv.UndoneMore
+	switch {
+	case n > 0:
+		p.printf("%schanged by %d %s since %s:\n", indent, n, noun(n, "commit", "commits"), since)
+		writeCommits(p, pv.Commits, pv.More, indent, st)
+	case undone > 0:
+		p.printf("%schanged by undoing %d %s of %s that the new side does not have:\n", indent, undone, noun(undone, "commit", "commits"), since)
+		writeCommits(p, pv.Undone, pv.UndoneMore, indent, st)
+	case pv.Uncommitted:
 		p.printf("%sno commit since %s changed these files: the change is not committed\n", indent, since)
 		return
-	}
-	p.printf("%schanged by %d %s since %s:\n", indent, n, noun(n, "commit", "commits"), since)
-	for _, c := range pv.Commits {
-		p.printf("%s  %s %s  %s\n", indent, st.Dim(Short(c.ID)), Sanitize(c.Author), Sanitize(c.Subject))
-	}
-	if pv.More > 0 {
-		p.printf("%s  … and %d more\n", indent, pv.More)
+	default:
+		p.printf("%sno commit between %s and the new side changed these files\n", indent, since)
+		return
 	}
 	if pv.Boundary {
 		p.printf("%s  %s\n", indent, st.Dim("(a shallow clone: older commits may have changed them too)"))
+	}
+}
+
+func writeCommits(p *printer, commits []project.Commit, more int, indent string, st Style) {
+	for _, c := range commits {
+		p.printf("%s  %s %s  %s\n", indent, st.Dim(Short(c.ID)), Sanitize(c.Author), Sanitize(c.Subject))
+	}
+	if more > 0 {
+		p.printf("%s  … and %d more\n", indent, more)
 	}
 }
 
@@ -178,6 +219,7 @@ func writeChangeContent(p *printer, cc *ChangeContent, indent string, st Style) 
 	}
 	writeProvenance(p, cc.Provenance, indent, st)
 	writeContent(p, cc.Content, indent, st, Sanitize)
+	writeShortened(p, cc.Content, indent, st)
 	if cc.Err != "" {
 		p.printf("%s%s\n", indent, st.Warning("content not shown: "+Sanitize(cc.Err)))
 	}

@@ -32,6 +32,15 @@ func sampleContent() *project.ContentDiff {
 			{Path: "tools/run.sh", Status: project.FileModified, OldMode: "100644", NewMode: "100755", OldSize: 5, NewSize: 5},
 			{Path: "img.bin", Status: project.FileModified, OldMode: "100644", NewMode: "100644", OldSize: 2, NewSize: 3, Binary: true},
 			{Path: "link", Status: project.FileModified, OldMode: "120000", NewMode: "120000", Symlink: true, OldTarget: "server.js", NewTarget: "../../etc/\x1b[31mpasswd"},
+			{Path: "tools/rewrite.js", Status: project.FileModified, OldMode: "100644", NewMode: "100644", OldSize: 900, NewSize: 40,
+				Hunks: []project.Hunk{
+					{OldStart: 1, OldLines: 1, NewStart: 0, NewLines: 0, Lines: []project.Line{{Op: project.LineDelete, Text: "old 1"}}},
+					{OldStart: 248, OldLines: 0, NewStart: 1, NewLines: 1, Skipped: 247, Lines: []project.Line{{Op: project.LineInsert, Text: "require('./x')"}}},
+				},
+				More: 249},
+			{Path: "tools/huge.js", Status: project.FileAdded, NewMode: "100644", OldSize: -1, NewSize: 9000,
+				Hunks: []project.Hunk{{OldStart: 0, OldLines: 0, NewStart: 1, NewLines: 1, Lines: []project.Line{{Op: project.LineInsert, Text: "a()"}}}},
+				More:  299, HiddenAdded: 299},
 			{Path: "big.js", Status: project.FileModified, OldMode: "100644", NewMode: "100644", OldSize: -1, NewSize: -1, Note: "new side larger than 1048576 bytes, not shown"},
 		},
 		MoreFiles: 2,
@@ -114,7 +123,7 @@ func TestWriteReviewItemContent(t *testing.T) {
 	mustWrite(t, WriteReviewItem(&b, ReviewItem{Index: 1, Total: 1, Title: "agentty", Entry: gate.AgenttyEntry(&notes, cfg.Path), Since: since,
 		Content: &ChangeContent{Content: cd, Provenance: sampleProvenance()}}, Style{}))
 	b.WriteString("\n")
-	pv := &project.Provenance{Since: "cccccccccccccccccccccccccccccccccccccccc"}
+	pv := &project.Provenance{Since: "cccccccccccccccccccccccccccccccccccccccc", Uncommitted: true}
 	mustWrite(t, WriteReviewItem(&b, ReviewItem{Index: 1, Total: 1, Title: "agentty", Entry: gate.AgenttyEntry(&notes, cfg.Path), Since: since,
 		Content: &ChangeContent{Provenance: pv, Err: "compare: missing object"}}, Style{}))
 	checkGolden(t, filepath.Join("content", "review-item.txt"), b.Bytes())
@@ -134,5 +143,27 @@ func TestWriteDiffContent(t *testing.T) {
 	if !strings.Contains(doc, `"content_diff": "--- a/tools/server.js\n+++ b/tools/server.js\n@@ -1,3 +1,4 @@\n`) ||
 		!strings.Contains(doc, `"subject": "speed up the server"`) || !strings.Contains(doc, `\u001b[2J`) {
 		t.Errorf("JSON:\n%s", doc)
+	}
+}
+
+// "the change is not committed" only where the new side is the work tree
+// or the index; a change made by going back names the commits it undoes
+// (#27: diff ORIG_HEAD HEAD after a reset said "not committed").
+func TestProvenanceSaysWhatIsTrue(t *testing.T) {
+	since := strings.Repeat("c", 40)
+	for _, tc := range []struct {
+		pv         project.Provenance
+		want, lack string
+	}{
+		{project.Provenance{Since: since, Uncommitted: true}, "the change is not committed", "undoing"},
+		{project.Provenance{Since: since}, "no commit between cccccccccccc and the new side", "not committed"},
+		{project.Provenance{Since: since, Undone: []project.Commit{{ID: strings.Repeat("d", 40), Author: "A", Subject: "lib2"}}},
+			"changed by undoing 1 commit of cccccccccccc that the new side does not have:\n  dddddddddddd A  lib2", "not committed"},
+	} {
+		var b bytes.Buffer
+		mustWrite(t, WriteProvenance(&b, &tc.pv, "", Style{}))
+		if !strings.Contains(b.String(), tc.want) || strings.Contains(b.String(), tc.lack) {
+			t.Errorf("%+v:\n%s", tc.pv, b.String())
+		}
 	}
 }

@@ -78,6 +78,15 @@ type DiffChange struct {
 	// text ("" when none was computed) and the commits that made it.
 	ContentDiff string       `json:"content_diff"`
 	Commits     []DiffCommit `json:"commits"`
+	// Added later in version 1: the files whose added lines content_diff
+	// does not all hold (its caps), and how many changed files it left
+	// out whole; absent when every added line is there.
+	ContentShortened []string `json:"content_shortened,omitempty"`
+	ContentMoreFiles int      `json:"content_more_files,omitempty"`
+	// Added later in version 1: when no commit on the way to the new side
+	// changed the files, the commits of the old side the new one lacks
+	// that did (a reset to an older commit).
+	UndoneCommits []DiffCommit `json:"undone_commits,omitempty"`
 }
 
 // DiffCommit is one commit that changed a server's files.
@@ -120,9 +129,13 @@ func NewDiffDoc(d Diff) DiffDoc {
 		}
 		if cc := d.content(i); cc != nil {
 			dc.ContentDiff = ContentText(cc.Content)
+			dc.ContentShortened, dc.ContentMoreFiles = cc.Content.Shortened()
 			if cc.Provenance != nil {
 				for _, pc := range cc.Provenance.Commits {
 					dc.Commits = append(dc.Commits, DiffCommit{ID: pc.ID, Author: pc.Author, Subject: pc.Subject})
+				}
+				for _, pc := range cc.Provenance.Undone {
+					dc.UndoneCommits = append(dc.UndoneCommits, DiffCommit{ID: pc.ID, Author: pc.Author, Subject: pc.Subject})
 				}
 			}
 		}
@@ -240,7 +253,7 @@ func writeChange(p *printer, c trust.Change, cc *ChangeContent, width int, st St
 		p.printf("%s%s: %s\n", indent, Sanitize(f.Field), fieldChange(f.Old, f.New, st))
 	}
 	for _, f := range c.Files {
-		p.printf("%sfile %s: %s → %s%s\n", indent, Sanitize(f.Path), objectText(f.Old), objectText(f.New), whyText(f.Why, st))
+		p.printf("%sfile %s: %s%s\n", indent, Sanitize(f.Path), fileSides(f), whyText(f.Why, st))
 	}
 	writeChangeContent(p, cc, indent+"  ", st)
 	p.wrapf(st, "%s%s\n", indent, st.Dim(fingerprints("fingerprint", c.OldFingerprint, c.NewFingerprint)+" · "+fingerprints("deep", c.OldDeep, c.NewDeep)))
@@ -282,6 +295,19 @@ func absentOr(v string) string {
 
 // objectText is one side of a file of a server's code scope; a zero side
 // means the server did not run it there (the file may have been there).
+// fileSides is "old → new" of a file of a code scope; a side that does
+// not run it by name but holds it in an item says so.
+func fileSides(f trust.FileChange) string {
+	old, new := objectText(f.Old), objectText(f.New)
+	if f.Within != "" && f.Old.ID == "" {
+		old = "(in " + Sanitize(f.Within) + ")"
+	}
+	if f.Within != "" && f.New.ID == "" {
+		new = "(in " + Sanitize(f.Within) + ")"
+	}
+	return old + " → " + new
+}
+
 func objectText(o trust.Object) string {
 	switch {
 	case o.ID == "":

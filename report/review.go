@@ -169,7 +169,7 @@ func writeSince(p *printer, since *trust.Change, content *ChangeContent, st Styl
 		p.printf("    %s: %s\n", Sanitize(f.Field), fieldChange(f.Old, f.New, st))
 	}
 	for _, f := range since.Files {
-		p.printf("    file %s: %s → %s%s\n", Sanitize(f.Path), objectText(f.Old), objectText(f.New), whyText(f.Why, st))
+		p.printf("    file %s: %s%s\n", Sanitize(f.Path), fileSides(f), whyText(f.Why, st))
 	}
 	writeChangeContent(p, content, "      ", st)
 }
@@ -185,6 +185,7 @@ const (
 	ReviewQuit                          // stop; what was decided stays decided
 	ReviewInterrupt                     // stop as an interrupted program does (exit 130)
 	ReviewShowHelp                      // explain the keys, show the server again
+	ReviewShowAll                       // show the whole diff the caps shortened
 )
 
 // ReviewKey is one row of the review's key table: the keys that do one
@@ -211,6 +212,9 @@ var reviewKeys = []ReviewKey{
 	{ReviewQuit, []byte("qQ\x1b\x04"), "quit", []string{"stop reviewing; decisions made so far are kept"}},
 	{ReviewInterrupt, []byte{0x03}, "interrupt", []string{"stop like quit, exit status 130"}},
 	{ReviewShowHelp, []byte("?hH"), "help", []string{"this list, then the server again"}},
+	{ReviewShowAll, []byte("fF"), "full diff", []string{
+		"show every line of the diff the screen left out; a server whose added",
+		"lines were not all shown is approved only after this"}},
 }
 
 // ReviewKeys is the key table of the interactive review.
@@ -253,11 +257,12 @@ func KeyName(b byte) string {
 }
 
 // ReviewPrompt is the one-line question of the interactive review: each
-// action of the key table with its first key.
-func ReviewPrompt(st Style) string {
+// action of the key table with its first key (the full diff's only when
+// the screen left added lines out: shortened).
+func ReviewPrompt(st Style, shortened bool) string {
 	var b strings.Builder
 	for i, k := range reviewKeys {
-		if k.Action == ReviewInterrupt {
+		if k.Action == ReviewInterrupt || (k.Action == ReviewShowAll && !shortened) {
 			continue // Ctrl-C needs no advertising
 		}
 		if i > 0 {
@@ -273,13 +278,29 @@ func ReviewPrompt(st Style) string {
 	return b.String()
 }
 
+// ReviewApproveUnseen is what the review says instead of approving a
+// server whose added lines the screen did not all show.
+func ReviewApproveUnseen() string {
+	return "not every added line of its files was shown: press " + KeyName(reviewKeyOf(ReviewShowAll)) + " for the full diff, then approve"
+}
+
+// reviewKeyOf is the first key of action a.
+func reviewKeyOf(a ReviewAction) byte {
+	for _, k := range reviewKeys {
+		if k.Action == a {
+			return k.Keys[0]
+		}
+	}
+	return 0
+}
+
 // ReviewHint is the one line said after a key the prompt does not take.
 func ReviewHint() string {
 	var parts []string
 	for _, k := range reviewKeys {
 		switch k.Action {
 		case ReviewInterrupt:
-		case ReviewShowHelp:
+		case ReviewShowHelp, ReviewShowAll:
 			parts = append(parts, KeyName(k.Keys[0])+" for "+k.Name)
 		default:
 			parts = append(parts, KeyName(k.Keys[0])+" to "+k.Name)

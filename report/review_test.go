@@ -145,7 +145,7 @@ func TestReviewHelpListsEveryKey(t *testing.T) {
 			t.Errorf("key %s is not in the table yet does %d", KeyName(byte(c)), ReviewKeyAction(byte(c)))
 		}
 	}
-	for _, want := range []string{"a A y Y", "d D n N", "s S Space", "Esc", "Ctrl-C", "Ctrl-D", "? h H"} {
+	for _, want := range []string{"a A y Y", "d D n N", "s S Space", "Esc", "Ctrl-C", "Ctrl-D", "? h H", "f F"} {
 		if !strings.Contains(help, want) {
 			t.Errorf("help lacks %q:\n%s", want, help)
 		}
@@ -153,7 +153,11 @@ func TestReviewHelpListsEveryKey(t *testing.T) {
 	if ReviewKeyAction(' ') != ReviewSkip {
 		t.Error("Space must skip, never approve")
 	}
-	if p := ReviewPrompt(Style{}); p != "approve [a], decline [d], skip [s], quit [q], help [?] " {
+	if p := ReviewPrompt(Style{}, false); p != "approve [a], decline [d], skip [s], quit [q], help [?] " {
+		t.Errorf("prompt %q", p)
+	}
+	// A screen that left added lines out offers the full diff.
+	if p := ReviewPrompt(Style{}, true); p != "approve [a], decline [d], skip [s], quit [q], help [?], full diff [f] " {
 		t.Errorf("prompt %q", p)
 	}
 }

@@ -356,6 +356,10 @@ func fileVerb(c trust.Change, f trust.FileChange) string {
 	switch {
 	case c.Change == trust.ChangeAdded:
 		return "runs " + path
+	case f.Within != "":
+		return path + " counted in " + Sanitize(f.Within)
+	case f.Submodule != "" && f.New.Mode == "160000":
+		return "submodule " + Sanitize(f.Submodule) + " moved to " + Short(f.New.ID) + " (" + path + " runs from it): its new content is not checked yet; after git submodule update, mcp-guard review shows it"
 	case f.Old.ID == "":
 		return "now runs " + path
 	case f.New.ID == "":

@@ -87,6 +87,15 @@ type FileChange struct {
 	New  Object
 	// Why the server runs it (the new side's reason, else the old one's).
 	Why string
+	// Within, where one side does not run the path by name, is the item
+	// of that side that holds it all the same (a directory's code): the
+	// server did not start or stop running it, it is counted there.
+	// Package project fills it (it knows what an item holds).
+	Within string
+	// Submodule is the path of the submodule the file lies in when a
+	// side's object is the submodule's commit (mode 160000): its content
+	// there was not read. Package project fills it.
+	Submodule string
 }
 
 // Change is what happened to one server of one configuration.

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gate"
+	"github.com/mcp-guard/mcp-guard/project"
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -209,11 +210,13 @@ func (g *gateView) interactive(ctx context.Context, e *env, queue []pending, key
 	var decided []gate.Outcome
 	defer func() { report.WriteRestartNote(w, decided) }()
 	var shown func()
-	show := func(i int, again bool) {
-		if !again {
-			shown = g.itemWriter(ctx, e, w, st, queue, i, findings)
+	var shortened bool
+	show := func(i int, s reviewScreen) bool {
+		if s != screenAgain {
+			shown, shortened = g.itemWriter(ctx, e, w, st, queue, i, findings, s == screenFull)
 		}
 		shown()
+		return shortened
 	}
 	label := func(i int) string { return queue[i].cs.Label() }
 	decide := func(i int, a report.ReviewAction) (bool, int, error) {
@@ -245,16 +248,26 @@ func (g *gateView) interactive(ctx context.Context, e *env, queue []pending, key
 
 // writeItem writes queue[i]'s review screen.
 func (g *gateView) writeItem(ctx context.Context, e *env, w io.Writer, st report.Style, queue []pending, i int, findings []trust.Finding) {
-	g.itemWriter(ctx, e, w, st, queue, i, findings)()
+	write, _ := g.itemWriter(ctx, e, w, st, queue, i, findings, false)
+	write()
 }
 
 // itemWriter computes queue[i]'s review screen (what runs, what changed
 // since the last review with the files' content, findings) and returns
-// what writes it, so that `?` shows it again without computing it again.
-func (g *gateView) itemWriter(ctx context.Context, e *env, w io.Writer, st report.Style, queue []pending, i int, findings []trust.Finding) func() {
+// what writes it, so that `?` shows it again without computing it again,
+// and whether the diff left added lines out. full lifts the diff's caps.
+func (g *gateView) itemWriter(ctx context.Context, e *env, w io.Writer, st report.Style, queue []pending, i int, findings []trust.Finding, full bool) (write func(), shortened bool) {
 	p := queue[i]
 	since := g.SinceOf(p.cv, p.cs)
-	content := changeContentAt(ctx, e, p.cv.Top, p.cv.Head, p.cs.Last.Baseline(), since)
+	lim := project.ContentLimits{}
+	if full {
+		lim = fullDiff
+	}
+	content := changeContentAt(ctx, e, p.cv.Top, p.cv.Head, p.cs.Last.Baseline(), since, lim)
+	if content != nil {
+		files, more := content.Content.Shortened()
+		shortened = len(files) > 0 || more > 0
+	}
 	item := report.ReviewItem{Index: i + 1, Total: len(queue), Title: p.cv.Title, Entry: p.cs, Since: since, Content: content}
 	if gv := p.cs.Agentty; gv != nil {
 		for _, f := range findings {
@@ -263,5 +276,5 @@ func (g *gateView) itemWriter(ctx context.Context, e *env, w io.Writer, st repor
 			}
 		}
 	}
-	return func() { report.WriteReviewItem(w, item, st) }
+	return func() { report.WriteReviewItem(w, item, st) }, shortened
 }

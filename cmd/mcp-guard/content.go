@@ -15,48 +15,39 @@ import (
 const contentTimeout = 20 * time.Second
 
 // changeContent is what files did to their content between old and new
-// (oldGone: old's commit is no longer there) and, when since is a commit,
+// (oldGone: old's commit oldCommit is not there, or "" none was recorded) and, when since is a commit,
 // the commits between since and to that changed them. Failures are its Err.
-func changeContent(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, oldGone bool, files []trust.FileChange, since, to gitscan.Side) *report.ChangeContent {
+func changeContent(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, oldGone bool, oldCommit string, files []trust.FileChange, since, to gitscan.Side, lim project.ContentLimits) *report.ChangeContent {
 	if len(files) == 0 {
 		return nil
 	}
 	cc := &report.ChangeContent{}
-	if since.Commit() != "" && to.Commit() != "" {
-		var paths []string
-		for _, f := range files {
-			// f.Path is the item's label: "tools/ (python code)" walks tools/.
-			mode := f.New.Mode
-			if mode == "" {
-				mode = f.Old.Mode
-			}
-			paths = append(paths, project.ItemPath(f.Path, mode))
-		}
-		pv, err := project.ChangeProvenance(ctx, repo, since, to, paths, 10)
-		if err != nil {
-			cc.Err = err.Error()
-		}
-		cc.Provenance = pv
-	}
-	cd, err := project.Contents(ctx, repo, project.ContentRequest{Old: old, New: new, OldGone: oldGone, Items: files})
+	cd, err := project.Contents(ctx, repo, project.ContentRequest{Old: old, New: new, OldGone: oldGone, OldCommit: oldCommit, Items: files, Limits: lim})
 	if err != nil {
 		cc.Err = err.Error()
 	}
 	cc.Content = cd
+	if since.Commit() != "" && to.Commit() != "" {
+		pv, err := project.ChangeProvenance(ctx, repo, since, to, cd.ProvenancePaths(files), 10)
+		if err != nil {
+			cc.Err = err.Error()
+		}
+		if pv != nil {
+			pv.Uncommitted = new.Commit() == ""
+		}
+		cc.Provenance = pv
+	}
 	return cc
 }
 
-// reviewContent is what the files of a server changed since base was
-// reviewed: the work tree against the reviewed commit (its blobs by id
-// when the commit is gone), with the commits from it to HEAD. nil outside
-// git or when no file changed.
-func (g *gateView) reviewContent(ctx context.Context, e *env, base *trust.ReviewedVersion, since *trust.Change) *report.ChangeContent {
-	return changeContentAt(ctx, e, g.Top, g.Head, base, since)
-}
+// fullDiff are the limits of a review's full diff: every line of every
+// file up to the size read at all.
+var fullDiff = project.ContentLimits{FileLines: 1 << 20, TotalLines: 1 << 22, Files: 1 << 16}
 
 // changeContentAt is reviewContent for the repository at top (HEAD head):
-// the files of since, as reviewed at base against the work tree.
-func changeContentAt(ctx context.Context, e *env, top, headID string, base *trust.ReviewedVersion, since *trust.Change) *report.ChangeContent {
+// the files of since, as reviewed at base against the work tree, within
+// lim.
+func changeContentAt(ctx context.Context, e *env, top, headID string, base *trust.ReviewedVersion, since *trust.Change, lim project.ContentLimits) *report.ChangeContent {
 	if top == "" || base == nil || since == nil || len(since.Files) == 0 {
 		return nil
 	}
@@ -79,5 +70,5 @@ func changeContentAt(ctx context.Context, e *env, top, headID string, base *trus
 			head = s
 		}
 	}
-	return changeContent(ctx, repo, old, gitscan.WorkTree, gone, since.Files, old, head)
+	return changeContent(ctx, repo, old, gitscan.WorkTree, gone, base.Commit, since.Files, old, head, lim)
 }

@@ -111,7 +111,7 @@ func diffContents(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side
 	out := make([]*report.ChangeContent, len(changes))
 	for i, c := range changes {
 		if c.Old != nil && c.New != nil {
-			out[i] = changeContent(ctx, repo, old, new, false, c.Files, old, to)
+			out[i] = changeContent(ctx, repo, old, new, false, "", c.Files, old, to, project.ContentLimits{})
 		}
 	}
 	return out

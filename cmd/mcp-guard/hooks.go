@@ -123,7 +123,20 @@ func hooksInstall(ctx context.Context, c *cli.Command, e *env) error {
 	if err != nil {
 		return err
 	}
-	rs, err := hooks.Install(d, hooks.Options{Binary: bin, Force: c.Bool("force"), RefTransaction: c.Bool("reference-transaction")})
+	opts := hooks.Options{Binary: bin, Force: c.Bool("force"), RefTransaction: c.Bool("reference-transaction")}
+	rs, err := hooks.Install(d, opts)
+	if err == nil && d.HooksPath == "" && !d.Template {
+		// Each submodule's own hooks directory, so that its checkouts
+		// warn about what the servers here run from it.
+		for _, sd := range hooks.SubmoduleDirs(filepath.Dir(d.Path), d.WorkTree) {
+			srs, serr := hooks.Install(sd, opts)
+			rs = append(rs, srs...)
+			if serr != nil {
+				err = serr
+				break
+			}
+		}
+	}
 	printHookResults(e, rs)
 	if err != nil {
 		return failf("check that the hooks directory is writable", "%v", err)
@@ -173,6 +186,16 @@ func hooksUninstall(ctx context.Context, c *cli.Command, e *env) error {
 		return err
 	}
 	rs, err := hooks.Uninstall(d)
+	if err == nil && d.HooksPath == "" && !d.Template {
+		for _, sd := range hooks.SubmoduleDirs(filepath.Dir(d.Path), d.WorkTree) {
+			srs, serr := hooks.Uninstall(sd)
+			rs = append(rs, srs...)
+			if serr != nil {
+				err = serr
+				break
+			}
+		}
+	}
 	printHookResults(e, rs)
 	if err != nil {
 		return failf("", "%v", err)

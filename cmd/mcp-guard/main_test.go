@@ -73,6 +73,9 @@ func setupScriptEnv(env *testscript.Env) error {
 	} {
 		env.Setenv(k, v)
 	}
+	if bin := runnersBin(); bin != "" {
+		env.Setenv("PATH", bin+string(os.PathListSeparator)+env.Getenv("PATH"))
+	}
 	gitconfig := "[init]\n\tdefaultBranch = main\n[advice]\n\tdetachedHead = false\n[pull]\n\trebase = false\n"
 	return os.WriteFile(filepath.Join(home, ".gitconfig"), []byte(gitconfig), 0o644)
 }

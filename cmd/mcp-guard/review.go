@@ -67,21 +67,32 @@ func runReview(ctx context.Context, c *cli.Command, e *env) error {
 	return g.review(ctx, c, e, names, approve, decline, all)
 }
 
-// reviewKeys runs the review key loop over n items: show(i, again) writes
-// item i's screen (again after `?`), label(i) names it, and decide(i, a)
-// records approve or decline, saying whether to move on and how many more
-// still wait. It returns how many items still wait for review.
+// reviewScreen is which of an item's screens show writes.
+type reviewScreen int
+
+const (
+	screenFirst reviewScreen = iota // the item's screen, its diff capped
+	screenAgain                     // the last screen again, after `?`
+	screenFull                      // the screen with the whole diff
+)
+
+// reviewKeys runs the review key loop over n items: show(i, s) writes
+// item i's screen s and says whether it left added lines out, label(i)
+// names it, and decide(i, a) records approve or decline, saying whether
+// to move on and how many more still wait. An item whose screen left
+// added lines out is approved only after its full diff was shown. It
+// returns how many items still wait for review.
 func reviewKeys(e *env, w io.Writer, st report.Style, n int, keys keyReader,
-	show func(i int, again bool), label func(i int) string,
+	show func(i int, s reviewScreen) (shortened bool), label func(i int) string,
 	decide func(i int, a report.ReviewAction) (next bool, wait int, err error)) (left int, err error) {
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			fmt.Fprintln(w)
 		}
-		show(i, false)
+		shortened := show(i, screenFirst)
 	ask:
 		for {
-			k, err := keys.key(func() { fmt.Fprint(w, report.ReviewPrompt(st)) })
+			k, err := keys.key(func() { fmt.Fprint(w, report.ReviewPrompt(st, shortened)) })
 			if err != nil {
 				// The end of input quits, and so does a terminal that
 				// cannot be read or cannot drop type-ahead (which is
@@ -97,6 +108,10 @@ func reviewKeys(e *env, w io.Writer, st report.Style, n int, keys keyReader,
 			fmt.Fprintln(w)
 			switch a := report.ReviewKeyAction(k); a {
 			case report.ReviewApprove, report.ReviewDecline:
+				if a == report.ReviewApprove && shortened {
+					fmt.Fprintln(w, report.ReviewApproveUnseen())
+					continue
+				}
 				next, wait, err := decide(i, a)
 				if err != nil {
 					return n - i, err
@@ -119,7 +134,9 @@ func reviewKeys(e *env, w io.Writer, st report.Style, n int, keys keyReader,
 				return left, &exitError{code: exitInterrupted}
 			case report.ReviewShowHelp:
 				fmt.Fprint(w, report.ReviewHelp())
-				show(i, true)
+				show(i, screenAgain)
+			case report.ReviewShowAll:
+				shortened = show(i, screenFull)
 			default:
 				fmt.Fprintln(w, report.ReviewHint())
 			}

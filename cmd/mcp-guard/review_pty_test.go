@@ -114,7 +114,7 @@ func (s *ptySession) waitFor(want string, n int) {
 // about is then fully written.
 func (s *ptySession) waitPrompt(n int) {
 	s.t.Helper()
-	s.waitFor(report.ReviewPrompt(report.Style{}), n)
+	s.waitFor(report.ReviewPrompt(report.Style{}, false), n)
 }
 
 func (s *ptySession) send(keys string) {
