@@ -58,6 +58,10 @@ type Dialect struct {
 	// JSStrings spawns a non-string arg as JavaScript's String(value)
 	// ("42", "true", "1,2", "[object Object]") instead of its JSON text.
 	JSStrings bool
+	// HTTPURLKey names a second url key that makes the entry a
+	// streamable-HTTP server (Gemini CLI's documented httpUrl), read when
+	// the entry has no url.
+	HTTPURLKey string
 	// Tolerant is for a client whose reader recovers from syntax errors
 	// (or whose reader is not known exactly): a file this reader cannot
 	// parse is Unreadable, what the client runs from it unknown, instead
@@ -93,6 +97,7 @@ var GeminiCLI = &Dialect{
 	BOMFails:        true,
 	ServersOptional: true,
 	URLIsRemote:     true,
+	HTTPURLKey:      "httpUrl",
 }
 
 // Codex is the JSON form of Codex's `[mcp_servers]` tables (the client
@@ -271,6 +276,32 @@ func ParseDialect(path string, data []byte, scope Scope, d *Dialect) *Config {
 	return c
 }
 
+// noCommandReason says why an entry with no command is skipped, naming
+// the fix: the type the client wants for a url, or what is wrong with the
+// type it has.
+func noCommandReason(s *Server, d *Dialect) string {
+	if s.URL == "" {
+		return "it has neither a command nor a url, so nothing runs or connects (add a \"command\", or a \"url\" for a remote server)"
+	}
+	want := ""
+	if len(d.RemoteTypes) > 0 {
+		want = d.RemoteTypes[0]
+	}
+	if s.Type == "" {
+		return fmt.Sprintf("it has a url but no \"type\", so %s neither connects to it nor runs anything (add \"type\": %q)", d.Client, want)
+	}
+	return fmt.Sprintf("its \"type\" %q is not one %s knows for a url (%s), so it neither connects nor runs anything (use \"type\": %q)",
+		s.Type, d.Client, strings.Join(quoteAll(d.RemoteTypes), ", "), want)
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
+	}
+	return out
+}
+
 // dialectServer reads one entry under c.Dialect; why says why the client
 // does not load it ("" when it does).
 func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
@@ -302,6 +333,13 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 			return nil, bad
 		}
 		*k.to = v
+	}
+	if s.URL == "" && d.HTTPURLKey != "" {
+		v, bad := str(d.HTTPURLKey)
+		if bad != "" {
+			return nil, bad
+		}
+		s.URL = v
 	}
 	if f, ok := e.get("args"); ok {
 		if f.Value.Kind != jsonArray {
@@ -353,7 +391,7 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 	case s.Command == "":
 		// A command with type "http" but no url still spawns (over-
 		// reporting is the sound side); without a command nothing can.
-		return nil, "it has no command"
+		return nil, noCommandReason(s, d)
 	default:
 		s.Transport = TransportStdio
 	}
