@@ -100,9 +100,10 @@ func (c *serverCheck) env() {
 			c.add("MG102", ev.Pos, key, "env.%s is set to %s: %s", ev.Name, showValue(ev.Name, ev.Value), pathEffect(c.s.SpawnCommand(), ev.Value))
 			continue
 		}
-		if why := execEnvVar(ev.Name); why != "" && !outsideRepoSearchPath(ev.Name, ev.Value) {
+		if sev, why, drop := envGrade(ev.Name, ev.Value); !drop {
 			c.add("MG101", ev.Pos, key, "env.%s is set to %s: %s; env is not part of agentty's fingerprint, so it can change after approval",
 				ev.Name, showValue(ev.Name, ev.Value), why)
+			c.out[len(c.out)-1].Severity = sev
 		}
 	}
 }
@@ -149,6 +150,9 @@ func (c *serverCheck) commandLine() {
 	for _, h := range analyzeArgv(argv) {
 		pos, key := c.wordPos(h.at)
 		c.add(h.rule, pos, key, "%s: %s"+h.tail, key, h.detail)
+		if h.sev != "" {
+			c.out[len(c.out)-1].Severity = h.sev
+		}
 	}
 }
 

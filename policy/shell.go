@@ -355,12 +355,13 @@ func (s *scriptScan) assign(as *syntax.Assign) {
 	if as == nil || as.Name == nil {
 		return
 	}
-	if why := execEnvVar(as.Name.Value); why != "" {
-		v := ""
-		if as.Value != nil {
-			v, _ = wordText(as.Value)
-		}
+	v := ""
+	if as.Value != nil {
+		v, _ = wordText(as.Value)
+	}
+	if sev, why, drop := envGrade(as.Name.Value, v); !drop {
 		s.a.add("MG101", s.at, "the script sets %s=%s: %s", as.Name.Value, quote(v), why)
+		s.a.hits[len(s.a.hits)-1].sev = sev
 	}
 }
 

@@ -262,7 +262,7 @@ func checkHooks(f File) []trust.Finding {
 			}
 			key := fmt.Sprintf("%s[%d].run", phase, i)
 			for _, h := range analyzeScript(r.val.str, 0) {
-				out = append(out, trust.NewFinding(h.rule, f.Path, r.keyPos, "", key, key+": "+h.detail+h.tail))
+				out = append(out, h.finding(f.Path, r.keyPos, "", key, key+": "+h.detail+h.tail))
 			}
 			out = append(out, runSecrets(f.Path, key, r.keyPos, r.val.str)...)
 		}
