@@ -16,7 +16,7 @@ import (
 // stopping becomes an MG716 at its position.
 
 func init() {
-	declareContent(client.KindCodexConfig, contentRule{check: func(f File, _ Options) []trust.Finding { return checkCodexConfig(f) }, ownParse: true, noServers: true})
+	declareContent(client.KindCodexConfig, contentRule{check: func(f File, _ Options) []trust.Finding { return checkCodexConfig(f) }, ownParse: true, ownParseEverywhere: true})
 }
 
 // checkCodexConfig is MG716 for a project config Codex fails on.
@@ -27,8 +27,8 @@ func checkCodexConfig(f File) []trust.Finding {
 	}
 	var out []trust.Finding
 	for _, x := range cfg.Findings {
-		if x.Severity == trust.SeverityInfo || x.Severity == trust.SeverityLow {
-			continue // an ignored table: not why Codex stops
+		if x.Rule != "MG301" && x.Rule != "MG307" {
+			continue // an ignored table (MG304): not why Codex stops
 		}
 		msg := x.Message
 		if x.Server != "" {

@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -200,6 +201,10 @@ func ParseDialect(path string, data []byte, scope Scope, d *Dialect) *Config {
 		return c
 	}
 	unknown := func(err error) *Config {
+		if !mayNameServer(data) {
+			// Whatever the reader recovers, no entry has a command or a url.
+			return fail(syntaxPos(err), fmt.Errorf("%w; no entry in it names a command or a url, so nothing can run", err))
+		}
 		u := UnreadableConfig(path, scope, fmt.Errorf("%s may still load servers from a file with a syntax error: %w", d.Client, err))
 		u.SHA256, u.Dialect = c.SHA256, d
 		return u
@@ -274,6 +279,22 @@ func ParseDialect(path string, data []byte, scope Scope, d *Dialect) *Config {
 		c.Servers = nil
 	}
 	return c
+}
+
+// mayNameServer reports whether a file a tolerant reader recovers from
+// could hold a server: it spells "command" or "url" (in any case), or has
+// an escape that could spell either.
+func mayNameServer(data []byte) bool {
+	lower := bytes.ToLower(data)
+	return bytes.Contains(lower, []byte("command")) || bytes.Contains(lower, []byte("url")) || bytes.ContainsRune(data, '\\')
+}
+
+func syntaxPos(err error) Pos {
+	var se *SyntaxError
+	if errors.As(err, &se) {
+		return se.Pos
+	}
+	return Pos{Line: 1, Column: 1}
 }
 
 // noCommandReason says why an entry with no command is skipped, naming
