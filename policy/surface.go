@@ -72,7 +72,9 @@ func ClientContent(k surface.Kind) bool {
 // OwnParse reports the kinds whose rules file reports why the client
 // fails on the file itself (Codex's MG716): the client reader's parse
 // findings are not reported again.
-func OwnParse(k surface.Kind) bool { return contentRules[k].ownParse && contentRules[k].ownParseEverywhere }
+func OwnParse(k surface.Kind) bool {
+	return contentRules[k].ownParse && contentRules[k].ownParseEverywhere
+}
 
 func init() {
 	declareContent(client.KindHooks, contentRule{check: func(f File, _ Options) []trust.Finding { return checkHooks(f) }})
