@@ -109,6 +109,15 @@ var Rules = []Rule{
 			"https://… build and run code straight from a repository or URL, bypassing registry versions; a " +
 			"branch can change under an approved server at any time.\n\n" +
 			"Fix: install a released version from the registry and pin it exactly."},
+	{ID: "MG211", Slug: "lookalike-package", Severity: SeverityHigh,
+		Title: "a package name one or two letters away from a well-known MCP server's",
+		Help: "npx, uvx, pipx run and their kin fetch a package by name from a public registry, where anyone can " +
+			"publish any free name. A name a letter away from a well-known MCP server (server-filesytem for " +
+			"server-filesystem, mcp-server-fecth for mcp-server-fetch) runs whatever its publisher uploaded, " +
+			"while a reviewer reads the name they know; pinning a version does not help, the version is the " +
+			"impostor's. mcp-guard compares with a list of well-known MCP server packages it ships " +
+			"(policy/wellknown-mcp-packages.txt, which says where each comes from); the real name stays silent.\n\n" +
+			"Fix: spell the package as its publisher documents it, and check the registry page before running it."},
 	{ID: "MG206", Slug: "indirect-exec", Severity: SeverityHigh,
 		Title: "a program runs a shell, interpreter or download given in its arguments",
 		Help: "find -exec, xargs, awk's system(), ssh -o ProxyCommand=…, git -c core.pager=… (and other git " +
