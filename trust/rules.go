@@ -269,7 +269,10 @@ var Rules = []Rule{
 		Help: "A token, key or password written into the configuration (env, headers, args, url) is readable by " +
 			"everyone who can read the repository and stays in its history after removal. mcp-guard recognises " +
 			"known token formats and key-like names with random-looking values; references such as ${VAR}, " +
-			"${input:…} and placeholders are fine. Messages show only a redacted prefix.\n\n" +
+			"${input:…} and placeholders are fine. Messages show only a redacted prefix. A provider's token " +
+			"format (known prefix and length) is high wherever it goes; any other credential is high too, unless " +
+			"every endpoint its server names is on this machine or a private network, or the value names itself " +
+			"a development or demo default: then it is medium, and the message says why.\n\n" +
 			"Fix: revoke and rotate the credential, then remove it. agentty passes its own environment to the " +
 			"server, so a variable set where agentty starts reaches the server without being written in the file."},
 	{ID: "MG402", Slug: "plaintext-http", Severity: SeverityMedium,
@@ -291,7 +294,8 @@ var Rules = []Rule{
 			"Codex and VS Code ask about the folder or workspace, not about the server. Once connected, its tools " +
 			"are offered to the agent. Whoever runs that server chooses the " +
 			"tools, their descriptions (prompts the model reads) and their results, and receives whatever the " +
-			"agent sends to them. Medium: nothing runs on your machine, but a repository picks who the agent talks to.\n\n" +
+			"agent sends to them. Medium: nothing runs on your machine, but a repository picks who the agent talks to " +
+			"(at a bare public IP address it is MG406, high).\n\n" +
 			"Fix: add remote servers you trust to your own configuration instead, or review who operates this one."},
 	{ID: "MG405", Slug: "cloud-metadata-endpoint", Severity: SeverityHigh,
 		Title: "a cloud metadata endpoint in a url, arg or env value",
@@ -476,6 +480,17 @@ var Rules = []Rule{
 			"Fix: make the file valid and a regular file inside the repository, and the directory a real directory."},
 }
 
+// Fix is the rule's one-line fix: its help's last paragraph, without
+// "Fix: ". "" for a rule without one.
+func (r Rule) Fix() string {
+	paras := strings.Split(r.Help, "\n\n")
+	fix, ok := strings.CutPrefix(paras[len(paras)-1], "Fix:")
+	if !ok {
+		return ""
+	}
+	return strings.TrimSpace(fix)
+}
+
 // RuleByID returns the catalog entry for id, or a zero Rule.
 func RuleByID(id string) Rule {
 	for _, r := range Rules {
@@ -496,7 +511,39 @@ func LookupRule(name string) (Rule, bool) {
 	return Rule{}, false
 }
 
+// SeverityModel says what a severity means: what an attacker gains, not
+// what a file looks like. Every rule is graded against it (docs/rules.md).
+const SeverityModel = "A severity says what an attacker who wrote the file gains, not what the file looks like. " +
+	"`scan` fails CI at high and above by default (`--fail-on high`).\n\n" +
+	"- **critical**: a command that fetches and runs remote code (curl | sh, a download run from a file, " +
+	"iwr | iex), a reverse shell, or a container given the host (--privileged, the engine socket, the host's root).\n" +
+	"- **high**: running code the approval does not show (NODE_OPTIONS --require, LD_PRELOAD, PATH, decoded or " +
+	"escaped payloads, a lookalike package name), a repository that approves its own servers or starts them " +
+	"by itself, a committed live secret, an unpinned remote source (a git head, a URL), a server at a bare " +
+	"public IP address, or a file mcp-guard cannot read although the agent may run it (the gate stays closed).\n" +
+	"- **medium**: risky but common patterns: an unpinned registry package, a shell wrapper, inline code, " +
+	"repository code behind a server (mcp-guard's review binds it), a remote server with a name, plain http, " +
+	"a credential that goes only to this machine or a private network or calls itself a dev or demo default.\n" +
+	"- **low** and **info**: the presence of an entry (a hook, a credential helper, a folder-open task, an ACP " +
+	"agent) and validity lint where the agent loads nothing (a file or entry it cannot read).\n\n" +
+	"A rule that fires on the presence of an entry is low; the command rules, applied to that entry's command " +
+	"through the launch model, decide its real severity: a hook running the project's formatter stays low, a " +
+	"`curl | sh` hook is critical. An environment rule looks at the value: NODE_OPTIONS that loads code " +
+	"(--require, --import, --loader, -r) is high, a heap size is no finding. A literal credential is high " +
+	"when it has a provider's token format or goes to a public endpoint, medium when its server talks only " +
+	"to this machine or a private network, or the value names itself a development or demo default."
+
 // Evaluation states what the labelled evaluation set (testdata/eval)
 // measures; scan's TestEvalRealWorld and TestEvalPairs fail when it does
 // not state their figures.
-const Evaluation = ""
+const Evaluation = "The labelled evaluation set in testdata/eval measures what `scan --fail-on high` fails, " +
+	"each case committed to a git checkout, as CI has it, in a directory of its own at the path its agent " +
+	"reads below it:\n\n" +
+	"- real corpus: 155 files, 7 fail, 7 true and 0 false positives at high and above " +
+	"(precision 100%; testdata/eval/corpus-judgments.tsv judges each finding: the configurations of " +
+	"testdata/corpus/realworld, each at the path its agent reads);\n" +
+	"- pairs: 30 malicious configurations across 6 agents, 30 fail; 30 benign twins, 30 pass " +
+	"(testdata/eval/pairs: agentty, Claude Code, Cursor, VS Code, Gemini CLI and Codex).\n\n" +
+	"Re-run: `go test ./scan -run TestEval -v`. The test fails when precision at high and above on the real " +
+	"corpus drops below 90%, when a finding there is not judged, when a malicious configuration passes, " +
+	"when a twin fails, or when these figures are no longer what it measures."
