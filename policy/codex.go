@@ -27,8 +27,8 @@ func checkCodexConfig(f File) []trust.Finding {
 	}
 	var out []trust.Finding
 	for _, x := range cfg.Findings {
-		if x.Rule != "MG301" && x.Rule != "MG307" {
-			continue // an ignored table (MG304): not why Codex stops
+		if !trust.CodexStops(x) {
+			continue // an ignored table: not why Codex stops
 		}
 		msg := x.Message
 		if x.Server != "" {
