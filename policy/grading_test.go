@@ -62,3 +62,54 @@ func TestSeverityGrading(t *testing.T) {
 		})
 	}
 }
+
+func TestRecallHelpers(t *testing.T) {
+	for in, want := range map[string]string{
+		`\x63\x75rl`: "curl", `\143url`: "curl", `a\tb`: "a\tb", `\u00e9`: "é", `it\'s`: "it's",
+	} {
+		if got, ok := ansiC(in); !ok || got != want {
+			t.Errorf("ansiC(%q) = %q, %v; want %q", in, got, ok, want)
+		}
+	}
+	if _, ok := ansiC(`\q`); ok {
+		t.Error(`ansiC(\q): an unknown escape must not be taken as literal`)
+	}
+	for spec, pinned := range map[string]bool{
+		"git+https://github.com/x/y@2f9c3f1e8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d":              true,
+		"git+https://github.com/x/y@2f9c3f1e8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d#egg=y":        true,
+		"github:x/y#2f9c3f1e8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d":                              true,
+		"git+https://github.com/x/y@main":                                                  false,
+		"git+https://github.com/x/y@v1.2.3":                                                false,
+		"git+https://github.com/x/y":                                                       false,
+		"https://example.com/pkg-2f9c3f1e8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d.tgz":             false,
+		"git+https://github.com/x/y@2f9c3f1e8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3dX":             false,
+		"git+ssh://git@github.com/x/y.git#2f9c3f1e8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d":        true,
+		"git+https://user@github.com/x/y":                                                  false,
+		"git+https://github.com/x/y@2f9c3f1e":                                              false,
+		"git+https://github.com/x/y#commit=2f9c3f1e8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d":       true,
+		"git+https://github.com/x/y@2f9c3f1e8a7b6c5d4e3f2a1b0c9d8e7f6a5b4c3d/../evil@main": false,
+	} {
+		if got := pinnedCommit(spec) != ""; got != pinned {
+			t.Errorf("pinnedCommit(%q) = %v, want %v", spec, got, pinned)
+		}
+	}
+	for name, want := range map[string]string{
+		"@modelcontextprotocol/server-filesytem":  "@modelcontextprotocol/server-filesystem",
+		"@modelcontextprotocoI/server-filesystem": "@modelcontextprotocol/server-filesystem",
+		"@modelcontextprotocol/server-filesystem": "",
+		"@playwright/mpc":                         "@playwright/mcp",
+		"@playwright/mcp":                         "",
+		"db-mcp-tools":                            "",
+		"mcp":                                     "",
+	} {
+		if got := lookalikeOf("npm", name); got != want {
+			t.Errorf("lookalikeOf(npm, %q) = %q, want %q", name, got, want)
+		}
+	}
+	if got := lookalikeOf("pypi", "MCP_Server.Fetch"); got != "" {
+		t.Errorf("a PEP 503 spelling of a listed name is that name, got %q", got)
+	}
+	if got := lookalikeOf("pypi", "mcp-server-fecth"); got != "mcp-server-fetch" {
+		t.Errorf("a transposition is one edit, got %q", got)
+	}
+}

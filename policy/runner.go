@@ -212,19 +212,21 @@ func pinnedCommit(spec string) string {
 	if !strings.Contains(strings.ToLower(spec), "git") {
 		return ""
 	}
-	rest := spec
-	if i := strings.Index(rest, "://"); i >= 0 {
-		rest = rest[i+3:]
+	rest, frag, _ := strings.Cut(spec, "#")
+	ref := ""
+	switch {
+	case strings.HasPrefix(frag, "commit="):
+		ref = frag[len("commit="):]
+	case frag != "" && !strings.Contains(frag, "="):
+		ref = frag // npm's github:user/repo#SHA
+	default: // pip's @REF, before #egg=… or #subdirectory=…
+		if i := strings.Index(rest, "://"); i >= 0 {
+			rest = rest[i+3:]
+		}
+		if i := strings.LastIndexByte(rest, '@'); i >= 0 {
+			ref = rest[i+1:]
+		}
 	}
-	i := strings.LastIndexAny(rest, "@#")
-	if i < 0 {
-		return ""
-	}
-	ref := rest[i+1:]
-	if j := strings.IndexAny(ref, "#&?"); j >= 0 {
-		ref = ref[:j] // #egg=…, #subdirectory=…
-	}
-	ref = strings.TrimPrefix(ref, "commit=")
 	if len(ref) != 40 && len(ref) != 64 {
 		return ""
 	}
