@@ -98,6 +98,11 @@ func (c *serverCheck) env() {
 		key := "env." + ev.Name
 		if strings.EqualFold(ev.Name, "PATH") {
 			c.add("MG102", ev.Pos, key, "env.%s is set to %s: %s", ev.Name, showValue(ev.Name, ev.Value), pathEffect(c.s.SpawnCommand(), ev.Value))
+			if !pathReachesRepo(ev.Value) {
+				// Every element is absolute: a program is looked up
+				// outside any checkout.
+				c.out[len(c.out)-1].Severity = trust.SeverityMedium
+			}
 			continue
 		}
 		if sev, why, drop := envGrade(ev.Name, ev.Value); !drop {
@@ -106,6 +111,22 @@ func (c *serverCheck) env() {
 			c.out[len(c.out)-1].Severity = sev
 		}
 	}
+}
+
+// pathReachesRepo reports a PATH with an element that resolves against
+// the launch directory: relative, empty, or holding a variable mcp-guard
+// does not expand.
+func pathReachesRepo(path string) bool {
+	sep := ":"
+	if strings.Contains(path, ";") {
+		sep = ";"
+	}
+	for _, el := range strings.Split(path, sep) {
+		if !absolutePath(el) || strings.Contains(el, "..") || strings.ContainsAny(el, "$%") {
+			return true
+		}
+	}
+	return false
 }
 
 // pathEffect explains what an env.PATH does to the command.

@@ -1,6 +1,7 @@
 package policy
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -113,3 +114,27 @@ func TestRecallHelpers(t *testing.T) {
 		t.Errorf("a transposition is one edit, got %q", got)
 	}
 }
+
+func TestPathGrading(t *testing.T) {
+	for path, want := range map[string]trust.Severity{
+		"./bin:/usr/bin":               trust.SeverityHigh,
+		"/usr/bin::/bin":               trust.SeverityHigh,
+		"$HOME/bin:/usr/bin":           trust.SeverityHigh,
+		"/usr/local/bin:/usr/bin":      trust.SeverityMedium,
+		"/opt/node/bin:/../x/bin":      trust.SeverityHigh,
+		`C:\Tools;C:\Windows\System32`: trust.SeverityMedium,
+	} {
+		fs := CheckFile(server(`{"command":"node","args":["/opt/s.js"],"env":{"PATH":`+strconvQuote(path)+`}}`), Options{})
+		got := trust.Severity("")
+		for _, f := range fs {
+			if f.Rule == "MG102" {
+				got = f.Severity
+			}
+		}
+		if got != want {
+			t.Errorf("PATH=%s: MG102 %q, want %q", path, got, want)
+		}
+	}
+}
+
+func strconvQuote(s string) string { b, _ := json.Marshal(s); return string(b) }

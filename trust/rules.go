@@ -529,7 +529,8 @@ const SeverityModel = "A severity says what an attacker who wrote the file gains
 	"A rule that fires on the presence of an entry is low; the command rules, applied to that entry's command " +
 	"through the launch model, decide its real severity: a hook running the project's formatter stays low, a " +
 	"`curl | sh` hook is critical. An environment rule looks at the value: NODE_OPTIONS that loads code " +
-	"(--require, --import, --loader, -r) is high, a heap size is no finding. A literal credential is high " +
+	"(--require, --import, --loader, -r) is high, a heap size is no finding; a PATH of absolute directories " +
+	"only is medium, one with a relative or empty element high. A literal credential is high " +
 	"when it has a provider's token format or goes to a public endpoint, medium when its server talks only " +
 	"to this machine or a private network, or the value names itself a development or demo default."
 
