@@ -127,21 +127,22 @@ func TestHookClaudeEverydayPullIsSilent(t *testing.T) {
 }
 
 // A pull that adds a committed self-approval, in a folder the user
-// trusted: a critical finding, and the server re-graded.
+// trusted: a high finding (a repository approving itself), and the
+// server re-graded.
 func TestHookClaudeSelfApproval(t *testing.T) {
 	p := newPullRepo(t, map[string]string{".mcp.json": claudeDB, "server.js": "ok"})
 	put(t, p.home, map[string]string{".claude.json": `{"projects":{"` + p.clone + `":{"hasTrustDialogAccepted":true}}}`})
 	p.commit(map[string]string{".claude/settings.json": `{"enableAllProjectMcpServers":true}`})
 	out := p.pull(&trust.Ledger{})
-	critical := false
+	high := false
 	for _, f := range out.Findings {
-		critical = critical || (f.Rule == "MG701" && f.Severity == trust.SeverityCritical)
+		high = high || (f.Rule == "MG701" && f.Severity == trust.SeverityHigh)
 	}
-	if !critical || len(out.Changes) != 1 || out.Changes[0].Impact != trust.ImpactNewPreapproved {
+	if !high || len(out.Changes) != 1 || out.Changes[0].Impact != trust.ImpactNewPreapproved {
 		t.Fatalf("findings %+v changes %+v", out.Findings, out.Changes)
 	}
 	text := warningText(t, out)
-	if !strings.Contains(text, "critical") || !strings.Contains(text, "MG701 .claude/settings.json") || !strings.Contains(text, "preapproved       db") {
+	if !strings.Contains(text, "high") || !strings.Contains(text, "MG701 .claude/settings.json") || !strings.Contains(text, "preapproved       db") {
 		t.Errorf("warning:\n%s", text)
 	}
 }

@@ -98,13 +98,35 @@ func (c *serverCheck) env() {
 		key := "env." + ev.Name
 		if strings.EqualFold(ev.Name, "PATH") {
 			c.add("MG102", ev.Pos, key, "env.%s is set to %s: %s", ev.Name, showValue(ev.Name, ev.Value), pathEffect(c.s.SpawnCommand(), ev.Value))
+			if !pathReachesRepo(ev.Value) {
+				// Every element is absolute: a program is looked up
+				// outside any checkout.
+				c.out[len(c.out)-1].Severity = trust.SeverityMedium
+			}
 			continue
 		}
-		if why := execEnvVar(ev.Name); why != "" && !outsideRepoSearchPath(ev.Name, ev.Value) {
+		if sev, why, drop := envGrade(ev.Name, ev.Value); !drop {
 			c.add("MG101", ev.Pos, key, "env.%s is set to %s: %s; env is not part of agentty's fingerprint, so it can change after approval",
 				ev.Name, showValue(ev.Name, ev.Value), why)
+			c.out[len(c.out)-1].Severity = sev
 		}
 	}
+}
+
+// pathReachesRepo reports a PATH with an element that resolves against
+// the launch directory: relative, empty, or holding a variable mcp-guard
+// does not expand.
+func pathReachesRepo(path string) bool {
+	sep := ":"
+	if strings.Contains(path, ";") {
+		sep = ";"
+	}
+	for _, el := range strings.Split(path, sep) {
+		if !absolutePath(el) || strings.Contains(el, "..") || strings.ContainsAny(el, "$%") {
+			return true
+		}
+	}
+	return false
 }
 
 // pathEffect explains what an env.PATH does to the command.
@@ -149,6 +171,9 @@ func (c *serverCheck) commandLine() {
 	for _, h := range analyzeArgv(argv) {
 		pos, key := c.wordPos(h.at)
 		c.add(h.rule, pos, key, "%s: %s"+h.tail, key, h.detail)
+		if h.sev != "" {
+			c.out[len(c.out)-1].Severity = h.sev
+		}
 	}
 }
 

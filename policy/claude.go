@@ -61,6 +61,7 @@ func checkClaudeSettings(f File) []trust.Finding {
 		if m, ok := root.get(k); ok && m.val.kind == 's' && strings.TrimSpace(m.val.str) != "" {
 			out = append(out, trust.NewFinding("MG703", f.Path, m.keyPos, "", k,
 				fmt.Sprintf("%s: Claude Code runs %s with /bin/sh", k, quote(m.val.str))))
+			out = append(out, shellRuleFindings(f.Path, k, m.keyPos, m.val.str)...)
 		}
 	}
 	for _, k := range claudeCommandObjects {
@@ -74,13 +75,20 @@ func checkClaudeSettings(f File) []trust.Finding {
 		if c, ok := m.val.get("command"); ok && c.val.kind == 's' && strings.TrimSpace(c.val.str) != "" {
 			out = append(out, trust.NewFinding("MG703", f.Path, c.keyPos, "", k+".command",
 				fmt.Sprintf("%s.command: Claude Code runs %s as a shell command", k, quote(c.val.str))))
+			out = append(out, shellRuleFindings(f.Path, k+".command", c.keyPos, c.val.str)...)
 		}
 	}
 	if env, ok := root.get("env"); ok && env.val.kind == 'o' {
 		for _, m := range env.val.resolved() {
-			if why := execEnvVar(m.key); why != "" {
-				out = append(out, trust.NewFinding("MG704", f.Path, m.keyPos, "", "env."+m.key,
-					fmt.Sprintf("env.%s: Claude Code sets it for every session and what it spawns; %s", shortValue(m.key), why)))
+			value := ""
+			if m.val.kind == 's' {
+				value = m.val.str
+			}
+			if sev, why, drop := envGrade(m.key, value); !drop {
+				g := trust.NewFinding("MG704", f.Path, m.keyPos, "", "env."+m.key,
+					fmt.Sprintf("env.%s: Claude Code sets it for every session and what it spawns; %s", shortValue(m.key), why))
+				g.Severity = sev
+				out = append(out, g)
 			}
 		}
 	}
@@ -199,7 +207,7 @@ func shellRuleFindings(p, key string, pos trust.Pos, cmd string) []trust.Finding
 	var out []trust.Finding
 	for _, hit := range analyzeScript(cmd, 0) {
 		if strings.HasPrefix(hit.rule, "MG2") {
-			out = append(out, trust.NewFinding(hit.rule, p, pos, "", key, key+": "+hit.detail+hit.tail))
+			out = append(out, hit.finding(p, pos, "", key, key+": "+hit.detail+hit.tail))
 		}
 	}
 	return append(out, runSecrets(p, key, pos, cmd)...)

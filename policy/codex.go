@@ -16,7 +16,7 @@ import (
 // stopping becomes an MG716 at its position.
 
 func init() {
-	declareContent(client.KindCodexConfig, contentRule{check: func(f File, _ Options) []trust.Finding { return checkCodexConfig(f) }, ownParse: true, noServers: true})
+	declareContent(client.KindCodexConfig, contentRule{check: func(f File, _ Options) []trust.Finding { return checkCodexConfig(f) }, ownParse: true, ownParseEverywhere: true})
 }
 
 // checkCodexConfig is MG716 for a project config Codex fails on.
@@ -27,7 +27,7 @@ func checkCodexConfig(f File) []trust.Finding {
 	}
 	var out []trust.Finding
 	for _, x := range cfg.Findings {
-		if x.Severity == trust.SeverityInfo || x.Severity == trust.SeverityLow {
+		if !trust.CodexStops(x) {
 			continue // an ignored table: not why Codex stops
 		}
 		msg := x.Message

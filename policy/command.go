@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/launch"
+	"github.com/mcp-guard/mcp-guard/trust"
 )
 
 // word is one word of a command line as the program it names receives it.
@@ -27,6 +28,18 @@ type hit struct {
 	// tail is the rule's own closing words (no repository text), said
 	// in the words of the config's client.
 	tail string
+	// sev grades this hit below or above its rule's severity ("" keeps
+	// the rule's).
+	sev trust.Severity
+}
+
+// finding makes a hit a Finding of the file at p.
+func (h hit) finding(p string, pos trust.Pos, server, key, message string) trust.Finding {
+	f := trust.NewFinding(h.rule, p, pos, server, key, message)
+	if h.sev != "" {
+		f.Severity = h.sev
+	}
+	return f
 }
 
 // Limits that keep the analysis of hostile input bounded.
@@ -200,8 +213,9 @@ func (a *analyzer) unwrapEnv(ws []word) []word {
 			ws = ws[1:]
 		case strings.Contains(w.text, "=") && !strings.HasPrefix(w.text, "="):
 			name, value, _ := strings.Cut(w.text, "=")
-			if why := execEnvVar(name); why != "" && !outsideRepoSearchPath(name, value) {
+			if sev, why, drop := envGrade(name, value); !drop {
 				a.add("MG101", w.at, "env sets %s=%s before running the command: %s", name, quote(shortValue(value)), why)
+				a.hits[len(a.hits)-1].sev = sev
 			}
 			ws = ws[1:]
 		default:

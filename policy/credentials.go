@@ -1,8 +1,12 @@
 package policy
 
 import (
+	"encoding/base64"
 	"fmt"
+	"net/netip"
+	"net/url"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -132,6 +136,106 @@ func keyFlag(s string) bool {
 
 func (c *serverCheck) secret(pos trust.Pos, key, sec, prefix, why string) {
 	c.add("MG401", pos, key, "%s", secretText(key, sec, prefix, why))
+	if known := knownTokenOK(sec); !known {
+		if reason := devCredential(sec, c.endpoints()); reason != "" {
+			f := &c.out[len(c.out)-1]
+			f.Severity = trust.SeverityMedium
+			f.Message += "; medium: " + reason
+		}
+	}
+}
+
+// endpoints are the hosts a server talks to as its entry names them: its
+// url, and the URLs and host:port values of its args and env.
+func (c *serverCheck) endpoints() []string {
+	var vals []string
+	if c.s.URL != "" {
+		vals = append(vals, c.s.URL)
+	}
+	for _, a := range c.s.Args {
+		vals = append(vals, a.Spawn)
+	}
+	for _, ev := range c.s.Env {
+		vals = append(vals, ev.Value)
+	}
+	var hosts []string
+	for _, v := range vals {
+		if h := endpointHost(v); h != "" {
+			hosts = append(hosts, h)
+		}
+	}
+	return hosts
+}
+
+// endpointHost is the host of a URL (any scheme: http, bolt, postgres,
+// redis, …) in v, "" if v is none.
+func endpointHost(v string) string {
+	v = strings.TrimSpace(v)
+	if i := strings.Index(v, "://"); i > 0 && !strings.ContainsAny(v, " \t") {
+		if u, err := url.Parse(v); err == nil && u.Hostname() != "" {
+			return u.Hostname()
+		}
+	}
+	return ""
+}
+
+// privateHost reports a host on this machine or a private network: a
+// credential sent there is, almost always, a local development one.
+func privateHost(host string) bool {
+	h := strings.ToLower(strings.Trim(host, "[]"))
+	if localHost(h) || strings.HasSuffix(h, ".local") || strings.HasSuffix(h, ".localdomain") {
+		return true
+	}
+	if ip, err := netip.ParseAddr(h); err == nil && !metadataHost(h) {
+		ip = ip.Unmap()
+		return ip.IsPrivate() || ip.IsLinkLocalUnicast()
+	}
+	return false
+}
+
+// publicIP reports a host written as a literal IP address of the public
+// internet: no name a reader could recognise, no private network.
+func publicIP(host string) bool {
+	ip, err := netip.ParseAddr(strings.Trim(host, "[]"))
+	if err != nil || ip.Zone() != "" {
+		return false
+	}
+	ip = ip.Unmap()
+	cgnat := netip.MustParsePrefix("100.64.0.0/10")
+	return ip.IsGlobalUnicast() && !ip.IsPrivate() && !cgnat.Contains(ip) && !metadataHost(host)
+}
+
+// devWords are words with which a credential names itself a development,
+// test or demo default.
+var devWords = []string{"dev", "development", "demo", "test", "testing", "example", "sample", "local", "localhost",
+	"default", "changeme", "dummy", "fake", "sandbox", "playground", "insecure", "admin"}
+
+// devCredential says why a literal credential that matches no provider's
+// token format is graded medium, "" when it is not: every endpoint its
+// server names is local, or the value calls itself a development or demo
+// default.
+func devCredential(sec string, hosts []string) string {
+	if len(hosts) > 0 {
+		all := true
+		for _, h := range hosts {
+			all = all && privateHost(h)
+		}
+		if all {
+			return fmt.Sprintf("the server talks only to %s, on this machine or a private network, so this is most likely a local development credential (rotate it if it is used anywhere else)", quote(hosts[0]))
+		}
+	}
+	shown := sec
+	if b, err := base64.StdEncoding.DecodeString(sec); err == nil && utf8.Valid(b) {
+		shown = string(b) // a Basic user:password
+	}
+	for _, w := range nameWords(strings.NewReplacer("@", " ", ":", " ", ".", " ").Replace(shown)) {
+		for _, d := range devWords {
+			if w == d {
+				return fmt.Sprintf("the value names itself a %s default, not a live credential (rotate it if it is used anywhere real)", quote(d))
+			}
+		}
+	}
+	return ""
 }
 
 // secretText is MG401's message for the credential sec found at key, for

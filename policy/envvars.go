@@ -1,6 +1,10 @@
 package policy
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/mcp-guard/mcp-guard/trust"
+)
 
 // execEnv lists environment variables that change what code a program
 // runs, with what each does. Names are compared ignoring case: Windows
@@ -87,4 +91,90 @@ func execEnvVar(name string) string {
 		}
 	}
 	return ""
+}
+
+// optionVars are the variables whose value is a program's command-line
+// options: whether setting one changes what code runs depends on the
+// options, not on the name. loads are the options (or their prefixes)
+// that load code or open a way to run it; quiet the ones known to change
+// only limits and diagnostics. An option in neither list is graded medium:
+// mcp-guard does not know what it does.
+var optionVars = map[string]struct{ loads, quiet []string }{
+	"NODE_OPTIONS": {
+		loads: []string{"-r", "--require", "--import", "--loader", "--experimental-loader", "--inspect", "--debug",
+			"--env-file", "--openssl-config", "--snapshot-blob", "--experimental-policy", "--experimental-default-config-file"},
+		quiet: []string{"--max-old-space-size", "--max-semi-space-size", "--stack-size", "--stack-trace-limit",
+			"--enable-source-maps", "--no-warnings", "--no-deprecation", "--trace-warnings", "--trace-deprecation",
+			"--trace-uncaught", "--unhandled-rejections", "--dns-result-order", "--tls-min-v1", "--tls-max-v1",
+			"--use-openssl-ca", "--use-bundled-ca", "--openssl-legacy-provider", "--max-http-header-size",
+			"--disable-warning", "--no-experimental-fetch", "--experimental-vm-modules", "--experimental-specifier-resolution",
+			"--pending-deprecation", "--throw-deprecation", "--heapsnapshot-near-heap-limit", "--report-on-fatalerror",
+			"--no-network-family-autoselection", "--network-family-autoselection-attempt-timeout", "--expose-gc",
+			"--title", "--v8-pool-size", "--zero-fill-buffers", "--force-fips", "--enable-fips", "--secure-heap",
+			"--experimental-global-webcrypto", "--no-addons", "--disallow-code-generation-from-strings", "--frozen-intrinsics"},
+	},
+	"JAVA_TOOL_OPTIONS": javaOptions, "_JAVA_OPTIONS": javaOptions, "JDK_JAVA_OPTIONS": javaOptions,
+	"RUBYOPT":  {loads: []string{"-r", "-I", "--require"}, quiet: []string{"-W", "-E", "--encoding", "--disable", "--enable", "--jit", "--yjit"}},
+	"PERL5OPT": {loads: []string{"-M", "-m", "-I", "-d"}, quiet: []string{"-C", "-W", "-w", "-X", "-T", "-t"}},
+	"GOFLAGS": {loads: []string{"-toolexec", "-overlay", "-modfile", "-exec", "-pgo"},
+		quiet: []string{"-mod", "-tags", "-trimpath", "-buildvcs", "-count", "-v", "-x", "-p", "-race", "-ldflags", "-gcflags", "-buildmode"}},
+}
+
+var javaOptions = struct{ loads, quiet []string }{
+	loads: []string{"-javaagent", "-agentpath", "-agentlib", "-Xbootclasspath", "-cp", "-classpath", "--class-path",
+		"-Djava.system.class.loader", "-Djava.security.manager", "-Djava.ext.dirs", "-Djdk.attach", "-XX:OnError", "-XX:OnOutOfMemoryError",
+		"--module-path", "-p", "--patch-module", "--add-modules", "-Xdebug", "-Xrunjdwp", "@"},
+	quiet: []string{"-Xmx", "-Xms", "-Xss", "-Xmn", "-XX:MaxRAMPercentage", "-XX:InitialRAMPercentage", "-XX:+UseG1GC",
+		"-XX:+UseZGC", "-XX:+UseSerialGC", "-XX:+UseParallelGC", "-XX:MaxMetaspaceSize", "-XX:+HeapDumpOnOutOfMemoryError",
+		"-Dfile.encoding", "-Duser.language", "-Duser.country", "-Duser.timezone", "-Djava.awt.headless", "-Dsun.stdout.encoding",
+		"-Dsun.stderr.encoding", "-Dstdout.encoding", "-Dstderr.encoding", "-Djava.net.preferIPv4Stack", "-Dhttps.protocols"},
+}
+
+// envGrade says how much setting name to value changes what code runs:
+// drop when it does not (a heap size in NODE_OPTIONS), otherwise the
+// severity and why. A variable that names code, a library or a search
+// path is high, as its name says; one of optionVars is high for an option
+// that loads code, medium for options mcp-guard does not know, and
+// dropped when every option is known to change only limits or
+// diagnostics.
+func envGrade(name, value string) (sev trust.Severity, why string, drop bool) {
+	why = execEnvVar(name)
+	if why == "" || outsideRepoSearchPath(name, value) {
+		return "", "", true
+	}
+	ov, ok := optionVars[strings.ToUpper(name)]
+	if !ok {
+		return trust.SeverityHigh, why, false
+	}
+	unknown := ""
+	for _, opt := range strings.Fields(value) {
+		opt = strings.Trim(opt, `"'`)
+		if optionIn(opt, ov.loads) {
+			return trust.SeverityHigh, why, false
+		}
+		if !optionIn(opt, ov.quiet) && unknown == "" && strings.HasPrefix(opt, "-") {
+			unknown = opt
+		}
+	}
+	if unknown != "" {
+		return trust.SeverityMedium, why + "; mcp-guard does not know whether " + quote(unknown) + " loads code", false
+	}
+	// Words that are not options are the values of the ones before them
+	// (--max-old-space-size 4096), or a value the program rejects.
+	return "", "", true
+}
+
+// optionIn reports whether opt is one of opts, given as NAME, NAME=VALUE,
+// or, for a short option or a -X/-D/-XX: prefix, with its value attached.
+func optionIn(opt string, opts []string) bool {
+	for _, o := range opts {
+		if opt == o || strings.HasPrefix(opt, o+"=") || strings.HasPrefix(opt, o+":") {
+			return true
+		}
+		attached := len(o) == 2 || strings.HasPrefix(o, "-X") || strings.HasPrefix(o, "-D") || o == "@"
+		if attached && strings.HasPrefix(opt, o) && !strings.HasPrefix(opt, "--") {
+			return true
+		}
+	}
+	return false
 }

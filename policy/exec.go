@@ -236,8 +236,12 @@ var (
 	codeFetch   = lazyre.Regexp{Expr: `urlopen|urllib|requests\.(get|post)|httpx|http\.client|urlretrieve|\bfetch\s*\(|https?\.get\s*\(|require\(\s*['"]https?['"]\s*\)|LWP::|HTTP::Tiny|Net::HTTP|open-uri|URI\.open|file_get_contents\(\s*['"]https?:|curl_exec`}
 	codeDecode  = lazyre.Regexp{Expr: `b64decode|base64\.|decodebytes|atob\s*\(|['"]base64['"]|decode_base64|unpack\(\s*['"]m|base64_decode|zlib\.decompress|codecs\.decode`}
 	codeSink    = lazyre.Regexp{Expr: `\bexec\s*\(|\beval\b|\bcompile\s*\(|Function\s*\(|runInThisContext|runInNewContext|\bsystem\s*\(|instance_eval|passthru|shell_exec|child_process|__import__\(['"]os['"]\)\.system|os\.system|subprocess|\bexec\b`}
-	codeSocket  = lazyre.Regexp{Expr: `socket|\bnet\.(connect|Socket|createConnection)|IO::Socket|TCPSocket|fsockopen`}
-	codeSpawner = lazyre.Regexp{Expr: `pty\.spawn|os\.dup2|subprocess|child_process|/bin/(ba)?sh|\bexec\s*\(|\bspawn\s*\(|cmd\.exe`}
+	codeSocket  = lazyre.Regexp{Expr: `(?i)socket|\bnet\.(connect|createConnection)|require\(\s*['"](node:)?net['"]\s*\)|createConnection|TCPSocket|fsockopen|stream_socket_client|Net::HTTP::Persistent`}
+	codeSpawner = lazyre.Regexp{Expr: `pty\.spawn|os\.dup2|subprocess|child_process|/bin/(ba|z|da)?sh\b|\bexec\s*\(|\bexec\s+["'a-z]|\bspawn\s*\(|cmd\.exe|\bsystem\b|fdopen|\bpopen|proc_open|shell_exec|passthru|open\s*\(\s*STDIN|\bsh\s+-i\b|\bbash\s+-i\b|IO\.popen|Kernel\.exec`}
+	// codeNetDevice is bash's /dev/tcp or /dev/udp written into an
+	// interpreter's code: it only means something to a shell the code
+	// starts, connected to a socket.
+	codeNetDevice = lazyre.Regexp{Expr: `/dev/(tcp|udp)/`}
 )
 
 // inlineFetch reports inline code that runs what it downloads (MG201),
@@ -266,7 +270,8 @@ func (a *analyzer) inlineFetch(name string, args []word) {
 		switch {
 		case codeFetch.Get().MatchString(code) && codeSink.Get().MatchString(code):
 			a.add("MG201", at, "%s %s runs code it downloads: %s", name, w.text, quote(code))
-		case codeSocket.Get().MatchString(code) && codeSpawner.Get().MatchString(code):
+		case codeSocket.Get().MatchString(code) && codeSpawner.Get().MatchString(code),
+			codeNetDevice.Get().MatchString(code):
 			a.add("MG207", at, "%s %s connects a shell or process to a network socket: %s", name, w.text, quote(code))
 		case codeDecode.Get().MatchString(code) && codeSink.Get().MatchString(code):
 			a.add("MG208", at, "%s %s runs code it decodes, hidden from review: %s", name, w.text, quote(code))
@@ -295,7 +300,24 @@ func isDecoder(ws []word) bool {
 			}
 		}
 	}
+	if name == "printf" || name == "echo" {
+		for _, w := range ws[1:] {
+			if escapedPayload(w.text) {
+				return true
+			}
+		}
+	}
 	return name == "uudecode" || name == "gunzip" || name == "zcat" || name == "rev"
+}
+
+// escapeRE matches the byte escapes printf, echo -e and $'…' decode: \xHH,
+// \NNN (octal) and \uHHHH.
+var escapeRE = lazyre.Regexp{Expr: `\\(x[0-9a-fA-F]{1,2}|0?[0-7]{3}|u[0-9a-fA-F]{4})`}
+
+// escapedPayload reports text that spells most of itself in byte escapes
+// (at least four of them): what it decodes to is hidden from a reader.
+func escapedPayload(s string) bool {
+	return len(escapeRE.Get().FindAllStringIndex(s, 4)) >= 4
 }
 
 // scriptExecPipeline is the script walker's hook for pipelines: a decoder
@@ -335,6 +357,12 @@ func (s *scriptScan) scriptExecPipeline(whole *syntax.Stmt, stages []*syntax.Stm
 func (s *scriptScan) scriptExecCall(st *syntax.Stmt, c *syntax.CallExpr, prog string) {
 	snip := quote(s.snippet(st))
 	first, _ := wordText(c.Args[0])
+	for _, p := range c.Args[0].Parts {
+		if q, ok := p.(*syntax.SglQuoted); ok && q.Dollar && escapeRE.Get().MatchString(q.Value) {
+			s.a.add("MG208", s.at, "%s spells the program it runs in $'…' escapes (%s), hidden from review", snip, quote(first))
+			break
+		}
+	}
 redirs:
 	for _, r := range st.Redirs {
 		if r.Word == nil {

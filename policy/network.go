@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -14,9 +15,14 @@ import (
 func (c *serverCheck) network() {
 	s := c.s
 	if s.URL != "" && s.Transport != trust.TransportStdio {
-		if host := urlHost(s.URL); host != "" && !loopback(host) {
+		host := urlHost(s.URL)
+		switch {
+		case publicIP(host):
+			c.add("MG406", s.KeyPos("url"), "url",
+				"the remote %s server is at the bare public IP address %s: no name says who runs it, and %s", s.Transport, quote(host), c.remoteConnects())
+		case host != "" && !loopback(host):
 			c.add("MG404", s.KeyPos("url"), "url",
-				"the project configuration connects agentty to the remote %s server at %s: agentty connects to it at start without asking, and its tools and their descriptions reach the agent", s.Transport, quote(host))
+				"the project configuration names the remote %s server at %s: %s, and its tools and their descriptions reach the agent", s.Transport, quote(host), c.remoteConnects())
 		}
 		if metadataHost(urlHost(s.URL)) {
 			c.add("MG405", s.KeyPos("url"), "url", "url %s is a cloud metadata endpoint: requests to it return the machine's cloud credentials", quote(s.URL))
@@ -41,6 +47,9 @@ func (c *serverCheck) network() {
 			switch {
 			case metadataHost(host):
 				c.add("MG405", a.Pos, key, "%s points at the cloud metadata endpoint %s: requests to it return the machine's cloud credentials", key, quote(host))
+			case publicIP(host) && !reported[c.kp+"."+key]:
+				c.add("MG406", a.Pos, key, "%s passes the URL %s of a server at the bare public IP address %s: no name says who runs it", key, quote(u), quote(host))
+				reported[c.kp+"."+key] = true
 			case strings.EqualFold(u[:min(len(u), 7)], "http://") && !localHost(host) && !reported[c.kp+"."+key]:
 				c.add("MG403", a.Pos, key, "%s passes the plain-http URL %s (host %s): what the server sends and receives there crosses the network unencrypted", key, quote(u), quote(host))
 				reported[c.kp+"."+key] = true
@@ -57,6 +66,27 @@ func (c *serverCheck) network() {
 			}
 		}
 	}
+}
+
+// remoteConnects says when the config's client connects to a remote
+// server of the repository: a client with a headless run asks in an
+// interactive session and connects unasked headless; the others (agentty,
+// and the clients that trust a folder rather than a server) connect
+// without a per-server question.
+func (c *serverCheck) remoteConnects() string {
+	d := c.cfg.Dialect
+	if d == nil {
+		return "agentty connects to it at start without asking"
+	}
+	for _, cl := range client.All() {
+		if cl.Title() != d.Client {
+			continue
+		}
+		if h := cl.Headless(); h != "" {
+			return fmt.Sprintf("%s asks before connecting to it in an interactive session, and connects without asking in a headless run (%s)", d.Client, h)
+		}
+	}
+	return d.Client + " connects to it without asking about this server once the folder is trusted"
 }
 
 // urlsIn finds the http(s) URLs in s (an argument may be --server=URL or

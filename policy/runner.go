@@ -3,6 +3,8 @@ package policy
 import (
 	"slices"
 	"strings"
+
+	"github.com/mcp-guard/mcp-guard/trust"
 )
 
 // runner checks package runners (npx, npm exec, pnpm dlx, yarn dlx, bunx,
@@ -166,7 +168,7 @@ func (a *analyzer) npmSpec(runner string, w word) {
 	lower := strings.ToLower(t)
 	for _, p := range []string{"github:", "gitlab:", "bitbucket:", "gist:", "git+", "git:", "git@", "http://", "https://"} {
 		if strings.HasPrefix(lower, p) {
-			a.add("MG205", w.at, "%s installs and runs %s from a URL or git repository, not from a registry version", runner, quote(t))
+			a.remoteSource(runner, w)
 			return
 		}
 	}
@@ -184,9 +186,56 @@ func (a *analyzer) npmSpec(runner string, w word) {
 	if alias, ok := strings.CutPrefix(t, "npm:"); ok {
 		t = alias
 	}
-	if name, ver, pinned := npmPinned(t); !pinned {
+	name, ver, pinned := npmPinned(t)
+	a.lookalike(runner, "npm", name, w.at)
+	if !pinned {
 		a.add("MG204", w.at, "%s runs %s%s", runner, name, versionNote(ver))
 	}
+}
+
+// remoteSource is MG205 for a package installed from a URL or a git
+// repository: high for a branch or tag, which moves; medium for a git
+// source pinned to a full commit id, which names fixed content but no
+// registry release.
+func (a *analyzer) remoteSource(runner string, w word) {
+	if c := pinnedCommit(w.text); c != "" {
+		a.add("MG205", w.at, "%s installs and runs %s from a git repository, pinned to the commit %s: fixed content, but not a registry release", runner, quote(w.text), quote(c[:12]))
+		a.hits[len(a.hits)-1].sev = trust.SeverityMedium
+		return
+	}
+	a.add("MG205", w.at, "%s installs and runs %s from a URL or git repository, not from a registry version", runner, quote(w.text))
+}
+
+// pinnedCommit is the full commit id a git source names after @ or #
+// (git+https://host/repo@SHA, github:user/repo#SHA), "" if it names none.
+func pinnedCommit(spec string) string {
+	if !strings.Contains(strings.ToLower(spec), "git") {
+		return ""
+	}
+	rest, frag, _ := strings.Cut(spec, "#")
+	ref := ""
+	switch {
+	case strings.HasPrefix(frag, "commit="):
+		ref = frag[len("commit="):]
+	case frag != "" && !strings.Contains(frag, "="):
+		ref = frag // npm's github:user/repo#SHA
+	default: // pip's @REF, before #egg=… or #subdirectory=…
+		if i := strings.Index(rest, "://"); i >= 0 {
+			rest = rest[i+3:]
+		}
+		if i := strings.LastIndexByte(rest, '@'); i >= 0 {
+			ref = rest[i+1:]
+		}
+	}
+	if len(ref) != 40 && len(ref) != 64 {
+		return ""
+	}
+	for k := 0; k < len(ref); k++ {
+		if !hexDigit(ref[k]) {
+			return ""
+		}
+	}
+	return ref
 }
 
 // npmPinned splits "name@version" ("@scope/name@version") and reports
@@ -326,7 +375,7 @@ func (a *analyzer) pySpec(runner string, w word) {
 	t := strings.TrimSpace(w.text)
 	lower := strings.ToLower(t)
 	if strings.Contains(lower, "git+") || strings.Contains(lower, "://") {
-		a.add("MG205", w.at, "%s installs and runs %s from a URL or git repository, not from a registry version", runner, quote(t))
+		a.remoteSource(runner, w)
 		return
 	}
 	if t == "." || t == ".." || strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../") || strings.HasPrefix(t, `.\`) || strings.HasPrefix(lower, "file:") {
@@ -335,6 +384,7 @@ func (a *analyzer) pySpec(runner string, w word) {
 	if absolutePath(t) {
 		return
 	}
+	a.lookalike(runner, "pypi", pyName(t), w.at)
 	if name, ver, ok := strings.Cut(t, "@"); ok && !strings.Contains(name, " ") {
 		if exactPEP440(ver) {
 			return
@@ -356,6 +406,15 @@ func (a *analyzer) pySpec(runner string, w word) {
 		return
 	}
 	a.add("MG204", w.at, "%s runs %s without a version: every launch can fetch whatever the index serves as latest", runner, t)
+}
+
+// pyName is the distribution name of a requirement ("pkg[extra]==1.0",
+// "pkg@1.0", "pkg>=1").
+func pyName(req string) string {
+	if i := strings.IndexAny(req, "@=<>~![; "); i >= 0 {
+		req = req[:i]
+	}
+	return strings.TrimSpace(req)
 }
 
 // exactPEP440 reports a version with no wildcard or range (1.2.3, 2024.1,

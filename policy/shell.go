@@ -2,6 +2,7 @@ package policy
 
 import (
 	"encoding/base64"
+	"strconv"
 	"strings"
 	"unicode/utf16"
 
@@ -185,16 +186,49 @@ func (s *scriptScan) snippet(n syntax.Node) string {
 	return s.src[start:end]
 }
 
-// pipeline reports a download piped into an interpreter (MG201).
+// pipeline reports a download piped into an interpreter (MG201), and
+// records the files a download is written to further down the pipe
+// (`curl … | tee f`, `curl … | gunzip > f`), for a later command that
+// runs one.
 func (s *scriptScan) pipeline(whole *syntax.Stmt, stages []*syntax.Stmt) {
 	downloaded := ""
 	for _, st := range stages {
-		if prog := s.program(st); downloaded != "" && isInterpreter(prog) {
+		prog := s.program(st)
+		if downloaded != "" && isInterpreter(prog) {
 			s.a.add("MG201", s.at, "%s pipes a download (%s) into %s", quote(s.snippet(whole)), downloaded, prog)
 			return
 		}
+		if downloaded != "" {
+			s.redirectTargets(st)
+			if c, ok := st.Cmd.(*syntax.CallExpr); ok && prog == "tee" {
+				for _, w := range skipOptions(stripWrappers(callWords(c.Args, 0))[1:]) {
+					if w.lit && w.text != "" {
+						s.files[cleanRel(w.text)] = true
+					}
+				}
+			}
+		}
 		if downloaded == "" {
 			downloaded = s.downloaderIn(st)
+		}
+	}
+	if downloaded != "" {
+		s.redirectTargets(whole)
+	}
+}
+
+// redirectTargets records the files a statement's output is redirected
+// to (> f, >> f, >| f, &> f) as downloaded.
+func (s *scriptScan) redirectTargets(st *syntax.Stmt) {
+	for _, r := range st.Redirs {
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll:
+			if r.Word == nil || (r.N != nil && r.N.Value != "1") {
+				continue
+			}
+			if t, lit := wordText(r.Word); lit && t != "" && t != "/dev/null" {
+				s.files[cleanRel(t)] = true
+			}
 		}
 	}
 }
@@ -321,6 +355,7 @@ func (s *scriptScan) call(st *syntax.Stmt, c *syntax.CallExpr) {
 		for _, f := range downloadTargets(prog, un[1:]) {
 			s.files[cleanRel(f)] = true
 		}
+		s.redirectTargets(st)
 	}
 	if !ranDownload {
 		s.a.argv(ws, s.depth)
@@ -355,12 +390,13 @@ func (s *scriptScan) assign(as *syntax.Assign) {
 	if as == nil || as.Name == nil {
 		return
 	}
-	if why := execEnvVar(as.Name.Value); why != "" {
-		v := ""
-		if as.Value != nil {
-			v, _ = wordText(as.Value)
-		}
+	v := ""
+	if as.Value != nil {
+		v, _ = wordText(as.Value)
+	}
+	if sev, why, drop := envGrade(as.Name.Value, v); !drop {
 		s.a.add("MG101", s.at, "the script sets %s=%s: %s", as.Name.Value, quote(v), why)
+		s.a.hits[len(s.a.hits)-1].sev = sev
 	}
 }
 
@@ -457,8 +493,14 @@ func partText(b *strings.Builder, p syntax.WordPart, quoted bool) bool {
 		b.WriteString(unescape(p.Value, quoted))
 		return true
 	case *syntax.SglQuoted:
+		if p.Dollar && strings.Contains(p.Value, `\`) {
+			// $'…': bash decodes the escapes before the word is used.
+			v, ok := ansiC(p.Value)
+			b.WriteString(v)
+			return ok
+		}
 		b.WriteString(p.Value)
-		return !p.Dollar || !strings.Contains(p.Value, `\`)
+		return true
 	case *syntax.DblQuoted:
 		lit := true
 		for _, q := range p.Parts {
@@ -467,6 +509,57 @@ func partText(b *strings.Builder, p syntax.WordPart, quoted bool) bool {
 		return lit
 	}
 	return false
+}
+
+// ansiCEscapes are the one-letter escapes of $'…'.
+var ansiCEscapes = map[byte]byte{'a': 7, 'b': 8, 'e': 27, 'E': 27, 'f': 12, 'n': '\n', 'r': '\r', 't': '\t', 'v': 11,
+	'\\': '\\', '\'': '\'', '"': '"', '?': '?'}
+
+// ansiC decodes the escapes of a $'…' word as bash does; ok is false for
+// one it does not know (the word is then not taken as literal).
+func ansiC(s string) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 == len(s) {
+			b.WriteByte(s[i])
+			continue
+		}
+		i++
+		c := s[i]
+		if e, ok := ansiCEscapes[c]; ok {
+			b.WriteByte(e)
+			continue
+		}
+		switch c {
+		case 'x', 'u', 'U':
+			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
+			j := i + 1
+			for j < len(s) && j-i-1 < max && hexDigit(s[j]) {
+				j++
+			}
+			if j == i+1 {
+				return b.String(), false
+			}
+			n, _ := strconv.ParseUint(s[i+1:j], 16, 32)
+			if c == 'x' {
+				b.WriteByte(byte(n))
+			} else {
+				b.WriteRune(rune(n))
+			}
+			i = j - 1
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i
+			for j < len(s) && j-i < 3 && s[j] >= '0' && s[j] <= '7' {
+				j++
+			}
+			n, _ := strconv.ParseUint(s[i:j], 8, 16)
+			b.WriteByte(byte(n))
+			i = j - 1
+		default:
+			return b.String(), false
+		}
+	}
+	return b.String(), true
 }
 
 // unescape removes the backslashes a shell removes: any escaped character

@@ -45,9 +45,10 @@ type contentRule struct {
 	mg707 bool
 	// ownParse: the rule reports why the client fails on the file itself
 	// (Codex's MG716, Gemini CLI's settings), so a plain-directory scan
-	// adds neither the client reader's parse findings nor, when noServers
-	// is set too, the server rules.
-	ownParse, noServers bool
+	// does not add the client reader's parse findings; with
+	// ownParseEverywhere (Codex) a scan of a git side leaves them out too.
+	// Its servers get the server rules in every scan mode.
+	ownParse, ownParseEverywhere bool
 }
 
 // contentRules are declared by the rules files (policy/claude.go, …) in
@@ -71,7 +72,9 @@ func ClientContent(k surface.Kind) bool {
 // OwnParse reports the kinds whose rules file reports why the client
 // fails on the file itself (Codex's MG716): the client reader's parse
 // findings are not reported again.
-func OwnParse(k surface.Kind) bool { return contentRules[k].ownParse && contentRules[k].noServers }
+func OwnParse(k surface.Kind) bool {
+	return contentRules[k].ownParse && contentRules[k].ownParseEverywhere
+}
 
 func init() {
 	declareContent(client.KindHooks, contentRule{check: func(f File, _ Options) []trust.Finding { return checkHooks(f) }})
@@ -119,9 +122,11 @@ func CheckFile(f File, opts Options) []trust.Finding {
 		// same server rules, read by their client's own reader (in a
 		// repository, scan takes them from project, which does the same).
 		r := contentRules[f.Kind]
-		if f.Kind.Role() == surface.Config && !r.noServers && f.Err == nil && f.Data != nil {
+		if f.Kind.Role() == surface.Config && f.Err == nil && f.Data != nil {
 			cfg := kindClient(f.Kind).Parse(f.Path, f.Data)
-			if !r.ownParse {
+			// CheckContent reports a file the client may read though
+			// mcp-guard cannot (MG310), in every scan mode.
+			if !r.ownParse && !(ClientContent(f.Kind) && cfg.Unreadable()) {
 				out = append(out, cfg.Findings...)
 			}
 			out = append(out, CheckServers(cfg, opts)...)
@@ -236,10 +241,18 @@ func CheckContent(f File, opts Options) []trust.Finding {
 	if f.Err != nil || f.Data == nil {
 		return nil
 	}
-	if r.check == nil {
-		return nil
+	var out []trust.Finding
+	if c := kindClient(f.Kind); c != nil && IsServerConfig(f.Kind) && otherClient(f.Kind) {
+		// A server config the client may read though mcp-guard cannot
+		// (a syntax error a tolerant reader recovers from): MG310.
+		if cfg := c.Parse(f.Path, f.Data); cfg.Unreadable() {
+			out = append(out, cfg.Findings...)
+		}
 	}
-	return r.check(f, opts)
+	if r.check == nil {
+		return out
+	}
+	return append(out, r.check(f, opts)...)
 }
 
 // checkHooks analyses every `run` command of a hooks.json like a shell
@@ -262,7 +275,7 @@ func checkHooks(f File) []trust.Finding {
 			}
 			key := fmt.Sprintf("%s[%d].run", phase, i)
 			for _, h := range analyzeScript(r.val.str, 0) {
-				out = append(out, trust.NewFinding(h.rule, f.Path, r.keyPos, "", key, key+": "+h.detail+h.tail))
+				out = append(out, h.finding(f.Path, r.keyPos, "", key, key+": "+h.detail+h.tail))
 			}
 			out = append(out, runSecrets(f.Path, key, r.keyPos, r.val.str)...)
 		}

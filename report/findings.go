@@ -24,6 +24,9 @@ func (t textReporter) WriteScan(w io.Writer, r *scan.Result) error {
 		if f.Commit != "" {
 			p.printf("    %s\n", st.Dim(commitLine(r, f.Commit)))
 		}
+		if fix := trust.RuleByID(f.Rule).Fix(); fix != "" {
+			p.printf("    %s\n", st.Dim("fix: "+fix))
+		}
 	}
 	if r.Target == scan.TargetDiff && len(r.Changes) > 0 {
 		if len(r.Findings) > 0 {
@@ -139,9 +142,11 @@ type ScanFinding struct {
 	Message     string `json:"message"`
 	Key         string `json:"key"`
 	Fingerprint string `json:"fingerprint"`
-	Commit      string `json:"commit,omitempty"`
-	Author      string `json:"author,omitempty"`
-	Date        string `json:"date,omitempty"`
+	// Fix is the rule's one-line fix (trust.Rule.Fix).
+	Fix    string `json:"fix"`
+	Commit string `json:"commit,omitempty"`
+	Author string `json:"author,omitempty"`
+	Date   string `json:"date,omitempty"`
 }
 
 // ScanSuppressed is a finding the ignore file or the baseline suppressed.
@@ -226,7 +231,8 @@ func NewScanDoc(r *scan.Result, version string) ScanDoc {
 
 func scanFinding(r *scan.Result, f trust.Finding) ScanFinding {
 	sf := ScanFinding{Rule: f.Rule, Slug: f.Slug, Severity: string(f.Severity), Path: f.Path, Line: f.Line, Column: f.Column,
-		Server: f.Server, Message: f.Message, Key: f.Key, Fingerprint: FindingHash(f), Commit: f.Commit}
+		Server: f.Server, Message: f.Message, Key: f.Key, Fingerprint: FindingHash(f), Commit: f.Commit,
+		Fix: trust.RuleByID(f.Rule).Fix()}
 	if c, ok := r.Commits[f.Commit]; ok && f.Commit != "" {
 		sf.Author = c.Author
 		if c.Email != "" {

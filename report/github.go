@@ -21,6 +21,9 @@ func (g githubReporter) WriteScan(w io.Writer, r *scan.Result) error {
 		if f.Commit != "" {
 			msg += " (" + Sanitize(commitLine(r, f.Commit)) + ")"
 		}
+		if fix := trust.RuleByID(f.Rule).Fix(); fix != "" {
+			msg += "\nFix: " + fix
+		}
 		p.printf("::%s file=%s,line=%d,col=%d,title=%s::%s\n", githubLevel(f.Severity),
 			githubProperty(Sanitize(f.Path)), max(f.Line, 1), max(f.Column, 1), githubProperty(title), githubData(msg))
 	}

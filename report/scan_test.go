@@ -242,7 +242,7 @@ func TestGitHubEscaping(t *testing.T) {
 	}}}
 	out := string(render(t, "github", res))
 	first := strings.SplitN(out, "\n", 2)[0]
-	if first != `::error file=a%2Cb%3Ac/.agentty/mcp.json,line=2,col=3,title=MG201 fetch-and-exec::line one\nline two %250A` {
+	if first != `::error file=a%2Cb%3Ac/.agentty/mcp.json,line=2,col=3,title=MG201 fetch-and-exec::line one\nline two %250A%0AFix: `+trust.RuleByID("MG201").Fix() {
 		t.Errorf("annotation: %s", first)
 	}
 }

@@ -12,6 +12,11 @@ func CodexUnparsable(path string, pos Pos, err error) Finding {
 		"Codex cannot read this file and aborts the whole run: no server of any config runs: "+err.Error())
 }
 
+// CodexStops reports a finding of a Codex config that makes Codex abort
+// the run (CodexUnparsable, CodexWrongType), as opposed to a table it
+// ignores.
+func CodexStops(f Finding) bool { return f.Rule == "MG301" || f.Rule == "MG307" }
+
 // CodexIgnoredTable is MG304: a server table Codex does not read.
 func CodexIgnoredTable(path string, pos Pos, key string) Finding {
 	return NewFinding("MG304", path, pos, "", key,

@@ -1,6 +1,7 @@
 package trust
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -58,6 +59,10 @@ type Dialect struct {
 	// JSStrings spawns a non-string arg as JavaScript's String(value)
 	// ("42", "true", "1,2", "[object Object]") instead of its JSON text.
 	JSStrings bool
+	// HTTPURLKey names a second url key that makes the entry a
+	// streamable-HTTP server (Gemini CLI's documented httpUrl), read when
+	// the entry has no url.
+	HTTPURLKey string
 	// Tolerant is for a client whose reader recovers from syntax errors
 	// (or whose reader is not known exactly): a file this reader cannot
 	// parse is Unreadable, what the client runs from it unknown, instead
@@ -93,6 +98,7 @@ var GeminiCLI = &Dialect{
 	BOMFails:        true,
 	ServersOptional: true,
 	URLIsRemote:     true,
+	HTTPURLKey:      "httpUrl",
 }
 
 // Codex is the JSON form of Codex's `[mcp_servers]` tables (the client
@@ -195,6 +201,10 @@ func ParseDialect(path string, data []byte, scope Scope, d *Dialect) *Config {
 		return c
 	}
 	unknown := func(err error) *Config {
+		if !mayNameServer(data) {
+			// Whatever the reader recovers, no entry has a command or a url.
+			return fail(syntaxPos(err), fmt.Errorf("%w; no entry in it names a command or a url, so nothing can run", err))
+		}
 		u := UnreadableConfig(path, scope, fmt.Errorf("%s may still load servers from a file with a syntax error: %w", d.Client, err))
 		u.SHA256, u.Dialect = c.SHA256, d
 		return u
@@ -271,6 +281,48 @@ func ParseDialect(path string, data []byte, scope Scope, d *Dialect) *Config {
 	return c
 }
 
+// mayNameServer reports whether a file a tolerant reader recovers from
+// could hold a server: it spells "command" or "url" (in any case), or has
+// an escape that could spell either.
+func mayNameServer(data []byte) bool {
+	lower := bytes.ToLower(data)
+	return bytes.Contains(lower, []byte("command")) || bytes.Contains(lower, []byte("url")) || bytes.ContainsRune(data, '\\')
+}
+
+func syntaxPos(err error) Pos {
+	var se *SyntaxError
+	if errors.As(err, &se) {
+		return se.Pos
+	}
+	return Pos{Line: 1, Column: 1}
+}
+
+// noCommandReason says why an entry with no command is skipped, naming
+// the fix: the type the client wants for a url, or what is wrong with the
+// type it has.
+func noCommandReason(s *Server, d *Dialect) string {
+	if s.URL == "" {
+		return "it has neither a command nor a url, so nothing runs or connects (add a \"command\", or a \"url\" for a remote server)"
+	}
+	want := ""
+	if len(d.RemoteTypes) > 0 {
+		want = d.RemoteTypes[0]
+	}
+	if s.Type == "" {
+		return fmt.Sprintf("it has a url but no \"type\", so %s neither connects to it nor runs anything (add \"type\": %q)", d.Client, want)
+	}
+	return fmt.Sprintf("its \"type\" %q is not one %s knows for a url (%s), so it neither connects nor runs anything (use \"type\": %q)",
+		s.Type, d.Client, strings.Join(quoteAll(d.RemoteTypes), ", "), want)
+}
+
+func quoteAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = strconv.Quote(s)
+	}
+	return out
+}
+
 // dialectServer reads one entry under c.Dialect; why says why the client
 // does not load it ("" when it does).
 func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
@@ -302,6 +354,13 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 			return nil, bad
 		}
 		*k.to = v
+	}
+	if s.URL == "" && d.HTTPURLKey != "" {
+		v, bad := str(d.HTTPURLKey)
+		if bad != "" {
+			return nil, bad
+		}
+		s.URL = v
 	}
 	if f, ok := e.get("args"); ok {
 		if f.Value.Kind != jsonArray {
@@ -353,7 +412,7 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 	case s.Command == "":
 		// A command with type "http" but no url still spawns (over-
 		// reporting is the sound side); without a command nothing can.
-		return nil, "it has no command"
+		return nil, noCommandReason(s, d)
 	default:
 		s.Transport = TransportStdio
 	}

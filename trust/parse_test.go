@@ -773,14 +773,6 @@ func describe(c *Config) string {
 	return b.String()
 }
 
-func quoteAll(ss []string) []string {
-	out := make([]string, len(ss))
-	for i, s := range ss {
-		out[i] = strconv.Quote(s)
-	}
-	return out
-}
-
 // TestParseGolden parses every testdata/parse/*.json as a project config
 // and compares the full description with the .golden file beside it.
 // Regenerate with: go test ./trust -run ParseGolden -update (then review

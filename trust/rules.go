@@ -109,6 +109,15 @@ var Rules = []Rule{
 			"https://… build and run code straight from a repository or URL, bypassing registry versions; a " +
 			"branch can change under an approved server at any time.\n\n" +
 			"Fix: install a released version from the registry and pin it exactly."},
+	{ID: "MG211", Slug: "lookalike-package", Severity: SeverityHigh,
+		Title: "a package name one or two letters away from a well-known MCP server's",
+		Help: "npx, uvx, pipx run and their kin fetch a package by name from a public registry, where anyone can " +
+			"publish any free name. A name a letter away from a well-known MCP server (server-filesytem for " +
+			"server-filesystem, mcp-server-fecth for mcp-server-fetch) runs whatever its publisher uploaded, " +
+			"while a reviewer reads the name they know; pinning a version does not help, the version is the " +
+			"impostor's. mcp-guard compares with a list of well-known MCP server packages it ships " +
+			"(policy/wellknown-mcp-packages.txt, which says where each comes from); the real name stays silent.\n\n" +
+			"Fix: spell the package as its publisher documents it, and check the registry page before running it."},
 	{ID: "MG206", Slug: "indirect-exec", Severity: SeverityHigh,
 		Title: "a program runs a shell, interpreter or download given in its arguments",
 		Help: "find -exec, xargs, awk's system(), ssh -o ProxyCommand=…, git -c core.pager=… (and other git " +
@@ -195,7 +204,7 @@ var Rules = []Rule{
 			"tag points to then. A digest (image@sha256:…) names fixed content. Low, below MG204: a version tag is " +
 			"rarely moved, while :latest or no tag moves with every release.\n\n" +
 			"Fix: pin the digest, keeping the tag for readers: image:0.4.0@sha256:…"},
-	{ID: "MG301", Slug: "invalid-config", Severity: SeverityHigh,
+	{ID: "MG301", Slug: "invalid-config", Severity: SeverityLow,
 		Title: "the file does not parse under agentty's rules",
 		Help: "agentty parses the configuration strictly (no comments, no trailing commas, valid UTF-8). When " +
 			"it cannot, none of the file's servers run, and the user's own servers do not connect either in " +
@@ -227,11 +236,15 @@ var Rules = []Rule{
 			"configuration is live for someone who starts agentty in that directory, and the root configuration " +
 			"does not apply there. Nested files are easily missed in review.\n\n" +
 			"Fix: keep one configuration at the root, or review nested ones as carefully."},
-	{ID: "MG307", Slug: "wrong-type", Severity: SeverityHigh,
-		Title: "a value has a type agentty fails on",
+	{ID: "MG307", Slug: "wrong-type", Severity: SeverityLow,
+		Title: "a server entry its agent cannot use, so nothing of it runs",
 		Help: "A server entry that is not an object, or a command, url or type that is not a string (null " +
-			"included), makes agentty fail on the whole file: nothing from it runs.\n\n" +
-			"Fix: give the value the type agentty expects."},
+			"included), makes agentty fail on the whole file; Claude Code, Cursor, VS Code and Gemini CLI skip " +
+			"the entry (a url without the \"type\" Claude Code requires, a type they do not know, neither a " +
+			"command nor a url) and load its siblings. Either way nothing from the entry runs or connects: a " +
+			"broken configuration, not a risk, so low. Keys an agent documents (Gemini CLI's httpUrl) are read " +
+			"as that agent reads them.\n\n" +
+			"Fix: give the value the type the agent expects; for a remote server add \"type\": \"http\"."},
 	{ID: "MG308", Slug: "deceptive-text", Severity: SeverityHigh,
 		Title: "control, escape, bidi or zero-width characters in a name, command, arg, env value or persona",
 		Help: "Terminal escapes, bidi overrides and invisible characters make text display differently from what " +
@@ -256,7 +269,10 @@ var Rules = []Rule{
 		Help: "A token, key or password written into the configuration (env, headers, args, url) is readable by " +
 			"everyone who can read the repository and stays in its history after removal. mcp-guard recognises " +
 			"known token formats and key-like names with random-looking values; references such as ${VAR}, " +
-			"${input:…} and placeholders are fine. Messages show only a redacted prefix.\n\n" +
+			"${input:…} and placeholders are fine. Messages show only a redacted prefix. A provider's token " +
+			"format (known prefix and length) is high wherever it goes; any other credential is high too, unless " +
+			"every endpoint its server names is on this machine or a private network, or the value names itself " +
+			"a development or demo default: then it is medium, and the message says why.\n\n" +
 			"Fix: revoke and rotate the credential, then remove it. agentty passes its own environment to the " +
 			"server, so a variable set where agentty starts reaches the server without being written in the file."},
 	{ID: "MG402", Slug: "plaintext-http", Severity: SeverityMedium,
@@ -271,11 +287,15 @@ var Rules = []Rule{
 			"read and changed on the way. Medium, like MG402.\n\n" +
 			"Fix: use https://, or keep plain http to localhost (or host.docker.internal from a container)."},
 	{ID: "MG404", Slug: "project-remote-server", Severity: SeverityMedium,
-		Title: "a project configuration connects agentty to a remote server",
-		Help: "agentty never gates http and sse entries: it connects to a remote server in a project configuration " +
-			"at start, without asking, and offers its tools to the agent. Whoever runs that server chooses the " +
+		Title: "a project configuration names a remote server",
+		Help: "What each agent does with a remote server in a project configuration: agentty never gates http and " +
+			"sse entries and connects at start without asking; Claude Code and Cursor ask in an interactive session " +
+			"and connect without asking in a headless run (claude -p, cursor-agent --approve-mcps); Gemini CLI, " +
+			"Codex and VS Code ask about the folder or workspace, not about the server. Once connected, its tools " +
+			"are offered to the agent. Whoever runs that server chooses the " +
 			"tools, their descriptions (prompts the model reads) and their results, and receives whatever the " +
-			"agent sends to them. Medium: nothing runs on your machine, but a repository picks who the agent talks to.\n\n" +
+			"agent sends to them. Medium: nothing runs on your machine, but a repository picks who the agent talks to " +
+			"(at a bare public IP address it is MG406, high).\n\n" +
 			"Fix: add remote servers you trust to your own configuration instead, or review who operates this one."},
 	{ID: "MG405", Slug: "cloud-metadata-endpoint", Severity: SeverityHigh,
 		Title: "a cloud metadata endpoint in a url, arg or env value",
@@ -283,13 +303,21 @@ var Rules = []Rule{
 			"equivalents) answer anyone on the machine with its cloud credentials. A server pointed at one, on a " +
 			"CI runner or cloud workstation, hands those credentials to the server and to the agent.\n\n" +
 			"Fix: remove the endpoint; no MCP server needs the instance's credentials through its configuration."},
-	{ID: "MG501", Slug: "project-hooks", Severity: SeverityMedium,
+	{ID: "MG406", Slug: "public-ip-server", Severity: SeverityHigh,
+		Title: "a server is reached at a bare public IP address",
+		Help: "A remote server (or a URL handed to a server) at a literal public IP address names no one: no " +
+			"domain, no certificate a reader can check against a vendor, often a rented machine that changes hands. " +
+			"Legitimate hosted MCP servers have names; a bare address is what a throwaway command-and-control " +
+			"host looks like, and whoever runs it chooses the tools, their descriptions and their results, and " +
+			"receives what the agent sends. High, above MG404.\n\n" +
+			"Fix: use the vendor's named https endpoint, or a host on your own network."},
+	{ID: "MG501", Slug: "project-hooks", Severity: SeverityLow,
 		Title: "a project .agentty/hooks.json runs shell commands on tool calls",
 		Help: "agentty runs the run commands of a project hooks.json on tool calls once its whole-file hash is " +
 			"approved. The hash does not cover the scripts those commands call, so repository scripts can change " +
 			"after approval. mcp-guard analyses every run command like a shell script.\n\n" +
 			"Fix: keep hooks in your own ~/.agentty/hooks.json, or review the hooks and every script they call."},
-	{ID: "MG502", Slug: "project-acp-agents", Severity: SeverityMedium,
+	{ID: "MG502", Slug: "project-acp-agents", Severity: SeverityLow,
 		Title: "a project .agentty/acp-agents.json has no content approval at all",
 		Help: "agentty uses a project acp-agents.json when the user has none and AGENTTY_ACP_ALLOW_PROJECT is true; " +
 			"there is no per-agent or content approval, so any edit of the file runs new commands. mcp-guard " +
@@ -314,7 +342,7 @@ var Rules = []Rule{
 			"hands the server (or its container) your whole environment: every token and key agentty was started " +
 			"with, not just the one the server needs.\n\n" +
 			"Fix: forward the variables the server needs by name (-e GITHUB_TOKEN, \"env\": {\"X\": \"${X}\"})."},
-	{ID: "MG701", Slug: "claude-self-approval", Severity: SeverityCritical,
+	{ID: "MG701", Slug: "claude-self-approval", Severity: SeverityHigh,
 		Title: "the repository approves its own .mcp.json servers for Claude Code",
 		Help: "Claude Code runs a project server from .mcp.json without asking once the folder is trusted and the " +
 			"server is approved by name: enabledMcpjsonServers lists names, enableAllProjectMcpServers: true approves " +
@@ -325,7 +353,7 @@ var Rules = []Rule{
 			"Fix: remove enabledMcpjsonServers and enableAllProjectMcpServers from the repository's settings (and " +
 			"settings.local.json from the repository, adding it to .gitignore); approve servers in Claude Code's own " +
 			"dialog, where the approval is yours."},
-	{ID: "MG702", Slug: "claude-project-hooks", Severity: SeverityCritical,
+	{ID: "MG702", Slug: "claude-project-hooks", Severity: SeverityLow,
 		Title: "the repository's Claude Code settings define hooks: shell commands run on events",
 		Help: "hooks in .claude/settings.json or .claude/settings.local.json are shell commands Claude Code runs on " +
 			"its own events (session start, before and after tool calls, ...) with the user's privileges, with no " +
@@ -333,7 +361,7 @@ var Rules = []Rule{
 			"door. mcp-guard lists the commands and analyses each like a shell script.\n\n" +
 			"Fix: keep hooks in your own ~/.claude/settings.json; review the repository's hooks and every script they " +
 			"call before trusting the folder."},
-	{ID: "MG703", Slug: "claude-command-setting", Severity: SeverityHigh,
+	{ID: "MG703", Slug: "claude-command-setting", Severity: SeverityLow,
 		Title: "the repository's Claude Code settings name a command Claude Code runs",
 		Help: "apiKeyHelper, awsAuthRefresh, awsCredentialExport and otelHeadersHelper are run with /bin/sh, and " +
 			"statusLine and fileSuggestion of type command are run as shell commands, by Claude Code itself; in a " +
@@ -355,7 +383,7 @@ var Rules = []Rule{
 			"--mcp-config naming the servers you vetted) or a deny list stops it.\n\n" +
 			"Fix: pass --strict-mcp-config, with --mcp-config naming the servers you vetted (claude_args: " +
 			"\"--strict-mcp-config\" for claude-code-action)."},
-	{ID: "MG706", Slug: "ci-claude-enable-all", Severity: SeverityCritical,
+	{ID: "MG706", Slug: "ci-claude-enable-all", Severity: SeverityHigh,
 		Title: "CI approves every project MCP server for Claude Code",
 		Help: "A workflow that sets enableAllProjectMcpServers (written into a settings file in a run step, or given " +
 			"in claude-code-action's settings) approves every server of every .mcp.json in the checkout, including " +
@@ -367,7 +395,7 @@ var Rules = []Rule{
 			"the file mentions the keys or commands behind MG701-MG706, it cannot tell whether the client would run " +
 			"something, so it says so rather than report the file clean.\n\n" +
 			"Fix: make the file valid (JSON without comments or trailing commas; one YAML document), or remove it."},
-	{ID: "MG708", Slug: "gemini-server-trust", Severity: SeverityCritical,
+	{ID: "MG708", Slug: "gemini-server-trust", Severity: SeverityHigh,
 		Title: "a Gemini CLI server in the repository is marked trust: true",
 		Help: "Gemini CLI has no per-server approval: in a trusted folder every server of <launch dir>/.gemini/settings.json " +
 			"runs, whatever a pull changed. `trust: true` on a server also skips the confirmation of every one of its " +
@@ -398,14 +426,14 @@ var Rules = []Rule{
 			"commands start as soon as someone chats in a trusted workspace (modelled from VS Code's documentation, " +
 			"not observed).\n\n" +
 			"Fix: remove chat.mcp.autostart from .vscode/settings.json; set it in your user settings."},
-	{ID: "MG712", Slug: "vscode-mcp-discovery", Severity: SeverityHigh,
+	{ID: "MG712", Slug: "vscode-mcp-discovery", Severity: SeverityMedium,
 		Title: "the repository's VS Code settings turn on discovery of other clients' MCP servers",
 		Help: "chat.mcp.discovery.enabled makes VS Code read the MCP servers configured for other applications (Claude " +
 			"Desktop, Cursor, ...) and offer them in chat; from a workspace it widens what VS Code runs beyond the " +
 			"servers the user configured for it (modelled from VS Code's documentation).\n\n" +
 			"Fix: remove chat.mcp.discovery.enabled from .vscode/settings.json; turn discovery on in your user " +
 			"settings if you want it."},
-	{ID: "MG713", Slug: "vscode-task-folder-open", Severity: SeverityCritical,
+	{ID: "MG713", Slug: "vscode-task-folder-open", Severity: SeverityLow,
 		Title: "a VS Code task in the repository runs when the folder opens",
 		Help: "A task in .vscode/tasks.json with runOptions.runOn: folderOpen runs its command as soon as the folder is " +
 			"opened in a trusted workspace, with the user's privileges and no MCP involved: the repository runs code " +
@@ -413,7 +441,7 @@ var Rules = []Rule{
 			"documentation).\n\n" +
 			"Fix: remove runOptions.runOn from the task (run it by hand), or keep task.allowAutomaticTasks off in your " +
 			"user settings and review the task before allowing it."},
-	{ID: "MG714", Slug: "ci-gemini-trust-workspace", Severity: SeverityCritical,
+	{ID: "MG714", Slug: "ci-gemini-trust-workspace", Severity: SeverityHigh,
 		Title: "CI sets GEMINI_CLI_TRUST_WORKSPACE=true",
 		Help: "GEMINI_CLI_TRUST_WORKSPACE=true makes Gemini CLI treat the folder as trusted without asking (observed on " +
 			"0.61.0, in -p too). Gemini CLI has no per-server approval, so on the runner every server of the checkout's " +
@@ -429,7 +457,7 @@ var Rules = []Rule{
 			"clients approves a server by what it runs, so the branch under test chooses what runs on the runner.\n\n" +
 			"Fix: run the agent outside the checkout or with a configuration you vetted, and do not trust the " +
 			"checkout's folder on the runner."},
-	{ID: "MG716", Slug: "codex-config-invalid", Severity: SeverityMedium,
+	{ID: "MG716", Slug: "codex-config-invalid", Severity: SeverityLow,
 		Title: "Codex cannot load the repository's .codex/config.toml",
 		Help: "Codex aborts the whole run on a TOML error in a project layer (a duplicate key or table) and fails on a " +
 			"server it cannot deserialize (a non-string argument, an entry with neither command nor url), starting no " +
@@ -452,6 +480,17 @@ var Rules = []Rule{
 			"Fix: make the file valid and a regular file inside the repository, and the directory a real directory."},
 }
 
+// Fix is the rule's one-line fix: its help's last paragraph, without
+// "Fix: ". "" for a rule without one.
+func (r Rule) Fix() string {
+	paras := strings.Split(r.Help, "\n\n")
+	fix, ok := strings.CutPrefix(paras[len(paras)-1], "Fix:")
+	if !ok {
+		return ""
+	}
+	return strings.TrimSpace(fix)
+}
+
 // RuleByID returns the catalog entry for id, or a zero Rule.
 func RuleByID(id string) Rule {
 	for _, r := range Rules {
@@ -471,3 +510,41 @@ func LookupRule(name string) (Rule, bool) {
 	}
 	return Rule{}, false
 }
+
+// SeverityModel says what a severity means: what an attacker gains, not
+// what a file looks like. Every rule is graded against it (docs/rules.md).
+const SeverityModel = "A severity says what an attacker who wrote the file gains, not what the file looks like. " +
+	"`scan` fails CI at high and above by default (`--fail-on high`).\n\n" +
+	"- **critical**: a command that fetches and runs remote code (curl | sh, a download run from a file, " +
+	"iwr | iex), a reverse shell, or a container given the host (--privileged, the engine socket, the host's root).\n" +
+	"- **high**: running code the approval does not show (NODE_OPTIONS --require, LD_PRELOAD, PATH, decoded or " +
+	"escaped payloads, a lookalike package name), a repository that approves its own servers or starts them " +
+	"by itself, a committed live secret, an unpinned remote source (a git head, a URL), a server at a bare " +
+	"public IP address, or a file mcp-guard cannot read although the agent may run it (the gate stays closed).\n" +
+	"- **medium**: risky but common patterns: an unpinned registry package, a shell wrapper, inline code, " +
+	"repository code behind a server (mcp-guard's review binds it), a remote server with a name, plain http, " +
+	"a credential that goes only to this machine or a private network or calls itself a dev or demo default.\n" +
+	"- **low** and **info**: the presence of an entry (a hook, a credential helper, a folder-open task, an ACP " +
+	"agent) and validity lint where the agent loads nothing (a file or entry it cannot read).\n\n" +
+	"A rule that fires on the presence of an entry is low; the command rules, applied to that entry's command " +
+	"through the launch model, decide its real severity: a hook running the project's formatter stays low, a " +
+	"`curl | sh` hook is critical. An environment rule looks at the value: NODE_OPTIONS that loads code " +
+	"(--require, --import, --loader, -r) is high, a heap size is no finding; a PATH of absolute directories " +
+	"only is medium, one with a relative or empty element high. A literal credential is high " +
+	"when it has a provider's token format or goes to a public endpoint, medium when its server talks only " +
+	"to this machine or a private network, or the value names itself a development or demo default."
+
+// Evaluation states what the labelled evaluation set (testdata/eval)
+// measures; scan's TestEvalRealWorld and TestEvalPairs fail when it does
+// not state their figures.
+const Evaluation = "The labelled evaluation set in testdata/eval measures what `scan --fail-on high` fails, " +
+	"each case committed to a git checkout, as CI has it, in a directory of its own at the path its agent " +
+	"reads below it:\n\n" +
+	"- real corpus: 155 files, 7 fail, 7 true and 0 false positives at high and above " +
+	"(precision 100%; testdata/eval/corpus-judgments.tsv judges each finding: the configurations of " +
+	"testdata/corpus/realworld, each at the path its agent reads);\n" +
+	"- pairs: 30 malicious configurations across 6 agents, 30 fail; 30 benign twins, 30 pass " +
+	"(testdata/eval/pairs: agentty, Claude Code, Cursor, VS Code, Gemini CLI and Codex).\n\n" +
+	"Re-run: `go test ./scan -run TestEval -v`. The test fails when precision at high and above on the real " +
+	"corpus drops below 90%, when a finding there is not judged, when a malicious configuration passes, " +
+	"when a twin fails, or when these figures are no longer what it measures."

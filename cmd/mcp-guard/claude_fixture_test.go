@@ -31,7 +31,7 @@ func TestClaudeFixture(t *testing.T) {
 		"Claude Code (1 config file: ",
 		"db               node scripts/db-server.js  testdata/repos/claude/.mcp.json",
 		"the folder is not trusted",
-		"critical MG701 testdata/repos/claude/.claude/settings.json:2:",
+		"high MG701 testdata/repos/claude/.claude/settings.json:2:",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("status lacks %q:\n%s", want, out)

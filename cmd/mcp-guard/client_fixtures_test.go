@@ -30,7 +30,7 @@ func TestClientFixtures(t *testing.T) {
 				"shell            npx -y @modelcontextprotocol/server-everything@2025.9.25  testdata/repos/gemini-cli/.gemini/settings.json",
 				"the folder is not trusted (no entry of ~/.gemini/trustedFolders.json covers ",
 				"Gemini CLI runs no workspace server",
-				"critical MG708 ", // the path's form is status's business
+				"high MG708 ", // the path's form is status's business
 				"settings.json:11: mcpServers.shell.trust: true",
 			},
 			statusExit: exitAttention,
@@ -44,12 +44,12 @@ func TestClientFixtures(t *testing.T) {
 				"closed: ",
 				`server "metrics": wrong type: args[2] is an integer, not a string`,
 				"mcp-guard cannot tell what it would run from it",
-				"medium MG716 ",
+				"low MG716 ",
 				`config.toml:8: mcp_servers.metrics: Codex fails on server "metrics"`,
 			},
 			statusExit: exitAttention,
 			rules:      []string{"MG716"},
-			scanExit:   exitOK, // MG716 is medium
+			scanExit:   exitOK, // MG716 is low
 		},
 		{
 			dir: "cursor",

@@ -137,7 +137,8 @@ func clientFindings(clients []*gate.ClientView) []trust.Finding {
 }
 
 // clientsNeed reports whether another client needs the user: a server
-// that blocks its launch, a closed gate, or a critical finding.
+// that blocks its launch, a closed gate, or a finding at high or above
+// (what scan fails CI on by default).
 func clientsNeed(clients []*gate.ClientView, findings []trust.Finding) bool {
 	for _, cv := range clients {
 		if len(cv.Blocking(true)) > 0 || len(cv.Closed) > 0 {
@@ -145,7 +146,7 @@ func clientsNeed(clients []*gate.ClientView, findings []trust.Finding) bool {
 		}
 	}
 	for _, f := range findings {
-		if f.Severity == trust.SeverityCritical {
+		if f.Severity.Rank() >= trust.SeverityHigh.Rank() {
 			return true
 		}
 	}
