@@ -49,7 +49,7 @@ func revokeApprovals(ctx context.Context, c *cli.Command, e *env) error {
 	names := c.Args().Slice()
 	all, wholeFile := c.Bool("all"), c.Bool("whole-file")
 	if len(names) == 0 && !all && !wholeFile {
-		return usageError("revoke needs server names, or --all")
+		return failf("`mcp-guard status` lists the servers; then: mcp-guard revoke NAME (or --all)", "revoke needs server names, or --all")
 	}
 	if len(names) > 0 && (all || wholeFile) {
 		return usageError("revoke takes server names or --all, not both")
@@ -93,7 +93,7 @@ func approveServers(ctx context.Context, c *cli.Command, e *env) error {
 	names := c.Args().Slice()
 	all := c.Bool("all")
 	if len(names) == 0 && !all {
-		return usageError("approve needs server names, or --all")
+		return failf("`mcp-guard check` lists the servers that wait; then: mcp-guard approve NAME, or review them one by one: mcp-guard review", "approve needs server names, or --all")
 	}
 	if len(names) > 0 && all {
 		return usageError("approve takes server names or --all, not both")

@@ -41,7 +41,8 @@ func launchCommand(e *env) *cli.Command {
 func runLaunch(ctx context.Context, c *cli.Command, e *env) error {
 	args := c.Args().Slice()
 	if len(args) == 0 {
-		return usageError("launch needs the command to start, e.g. mcp-guard launch -- %s", client.Started()[0].Command())
+		return failf("name the agent after `--`: mcp-guard launch -- "+client.Started()[0].Command()+" (or "+report.JoinList(client.Commands()[1:], "or")+")",
+			"launch needs the command to start")
 	}
 	dir, err := launchDir(c)
 	if err != nil {

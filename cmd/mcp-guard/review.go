@@ -50,7 +50,7 @@ func runReview(ctx context.Context, c *cli.Command, e *env) error {
 	case approve && decline:
 		return usageError("review takes --approve or --decline, not both")
 	case len(names) > 0 && !approve && !decline:
-		return usageError("review: server names go with --approve or --decline")
+		return failf(fmt.Sprintf("mcp-guard review --approve %s (or --decline); plain `mcp-guard review` goes through every server that waits", strings.Join(names, " ")), "review: server names go with --approve or --decline")
 	case len(names) > 0 && all:
 		return usageError("review takes server names or --all, not both")
 	case (approve || decline) && len(names) == 0 && !all:

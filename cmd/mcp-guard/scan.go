@@ -37,19 +37,19 @@ func scanCommand(e *env) *cli.Command {
 			"The repository's " + policy.IgnoreFileName + " (rule ids, paths, servers, each with a reason) suppresses findings\n" +
 			"for scan only: the git hook, review and launch never read it.\n\n" +
 			"Exit status: 0 when no finding meets --fail-on, 1 when one does, 2 when mcp-guard could not scan.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "staged", Usage: "scan the index: what the next commit will hold"},
 			&cli.StringFlag{Name: "rev", Usage: "scan the commit `REV`"},
 			&cli.BoolFlag{Name: "history", Usage: "scan every commit that changed a surface, oldest first; each finding is reported once, at the commit that introduced it"},
 			&cli.StringFlag{Name: "since", Usage: "with --history: only commits not reachable from `REV`"},
 			&cli.StringFlag{Name: "diff", Usage: "pull-request mode: the findings `BASE...HEAD` introduces (against the merge base; BASE..HEAD against BASE) and the approval impact of merging it"},
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: " + strings.Join(formats, ", ")},
+		}, append(formatFlags(formats, "print the JSON report: the same as --format json"),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` instead of stdout"},
 			&cli.StringFlag{Name: "fail-on", Value: "high", Usage: "exit 1 when a finding has this `SEVERITY` or worse: " + strings.Join(failOnLevels, ", ")},
 			&cli.StringFlag{Name: "baseline", Usage: "count only findings that are not in the report in `FILE` (written earlier by scan --format json)"},
 			&cli.BoolFlag{Name: "no-ignore-file", Usage: "do not apply the repository's " + policy.IgnoreFileName},
 			&cli.BoolFlag{Name: "user-config", Usage: "also check project server names against your own ~/.agentty/mcp.json (MG107)"},
-		},
+		)...),
 		Action: func(ctx context.Context, c *cli.Command) error { return runScan(ctx, c, e) },
 	}
 }
@@ -62,7 +62,10 @@ func runScan(ctx context.Context, c *cli.Command, e *env) error {
 	if err != nil {
 		return err
 	}
-	format := c.String("format")
+	format, err := outputFormat(c, report.ScanFormatNames())
+	if err != nil {
+		return err
+	}
 	failOn := c.String("fail-on")
 	threshold, err := failThreshold(failOn)
 	if err != nil {
@@ -87,7 +90,7 @@ func runScan(ctx context.Context, c *cli.Command, e *env) error {
 	}
 	rep, err := report.NewScanReporter(format, report.ScanOptions{Version: moduleVersion(), Style: st, FailOn: failOn})
 	if err != nil {
-		return usageError("--format: %v", err)
+		return failf("", "--format %q: %v", format, err)
 	}
 
 	p := &progressLine{w: e.stderr}
@@ -163,9 +166,22 @@ func failThreshold(s string) (int, error) {
 	}
 	sev, err := trust.ParseSeverity(s)
 	if err != nil {
-		return 0, usageError("--fail-on %q: want one of %s", s, strings.Join(failOnLevels, ", "))
+		hint := "the severities are " + report.JoinList(failOnLevels, "and")
+		if near := suggest(strings.ToLower(s), failOnLevels); near != "" {
+			hint = "did you mean --fail-on " + near + "?"
+		}
+		return 0, failf(hint, "--fail-on %q: no such severity", s)
 	}
 	return sev.Rank(), nil
+}
+
+// rangeHint says how to write a --diff range that was not one: a single
+// revision is most likely the base of a pull request.
+func rangeHint(r string) string {
+	if strings.Contains(r, "..") || r == "" {
+		return "write it as BASE...HEAD, such as --diff origin/main...HEAD"
+	}
+	return fmt.Sprintf("did you mean --diff %s...HEAD? (what HEAD adds since it left %s; %s..HEAD compares with %s itself)", r, r, r, r)
 }
 
 // scanRequest binds the flags.
@@ -195,7 +211,7 @@ func scanRequest(c *cli.Command, e *env) (scan.Request, error) {
 	if c.IsSet("diff") {
 		modes, req.Target, req.Range = append(modes, "--diff"), scan.TargetDiff, c.String("diff")
 		if _, _, _, err := scan.ParseRange(req.Range); err != nil {
-			return req, usageError("%v", err)
+			return req, failf(rangeHint(req.Range), "%v", err)
 		}
 	}
 	if len(modes) > 1 {
