@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/internal/nearname"
 	"github.com/mcp-guard/mcp-guard/report"
 )
 
@@ -302,7 +303,7 @@ func onUsageError(_ context.Context, c *cli.Command, err error, _ bool) error {
 			names = append(names, f.Names()...)
 		}
 	}
-	if s := suggest(flag, names); s != "" {
+	if s := nearname.Of(flag, names); s != "" {
 		ue.hint = fmt.Sprintf("did you mean %s?", flagName(s))
 	}
 	return ue

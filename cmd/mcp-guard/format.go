@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/mcp-guard/mcp-guard/internal/nearname"
 	"github.com/mcp-guard/mcp-guard/report"
 )
 
@@ -45,7 +46,7 @@ func outputFormat(c *cli.Command, formats []string) (string, error) {
 // formatHint names the formats, the nearest to the one given first.
 func formatHint(given string, formats []string) string {
 	all := "the formats are " + report.JoinList(formats, "and")
-	if near := suggest(strings.ToLower(given), formats); near != "" {
+	if near := nearname.Of(strings.ToLower(given), formats); near != "" {
 		return "did you mean --format " + near + "? (" + all + ")"
 	}
 	return all

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/internal/nearname"
 	"github.com/mcp-guard/mcp-guard/policy"
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/scan"
@@ -167,7 +168,7 @@ func failThreshold(s string) (int, error) {
 	sev, err := trust.ParseSeverity(s)
 	if err != nil {
 		hint := "the severities are " + report.JoinList(failOnLevels, "and")
-		if near := suggest(strings.ToLower(s), failOnLevels); near != "" {
+		if near := nearname.Of(strings.ToLower(s), failOnLevels); near != "" {
 			hint = "did you mean --fail-on " + near + "?"
 		}
 		return 0, failf(hint, "--fail-on %q: no such severity", s)

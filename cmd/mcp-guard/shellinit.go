@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/internal/nearname"
 	"github.com/mcp-guard/mcp-guard/report"
 )
 
@@ -66,7 +67,7 @@ func shellInitCommand(e *env) *cli.Command {
 			s, ok := shellInit(c.Args().First())
 			if !ok {
 				hint := "the shells are bash, zsh, fish and pwsh"
-				if near := suggest(c.Args().First(), []string{"bash", "zsh", "fish", "pwsh"}); near != "" {
+				if near := nearname.Of(c.Args().First(), []string{"bash", "zsh", "fish", "pwsh"}); near != "" {
 					hint = "did you mean " + near + "?"
 				}
 				return failf(hint, "shell-init: unknown shell %q", c.Args().First())
