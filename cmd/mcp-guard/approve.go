@@ -105,7 +105,7 @@ func approveServers(ctx context.Context, c *cli.Command, e *env) error {
 	g.warnLedger(e)
 	t := g.RunnableTargets()
 	if !all {
-		if t, err = g.SelectTargets(names, client.ID(c.String("client")), trust.DecisionApproved); err != nil {
+		if t, err = g.SelectTargets(names, onlyClient(c), trust.DecisionApproved); err != nil {
 			return gateErr(err)
 		}
 	} else if t.Len() == 0 {
