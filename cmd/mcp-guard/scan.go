@@ -289,6 +289,10 @@ func scanError(err error) error {
 	switch {
 	case errors.Is(err, scan.ErrNeedsRepository):
 		return failf("run it inside a git repository, or drop the flag to scan the directory", "%v", err)
+	case errors.Is(err, scan.ErrShallow):
+		return failf("fetch the commits the range needs: in GitHub Actions, actions/checkout with `fetch-depth: 2` for HEAD^1..HEAD (`fetch-depth: 0` for BASE...HEAD, which needs the merge base); elsewhere `git fetch --deepen=1` (or --unshallow)", "%v", err)
+	case errors.Is(err, scan.ErrNotSurface):
+		return failf("scan a directory, or one of the files the agents read: "+configFiles()+" (and the settings beside them)", "%v", err)
 	case errors.Is(err, gitscan.ErrUnknownRevision):
 		return failf("check the revision with `git rev-parse`", "%v", err)
 	case errors.Is(err, policy.ErrIgnoreFile):
