@@ -480,7 +480,7 @@ func WriteBlockingList(w io.Writer, views []*gate.ClientView, blocking [][]gate.
 func WriteClientBlocking(w io.Writer, cv *gate.ClientView, blocking []gate.ClientServer, st Style) error {
 	p := &printer{w: w}
 	for _, c := range cv.Closed {
-		p.printf("%s %s: %s\n", st.Danger("closed"), cv.Title, Sanitize(c))
+		p.printf("%s: %s\n", st.Danger(cv.Title+"'s gate is closed"), Sanitize(c))
 	}
 	if len(blocking) == 0 {
 		return p.err
