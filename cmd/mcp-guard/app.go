@@ -202,7 +202,9 @@ func newAppOf(e *env, commands []*cli.Command) *cli.Command {
 			"needs you (a server waits for review, a finding meets --fail-on, a change needs attention),\n" +
 			"2 mcp-guard could not do the job (usage errors and output it could not write included),\n" +
 			"130 interrupted (143 by SIGTERM, 129 by SIGHUP);\n" +
-			"launch exits with the agent's own status once it started it.",
+			"launch exits with the agent's own status once it started it.\n" +
+			"`mcp-guard: error:` on stderr says why a command did not do what was asked: with 2 when it\n" +
+			"could not, with 1 when it refused (a blocked launch, a name that is not there).",
 		Writer:    e.stdout,
 		ErrWriter: e.stderr,
 		Reader:    e.stdin,

@@ -188,3 +188,18 @@ func TestDocsLinkCheckerCatches(t *testing.T) {
 		}
 	}
 }
+
+// TestErrorWordsAgreeWithExitTable: README says `error:` goes with both
+// exit statuses it is printed with, 2 (could not) and 1 (refused).
+func TestErrorWordsAgreeWithExitTable(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(data)), " ")
+	for _, want := range []string{"`mcp-guard: error: …`", "2 when it could not do its job", "1 when it understood the request and refused it"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("README.md does not say %q", want)
+		}
+	}
+}
