@@ -165,6 +165,20 @@ func (e *env) exitCode(err error) int {
 	return code
 }
 
+// optionsText and exitStatusText are the root help's description, and
+// the man page's DESCRIPTION and EXIT STATUS.
+const (
+	optionsText = "Options go anywhere before `--`, also after the command and its arguments;\n" +
+		"after `--` everything is an argument."
+	exitStatusText = "Exit status, the same for every command: 0 done and nothing needs attention, 1 something\n" +
+		"needs you (a server waits for review, a finding meets --fail-on, a change needs attention),\n" +
+		"2 mcp-guard could not do the job (usage errors and output it could not write included),\n" +
+		"130 interrupted (143 by SIGTERM, 129 by SIGHUP);\n" +
+		"launch exits with the agent's own status once it started it.\n" +
+		"`mcp-guard: error:` on stderr says why a command did not do what was asked: with 2 when it\n" +
+		"could not, with 1 when it refused (a blocked launch, a name that is not there)."
+)
+
 // quietHelp is what --quiet keeps, for the root help.
 const quietHelp = "print only errors, warnings, questions and what was asked for (--json, --format, completion, man, version, rules); the exit status says the rest"
 
@@ -193,21 +207,13 @@ func newHookApp(e *env) *cli.Command { return newAppOf(e, []*cli.Command{hookCom
 
 func newAppOf(e *env, commands []*cli.Command) *cli.Command {
 	app := &cli.Command{
-		Name:      "mcp-guard",
-		Usage:     "keep what a repository makes your AI coding agent run (" + strings.Join(client.Titles(), ", ") + ") from changing without your review",
-		UsageText: "mcp-guard [-C DIR] [-q] COMMAND [options] [arguments]",
-		Description: "Options go anywhere before `--`, also after the command and its arguments;\n" +
-			"after `--` everything is an argument.\n\n" +
-			"Exit status, the same for every command: 0 done and nothing needs attention, 1 something\n" +
-			"needs you (a server waits for review, a finding meets --fail-on, a change needs attention),\n" +
-			"2 mcp-guard could not do the job (usage errors and output it could not write included),\n" +
-			"130 interrupted (143 by SIGTERM, 129 by SIGHUP);\n" +
-			"launch exits with the agent's own status once it started it.\n" +
-			"`mcp-guard: error:` on stderr says why a command did not do what was asked: with 2 when it\n" +
-			"could not, with 1 when it refused (a blocked launch, a name that is not there).",
-		Writer:    e.stdout,
-		ErrWriter: e.stderr,
-		Reader:    e.stdin,
+		Name:        "mcp-guard",
+		Usage:       "keep what a repository makes your AI coding agent run (" + strings.Join(client.Titles(), ", ") + ") from changing without your review",
+		UsageText:   "mcp-guard [-C DIR] [-q] COMMAND [options] [arguments]",
+		Description: optionsText + "\n\n" + exitStatusText,
+		Writer:      e.stdout,
+		ErrWriter:   e.stderr,
+		Reader:      e.stdin,
 		// Errors are mapped to exit codes in one place (exitCode), never
 		// by urfave/cli calling os.Exit.
 		ExitErrHandler:                  func(context.Context, *cli.Command, error) {},
