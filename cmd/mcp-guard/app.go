@@ -282,7 +282,16 @@ func configureCompletion(cmd *cli.Command) {
 	cmd.Hidden = false
 	cmd.Usage = "print a shell completion script to source: bash, zsh, fish or pwsh"
 	cmd.UsageText = "mcp-guard completion bash|zsh|fish|pwsh"
-	cmd.Description = "bash:  source <(mcp-guard completion bash)   in ~/.bashrc\n" +
+	for _, sh := range cmd.Commands {
+		script := map[string]string{"bash": bashCompletion, "fish": fishCompletion}[sh.Name]
+		if script != "" {
+			sh.Action = func(_ context.Context, c *cli.Command) error {
+				_, err := io.WriteString(c.Root().Writer, script)
+				return err
+			}
+		}
+	}
+	cmd.Description = "bash:  source <(mcp-guard completion bash)   in ~/.bashrc (bash alone: no bash-completion package needed)\n" +
 		"zsh:   source <(mcp-guard completion zsh)    in ~/.zshrc\n" +
 		"fish:  mcp-guard completion fish > ~/.config/fish/completions/mcp-guard.fish"
 	setConventions(cmd)

@@ -14,9 +14,10 @@ import (
 
 func approveCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "approve",
-		Usage:     "approve project servers: you reviewed them, their agent may run them (the same as review --approve)",
-		UsageText: "mcp-guard [-C DIR] approve NAME... | --all  [--client ID]",
+		Name:          "approve",
+		ShellComplete: completeServers(e),
+		Usage:         "approve project servers: you reviewed them, their agent may run them (the same as review --approve)",
+		UsageText:     "mcp-guard [-C DIR] approve NAME... | --all  [--client ID]",
 		Description: "Records your review of each server's current version (the entry and the repository code it\n" +
 			"runs) in mcp-guard's ledger, so `check` passes and `mcp-guard launch -- " + strings.Join(client.Commands(), "|") + "`\n" +
 			"hands it to the agent. For agentty it also adds the server's fingerprint to\n" +
@@ -33,9 +34,10 @@ func approveCommand(e *env) *cli.Command {
 
 func revokeCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "revoke",
-		Usage:     "take back reviews: the servers wait for review again (agentty's approvals are removed from its store)",
-		UsageText: "mcp-guard [-C DIR] revoke NAME... | --all | --whole-file",
+		Name:          "revoke",
+		ShellComplete: completeServers(e),
+		Usage:         "take back reviews: the servers wait for review again (agentty's approvals are removed from its store)",
+		UsageText:     "mcp-guard [-C DIR] revoke NAME... | --all | --whole-file",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "all", Usage: "revoke every server of the configuration"},
 			&cli.BoolFlag{Name: "whole-file", Usage: "revoke a legacy whole-file approval of the configuration"},

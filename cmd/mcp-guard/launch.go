@@ -33,7 +33,7 @@ func launchCommand(e *env) *cli.Command {
 			"is handed (a health check) starts only when every one is reviewed. MCP_GUARD_SNAPSHOT=0 hands\n" +
 			"nothing (a declined server the agent would run then blocks). Any other command starts exactly\n" +
 			"when `mcp-guard check` passes.\n" +
-			"`mcp-guard shell-init bash|zsh|fish` makes typing " + startedNames() + " do this.",
+			"`mcp-guard shell-init bash|zsh|fish|pwsh` makes typing " + startedNames() + " do this.",
 		Action: func(ctx context.Context, c *cli.Command) error { return runLaunch(ctx, c, e) },
 	}
 }

@@ -19,9 +19,10 @@ import (
 
 func reviewCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "review",
-		Usage:     "review the servers that keep an agent from starting here: approve, decline or skip each",
-		UsageText: "mcp-guard [-C DIR] review [--approve NAME... | --decline NAME... | --all] [--client ID]",
+		Name:          "review",
+		ShellComplete: completeServers(e),
+		Usage:         "review the servers that keep an agent from starting here: approve, decline or skip each",
+		UsageText:     "mcp-guard [-C DIR] review [--approve NAME... | --decline NAME... | --all] [--client ID]",
 		Description: "For each server that waits for review, across every agent found here, it shows what runs,\n" +
 			"what changed since you last reviewed it (fields, a unified diff of its files, the commits since)\n" +
 			"and findings, then asks: approve, decline, skip, or quit (the whole review). approve records\n" +

@@ -40,9 +40,10 @@ func rulesCommand(e *env) *cli.Command {
 
 func explainCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "explain",
-		Usage:     "explain one rule: why it matters and how to fix what it finds",
-		UsageText: "mcp-guard explain ID|SLUG",
+		Name:          "explain",
+		ShellComplete: completeRules,
+		Usage:         "explain one rule: why it matters and how to fix what it finds",
+		UsageText:     "mcp-guard explain ID|SLUG",
 		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.NArg() != 1 {
 				return failf("`mcp-guard rules` lists the rule ids; then, for example: mcp-guard explain MG101", "explain takes one rule id")
