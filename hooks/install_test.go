@@ -282,6 +282,10 @@ func TestBinaryGone(t *testing.T) {
 	if code != 0 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "mcp-guard: not found ("+root+"/gone/mcp-guard is gone") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
+	// It speaks of every agent, not of one.
+	if !strings.HasSuffix(stderr, "not checking what this post-merge changed in what your agents run\n") || strings.Contains(stderr, "agentty") {
+		t.Errorf("stderr %q", stderr)
+	}
 }
 
 func TestFallsBackToPath(t *testing.T) {

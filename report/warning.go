@@ -249,9 +249,9 @@ func WriteHookProblem(w io.Writer, op string, timedOut bool, budget time.Duratio
 		op = "operation"
 	}
 	op = Sanitize(op)
-	what := fmt.Sprintf("gave up after %v checking what this %s changed in agentty's MCP servers", budget, op)
+	what := fmt.Sprintf("gave up after %v checking what this %s changed in what your agents run", budget, op)
 	if !timedOut {
-		what = fmt.Sprintf("could not check what this %s changed in agentty's MCP servers: %s", op, Sanitize(err.Error()))
+		what = fmt.Sprintf("could not check what this %s changed in what your agents run: %s", op, Sanitize(err.Error()))
 	}
 	_, werr := fmt.Fprintf(w, "%s %s; check by hand: %s\n", st.Bold("mcp-guard:"), what, Sanitize(manual))
 	return werr
