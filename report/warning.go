@@ -285,9 +285,13 @@ func impactLabel(c trust.Change, st Style) string {
 
 // ImpactName is the impact's name for people: the JSON value (stable),
 // except that "new-" is dropped for a server that is not new (changed,
-// renamed or enabled again): "unapproved", "preapproved".
+// renamed or enabled again): "unapproved", "preapproved"; and a change
+// that alters nothing that runs has "no effect" (not "unchanged" beside
+// "(changed)").
 func ImpactName(c trust.Change) string {
 	switch {
+	case c.Impact == trust.ImpactUnchanged:
+		return "no effect"
 	case c.Change == trust.ChangeAdded:
 	case c.Impact == trust.ImpactNewUnapproved:
 		return "unapproved"

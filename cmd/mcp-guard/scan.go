@@ -34,7 +34,8 @@ func scanCommand(e *env) *cli.Command {
 			"(" + configFiles() + "),\n" +
 			"the settings and tasks beside them, CI workflows that run an agent, and agentty's hooks, ACP\n" +
 			"agents and personas, at any depth. Outside a git repository PATH is walked as a directory.\n" +
-			"scan never runs what it scans and reads none of your own state unless --user-config is given.\n" +
+			"scan never runs what it scans and reads none of your own state unless --user-config is given:\n" +
+			"--diff judges what merging does to approvals " + report.ImpactBasis + ".\n" +
 			"The repository's " + policy.IgnoreFileName + " (rule ids, paths, servers, each with a reason) suppresses findings\n" +
 			"for scan only: the git hook, review and launch never read it.\n\n" +
 			"Exit status: 0 when no finding meets --fail-on, 1 when one does, 2 when mcp-guard could not scan.",
