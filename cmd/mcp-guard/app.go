@@ -283,6 +283,9 @@ func configureCompletion(cmd *cli.Command) {
 	cmd.Usage = "print a shell completion script to source: bash, zsh, fish or pwsh"
 	cmd.UsageText = "mcp-guard completion bash|zsh|fish|pwsh"
 	for _, sh := range cmd.Commands {
+		if sh.Name == "pwsh" {
+			sh.Action = pwshCompletion(sh.Action)
+		}
 		script := map[string]string{"bash": bashCompletion, "fish": fishCompletion}[sh.Name]
 		if script != "" {
 			sh.Action = func(_ context.Context, c *cli.Command) error {

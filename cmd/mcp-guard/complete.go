@@ -118,6 +118,37 @@ _mcp_guard_complete() {
 complete -o bashdefault -o default -F _mcp_guard_complete mcp-guard
 `
 
+// pwshSplit is how urfave/cli's PowerShell script splits a candidate, at
+// its first ':'; pwshSplitEscaped splits at the first ':' not escaped and
+// unescapes the token, so that claude-code:db completes whole.
+const (
+	pwshSplit        = `$parts = $_.Split(':', 2)`
+	pwshSplitEscaped = `$parts = @($_)
+        if ($_ -match '^((?:[^:\\]|\\.)*):(.*)$') { $parts = @(($Matches[1] -replace '\\:', ':'), $Matches[2]) }`
+)
+
+// pwshCompletion is urfave/cli's PowerShell script (render) with its
+// split replaced by pwshSplitEscaped; it refuses to print a script whose
+// split it did not find, rather than one that breaks qualified names.
+func pwshCompletion(render cli.ActionFunc) cli.ActionFunc {
+	return func(ctx context.Context, c *cli.Command) error {
+		root := c.Root()
+		w := root.Writer
+		var b strings.Builder
+		root.Writer = &b
+		err := render(ctx, c)
+		root.Writer = w
+		if err != nil {
+			return err
+		}
+		if !strings.Contains(b.String(), pwshSplit) {
+			return failf("", "completion pwsh: urfave/cli's script changed; mcp-guard cannot adapt it")
+		}
+		_, err = io.WriteString(w, strings.Replace(b.String(), pwshSplit, pwshSplitEscaped, 1))
+		return err
+	}
+}
+
 // fishCompletion replaces urfave/cli's fish script, which splits a
 // candidate at its first ':' and so cannot offer claude-code:db.
 const fishCompletion = `# mcp-guard completion for fish.
