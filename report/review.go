@@ -569,4 +569,3 @@ func WriteForgotten(w io.Writer, forgotten []gate.Forgotten, st Style) error {
 	}
 	return p.err
 }
-
