@@ -325,6 +325,21 @@ func Commands() []string {
 	return out
 }
 
+// Resolve is the client s names as a user types it: its id, or the
+// command launch starts it with ("claude" for claude-code, "gemini" for
+// gemini-cli); "" when s names none.
+func Resolve(s string) ID {
+	if Lookup(ID(s)) != nil {
+		return ID(s)
+	}
+	for _, c := range Started() {
+		if c.Command() == s {
+			return c.ID()
+		}
+	}
+	return ""
+}
+
 // Lookup returns the client with id, nil when there is none.
 func Lookup(id ID) Client {
 	for _, c := range clients {

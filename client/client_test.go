@@ -69,3 +69,16 @@ func TestGateRemoteNote(t *testing.T) {
 		}
 	}
 }
+
+// TestResolve: a client is named by its id or by the command that starts
+// it, nothing else.
+func TestResolve(t *testing.T) {
+	for in, want := range map[string]ID{
+		"claude-code": ClaudeCode, "claude": ClaudeCode, "gemini": Gemini, "gemini-cli": Gemini,
+		"agentty": Agentty, "cursor": Cursor, "codex": Codex, "Claude": "", "": "", "db": "",
+	} {
+		if got := Resolve(in); got != want {
+			t.Errorf("Resolve(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -1,6 +1,9 @@
 package gate
 
 import (
+	"errors"
+	"fmt"
+
 	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -96,4 +99,26 @@ func (v *View) ClientOf(id client.ID) *ClientView {
 		}
 	}
 	return nil
+}
+
+// BrokenAt is where the first of cv's configs that does not parse breaks,
+// "path:line:col" (the path alone when the parser gave no position), for
+// a message that names what to fix; "" when every config parses (or one
+// cannot be read at all: its closed reason says why).
+func (v *View) BrokenAt(cv *ClientView) string {
+	files := cv.Eval.Files
+	if cv.Client == client.Agentty && v.In.Config != nil {
+		files = []*trust.Config{v.In.Config}
+	}
+	for _, cfg := range files {
+		if cfg == nil || cfg.Valid() || cfg.Unreadable() {
+			continue
+		}
+		var se *trust.SyntaxError
+		if errors.As(cfg.Err, &se) {
+			return fmt.Sprintf("%s:%d:%d", cfg.Path, se.Pos.Line, se.Pos.Column)
+		}
+		return cfg.Path
+	}
+	return ""
 }

@@ -254,7 +254,8 @@ func TestSelectAmbiguous(t *testing.T) {
 	v := f.view()
 	_, err := v.SelectTargets([]string{"db"}, "", trust.DecisionApproved)
 	var r *Refusal
-	if !errors.As(err, &r) || !strings.Contains(r.Msg, "more than one client") || !strings.Contains(r.Msg, "claude-code:db") {
+	// Both wait: the example is the first that does.
+	if !errors.As(err, &r) || !strings.Contains(r.Msg, "more than one client") || !strings.Contains(r.Msg, "e.g. agentty:db") {
 		t.Fatalf("ambiguous db: %v", err)
 	}
 	for _, tc := range []struct {
@@ -264,6 +265,7 @@ func TestSelectAmbiguous(t *testing.T) {
 		cl    int
 	}{
 		{[]string{"claude-code:db"}, "", 0, 1},
+		{[]string{"claude:db"}, "", 0, 1}, // by the command that starts it
 		{[]string{"agentty:db"}, "", 1, 0},
 		{[]string{"db"}, client.ClaudeCode, 0, 1},
 		{[]string{"db"}, client.Agentty, 1, 0},

@@ -6,6 +6,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/client"
@@ -129,7 +132,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 		// The ledger warning already said why; say what to do.
 		return nil, fail("set HOME (or MCP_GUARD_HOME), then review again", errors.New("nothing was recorded: mcp-guard has nowhere to keep reviews"))
 	case err != nil:
-		return nil, fail("nothing was recorded; fix or move the ledger, then review again", err)
+		return nil, fail("nothing was recorded; "+v.ledgerFix(true), err)
 	}
 	if v.Ledger.Newer {
 		return nil, fail("use the newer mcp-guard that wrote it", fmt.Errorf("%s was written by a newer mcp-guard: nothing was recorded", v.Ledger.Path))
@@ -241,7 +244,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 	}
 	if d == trust.DecisionApproved {
 		if err := writeLedger(); err != nil {
-			return nil, fail("nothing was recorded; run the review again when the ledger is fixed", fmt.Errorf("recording the review: %w", err))
+			return nil, fail("nothing was recorded; "+v.ledgerFix(false), fmt.Errorf("recording the review: %w", err))
 		}
 		if err := writeStore(); err != nil {
 			return nil, withNote(storeErr(err), "the review is recorded, but agentty's store was not changed: agentty will ask before running it; approve again once the store is fixed")
@@ -251,7 +254,11 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 			return nil, withNote(storeErr(err), "nothing was recorded")
 		}
 		if err := writeLedger(); err != nil {
-			return nil, fail("agentty's store no longer approves it; run the review again when the ledger is fixed", fmt.Errorf("recording the review: %w", err))
+			hint := "nothing was recorded; "
+			if slices.Contains(slices.Collect(maps.Values(changed)), true) {
+				hint = "agentty's store no longer approves it, but mcp-guard's ledger does not record the decline; "
+			}
+			return nil, fail(hint+v.ledgerFix(false), fmt.Errorf("recording the review: %w", err))
 		}
 	}
 	out := make([]Outcome, len(targets), len(targets)+len(t.Clients))
@@ -329,4 +336,20 @@ func (v *View) Since(gv trust.GateVerdict) *trust.Change {
 		}
 	}
 	return &trust.Change{Server: gv.Server.Name}
+}
+
+// ledgerFix says how to make mcp-guard's ledger usable again: name its
+// file, and MCP_GUARD_HOME for a HOME that cannot be written; unreadable
+// when the ledger could not be read (its warning says why), else it could
+// not be written.
+func (v *View) ledgerFix(unreadable bool) string {
+	file := v.Ledger.Path
+	if file == "" {
+		file = filepath.Join(v.LedgerDir, trust.LedgerFileName)
+	}
+	fix := "make " + file + " and its directory writable"
+	if unreadable {
+		fix = "repair " + file + " or move it aside"
+	}
+	return fmt.Sprintf("%s, or set %s to a writable directory, then review again", fix, trust.LedgerHomeEnv)
 }

@@ -229,7 +229,7 @@ func quoteList(names []string) string {
 // under its lock: each then waits for review again.
 func (v *View) forget(ctx context.Context, servers []ClientServer) ([]Forgotten, error) {
 	if v.LedgerDir == "" || v.Ledger.Err != nil {
-		return nil, fail("nothing was written; fix or move the ledger first", fmt.Errorf("mcp-guard's ledger cannot be used: %v", v.Ledger.Err))
+		return nil, fail("nothing was written; "+strings.Replace(v.ledgerFix(true), "review again", "revoke again", 1), fmt.Errorf("mcp-guard's ledger cannot be used: %v", v.Ledger.Err))
 	}
 	if v.Ledger.Newer {
 		return nil, fail("use the newer mcp-guard that wrote it", fmt.Errorf("%s was written by a newer mcp-guard: nothing was written", v.Ledger.Path))

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/internal/nearname"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -18,11 +19,14 @@ type Targets struct {
 func (t Targets) Len() int { return len(t.Agentty) + len(t.Clients) }
 
 // SplitName reads a server name as the user typed it: "claude-code:db"
-// names db of Claude Code (any client id, agentty's too, may qualify a
-// name); anything else is a plain name (id "").
+// (or "claude:db", by the command that starts it: client.Resolve) names
+// db of Claude Code (any client, agentty too, may qualify a name);
+// anything else is a plain name (id "").
 func SplitName(name string) (client.ID, string) {
-	if id, rest, ok := strings.Cut(name, ":"); ok && rest != "" && client.Lookup(client.ID(id)) != nil {
-		return client.ID(id), rest
+	if id, rest, ok := strings.Cut(name, ":"); ok && rest != "" {
+		if c := client.Resolve(id); c != "" {
+			return c, rest
+		}
 	}
 	return "", name
 }
@@ -38,6 +42,33 @@ func (m match) id() client.ID {
 		return client.ID(m.client.Key.Client)
 	}
 	return client.Agentty
+}
+
+// blocks reports whether the server waits for review.
+func (m match) blocks() bool {
+	if m.client != nil {
+		return m.client.Blocks
+	}
+	return m.agentty.Blocks
+}
+
+// names are the names of the servers in client id ("" any client).
+func (v *View) names(id client.ID) []string {
+	var out []string
+	add := func(c client.ID, name string) {
+		if id == "" || id == c {
+			out = append(out, name)
+		}
+	}
+	for _, gv := range v.Verdicts {
+		add(client.Agentty, gv.Server.Name)
+	}
+	for _, cv := range v.Clients {
+		for _, cs := range cv.Servers {
+			add(cv.Client, cs.Name)
+		}
+	}
+	return out
 }
 
 // lookup finds name in client id ("" any client).
@@ -96,14 +127,27 @@ func (v *View) SelectTargets(names []string, only client.ID, d trust.Decision) (
 			if only != "" {
 				where = "in " + string(only) + "'s configuration"
 			}
-			problems = append(problems, fmt.Sprintf("%q: no such server %s", name, where)+v.closedNote(only))
+			p := fmt.Sprintf("%q: no such server %s", name, where)
+			if near := v.nearest(name, only); near != "" {
+				p += fmt.Sprintf(" (did you mean %q?)", near)
+			}
+			problems = append(problems, p+v.closedNote(only))
 			continue
 		case len(found) > 1:
 			var ids []string
 			for _, m := range found {
 				ids = append(ids, string(m.id()))
 			}
-			problems = append(problems, fmt.Sprintf("%q names a server of more than one client (%s): qualify it as CLIENT:NAME (e.g. %s:%s) or pass --client", name, strings.Join(ids, ", "), found[len(found)-1].id(), lastName(name)))
+			// The example is one that waits, when one does: the name the
+			// user most likely means.
+			example := found[len(found)-1]
+			for _, m := range found {
+				if m.blocks() {
+					example = m
+					break
+				}
+			}
+			problems = append(problems, fmt.Sprintf("%q names a server of more than one client (%s): qualify it as CLIENT:NAME (e.g. %s:%s) or pass --client", name, strings.Join(ids, ", "), example.id(), lastName(name)))
 			continue
 		}
 		m := found[0]
@@ -125,6 +169,18 @@ func (v *View) SelectTargets(names []string, only client.ID, d trust.Decision) (
 		return Targets{}, refuse("nothing was recorded; `mcp-guard check` lists what waits for review", "cannot review: %s", strings.Join(problems, "; "))
 	}
 	return t, nil
+}
+
+// nearest is the server name a name that names none most likely meant,
+// qualified as it was ("claude:dv" -> "claude:db"); "" when none is close.
+func (v *View) nearest(name string, only client.ID) string {
+	if id, rest := SplitName(name); id != "" && only == "" {
+		if near := nearname.Of(rest, v.names(id)); near != "" {
+			return name[:len(name)-len(rest)] + near
+		}
+		return ""
+	}
+	return nearname.Of(name, v.names(only))
 }
 
 func lastName(name string) string {

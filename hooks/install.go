@@ -473,46 +473,6 @@ func uninstallOne(h Hook) (Result, error) {
 	return r, nil
 }
 
-// Integration is how to run mcp-guard's hook from a hook manager's own
-// configuration, one line per step, for the types that need it.
-func Integration(m Manager, d Dir, types []string) []string {
-	switch m {
-	case ManagerHusky:
-		root := d.Path
-		if filepath.Base(root) == "_" {
-			root = filepath.Dir(root)
-		}
-		if d.WorkTree != "" {
-			if rel, err := filepath.Rel(d.WorkTree, root); err == nil && !strings.HasPrefix(rel, "..") {
-				root = rel
-			}
-		}
-		var out []string
-		for _, t := range types {
-			out = append(out, fmt.Sprintf(`echo 'mcp-guard hook %s "$@"' >> %s`, t, shellQuote(filepath.Join(root, t))))
-		}
-		return out
-	case ManagerLefthook:
-		var out []string
-		for _, t := range types {
-			stdin := ""
-			if t == "post-rewrite" || t == RefTransaction {
-				stdin = "use_stdin: true, "
-			}
-			out = append(out, fmt.Sprintf(`in lefthook.yml: %s: {commands: {mcp-guard: {%srun: "mcp-guard hook %s {0}"}}}`, t, stdin, t))
-		}
-		return append(out, "then run: lefthook install")
-	case ManagerPreCommit:
-		// pre-commit's own hooks are these three: the others are
-		// mcp-guard's own script (see unmanaged).
-		return []string{
-			`in .pre-commit-config.yaml: - {repo: local, hooks: [{id: mcp-guard-post, name: mcp-guard, entry: mcp-guard hook, language: system, stages: [post-checkout, post-merge, post-rewrite], always_run: true, pass_filenames: false, verbose: true}]}`,
-			"then run: pre-commit install --hook-type post-checkout --hook-type post-merge --hook-type post-rewrite",
-		}
-	}
-	return nil
-}
-
 // SubmoduleDirs are the hooks directories of the submodules whose git
 // directories lie below gitDir's modules/ (nested ones included), so
 // that a checkout in a submodule (git submodule update) runs the hook

@@ -282,6 +282,10 @@ func TestBinaryGone(t *testing.T) {
 	if code != 0 || strings.Count(stderr, "\n") != 1 || !strings.Contains(stderr, "mcp-guard: not found ("+root+"/gone/mcp-guard is gone") {
 		t.Errorf("exit %d, stderr %q", code, stderr)
 	}
+	// It speaks of every agent, not of one.
+	if !strings.HasSuffix(stderr, "not checking what this post-merge changed in what your agents run\n") || strings.Contains(stderr, "agentty") {
+		t.Errorf("stderr %q", stderr)
+	}
 }
 
 func TestFallsBackToPath(t *testing.T) {
@@ -393,7 +397,7 @@ func TestManagers(t *testing.T) {
 func TestIntegrationLines(t *testing.T) {
 	root := "/repo"
 	got := Integration(ManagerHusky, Dir{Path: "/repo/.husky/_", WorkTree: root}, []string{"post-merge"})
-	if len(got) != 1 || got[0] != `echo 'mcp-guard hook post-merge "$@"' >> '.husky/post-merge'` {
+	if len(got) != 1 || got[0] != `echo 'command -v mcp-guard >/dev/null && mcp-guard hook post-merge "$@" || true' >> '.husky/post-merge'` {
 		t.Errorf("husky: %q", got)
 	}
 	got = Integration(ManagerLefthook, Dir{}, []string{"post-rewrite"})

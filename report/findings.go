@@ -32,13 +32,18 @@ func (t textReporter) WriteScan(w io.Writer, r *scan.Result) error {
 		if len(r.Findings) > 0 {
 			p.printf("\n")
 		}
-		p.printf("%s\n", st.Bold("Approval impact of merging, for a user who approved every server at the base:"))
+		p.printf("%s\n", st.Bold("Approval impact of merging, "+ImpactBasis+":"))
 		width := 0
 		for _, c := range r.Changes {
 			width = max(width, min(len([]rune(changeName(c))), 24))
 		}
+		agent := ""
 		for _, c := range r.Changes {
-			p.printf("  %s  %s  %s\n", impactLabel(c, st), padRight(changeName(c), width), changeSummary(c))
+			if a := clientTitle(c.Client); a != agent {
+				agent = a
+				p.printf("  %s:\n", st.Bold(a))
+			}
+			p.printf("    %s  %s  %s\n", impactLabel(c, st), padRight(changeName(c), width), changeSummary(c))
 		}
 	}
 	if len(r.Findings) > 0 || (r.Target == scan.TargetDiff && len(r.Changes) > 0) {
@@ -50,6 +55,10 @@ func (t textReporter) WriteScan(w io.Writer, r *scan.Result) error {
 	}
 	return p.err
 }
+
+// ImpactBasis is whose approvals scan --diff's impact is judged by: it
+// reads none of the machine's agent state (scan.Result.Changes).
+const ImpactBasis = "for a user who approved every agentty server at the base and holds no other agent's approval (no state of this machine is read)"
 
 // commitLine describes the commit a history finding was introduced in.
 func commitLine(r *scan.Result, id string) string {

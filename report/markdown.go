@@ -73,7 +73,7 @@ func (m markdownReporter) impact(p *printer, r *scan.Result) {
 		p.printf("Nothing: this change adds or changes no server any agent runs.\n\n")
 		return
 	}
-	p.printf("For a user who approved every server at the base:\n\n")
+	p.printf("%s:\n\n", strings.ToUpper(ImpactBasis[:1])+ImpactBasis[1:])
 	for _, a := range agents {
 		var runs, asks []string
 		for _, c := range byAgent[a] {

@@ -440,7 +440,11 @@ func WriteSnapshotNote(w io.Writer, configPath string, snap *gate.Snapshot, st S
 		}
 		left = "; left out: " + strings.Join(names, ", ")
 	}
-	_, err := fmt.Fprintf(w, "mcp-guard: agentty gets the %s of %s%s\n", plural(len(snap.Servers), "reviewed server", "reviewed servers"), Sanitize(configPath), left)
+	what := "the " + plural(len(snap.Servers), "reviewed server", "reviewed servers") + " of "
+	if len(snap.Servers) == 0 {
+		what = "no server (none is reviewed) of "
+	}
+	_, err := fmt.Fprintf(w, "mcp-guard: agentty gets %s%s%s\n", what, Sanitize(configPath), left)
 	return err
 }
 
@@ -501,7 +505,7 @@ func WriteBlockingList(w io.Writer, views []*gate.ClientView, blocking [][]gate.
 func WriteClientBlocking(w io.Writer, cv *gate.ClientView, blocking []gate.ClientServer, st Style) error {
 	p := &printer{w: w}
 	for _, c := range cv.Closed {
-		p.printf("%s %s: %s\n", st.Danger("closed"), cv.Title, Sanitize(c))
+		p.printf("%s: %s\n", st.Danger(cv.Title+"'s gate is closed"), Sanitize(c))
 	}
 	if len(blocking) == 0 {
 		return p.err
@@ -536,7 +540,11 @@ func WriteVettedNote(w io.Writer, title string, snap *gate.Snapshot, st Style) e
 	case len(snap.Own) > 0:
 		own = " and " + plural(len(snap.Own), "server", "servers") + " of your own (" + nameList(snap.Own) + ")"
 	}
-	_, err := fmt.Fprintf(w, "mcp-guard: %s gets %s%s%s\n", title, plural(len(snap.Servers), "reviewed project server", "reviewed project servers"), own, left)
+	what := plural(len(snap.Servers), "reviewed project server", "reviewed project servers")
+	if len(snap.Servers) == 0 {
+		what = "no project server (none is reviewed)"
+	}
+	_, err := fmt.Fprintf(w, "mcp-guard: %s gets %s%s%s\n", title, what, own, left)
 	return err
 }
 
@@ -558,8 +566,8 @@ func WriteUnknownLaunch(w io.Writer, command string, clients []*gate.ClientView,
 	for i, cv := range clients {
 		titles[i] = cv.Title
 	}
-	_, err := fmt.Fprintf(w, "mcp-guard: %s is not an agent mcp-guard knows: nothing of %s waits for review (as `mcp-guard check` says), but nothing can be handed to it, so an agent it starts reads its configs itself, declined servers included\n",
-		Sanitize(command), JoinList(titles, "and"))
+	_, err := fmt.Fprintf(w, "mcp-guard: %s is not an agent mcp-guard knows: no server of %s waits for review (as `mcp-guard check` says), but nothing can be handed to it, so an agent it starts reads its configs itself, declined servers included\n",
+		Sanitize(command), JoinList(titles, "or"))
 	return err
 }
 

@@ -249,9 +249,9 @@ func WriteHookProblem(w io.Writer, op string, timedOut bool, budget time.Duratio
 		op = "operation"
 	}
 	op = Sanitize(op)
-	what := fmt.Sprintf("gave up after %v checking what this %s changed in agentty's MCP servers", budget, op)
+	what := fmt.Sprintf("gave up after %v checking what this %s changed in what your agents run", budget, op)
 	if !timedOut {
-		what = fmt.Sprintf("could not check what this %s changed in agentty's MCP servers: %s", op, Sanitize(err.Error()))
+		what = fmt.Sprintf("could not check what this %s changed in what your agents run: %s", op, Sanitize(err.Error()))
 	}
 	_, werr := fmt.Fprintf(w, "%s %s; check by hand: %s\n", st.Bold("mcp-guard:"), what, Sanitize(manual))
 	return werr
@@ -285,9 +285,13 @@ func impactLabel(c trust.Change, st Style) string {
 
 // ImpactName is the impact's name for people: the JSON value (stable),
 // except that "new-" is dropped for a server that is not new (changed,
-// renamed or enabled again): "unapproved", "preapproved".
+// renamed or enabled again): "unapproved", "preapproved"; and a change
+// that alters nothing that runs has "no effect" (not "unchanged" beside
+// "(changed)").
 func ImpactName(c trust.Change) string {
 	switch {
+	case c.Impact == trust.ImpactUnchanged:
+		return "no effect"
 	case c.Change == trust.ChangeAdded:
 	case c.Impact == trust.ImpactNewUnapproved:
 		return "unapproved"

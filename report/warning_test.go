@@ -173,6 +173,12 @@ func TestChangeSummaryWording(t *testing.T) {
 		{"enabled again", trust.Change{Server: "db", Change: trust.ChangeChanged, Impact: trust.ImpactNewUnapproved, Old: srv, New: srv,
 			Fields: []trust.FieldChange{{Field: "disabled", Old: "true"}}},
 			"unapproved", "disabled removed: agentty will ask before running it"},
+		// Not "= db unchanged (changed)": the change is there, it has no effect.
+		{"changed, runs on neither side", trust.Change{Server: "db", Change: trust.ChangeChanged, Impact: trust.ImpactUnchanged, Old: srv, New: srv,
+			Fields: []trust.FieldChange{{Field: "args[1]", Old: `"db@1"`, New: `"db@2"`}}},
+			"no effect", "args[1] changed: " + impactConsequence(trust.ImpactUnchanged)},
+		{"added, never runs", trust.Change{Server: "db", Change: trust.ChangeAdded, Impact: trust.ImpactUnchanged, New: srv},
+			"no effect", "added: " + impactConsequence(trust.ImpactUnchanged)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

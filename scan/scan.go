@@ -12,6 +12,8 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -124,7 +126,7 @@ func Scan(ctx context.Context, req Request) (*Result, error) {
 	if fi, err := os.Stat(dir); err != nil {
 		return nil, err
 	} else if !fi.IsDir() {
-		return nil, fmt.Errorf("%s: not a directory", req.Dir)
+		return scanFile(ctx, dir, req)
 	}
 	repo, err := gitscan.Open(dir, req.Git...)
 	if errors.Is(err, gitscan.ErrNotRepository) {
@@ -146,6 +148,63 @@ func Scan(ctx context.Context, req Request) (*Result, error) {
 		return nil, err
 	}
 	return s.res, nil
+}
+
+// ErrShallow reports a revision a shallow clone does not hold.
+var ErrShallow = errors.New("this clone is shallow: the commits before its boundary are not here")
+
+// ErrNotSurface reports a file given to scan that no agent reads.
+var ErrNotSurface = errors.New("not a file any agent reads")
+
+// scanFile scans one file, as gitleaks and osv-scanner take one: a
+// file's role is its path (.mcp.json, .gemini/settings.json), so the
+// directory it is a surface of is scanned (in a repository the file's own
+// directory, its paths read from the top; outside one the nearest
+// directory above it from which its path is a surface) and only the
+// file's findings are kept. A file no agent reads is refused, never
+// reported clean.
+func scanFile(ctx context.Context, file string, req Request) (*Result, error) {
+	root, inRepo := "", false
+	repo, err := gitscan.Open(filepath.Dir(file), req.Git...)
+	switch {
+	case err == nil:
+		root, inRepo = repo.TopLevel(), true
+		repo.Close()
+	case !errors.Is(err, gitscan.ErrNotRepository):
+		return nil, err
+	default:
+		for d, i := filepath.Dir(file), 0; i < 4; d, i = filepath.Dir(d), i+1 {
+			if rel, err := filepath.Rel(d, file); err == nil {
+				if _, ok := surface.Of(filepath.ToSlash(rel)); ok {
+					root = d
+					break
+				}
+			}
+		}
+	}
+	rel := ""
+	if root != "" {
+		if rel, err = subdir(root, file); err != nil {
+			return nil, err
+		}
+		rel = strings.TrimSuffix(rel, "/")
+	}
+	if _, ok := surface.Of(rel); rel == "" || !ok {
+		return nil, fmt.Errorf("%s: %w", req.Dir, ErrNotSurface)
+	}
+	sub := req
+	sub.Dir = root
+	if inRepo {
+		sub.Dir = filepath.Dir(file)
+	}
+	res, err := Scan(ctx, sub)
+	if err != nil {
+		return nil, err
+	}
+	res.Files = 1
+	res.Findings = slices.DeleteFunc(res.Findings, func(f trust.Finding) bool { return f.Path != rel })
+	res.Suppressed = slices.DeleteFunc(res.Suppressed, func(s policy.Suppressed) bool { return s.Path != rel })
+	return res, nil
 }
 
 // subdir is dir relative to top, slash-separated; "" for top itself.
@@ -259,7 +318,15 @@ func (s *repoScan) run() error {
 func (s *repoScan) resolve(rev string) (gitscan.Side, error) {
 	side, err := s.repo.Resolve(rev)
 	if err != nil {
-		return side, fmt.Errorf("revision %q: %w", rev, err)
+		if !strings.Contains(err.Error(), strconv.Quote(rev)) {
+			err = fmt.Errorf("revision %q: %w", rev, err)
+		}
+		if errors.Is(err, gitscan.ErrUnknownRevision) && s.repo.IsShallow() {
+			// A depth-1 checkout (actions/checkout's default) has no
+			// parent: say so, not only that the revision is unknown.
+			err = fmt.Errorf("%w (%w)", err, ErrShallow)
+		}
+		return side, err
 	}
 	if side == gitscan.Empty && rev != "" {
 		return side, fmt.Errorf("revision %q: no commit yet (unborn branch): %w", rev, gitscan.ErrUnknownRevision)

@@ -27,12 +27,13 @@ func (r Rule) HelpURI() string {
 var Rules = []Rule{
 	{ID: "MG101", Slug: "env-exec-hijack", Severity: SeverityHigh,
 		Title: "env sets a variable that changes what code runs",
-		Help: "agentty's approval fingerprint covers the command, the url and the string args, never env. " +
-			"Variables such as NODE_OPTIONS, LD_PRELOAD, PYTHONPATH, BASH_ENV or npm_config_* make the approved " +
+		Help: "Variables such as NODE_OPTIONS, LD_PRELOAD, PYTHONPATH, BASH_ENV or npm_config_* make the approved " +
 			"program load other code (a --require'd file, an injected library, a module directory, a package " +
-			"index), so a repository can change what runs after you approved the server, and agentty will not ask again.\n\n" +
+			"index). No agent asks again when env changes: agentty's fingerprint covers the command, the url and " +
+			"the string args, never env; Claude Code binds its approval to the server's name, Gemini CLI and Codex " +
+			"to the trusted folder. So a repository can change what runs after you approved the server.\n\n" +
 			"Fix: remove the variable from the entry. If the server really needs it, set it in the environment you " +
-			"start agentty from, where the repository cannot change it."},
+			"start the agent from, where the repository cannot change it."},
 	{ID: "MG102", Slug: "env-path-override", Severity: SeverityHigh,
 		Title: "env.PATH is set, so a bare command may resolve to a repository file",
 		Help: "agentty spawns the command with execvp, which searches the child's PATH after env is applied. " +
@@ -53,8 +54,9 @@ var Rules = []Rule{
 			"like two arguments but runs as one, without --read-only) and hides from review what actually runs.\n\n" +
 			"Fix: remove the NUL; no legitimate configuration needs one."},
 	{ID: "MG105", Slug: "repo-code-unbound", Severity: SeverityMedium,
-		Title: "the server runs a repository file whose content agentty's approval does not cover",
-		Help: "The fingerprint binds the path string, not the file behind it. A relative command (./bin/server), " +
+		Title: "the server runs a repository file whose content the agent's approval does not cover",
+		Help: "An agent's approval binds at most the path string, not the file behind it (agentty's fingerprint; " +
+			"Claude Code's approval binds only the name, Gemini CLI's and Codex's the folder). A relative command (./bin/server), " +
 			"an interpreter given a repository script (node server.js, python3 srv.py, bash run.sh), python -m " +
 			"(the launch directory is first on sys.path), or a project runner (npm start, uv run, cargo run, go " +
 			"run ., make) runs whatever the repository holds at launch time: a pull can change the code behind an " +
@@ -205,11 +207,14 @@ var Rules = []Rule{
 			"rarely moved, while :latest or no tag moves with every release.\n\n" +
 			"Fix: pin the digest, keeping the tag for readers: image:0.4.0@sha256:…"},
 	{ID: "MG301", Slug: "invalid-config", Severity: SeverityLow,
-		Title: "the file does not parse under agentty's rules",
-		Help: "agentty parses the configuration strictly (no comments, no trailing commas, valid UTF-8). When " +
-			"it cannot, none of the file's servers run, and the user's own servers do not connect either in " +
-			"that session. Files written for other tools (JSONC) often fail this way.\n\n" +
-			"Fix: make the file strict JSON; `mcp-guard scan` shows the line and column of the first error."},
+		Title: "the file does not parse the way the agent reads it",
+		Help: "Each agent parses its configuration by its own rules: agentty and Claude Code strictly (no comments, " +
+			"no trailing commas, valid UTF-8), Gemini CLI with comments but no trailing comma, VS Code and Cursor " +
+			"as JSONC, Codex as TOML. When the agent cannot, none of " +
+			"the file's servers run (for agentty, the user's own servers do not connect either in that session), and " +
+			"mcp-guard cannot tell what a fixed file would run. Files written for another tool (JSONC in a strict " +
+			"JSON file) often fail this way.\n\n" +
+			"Fix: write the file in the agent's own format; `mcp-guard scan` shows the line and column of the first error."},
 	{ID: "MG302", Slug: "duplicate-key", Severity: SeverityMedium,
 		Title: "a duplicate key: the last one silently wins",
 		Help: "agentty keeps the last of duplicate keys, at every level, replacing the earlier value. A reviewer " +
@@ -252,7 +257,7 @@ var Rules = []Rule{
 			"instructions a reviewer cannot see. mcp-guard always shows such characters escaped.\n\n" +
 			"Fix: remove them; configurations and personas have no need for them."},
 	{ID: "MG309", Slug: "disabled-not-bool", Severity: SeverityMedium,
-		Title: "disabled is not a JSON boolean, so agentty treats the server as enabled",
+		Title: "disabled is not a JSON boolean, so the agent treats the server as enabled",
 		Help: "agentty disables a server only for the JSON value true. \"true\", 1 or \"yes\" leave it enabled, " +
 			"while a reader (and other tools) may think it is off.\n\n" +
 			"Fix: write \"disabled\": true."},

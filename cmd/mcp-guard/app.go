@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/internal/nearname"
 	"github.com/mcp-guard/mcp-guard/report"
 )
 
@@ -164,6 +165,20 @@ func (e *env) exitCode(err error) int {
 	return code
 }
 
+// optionsText and exitStatusText are the root help's description, and
+// the man page's DESCRIPTION and EXIT STATUS.
+const (
+	optionsText = "Options go anywhere before `--`, also after the command and its arguments;\n" +
+		"after `--` everything is an argument."
+	exitStatusText = "Exit status, the same for every command: 0 done and nothing needs attention, 1 something\n" +
+		"needs you (a server waits for review, a finding meets --fail-on, a change needs attention),\n" +
+		"2 mcp-guard could not do the job (usage errors and output it could not write included),\n" +
+		"130 interrupted (143 by SIGTERM, 129 by SIGHUP);\n" +
+		"launch exits with the agent's own status once it started it.\n" +
+		"`mcp-guard: error:` on stderr says why a command did not do what was asked: with 2 when it\n" +
+		"could not, with 1 when it refused (a blocked launch, a name that is not there)."
+)
+
 // quietHelp is what --quiet keeps, for the root help.
 const quietHelp = "print only errors, warnings, questions and what was asked for (--json, --format, completion, man, version, rules); the exit status says the rest"
 
@@ -192,19 +207,13 @@ func newHookApp(e *env) *cli.Command { return newAppOf(e, []*cli.Command{hookCom
 
 func newAppOf(e *env, commands []*cli.Command) *cli.Command {
 	app := &cli.Command{
-		Name:      "mcp-guard",
-		Usage:     "keep what a repository makes your AI coding agent run (" + strings.Join(client.Titles(), ", ") + ") from changing without your review",
-		UsageText: "mcp-guard [-C DIR] [-q] COMMAND [options] [arguments]",
-		Description: "Options go anywhere before `--`, also after the command and its arguments;\n" +
-			"after `--` everything is an argument.\n\n" +
-			"Exit status, the same for every command: 0 done and nothing needs attention, 1 something\n" +
-			"needs you (a server waits for review, a finding meets --fail-on, a change needs attention),\n" +
-			"2 mcp-guard could not do the job (usage errors and output it could not write included),\n" +
-			"130 interrupted (143 by SIGTERM, 129 by SIGHUP);\n" +
-			"launch exits with the agent's own status once it started it.",
-		Writer:    e.stdout,
-		ErrWriter: e.stderr,
-		Reader:    e.stdin,
+		Name:        "mcp-guard",
+		Usage:       "keep what a repository makes your AI coding agent run (" + strings.Join(client.Titles(), ", ") + ") from changing without your review",
+		UsageText:   "mcp-guard [-C DIR] [-q] COMMAND [options] [arguments]",
+		Description: optionsText + "\n\n" + exitStatusText,
+		Writer:      e.stdout,
+		ErrWriter:   e.stderr,
+		Reader:      e.stdin,
 		// Errors are mapped to exit codes in one place (exitCode), never
 		// by urfave/cli calling os.Exit.
 		ExitErrHandler:                  func(context.Context, *cli.Command, error) {},
@@ -273,7 +282,19 @@ func configureCompletion(cmd *cli.Command) {
 	cmd.Hidden = false
 	cmd.Usage = "print a shell completion script to source: bash, zsh, fish or pwsh"
 	cmd.UsageText = "mcp-guard completion bash|zsh|fish|pwsh"
-	cmd.Description = "bash:  source <(mcp-guard completion bash)   in ~/.bashrc\n" +
+	for _, sh := range cmd.Commands {
+		if sh.Name == "pwsh" {
+			sh.Action = pwshCompletion(sh.Action)
+		}
+		script := map[string]string{"bash": bashCompletion, "fish": fishCompletion}[sh.Name]
+		if script != "" {
+			sh.Action = func(_ context.Context, c *cli.Command) error {
+				_, err := io.WriteString(c.Root().Writer, script)
+				return err
+			}
+		}
+	}
+	cmd.Description = "bash:  source <(mcp-guard completion bash)   in ~/.bashrc (bash alone: no bash-completion package needed)\n" +
 		"zsh:   source <(mcp-guard completion zsh)    in ~/.zshrc\n" +
 		"fish:  mcp-guard completion fish > ~/.config/fish/completions/mcp-guard.fish"
 	setConventions(cmd)
@@ -302,7 +323,7 @@ func onUsageError(_ context.Context, c *cli.Command, err error, _ bool) error {
 			names = append(names, f.Names()...)
 		}
 	}
-	if s := suggest(flag, names); s != "" {
+	if s := nearname.Of(flag, names); s != "" {
 		ue.hint = fmt.Sprintf("did you mean %s?", flagName(s))
 	}
 	return ue

@@ -14,9 +14,10 @@ import (
 
 func approveCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "approve",
-		Usage:     "approve project servers: you reviewed them, their agent may run them (the same as review --approve)",
-		UsageText: "mcp-guard [-C DIR] approve NAME... | --all  [--client ID]",
+		Name:          "approve",
+		ShellComplete: completeServers(e),
+		Usage:         "approve project servers: you reviewed them, their agent may run them (the same as review --approve)",
+		UsageText:     "mcp-guard [-C DIR] approve NAME... | --all  [--client ID]",
 		Description: "Records your review of each server's current version (the entry and the repository code it\n" +
 			"runs) in mcp-guard's ledger, so `check` passes and `mcp-guard launch -- " + strings.Join(client.Commands(), "|") + "`\n" +
 			"hands it to the agent. For agentty it also adds the server's fingerprint to\n" +
@@ -33,9 +34,10 @@ func approveCommand(e *env) *cli.Command {
 
 func revokeCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "revoke",
-		Usage:     "take back reviews: the servers wait for review again (agentty's approvals are removed from its store)",
-		UsageText: "mcp-guard [-C DIR] revoke NAME... | --all | --whole-file",
+		Name:          "revoke",
+		ShellComplete: completeServers(e),
+		Usage:         "take back reviews: the servers wait for review again (agentty's approvals are removed from its store)",
+		UsageText:     "mcp-guard [-C DIR] revoke NAME... | --all | --whole-file",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "all", Usage: "revoke every server of the configuration"},
 			&cli.BoolFlag{Name: "whole-file", Usage: "revoke a legacy whole-file approval of the configuration"},
@@ -49,7 +51,7 @@ func revokeApprovals(ctx context.Context, c *cli.Command, e *env) error {
 	names := c.Args().Slice()
 	all, wholeFile := c.Bool("all"), c.Bool("whole-file")
 	if len(names) == 0 && !all && !wholeFile {
-		return usageError("revoke needs server names, or --all")
+		return failf("`mcp-guard status` lists the servers; then: mcp-guard revoke NAME (or --all)", "revoke needs server names, or --all")
 	}
 	if len(names) > 0 && (all || wholeFile) {
 		return usageError("revoke takes server names or --all, not both")
@@ -93,7 +95,7 @@ func approveServers(ctx context.Context, c *cli.Command, e *env) error {
 	names := c.Args().Slice()
 	all := c.Bool("all")
 	if len(names) == 0 && !all {
-		return usageError("approve needs server names, or --all")
+		return failf("`mcp-guard check` lists the servers that wait; then: mcp-guard approve NAME, or review them one by one: mcp-guard review", "approve needs server names, or --all")
 	}
 	if len(names) > 0 && all {
 		return usageError("approve takes server names or --all, not both")
@@ -105,7 +107,7 @@ func approveServers(ctx context.Context, c *cli.Command, e *env) error {
 	g.warnLedger(e)
 	t := g.RunnableTargets()
 	if !all {
-		if t, err = g.SelectTargets(names, client.ID(c.String("client")), trust.DecisionApproved); err != nil {
+		if t, err = g.SelectTargets(names, onlyClient(c), trust.DecisionApproved); err != nil {
 			return gateErr(err)
 		}
 	} else if t.Len() == 0 {

@@ -42,9 +42,9 @@ func checkCommand(e *env) *cli.Command {
 			}
 			for _, cv := range g.All() {
 				if name := launchName(cv.Client); name != "" {
-					fmt.Fprintf(e.info, "nothing of %s waits for review: `mcp-guard launch -- %s` may start here\n", cv.Title, name)
+					fmt.Fprintf(e.info, "%s: nothing waits for review: `mcp-guard launch -- %s` may start here\n", cv.Title, name)
 				} else {
-					fmt.Fprintf(e.info, "nothing of %s waits for review\n", cv.Title)
+					fmt.Fprintf(e.info, "%s: nothing waits for review\n", cv.Title)
 				}
 				for _, cs := range cv.Servers {
 					switch {

@@ -56,7 +56,16 @@ func launchName(id client.ID) string {
 }
 
 // clientFlag restricts server names to one client.
-var clientFlag = &cli.StringFlag{Name: "client", Usage: "the agent the names are of, and the only one reviewed (" + strings.Join(client.IDs(), ", ") + "); CLIENT:NAME does the same per name"}
+var clientFlag = &cli.StringFlag{Name: "client", Usage: "the agent the names are of, and the only one reviewed (" + strings.Join(client.IDs(), ", ") + ", or the command that starts it: " + startedNames() + "); CLIENT:NAME does the same per name"}
+
+// onlyClient is --client's agent: its id, or the command launch starts it
+// with (claude, gemini); as given when it names none, to be refused.
+func onlyClient(c *cli.Command) client.ID {
+	if id := client.Resolve(c.String("client")); id != "" {
+		return id
+	}
+	return client.ID(c.String("client"))
+}
 
 // decideAll records one decision for servers of every agent
 // (gate.Decide) and says what it did.
@@ -99,7 +108,7 @@ func (g *gateView) review(ctx context.Context, c *cli.Command, e *env, names []s
 	if decline {
 		d = trust.DecisionDeclined
 	}
-	only := client.ID(c.String("client"))
+	only := onlyClient(c)
 	if only != "" && client.Lookup(only) == nil {
 		return usageError("--client: no client %q (the clients are %s)", only, strings.Join(client.IDs(), ", "))
 	}

@@ -25,9 +25,7 @@ func diffCommand(e *env) *cli.Command {
 			"Exit status: 0 when no change needs attention, 1 when a change is invalidated,\n" +
 			"trust-preserving, new-unapproved or new-preapproved or a surface was added or changed,\n" +
 			"2 when mcp-guard could not compare.",
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "json", Usage: "print the versioned JSON document (version 1) instead of text"},
-		},
+		Flags: formatFlags(textJSON, "print the versioned JSON document (version 1) instead of text"),
 		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.NArg() > 2 {
 				return usageError("diff takes at most two revisions (OLD NEW)")
@@ -80,7 +78,11 @@ func diffCommand(e *env) *cli.Command {
 				Findings: res.Findings,
 				Contents: diffContents(ctx, repo, oldSide, newSide, res.Changes),
 			}
-			if c.Bool("json") {
+			format, err := outputFormat(c, textJSON)
+			if err != nil {
+				return err
+			}
+			if format == "json" {
 				err = report.WriteJSON(e.stdout, report.NewDiffDoc(d))
 			} else {
 				err = report.WriteDiff(e.info, d, e.style(e.info))

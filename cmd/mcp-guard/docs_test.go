@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/mcp-guard/mcp-guard/client"
 )
 
 // repoRoot is the repository's top directory, seen from this package.
@@ -186,5 +188,41 @@ func TestDocsLinkCheckerCatches(t *testing.T) {
 		if !a[id] {
 			t.Errorf("no anchor %q in %v", id, a)
 		}
+	}
+}
+
+// TestErrorWordsAgreeWithExitTable: README says `error:` goes with both
+// exit statuses it is printed with, 2 (could not) and 1 (refused).
+func TestErrorWordsAgreeWithExitTable(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(data)), " ")
+	for _, want := range []string{"`mcp-guard: error: …`", "2 when it could not do its job", "1 when it understood the request and refused it"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("README.md does not say %q", want)
+		}
+	}
+}
+
+// TestReadmeOpensWithEveryAgent: README opens with the problem every agent
+// shares and a table with a row per agent of the registry, before Install.
+func TestReadmeOpensWithEveryAgent(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(repoRoot, "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	top, _, ok := strings.Cut(string(data), "\n## ")
+	if !ok {
+		t.Fatal("README.md has no sections")
+	}
+	for _, title := range client.Titles() {
+		if !strings.Contains(top, "\n| ["+title+"](docs/") {
+			t.Errorf("README.md's opening table has no row for %s", title)
+		}
+	}
+	if first, _, _ := strings.Cut(top, "\n\n| "); strings.Contains(first, "agentty") {
+		t.Errorf("README.md's first paragraph speaks of agentty before the table of every agent: %q", first)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 
@@ -137,17 +138,21 @@ func hooksInstall(ctx context.Context, c *cli.Command, e *env) error {
 			}
 		}
 	}
-	printHookResults(e, rs)
+	printHookResults(e, d, rs)
 	if err != nil {
 		return failf("check that the hooks directory is writable", "%v", err)
 	}
 	st := e.style(e.info)
+	sharedHooksPath(e, d)
 	managed := map[hooks.Manager][]string{}
 	var order []hooks.Manager
 	refused := false
 	for _, r := range rs {
 		switch r.Action {
 		case hooks.ActionManaged:
+			if hooks.RunsMCPGuard(r.Manager, d, r.Type) != "" {
+				continue // the manager runs it already: nothing to add
+			}
 			if managed[r.Manager] == nil {
 				order = append(order, r.Manager)
 			}
@@ -196,14 +201,14 @@ func hooksUninstall(ctx context.Context, c *cli.Command, e *env) error {
 			}
 		}
 	}
-	printHookResults(e, rs)
+	printHookResults(e, d, rs)
 	if err != nil {
 		return failf("", "%v", err)
 	}
 	return nil
 }
 
-func printHookResults(e *env, rs []hooks.Result) {
+func printHookResults(e *env, d hooks.Dir, rs []hooks.Result) {
 	st := e.style(e.info)
 	for _, r := range rs {
 		action := fmt.Sprintf("%-9s", r.Action)
@@ -220,7 +225,13 @@ func printHookResults(e *env, rs []hooks.Result) {
 		case r.Action == hooks.ActionRestored:
 			line += "  (the earlier hook is back)"
 		case r.Action == hooks.ActionManaged:
-			line += fmt.Sprintf("  (%s's)", r.Manager)
+			if at := hooks.RunsMCPGuard(r.Manager, d, r.Type); at != "" {
+				line += fmt.Sprintf("  (%s's; it runs mcp-guard already: %s)", r.Manager, report.Sanitize(at))
+			} else if _, err := os.Lstat(r.Path); err != nil {
+				line += fmt.Sprintf("  (no hook there yet; %s manages the directory)", r.Manager)
+			} else {
+				line += fmt.Sprintf("  (%s's)", r.Manager)
+			}
 		case r.Note != "":
 			line += "  (" + report.Sanitize(r.Note) + ")"
 		case r.Chained != "" && (r.Action == hooks.ActionUnchanged || r.Action == hooks.ActionUpdated || r.Action == hooks.ActionInstalled):
@@ -252,8 +263,10 @@ func hooksStatus(ctx context.Context, c *cli.Command, e *env) error {
 			state = st.OK("installed")
 		case h.Kind == hooks.KindOurs:
 			state = st.Warning("outdated") + " (run `mcp-guard hooks install` to update it)"
-		case h.Kind == hooks.KindForeign && h.Manager != hooks.ManagerNone:
-			state = st.Warning("not installed") + fmt.Sprintf(" (%s's hook is there)", h.Manager)
+		case h.Owner() != hooks.ManagerNone && hooks.RunsMCPGuard(h.Owner(), d, h.Type) != "":
+			state = st.OK("installed") + fmt.Sprintf(" through %s (%s runs mcp-guard)", h.Manager, report.Sanitize(hooks.RunsMCPGuard(h.Manager, d, h.Type)))
+		case h.Kind != hooks.KindOurs && h.Owner() != hooks.ManagerNone:
+			state = st.Warning("not installed") + fmt.Sprintf(" (%s manages it; `mcp-guard hooks install` prints the line to add to %s's configuration)", h.Manager, h.Manager)
 		case h.Kind == hooks.KindForeign:
 			state = st.Warning("not installed") + " (another hook is there; `mcp-guard hooks install` keeps it and runs it first)"
 		case h.Type == hooks.RefTransaction:
@@ -276,8 +289,69 @@ func hooksStatus(ctx context.Context, c *cli.Command, e *env) error {
 			fmt.Fprintf(e.info, "  %-13s chains %s (%s)\n", "", report.Sanitize(h.Chained), runs)
 		}
 	}
+	sharedHooksPath(e, d)
+	if d.Template {
+		templateDirState(e, d)
+	}
 	// status reports; it exits 0 whatever it found.
 	return nil
+}
+
+// gitConfig is `git config ARGS` run with the user's environment in dir
+// ("" the current directory): its output trimmed, "" when the key is not
+// set or git cannot say.
+func gitConfig(e *env, dir string, args ...string) string {
+	cmd := exec.Command("git", append([]string{"config"}, args...)...)
+	cmd.Dir, cmd.Env = dir, e.environ
+	out, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// sharedHooksPath says when core.hooksPath comes from a configuration
+// shared by every repository (the global or system one): the hooks then
+// run in each repository that does not set its own.
+func sharedHooksPath(e *env, d hooks.Dir) {
+	if d.HooksPath == "" || d.WorkTree == "" {
+		return
+	}
+	origin, _, ok := strings.Cut(gitConfig(e, d.WorkTree, "--show-origin", "--get", "core.hooksPath"), "\t")
+	if !ok || gitConfig(e, d.WorkTree, "--local", "--get", "core.hooksPath") != "" || gitConfig(e, d.WorkTree, "--worktree", "--get", "core.hooksPath") != "" {
+		return
+	}
+	st := e.style(e.info)
+	fmt.Fprintf(e.info, "%s core.hooksPath comes from %s, not from this repository: the hooks in %s run in every repository without a core.hooksPath of its own\n",
+		st.Warning("note:"), report.Sanitize(strings.TrimPrefix(origin, "file:")), report.Sanitize(d.Path))
+}
+
+// templateDirState says whether git copies the template directory d is in
+// into new repositories: init.templateDir must name it.
+func templateDirState(e *env, d hooks.Dir) {
+	st := e.style(e.info)
+	dir := filepath.Dir(d.Path)
+	set := gitConfig(e, "", "--global", "--get", "init.templateDir")
+	shown := set
+	if rest, ok := strings.CutPrefix(set, "~/"); ok {
+		if home := e.getenv("HOME"); home != "" {
+			set = filepath.Join(home, rest)
+		}
+	}
+	same := set != ""
+	if same {
+		a, errA := filepath.EvalSymlinks(dir)
+		b, errB := filepath.EvalSymlinks(set)
+		same = errA == nil && errB == nil && a == b
+	}
+	switch {
+	case same:
+		fmt.Fprintf(e.info, "init.templateDir = %s: every repository git creates or clones from now on gets these hooks\n", report.Sanitize(shown))
+	case shown == "":
+		fmt.Fprintf(e.info, "%s init.templateDir is not set, so no new repository gets these hooks; run:\n  git config --global init.templateDir %s\n", st.Warning("note:"), shellQuote(report.Sanitize(dir)))
+	default:
+		fmt.Fprintf(e.info, "%s init.templateDir is %s, not this directory, so no new repository gets these hooks; run:\n  git config --global init.templateDir %s\n", st.Warning("note:"), report.Sanitize(shown), shellQuote(report.Sanitize(dir)))
+	}
 }
 
 // shellQuote quotes s for a POSIX shell when it needs quoting.

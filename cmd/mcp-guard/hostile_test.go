@@ -448,7 +448,7 @@ func TestHostileHookFaults(t *testing.T) {
 		r := newHookRepo(t, 0)
 		r.env = withEnv(r.env, "MCP_GUARD_HOOK_TIMEOUT=1ns")
 		errOut, d := r.checkout()
-		want := "mcp-guard: gave up after 1ns checking what this checkout changed in agentty's MCP servers; check by hand: mcp-guard diff " + r.old + " " + r.new + "\n"
+		want := "mcp-guard: gave up after 1ns checking what this checkout changed in what your agents run; check by hand: mcp-guard diff " + r.old + " " + r.new + "\n"
 		if errOut != want {
 			t.Errorf("stderr %q, want %q", errOut, want)
 		}
@@ -466,7 +466,7 @@ func TestHostileHookFaults(t *testing.T) {
 			t.Fatal(err)
 		}
 		errOut, _ := r.checkout()
-		if !strings.HasPrefix(errOut, "mcp-guard: could not check what this checkout changed in agentty's MCP servers: ") ||
+		if !strings.HasPrefix(errOut, "mcp-guard: could not check what this checkout changed in what your agents run: ") ||
 			!strings.Contains(errOut, "check by hand: mcp-guard diff "+r.old+" "+r.new) || strings.Count(errOut, "\n") != 1 {
 			t.Errorf("stderr:\n%s", errOut)
 		}

@@ -33,7 +33,7 @@ func launchCommand(e *env) *cli.Command {
 			"is handed (a health check) starts only when every one is reviewed. MCP_GUARD_SNAPSHOT=0 hands\n" +
 			"nothing (a declined server the agent would run then blocks). Any other command starts exactly\n" +
 			"when `mcp-guard check` passes.\n" +
-			"`mcp-guard shell-init bash|zsh|fish` makes typing " + startedNames() + " do this.",
+			"`mcp-guard shell-init bash|zsh|fish|pwsh` makes typing " + startedNames() + " do this.",
 		Action: func(ctx context.Context, c *cli.Command) error { return runLaunch(ctx, c, e) },
 	}
 }
@@ -41,7 +41,8 @@ func launchCommand(e *env) *cli.Command {
 func runLaunch(ctx context.Context, c *cli.Command, e *env) error {
 	args := c.Args().Slice()
 	if len(args) == 0 {
-		return usageError("launch needs the command to start, e.g. mcp-guard launch -- %s", client.Started()[0].Command())
+		return failf("name the agent after `--`: mcp-guard launch -- "+client.Started()[0].Command()+" (or "+report.JoinList(client.Commands()[1:], "or")+")",
+			"launch needs the command to start")
 	}
 	dir, err := launchDir(c)
 	if err != nil {
@@ -140,8 +141,11 @@ func (g *gateView) clear(ctx context.Context, c *cli.Command, e *env, who client
 	}
 	for _, cv := range g.All() {
 		if (who == "" || cv.Client == who) && len(cv.Closed) > 0 {
-			return nil, refusef("fix the configuration (`mcp-guard status` shows why), then launch again",
-				"not starting %s: %s: %s", report.Sanitize(name), cv.Title, report.Sanitize(cv.Closed[0]))
+			hint := "fix the configuration (`mcp-guard status` shows why), then launch again"
+			if at := g.BrokenAt(cv); at != "" {
+				hint = "fix " + at + " (`mcp-guard scan` shows every problem in it), then launch again"
+			}
+			return nil, refusef(hint, "not starting %s: %s: %s", report.Sanitize(name), cv.Title, report.Sanitize(cv.Closed[0]))
 		}
 	}
 	if !e.interactive() {

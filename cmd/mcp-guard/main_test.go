@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -39,12 +38,12 @@ func TestScripts(t *testing.T) {
 }
 
 // scriptCondition is [root]: the tests run as root (mkdevice can make a
-// device).
+// device); and [runner:NAME] (runnerCondition).
 func scriptCondition(cond string) (bool, error) {
 	if cond == "root" {
 		return os.Geteuid() == 0, nil
 	}
-	return false, fmt.Errorf("unknown condition %q", cond)
+	return runnerCondition(cond)
 }
 
 // setupScriptEnv isolates a script from the machine it runs on.

@@ -17,10 +17,19 @@ func TestManPageIsValidRoff(t *testing.T) {
 		t.Fatalf("man: exit %d: %s", code, errb.String())
 	}
 	page := out.String()
-	for _, want := range []string{".TH mcp-guard 1\n", ".SH NAME\n", ".SH SYNOPSIS\n", ".SS scan\n", ".SS hooks install\n", `\fB\-\-format FORMAT\fR`} {
+	for _, want := range []string{".TH mcp-guard 1\n", ".SH NAME\n", ".SH SYNOPSIS\n", ".SS scan\n", ".SS hooks install\n", `\fB\-\-format FORMAT\fR`,
+		".SH ENVIRONMENT\n", ".SH FILES\n", ".SH EXIT STATUS\n", ".SH EXAMPLES\n",
+		`\fBMCP_GUARD_HOME=DIR\fR`, `\fBMCP_GUARD=0\fR`, `\fBMCP_GUARD_HOOK_TIMEOUT=DURATION\fR`, `\fBMCP_GUARD_SNAPSHOT=0\fR`,
+		`\fBMCP_GUARD_COLOR=always|never\fR`, `\fBNO_COLOR\fR`, "/reviews.json\\fR", "with 1 when it refused",
+		// Every agent by name, none singled out.
+		"Claude Code, Cursor, VS Code, Gemini CLI and Codex) start the commands"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the man page has no %q", want)
 		}
+	}
+	// A boolean option has no default worth saying.
+	if strings.Contains(page, "(default: false)") || strings.Contains(page, "(default: true)") {
+		t.Errorf("the man page says a boolean's default")
 	}
 	for i, line := range strings.Split(page, "\n") {
 		if strings.HasPrefix(line, "'") || (strings.HasPrefix(line, ".") && !strings.HasPrefix(line, ".TH") && !strings.HasPrefix(line, ".S") &&

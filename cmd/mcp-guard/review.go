@@ -19,9 +19,10 @@ import (
 
 func reviewCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "review",
-		Usage:     "review the servers that keep an agent from starting here: approve, decline or skip each",
-		UsageText: "mcp-guard [-C DIR] review [--approve NAME... | --decline NAME... | --all] [--client ID]",
+		Name:          "review",
+		ShellComplete: completeServers(e),
+		Usage:         "review the servers that keep an agent from starting here: approve, decline or skip each",
+		UsageText:     "mcp-guard [-C DIR] review [--approve NAME... | --decline NAME... | --all] [--client ID]",
 		Description: "For each server that waits for review, across every agent found here, it shows what runs,\n" +
 			"what changed since you last reviewed it (fields, a unified diff of its files, the commits since)\n" +
 			"and findings, then asks: approve, decline, skip, or quit (the whole review). approve records\n" +
@@ -50,7 +51,7 @@ func runReview(ctx context.Context, c *cli.Command, e *env) error {
 	case approve && decline:
 		return usageError("review takes --approve or --decline, not both")
 	case len(names) > 0 && !approve && !decline:
-		return usageError("review: server names go with --approve or --decline")
+		return failf(fmt.Sprintf("mcp-guard review --approve %s (or --decline); plain `mcp-guard review` goes through every server that waits", strings.Join(names, " ")), "review: server names go with --approve or --decline")
 	case len(names) > 0 && all:
 		return usageError("review takes server names or --all, not both")
 	case (approve || decline) && len(names) == 0 && !all:

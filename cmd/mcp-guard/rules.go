@@ -12,24 +12,23 @@ func rulesCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "rules",
 		Usage:     "list the rule catalog: id, severity, slug and title of every check",
-		UsageText: "mcp-guard rules [--format text|json|markdown]",
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: text, json or markdown (the documentation page)"},
-		},
+		UsageText: "mcp-guard rules [--json | --format text|json|markdown]",
+		Flags:     formatFlags([]string{"text", "json", "markdown"}, "print the catalog as JSON: the same as --format json"),
 		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.NArg() > 0 {
 				return usageError("rules takes no arguments; `mcp-guard explain ID` explains one rule")
 			}
-			var err error
-			switch c.String("format") {
+			format, err := outputFormat(c, []string{"text", "json", "markdown"})
+			if err != nil {
+				return err
+			}
+			switch format {
 			case "text":
 				err = report.WriteRules(e.stdout, trust.Rules, e.style(e.stdout))
 			case "json":
 				err = report.WriteJSON(e.stdout, report.NewRulesDoc(trust.Rules))
 			case "markdown":
 				err = report.WriteRulesMarkdown(e.stdout, trust.Rules)
-			default:
-				return usageError("--format %q: want text, json or markdown", c.String("format"))
 			}
 			if err != nil {
 				return failf("", "writing the catalog: %v", err)
@@ -41,12 +40,13 @@ func rulesCommand(e *env) *cli.Command {
 
 func explainCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "explain",
-		Usage:     "explain one rule: why it matters and how to fix what it finds",
-		UsageText: "mcp-guard explain ID|SLUG",
+		Name:          "explain",
+		ShellComplete: completeRules,
+		Usage:         "explain one rule: why it matters and how to fix what it finds",
+		UsageText:     "mcp-guard explain ID|SLUG",
 		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.NArg() != 1 {
-				return usageError("explain takes one rule id, such as MG101")
+				return failf("`mcp-guard rules` lists the rule ids; then, for example: mcp-guard explain MG101", "explain takes one rule id")
 			}
 			r, ok := trust.LookupRule(c.Args().First())
 			if !ok {

@@ -102,9 +102,9 @@ func installed(bin string) bool {
 	return true
 }
 
-// scriptCondition answers [runner:NAME]: the pinned runner NAME is on
+// runnerCondition answers [runner:NAME]: the pinned runner NAME is on
 // the script's PATH.
-func scriptCondition(cond string) (bool, error) {
+func runnerCondition(cond string) (bool, error) {
 	name, ok := strings.CutPrefix(cond, "runner:")
 	if !ok {
 		return false, fmt.Errorf("unknown condition %q", cond)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/internal/nearname"
 	"github.com/mcp-guard/mcp-guard/policy"
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/scan"
@@ -33,23 +34,25 @@ func scanCommand(e *env) *cli.Command {
 			"(" + configFiles() + "),\n" +
 			"the settings and tasks beside them, CI workflows that run an agent, and agentty's hooks, ACP\n" +
 			"agents and personas, at any depth. Outside a git repository PATH is walked as a directory.\n" +
-			"scan never runs what it scans and reads none of your own state unless --user-config is given.\n" +
+			"A file PATH is scanned alone, read in the role its path gives it (scan .gemini/settings.json).\n" +
+			"scan never runs what it scans and reads none of your own state unless --user-config is given:\n" +
+			"--diff judges what merging does to approvals " + report.ImpactBasis + ".\n" +
 			"The repository's " + policy.IgnoreFileName + " (rule ids, paths, servers, each with a reason) suppresses findings\n" +
 			"for scan only: the git hook, review and launch never read it.\n\n" +
 			"Exit status: 0 when no finding meets --fail-on, 1 when one does, 2 when mcp-guard could not scan.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.BoolFlag{Name: "staged", Usage: "scan the index: what the next commit will hold"},
 			&cli.StringFlag{Name: "rev", Usage: "scan the commit `REV`"},
 			&cli.BoolFlag{Name: "history", Usage: "scan every commit that changed a surface, oldest first; each finding is reported once, at the commit that introduced it"},
 			&cli.StringFlag{Name: "since", Usage: "with --history: only commits not reachable from `REV`"},
 			&cli.StringFlag{Name: "diff", Usage: "pull-request mode: the findings `BASE...HEAD` introduces (against the merge base; BASE..HEAD against BASE) and the approval impact of merging it"},
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "output `FORMAT`: " + strings.Join(formats, ", ")},
+		}, append(formatFlags(formats, "print the JSON report: the same as --format json"),
 			&cli.StringFlag{Name: "output", Aliases: []string{"o"}, Usage: "write the report to `FILE` instead of stdout"},
 			&cli.StringFlag{Name: "fail-on", Value: "high", Usage: "exit 1 when a finding has this `SEVERITY` or worse: " + strings.Join(failOnLevels, ", ")},
 			&cli.StringFlag{Name: "baseline", Usage: "count only findings that are not in the report in `FILE` (written earlier by scan --format json)"},
 			&cli.BoolFlag{Name: "no-ignore-file", Usage: "do not apply the repository's " + policy.IgnoreFileName},
 			&cli.BoolFlag{Name: "user-config", Usage: "also check project server names against your own ~/.agentty/mcp.json (MG107)"},
-		},
+		)...),
 		Action: func(ctx context.Context, c *cli.Command) error { return runScan(ctx, c, e) },
 	}
 }
@@ -62,7 +65,10 @@ func runScan(ctx context.Context, c *cli.Command, e *env) error {
 	if err != nil {
 		return err
 	}
-	format := c.String("format")
+	format, err := outputFormat(c, report.ScanFormatNames())
+	if err != nil {
+		return err
+	}
 	failOn := c.String("fail-on")
 	threshold, err := failThreshold(failOn)
 	if err != nil {
@@ -87,7 +93,7 @@ func runScan(ctx context.Context, c *cli.Command, e *env) error {
 	}
 	rep, err := report.NewScanReporter(format, report.ScanOptions{Version: moduleVersion(), Style: st, FailOn: failOn})
 	if err != nil {
-		return usageError("--format: %v", err)
+		return failf("", "--format %q: %v", format, err)
 	}
 
 	p := &progressLine{w: e.stderr}
@@ -163,9 +169,22 @@ func failThreshold(s string) (int, error) {
 	}
 	sev, err := trust.ParseSeverity(s)
 	if err != nil {
-		return 0, usageError("--fail-on %q: want one of %s", s, strings.Join(failOnLevels, ", "))
+		hint := "the severities are " + report.JoinList(failOnLevels, "and")
+		if near := nearname.Of(strings.ToLower(s), failOnLevels); near != "" {
+			hint = "did you mean --fail-on " + near + "?"
+		}
+		return 0, failf(hint, "--fail-on %q: no such severity", s)
 	}
 	return sev.Rank(), nil
+}
+
+// rangeHint says how to write a --diff range that was not one: a single
+// revision is most likely the base of a pull request.
+func rangeHint(r string) string {
+	if strings.Contains(r, "..") || r == "" {
+		return "write it as BASE...HEAD, such as --diff origin/main...HEAD"
+	}
+	return fmt.Sprintf("did you mean --diff %s...HEAD? (what HEAD adds since it left %s; %s..HEAD compares with %s itself)", r, r, r, r)
 }
 
 // scanRequest binds the flags.
@@ -195,7 +214,7 @@ func scanRequest(c *cli.Command, e *env) (scan.Request, error) {
 	if c.IsSet("diff") {
 		modes, req.Target, req.Range = append(modes, "--diff"), scan.TargetDiff, c.String("diff")
 		if _, _, _, err := scan.ParseRange(req.Range); err != nil {
-			return req, usageError("%v", err)
+			return req, failf(rangeHint(req.Range), "%v", err)
 		}
 	}
 	if len(modes) > 1 {
@@ -272,6 +291,10 @@ func scanError(err error) error {
 	switch {
 	case errors.Is(err, scan.ErrNeedsRepository):
 		return failf("run it inside a git repository, or drop the flag to scan the directory", "%v", err)
+	case errors.Is(err, scan.ErrShallow):
+		return failf("fetch the commits the range needs: in GitHub Actions, actions/checkout with `fetch-depth: 2` for HEAD^1..HEAD (`fetch-depth: 0` for BASE...HEAD, which needs the merge base); elsewhere `git fetch --deepen=1` (or --unshallow)", "%v", err)
+	case errors.Is(err, scan.ErrNotSurface):
+		return failf("scan a directory, or one of the files the agents read: "+configFiles()+" (and the settings beside them)", "%v", err)
 	case errors.Is(err, gitscan.ErrUnknownRevision):
 		return failf("check the revision with `git rev-parse`", "%v", err)
 	case errors.Is(err, policy.ErrIgnoreFile):

@@ -7,6 +7,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/internal/nearname"
 	"github.com/mcp-guard/mcp-guard/report"
 )
 
@@ -25,13 +26,24 @@ func shellInit(shell string) (string, bool) {
 		out = head + "# Add to ~/.bashrc or ~/.zshrc:  eval \"$(mcp-guard shell-init bash)\"   (or zsh)\n"
 	case "fish":
 		out = head + "# Add to ~/.config/fish/config.fish:  mcp-guard shell-init fish | source\n"
+	case "pwsh", "powershell":
+		out = head + "# Add to $PROFILE:  mcp-guard shell-init pwsh | Out-String | Invoke-Expression\n"
 	default:
 		return "", false
 	}
 	for _, c := range client.Started() {
 		cmd, title := c.Command(), c.Title()
 		missing := fmt.Sprintf("mcp-guard: not found on PATH; 'command %s' starts %s without the check", cmd, title)
-		if shell == "fish" {
+		switch shell {
+		case "pwsh", "powershell":
+			// launch takes CMD as its first argument, without `--`, which
+			// PowerShell may swallow before a native command sees it.
+			// The message in single quotes: nothing in it is expanded.
+			missing := fmt.Sprintf("mcp-guard: not found on PATH; & (Get-Command %s -CommandType Application) starts %s without the check", cmd, title)
+			out += fmt.Sprintf("function %s {\n    $mg = Get-Command mcp-guard -CommandType Application -ErrorAction SilentlyContinue | Select-Object -First 1\n    if (-not $mg) {\n        [Console]::Error.WriteLine('%s')\n        $global:LASTEXITCODE = 127\n        return\n    }\n    & $mg launch %s @args\n}\n",
+				cmd, missing, cmd)
+			continue
+		case "fish":
 			out += fmt.Sprintf("function %s --description '%s, through mcp-guard launch'\n    if not command -q mcp-guard\n        echo \"%s\" >&2\n        return 127\n    end\n    command mcp-guard launch -- %s $argv\nend\n",
 				cmd, title, missing, cmd)
 			continue
@@ -44,24 +56,32 @@ func shellInit(shell string) (string, bool) {
 
 func shellInitCommand(e *env) *cli.Command {
 	return &cli.Command{
-		Name:      "shell-init",
-		Usage:     "print shell functions so that typing " + startedNames() + " goes through `mcp-guard launch`",
-		UsageText: "mcp-guard shell-init bash|zsh|fish",
-		Description: "bash, zsh:  eval \"$(mcp-guard shell-init bash)\"   in ~/.bashrc or ~/.zshrc\n" +
-			"fish:       mcp-guard shell-init fish | source       in ~/.config/fish/config.fish",
+		Name:        "shell-init",
+		Usage:       "print shell functions so that typing " + startedNames() + " goes through `mcp-guard launch`",
+		UsageText:   "mcp-guard shell-init bash|zsh|fish|pwsh",
+		Description: shellInitHowTo,
 		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.NArg() != 1 {
-				return usageError("shell-init takes one shell name: bash, zsh or fish")
+				return failf("add `eval \"$(mcp-guard shell-init bash)\"` to ~/.bashrc; `mcp-guard shell-init --help` shows zsh's, fish's and pwsh's line", "shell-init takes one shell name: bash, zsh, fish or pwsh")
 			}
 			s, ok := shellInit(c.Args().First())
 			if !ok {
-				return usageError("shell-init: unknown shell %q (want bash, zsh or fish)", c.Args().First())
+				hint := "the shells are bash, zsh, fish and pwsh"
+				if near := nearname.Of(c.Args().First(), []string{"bash", "zsh", "fish", "pwsh"}); near != "" {
+					hint = "did you mean " + near + "?"
+				}
+				return failf(hint, "shell-init: unknown shell %q", c.Args().First())
 			}
 			fmt.Fprint(e.stdout, s)
 			return nil
 		},
 	}
 }
+
+// shellInitHowTo says where each shell's line goes.
+const shellInitHowTo = "bash, zsh:  eval \"$(mcp-guard shell-init bash)\"   in ~/.bashrc or ~/.zshrc (zsh: shell-init zsh)\n" +
+	"fish:       mcp-guard shell-init fish | source       in ~/.config/fish/config.fish\n" +
+	"pwsh:       mcp-guard shell-init pwsh | Out-String | Invoke-Expression   in $PROFILE"
 
 // startedNames are the commands launch starts, for help texts: "agentty,
 // claude, gemini or codex".

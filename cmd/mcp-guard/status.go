@@ -24,9 +24,7 @@ func statusCommand(e *env) *cli.Command {
 		UsageText: "mcp-guard [-C DIR] status [--json]",
 		Description: "Exit status: 0 when nothing waits for approval, 1 when a gated server is pending\n" +
 			"or the configuration is invalid, 2 when mcp-guard could not look.",
-		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "json", Usage: "print the versioned JSON document (version 1) instead of text"},
-		},
+		Flags: formatFlags(textJSON, "print the versioned JSON document (version 1) instead of text"),
 		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.NArg() > 0 {
 				return usageError("status takes no arguments")
@@ -43,7 +41,11 @@ func statusCommand(e *env) *cli.Command {
 			}
 			findings := clientFindings(clients)
 			need := in.Pending() || clientsNeed(clients, findings)
-			if c.Bool("json") {
+			format, err := outputFormat(c, textJSON)
+			if err != nil {
+				return err
+			}
+			if format == "json" {
 				doc := report.NewStatusDoc(in)
 				if g != nil {
 					report.AddReviewState(&doc, g.Verdicts, scopesOf(g))

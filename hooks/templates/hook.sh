@@ -5,7 +5,7 @@
 #
 # A hook that was here before lives on as {{.Type}}.mcp-guard-chained beside
 # this file; it runs first and its exit status is this hook's. Then mcp-guard
-# says what the operation changed in agentty's MCP servers. That part never
+# says what the operation changed in what your AI coding agents run. That part never
 # fails the git operation, never waits for input and gives up after a few
 # seconds. MCP_GUARD=0 skips it.
 
@@ -52,7 +52,7 @@ if [ "$hook" = post-commit ] || [ "$hook" = post-applypatch ]; then
 fi
 
 if [ "$hook" = reference-transaction ]; then
-	# Only a committed move of HEAD or refs/stash can change what agentty
+	# Only a committed move of HEAD or refs/stash can change what an agent
 	# runs; any other update (a fetch, a new branch) ends here, starting no
 	# process.
 	[ "$1" = committed ] && [ "${MCP_GUARD-}" != 0 ] || exit $status
@@ -82,7 +82,7 @@ if [ "${MCP_GUARD-}" != 0 ]; then
 		mcp_guard=$(command -v mcp-guard 2>/dev/null) || mcp_guard=
 	fi
 	if [ -z "$mcp_guard" ]; then
-		echo "mcp-guard: not found ($recorded is gone and mcp-guard is not on PATH): not checking what this $hook changed in agentty's MCP servers" >&2
+		echo "mcp-guard: not found ($recorded is gone and mcp-guard is not on PATH): not checking what this $hook changed in what your agents run" >&2
 	elif [ "$hook" = post-rewrite ] || [ "$hook" = reference-transaction ]; then
 		printf '%s' "$input" | "$mcp_guard" hook "$hook" "$@"
 	else

@@ -1,8 +1,8 @@
-package main
+package nearname
 
 import "testing"
 
-func TestSuggest(t *testing.T) {
+func TestOf(t *testing.T) {
 	cmds := []string{"install", "uninstall", "status"}
 	for _, tc := range []struct{ name, want string }{
 		{"instal", "install"},
@@ -17,11 +17,11 @@ func TestSuggest(t *testing.T) {
 		{"", ""},
 		{"status", ""}, // itself: not a typo
 	} {
-		if got := suggest(tc.name, cmds); got != tc.want {
-			t.Errorf("suggest(%q) = %q, want %q", tc.name, got, tc.want)
+		if got := Of(tc.name, cmds); got != tc.want {
+			t.Errorf("Of(%q) = %q, want %q", tc.name, got, tc.want)
 		}
 	}
-	if got := suggest("u", []string{"uninstall", "update"}); got != "" {
+	if got := Of("u", []string{"uninstall", "update"}); got != "" {
 		t.Errorf("an ambiguous prefix suggested %q", got)
 	}
 }
