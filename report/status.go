@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/client"
@@ -352,7 +353,7 @@ func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust
 		if i > 0 || after {
 			p.printf("\n")
 		}
-		p.printf("%s (%s: %s):\n", st.Bold(cv.Title), plural(len(cv.Eval.Configs), "config file", "config files"), Sanitize(strings.Join(cv.Eval.Configs, ", ")))
+		p.printf("%s (%s: %s):\n", st.Bold(cv.Title), plural(len(cv.Eval.Configs), "config file", "config files"), Sanitize(strings.Join(configNames(cv), ", ")))
 		for _, c := range cv.Closed {
 			p.printf("  %s %s\n", st.Danger("closed:"), Sanitize(c))
 		}
@@ -389,14 +390,9 @@ func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust
 			}
 			p.printf("      %s\n", st.Dim("["+Sanitize(review)+"]"))
 		}
-		legend := st.OK("✓") + " runs without asking · " + st.Pending("—") + " asks first"
-		if h := headlessRun(cv.Client); h != "" {
-			legend += ", `" + h + "` runs it"
-			if c := client.Lookup(cv.Client); c != nil && c.Command() != "" {
-				legend += " · `mcp-guard launch -- " + c.Command() + "` hands over only reviewed servers"
-			}
-		}
-		p.printf("%s\n", legend)
+	}
+	if len(clients) > 0 {
+		p.printf("%s\n", statusLegend(clients, st))
 	}
 	for _, f := range findings {
 		p.printf("%s %s %s:%d: %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, Sanitize(f.Message))
@@ -405,6 +401,48 @@ func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust
 		p.printf("mcp-guard launch refuses to start an agent while its servers wait for review (mcp-guard review)\n")
 	}
 	return p.err
+}
+
+// configNames are cv's config files as status names them: relative to
+// the repository's top when inside it (as agentty's), else absolute.
+func configNames(cv *gate.ClientView) []string {
+	out := make([]string, len(cv.Eval.Configs))
+	for i, p := range cv.Eval.Configs {
+		out[i] = p
+		if cv.Top == "" || !filepath.IsAbs(p) {
+			continue
+		}
+		if rel, err := filepath.Rel(cv.Top, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			out[i] = filepath.ToSlash(rel)
+		}
+	}
+	return out
+}
+
+// statusLegend is the one legend under every agent's servers: the marks,
+// each headless run that starts what an interactive session asks about,
+// and the launches that hand over only reviewed servers.
+func statusLegend(clients []*gate.ClientView, st Style) string {
+	legend := st.OK("✓") + " runs without asking · " + st.Pending("—") + " asks first"
+	var launches []string
+	for _, cv := range clients {
+		h := headlessRun(cv.Client)
+		if h == "" {
+			continue
+		}
+		legend += ", `" + h + "` runs it"
+		if c := client.Lookup(cv.Client); c != nil && c.Command() != "" {
+			launches = append(launches, "`mcp-guard launch -- "+c.Command()+"`")
+		}
+	}
+	switch len(launches) {
+	case 0:
+	case 1:
+		legend += " · " + launches[0] + " hands over only reviewed servers"
+	default:
+		legend += " · " + JoinList(launches, "and") + " hand over only reviewed servers"
+	}
+	return legend
 }
 
 // headlessRun is the client's run that starts servers without asking

@@ -10,6 +10,7 @@ import (
 
 	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gate"
+	"github.com/mcp-guard/mcp-guard/policy"
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -262,6 +263,9 @@ func (g *gateView) itemWriter(ctx context.Context, e *env, w io.Writer, st repor
 				item.Findings = append(item.Findings, f)
 			}
 		}
+		policy.SortBySeverity(item.Findings)
+	} else {
+		item.Findings = p.cv.Findings(p.cs)
 	}
 	return func() { report.WriteReviewItem(w, item, st) }
 }

@@ -41,7 +41,9 @@ func statusCommand(e *env) *cli.Command {
 			if g != nil {
 				clients, all = g.Clients, g.All()
 			}
-			findings := clientFindings(clients)
+			// Every agent's servers get the rules scan applies to them
+			// (agentty's are in.Findings already).
+			findings := append(clientFindings(clients), gate.ServerFindings(clients)...)
 			need := in.Pending() || clientsNeed(clients, findings)
 			if c.Bool("json") {
 				doc := report.NewStatusDoc(in)
@@ -60,6 +62,7 @@ func statusCommand(e *env) *cli.Command {
 				} else if !agentty {
 					findings = append(append([]trust.Finding(nil), in.Findings...), findings...)
 				}
+				policy.SortBySeverity(findings)
 				if err == nil && len(all) > 0 {
 					err = report.WriteClientStatus(e.info, all, findings, agentty && in.Config != nil, e.style(e.info))
 				}
