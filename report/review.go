@@ -561,4 +561,3 @@ func WriteForgotten(w io.Writer, forgotten []gate.Forgotten, st Style) error {
 	}
 	return p.err
 }
-
