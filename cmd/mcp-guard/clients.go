@@ -90,6 +90,19 @@ func (g *gateView) waiting(only client.ID, handOver bool) []pending {
 	return out
 }
 
+// waitingTargets are what --all decides: everything that waits for
+// review (only's, when set), never a server the user declined at its
+// current version, nor one already reviewed.
+func (g *gateView) waitingTargets(only client.ID, handOver bool) gate.Targets {
+	var t gate.Targets
+	for _, p := range g.waiting(only, handOver) {
+		if p.cs.State != trust.StateDeclined {
+			t.Clients = append(t.Clients, p.cs)
+		}
+	}
+	return t
+}
+
 // review is `mcp-guard review` for every agent found here: decisions by
 // name (qualified when two agents load a name) or for --all of what waits;
 // without them, one review of what waits across every agent (one counter,
@@ -107,9 +120,7 @@ func (g *gateView) review(ctx context.Context, c *cli.Command, e *env, names []s
 	if approve || decline {
 		var t gate.Targets
 		if all {
-			for _, p := range g.waiting(only, handOver) {
-				t.Clients = append(t.Clients, p.cs)
-			}
+			t = g.waitingTargets(only, handOver)
 		} else {
 			var err error
 			if t, err = g.SelectTargets(names, only, d); err != nil {
