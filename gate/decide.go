@@ -281,7 +281,7 @@ func (v *View) severeFindings(cs ClientServer) []trust.Finding {
 	}
 	var out []trust.Finding
 	for _, f := range cv.Findings(cs) {
-		if f.Severity.Rank() >= trust.SeverityHigh.Rank() {
+		if severe([]trust.Finding{f}) {
 			out = append(out, f)
 		}
 	}

@@ -17,12 +17,9 @@ func (cv *ClientView) Findings(cs ClientServer) []trust.Finding {
 		if p != cs.Path || i >= len(cv.Eval.Files) || cv.Eval.Files[i] == nil {
 			continue
 		}
-		one := *cv.Eval.Files[i]
-		one.Path = cs.Config
-		one.Servers = []*trust.Server{cs.Server}
-		out := policy.CheckServers(&one, policy.Options{})
-		policy.SortBySeverity(out)
-		return out
+		cfg := *cv.Eval.Files[i]
+		cfg.Path = cs.Config
+		return serverFindings(&cfg, cs.Server)
 	}
 	return nil
 }

@@ -340,11 +340,23 @@ func WriteDecisions(w io.Writer, outcomes []gate.Outcome, st Style) error {
 	p := &printer{w: w}
 	for _, o := range outcomes {
 		writeDecision(p, o, st)
-		for _, f := range o.Findings {
-			p.printf("  %s %s %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(strings.TrimPrefix(f.Message, fmt.Sprintf("server %q: ", f.Server))))
-		}
+		writeServerFindings(p, o.Findings, st)
 	}
 	return p.err
+}
+
+// WriteServerFindings writes findings about one server under the line
+// that names it: indented, without the server's name again.
+func WriteServerFindings(w io.Writer, fs []trust.Finding, st Style) error {
+	p := &printer{w: w}
+	writeServerFindings(p, fs, st)
+	return p.err
+}
+
+func writeServerFindings(p *printer, fs []trust.Finding, st Style) {
+	for _, f := range fs {
+		p.printf("  %s %s %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(strings.TrimPrefix(f.Message, fmt.Sprintf("server %q: ", f.Server))))
+	}
 }
 
 // writeDecision says what recording one decision did.
