@@ -39,6 +39,10 @@ type Dialect struct {
 	// type.
 	URLIsRemote       bool
 	RemoteWithoutType bool
+	// HTTPURLKey names a second endpoint key that wins over url (Gemini
+	// CLI's httpUrl, a Streamable HTTP endpoint: createUrlTransport in
+	// 0.61.0 takes it first, whatever url and type say).
+	HTTPURLKey string
 	// Comments makes // and /* */ comments whitespace wherever whitespace
 	// may stand, as strip-json-comments does before JSON.parse (an
 	// unclosed /* runs to the end of the file); LineCommentCR ends a line
@@ -93,6 +97,7 @@ var GeminiCLI = &Dialect{
 	BOMFails:        true,
 	ServersOptional: true,
 	URLIsRemote:     true,
+	HTTPURLKey:      "httpUrl",
 }
 
 // Codex is the JSON form of Codex's `[mcp_servers]` tables (the client
@@ -303,6 +308,16 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 		}
 		*k.to = v
 	}
+	httpURL := false
+	if d.HTTPURLKey != "" {
+		v, bad := str(d.HTTPURLKey)
+		if bad != "" {
+			return nil, bad
+		}
+		if v != "" {
+			s.URL, httpURL = v, true
+		}
+	}
 	if f, ok := e.get("args"); ok {
 		if f.Value.Kind != jsonArray {
 			return nil, fmt.Sprintf("args is %s, not an array", f.Value.Kind.withArticle())
@@ -347,7 +362,7 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 	switch {
 	case remote:
 		s.Transport = TransportHTTP
-		if s.Type == "sse" {
+		if s.Type == "sse" && !httpURL {
 			s.Transport = TransportSSE
 		}
 	case s.Command == "":
