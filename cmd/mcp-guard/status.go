@@ -51,6 +51,7 @@ func statusCommand(e *env) *cli.Command {
 					report.AddReviewState(&doc, g.Verdicts, scopesOf(g))
 				}
 				report.AddClients(&doc, clients, findings)
+				report.AddAgents(&doc, all)
 				err = report.WriteJSON(e.stdout, doc)
 			} else {
 				// Every agent whose project configuration is gated, in one
