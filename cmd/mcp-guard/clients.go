@@ -234,6 +234,9 @@ func (g *gateView) interactive(ctx context.Context, e *env, queue []pending, key
 		if a == report.ReviewDecline {
 			d, verb = trust.DecisionDeclined, "declined"
 		}
+		if a == report.ReviewApprove && !g.confirmCritical(w, keys, queue[i], findings) {
+			return false, 0, nil
+		}
 		if cs.Deep == "" {
 			why := ""
 			if cs.NoDeep != "" {
@@ -267,16 +270,48 @@ func (g *gateView) itemWriter(ctx context.Context, e *env, w io.Writer, st repor
 	p := queue[i]
 	since := g.SinceOf(p.cv, p.cs)
 	content := changeContentAt(ctx, e, p.cv.Top, p.cv.Head, p.cs.Last.Baseline(), since)
-	item := report.ReviewItem{Index: i + 1, Total: len(queue), Title: p.cv.Title, Entry: p.cs, Since: since, Content: content}
-	if gv := p.cs.Agentty; gv != nil {
-		for _, f := range findings {
-			if f.Server == gv.Server.Name {
-				item.Findings = append(item.Findings, f)
-			}
-		}
-		policy.SortBySeverity(item.Findings)
-	} else {
-		item.Findings = p.cv.Findings(p.cs)
-	}
+	item := report.ReviewItem{Index: i + 1, Total: len(queue), Title: p.cv.Title, Entry: p.cs, Since: since, Content: content,
+		Findings: itemFindings(p, findings)}
 	return func() { report.WriteReviewItem(w, item, st) }
+}
+
+// itemFindings are the findings on p's server, the most severe first:
+// agentty's from findings (g.findings), every other agent's from its view.
+func itemFindings(p pending, findings []trust.Finding) []trust.Finding {
+	gv := p.cs.Agentty
+	if gv == nil {
+		return p.cv.Findings(p.cs)
+	}
+	var out []trust.Finding
+	for _, f := range findings {
+		if f.Server == gv.Server.Name {
+			out = append(out, f)
+		}
+	}
+	policy.SortBySeverity(out)
+	return out
+}
+
+// confirmCritical asks, for a server with a critical finding, that its
+// name be typed before it is approved (one key is too easy to press by
+// habit there), and says so when it was not.
+func (g *gateView) confirmCritical(w io.Writer, keys keyReader, p pending, findings []trust.Finding) bool {
+	var rules []string
+	for _, f := range itemFindings(p, findings) {
+		if f.Severity == trust.SeverityCritical {
+			rules = append(rules, f.Rule)
+		}
+	}
+	if len(rules) == 0 {
+		return true
+	}
+	name := p.cs.Name
+	line, err := keys.line(func() {
+		fmt.Fprintf(w, "%s has a critical finding (%s): type its name, %s, and Enter to approve it: ", report.Sanitize(p.cs.Label()), strings.Join(rules, ", "), report.Sanitize(name))
+	})
+	if err == nil && line == name {
+		return true
+	}
+	fmt.Fprintf(w, "not approved: the name was not typed; %s still waits\n", report.Sanitize(p.cs.Label()))
+	return false
 }
