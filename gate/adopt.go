@@ -5,14 +5,17 @@ import (
 	"fmt"
 
 	"github.com/mcp-guard/mcp-guard/gitscan"
+	"github.com/mcp-guard/mcp-guard/policy"
 	"github.com/mcp-guard/mcp-guard/project"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
-// Adopted is one server Adopt recorded as reviewed.
+// Adopted is one server Adopt recorded as reviewed (or, Held, left
+// waiting), with policy's findings on what it runs.
 type Adopted struct {
-	Config string
-	Server project.Server
+	Config   string
+	Server   project.Server
+	Findings []trust.Finding
 }
 
 // Adoption is what Adopt did.
@@ -22,6 +25,10 @@ type Adoption struct {
 	// (the env switch, a whole-file approval): never adopted, since no one
 	// looked at them one by one.
 	Blanket int
+	// Held are the servers agentty approved that carry a high or critical
+	// finding: an approval given before mcp-guard showed the danger is
+	// not taken for a review; they wait for one.
+	Held []Adopted
 }
 
 // Adopt records as reviewed every server of the repository's
@@ -58,7 +65,7 @@ func Adopt(ctx context.Context, dir string, env Env) (*Adoption, error) {
 	grants := trust.Grants{Approved: store.Approved}
 	out := &Adoption{}
 	err = trust.UpdateLedger(ctx, ledgerDir, func(ed *trust.LedgerEdit) error {
-		out.Adopted, out.Blanket = out.Adopted[:0], 0
+		out.Adopted, out.Blanket, out.Held = out.Adopted[:0], 0, out.Held[:0]
 		ed.Path = repo.TopLevel()
 		for _, pc := range snap.Configs {
 			if pc.Config == nil || !pc.Config.Valid() {
@@ -83,12 +90,17 @@ func Adopt(ctx context.Context, dir string, env Env) (*Adoption, error) {
 				if r, ok := ed.Lookup(key); ok && r.Approves(s.Deep) {
 					continue
 				}
+				fs := serverFindings(pc.Config, v.Server)
+				if severe(fs) {
+					out.Held = append(out.Held, Adopted{pc.Path, s, fs})
+					continue
+				}
 				if err := ed.Record(trust.Review{ReviewKey: key, DecidedVersion: trust.DecidedVersion{Decision: trust.DecisionApproved, Adopted: true,
 					ReviewedVersion: trust.ReviewedVersion{Deep: s.Deep, Fingerprint: s.Fingerprint, Entry: s.Canonical(),
 						Files: trust.ReviewedFiles(s.Files), Commit: head}}}); err != nil {
 					return err
 				}
-				out.Adopted = append(out.Adopted, Adopted{pc.Path, s})
+				out.Adopted = append(out.Adopted, Adopted{pc.Path, s, fs})
 			}
 		}
 		return nil
@@ -97,4 +109,24 @@ func Adopt(ctx context.Context, dir string, env Env) (*Adoption, error) {
 		return nil, fail("", fmt.Errorf("recording adopted approvals: %w", err))
 	}
 	return out, nil
+}
+
+// serverFindings are policy's server rules on s, one of cfg's servers,
+// the most severe first.
+func serverFindings(cfg *trust.Config, s *trust.Server) []trust.Finding {
+	one := *cfg
+	one.Servers = []*trust.Server{s}
+	out := policy.CheckServers(&one, policy.Options{})
+	policy.SortBySeverity(out)
+	return out
+}
+
+// severe reports whether a finding of fs is high or critical.
+func severe(fs []trust.Finding) bool {
+	for _, f := range fs {
+		if f.Severity.Rank() >= trust.SeverityHigh.Rank() {
+			return true
+		}
+	}
+	return false
 }

@@ -20,7 +20,7 @@ func (v *View) agenttyView() *ClientView {
 	}
 	c := client.Lookup(client.Agentty)
 	cv := &ClientView{Client: client.Agentty, Title: c.Title(), Repo: v.Repo, Top: v.Top, Head: v.Head,
-		Eval: client.ClientEvaluation{Client: client.Agentty, Configs: []string{cfg.Path}}}
+		Eval: client.ClientEvaluation{Client: client.Agentty, Configs: []string{cfg.Path}, Files: []*trust.Config{cfg}}}
 	if err := v.Invalid(); err != nil {
 		cv.Closed = append(cv.Closed, err.Error())
 	}

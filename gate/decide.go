@@ -16,19 +16,6 @@ import (
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
-// Runnable are the servers mcp-guard reviews here that agentty would run
-// (or ask to run): what `approve --all` approves.
-func (v *View) Runnable() []trust.GateVerdict {
-	var out []trust.GateVerdict
-	for _, gv := range v.Verdicts {
-		s := gv.Server
-		if gv.Key.Server != "" && !s.Disabled && (s.Command != "" || s.URL != "") {
-			out = append(out, gv)
-		}
-	}
-	return out
-}
-
 // decidable says why a decision cannot be recorded for a server ("" when
 // it can).
 func decidable(gv trust.GateVerdict, d trust.Decision) string {
@@ -70,6 +57,9 @@ type Outcome struct {
 	// http server, which agentty never gates, or a blanket grant);
 	// `mcp-guard launch` leaves it out.
 	StillRuns bool
+	// Findings are the high and critical findings on what an approval
+	// let run, said beside it.
+	Findings []trust.Finding
 }
 
 // Writes, between which a failure can be injected in tests.
@@ -277,7 +267,32 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 		o.Title, o.Command = agentWords(client.ID(cs.Key.Client))
 		out = append(out, o)
 	}
+	if d == trust.DecisionApproved {
+		for i := range out {
+			out[i].Findings = v.severeFindings(out[i].Entry)
+		}
+	}
 	return out, nil
+}
+
+// severeFindings are the high and critical Findings on cs, a server of
+// one of the agents here.
+func (v *View) severeFindings(cs ClientServer) []trust.Finding {
+	id := client.ID(cs.Key.Client)
+	if id == "" {
+		id = client.Agentty
+	}
+	cv := v.ClientOf(id)
+	if cv == nil {
+		return nil
+	}
+	var out []trust.Finding
+	for _, f := range cv.Findings(cs) {
+		if severe([]trust.Finding{f}) {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // agentWords are an agent's name in sentences and the command launch

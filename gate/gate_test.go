@@ -258,7 +258,7 @@ func TestSnapshot(t *testing.T) {
 		t.Errorf("snapshot holds %v, leaves %v", snap.Servers, snap.Left)
 	}
 	fi, err := os.Stat(snap.Path)
-	if err != nil || fi.Mode().Perm() != 0o600 || !strings.HasPrefix(snap.Path, filepath.Join(f.home, ".agentty", "mcp-guard", "launch")) {
+	if err != nil || fi.Mode().Perm() != 0o600 || !strings.HasPrefix(snap.Path, filepath.Join(f.home, ".local", "state", "mcp-guard", "launch")) {
 		t.Fatalf("snapshot file %s: %v %v", snap.Path, fi, err)
 	}
 	data, _ := os.ReadFile(snap.Path)

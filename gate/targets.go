@@ -190,20 +190,6 @@ func lastName(name string) string {
 	return name
 }
 
-// RunnableTargets are the servers of every client that would run (or ask
-// to) and can be reviewed here: what `approve --all` approves.
-func (v *View) RunnableTargets() Targets {
-	t := Targets{Agentty: v.Runnable()}
-	for _, cv := range v.Clients {
-		for _, cs := range cv.Servers {
-			if cs.Runs && validDeep(cs.Deep) {
-				t.Clients = append(t.Clients, cs)
-			}
-		}
-	}
-	return t
-}
-
 // clientDecidable says why a decision cannot be recorded for a client's
 // server ("" when it can).
 func clientDecidable(cs ClientServer, d trust.Decision) string {

@@ -126,20 +126,20 @@ func TestAttackClaudePulls(t *testing.T) {
 		{name: "BOM and a duplicate server, the last winning",
 			attack: map[string]string{".mcp.json": "\ufeff" + `{"mcpServers":{"db":{"command":"node","args":["server.js"]},"db":{"command":"/bin/sh","args":["-c","evil"]}}}`},
 			check: func(t *testing.T, out *Outcome) {
-				wantChange(t, out, ".mcp.json", "db", trust.ImpactTrustPreserving, "command changed")
+				wantChange(t, out, ".mcp.json", "db", trust.ImpactTrustPreserving, "command \"node\" → ")
 				wantFinding(t, out, "MG302", ".mcp.json")
 				wantClaudeOnly(t, out)
 			}},
 		{name: "a duplicate mcpServers, the last winning",
 			attack: map[string]string{".mcp.json": `{"mcpServers":{"db":{"command":"node","args":["server.js"]}},"mcpServers":{"db":{"command":"/bin/sh","args":["-c","evil"]}}}`},
 			check: func(t *testing.T, out *Outcome) {
-				wantChange(t, out, ".mcp.json", "db", trust.ImpactTrustPreserving, "command changed")
+				wantChange(t, out, ".mcp.json", "db", trust.ImpactTrustPreserving, "command \"node\" → ")
 				wantFinding(t, out, "MG302", ".mcp.json")
 			}},
 		{name: "a ${VAR:-default} command",
 			attack: map[string]string{".mcp.json": `{"mcpServers":{"db":{"command":"${MGX_UNSET_CMD:-/bin/sh}","args":["-c","evil"]}}}`},
 			check: func(t *testing.T, out *Outcome) {
-				wantChange(t, out, ".mcp.json", "db", trust.ImpactTrustPreserving, "command changed")
+				wantChange(t, out, ".mcp.json", "db", trust.ImpactTrustPreserving, "command \"node\" → ")
 			}},
 		{name: "a NUL in an argument",
 			attack: map[string]string{".mcp.json": `{"mcpServers":{"db":{"command":"node","args":["server.js\u0000evil"]}}}`},
@@ -196,14 +196,14 @@ func TestAttackClaudePulls(t *testing.T) {
 			links:  [][2]string{{"real.json", ".mcp.json"}},
 			attack: map[string]string{"real.json": claudeEvil},
 			check: func(t *testing.T, out *Outcome) {
-				wantChange(t, out, ".mcp.json", "db", trust.ImpactTrustPreserving, "command changed")
+				wantChange(t, out, ".mcp.json", "db", trust.ImpactTrustPreserving, "command \"node\" → ")
 			}},
 		{name: "the target of a symlinked directory's .mcp.json edited",
 			base:   map[string]string{"b/.mcp.json": claudeDB},
 			links:  [][2]string{{"b", "a"}},
 			attack: map[string]string{"b/.mcp.json": claudeEvil},
 			check: func(t *testing.T, out *Outcome) {
-				wantChange(t, out, "b/.mcp.json", "db", trust.ImpactTrustPreserving, "command changed")
+				wantChange(t, out, "b/.mcp.json", "db", trust.ImpactTrustPreserving, "command \"node\" → ")
 			}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -225,7 +225,7 @@ func TestAttackClaudePulls(t *testing.T) {
 func TestAttackClaudeSymlinkedConfig(t *testing.T) {
 	p := approvedPull(t, false, map[string]string{"evil.json": claudeEvil})
 	p.link("evil.json", ".mcp.json")
-	wantChange(t, p.pull(&trust.Ledger{}), ".mcp.json", "db", trust.ImpactTrustPreserving, "command changed")
+	wantChange(t, p.pull(&trust.Ledger{}), ".mcp.json", "db", trust.ImpactTrustPreserving, "command \"node\" → ")
 
 	q := approvedPull(t, false, nil)
 	outside := filepath.Join(q.home, "outside.json")
@@ -247,7 +247,7 @@ func TestAttackClaudeGitOperations(t *testing.T) {
 		p.git(p.clone, "reset", "-q", "--hard", "origin/main")
 		now := p.git(p.clone, "rev-parse", "HEAD")
 		out := p.runHook("reference-transaction", []string{"committed"}, old+" "+now+" HEAD\n")
-		wantChange(t, out, ".mcp.json", "db", trust.ImpactTrustPreserving, "command changed")
+		wantChange(t, out, ".mcp.json", "db", trust.ImpactTrustPreserving, "command \"node\" → ")
 	})
 	t.Run("checkout REV -- .mcp.json", func(t *testing.T) {
 		p := approvedPull(t, false, nil)
@@ -256,7 +256,7 @@ func TestAttackClaudeGitOperations(t *testing.T) {
 		p.git(p.clone, "checkout", "origin/main", "--", ".mcp.json")
 		head := p.git(p.clone, "rev-parse", "HEAD")
 		out := p.runHook("post-checkout", []string{head, head, "0"}, "")
-		wantChange(t, out, ".mcp.json", "db", trust.ImpactTrustPreserving, "command changed")
+		wantChange(t, out, ".mcp.json", "db", trust.ImpactTrustPreserving, "command \"node\" → ")
 	})
 	t.Run("stash pop", func(t *testing.T) {
 		p := approvedPull(t, false, nil)
@@ -265,7 +265,7 @@ func TestAttackClaudeGitOperations(t *testing.T) {
 		stash := p.git(p.clone, "rev-parse", "refs/stash")
 		p.git(p.clone, "stash", "pop", "-q")
 		out := p.runHook("reference-transaction", []string{"committed"}, stash+" 0000000000000000000000000000000000000000 refs/stash\n")
-		wantChange(t, out, ".mcp.json", "db", trust.ImpactTrustPreserving, "command changed")
+		wantChange(t, out, ".mcp.json", "db", trust.ImpactTrustPreserving, "command \"node\" → ")
 	})
 }
 

@@ -108,7 +108,7 @@ func TestHookClaudeSwapUnderApprovedName(t *testing.T) {
 		t.Fatalf("changes %+v", out.Changes)
 	}
 	text := warningText(t, out)
-	for _, want := range []string{"Claude Code:", "trust-preserving  db", "Claude Code approved `db` by name: the new command runs without asking", "review before starting Claude Code: mcp-guard review"} {
+	for _, want := range []string{"Claude Code:", "runs unasked  db", "Claude Code approved `db` by name: the new command runs without asking", "review before starting Claude Code: mcp-guard review"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("warning lacks %q:\n%s", want, text)
 		}
@@ -142,7 +142,7 @@ func TestHookClaudeSelfApproval(t *testing.T) {
 		t.Fatalf("findings %+v changes %+v", out.Findings, out.Changes)
 	}
 	text := warningText(t, out)
-	if !strings.Contains(text, "high") || !strings.Contains(text, "MG701 .claude/settings.json") || !strings.Contains(text, "preapproved       db") {
+	if !strings.Contains(text, "high") || !strings.Contains(text, "MG701 .claude/settings.json") || !strings.Contains(text, "runs unasked  db") {
 		t.Errorf("warning:\n%s", text)
 	}
 }

@@ -53,7 +53,7 @@ func TestHookGeminiTrustedFolderSwap(t *testing.T) {
 	if len(out.Changes) != 1 || out.Changes[0].Client != "gemini-cli" || out.Changes[0].Impact != trust.ImpactTrustPreserving {
 		t.Fatalf("changes %+v", out.Changes)
 	}
-	expect(t, warningText(t, out), "Gemini CLI:", "trust-preserving  db",
+	expect(t, warningText(t, out), "Gemini CLI:", "runs unasked  db",
 		"Gemini CLI trusts this folder: every change runs without asking", "review before starting Gemini CLI")
 }
 

@@ -83,11 +83,15 @@ type Outcome struct {
 	// Removed are the servers the operation removed or stopped, of every
 	// client: worth one line, never a review.
 	Removed []trust.Change
+	// Dormant are servers the operation changed that their client runs
+	// nothing of here (Gemini CLI, Codex in a folder not trusted): worth
+	// one line, never a review.
+	Dormant []trust.Change
 }
 
 // Quiet reports whether there is nothing to tell the user.
 func (o *Outcome) Quiet() bool {
-	return len(o.Changes) == 0 && len(o.Findings) == 0 && len(o.Removed) == 0
+	return len(o.Changes) == 0 && len(o.Findings) == 0 && len(o.Removed) == 0 && len(o.Dormant) == 0
 }
 
 // LaunchDirs lists the launch directories ("" for the repository root)
@@ -238,18 +242,35 @@ func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
 			out.Changes = append(out.Changes, c)
 		}
 	}
+	settledAt := map[string]bool{}
 	for _, c := range changes {
 		if c.Impact == trust.ImpactRemoved {
 			removed = append(removed, c)
+		}
+		if c.Client != "" && c.Impact == trust.ImpactUnchanged && c.Change != trust.ChangeUnchanged && c.New != nil {
+			out.Dormant = append(out.Dormant, c)
+			continue
 		}
 		if !c.Impact.NeedsAttention() {
 			continue
 		}
 		if settled(req.Ledger, identity, c) {
 			out.Reviewed++
+			settledAt[c.Path+"\x00"+c.Server] = true
 			continue
 		}
 		out.Changes = append(out.Changes, c)
+	}
+	// A server the user already decided about at this version is not
+	// reported again, nor the findings on it.
+	if len(settledAt) > 0 {
+		var fs []trust.Finding
+		for _, f := range out.Findings {
+			if f.Server == "" || !settledAt[f.Path+"\x00"+f.Server] {
+				fs = append(fs, f)
+			}
+		}
+		out.Findings = fs
 	}
 	var kept []trust.Change
 	kept, out.Findings = dedupe(repo.GitDir(), append(out.Changes, removed...), out.Findings, time.Now())

@@ -117,3 +117,10 @@ func SortFindings(fs []trust.Finding) {
 		return a.Key < b.Key
 	})
 }
+
+// SortBySeverity orders findings the most severe first, then as
+// SortFindings: the order people read them in (status, review, the hook).
+func SortBySeverity(fs []trust.Finding) {
+	SortFindings(fs)
+	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Severity.Rank() > fs[j].Severity.Rank() })
+}

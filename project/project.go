@@ -319,6 +319,9 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 		if c1 != nil && (c0 == nil || c0.Entry != c1.Entry || c0.Target != c1.Target) {
 			res.Findings = append(res.Findings, c1.Findings()...)
 		}
+		if c1 != nil {
+			res.Findings = append(res.Findings, changedServerFindings(c1.Config, diff)...)
+		}
 	}
 
 	before := map[string]gitscan.Entry{}
@@ -363,6 +366,36 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 	})
 	sortFindings(res.Findings)
 	return res, nil
+}
+
+// changedServerFindings are the high and critical findings of policy's
+// server rules (MG1xx, MG2xx, MG4xx) on the servers of cfg that diff says
+// changed in a way that needs attention: the danger a change brings, said
+// where the change is (the hook, diff), not only by scan.
+func changedServerFindings(cfg *trust.Config, diff []trust.Change) []trust.Finding {
+	changed := map[string]bool{}
+	for _, ch := range diff {
+		if ch.New != nil && ch.Change != trust.ChangeUnchanged && ch.Impact.NeedsAttention() {
+			changed[ch.Server] = true
+		}
+	}
+	if len(changed) == 0 {
+		return nil
+	}
+	one := *cfg
+	one.Servers = nil
+	for _, s := range cfg.Servers {
+		if changed[s.Name] {
+			one.Servers = append(one.Servers, s)
+		}
+	}
+	var out []trust.Finding
+	for _, f := range policy.CheckServers(&one, policy.Options{}) {
+		if f.Severity.Rank() >= trust.SeverityHigh.Rank() {
+			out = append(out, f)
+		}
+	}
+	return out
 }
 
 // hookScriptFindings reports the hooks.json files that did not change

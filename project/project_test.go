@@ -198,7 +198,7 @@ func TestCompareCommits(t *testing.T) {
 		{"env added",
 			map[string]string{".agentty/mcp.json": nodeCfg},
 			map[string]string{".agentty/mcp.json": `{"mcpServers":{"srv":{"command":"node","args":["server.js"],"env":{"NODE_OPTIONS":"-r ./x.js"}}}}`},
-			approve(fpNode), ".agentty/mcp.json:srv:changed:trust-preserving"},
+			approve(fpNode), ".agentty/mcp.json:srv:changed:trust-preserving MG101:.agentty/mcp.json"},
 		{"nested config added",
 			map[string]string{".agentty/mcp.json": nodeCfg},
 			map[string]string{"sub/.agentty/mcp.json": nodeCfg},

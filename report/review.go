@@ -360,39 +360,59 @@ func AddReviewState(doc *StatusDoc, verdicts []trust.GateVerdict, scopes map[str
 func WriteDecisions(w io.Writer, outcomes []gate.Outcome, st Style) error {
 	p := &printer{w: w}
 	for _, o := range outcomes {
-		if o.Entry.Agentty == nil {
-			writeClientDecision(p, o, st)
-			continue
-		}
-		s := o.Server
-		name := Sanitize(s.Name)
-		if o.Decision == trust.DecisionApproved {
-			note := "reviewed " + Short(o.Deep)
-			switch {
-			case o.Changed:
-				note = "agentty fingerprint " + Short(s.Fingerprint) + " added, " + note
-			case s.Gated:
-				note = "agentty fingerprint " + Short(s.Fingerprint) + " already there, " + note
-			case s.URL != "":
-				note = string(s.Transport) + ": agentty never asks before connecting, " + note
-			}
-			p.printf("%s %s  %s  %s\n", st.OK("approved"), name, CommandLine(s), st.Dim("("+note+")"))
-			continue
-		}
-		var note string
-		switch {
-		case o.StillRuns && s.URL != "" && !s.Gated:
-			note = "an " + string(s.Transport) + " server: agentty connects to it without asking when started directly; mcp-guard launch leaves it out"
-		case o.StillRuns:
-			note = reasonText(o.Verdict) + " still lets agentty run it when started directly; mcp-guard launch leaves it out"
-		case o.Changed:
-			note = "its approval was removed from agentty's store (approvals are global: other repositories with the same command lose it too)"
-		default:
-			note = "agentty will ask before running it"
-		}
-		p.printf("%s %s  %s\n", st.Warning("declined"), name, st.Dim("("+note+")"))
+		writeDecision(p, o, st)
+		writeServerFindings(p, o.Findings, st)
 	}
 	return p.err
+}
+
+// WriteServerFindings writes findings about one server under the line
+// that names it: indented, without the server's name again.
+func WriteServerFindings(w io.Writer, fs []trust.Finding, st Style) error {
+	p := &printer{w: w}
+	writeServerFindings(p, fs, st)
+	return p.err
+}
+
+func writeServerFindings(p *printer, fs []trust.Finding, st Style) {
+	for _, f := range fs {
+		p.printf("  %s %s %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(strings.TrimPrefix(f.Message, fmt.Sprintf("server %q: ", f.Server))))
+	}
+}
+
+// writeDecision says what recording one decision did.
+func writeDecision(p *printer, o gate.Outcome, st Style) {
+	if o.Entry.Agentty == nil {
+		writeClientDecision(p, o, st)
+		return
+	}
+	s := o.Server
+	name := Sanitize(s.Name)
+	if o.Decision == trust.DecisionApproved {
+		note := "reviewed " + Short(o.Deep)
+		switch {
+		case o.Changed:
+			note = "agentty fingerprint " + Short(s.Fingerprint) + " added, " + note
+		case s.Gated:
+			note = "agentty fingerprint " + Short(s.Fingerprint) + " already there, " + note
+		case s.URL != "":
+			note = string(s.Transport) + ": agentty never asks before connecting, " + note
+		}
+		p.printf("%s %s  %s  %s\n", st.OK("approved"), name, CommandLine(s), st.Dim("("+note+")"))
+		return
+	}
+	var note string
+	switch {
+	case o.StillRuns && s.URL != "" && !s.Gated:
+		note = "an " + string(s.Transport) + " server: agentty connects to it without asking when started directly; mcp-guard launch leaves it out"
+	case o.StillRuns:
+		note = reasonText(o.Verdict) + " still lets agentty run it when started directly; mcp-guard launch leaves it out"
+	case o.Changed:
+		note = "its approval was removed from agentty's store (approvals are global: other repositories with the same command lose it too)"
+	default:
+		note = "agentty will ask before running it"
+	}
+	p.printf("%s %s  %s\n", st.Warning("declined"), name, st.Dim("("+note+")"))
 }
 
 // writeClientDecision says what recording a decision did for a server of

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"path/filepath"
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/client"
@@ -22,6 +23,85 @@ type StatusDoc struct {
 	Config   StatusConfig    `json:"config"`
 	Servers  []StatusServer  `json:"servers"`
 	Findings []trust.Finding `json:"findings"`
+	// Agents are every agent found here with each config file it reads
+	// and what became of it, so that a file that does not parse is seen
+	// (not only the servers of those that do). Added in version 1.
+	Agents []StatusAgent `json:"agents"`
+}
+
+// StatusAgent is one agent found here: its config files, and why its
+// gate stays closed whatever is reviewed (Closed, empty when nothing
+// does).
+type StatusAgent struct {
+	Client      string             `json:"client"`
+	Title       string             `json:"title"`
+	Closed      []string           `json:"closed"`
+	Notes       []string           `json:"notes,omitempty"`
+	ConfigFiles []StatusConfigFile `json:"config_files"`
+}
+
+// StatusConfigFile is one config file an agent reads, in precedence order.
+type StatusConfigFile struct {
+	// Path is relative to the repository's top when inside it.
+	Path string `json:"path"`
+	// State: "read" (its servers are listed), "invalid" (it does not
+	// parse the way the agent reads it: Error says where), "unreadable"
+	// (mcp-guard did not read it, or the agent may still load servers
+	// from it: what runs is unknown, Error says why). Closed says what
+	// either does to the agent's gate.
+	State string `json:"state"`
+	Error string `json:"error,omitempty"`
+	// Servers are the names it holds that the agent loads; Skipped those
+	// the agent leaves out while loading the rest, and why.
+	Servers []string            `json:"servers"`
+	Skipped []StatusSkippedName `json:"skipped,omitempty"`
+}
+
+// StatusSkippedName is a server an agent leaves out of a file it loads.
+type StatusSkippedName struct {
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
+}
+
+// Config file states in StatusConfigFile.State.
+const (
+	FileRead       = "read"
+	FileInvalid    = "invalid"
+	FileUnreadable = "unreadable"
+)
+
+// AddAgents lists every agent of all with its config files.
+func AddAgents(doc *StatusDoc, all []*gate.ClientView) {
+	for _, cv := range all {
+		a := StatusAgent{Client: string(cv.Client), Title: cv.Title, Closed: append([]string{}, cv.Closed...), Notes: cv.Notes, ConfigFiles: []StatusConfigFile{}}
+		for i, name := range configNames(cv) {
+			f := StatusConfigFile{Path: name, State: FileUnreadable, Servers: []string{}}
+			if i < len(cv.Eval.Files) && cv.Eval.Files[i] != nil {
+				c := cv.Eval.Files[i]
+				switch {
+				case c.Unreadable():
+					f.State = FileUnreadable
+				case c.Err != nil:
+					f.State = FileInvalid
+				default:
+					f.State = FileRead
+				}
+				if c.Err != nil {
+					f.Error = c.Err.Error()
+				}
+				for _, s := range c.Servers {
+					f.Servers = append(f.Servers, s.Name)
+				}
+				for _, sk := range c.Skipped {
+					f.Skipped = append(f.Skipped, StatusSkippedName{Name: sk.Name, Reason: sk.Reason})
+				}
+			} else {
+				f.Error = "mcp-guard did not read it"
+			}
+			a.ConfigFiles = append(a.ConfigFiles, f)
+		}
+		doc.Agents = append(doc.Agents, a)
+	}
 }
 
 // StatusConfig describes the configuration agentty would read.
@@ -76,7 +156,7 @@ type StatusServer struct {
 
 // NewStatusDoc builds the status document from an inspection.
 func NewStatusDoc(in *trust.Inspection) StatusDoc {
-	doc := StatusDoc{Version: StatusVersion, Servers: []StatusServer{}, Findings: []trust.Finding{}}
+	doc := StatusDoc{Version: StatusVersion, Servers: []StatusServer{}, Findings: []trust.Finding{}, Agents: []StatusAgent{}}
 	doc.Config.Scope = string(in.Location.Scope)
 	doc.Config.Note = in.Location.Note
 	if in.StoreErr != nil {
@@ -352,7 +432,7 @@ func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust
 		if i > 0 || after {
 			p.printf("\n")
 		}
-		p.printf("%s (%s: %s):\n", st.Bold(cv.Title), plural(len(cv.Eval.Configs), "config file", "config files"), Sanitize(strings.Join(cv.Eval.Configs, ", ")))
+		p.printf("%s (%s: %s):\n", st.Bold(cv.Title), plural(len(cv.Eval.Configs), "config file", "config files"), Sanitize(strings.Join(configNames(cv), ", ")))
 		for _, c := range cv.Closed {
 			p.printf("  %s %s\n", st.Danger("closed:"), Sanitize(c))
 		}
@@ -389,14 +469,9 @@ func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust
 			}
 			p.printf("      %s\n", st.Dim("["+Sanitize(review)+"]"))
 		}
-		legend := st.OK("✓") + " runs without asking · " + st.Pending("—") + " asks first"
-		if h := headlessRun(cv.Client); h != "" {
-			legend += ", `" + h + "` runs it"
-			if c := client.Lookup(cv.Client); c != nil && c.Command() != "" {
-				legend += " · `mcp-guard launch -- " + c.Command() + "` hands over only reviewed servers"
-			}
-		}
-		p.printf("%s\n", legend)
+	}
+	if len(clients) > 0 {
+		p.printf("%s\n", statusLegend(clients, st))
 	}
 	for _, f := range findings {
 		p.printf("%s %s %s:%d: %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, Sanitize(f.Message))
@@ -405,6 +480,48 @@ func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust
 		p.printf("mcp-guard launch refuses to start an agent while its servers wait for review (mcp-guard review)\n")
 	}
 	return p.err
+}
+
+// configNames are cv's config files as status names them: relative to
+// the repository's top when inside it (as agentty's), else absolute.
+func configNames(cv *gate.ClientView) []string {
+	out := make([]string, len(cv.Eval.Configs))
+	for i, p := range cv.Eval.Configs {
+		out[i] = p
+		if cv.Top == "" || !filepath.IsAbs(p) {
+			continue
+		}
+		if rel, err := filepath.Rel(cv.Top, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+			out[i] = filepath.ToSlash(rel)
+		}
+	}
+	return out
+}
+
+// statusLegend is the one legend under every agent's servers: the marks,
+// each headless run that starts what an interactive session asks about,
+// and the launches that hand over only reviewed servers.
+func statusLegend(clients []*gate.ClientView, st Style) string {
+	legend := st.OK("✓") + " runs without asking · " + st.Pending("—") + " asks first"
+	var launches []string
+	for _, cv := range clients {
+		h := headlessRun(cv.Client)
+		if h == "" {
+			continue
+		}
+		legend += ", `" + h + "` runs it"
+		if c := client.Lookup(cv.Client); c != nil && c.Command() != "" {
+			launches = append(launches, "`mcp-guard launch -- "+c.Command()+"`")
+		}
+	}
+	switch len(launches) {
+	case 0:
+	case 1:
+		legend += " · " + launches[0] + " hands over only reviewed servers"
+	default:
+		legend += " · " + JoinList(launches, "and") + " hand over only reviewed servers"
+	}
+	return legend
 }
 
 // headlessRun is the client's run that starts servers without asking

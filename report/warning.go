@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"sort"
 	"strings"
 	"time"
 
@@ -27,30 +28,47 @@ type Warning struct {
 	// besides agentty (agentty's own warning does not name them); alone,
 	// nothing is written.
 	Removed []trust.Change
+	// Dormant are servers the operation changed that their agent runs
+	// nothing of here (Gemini CLI or Codex in a folder the user has not
+	// trusted): one line, so that the warning does not leave them out
+	// without a word.
+	Dormant []trust.Change
 	// ReviewCommands resolve it: "mcp-guard review", "mcp-guard -C sub review".
 	ReviewCommands []string
 }
 
-// maxWarningLines bounds the warning: a hook must stay a few lines.
-const maxWarningLines = 12
+// maxWarningLines bounds the warning's body: a hook must stay a few
+// lines. Over it, each agent keeps a share and a count of what it left out.
+const maxWarningLines = 20
 
 // maxRemovedNames bounds the names on the removed line.
 const maxRemovedNames = 4
 
-// warningRow is one line of the warning's body; item is false for a
-// client's heading.
-type warningRow struct {
-	text string
-	item bool
-	wrap bool // a finding: wrapped at word boundaries on a terminal
+// maxCommandWidth bounds the command line shown for a change.
+const maxCommandWidth = 100
+
+// warningBlock is one item of the warning (a change with its command, what
+// changed and its findings; a finding; a line about servers removed or
+// left out), in the group of the agent it is about.
+type warningBlock struct {
+	lines []string
+	wrap  bool // a finding alone: wrapped at word boundaries on a terminal
 }
 
-// WriteWarning writes the hook's warning: a heading, one line per server
-// (impact, name, what changed, what its client will do: agentty's lines
-// exactly as before, other clients' under a heading naming the client and
-// in its words), findings, the servers removed, and the command that
-// reviews them. It writes nothing when there is nothing to say, removed
-// servers alone included.
+// warningGroup is one agent's part of the warning.
+type warningGroup struct {
+	title  string
+	blocks []warningBlock
+}
+
+// WriteWarning writes the hook's warning: a heading; per agent (under a
+// heading naming it, unless agentty alone is concerned) one block per
+// server: what its agent does with it now, its name and the command it
+// runs, then what changed (with the values) and the high or critical
+// findings on it; the other findings; the servers removed and those
+// changed where their agent runs nothing (a folder not trusted); and the
+// command that reviews them. It writes nothing when there is nothing to
+// say, removed servers alone included.
 func WriteWarning(w io.Writer, wr Warning, st Style) error {
 	p := &printer{w: w}
 	op := wr.Op
@@ -60,7 +78,11 @@ func WriteWarning(w io.Writer, wr Warning, st Style) error {
 	if len(wr.Changes) == 0 && len(wr.Findings) == 0 {
 		// Removals alone stay silent: checking an older branch out
 		// removes servers every time, and nothing new can run.
-		return nil
+		if len(wr.Dormant) > 0 {
+			p.printf("%s this %s changed servers that do not run here:\n", st.Bold("mcp-guard:"), op)
+			p.printf("%s\n", dormantLine(wr.Dormant))
+		}
+		return p.err
 	}
 	clients := warningClients(wr)
 	agents := JoinList(clients, "and")
@@ -69,61 +91,25 @@ func WriteWarning(w io.Writer, wr Warning, st Style) error {
 	} else {
 		p.printf("%s this %s changed what %s may run here:\n", st.Bold("mcp-guard:"), op, agents)
 	}
-
-	nameWidth := 0
-	names := make([]string, len(wr.Changes))
-	for i, c := range wr.Changes {
-		names[i] = changeName(c)
-		if n := len([]rune(names[i])); n > nameWidth {
-			nameWidth = min(n, 24)
-		}
-	}
-	var rows []warningRow
 	grouped := len(clients) > 1 || clients[0] != agenttyTitle
-	for _, title := range clients {
-		indent := "  "
-		if grouped {
-			indent = "    "
-			if hasClient(wr.Changes, title) {
-				rows = append(rows, warningRow{text: "  " + st.Bold(title+":")})
-			}
-		}
-		for i, c := range wr.Changes {
-			if clientTitle(c.Client) == title {
-				rows = append(rows, warningRow{text: fmt.Sprintf("%s%s  %s  %s", indent, impactLabel(c, st), padRight(names[i], nameWidth), changeSummary(c)), item: true})
-			}
-		}
+	groups := warningGroups(wr, clients, grouped, st)
+	budget := maxWarningLines
+	if len(wr.Removed) > 0 && grouped {
+		budget--
 	}
-	for _, f := range wr.Findings {
-		rows = append(rows, warningRow{text: fmt.Sprintf("  %s  %s %s: %s", severityLabel(f.Severity, st), f.Rule, Sanitize(f.Path), Sanitize(f.Message)), item: true, wrap: true})
+	if len(wr.Dormant) > 0 {
+		budget--
 	}
+	writeGroups(p, groups, grouped, budget, st)
 	if len(wr.Removed) > 0 && grouped {
 		gone := "they no longer run"
 		if len(wr.Removed) == 1 {
 			gone = "it no longer runs"
 		}
-		rows = append(rows, warningRow{text: "  removed: " + removedNames(wr.Removed) + ": " + gone, item: true})
+		p.printf("  removed: %s: %s\n", removedNames(wr.Removed), gone)
 	}
-	limit := len(rows)
-	if len(rows) > maxWarningLines {
-		limit = maxWarningLines - 1
-	}
-	shown := 0
-	for i, r := range rows[:limit] {
-		if !r.item && i == limit-1 {
-			break // a heading with nothing under it
-		}
-		if r.wrap {
-			p.wrapf(st, "%s\n", r.text)
-		} else {
-			p.printf("%s\n", r.text)
-		}
-		if r.item {
-			shown++
-		}
-	}
-	if more := countItems(rows) - shown; more > 0 {
-		p.printf("  … and %d more\n", more)
+	if len(wr.Dormant) > 0 {
+		p.printf("%s\n", dormantLine(wr.Dormant))
 	}
 	cmds := wr.ReviewCommands
 	if len(cmds) == 0 {
@@ -133,22 +119,166 @@ func WriteWarning(w io.Writer, wr Warning, st Style) error {
 	return p.err
 }
 
+// warningGroups builds each agent's blocks: its changes, the findings on
+// each placed under it, then the findings about its files.
+func warningGroups(wr Warning, clients []string, grouped bool, st Style) []warningGroup {
+	indent := "  "
+	if grouped {
+		indent = "    "
+	}
+	nameWidth := 0
+	for _, c := range wr.Changes {
+		nameWidth = max(nameWidth, min(len([]rune(changeName(c))), 24))
+	}
+	placed := make([]bool, len(wr.Findings))
+	var groups []warningGroup
+	for _, title := range clients {
+		g := warningGroup{title: title}
+		for _, c := range wr.Changes {
+			if clientTitle(c.Client) != title {
+				continue
+			}
+			head := fmt.Sprintf("%s%s  %s", indent, hookVerdict(c, st), padRight(changeName(c), nameWidth))
+			if c.New != nil {
+				head += "  " + shorten(CommandLine(c.New), maxCommandWidth)
+			}
+			under := indent + strings.Repeat(" ", hookVerdictWidth+2)
+			b := warningBlock{lines: []string{strings.TrimRight(head, " "), under + changeSummary(c)}}
+			for i, f := range wr.Findings {
+				if !placed[i] && f.Server == c.Server && f.Path == c.Path {
+					placed[i] = true
+					msg := strings.TrimPrefix(f.Message, fmt.Sprintf("server %q: ", f.Server))
+					b.lines = append(b.lines, under+severityMark(f.Severity, st)+" "+f.Rule+" "+Sanitize(msg))
+				}
+			}
+			g.blocks = append(g.blocks, b)
+		}
+		for i, f := range wr.Findings {
+			if placed[i] || findingTitle(f) != title {
+				continue
+			}
+			placed[i] = true
+			g.blocks = append(g.blocks, warningBlock{lines: []string{fmt.Sprintf("%s%s  %s %s: %s", indent, severityLabel(f.Severity, st), f.Rule, Sanitize(f.Path), Sanitize(f.Message))}, wrap: true})
+		}
+		groups = append(groups, g)
+	}
+	return groups
+}
+
+// findingTitle is the agent a finding's lines go under: its client
+// (findingClient), agentty when none.
+func findingTitle(f trust.Finding) string {
+	if id := findingClient(f); id != client.Agentty {
+		return clientTitle(string(id))
+	}
+	return agenttyTitle
+}
+
+// writeGroups writes the groups within budget lines: when they do not
+// fit, each agent keeps an equal share (its heading, the blocks that fit
+// whole, and a line counting those it left out).
+func writeGroups(p *printer, groups []warningGroup, grouped bool, budget int, st Style) {
+	total, n := 0, 0
+	for _, g := range groups {
+		if len(g.blocks) == 0 {
+			continue
+		}
+		n++
+		if grouped {
+			total++
+		}
+		for _, b := range g.blocks {
+			total += len(b.lines)
+		}
+	}
+	capped := total > budget
+	share := budget / max(n, 1)
+	for _, g := range groups {
+		if len(g.blocks) == 0 {
+			continue
+		}
+		used := 0
+		if grouped {
+			p.printf("  %s\n", st.Bold(g.title+":"))
+			used++
+		}
+		shown := 0
+		for k, b := range g.blocks {
+			if capped {
+				reserve := 0
+				if k < len(g.blocks)-1 {
+					reserve = 1 // the line that counts what is left out
+				}
+				if used+len(b.lines)+reserve > share {
+					break
+				}
+			}
+			for _, l := range b.lines {
+				if b.wrap {
+					p.wrapf(st, "%s\n", l)
+				} else {
+					p.printf("%s\n", l)
+				}
+			}
+			used += len(b.lines)
+			shown++
+		}
+		if more := len(g.blocks) - shown; more > 0 {
+			of := ""
+			if grouped {
+				of = " of " + g.title
+			}
+			p.printf("  … and %d more%s\n", more, of)
+		}
+	}
+}
+
+// hookVerdictWidth is the width of hookVerdict's column.
+const hookVerdictWidth = len("runs unasked")
+
+// hookVerdict says in two words what the change's agent does with the
+// server now, coloured by danger: it runs it without asking (whether or
+// not it did before), it asks again, it asks first.
+func hookVerdict(c trust.Change, st Style) string {
+	switch c.Impact {
+	case trust.ImpactTrustPreserving, trust.ImpactNewPreapproved:
+		return st.Danger(padRight("runs unasked", hookVerdictWidth))
+	case trust.ImpactInvalidated:
+		return st.Warning(padRight("asks again", hookVerdictWidth))
+	case trust.ImpactNewUnapproved:
+		return st.Pending(padRight("asks first", hookVerdictWidth))
+	}
+	return padRight(ImpactName(c), hookVerdictWidth)
+}
+
+// dormantLine names the servers a change touched whose agent runs
+// nothing here (a folder it does not trust), and why.
+func dormantLine(cs []trust.Change) string {
+	why := ""
+	if len(cs[0].Reasons) > 0 {
+		why = ": " + Sanitize(strings.TrimPrefix(cs[0].Reasons[0], "added: "))
+	}
+	return "  left out, not run here: " + removedNames(cs) + why
+}
+
+// shorten keeps s (already sanitised) within width runes, cutting the
+// middle: a command's start says what runs and its end what it is given.
+func shorten(s string, width int) string {
+	r := []rune(s)
+	if len(r) <= width {
+		return s
+	}
+	keep := width - 1
+	head := keep * 2 / 3
+	return string(r[:head]) + "…" + string(r[len(r)-(keep-head):])
+}
+
 // JoinList is "a, b and c" (conj "and"), "a, b or c" (conj "or").
 func JoinList(items []string, conj string) string {
 	if len(items) < 2 {
 		return strings.Join(items, "")
 	}
 	return strings.Join(items[:len(items)-1], ", ") + " " + conj + " " + items[len(items)-1]
-}
-
-func countItems(rows []warningRow) int {
-	n := 0
-	for _, r := range rows {
-		if r.item {
-			n++
-		}
-	}
-	return n
 }
 
 const agenttyTitle = "agentty"
@@ -212,15 +342,6 @@ func findingClient(f trust.Finding) client.ID {
 		return client.ClaudeCode
 	}
 	return client.Agentty
-}
-
-func hasClient(cs []trust.Change, title string) bool {
-	for _, c := range cs {
-		if clientTitle(c.Client) == title {
-			return true
-		}
-	}
-	return false
 }
 
 // removedNames lists removed servers briefly: the name, where nested, and
@@ -303,7 +424,7 @@ func ImpactName(c trust.Change) string {
 
 // severityLabel is a finding's severity in the impact column.
 func severityLabel(s trust.Severity, st Style) string {
-	text := padRight(string(s), len(trust.ImpactTrustPreserving))
+	text := padRight(string(s), hookVerdictWidth)
 	if s.Rank() >= trust.SeverityHigh.Rank() {
 		return st.Danger(text)
 	}
@@ -319,8 +440,11 @@ func changeSummary(c trust.Change) string {
 	case trust.ChangeRenamed:
 		what = append(what, "renamed from "+Sanitize(c.OldName))
 	}
-	for _, f := range c.Fields {
-		what = append(what, Sanitize(f.Field)+" "+fieldVerb(f.Old, f.New))
+	// What runs first: the command (or endpoint), then its arguments.
+	fields := append([]trust.FieldChange(nil), c.Fields...)
+	sort.SliceStable(fields, func(i, j int) bool { return fieldRank(fields[i].Field) < fieldRank(fields[j].Field) })
+	for _, f := range fields {
+		what = append(what, fieldText(f))
 	}
 	for _, f := range c.Files {
 		what = append(what, fileVerb(c, f))
@@ -343,20 +467,37 @@ func changeSummary(c trust.Change) string {
 	return strings.Join(what, ", ") + ": " + impactConsequence(c.Impact)
 }
 
-func fieldVerb(old, new string) string {
+// fieldRank orders a change's fields for people: what runs, then how.
+func fieldRank(field string) int {
 	switch {
-	case old == "":
-		return "added"
-	case new == "":
-		return "removed"
+	case field == "command" || field == "url" || field == "httpUrl" || field == "type":
+		return 0
+	case strings.HasPrefix(field, "args"):
+		return 1
 	}
-	return "changed"
+	return 2
+}
+
+// maxValueWidth bounds a value quoted in a change's summary.
+const maxValueWidth = 40
+
+// fieldText says what happened to a field, with its values: `command
+// "node" → "sh"`, `args[1] "8080" added`, `env.DEBUG removed`.
+func fieldText(f trust.FieldChange) string {
+	name := Sanitize(f.Field)
+	switch {
+	case f.Old == "":
+		return name + " " + shorten(Sanitize(f.New), maxValueWidth) + " added"
+	case f.New == "":
+		return name + " removed"
+	}
+	return name + " " + shorten(Sanitize(f.Old), maxValueWidth) + " → " + shorten(Sanitize(f.New), maxValueWidth)
 }
 
 // fileVerb says what happened to a file of c's code scope. A zero side
 // means the server did not run it there, not that the file was absent.
 func fileVerb(c trust.Change, f trust.FileChange) string {
-	path := Sanitize(f.Path)
+	path := ScopeName(f.Path)
 	switch {
 	case c.Change == trust.ChangeAdded:
 		return "runs " + path
@@ -386,4 +527,27 @@ func impactConsequence(i trust.Impact) string {
 		return "it no longer runs"
 	}
 	return "unchanged"
+}
+
+// ScopeName says a code-scope label (launch.Item.Label) in words: "every
+// javascript file in the repository" for "./ (javascript code)", "python
+// modules under lib/" for "lib/ (python modules)", any other label as it
+// is; sanitised.
+func ScopeName(label string) string {
+	dir, rest, ok := strings.Cut(label, " (")
+	if !ok || !strings.HasSuffix(rest, ")") || !strings.HasSuffix(dir, "/") {
+		return Sanitize(label)
+	}
+	lang, kind, ok := strings.Cut(strings.TrimSuffix(rest, ")"), " ")
+	if !ok || (kind != "code" && kind != "modules") {
+		return Sanitize(label)
+	}
+	where := "under " + Sanitize(dir)
+	if dir == "./" {
+		where = "in the repository"
+	}
+	if kind == "code" {
+		return "every " + Sanitize(lang) + " file " + where
+	}
+	return Sanitize(lang) + " modules " + where
 }

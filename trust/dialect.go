@@ -40,6 +40,10 @@ type Dialect struct {
 	// type.
 	URLIsRemote       bool
 	RemoteWithoutType bool
+	// HTTPURLKey names a second endpoint key that wins over url (Gemini
+	// CLI's httpUrl, a Streamable HTTP endpoint: createUrlTransport in
+	// 0.61.0 takes it first, whatever url and type say).
+	HTTPURLKey string
 	// Comments makes // and /* */ comments whitespace wherever whitespace
 	// may stand, as strip-json-comments does before JSON.parse (an
 	// unclosed /* runs to the end of the file); LineCommentCR ends a line
@@ -59,10 +63,6 @@ type Dialect struct {
 	// JSStrings spawns a non-string arg as JavaScript's String(value)
 	// ("42", "true", "1,2", "[object Object]") instead of its JSON text.
 	JSStrings bool
-	// HTTPURLKey names a second url key that makes the entry a
-	// streamable-HTTP server (Gemini CLI's documented httpUrl), read when
-	// the entry has no url.
-	HTTPURLKey string
 	// Tolerant is for a client whose reader recovers from syntax errors
 	// (or whose reader is not known exactly): a file this reader cannot
 	// parse is Unreadable, what the client runs from it unknown, instead
@@ -355,12 +355,15 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 		}
 		*k.to = v
 	}
-	if s.URL == "" && d.HTTPURLKey != "" {
+	httpURL := false
+	if d.HTTPURLKey != "" {
 		v, bad := str(d.HTTPURLKey)
 		if bad != "" {
 			return nil, bad
 		}
-		s.URL = v
+		if v != "" {
+			s.URL, httpURL = v, true
+		}
 	}
 	if f, ok := e.get("args"); ok {
 		if f.Value.Kind != jsonArray {
@@ -406,7 +409,7 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 	switch {
 	case remote:
 		s.Transport = TransportHTTP
-		if s.Type == "sse" {
+		if s.Type == "sse" && !httpURL {
 			s.Transport = TransportSSE
 		}
 	case s.Command == "":

@@ -51,3 +51,44 @@ func TestGeminiSwitches(t *testing.T) {
 		t.Error("Value(cwd)")
 	}
 }
+
+// Gemini CLI's httpUrl is an endpoint (a Streamable HTTP server), and it
+// wins over url, as createUrlTransport takes it first (0.61.0).
+func TestGeminiHTTPURL(t *testing.T) {
+	tests := []struct {
+		entry, url string
+		transport  Transport
+		skipped    bool
+	}{
+		{`{"httpUrl":"https://a.example/mcp"}`, "https://a.example/mcp", TransportHTTP, false},
+		{`{"httpUrl":"https://a.example/mcp","url":"https://b.example/sse","type":"sse"}`, "https://a.example/mcp", TransportHTTP, false},
+		{`{"url":"https://b.example/sse","type":"sse"}`, "https://b.example/sse", TransportSSE, false},
+		{`{"httpUrl":7}`, "", "", true},
+		// A command beside it: reported as what spawns (the sound side).
+		{`{"httpUrl":"https://a.example/mcp","command":"node"}`, "https://a.example/mcp", TransportStdio, false},
+	}
+	for _, tt := range tests {
+		c := ParseDialect("/s.json", []byte(`{"mcpServers":{"x":`+tt.entry+`}}`), ScopeProject, GeminiCLI)
+		if c.Err != nil {
+			t.Fatalf("%s: %v", tt.entry, c.Err)
+		}
+		if tt.skipped {
+			if len(c.Servers) != 0 || len(c.Skipped) != 1 {
+				t.Errorf("%s: servers %d, skipped %v", tt.entry, len(c.Servers), c.Skipped)
+			}
+			continue
+		}
+		if len(c.Servers) != 1 {
+			t.Fatalf("%s: skipped %v", tt.entry, c.Skipped)
+		}
+		if s := c.Servers[0]; s.URL != tt.url || s.Transport != tt.transport {
+			t.Errorf("%s: url %q transport %q, want %q %q", tt.entry, s.URL, s.Transport, tt.url, tt.transport)
+		}
+	}
+	// A changed endpoint changes what the server is.
+	a := ParseDialect("/s.json", []byte(`{"mcpServers":{"x":{"httpUrl":"https://a.example/mcp"}}}`), ScopeProject, GeminiCLI)
+	b := ParseDialect("/s.json", []byte(`{"mcpServers":{"x":{"httpUrl":"https://evil.example/mcp"}}}`), ScopeProject, GeminiCLI)
+	if a.Servers[0].Fingerprint == b.Servers[0].Fingerprint {
+		t.Error("the endpoint is not part of the fingerprint")
+	}
+}

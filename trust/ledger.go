@@ -80,8 +80,11 @@ func (e *LedgerError) Unwrap() error { return e.Err }
 func (e *LedgerError) Is(target error) bool { return target == ErrLedgerInvalid }
 
 // LedgerDir is mcp-guard's own directory: $MCP_GUARD_HOME when set (made
-// absolute), else $HOME/.agentty/mcp-guard (USERPROFILE when HOME is
-// empty). It never depends on the repository being looked at.
+// absolute), else the platform's state directory (stateDir: on Linux
+// $XDG_STATE_HOME/mcp-guard, else ~/.local/state/mcp-guard; home is
+// USERPROFILE when HOME is empty), into which the directory of earlier
+// versions, ~/.agentty/mcp-guard, is moved on first use. It never depends
+// on the repository being looked at.
 func LedgerDir(getenv Getenv) (string, error) {
 	if d := getenv(LedgerHomeEnv); d != "" {
 		abs, err := filepath.Abs(d)
@@ -94,7 +97,7 @@ func LedgerDir(getenv Getenv) (string, error) {
 	if home == "" {
 		return "", errNoLedgerHome{}
 	}
-	return filepath.Join(home, ".agentty", "mcp-guard"), nil
+	return settleStateDir(home, stateDir(getenv, home), legacyStateDir(home)), nil
 }
 
 // errNoLedgerHome is ErrNoHome said of the ledger.

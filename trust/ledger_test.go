@@ -7,9 +7,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"testing"
@@ -45,8 +47,10 @@ func TestLedgerDir(t *testing.T) {
 		want    string
 		wantErr error
 	}{
-		{env: map[string]string{"HOME": "/h"}, want: "/h/.agentty/mcp-guard"},
-		{env: map[string]string{"HOME": "", "USERPROFILE": "/u"}, want: "/u/.agentty/mcp-guard"},
+		{env: map[string]string{"HOME": "/h"}, want: "/h/.local/state/mcp-guard"},
+		{env: map[string]string{"HOME": "", "USERPROFILE": "/u"}, want: "/u/.local/state/mcp-guard"},
+		{env: map[string]string{"HOME": "/h", "XDG_STATE_HOME": "/s"}, want: "/s/mcp-guard"},
+		{env: map[string]string{"HOME": "/h", "XDG_STATE_HOME": "rel"}, want: "/h/.local/state/mcp-guard"},
 		{env: map[string]string{"HOME": "/h", "MCP_GUARD_HOME": "/g"}, want: "/g"},
 		{env: map[string]string{"MCP_GUARD_HOME": "/g/../x/"}, want: "/x"},
 		{env: map[string]string{}, wantErr: ErrNoHome},
@@ -444,4 +448,81 @@ func checkNoLedgerTemps(t *testing.T, dir string) {
 	if m, _ := filepath.Glob(filepath.Join(dir, ".*.tmp")); len(m) > 0 {
 		t.Errorf("temporary files left: %v", m)
 	}
+}
+
+// TestLedgerDirMigrates: the directory of earlier versions
+// (~/.agentty/mcp-guard) moves to the platform's place in one rename,
+// every review with it; MCP_GUARD_HOME still wins; an existing new
+// directory is never overwritten; when the move cannot be made the old
+// directory stays in use.
+func TestLedgerDirMigrates(t *testing.T) {
+	if runtime.GOOS == "darwin" || runtime.GOOS == "windows" {
+		t.Skip("the paths below are Linux's")
+	}
+	setup := func(t *testing.T) (home string, env func(string) string) {
+		home = t.TempDir()
+		legacy := filepath.Join(home, ".agentty", "mcp-guard")
+		if err := os.MkdirAll(filepath.Join(legacy, "launch"), 0o700); err != nil {
+			t.Fatal(err)
+		}
+		for name, data := range map[string]string{"reviews.json": `{"version":1}`, "audit.jsonl": "{}\n", "launch/a.json": "{}"} {
+			if err := os.WriteFile(filepath.Join(legacy, name), []byte(data), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}
+		return home, func(k string) string { return map[string]string{"HOME": home}[k] }
+	}
+	t.Run("moved", func(t *testing.T) {
+		home, env := setup(t)
+		dir, err := LedgerDir(env)
+		want := filepath.Join(home, ".local", "state", "mcp-guard")
+		if err != nil || dir != want {
+			t.Fatalf("LedgerDir = %q, %v; want %q", dir, err, want)
+		}
+		for _, name := range []string{"reviews.json", "audit.jsonl", "launch/a.json"} {
+			if _, err := os.Stat(filepath.Join(want, name)); err != nil {
+				t.Errorf("%s not moved: %v", name, err)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(home, ".agentty", "mcp-guard")); !errors.Is(err, fs.ErrNotExist) {
+			t.Errorf("the old directory is still there: %v", err)
+		}
+		if again, _ := LedgerDir(env); again != want {
+			t.Errorf("second call %q", again)
+		}
+	})
+	t.Run("MCP_GUARD_HOME wins", func(t *testing.T) {
+		home, _ := setup(t)
+		dir, _ := LedgerDir(func(k string) string { return map[string]string{"HOME": home, "MCP_GUARD_HOME": "/g"}[k] })
+		if dir != "/g" {
+			t.Errorf("LedgerDir = %q", dir)
+		}
+		if _, err := os.Stat(filepath.Join(home, ".agentty", "mcp-guard", "reviews.json")); err != nil {
+			t.Errorf("moved although MCP_GUARD_HOME is set: %v", err)
+		}
+	})
+	t.Run("new one kept", func(t *testing.T) {
+		home, env := setup(t)
+		want := filepath.Join(home, ".local", "state", "mcp-guard")
+		if err := os.MkdirAll(want, 0o700); err != nil {
+			t.Fatal(err)
+		}
+		if dir, _ := LedgerDir(env); dir != want {
+			t.Errorf("LedgerDir = %q", dir)
+		}
+		if _, err := os.Stat(filepath.Join(home, ".agentty", "mcp-guard", "reviews.json")); err != nil {
+			t.Errorf("the old directory was touched: %v", err)
+		}
+	})
+	t.Run("cannot move", func(t *testing.T) {
+		home, env := setup(t)
+		// .local is a file: the new place cannot be made.
+		if err := os.WriteFile(filepath.Join(home, ".local"), nil, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		legacy := filepath.Join(home, ".agentty", "mcp-guard")
+		if dir, _ := LedgerDir(env); dir != legacy {
+			t.Errorf("LedgerDir = %q, want the old directory %q", dir, legacy)
+		}
+	})
 }

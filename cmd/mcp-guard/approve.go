@@ -8,6 +8,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -25,7 +26,7 @@ func approveCommand(e *env) *cli.Command {
 			"A name two agents load is qualified (" + exampleLabel() + ") or given with --client. The same as\n" +
 			"`mcp-guard review --approve NAME...`. Nothing is written unless every name is valid.",
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "all", Usage: "approve every server of every client found here that would run"},
+			&cli.BoolFlag{Name: "all", Usage: "approve everything that waits for review here, of every agent (never what you declined)"},
 			clientFlag,
 		},
 		Action: func(ctx context.Context, c *cli.Command) error { return approveServers(ctx, c, e) },
@@ -105,13 +106,17 @@ func approveServers(ctx context.Context, c *cli.Command, e *env) error {
 		return err
 	}
 	g.warnLedger(e)
-	t := g.RunnableTargets()
+	only := onlyClient(c)
+	if only != "" && client.Lookup(only) == nil {
+		return usageError("--client: no client %q (the clients are %s)", only, strings.Join(client.IDs(), ", "))
+	}
+	var t gate.Targets
 	if !all {
-		if t, err = g.SelectTargets(names, onlyClient(c), trust.DecisionApproved); err != nil {
+		if t, err = g.SelectTargets(names, only, trust.DecisionApproved); err != nil {
 			return gateErr(err)
 		}
-	} else if t.Len() == 0 {
-		fmt.Fprintln(e.info, "no servers here: nothing to approve")
+	} else if t = g.waitingTargets(only, vetted(e)); t.Len() == 0 {
+		fmt.Fprintln(e.info, "nothing waits for review here: nothing to approve")
 		return nil
 	}
 	outcomes, err := g.decideAll(ctx, e, e.info, trust.DecisionApproved, t)

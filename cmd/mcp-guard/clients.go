@@ -11,6 +11,7 @@ import (
 	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/project"
+	"github.com/mcp-guard/mcp-guard/policy"
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -99,6 +100,19 @@ func (g *gateView) waiting(only client.ID, handOver bool) []pending {
 	return out
 }
 
+// waitingTargets are what --all decides: everything that waits for
+// review (only's, when set), never a server the user declined at its
+// current version, nor one already reviewed.
+func (g *gateView) waitingTargets(only client.ID, handOver bool) gate.Targets {
+	var t gate.Targets
+	for _, p := range g.waiting(only, handOver) {
+		if p.cs.State != trust.StateDeclined {
+			t.Clients = append(t.Clients, p.cs)
+		}
+	}
+	return t
+}
+
 // review is `mcp-guard review` for every agent found here: decisions by
 // name (qualified when two agents load a name) or for --all of what waits;
 // without them, one review of what waits across every agent (one counter,
@@ -116,9 +130,7 @@ func (g *gateView) review(ctx context.Context, c *cli.Command, e *env, names []s
 	if approve || decline {
 		var t gate.Targets
 		if all {
-			for _, p := range g.waiting(only, handOver) {
-				t.Clients = append(t.Clients, p.cs)
-			}
+			t = g.waitingTargets(only, handOver)
 		} else {
 			var err error
 			if t, err = g.SelectTargets(names, only, d); err != nil {
@@ -234,6 +246,9 @@ func (g *gateView) interactive(ctx context.Context, e *env, queue []pending, key
 		if a == report.ReviewDecline {
 			d, verb = trust.DecisionDeclined, "declined"
 		}
+		if a == report.ReviewApprove && !g.confirmCritical(w, keys, queue[i], findings) {
+			return false, 0, nil
+		}
 		if cs.Deep == "" {
 			why := ""
 			if cs.NoDeep != "" {
@@ -277,13 +292,48 @@ func (g *gateView) itemWriter(ctx context.Context, e *env, w io.Writer, st repor
 		files, more := content.Content.Shortened()
 		shortened = len(files) > 0 || more > 0
 	}
-	item := report.ReviewItem{Index: i + 1, Total: len(queue), Title: p.cv.Title, Entry: p.cs, Since: since, Content: content}
-	if gv := p.cs.Agentty; gv != nil {
-		for _, f := range findings {
-			if f.Server == gv.Server.Name {
-				item.Findings = append(item.Findings, f)
-			}
+	item := report.ReviewItem{Index: i + 1, Total: len(queue), Title: p.cv.Title, Entry: p.cs, Since: since, Content: content,
+		Findings: itemFindings(p, findings)}
+	return func() { report.WriteReviewItem(w, item, st) }, shortened
+}
+
+// itemFindings are the findings on p's server, the most severe first:
+// agentty's from findings (g.findings), every other agent's from its view.
+func itemFindings(p pending, findings []trust.Finding) []trust.Finding {
+	gv := p.cs.Agentty
+	if gv == nil {
+		return p.cv.Findings(p.cs)
+	}
+	var out []trust.Finding
+	for _, f := range findings {
+		if f.Server == gv.Server.Name {
+			out = append(out, f)
 		}
 	}
-	return func() { report.WriteReviewItem(w, item, st) }, shortened
+	policy.SortBySeverity(out)
+	return out
+}
+
+// confirmCritical asks, for a server with a critical finding, that its
+// name be typed before it is approved (one key is too easy to press by
+// habit there), and says so when it was not.
+func (g *gateView) confirmCritical(w io.Writer, keys keyReader, p pending, findings []trust.Finding) bool {
+	var rules []string
+	for _, f := range itemFindings(p, findings) {
+		if f.Severity == trust.SeverityCritical {
+			rules = append(rules, f.Rule)
+		}
+	}
+	if len(rules) == 0 {
+		return true
+	}
+	name := p.cs.Name
+	line, err := keys.line(func() {
+		fmt.Fprintf(w, "%s has a critical finding (%s): type its name, %s, and Enter to approve it: ", report.Sanitize(p.cs.Label()), strings.Join(rules, ", "), report.Sanitize(name))
+	})
+	if err == nil && line == name {
+		return true
+	}
+	fmt.Fprintf(w, "not approved: the name was not typed; %s still waits\n", report.Sanitize(p.cs.Label()))
+	return false
 }

@@ -387,6 +387,11 @@ func adopt(ctx context.Context, c *cli.Command, e *env) error {
 	}
 	for _, a := range res.Adopted {
 		fmt.Fprintf(e.info, "%s %s  %s  %s\n", st.OK("adopted"), report.Sanitize(a.Server.Name), report.CommandLine(a.Server.Server), st.Dim("("+report.Sanitize(a.Config)+", agentty approved it; this version now counts as reviewed)"))
+		report.WriteServerFindings(e.info, a.Findings, st)
+	}
+	for _, a := range res.Held {
+		fmt.Fprintf(e.info, "%s %s  %s  %s\n", st.Warning("not adopted"), report.Sanitize(a.Server.Name), report.CommandLine(a.Server.Server), st.Dim("("+report.Sanitize(a.Config)+": agentty approved it, but a finding below is high or critical; it waits for `mcp-guard review`)"))
+		report.WriteServerFindings(e.info, a.Findings, st)
 	}
 	if res.Blanket > 0 {
 		fmt.Fprintf(e.info, "%s on a blanket grant (AGENTTY_MCP_ALLOW_PROJECT or a whole-file approval), not adopted: review with `mcp-guard review`\n", report.Count(res.Blanket, "server runs", "servers run"))

@@ -419,7 +419,7 @@ func TestHostileHookFaults(t *testing.T) {
 	t.Run("working", func(t *testing.T) {
 		r := newHookRepo(t, 0)
 		errOut, _ := r.checkout()
-		if !strings.Contains(errOut, "mcp-guard: this checkout changed what agentty may run here:") || !strings.Contains(errOut, "db     env.NODE_OPTIONS added") {
+		if !strings.Contains(errOut, "mcp-guard: this checkout changed what agentty may run here:") || !strings.Contains(errOut, "asks first    db") || !strings.Contains(errOut, "env.NODE_OPTIONS \"") {
 			t.Errorf("no warning:\n%s", errOut)
 		}
 	})

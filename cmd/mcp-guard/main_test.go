@@ -57,6 +57,7 @@ func setupScriptEnv(env *testscript.Env) error {
 		"USERPROFILE":               "",
 		"MCP_GUARD_HOME":            "",
 		"XDG_CONFIG_HOME":           filepath.Join(home, ".config"),
+		"XDG_STATE_HOME":            filepath.Join(home, ".local", "state"),
 		"GIT_CONFIG_NOSYSTEM":       "1",
 		"GIT_CONFIG_GLOBAL":         filepath.Join(home, ".gitconfig"),
 		"GIT_AUTHOR_NAME":           "Test Author",

@@ -173,6 +173,9 @@ type keyReader interface {
 	// pressed. A terminal's reader yields only a key pressed after the
 	// prompt was written.
 	key(prompt func()) (byte, error)
+	// line shows the prompt and yields the line typed after it (without
+	// its end), as the terminal edits it: a typed confirmation.
+	line(prompt func()) (string, error)
 }
 
 // terminalKeys reads one key at a time from a terminal in raw mode,
@@ -184,6 +187,37 @@ type keyReader interface {
 type terminalKeys struct{ r io.Reader }
 
 func newTerminalKeys(r io.Reader) keyReader { return terminalKeys{r} }
+
+// maxConfirmLine bounds a typed confirmation.
+const maxConfirmLine = 1024
+
+func (t terminalKeys) line(prompt func()) (string, error) {
+	if f, ok := t.r.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		// Cooked mode (key restores it after each key): the terminal
+		// echoes and edits the line. What was typed before the prompt is
+		// not an answer to it.
+		if err := discardTypeahead(int(f.Fd())); err != nil {
+			return "", fmt.Errorf("cannot discard the keys typed ahead: %w", err)
+		}
+	}
+	prompt()
+	var b [1]byte
+	var got []byte
+	for {
+		n, err := t.r.Read(b[:])
+		if n == 1 {
+			switch {
+			case b[0] == '\n':
+				return string(got), nil
+			case b[0] != '\r' && len(got) < maxConfirmLine:
+				got = append(got, b[0])
+			}
+		}
+		if err != nil {
+			return string(got), err
+		}
+	}
+}
 
 func (t terminalKeys) key(prompt func()) (byte, error) {
 	if f, ok := t.r.(*os.File); ok && term.IsTerminal(int(f.Fd())) {

@@ -51,6 +51,18 @@ type byteKeys struct{ r *bytes.Reader }
 
 func (k byteKeys) key(prompt func()) (byte, error) { prompt(); return k.r.ReadByte() }
 
+func (k byteKeys) line(prompt func()) (string, error) {
+	prompt()
+	var got []byte
+	for {
+		b, err := k.r.ReadByte()
+		if err != nil || b == '\n' {
+			return string(got), err
+		}
+		got = append(got, b)
+	}
+}
+
 // TestInteractiveReviewKeys drives the keyboard review: help, an unknown
 // key, approve, decline, skip; then quit on the next run.
 func TestInteractiveReviewKeys(t *testing.T) {

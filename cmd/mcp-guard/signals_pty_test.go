@@ -82,7 +82,7 @@ func TestSignalDuringLockWait(t *testing.T) {
 	}
 	dir, environ := twoServers(t)
 	home := strings.TrimPrefix(environ[0], "HOME=")
-	ledgerDir := filepath.Join(home, ".agentty", "mcp-guard")
+	ledgerDir := filepath.Join(home, ".local", "state", "mcp-guard")
 	if err := os.MkdirAll(ledgerDir, 0o700); err != nil {
 		t.Fatal(err)
 	}

@@ -39,7 +39,9 @@ func statusCommand(e *env) *cli.Command {
 			if g != nil {
 				clients, all = g.Clients, g.All()
 			}
-			findings := clientFindings(clients)
+			// Every agent's servers get the rules scan applies to them
+			// (agentty's are in.Findings already).
+			findings := append(clientFindings(clients), gate.ServerFindings(clients)...)
 			need := in.Pending() || clientsNeed(clients, findings)
 			format, err := outputFormat(c, textJSON)
 			if err != nil {
@@ -51,6 +53,7 @@ func statusCommand(e *env) *cli.Command {
 					report.AddReviewState(&doc, g.Verdicts, scopesOf(g))
 				}
 				report.AddClients(&doc, clients, findings)
+				report.AddAgents(&doc, all)
 				err = report.WriteJSON(e.stdout, doc)
 			} else {
 				// Every agent whose project configuration is gated, in one
@@ -62,6 +65,7 @@ func statusCommand(e *env) *cli.Command {
 				} else if !agentty {
 					findings = append(append([]trust.Finding(nil), in.Findings...), findings...)
 				}
+				policy.SortBySeverity(findings)
 				if err == nil && len(all) > 0 {
 					err = report.WriteClientStatus(e.info, all, findings, agentty && in.Config != nil, e.style(e.info))
 				}
