@@ -31,12 +31,147 @@ func (claudeClient) Unhanded(args []string) string {
 	return ""
 }
 func (claudeClient) Binds() string { return "Claude Code's approval binds only the name" }
-func (claudeClient) Parse(path string, data []byte) *trust.Config {
-	return trust.ParseDialect(path, data, trust.ScopeProject, trust.ClaudeCode)
+
+// Parse reads a `.mcp.json` (its servers, and each server's headersHelper
+// as an entry of its own) or a `.claude/settings*.json` (its hooks and
+// command-valued settings as entries).
+func (claudeClient) Parse(p string, data []byte) *trust.Config {
+	if isClaudeSettings(p) {
+		return parseClaudeSettings(p, data)
+	}
+	c := trust.ParseDialect(p, data, trust.ScopeProject, trust.ClaudeCode)
+	var helpers []*trust.Server
+	for _, s := range c.Servers {
+		if line, ok := s.StringMember("headersHelper"); ok {
+			helpers = addEntry(c, helpers, EntryHeadersHelper, s.Name+"."+EntryHeadersHelper, s.Name, line, s.KeyPos("headersHelper"))
+		}
+	}
+	c.Servers = append(c.Servers, helpers...)
+	uniqueEntries(c)
+	return c
 }
 
 // ClaudeMCPFile is the project config's name in every directory.
 const ClaudeMCPFile = ".mcp.json"
+
+// Claude Code's entry kinds: what it runs from a repository's files
+// besides its MCP servers, each with /bin/sh -c (docs/claude-code.md).
+const (
+	// EntryHook is a settings `hooks` command, of any event.
+	EntryHook = "hook"
+	// EntryHeadersHelper is a server's `headersHelper`: run to get the
+	// headers whenever Claude Code connects to the server.
+	EntryHeadersHelper = "headersHelper"
+)
+
+// claudeHelperKeys are the settings whose string value Claude Code runs
+// with /bin/sh; claudeCommandObjects hold a `command` of type "command".
+var (
+	claudeHelperKeys     = []string{"apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "otelHeadersHelper"}
+	claudeCommandObjects = []string{"statusLine", "fileSuggestion"}
+)
+
+// ClaudeCommandSettings are the settings keys that hold a command
+// Claude Code runs (each one an entry kind of its own), for the rules
+// that name them.
+func ClaudeCommandSettings() []string {
+	return append(append([]string{"hooks"}, claudeHelperKeys...), claudeCommandObjects...)
+}
+
+// isClaudeSettings reports whether p is a `.claude/settings*.json`.
+func isClaudeSettings(p string) bool {
+	k, ok := surface.Of(filepath.ToSlash(p))
+	if ok && k == KindClaudeSettings {
+		return true
+	}
+	// An absolute path (the gate's) is matched by its last two elements.
+	dir := filepath.Base(filepath.Dir(p))
+	base := filepath.Base(p)
+	return strings.EqualFold(dir, ".claude") && (strings.EqualFold(base, "settings.json") || strings.EqualFold(base, "settings.local.json"))
+}
+
+// parseClaudeSettings reads the entries of a settings file: every hook
+// command (of every event), the command-valued settings. A file Claude
+// Code cannot read runs nothing; one mcp-guard cannot is unreadable.
+func parseClaudeSettings(p string, data []byte) *trust.Config {
+	c := &trust.Config{Path: p, Scope: trust.ScopeProject, Dialect: trust.ClaudeCode, SHA256: trust.FileHash(data)}
+	root, err := trust.DecodeDialect(data, trust.ClaudeCode)
+	switch {
+	case errors.Is(err, trust.ErrUnreadable):
+		return trust.UnreadableConfig(p, trust.ScopeProject, err)
+	case err != nil:
+		// OPEN: whether Claude Code keeps other sources' settings and
+		// ignores this file, or stops; either way it runs nothing from it.
+		return trust.InvalidConfig(p, trust.ScopeProject, fmt.Errorf("Claude Code cannot read these settings: %w", err))
+	case root.Kind() != "object":
+		return c
+	}
+	var out []*trust.Server
+	if hooks, ok := root.Get("hooks"); ok && hooks.Kind() == "object" {
+		for _, event := range hooks.Keys() {
+			groups, _ := hooks.Get(event)
+			for i, g := range groups.Elems() {
+				list, _ := g.Get("hooks")
+				for j, h := range list.Elems() {
+					// Every hook with a command runs it, whatever its type
+					// says (a type Claude Code does not run only reports
+					// more).
+					if cmd, ok := stringAt(h, "command"); ok {
+						out = addEntry(c, out, EntryHook, fmt.Sprintf("hooks.%s[%d].hooks[%d]", event, i, j), "", cmd, h.Pos())
+					}
+				}
+			}
+		}
+	}
+	for _, k := range claudeHelperKeys {
+		if cmd, ok := stringAt(root, k); ok {
+			v, _ := root.Get(k)
+			out = addEntry(c, out, k, k, "", cmd, v.Pos())
+		}
+	}
+	for _, k := range claudeCommandObjects {
+		o, _ := root.Get(k)
+		if cmd, ok := stringAt(o, "command"); ok {
+			out = addEntry(c, out, k, k, "", cmd, o.Pos())
+		}
+	}
+	c.Servers = out
+	return c
+}
+
+// stringAt is v's member key when it is a non-blank string.
+func stringAt(v trust.Value, key string) (string, bool) {
+	m, ok := v.Get(key)
+	if !ok {
+		return "", false
+	}
+	s, ok := m.Str()
+	return s, ok && strings.TrimSpace(s) != ""
+}
+
+// addEntry appends to out Claude Code's entry that runs line with
+// /bin/sh -c; one it cannot model leaves what runs from c unknown.
+func addEntry(c *trust.Config, out []*trust.Server, kind, name, of, line string, pos trust.Pos) []*trust.Server {
+	s, err := trust.CommandEntry(c.Path, trust.ClaudeCode, kind, name, of, "/bin/sh", line, pos)
+	if err != nil {
+		c.Err = trust.Unreadable(fmt.Errorf("%s %q: %w", kind, name, err))
+		return out
+	}
+	return append(out, s)
+}
+
+// uniqueEntries leaves what runs from c unknown when two of its entries
+// share a name (a server named like another's headersHelper): the ledger
+// could not tell them apart.
+func uniqueEntries(c *trust.Config) {
+	seen := map[string]bool{}
+	for _, s := range c.Servers {
+		if seen[s.Name] && c.Err == nil {
+			c.Err = trust.Unreadable(fmt.Errorf("two entries are named %q", s.Name))
+		}
+		seen[s.Name] = true
+	}
+}
 
 // Claude Code's surfaces: `.mcp.json` in every directory, and the
 // project settings that approve its servers, read below the config's
@@ -44,7 +179,7 @@ const ClaudeMCPFile = ".mcp.json"
 // which Claude Code writes there itself.
 var (
 	KindClaudeMCP      = surface.Register(surface.Spec{Name: "claude-mcp", Client: string(ClaudeCode), Role: surface.Config, Patterns: []string{"**/" + ClaudeMCPFile}})
-	KindClaudeSettings = surface.Register(surface.Spec{Name: "claude-settings", Client: string(ClaudeCode), Role: surface.Governing, Below: true, SharedOnly: true,
+	KindClaudeSettings = surface.Register(surface.Spec{Name: "claude-settings", Client: string(ClaudeCode), Role: surface.Governing, Below: true, SharedOnly: true, Entries: true,
 		Patterns: []string{"**/.claude/settings.json", "**/.claude/settings.local.json"}})
 	_ = registerDirs(ClaudeCode, "**/.claude")
 )
@@ -53,8 +188,36 @@ var (
 // the git root and above it: every .mcp.json, nearest first (nearest wins).
 // OPEN: whether Claude Code walks the real path (process.cwd()) or a
 // logical $PWD through a symlink; the real one is walked.
-func (claudeClient) Configs(launchDir, _ string, env Env) ([]string, error) {
+//
+// Then the settings files whose hooks and helpers it runs, as State reads
+// them: `.claude/settings.local.json` of the launch directory and of the
+// project key's, `.claude/settings.json` of the launch directory.
+func (claudeClient) Configs(launchDir, gitTop string, env Env) ([]string, error) {
 	fsys := env.fs()
+	out := claudeMCPFiles(launchDir, fsys)
+	dir := realDir(launchDir, fsys)
+	key := gitTop
+	if key == "" {
+		key = dir
+	}
+	settings := []string{filepath.Join(dir, ".claude", "settings.local.json")}
+	if key != dir {
+		settings = append(settings, filepath.Join(key, ".claude", "settings.local.json"))
+	}
+	settings = append(settings, filepath.Join(dir, ".claude", "settings.json"))
+	for _, p := range settings {
+		if fi, err := fsys.Stat(p); err == nil && !fi.IsDir() {
+			out = append(out, p)
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			out = append(out, p) // read it, and say what cannot be known
+		}
+	}
+	return out, nil
+}
+
+// claudeMCPFiles are the `.mcp.json` files Claude Code reads from
+// launchDir, nearest first.
+func claudeMCPFiles(launchDir string, fsys FS) []string {
 	var out []string
 	for d := realDir(launchDir, fsys); ; {
 		p := filepath.Join(d, ClaudeMCPFile)
@@ -71,7 +234,7 @@ func (claudeClient) Configs(launchDir, _ string, env Env) ([]string, error) {
 		}
 		up := filepath.Dir(d)
 		if up == d {
-			return out, nil
+			return out
 		}
 		d = up
 	}
@@ -80,8 +243,14 @@ func (claudeClient) Configs(launchDir, _ string, env Env) ([]string, error) {
 // Spawn expands ${VAR} and ${VAR:-default} in command, args and env values;
 // the server runs in the launch directory with the full environment plus
 // its env.
+//
+// An entry (a hook, a helper) is a shell command line: the shell expands
+// it when it runs, Claude Code does not.
 func (claudeClient) Spawn(s *trust.Server, lookup Vars) Spawn {
 	sp := rawSpawn(s)
+	if s.Kind != "" {
+		return sp
+	}
 	x := &expander{lookup: lookup}
 	sp.Command = x.claude(s.Command)
 	for i, a := range sp.RawArgs {
@@ -446,7 +615,7 @@ func (cs *ClaudeState) enableAll() *Source {
 func (claudeClient) Gate(st *State, entries []Entry) []ServerVerdict {
 	out := make([]ServerVerdict, 0, len(entries))
 	for _, e := range entries {
-		a := st.Claude.answer(e.Name)
+		a := st.Claude.entryAnswer(e.Server, e.Name)
 		v := ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server,
 			Interactive: a.interactive, Headless: a.headless, Why: a.why}
 		if a.why != "" {
@@ -467,10 +636,20 @@ func (claudeClient) Impact(st *State, old, new *trust.Server) Impact {
 	if new == nil {
 		return Impact{Why: "removed: Claude Code no longer starts it"}
 	}
-	a := st.Claude.answer(new.Name)
+	a := st.Claude.entryAnswer(new, new.Name)
 	im := Impact{Interactive: a.interactive, Headless: a.headless}
 	if a.src != nil {
 		im.Source, im.RepoSide = a.src.Display, a.src.RepoSide
+	}
+	if new.Kind != "" {
+		// Claude Code binds nothing of a hook or helper: a change runs
+		// whenever the entry would (its server's state for a
+		// headersHelper, the folder's trust for the others).
+		im.Why = a.why
+		if old != nil && st.Claude.Unknown == nil {
+			im.Why = changedEntry(old, new) + ": " + a.why
+		}
+		return im
 	}
 	runs := fmt.Sprintf("the new server `%s` runs", new.Name)
 	if old != nil && old.Name == new.Name {
@@ -508,4 +687,50 @@ func changedPart(old, new *trust.Server) string {
 		return "the changed script runs" // the entry is the same: what it runs changed
 	}
 	return "the changed entry runs"
+}
+
+// entryAnswer is the state of one entry: a server's by its name; a
+// server's own entry (its headersHelper) runs whenever the server is
+// connected; a hook or helper of the settings runs in a trusted folder,
+// and under `claude -p`, which does not ask for trust.
+// OPEN: disableAllHooks (which would keep hooks off) is not modelled:
+// every hook counts as running.
+func (cs *ClaudeState) entryAnswer(s *trust.Server, name string) claudeAnswer {
+	if s == nil || s.Kind == "" {
+		return cs.answer(name)
+	}
+	what := entryWords(s)
+	if s.Of != "" {
+		a := cs.answer(s.Of)
+		a.why = fmt.Sprintf("Claude Code runs %s whenever it connects to `%s`; %s", what, s.Of, a.why)
+		return a
+	}
+	if cs.Unknown != nil {
+		return cs.answer(name)
+	}
+	if cs.Trusted {
+		return claudeAnswer{interactive: true, headless: true,
+			why: fmt.Sprintf("Claude Code runs %s in a trusted folder without asking", what)}
+	}
+	return claudeAnswer{headless: true,
+		why: fmt.Sprintf("the folder is not trusted (~/.claude.json projects[%s].hasTrustDialogAccepted): Claude Code asks to trust it first, then runs %s without asking; `claude -p` runs it without asking", cs.ProjectKey, what)}
+}
+
+// entryWords names an entry in Claude Code's words ("this hook").
+func entryWords(s *trust.Server) string {
+	switch s.Kind {
+	case EntryHook:
+		return "this hook"
+	case EntryHeadersHelper:
+		return "this headersHelper"
+	}
+	return "this " + s.Kind + " command"
+}
+
+// changedEntry says what of an entry changed.
+func changedEntry(old, new *trust.Server) string {
+	if old.Canonical() != new.Canonical() {
+		return "the new command"
+	}
+	return "the changed script"
 }

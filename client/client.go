@@ -382,16 +382,31 @@ func evaluateClient(c Client, dir, gitTop string, env Env) (ClientEvaluation, bo
 		}
 	}
 	ce.Configs = paths
+	// A server's name is taken once, the first config winning; every
+	// other entry (a hook, a helper) runs from each file that holds it.
 	seen := map[string]bool{}
 	var entries []Entry
 	for i, cfg := range ce.Files {
 		for _, s := range cfg.Servers {
-			if !seen[s.Name] {
-				seen[s.Name] = true
+			key := s.Name
+			if s.Kind != "" {
+				key = s.Kind + "\x00" + paths[i] + "\x00" + s.Name
+			}
+			if !seen[key] {
+				seen[key] = true
 				entries = append(entries, Entry{Name: s.Name, Path: paths[i], Server: s})
 			}
 		}
 	}
+	// A server's own entry (its headersHelper) runs only with the server
+	// that wins its name.
+	winner := map[string]string{}
+	for _, e := range entries {
+		if e.Server.Kind == "" {
+			winner[e.Name] = e.Path
+		}
+	}
+	entries = slices.DeleteFunc(entries, func(e Entry) bool { return e.Server.Of != "" && winner[e.Server.Of] != e.Path })
 	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Name < entries[j].Name })
 	for _, cfg := range ce.Files {
 		if t := cfg.UnreadableText(); t != "" {

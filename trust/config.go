@@ -188,6 +188,13 @@ type Server struct {
 	Fingerprint string
 	// Keys lists the entry's keys in bytewise order (unknown ones included).
 	Keys []string
+	// Kind is what the entry is besides an MCP server, in its client's
+	// words ("hook", "statusLine", "headersHelper"): a command the client
+	// runs from a repository file (CommandEntry); "" for an MCP server.
+	Kind string
+	// Of is the server an entry belongs to (a server's headersHelper), ""
+	// when it stands on its own.
+	Of string
 
 	entry *jsonValue
 }
