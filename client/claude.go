@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/surface"
@@ -71,12 +72,11 @@ var (
 	claudeCommandObjects = []string{"statusLine", "fileSuggestion"}
 )
 
-// ClaudeCommandSettings are the settings keys that hold a command
-// Claude Code runs (each one an entry kind of its own), for the rules
-// that name them.
-func ClaudeCommandSettings() []string {
-	return append(append([]string{"hooks"}, claudeHelperKeys...), claudeCommandObjects...)
-}
+// ClaudeHelperKeys are the settings whose string Claude Code runs with
+// /bin/sh, ClaudeCommandObjects those whose `command` it runs: each one
+// an entry kind of its own, for the rules that name them.
+func ClaudeHelperKeys() []string     { return slices.Clone(claudeHelperKeys) }
+func ClaudeCommandObjects() []string { return slices.Clone(claudeCommandObjects) }
 
 // isClaudeSettings reports whether p is a `.claude/settings*.json`.
 func isClaudeSettings(p string) bool {
@@ -102,51 +102,102 @@ func parseClaudeSettings(p string, data []byte) *trust.Config {
 	case err != nil:
 		// OPEN: whether Claude Code keeps other sources' settings and
 		// ignores this file, or stops; either way it runs nothing from it.
-		return trust.InvalidConfig(p, trust.ScopeProject, fmt.Errorf("Claude Code cannot read these settings: %w", err))
+		// The settings rules say it (MG707), not a config's MG301.
+		c.Err = fmt.Errorf("Claude Code cannot read these settings: %w", err)
+		return c
 	case root.Kind() != "object":
 		return c
 	}
 	var out []*trust.Server
-	if hooks, ok := root.Get("hooks"); ok && hooks.Kind() == "object" {
-		for _, event := range hooks.Keys() {
-			groups, _ := hooks.Get(event)
-			for i, g := range groups.Elems() {
-				list, _ := g.Get("hooks")
-				for j, h := range list.Elems() {
-					// Every hook with a command runs it, whatever its type
-					// says (a type Claude Code does not run only reports
-					// more).
-					if cmd, ok := stringAt(h, "command"); ok {
-						out = addEntry(c, out, EntryHook, fmt.Sprintf("hooks.%s[%d].hooks[%d]", event, i, j), "", cmd, h.Pos())
-					}
-				}
-			}
+	if hooks, ok := root.Get("hooks"); ok {
+		for _, h := range claudeHookCommands(hooks, "hooks", 0) {
+			out = addEntry(c, out, EntryHook, h.name, "", h.line, h.pos)
 		}
 	}
 	for _, k := range claudeHelperKeys {
-		if cmd, ok := stringAt(root, k); ok {
-			v, _ := root.Get(k)
-			out = addEntry(c, out, k, k, "", cmd, v.Pos())
+		if v, ok := root.Get(k); ok && nonBlank(v) {
+			s, _ := v.Str()
+			out = addEntry(c, out, k, k, "", s, v.Pos())
 		}
 	}
 	for _, k := range claudeCommandObjects {
 		o, _ := root.Get(k)
-		if cmd, ok := stringAt(o, "command"); ok {
-			out = addEntry(c, out, k, k, "", cmd, o.Pos())
+		if v, ok := o.Get("command"); ok && nonBlank(v) {
+			s, _ := v.Str()
+			out = addEntry(c, out, k, k, "", s, v.Pos())
 		}
 	}
 	c.Servers = out
+	uniqueEntries(c)
 	return c
 }
 
-// stringAt is v's member key when it is a non-blank string.
-func stringAt(v trust.Value, key string) (string, bool) {
-	m, ok := v.Get(key)
-	if !ok {
-		return "", false
+// claudeHook is one command of the settings' hooks.
+type claudeHook struct {
+	name, line string
+	pos        trust.Pos
+}
+
+// claudeHookCommands are the commands below v, named by where they
+// stand ("hooks.PreToolUse[0].hooks[1]"): every string but a matcher,
+// type or timeout, the early form ({"PreToolUse": {"Bash": "cmd"}})
+// included; a hook of type "prompt" or "agent" asks the model, one of
+// type "http" posts to a URL: they run nothing here. A type Claude Code does not run only reports more.
+func claudeHookCommands(v trust.Value, at string, depth int) []claudeHook {
+	if depth > 64 {
+		return []claudeHook{{name: at, line: v.JSON(), pos: v.Pos()}} // too deep to follow: bound as text
 	}
-	s, ok := m.Str()
-	return s, ok && strings.TrimSpace(s) != ""
+	switch v.Kind() {
+	case "string":
+		if nonBlank(v) {
+			s, _ := v.Str()
+			return []claudeHook{{name: at, line: s, pos: v.Pos()}}
+		}
+	case "array":
+		var out []claudeHook
+		for i, e := range v.Elems() {
+			out = append(out, claudeHookCommands(e, fmt.Sprintf("%s[%d]", at, i), depth+1)...)
+		}
+		return out
+	case "object":
+		if t, ok := v.Get("type"); ok {
+			if s, _ := t.Str(); s == "prompt" || s == "agent" || s == "http" {
+				return nil
+			}
+		}
+		if c, ok := v.Get("command"); ok {
+			return claudeHookCommands(c, at, depth+1)
+		}
+		var out []claudeHook
+		for _, k := range v.Keys() {
+			if k == "matcher" || k == "type" || k == "timeout" {
+				continue
+			}
+			m, _ := v.Get(k)
+			out = append(out, claudeHookCommands(m, at+"."+k, depth+1)...)
+		}
+		return out
+	}
+	return nil
+}
+
+// ClaudeHooks are the hook commands of a Claude Code settings file,
+// as Claude Code's entries (for the rules that count them); nil when the
+// file does not read.
+func ClaudeHooks(p string, data []byte) []*trust.Server {
+	var out []*trust.Server
+	for _, s := range parseClaudeSettings(p, data).Servers {
+		if s.Kind == EntryHook {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// nonBlank reports whether v is a string with more than white space.
+func nonBlank(v trust.Value) bool {
+	s, ok := v.Str()
+	return ok && strings.TrimSpace(s) != ""
 }
 
 // addEntry appends to out Claude Code's entry that runs line with

@@ -115,11 +115,12 @@ func CheckFile(f File, opts Options) []trust.Finding {
 		out = append(out, CheckServers(cfg, opts)...)
 		return out
 	default:
-		// A plain directory: the other clients' servers go through the
-		// same server rules, read by their client's own reader (in a
+		// A plain directory: the other clients' servers (and the other
+		// entries they run, hooks and helpers) go through the same
+		// server rules, read by their client's own reader (in a
 		// repository, scan takes them from project, which does the same).
 		r := contentRules[f.Kind]
-		if f.Kind.Role() == surface.Config && !r.noServers && f.Err == nil && f.Data != nil {
+		if (f.Kind.Role() == surface.Config || f.Kind.Spec().Entries) && !r.noServers && f.Err == nil && f.Data != nil {
 			cfg := kindClient(f.Kind).Parse(f.Path, f.Data)
 			if !r.ownParse {
 				out = append(out, cfg.Findings...)
