@@ -46,6 +46,12 @@ func addRuns(runs map[string]bool, servers []client.ServerVerdict, headless bool
 		if headless {
 			r = s.Headless
 		}
-		runs[s.Name] = runs[s.Name] || r
+		name := s.Name
+		if s.Server != nil && s.Server.Kind != "" && len(s.Server.Args) == 2 {
+			// An entry runs the marker named by its command's last word.
+			f := strings.Fields(s.Server.Args[1].Str)
+			name = f[len(f)-1]
+		}
+		runs[name] = runs[name] || r
 	}
 }
