@@ -213,7 +213,8 @@ func addEntry(c *trust.Config, out []*trust.Server, kind, name, of, line string,
 
 // uniqueEntries leaves what runs from c unknown when two of its entries
 // share a name (a server named like another's headersHelper): the ledger
-// could not tell them apart.
+// could not tell them apart. A file whose entries are not all known
+// loads none.
 func uniqueEntries(c *trust.Config) {
 	seen := map[string]bool{}
 	for _, s := range c.Servers {
@@ -221,6 +222,9 @@ func uniqueEntries(c *trust.Config) {
 			c.Err = trust.Unreadable(fmt.Errorf("two entries are named %q", s.Name))
 		}
 		seen[s.Name] = true
+	}
+	if c.Err != nil {
+		c.Servers = nil
 	}
 }
 

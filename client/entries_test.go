@@ -1,0 +1,185 @@
+package client
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// entry is what a test expects of one entry: its kind, name and command line.
+type entry struct{ kind, name, line string }
+
+func entriesOf(c *trust.Config) []entry {
+	var out []entry
+	for _, s := range c.Servers {
+		if s.Kind == "" {
+			continue
+		}
+		if s.Command != "/bin/sh" || len(s.Args) != 2 || s.Args[0].Str != "-c" {
+			return append(out, entry{"BAD", s.Name, s.Command})
+		}
+		out = append(out, entry{s.Kind, s.Name, s.Args[1].Str})
+	}
+	return out
+}
+
+// TestClaudeEntriesRead is what Claude Code's Parse takes as entries from
+// each file: every hook command of every event (the early form too),
+// the command-valued settings, a server's headersHelper; nothing from a
+// prompt, agent or http hook, a blank or non-string command.
+func TestClaudeEntriesRead(t *testing.T) {
+	for _, tc := range []struct {
+		name, path, data string
+		want             []entry
+		unreadable       bool
+	}{
+		{"hooks of two events", ".claude/settings.json",
+			`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./a.sh"},{"type":"command","command":"b"}]}],"Stop":[{"hooks":[{"type":"command","command":"c"}]}]}}`,
+			[]entry{{"hook", "hooks.PreToolUse[0].hooks[0]", "./a.sh"}, {"hook", "hooks.PreToolUse[0].hooks[1]", "b"}, {"hook", "hooks.Stop[0].hooks[0]", "c"}}, false},
+		{"early form", ".claude/settings.local.json", `{"hooks":{"PreToolUse":{"Bash":"x.sh"}}}`,
+			[]entry{{"hook", "hooks.PreToolUse.Bash", "x.sh"}}, false},
+		{"prompt, agent and http hooks run nothing here", ".claude/settings.json",
+			`{"hooks":{"Stop":[{"hooks":[{"type":"prompt","prompt":"p"},{"type":"agent","prompt":"q"},{"type":"http","url":"https://x"}]}]}}`, nil, false},
+		{"an unknown type with a command counts", ".claude/settings.json",
+			`{"hooks":{"Stop":[{"hooks":[{"type":"future","command":"y"}]}]}}`,
+			[]entry{{"hook", "hooks.Stop[0].hooks[0]", "y"}}, false},
+		{"blank and non-string commands", ".claude/settings.json",
+			`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"  "},{"type":"command","command":7}]}]},"apiKeyHelper":""}`, nil, false},
+		{"helpers", ".claude/settings.json",
+			`{"apiKeyHelper":"k.sh","awsAuthRefresh":"r","awsCredentialExport":"e","otelHeadersHelper":"o","statusLine":{"type":"command","command":"s"},"fileSuggestion":{"type":"command","command":"f"}}`,
+			[]entry{{"apiKeyHelper", "apiKeyHelper", "k.sh"}, {"awsAuthRefresh", "awsAuthRefresh", "r"}, {"awsCredentialExport", "awsCredentialExport", "e"},
+				{"otelHeadersHelper", "otelHeadersHelper", "o"}, {"statusLine", "statusLine", "s"}, {"fileSuggestion", "fileSuggestion", "f"}}, false},
+		{"duplicate keys: the last wins, as JSON.parse", ".claude/settings.json", `{"apiKeyHelper":"a","apiKeyHelper":"b"}`,
+			[]entry{{"apiKeyHelper", "apiKeyHelper", "b"}}, false},
+		{"headersHelper", ".mcp.json",
+			`{"mcpServers":{"api":{"type":"http","url":"https://x","headersHelper":"./t.sh"},"db":{"command":"node"}}}`,
+			[]entry{{"headersHelper", "api.headersHelper", "./t.sh"}}, false},
+		{"a server named like another's headersHelper", ".mcp.json",
+			`{"mcpServers":{"api":{"type":"http","url":"https://x","headersHelper":"./t.sh"},"api.headersHelper":{"command":"node"}}}`,
+			nil, true},
+		{"a settings file that does not parse runs nothing", ".claude/settings.json", `{"hooks":`, nil, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := claudeClient{}.Parse(tc.path, []byte(tc.data))
+			if got := entriesOf(c); !slices.Equal(got, tc.want) {
+				t.Errorf("entries %v, want %v", got, tc.want)
+			}
+			if c.Unreadable() != tc.unreadable {
+				t.Errorf("unreadable %v (%v), want %v", c.Unreadable(), c.Err, tc.unreadable)
+			}
+			for _, s := range c.Servers {
+				if s.Kind != "" && (s.NamePos.Line < 1 || s.NamePos.Column < 1) {
+					t.Errorf("%s has no position in the file: %+v", s.Name, s.NamePos)
+				}
+			}
+		})
+	}
+}
+
+// TestClaudeEntriesGate is how Claude Code's gate treats entries: a hook
+// or helper runs in a trusted folder without asking and under `claude -p`
+// always; a headersHelper as its server does; a settings file without
+// entries is not a config; an entry of the shared settings is read from
+// the launch directory only (observed, docs/fidelity.md).
+func TestClaudeEntriesGate(t *testing.T) {
+	hook := `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"./h.sh"}]}]}}`
+	t.Run("untrusted", func(t *testing.T) {
+		f := newFixture(t)
+		f.write("repo/.claude/settings.json", hook)
+		ce := f.claude("repo")
+		v := verdictOf(t, ce, "hooks.SessionStart[0].hooks[0]")
+		if v.Interactive || !v.Headless || !strings.Contains(v.Why, "asks to trust it first") {
+			t.Errorf("untrusted hook: %+v", v)
+		}
+		if sp := v.Spawn; sp.Command != "/bin/sh" || !slices.Equal(sp.Args, []string{"-c", "./h.sh"}) {
+			t.Errorf("spawn %+v", sp)
+		}
+	})
+	t.Run("trusted", func(t *testing.T) {
+		f := newFixture(t)
+		f.write("repo/.claude/settings.json", hook)
+		f.write("home/.claude.json", `{"projects":{"$KEY":{"hasTrustDialogAccepted":true}}}`)
+		v := verdictOf(t, f.claude("repo"), "hooks.SessionStart[0].hooks[0]")
+		if !v.Interactive || !v.Headless || v.Why != "Claude Code runs this hook in a trusted folder without asking" {
+			t.Errorf("trusted hook: %+v", v)
+		}
+	})
+	t.Run("headersHelper follows its server", func(t *testing.T) {
+		f := newFixture(t)
+		f.write("repo/.mcp.json", `{"mcpServers":{"api":{"type":"http","url":"https://x","headersHelper":"./t.sh"}}}`)
+		f.write("repo/.claude/settings.json", `{"disabledMcpjsonServers":["api"]}`)
+		v := verdictOf(t, f.claude("repo"), "api.headersHelper")
+		if v.Interactive || v.Headless || !strings.Contains(v.Why, "whenever it connects to `api`") {
+			t.Errorf("denied server's headersHelper: %+v", v)
+		}
+	})
+	t.Run("settings without entries are not a config", func(t *testing.T) {
+		f := newFixture(t)
+		f.write("repo/.mcp.json", `{"mcpServers":{"db":{"command":"node"}}}`)
+		f.write("repo/.claude/settings.json", `{"enabledMcpjsonServers":["db"]}`)
+		ce := f.claude("repo")
+		if len(ce.Configs) != 1 || !strings.HasSuffix(ce.Configs[0], ".mcp.json") {
+			t.Errorf("configs %v", ce.Configs)
+		}
+	})
+	t.Run("subdirectory", func(t *testing.T) {
+		f := newFixture(t)
+		f.write("repo/.claude/settings.json", hook)
+		f.write("repo/a/.claude/settings.json", `{"statusLine":{"type":"command","command":"s"}}`)
+		f.write("repo/.claude/settings.local.json", `{"apiKeyHelper":"k"}`)
+		ce := f.claude("repo/a")
+		var names []string
+		for _, s := range ce.Servers {
+			names = append(names, s.Name)
+		}
+		if !slices.Equal(names, []string{"apiKeyHelper", "statusLine"}) {
+			t.Errorf("from repo/a: %v, want the root's settings.local.json and a/'s settings.json", names)
+		}
+	})
+	t.Run("a hook and a server of one name are both gated", func(t *testing.T) {
+		f := newFixture(t)
+		f.write("repo/.mcp.json", `{"mcpServers":{"statusLine":{"command":"node"}}}`)
+		f.write("repo/.claude/settings.json", `{"statusLine":{"type":"command","command":"s"}}`)
+		ce := f.claude("repo")
+		if len(ce.Servers) != 2 {
+			t.Errorf("want the server and the entry, got %+v", ce.Servers)
+		}
+	})
+}
+
+func verdictOf(t *testing.T, ce ClientEvaluation, name string) ServerVerdict {
+	t.Helper()
+	for _, v := range ce.Servers {
+		if v.Name == name {
+			return v
+		}
+	}
+	t.Fatalf("no entry %q in %+v", name, ce.Servers)
+	return ServerVerdict{}
+}
+
+// FuzzClaudeSettings: any bytes read as settings without a panic, twice
+// the same, every entry a /bin/sh -c command line with a position.
+func FuzzClaudeSettings(f *testing.F) {
+	for _, s := range []string{
+		`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./a.sh"}]}]},"statusLine":{"type":"command","command":"s"}}`,
+		`{"hooks":{"PreToolUse":{"Bash":"x"}},"apiKeyHelper":"k","apiKeyHelper":7}`,
+		`{"hooks":[[[[["deep"]]]]],"fileSuggestion":{"command":"f"}}`, `{"hooks":`, `[]`,
+	} {
+		f.Add([]byte(s))
+	}
+	parse := parserOf(claudeClient{}, "/r/.claude/settings.json")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c := parse(string(data))
+		if again := parse(string(data)); names(again.Servers) != names(c.Servers) || (again.Err == nil) != (c.Err == nil) {
+			t.Fatal("parse is not deterministic")
+		}
+		for _, s := range c.Servers {
+			if s.Kind == "" || s.Command != "/bin/sh" || len(s.Args) != 2 || s.NamePos.Line < 1 {
+				t.Fatalf("entry %q: kind %q, %q %v at %+v", s.Name, s.Kind, s.Command, s.Args, s.NamePos)
+			}
+		}
+	})
+}
