@@ -1,6 +1,7 @@
 package client
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -63,6 +64,9 @@ const (
 	// EntryHeadersHelper is a server's `headersHelper`: run to get the
 	// headers whenever Claude Code connects to the server.
 	EntryHeadersHelper = "headersHelper"
+	// EntryPlugin is a plugin the settings enable from a marketplace they
+	// declare: its hooks, servers and commands.
+	EntryPlugin = "plugin"
 )
 
 // claudeHelperKeys are the settings whose string value Claude Code runs
@@ -127,9 +131,76 @@ func parseClaudeSettings(p string, data []byte) *trust.Config {
 			out = addEntry(c, out, k, k, "", s, v.Pos())
 		}
 	}
+	out = append(out, claudePlugins(c, root)...)
 	c.Servers = out
 	uniqueEntries(c)
 	return c
+}
+
+// claudePlugins are the plugins the settings enable from a marketplace
+// they declare (extraKnownMarketplaces): once the folder is trusted
+// Claude Code offers to install them, and an installed plugin's hooks,
+// servers and commands run without asking. A marketplace in the
+// repository (a directory) binds that directory whole; one elsewhere
+// (GitHub, git, a URL, a package) holds code mcp-guard cannot see: the
+// entry binds where it comes from.
+// OPEN: never observed; a plugin enabled from a marketplace only the
+// user declared is the user's and not read here.
+func claudePlugins(c *trust.Config, root trust.Value) []*trust.Server {
+	markets, _ := root.Get("extraKnownMarketplaces")
+	enabled, _ := root.Get("enabledPlugins")
+	var out []*trust.Server
+	for _, id := range enabled.Keys() {
+		on, _ := enabled.Get(id)
+		if !truthy(on) {
+			continue
+		}
+		at := strings.LastIndexByte(id, '@')
+		if at < 0 {
+			continue
+		}
+		m, ok := markets.Get(id[at+1:])
+		if !ok {
+			continue
+		}
+		src, _ := m.Get("source")
+		kind, _ := stringAtKey(src, "source")
+		name := "plugins." + id
+		var extra map[string]any
+		_ = json.Unmarshal([]byte(src.JSON()), &extra)
+		s, err := trust.CommandEntry(c.Path, trust.ClaudeCode, EntryPlugin, name, "", "/bin/sh",
+			": Claude Code plugin "+id, on.Pos(), map[string]any{"marketplace": extra})
+		if err != nil {
+			c.Err = trust.Unreadable(fmt.Errorf("plugin %q: %w", id, err))
+			continue
+		}
+		dir, _ := stringAtKey(src, "path")
+		switch {
+		case (kind == "directory" || kind == "file") && dir != "":
+			if kind == "file" {
+				// .claude-plugin/marketplace.json: its plugins' paths are
+				// relative to the marketplace's root, above it.
+				dir = filepath.Dir(filepath.FromSlash(dir))
+				if strings.EqualFold(filepath.Base(dir), ".claude-plugin") {
+					dir = filepath.Dir(dir)
+				}
+			}
+			s.Trees = []string{filepath.ToSlash(dir)}
+		default:
+			s.Remote = "the marketplace " + src.JSON()
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// stringAtKey is v's member key when it is a string.
+func stringAtKey(v trust.Value, key string) (string, bool) {
+	m, ok := v.Get(key)
+	if !ok {
+		return "", false
+	}
+	return m.Str()
 }
 
 // claudeHook is one command of the settings' hooks.
@@ -181,13 +252,13 @@ func claudeHookCommands(v trust.Value, at string, depth int) []claudeHook {
 	return nil
 }
 
-// ClaudeHooks are the hook commands of a Claude Code settings file,
-// as Claude Code's entries (for the rules that count them); nil when the
-// file does not read.
-func ClaudeHooks(p string, data []byte) []*trust.Server {
+// ClaudeSettingsEntries are the entries of kind (EntryHook,
+// EntryPlugin, …) a Claude Code settings file holds, as Parse reads them,
+// for the rules that count or grade them; nil when the file does not read.
+func ClaudeSettingsEntries(p string, data []byte, kind string) []*trust.Server {
 	var out []*trust.Server
 	for _, s := range parseClaudeSettings(p, data).Servers {
-		if s.Kind == EntryHook {
+		if s.Kind == kind {
 			out = append(out, s)
 		}
 	}
@@ -203,7 +274,7 @@ func nonBlank(v trust.Value) bool {
 // addEntry appends to out Claude Code's entry that runs line with
 // /bin/sh -c; one it cannot model leaves what runs from c unknown.
 func addEntry(c *trust.Config, out []*trust.Server, kind, name, of, line string, pos trust.Pos) []*trust.Server {
-	s, err := trust.CommandEntry(c.Path, trust.ClaudeCode, kind, name, of, "/bin/sh", line, pos)
+	s, err := trust.CommandEntry(c.Path, trust.ClaudeCode, kind, name, of, "/bin/sh", line, pos, nil)
 	if err != nil {
 		c.Err = trust.Unreadable(fmt.Errorf("%s %q: %w", kind, name, err))
 		return out
@@ -778,14 +849,19 @@ func entryWords(s *trust.Server) string {
 		return "this hook"
 	case EntryHeadersHelper:
 		return "this headersHelper"
+	case EntryPlugin:
+		return "this plugin's hooks, servers and commands (once installed: it offers to install it when you trust the folder)"
 	}
 	return "this " + s.Kind + " command"
 }
 
 // changedEntry says what of an entry changed.
 func changedEntry(old, new *trust.Server) string {
-	if old.Canonical() != new.Canonical() {
+	switch {
+	case old.Canonical() != new.Canonical():
 		return "the new command"
+	case new.Kind == EntryPlugin:
+		return "the changed plugin"
 	}
 	return "the changed script"
 }

@@ -60,6 +60,10 @@ func TestClaudeEntriesRead(t *testing.T) {
 			`{"mcpServers":{"api":{"type":"http","url":"https://x","headersHelper":"./t.sh"},"api.headersHelper":{"command":"node"}}}`,
 			nil, true},
 		{"a settings file that does not parse runs nothing", ".claude/settings.json", `{"hooks":`, nil, false},
+		{"plugins enabled from a declared marketplace", ".claude/settings.json",
+			`{"extraKnownMarketplaces":{"m":{"source":{"source":"directory","path":"./mk"}},"g":{"source":{"source":"github","repo":"o/r"}}},` +
+				`"enabledPlugins":{"a@m":true,"b@g":true,"c@g":false,"d@user":true,"nomarket":true}}`,
+			[]entry{{"plugin", "plugins.a@m", ": Claude Code plugin a@m"}, {"plugin", "plugins.b@g", ": Claude Code plugin b@g"}}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := claudeClient{}.Parse(tc.path, []byte(tc.data))
@@ -182,4 +186,30 @@ func FuzzClaudeSettings(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestClaudePluginSources: a marketplace in the repository binds its
+// directory (a marketplace.json's, the root above .claude-plugin/); any
+// other source is remote, and part of the entry, so a new source
+// re-gates it.
+func TestClaudePluginSources(t *testing.T) {
+	for _, tc := range []struct{ source, tree, remote string }{
+		{`{"source":"directory","path":"./mk"}`, "./mk", ""},
+		{`{"source":"file","path":"mk/.claude-plugin/marketplace.json"}`, "mk", ""},
+		{`{"source":"github","repo":"o/r"}`, "", `the marketplace {"repo":"o/r","source":"github"}`},
+		{`{"source":"url","url":"https://x/m.json"}`, "", `the marketplace {"source":"url","url":"https://x/m.json"}`},
+	} {
+		data := `{"extraKnownMarketplaces":{"m":{"source":` + tc.source + `}},"enabledPlugins":{"p@m":true}}`
+		ps := ClaudeSettingsEntries(".claude/settings.json", []byte(data), EntryPlugin)
+		if len(ps) != 1 {
+			t.Fatalf("%s: %d plugins", tc.source, len(ps))
+		}
+		p := ps[0]
+		if got := strings.Join(p.Trees, ","); got != tc.tree || p.Remote != tc.remote {
+			t.Errorf("%s: trees %q remote %q, want %q %q", tc.source, got, p.Remote, tc.tree, tc.remote)
+		}
+		if m, _ := p.Member("marketplace"); !strings.Contains(m, `"source"`) {
+			t.Errorf("%s: the source is not part of the entry: %s", tc.source, p.Canonical())
+		}
+	}
 }

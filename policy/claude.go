@@ -59,6 +59,7 @@ func checkClaudeSettings(f File) []trust.Finding {
 	var out []trust.Finding
 	out = append(out, claudeApprovals(f.Path, root)...)
 	out = append(out, claudeHooks(f, root)...)
+	out = append(out, claudeRemotePlugins(f)...)
 	for _, k := range claudeCommandKeys {
 		if m, ok := root.get(k); ok && m.val.kind == 's' && strings.TrimSpace(m.val.str) != "" {
 			out = append(out, trust.NewFinding("MG703", f.Path, m.keyPos, "", k,
@@ -143,7 +144,7 @@ func claudeHooks(f File, root *jnode) []trust.Finding {
 	if d, ok := root.get("disableAllHooks"); ok && d.val.kind == 'b' && d.val.str == "true" {
 		return nil
 	}
-	cmds := client.ClaudeHooks(f.Path, f.Data)
+	cmds := client.ClaudeSettingsEntries(f.Path, f.Data, client.EntryHook)
 	if len(cmds) == 0 {
 		return nil
 	}
@@ -157,6 +158,20 @@ func claudeHooks(f File, root *jnode) []trust.Finding {
 	}
 	return []trust.Finding{trust.NewFinding("MG702", f.Path, h.keyPos, "", "hooks",
 		fmt.Sprintf("hooks: Claude Code runs %d shell command(s) on its events once the folder is trusted: %s", len(cmds), strings.Join(shown, ", ")))}
+}
+
+// claudeRemotePlugins is MG719 for each plugin the settings enable from
+// a marketplace outside the repository, as the client model reads it.
+func claudeRemotePlugins(f File) []trust.Finding {
+	var out []trust.Finding
+	for _, s := range client.ClaudeSettingsEntries(f.Path, f.Data, client.EntryPlugin) {
+		if s.Remote != "" {
+			out = append(out, trust.NewFinding("MG719", f.Path, s.NamePos, "", "enabledPlugins",
+				fmt.Sprintf("enabledPlugins: %s comes from %s: once the folder is trusted Claude Code offers to install it, and its hooks, servers and commands run without asking, from code outside the repository",
+					quote(strings.TrimPrefix(s.Name, "plugins.")), shortValue(s.Remote))))
+		}
+	}
+	return out
 }
 
 // shellRuleFindings are the shell rules (MG2xx) and literal secrets of a

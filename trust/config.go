@@ -195,6 +195,12 @@ type Server struct {
 	// Of is the server an entry belongs to (a server's headersHelper), ""
 	// when it stands on its own.
 	Of string
+	// Trees are the directories (relative to the launch directory) the
+	// client runs an entry's code from besides its command line (a
+	// plugin's marketplace), bound whole; Remote says where its code
+	// comes from when that is outside the repository ("" when it is not).
+	Trees  []string
+	Remote string
 
 	entry *jsonValue
 }

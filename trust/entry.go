@@ -14,11 +14,20 @@ import (
 // client's words, of the server it belongs to ("" when none); every
 // position is pos, where the file sets it. The entry's name is the
 // ledger's key for it, unique among the entries of its file.
-func CommandEntry(path string, d *Dialect, kind, name, of, shell, line string, pos Pos) (*Server, error) {
+//
+// extra are more members of the entry, part of what it is (a plugin's
+// source): a change of one re-gates it.
+func CommandEntry(path string, d *Dialect, kind, name, of, shell, line string, pos Pos, extra map[string]any) (*Server, error) {
 	if d == nil {
 		return nil, errors.New("a command entry needs a client's dialect")
 	}
-	entry, err := json.Marshal(map[string]any{"command": shell, "args": []string{"-c", line}})
+	m := map[string]any{"command": shell, "args": []string{"-c", line}}
+	for k, v := range extra {
+		if k != "command" && k != "args" {
+			m[k] = v
+		}
+	}
+	entry, err := json.Marshal(m)
 	if err != nil {
 		return nil, err
 	}
