@@ -114,7 +114,7 @@ func parseClaudeSettings(p string, data []byte) *trust.Config {
 	}
 	var out []*trust.Server
 	if hooks, ok := root.Get("hooks"); ok {
-		for _, h := range claudeHookCommands(hooks, "hooks", 0) {
+		for _, h := range hookCommands(hooks, "hooks", 0) {
 			out = addEntry(c, out, EntryHook, h.name, "", h.line, h.pos)
 		}
 	}
@@ -203,8 +203,8 @@ func stringAtKey(v trust.Value, key string) (string, bool) {
 	return m.Str()
 }
 
-// claudeHook is one command of the settings' hooks.
-type claudeHook struct {
+// hookCommand is one command of a settings file's hooks.
+type hookCommand struct {
 	name, line string
 	pos        trust.Pos
 }
@@ -214,20 +214,20 @@ type claudeHook struct {
 // type or timeout, the early form ({"PreToolUse": {"Bash": "cmd"}})
 // included; a hook of type "prompt" or "agent" asks the model, one of
 // type "http" posts to a URL: they run nothing here. A type Claude Code does not run only reports more.
-func claudeHookCommands(v trust.Value, at string, depth int) []claudeHook {
+func hookCommands(v trust.Value, at string, depth int) []hookCommand {
 	if depth > 64 {
-		return []claudeHook{{name: at, line: v.JSON(), pos: v.Pos()}} // too deep to follow: bound as text
+		return []hookCommand{{name: at, line: v.JSON(), pos: v.Pos()}} // too deep to follow: bound as text
 	}
 	switch v.Kind() {
 	case "string":
 		if nonBlank(v) {
 			s, _ := v.Str()
-			return []claudeHook{{name: at, line: s, pos: v.Pos()}}
+			return []hookCommand{{name: at, line: s, pos: v.Pos()}}
 		}
 	case "array":
-		var out []claudeHook
+		var out []hookCommand
 		for i, e := range v.Elems() {
-			out = append(out, claudeHookCommands(e, fmt.Sprintf("%s[%d]", at, i), depth+1)...)
+			out = append(out, hookCommands(e, fmt.Sprintf("%s[%d]", at, i), depth+1)...)
 		}
 		return out
 	case "object":
@@ -237,15 +237,15 @@ func claudeHookCommands(v trust.Value, at string, depth int) []claudeHook {
 			}
 		}
 		if c, ok := v.Get("command"); ok {
-			return claudeHookCommands(c, at, depth+1)
+			return hookCommands(c, at, depth+1)
 		}
-		var out []claudeHook
+		var out []hookCommand
 		for _, k := range v.Keys() {
 			if k == "matcher" || k == "type" || k == "timeout" {
 				continue
 			}
 			m, _ := v.Get(k)
-			out = append(out, claudeHookCommands(m, at+"."+k, depth+1)...)
+			out = append(out, hookCommands(m, at+"."+k, depth+1)...)
 		}
 		return out
 	}

@@ -213,3 +213,39 @@ func TestClaudePluginSources(t *testing.T) {
 		}
 	}
 }
+
+// TestGeminiEntries: Gemini CLI's settings hooks and tool commands are
+// entries beside its servers, run wherever the workspace's settings are
+// read (a trusted folder), whatever the server lists say.
+func TestGeminiEntries(t *testing.T) {
+	settings := `{
+  // JSONC, as Gemini CLI reads it
+  "mcpServers": {"db": {"command": "node", "args": ["db.js"]}},
+  "mcp": {"allowed": ["db"]},
+  "hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "./h.sh"}]}]},
+  "tools": {"discoveryCommand": "./tools/list.sh", "callCommand": "python3 tools/call.py"}
+}`
+	c := geminiClient{}.Parse("/r/.gemini/settings.json", []byte(settings))
+	want := []entry{{"hook", "hooks.BeforeTool[0].hooks[0]", "./h.sh"},
+		{"discoveryCommand", "tools.discoveryCommand", "./tools/list.sh"}, {"callCommand", "tools.callCommand", "python3 tools/call.py"}}
+	if got := entriesOf(c); !slices.Equal(got, want) || c.Server("db") == nil {
+		t.Fatalf("entries %v (err %v), want %v and the server db", got, c.Err, want)
+	}
+	for _, trusted := range []bool{false, true} {
+		f := newFixture(t)
+		f.write("repo/.gemini/settings.json", settings)
+		if trusted {
+			f.write("home/.gemini/trustedFolders.json", `{"$KEY":"TRUST_FOLDER"}`)
+		}
+		ce := f.gemini("repo")
+		for _, name := range []string{"hooks.BeforeTool[0].hooks[0]", "tools.discoveryCommand", "tools.callCommand"} {
+			v := verdictOf(t, ce, name)
+			if v.Interactive != trusted || v.Headless != trusted {
+				t.Errorf("trusted %v: %s runs %v/%v: %s", trusted, name, v.Interactive, v.Headless, v.Why)
+			}
+			if trusted && !strings.Contains(v.Why, "in a trusted folder without asking") {
+				t.Errorf("%s: %s", name, v.Why)
+			}
+		}
+	}
+}

@@ -109,3 +109,37 @@ func entryScenarios() []scenario {
 		},
 	}
 }
+
+// shCommand is a command line that runs the marker as name with stdin
+// closed (a marker otherwise serves MCP until stdin closes), through sh
+// so that it reads the same split into words or run by a shell.
+// then is what the shell runs after it (a discovery command prints [],
+// the JSON list of no tools).
+func (s *sandbox) shCommand(name, then string) string {
+	return `sh -c "'` + strings.ReplaceAll(s.marker, "'", "") + `' ` + markerFlag + ` ` + name + ` </dev/null; ` + then + `"`
+}
+
+// geminiEntryScenarios observe what Gemini CLI runs from the workspace
+// settings besides its servers: hooks and the tool commands.
+func geminiEntryScenarios() []agentScenario {
+	return []agentScenario{
+		{
+			name:     "entries-trusted/-p",
+			contract: "trusted `gemini -p`: do the workspace's tools.discoveryCommand and SessionStart and BeforeAgent hooks run?",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				s.trustGemini()
+				hook := func(n string) []obj {
+					return []obj{{"hooks": []obj{{"type": "command", "command": s.shCommand(n, "true")}}}}
+				}
+				s.write(".gemini/settings.json", obj{
+					"tools": obj{"discoveryCommand": s.shCommand("discover", "echo []")},
+					"hooks": obj{"SessionStart": hook("hook-start"), "BeforeAgent": hook("hook-agent")},
+				})
+			},
+			want:   []string{"discover", "hook-agent", "hook-start"},
+			open:   true,
+			answer: "All three run without asking in a trusted folder; Gemini CLI prints a warning that the project's hooks will be executed, and stops with an error when the discovery command's output is not JSON.",
+		},
+	}
+}

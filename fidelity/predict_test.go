@@ -1,6 +1,7 @@
 package fidelity
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -48,9 +49,11 @@ func addRuns(runs map[string]bool, servers []client.ServerVerdict, headless bool
 		}
 		name := s.Name
 		if s.Server != nil && s.Server.Kind != "" && len(s.Server.Args) == 2 {
-			// An entry runs the marker named by its command's last word.
+			// An entry runs the marker named after the marker flag.
 			f := strings.Fields(s.Server.Args[1].Str)
-			name = f[len(f)-1]
+			if i := slices.Index(f, markerFlag); i >= 0 && i+1 < len(f) {
+				name = f[i+1]
+			}
 		}
 		runs[name] = runs[name] || r
 	}
