@@ -249,3 +249,29 @@ func TestGeminiEntries(t *testing.T) {
 		}
 	}
 }
+
+// TestCursorHooks: .cursor/hooks.json's commands are entries (from
+// Cursor's documentation), running without asking; the file alone makes
+// Cursor found.
+func TestCursorHooks(t *testing.T) {
+	f := newFixture(t)
+	f.write("repo/.cursor/hooks.json", `{"version":1,"hooks":{"beforeShellExecution":[{"command":"./hooks/audit.sh"}],"afterFileEdit":[{"command":"${HOME}/x"}]}}`)
+	ce := f.evaluate(Cursor, "repo")
+	want := []string{"hooks.afterFileEdit[0]", "hooks.beforeShellExecution[0]"}
+	var got []string
+	for _, v := range ce.Servers {
+		got = append(got, v.Name)
+		if !v.Interactive || !v.Headless || v.Server.Kind != EntryHook || !strings.Contains(v.Why, "without asking") {
+			t.Errorf("%s: %+v", v.Name, v)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("entries %v, want %v", got, want)
+	}
+	if v := verdictOf(t, ce, "hooks.afterFileEdit[0]"); !slices.Equal(v.Spawn.Args, []string{"-c", "${HOME}/x"}) {
+		t.Errorf("a hook's command line is the shell's to expand: %v", v.Spawn.Args)
+	}
+	if c := (cursorClient{}).Parse("/r/.cursor/hooks.json", []byte(`{"hooks":`)); !c.Unreadable() {
+		t.Errorf("a hooks file that does not parse: %v", c.Err)
+	}
+}
