@@ -275,3 +275,28 @@ func TestCursorHooks(t *testing.T) {
 		t.Errorf("a hooks file that does not parse: %v", c.Err)
 	}
 }
+
+// TestVSCodeTasks: the tasks VS Code runs when the folder opens are
+// entries, one per platform override, counted as running without asking.
+func TestVSCodeTasks(t *testing.T) {
+	f := newFixture(t)
+	f.write("repo/.vscode/tasks.json", `{
+  // JSONC
+  "tasks": [
+    {"label": "dev", "type": "shell", "command": "node", "args": ["scripts/dev.js"], "runOptions": {"runOn": "folderOpen"},
+     "windows": {"command": "cmd.exe"}},
+    {"label": "build", "command": "make"},
+  ]
+}`)
+	ce := f.evaluate(VSCode, "repo")
+	var got []string
+	for _, v := range ce.Servers {
+		got = append(got, v.Name+" "+v.Spawn.Args[1])
+		if !v.Interactive || v.Server.Kind != EntryTask || !strings.Contains(v.Why, "when the folder opens") {
+			t.Errorf("%s: %+v", v.Name, v)
+		}
+	}
+	if want := []string{"tasks[0] node scripts/dev.js", "tasks[0].windows cmd.exe scripts/dev.js"}; !slices.Equal(got, want) {
+		t.Errorf("entries %q, want %q", got, want)
+	}
+}
