@@ -1,10 +1,12 @@
 package client
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/surface"
@@ -31,12 +33,271 @@ func (claudeClient) Unhanded(args []string) string {
 	return ""
 }
 func (claudeClient) Binds() string { return "Claude Code's approval binds only the name" }
-func (claudeClient) Parse(path string, data []byte) *trust.Config {
-	return trust.ParseDialect(path, data, trust.ScopeProject, trust.ClaudeCode)
+
+// Parse reads a `.mcp.json` (its servers, and each server's headersHelper
+// as an entry of its own) or a `.claude/settings*.json` (its hooks and
+// command-valued settings as entries).
+func (claudeClient) Parse(p string, data []byte) *trust.Config {
+	if isClaudeSettings(p) {
+		return parseClaudeSettings(p, data)
+	}
+	c := trust.ParseDialect(p, data, trust.ScopeProject, trust.ClaudeCode)
+	var helpers []*trust.Server
+	for _, s := range c.Servers {
+		if line, ok := s.StringMember("headersHelper"); ok {
+			helpers = addEntry(c, helpers, EntryHeadersHelper, s.Name+"."+EntryHeadersHelper, s.Name, line, s.KeyPos("headersHelper"))
+		}
+	}
+	c.Servers = append(c.Servers, helpers...)
+	uniqueEntries(c)
+	return c
 }
 
 // ClaudeMCPFile is the project config's name in every directory.
 const ClaudeMCPFile = ".mcp.json"
+
+// Claude Code's entry kinds: what it runs from a repository's files
+// besides its MCP servers, each with /bin/sh -c (docs/claude-code.md).
+const (
+	// EntryHook is a settings `hooks` command, of any event.
+	EntryHook = "hook"
+	// EntryHeadersHelper is a server's `headersHelper`: run to get the
+	// headers whenever Claude Code connects to the server.
+	EntryHeadersHelper = "headersHelper"
+	// EntryPlugin is a plugin the settings enable from a marketplace they
+	// declare: its hooks, servers and commands.
+	EntryPlugin = "plugin"
+)
+
+// claudeHelperKeys are the settings whose string value Claude Code runs
+// with /bin/sh; claudeCommandObjects hold a `command` of type "command".
+var (
+	claudeHelperKeys     = []string{"apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "otelHeadersHelper"}
+	claudeCommandObjects = []string{"statusLine", "fileSuggestion"}
+)
+
+// ClaudeHelperKeys are the settings whose string Claude Code runs with
+// /bin/sh, ClaudeCommandObjects those whose `command` it runs: each one
+// an entry kind of its own, for the rules that name them.
+func ClaudeHelperKeys() []string     { return slices.Clone(claudeHelperKeys) }
+func ClaudeCommandObjects() []string { return slices.Clone(claudeCommandObjects) }
+
+// isClaudeSettings reports whether p is a `.claude/settings*.json`.
+func isClaudeSettings(p string) bool {
+	k, ok := surface.Of(filepath.ToSlash(p))
+	if ok && k == KindClaudeSettings {
+		return true
+	}
+	// An absolute path (the gate's) is matched by its last two elements.
+	dir := filepath.Base(filepath.Dir(p))
+	base := filepath.Base(p)
+	return strings.EqualFold(dir, ".claude") && (strings.EqualFold(base, "settings.json") || strings.EqualFold(base, "settings.local.json"))
+}
+
+// parseClaudeSettings reads the entries of a settings file: every hook
+// command (of every event), the command-valued settings. A file Claude
+// Code cannot read runs nothing; one mcp-guard cannot is unreadable.
+func parseClaudeSettings(p string, data []byte) *trust.Config {
+	c := &trust.Config{Path: p, Scope: trust.ScopeProject, Dialect: trust.ClaudeCode, SHA256: trust.FileHash(data)}
+	root, err := trust.DecodeDialect(data, trust.ClaudeCode)
+	switch {
+	case errors.Is(err, trust.ErrUnreadable):
+		return trust.UnreadableConfig(p, trust.ScopeProject, err)
+	case err != nil:
+		// OPEN: whether Claude Code keeps other sources' settings and
+		// ignores this file, or stops; either way it runs nothing from it.
+		// The settings rules say it (MG707), not a config's MG301.
+		c.Err = fmt.Errorf("Claude Code cannot read these settings: %w", err)
+		return c
+	case root.Kind() != "object":
+		return c
+	}
+	var out []*trust.Server
+	if hooks, ok := root.Get("hooks"); ok {
+		for _, h := range hookCommands(hooks, "hooks", 0) {
+			out = addEntry(c, out, EntryHook, h.name, "", h.line, h.pos)
+		}
+	}
+	for _, k := range claudeHelperKeys {
+		if v, ok := root.Get(k); ok && nonBlank(v) {
+			s, _ := v.Str()
+			out = addEntry(c, out, k, k, "", s, v.Pos())
+		}
+	}
+	for _, k := range claudeCommandObjects {
+		o, _ := root.Get(k)
+		if v, ok := o.Get("command"); ok && nonBlank(v) {
+			s, _ := v.Str()
+			out = addEntry(c, out, k, k, "", s, v.Pos())
+		}
+	}
+	out = append(out, claudePlugins(c, root)...)
+	c.Servers = out
+	uniqueEntries(c)
+	return c
+}
+
+// claudePlugins are the plugins the settings enable from a marketplace
+// they declare (extraKnownMarketplaces): once the folder is trusted
+// Claude Code offers to install them, and an installed plugin's hooks,
+// servers and commands run without asking. A marketplace in the
+// repository (a directory) binds that directory whole; one elsewhere
+// (GitHub, git, a URL, a package) holds code mcp-guard cannot see: the
+// entry binds where it comes from.
+// OPEN: never observed; a plugin enabled from a marketplace only the
+// user declared is the user's and not read here.
+func claudePlugins(c *trust.Config, root trust.Value) []*trust.Server {
+	markets, _ := root.Get("extraKnownMarketplaces")
+	enabled, _ := root.Get("enabledPlugins")
+	var out []*trust.Server
+	for _, id := range enabled.Keys() {
+		on, _ := enabled.Get(id)
+		if !truthy(on) {
+			continue
+		}
+		at := strings.LastIndexByte(id, '@')
+		if at < 0 {
+			continue
+		}
+		m, ok := markets.Get(id[at+1:])
+		if !ok {
+			continue
+		}
+		src, _ := m.Get("source")
+		kind, _ := stringAtKey(src, "source")
+		name := "plugins." + id
+		var extra map[string]any
+		_ = json.Unmarshal([]byte(src.JSON()), &extra)
+		s, err := trust.CommandEntry(c.Path, trust.ClaudeCode, EntryPlugin, name, "", "/bin/sh",
+			": Claude Code plugin "+id, on.Pos(), map[string]any{"marketplace": extra})
+		if err != nil {
+			c.Err = trust.Unreadable(fmt.Errorf("plugin %q: %w", id, err))
+			continue
+		}
+		dir, _ := stringAtKey(src, "path")
+		switch {
+		case (kind == "directory" || kind == "file") && dir != "":
+			if kind == "file" {
+				// .claude-plugin/marketplace.json: its plugins' paths are
+				// relative to the marketplace's root, above it.
+				dir = filepath.Dir(filepath.FromSlash(dir))
+				if strings.EqualFold(filepath.Base(dir), ".claude-plugin") {
+					dir = filepath.Dir(dir)
+				}
+			}
+			s.Trees = []string{filepath.ToSlash(dir)}
+		default:
+			s.Remote = "the marketplace " + src.JSON()
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// stringAtKey is v's member key when it is a string.
+func stringAtKey(v trust.Value, key string) (string, bool) {
+	m, ok := v.Get(key)
+	if !ok {
+		return "", false
+	}
+	return m.Str()
+}
+
+// hookCommand is one command of a settings file's hooks.
+type hookCommand struct {
+	name, line string
+	pos        trust.Pos
+}
+
+// claudeHookCommands are the commands below v, named by where they
+// stand ("hooks.PreToolUse[0].hooks[1]"): every string but a matcher,
+// type or timeout, the early form ({"PreToolUse": {"Bash": "cmd"}})
+// included; a hook of type "prompt" or "agent" asks the model, one of
+// type "http" posts to a URL: they run nothing here. A type Claude Code does not run only reports more.
+func hookCommands(v trust.Value, at string, depth int) []hookCommand {
+	if depth > 64 {
+		return []hookCommand{{name: at, line: v.JSON(), pos: v.Pos()}} // too deep to follow: bound as text
+	}
+	switch v.Kind() {
+	case "string":
+		if nonBlank(v) {
+			s, _ := v.Str()
+			return []hookCommand{{name: at, line: s, pos: v.Pos()}}
+		}
+	case "array":
+		var out []hookCommand
+		for i, e := range v.Elems() {
+			out = append(out, hookCommands(e, fmt.Sprintf("%s[%d]", at, i), depth+1)...)
+		}
+		return out
+	case "object":
+		if t, ok := v.Get("type"); ok {
+			if s, _ := t.Str(); s == "prompt" || s == "agent" || s == "http" {
+				return nil
+			}
+		}
+		if c, ok := v.Get("command"); ok {
+			return hookCommands(c, at, depth+1)
+		}
+		var out []hookCommand
+		for _, k := range v.Keys() {
+			if k == "matcher" || k == "type" || k == "timeout" {
+				continue
+			}
+			m, _ := v.Get(k)
+			out = append(out, hookCommands(m, at+"."+k, depth+1)...)
+		}
+		return out
+	}
+	return nil
+}
+
+// ClaudeSettingsEntries are the entries of kind (EntryHook,
+// EntryPlugin, …) a Claude Code settings file holds, as Parse reads them,
+// for the rules that count or grade them; nil when the file does not read.
+func ClaudeSettingsEntries(p string, data []byte, kind string) []*trust.Server {
+	var out []*trust.Server
+	for _, s := range parseClaudeSettings(p, data).Servers {
+		if s.Kind == kind {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// nonBlank reports whether v is a string with more than white space.
+func nonBlank(v trust.Value) bool {
+	s, ok := v.Str()
+	return ok && strings.TrimSpace(s) != ""
+}
+
+// addEntry appends to out Claude Code's entry that runs line with
+// /bin/sh -c; one it cannot model leaves what runs from c unknown.
+func addEntry(c *trust.Config, out []*trust.Server, kind, name, of, line string, pos trust.Pos) []*trust.Server {
+	s, err := trust.CommandEntry(c.Path, trust.ClaudeCode, kind, name, of, "/bin/sh", line, pos, nil)
+	if err != nil {
+		c.Err = trust.Unreadable(fmt.Errorf("%s %q: %w", kind, name, err))
+		return out
+	}
+	return append(out, s)
+}
+
+// uniqueEntries leaves what runs from c unknown when two of its entries
+// share a name (a server named like another's headersHelper): the ledger
+// could not tell them apart. A file whose entries are not all known
+// loads none.
+func uniqueEntries(c *trust.Config) {
+	seen := map[string]bool{}
+	for _, s := range c.Servers {
+		if seen[s.Name] && c.Err == nil {
+			c.Err = trust.Unreadable(fmt.Errorf("two entries are named %q", s.Name))
+		}
+		seen[s.Name] = true
+	}
+	if c.Err != nil {
+		c.Servers = nil
+	}
+}
 
 // Claude Code's surfaces: `.mcp.json` in every directory, and the
 // project settings that approve its servers, read below the config's
@@ -44,7 +305,7 @@ const ClaudeMCPFile = ".mcp.json"
 // which Claude Code writes there itself.
 var (
 	KindClaudeMCP      = surface.Register(surface.Spec{Name: "claude-mcp", Client: string(ClaudeCode), Role: surface.Config, Patterns: []string{"**/" + ClaudeMCPFile}})
-	KindClaudeSettings = surface.Register(surface.Spec{Name: "claude-settings", Client: string(ClaudeCode), Role: surface.Governing, Below: true, SharedOnly: true,
+	KindClaudeSettings = surface.Register(surface.Spec{Name: "claude-settings", Client: string(ClaudeCode), Role: surface.Governing, Below: true, SharedOnly: true, Entries: true,
 		Patterns: []string{"**/.claude/settings.json", "**/.claude/settings.local.json"}})
 	_ = registerDirs(ClaudeCode, "**/.claude")
 )
@@ -53,8 +314,36 @@ var (
 // the git root and above it: every .mcp.json, nearest first (nearest wins).
 // OPEN: whether Claude Code walks the real path (process.cwd()) or a
 // logical $PWD through a symlink; the real one is walked.
-func (claudeClient) Configs(launchDir, _ string, env Env) ([]string, error) {
+//
+// Then the settings files whose hooks and helpers it runs, as State reads
+// them: `.claude/settings.local.json` of the launch directory and of the
+// project key's, `.claude/settings.json` of the launch directory.
+func (claudeClient) Configs(launchDir, gitTop string, env Env) ([]string, error) {
 	fsys := env.fs()
+	out := claudeMCPFiles(launchDir, fsys)
+	dir := realDir(launchDir, fsys)
+	key := gitTop
+	if key == "" {
+		key = dir
+	}
+	settings := []string{filepath.Join(dir, ".claude", "settings.local.json")}
+	if key != dir {
+		settings = append(settings, filepath.Join(key, ".claude", "settings.local.json"))
+	}
+	settings = append(settings, filepath.Join(dir, ".claude", "settings.json"))
+	for _, p := range settings {
+		if fi, err := fsys.Stat(p); err == nil && !fi.IsDir() {
+			out = append(out, p)
+		} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			out = append(out, p) // read it, and say what cannot be known
+		}
+	}
+	return out, nil
+}
+
+// claudeMCPFiles are the `.mcp.json` files Claude Code reads from
+// launchDir, nearest first.
+func claudeMCPFiles(launchDir string, fsys FS) []string {
 	var out []string
 	for d := realDir(launchDir, fsys); ; {
 		p := filepath.Join(d, ClaudeMCPFile)
@@ -71,7 +360,7 @@ func (claudeClient) Configs(launchDir, _ string, env Env) ([]string, error) {
 		}
 		up := filepath.Dir(d)
 		if up == d {
-			return out, nil
+			return out
 		}
 		d = up
 	}
@@ -80,8 +369,14 @@ func (claudeClient) Configs(launchDir, _ string, env Env) ([]string, error) {
 // Spawn expands ${VAR} and ${VAR:-default} in command, args and env values;
 // the server runs in the launch directory with the full environment plus
 // its env.
+//
+// An entry (a hook, a helper) is a shell command line: the shell expands
+// it when it runs, Claude Code does not.
 func (claudeClient) Spawn(s *trust.Server, lookup Vars) Spawn {
 	sp := rawSpawn(s)
+	if s.Kind != "" {
+		return sp
+	}
 	x := &expander{lookup: lookup}
 	sp.Command = x.claude(s.Command)
 	for i, a := range sp.RawArgs {
@@ -446,7 +741,7 @@ func (cs *ClaudeState) enableAll() *Source {
 func (claudeClient) Gate(st *State, entries []Entry) []ServerVerdict {
 	out := make([]ServerVerdict, 0, len(entries))
 	for _, e := range entries {
-		a := st.Claude.answer(e.Name)
+		a := st.Claude.entryAnswer(e.Server, e.Name)
 		v := ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server,
 			Interactive: a.interactive, Headless: a.headless, Why: a.why}
 		if a.why != "" {
@@ -467,10 +762,20 @@ func (claudeClient) Impact(st *State, old, new *trust.Server) Impact {
 	if new == nil {
 		return Impact{Why: "removed: Claude Code no longer starts it"}
 	}
-	a := st.Claude.answer(new.Name)
+	a := st.Claude.entryAnswer(new, new.Name)
 	im := Impact{Interactive: a.interactive, Headless: a.headless}
 	if a.src != nil {
 		im.Source, im.RepoSide = a.src.Display, a.src.RepoSide
+	}
+	if new.Kind != "" {
+		// Claude Code binds nothing of a hook or helper: a change runs
+		// whenever the entry would (its server's state for a
+		// headersHelper, the folder's trust for the others).
+		im.Why = a.why
+		if old != nil && st.Claude.Unknown == nil {
+			im.Why = changedEntry(old, new) + ": " + a.why
+		}
+		return im
 	}
 	runs := fmt.Sprintf("the new server `%s` runs", new.Name)
 	if old != nil && old.Name == new.Name {
@@ -508,4 +813,55 @@ func changedPart(old, new *trust.Server) string {
 		return "the changed script runs" // the entry is the same: what it runs changed
 	}
 	return "the changed entry runs"
+}
+
+// entryAnswer is the state of one entry: a server's by its name; a
+// server's own entry (its headersHelper) runs whenever the server is
+// connected; a hook or helper of the settings runs in a trusted folder,
+// and under `claude -p`, which does not ask for trust.
+// OPEN: disableAllHooks (which would keep hooks off) is not modelled:
+// every hook counts as running.
+func (cs *ClaudeState) entryAnswer(s *trust.Server, name string) claudeAnswer {
+	if s == nil || s.Kind == "" {
+		return cs.answer(name)
+	}
+	what := entryWords(s)
+	if s.Of != "" {
+		a := cs.answer(s.Of)
+		a.why = fmt.Sprintf("Claude Code runs %s whenever it connects to `%s`; %s", what, s.Of, a.why)
+		return a
+	}
+	if cs.Unknown != nil {
+		return cs.answer(name)
+	}
+	if cs.Trusted {
+		return claudeAnswer{interactive: true, headless: true,
+			why: fmt.Sprintf("Claude Code runs %s in a trusted folder without asking", what)}
+	}
+	return claudeAnswer{headless: true,
+		why: fmt.Sprintf("the folder is not trusted (~/.claude.json projects[%s].hasTrustDialogAccepted): Claude Code asks to trust it first, then runs %s without asking; `claude -p` runs it without asking", cs.ProjectKey, what)}
+}
+
+// entryWords names an entry in Claude Code's words ("this hook").
+func entryWords(s *trust.Server) string {
+	switch s.Kind {
+	case EntryHook:
+		return "this hook"
+	case EntryHeadersHelper:
+		return "this headersHelper"
+	case EntryPlugin:
+		return "this plugin's hooks, servers and commands (once installed: it offers to install it when you trust the folder)"
+	}
+	return "this " + s.Kind + " command"
+}
+
+// changedEntry says what of an entry changed.
+func changedEntry(old, new *trust.Server) string {
+	switch {
+	case old.Canonical() != new.Canonical():
+		return "the new command"
+	case new.Kind == EntryPlugin:
+		return "the changed plugin"
+	}
+	return "the changed script"
 }

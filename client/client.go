@@ -397,16 +397,36 @@ func evaluateClient(c Client, dir, gitTop string, env Env) (ClientEvaluation, bo
 		}
 	}
 	ce.Configs = paths
+	keepEntryFiles(&ce)
+	if len(ce.Configs) == 0 {
+		return ce, false
+	}
+	paths = ce.Configs
+	// A server's name is taken once, the first config winning; every
+	// other entry (a hook, a helper) runs from each file that holds it.
 	seen := map[string]bool{}
 	var entries []Entry
 	for i, cfg := range ce.Files {
 		for _, s := range cfg.Servers {
-			if !seen[s.Name] {
-				seen[s.Name] = true
+			key := s.Name
+			if s.Kind != "" {
+				key = s.Kind + "\x00" + paths[i] + "\x00" + s.Name
+			}
+			if !seen[key] {
+				seen[key] = true
 				entries = append(entries, Entry{Name: s.Name, Path: paths[i], Server: s})
 			}
 		}
 	}
+	// A server's own entry (its headersHelper) runs only with the server
+	// that wins its name.
+	winner := map[string]string{}
+	for _, e := range entries {
+		if e.Server.Kind == "" {
+			winner[e.Name] = e.Path
+		}
+	}
+	entries = slices.DeleteFunc(entries, func(e Entry) bool { return e.Server.Of != "" && winner[e.Server.Of] != e.Path })
 	sort.SliceStable(entries, func(i, j int) bool { return entries[i].Name < entries[j].Name })
 	for _, cfg := range ce.Files {
 		if t := cfg.UnreadableText(); t != "" {
@@ -426,6 +446,23 @@ func evaluateClient(c Client, dir, gitTop string, env Env) (ClientEvaluation, bo
 		}
 	}
 	return ce, true
+}
+
+// keepEntryFiles leaves out of ce the files that are not the client's
+// configs and that it runs nothing from (a settings file without hooks
+// or helpers, read without error): they are its state, not its configs.
+func keepEntryFiles(ce *ClientEvaluation) {
+	var paths []string
+	var files []*trust.Config
+	for i, p := range ce.Configs {
+		f := ce.Files[i]
+		k, ok := surface.Of(filepath.ToSlash(filepath.Join(filepath.Base(filepath.Dir(p)), filepath.Base(p))))
+		if ok && k.Role() != surface.Config && k.Spec().Entries && f.Err == nil && len(f.Servers) == 0 {
+			continue
+		}
+		paths, files = append(paths, p), append(files, f)
+	}
+	ce.Configs, ce.Files = paths, files
 }
 
 // SpawnFor is c's Spawn of a server of the config at configPath (an

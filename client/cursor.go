@@ -3,6 +3,7 @@ package client
 import (
 	"fmt"
 	"path/filepath"
+	"strings"
 
 	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -34,10 +35,16 @@ func (cursorClient) Binds() string            { return "Cursor's approval binds 
 // CursorMCPFile is the project config, relative to the workspace folder.
 const CursorMCPFile = ".cursor/mcp.json"
 
-// Cursor's surface: its project config (ignored or not, Cursor reads it).
+// CursorHooksFile is the project's hooks file, relative to the
+// workspace folder.
+const CursorHooksFile = ".cursor/hooks.json"
+
+// Cursor's surfaces: its project config (ignored or not, Cursor reads it)
+// and the project hooks, whose commands are entries.
 var (
-	KindCursorMCP = surface.Register(surface.Spec{Name: "cursor-mcp", Client: string(Cursor), Role: surface.Config, Patterns: []string{"**/" + CursorMCPFile}})
-	_             = registerDirs(Cursor, "**/.cursor")
+	KindCursorMCP   = surface.Register(surface.Spec{Name: "cursor-mcp", Client: string(Cursor), Role: surface.Config, Patterns: []string{"**/" + CursorMCPFile}})
+	KindCursorHooks = surface.Register(surface.Spec{Name: "cursor-hooks", Client: string(Cursor), Role: surface.Sibling, Entries: true, Patterns: []string{"**/" + CursorHooksFile}})
+	_               = registerDirs(Cursor, "**/.cursor")
 )
 
 // CursorUserConfig is the user's own config (all projects): the user's,
@@ -50,14 +57,38 @@ func CursorUserConfig(env Env) string {
 // Parse reads .cursor/mcp.json. The documentation does not say how the
 // file is parsed; comments and trailing commas are accepted and a syntax
 // error leaves what runs unknown (trust.Cursor).
+//
+// .cursor/hooks.json ({"version": 1, "hooks": {"<event>": [{"command":
+// …}]}}, https://cursor.com/docs/agent/hooks, never observed) holds no
+// servers: each hook command is an entry, run with a shell from the
+// workspace folder.
 func (cursorClient) Parse(path string, data []byte) *trust.Config {
-	return trust.ParseDialect(path, data, trust.ScopeProject, trust.Cursor)
+	if !strings.EqualFold(filepath.Base(path), "hooks.json") {
+		return trust.ParseDialect(path, data, trust.ScopeProject, trust.Cursor)
+	}
+	c := &trust.Config{Path: path, Scope: trust.ScopeProject, Dialect: trust.Cursor, SHA256: trust.FileHash(data)}
+	root, err := trust.DecodeDialect(data, trust.Cursor)
+	if err != nil {
+		// Cursor's reader is not known: what runs from it is unknown.
+		return trust.UnreadableConfig(path, trust.ScopeProject, fmt.Errorf("Cursor may still run hooks from a file with a syntax error: %w", err))
+	}
+	hooks, _ := root.Get("hooks")
+	for _, h := range hookCommands(hooks, "hooks", 0) {
+		s, err := trust.CommandEntry(path, trust.Cursor, EntryHook, h.name, "", "/bin/sh", h.line, h.pos, nil)
+		if err != nil {
+			c.Err = trust.Unreadable(err)
+			break
+		}
+		c.Servers = append(c.Servers, s)
+	}
+	uniqueEntries(c)
+	return c
 }
 
 // Configs is the launch directory's .cursor/mcp.json: the launch directory
 // is the folder Cursor opens (or the CLI's workspace). No walk up.
 func (cursorClient) Configs(launchDir, _ string, env Env) ([]string, error) {
-	return workspaceFile(launchDir, CursorMCPFile, env.fs()), nil
+	return append(workspaceFile(launchDir, CursorMCPFile, env.fs()), workspaceFile(launchDir, CursorHooksFile, env.fs())...), nil
 }
 
 // Spawn expands Cursor's documented variables (${env:NAME}, ${userHome},
@@ -70,6 +101,9 @@ func (cursorClient) Spawn(s *trust.Server, lookup Vars) Spawn {
 }
 
 func (cursorClient) spawnIn(s *trust.Server, configPath string, lookup Vars) Spawn {
+	if s.Kind != "" {
+		return rawSpawn(s) // a hook's command line: the shell expands it
+	}
 	return vsSpawn(s, workspaceOf(configPath), lookup, false)
 }
 
@@ -97,6 +131,11 @@ const cursorStore = "Cursor's approvals (where Cursor stores them is undocumente
 func (cursorClient) Gate(_ *State, entries []Entry) []ServerVerdict {
 	out := make([]ServerVerdict, 0, len(entries))
 	for _, e := range entries {
+		if e.Server != nil && e.Server.Kind != "" {
+			out = append(out, ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server, Interactive: true, Headless: true,
+				Why: cursorHookWhy, Source: CursorHooksFile, RepoSide: true})
+			continue
+		}
 		v := ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server, Interactive: true, Headless: true, Source: cursorStore,
 			Why: fmt.Sprintf("Cursor asks before running a new or changed server; whether you approved this exact `%s` before is in %s, so it counts as running without asking; `cursor-agent --approve-mcps` runs it without asking", e.Name, cursorStore) + remoteNote(e.Server)}
 		out = append(out, v)
@@ -108,11 +147,19 @@ func (cursorClient) Gate(_ *State, entries []Entry) []ServerVerdict {
 // entry asks again; an unchanged entry (the code it runs may still have
 // changed) runs without asking if it was approved. OPEN: which fields the
 // binding covers; every field of the entry is assumed to.
+// cursorHookWhy is when Cursor runs a project hook, from its
+// documentation: on its event, with no approval of its own.
+// OPEN: whether Cursor asks before a project's hooks run was not
+// observed; they count as running without asking.
+const cursorHookWhy = "Cursor runs this project hook on its event without asking (from its documentation; not observed)"
+
 func (cursorClient) Impact(_ *State, old, new *trust.Server) Impact {
 	im := Impact{Headless: true, Source: cursorStore}
 	switch {
 	case new == nil:
 		return Impact{Why: "removed: Cursor no longer starts it"}
+	case new.Kind != "":
+		return Impact{Interactive: true, Headless: true, Source: CursorHooksFile, RepoSide: true, Why: cursorHookWhy}
 	case old == nil:
 		im.Why = fmt.Sprintf("the new server `%s`: Cursor asks before running it; `cursor-agent --approve-mcps` runs it without asking", new.Name)
 	case old.Name != new.Name:

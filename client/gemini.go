@@ -26,9 +26,52 @@ func (geminiClient) Handover() Handover       { return HandAllowNames }
 func (geminiClient) Headless() string         { return "" }
 func (geminiClient) Unhanded([]string) string { return "" }
 func (geminiClient) Binds() string            { return "Gemini CLI binds nothing to a server" }
+
+// Parse reads the workspace settings' servers and, as entries, what else
+// they make Gemini CLI run: every hook command (`hooks`, of every event)
+// and the tool commands (`tools.discoveryCommand`, run at start to list
+// tools; `tools.callCommand`, run for each call of a discovered tool).
+// Gemini CLI splits a tool command into words and spawns it without a
+// shell; mcp-guard reads it as a shell command line, which binds at least
+// as much.
 func (geminiClient) Parse(path string, data []byte) *trust.Config {
-	return trust.ParseDialect(path, data, trust.ScopeProject, trust.GeminiCLI)
+	c := trust.ParseDialect(path, data, trust.ScopeProject, trust.GeminiCLI)
+	if c.Err != nil {
+		return c
+	}
+	root, err := trust.DecodeDialect(data, trust.GeminiCLI)
+	if err != nil || root.Kind() != "object" {
+		return c
+	}
+	var out []*trust.Server
+	add := func(kind, name, line string, pos trust.Pos) {
+		s, err := trust.CommandEntry(path, trust.GeminiCLI, kind, name, "", "/bin/sh", line, pos, nil)
+		if err != nil {
+			c.Err = trust.Unreadable(fmt.Errorf("%s %q: %w", kind, name, err))
+			return
+		}
+		out = append(out, s)
+	}
+	if hooks, ok := root.Get("hooks"); ok {
+		for _, h := range hookCommands(hooks, "hooks", 0) {
+			add(EntryHook, h.name, h.line, h.pos)
+		}
+	}
+	tools, _ := root.Get("tools")
+	for _, k := range geminiToolCommands {
+		if v, ok := tools.Get(k); ok && nonBlank(v) {
+			line, _ := v.Str()
+			add(k, "tools."+k, line, v.Pos())
+		}
+	}
+	c.Servers = append(c.Servers, out...)
+	uniqueEntries(c)
+	return c
 }
+
+// geminiToolCommands are the settings under `tools` whose command Gemini
+// CLI runs: each an entry kind.
+var geminiToolCommands = []string{"discoveryCommand", "callCommand"}
 
 // GeminiSettingsFile is the workspace settings file below the launch
 // directory.
@@ -75,6 +118,9 @@ func present(fsys FS, p string) bool {
 // loads them); non-string args are spawned as JavaScript's String().
 func (geminiClient) Spawn(s *trust.Server, lookup Vars) Spawn {
 	sp := rawSpawn(s)
+	if s.Kind != "" {
+		return sp // a command line: the shell expands it, if anything
+	}
 	x := &expander{lookup: lookup}
 	sp.Command = x.gemini(s.Command)
 	for i, a := range s.Args {
@@ -404,6 +450,22 @@ func (gs *GeminiState) answer(name string) (runs bool, why, src string, repo boo
 	return true, "Gemini CLI trusts this folder (" + gs.TrustedBy + "): every change runs without asking", gs.Source, false
 }
 
+// entryAnswer is answer for a server, and for another entry (a hook, a
+// tool command) the folder's trust alone: the server lists do not name
+// it.
+// Observed on 0.61.0: in a trusted folder `gemini -p` runs the
+// discoveryCommand and the hooks without asking (it prints a warning);
+// untrusted it reads no workspace settings and `-p` stops.
+func (gs *GeminiState) entryAnswer(s *trust.Server, name string) (runs bool, why, src string, repo bool) {
+	if s == nil || s.Kind == "" || gs.Unknown != nil {
+		return gs.answer(name)
+	}
+	if !gs.Trusted {
+		return false, "the folder is not trusted (" + gs.TrustedBy + "): Gemini CLI reads none of the workspace's settings", gs.Source, false
+	}
+	return true, "Gemini CLI runs this " + s.Kind + " in a trusted folder without asking (" + gs.TrustedBy + ")", gs.Source, false
+}
+
 // suppressed says whether the settings' lists or the enablement file keep
 // Gemini CLI from running the server name, and which file does.
 func (gs *GeminiState) suppressed(name string) (why, src string, repo, off bool) {
@@ -438,7 +500,7 @@ func (gs *GeminiState) UserRuns() []string {
 func (geminiClient) Gate(st *State, entries []Entry) []ServerVerdict {
 	out := make([]ServerVerdict, 0, len(entries))
 	for _, e := range entries {
-		runs, why, src, repo := st.Gemini.answer(e.Name)
+		runs, why, src, repo := st.Gemini.entryAnswer(e.Server, e.Name)
 		why += remoteNote(e.Server)
 		if e.Server != nil && runs && GeminiServerTrusted(e.Server) {
 			why += "; `trust: true` skips its tool-call confirmations"
@@ -455,7 +517,7 @@ func (geminiClient) Impact(st *State, old, new *trust.Server) Impact {
 	if new == nil {
 		return Impact{Why: "removed: Gemini CLI no longer starts it"}
 	}
-	runs, why, src, repo := st.Gemini.answer(new.Name)
+	runs, why, src, repo := st.Gemini.entryAnswer(new, new.Name)
 	if runs && st.Gemini.Unknown == nil {
 		why = "Gemini CLI trusts this folder: every change runs without asking"
 	}

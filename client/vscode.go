@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/surface"
@@ -52,22 +53,64 @@ const (
 var (
 	KindVSCodeMCP      = surface.Register(surface.Spec{Name: "vscode-mcp", Client: string(VSCode), Role: surface.Config, Patterns: []string{"**/" + VSCodeMCPFile}})
 	KindVSCodeSettings = surface.Register(surface.Spec{Name: "vscode-settings", Client: string(VSCode), Role: surface.Governing, SharedOnly: true, Patterns: []string{"**/" + VSCodeSettingsFile}})
-	KindVSCodeTasks    = surface.Register(surface.Spec{Name: "vscode-tasks", Client: string(VSCode), Role: surface.Sibling, SharedOnly: true, Patterns: []string{"**/" + VSCodeTasksFile}})
+	KindVSCodeTasks    = surface.Register(surface.Spec{Name: "vscode-tasks", Client: string(VSCode), Role: surface.Sibling, SharedOnly: true, Entries: true, Patterns: []string{"**/" + VSCodeTasksFile}})
 	_                  = registerDirs(VSCode, "**/.vscode")
 )
 
 // Parse reads .vscode/mcp.json as JSONC: comments and trailing commas
 // accepted, a syntax error leaves what runs unknown (trust.VSCode).
+//
+// .vscode/tasks.json holds no servers: each task VS Code runs when the
+// folder opens (ParseVSCodeTasks) is an entry, its command line and
+// arguments run with a shell (a "process" task is spawned without one,
+// which binds no more), one entry per platform override. A folder-open
+// task that depends on others runs them too: then every task with a
+// command is an entry.
 func (vscodeClient) Parse(path string, data []byte) *trust.Config {
-	return trust.ParseDialect(path, data, trust.ScopeProject, trust.VSCode)
+	if !strings.EqualFold(filepath.Base(path), "tasks.json") {
+		return trust.ParseDialect(path, data, trust.ScopeProject, trust.VSCode)
+	}
+	c := &trust.Config{Path: path, Scope: trust.ScopeProject, Dialect: trust.VSCode, SHA256: trust.FileHash(data)}
+	tasks, err := ParseVSCodeTasks(data)
+	if err != nil {
+		return trust.UnreadableConfig(path, trust.ScopeProject, fmt.Errorf("VS Code may still run tasks from it: %w", err))
+	}
+	add := func(name, line string, pos trust.Pos) {
+		if strings.TrimSpace(line) == "" || c.Err != nil {
+			return
+		}
+		s, err := trust.CommandEntry(path, trust.VSCode, EntryTask, name, "", "/bin/sh", line, pos, nil)
+		if err != nil {
+			c.Err = trust.Unreadable(err)
+			return
+		}
+		c.Servers = append(c.Servers, s)
+	}
+	for _, t := range tasks {
+		name := "tasks[" + strconv.Itoa(t.Index) + "]"
+		add(name, strings.Join(append([]string{t.Command}, t.Args...), " "), t.Pos)
+		for _, p := range []string{"linux", "osx", "windows"} {
+			if cmd, ok := t.PlatformCommands[p]; ok {
+				add(name+"."+p, strings.Join(append([]string{cmd}, t.Args...), " "), t.Pos)
+			}
+		}
+	}
+	uniqueEntries(c)
+	return c
 }
+
+// EntryTask is a VS Code task that runs when the folder opens.
+const EntryTask = "task"
+
+// vscodeTaskWhy is when VS Code runs a folder-open task.
+const vscodeTaskWhy = "VS Code runs this task when the folder opens, once the workspace is trusted and automatic tasks are allowed (task.allowAutomaticTasks, which it asks about once); mcp-guard cannot read either decision, so it counts as running without asking"
 
 // Configs is the launch directory's .vscode/mcp.json: the launch directory
 // is the folder VS Code opens (the workspace folder). VS Code does not
 // walk up. OPEN: multi-root workspaces (a .code-workspace file naming
 // several folders) are not modelled.
 func (vscodeClient) Configs(launchDir, _ string, env Env) ([]string, error) {
-	return workspaceFile(launchDir, VSCodeMCPFile, env.fs()), nil
+	return append(workspaceFile(launchDir, VSCodeMCPFile, env.fs()), workspaceFile(launchDir, VSCodeTasksFile, env.fs())...), nil
 }
 
 // workspaceFile is [dir/rel] when a file (or something mcp-guard cannot
@@ -95,6 +138,11 @@ func (vscodeClient) Spawn(s *trust.Server, lookup Vars) Spawn {
 }
 
 func (vscodeClient) spawnIn(s *trust.Server, configPath string, lookup Vars) Spawn {
+	if s.Kind != "" {
+		// OPEN: VS Code resolves ${workspaceFolder} and the like in a task
+		// before the shell sees it; the line is bound as written.
+		return rawSpawn(s)
+	}
 	return vsSpawn(s, workspaceOf(configPath), lookup, true)
 }
 
@@ -317,6 +365,10 @@ func (vscodeClient) Gate(st *State, entries []Entry) []ServerVerdict {
 	vs := st.VSCode
 	out := make([]ServerVerdict, 0, len(entries))
 	for _, e := range entries {
+		if e.Server != nil && e.Server.Kind != "" {
+			out = append(out, ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server, Interactive: true, Headless: true, Why: vscodeTaskWhy})
+			continue
+		}
 		why, src := vs.runs(e.Name)
 		v := ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server, Interactive: true, Headless: true, Why: why}
 		if src != nil {
@@ -371,6 +423,9 @@ func (vscodeClient) Impact(st *State, old, new *trust.Server) Impact {
 	if new == nil {
 		return Impact{Why: "removed: VS Code no longer starts it"}
 	}
+	if new.Kind != "" {
+		return Impact{Interactive: true, Headless: true, Why: vscodeTaskWhy}
+	}
 	vs := st.VSCode
 	im := Impact{Interactive: true, Headless: true}
 	what := fmt.Sprintf("the new server `%s` runs", new.Name)
@@ -405,6 +460,8 @@ type FolderOpenTask struct {
 	// "windows", by platform.
 	PlatformCommands map[string]string
 	Pos              trust.Pos
+	// Index is its place in the file's tasks.
+	Index int
 }
 
 // ParseVSCodeTasks lists the folderOpen tasks of a tasks.json (JSONC). An
@@ -426,11 +483,17 @@ func ParseVSCodeTasks(data []byte) ([]FolderOpenTask, error) {
 		return nil, fmt.Errorf("tasks is a %s, not an array", tasks.Kind())
 	}
 	var out []FolderOpenTask
+	all := false // a folder-open task that depends on others runs them
 	for _, t := range tasks.Elems() {
-		if !folderOpen(t) {
+		if _, deps := t.Get("dependsOn"); deps && folderOpen(t) {
+			all = true
+		}
+	}
+	for i, t := range tasks.Elems() {
+		if !folderOpen(t) && !all {
 			continue
 		}
-		ft := FolderOpenTask{Pos: t.Pos(), Command: taskString(t, "command")}
+		ft := FolderOpenTask{Index: i, Pos: t.Pos(), Command: taskString(t, "command")}
 		ft.Label, _ = strOf(t, "label")
 		ft.Type, _ = strOf(t, "type")
 		if a, ok := t.Get("args"); ok {

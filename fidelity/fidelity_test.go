@@ -25,7 +25,7 @@ type row struct {
 
 func TestClaudeCode(t *testing.T) {
 	bin := claude(t)
-	all := scenarios()
+	all := append(scenarios(), entryScenarios()...)
 	var mu sync.Mutex
 	rows := map[string]row{}
 	t.Run("scenarios", func(t *testing.T) {
@@ -109,7 +109,11 @@ func compare(t *testing.T, s *sandbox, sc scenario, got []string) string {
 		return "**differs**: " + setString(predicted)
 	}
 	if len(sc.attempted) > 0 {
-		return "agrees; also counts " + setString(sc.attempted) + ", which Claude Code tries to start (the program does not exist)"
+		why := "which Claude Code tries to start (the program does not exist)"
+		if sc.attemptedWhy != "" {
+			why = sc.attemptedWhy
+		}
+		return "agrees; also counts " + setString(sc.attempted) + ", " + why
 	}
 	return "agrees"
 }

@@ -128,7 +128,9 @@ func (s *sandbox) link() string {
 
 func (s *sandbox) trustGemini() { s.trustFolders("", "TRUST_FOLDER") }
 
-func TestGeminiCLI(t *testing.T) { testAgent(t, gemini, geminiScenarios()) }
+func TestGeminiCLI(t *testing.T) {
+	testAgent(t, gemini, append(geminiScenarios(), geminiEntryScenarios()...))
+}
 
 func geminiScenarios() []agentScenario {
 	return []agentScenario{

@@ -1,6 +1,7 @@
 package fidelity
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -46,6 +47,14 @@ func addRuns(runs map[string]bool, servers []client.ServerVerdict, headless bool
 		if headless {
 			r = s.Headless
 		}
-		runs[s.Name] = runs[s.Name] || r
+		name := s.Name
+		if s.Server != nil && s.Server.Kind != "" && len(s.Server.Args) == 2 {
+			// An entry runs the marker named after the marker flag.
+			f := strings.Fields(s.Server.Args[1].Str)
+			if i := slices.Index(f, markerFlag); i >= 0 && i+1 < len(f) {
+				name = f[i+1]
+			}
+		}
+		runs[name] = runs[name] || r
 	}
 }

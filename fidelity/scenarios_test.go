@@ -34,6 +34,9 @@ type scenario struct {
 	// search PATH, counts them as running, as it must for a program that
 	// might exist.
 	attempted []string
+	// attemptedWhy says why mcp-guard counts attempted when it is not a
+	// missing program ("" for that).
+	attemptedWhy string
 }
 
 var userSettings = "~/.claude/settings.json"

@@ -13,6 +13,7 @@ import (
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/launch"
 	"github.com/mcp-guard/mcp-guard/project"
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -181,6 +182,9 @@ func (v *View) evaluateClients(ctx context.Context, e *evaluation) error {
 			loaded[p], noDeep[p] = loc.load(ctx, repo, p, launchReal)
 		}
 		for _, sv := range ce.Servers {
+			if loc.usersOwn(sv, noDeep[sv.Path]) {
+				continue
+			}
 			cv.Servers = append(cv.Servers, v.clientServer(cv, sv, loc, repo != nil, loaded[sv.Path], noDeep[sv.Path]))
 		}
 		v.Clients = append(v.Clients, cv)
@@ -299,6 +303,24 @@ func (l location) key(id client.ID, cfgPath, name string) (string, trust.ReviewK
 	return cfgPath, trust.ReviewKey{Repo: trust.RepoIdentity(nil, dir), Client: string(id), Config: path.Base(filepath.ToSlash(cfgPath)), Server: name}
 }
 
+// notSeen is why a file git does not see has no deep fingerprint.
+const notSeen = "git does not see the file (ignored?): mcp-guard fingerprints only what git sees"
+
+// usersOwn reports whether sv is an entry of a file the user keeps for
+// themselves (a gitignored `.claude/settings.local.json`, where the
+// client writes its own state): the repository did not place it.
+func (l location) usersOwn(sv client.ServerVerdict, noDeep string) bool {
+	if sv.Server == nil || sv.Server.Kind == "" || noDeep != notSeen {
+		return false
+	}
+	rel, ok := l.inside(sv.Path)
+	if !ok {
+		return false
+	}
+	k, ok := surface.Of(rel)
+	return ok && k.Spec().SharedOnly
+}
+
 // load reads the config at p with deep fingerprints of what its servers
 // run when the client is started in launchReal, or says why it cannot:
 // then nothing in it counts as reviewed.
@@ -316,7 +338,7 @@ func (l location) load(ctx context.Context, repo *gitscan.Repo, p, launchReal st
 	case err != nil:
 		return nil, err.Error()
 	case pc == nil:
-		return nil, "git does not see the file (ignored?): mcp-guard fingerprints only what git sees"
+		return nil, notSeen
 	}
 	return pc, ""
 }
@@ -325,10 +347,15 @@ func (l location) load(ctx context.Context, repo *gitscan.Repo, p, launchReal st
 // vetted is true when the launch hands the client the vetted file (then
 // a declined server, or one outside the work tree, left out of it, does
 // not block).
+//
+// An entry that is not a server (a hook, a helper) is not in the vetted
+// file, and no handover keeps it from running: declined or outside, it
+// blocks every launch.
 func (cv *ClientView) Blocking(vetted bool) []ClientServer {
 	var out []ClientServer
 	for _, s := range cv.Servers {
-		if s.Blocks || (!vetted && s.Runs && (s.Why == trust.GateDeclinedRuns || s.Outside)) {
+		left := vetted && s.IsServer()
+		if s.Blocks || (!left && s.Runs && (s.Why == trust.GateDeclinedRuns || s.Outside)) {
 			out = append(out, s)
 		}
 	}
@@ -339,6 +366,18 @@ func (cv *ClientView) Blocking(vetted bool) []ClientServer {
 // its current version, inside the work tree.
 func (s ClientServer) reviewed() bool {
 	return s.State == trust.StateReviewed && !s.Outside && s.Server != nil
+}
+
+// IsServer reports whether s is an MCP server, what a handover carries;
+// false for every other entry a client runs (a hook, a helper).
+func (s ClientServer) IsServer() bool { return s.Server == nil || s.Server.Kind == "" }
+
+// Kind is what s is, in its client's words: "server", "hook", ….
+func (s ClientServer) Kind() string {
+	if s.IsServer() {
+		return "server"
+	}
+	return s.Server.Kind
 }
 
 // GeminiAllowed is what `mcp-guard launch -- gemini` passes to
@@ -375,6 +414,9 @@ func (cv *ClientView) GeminiAllowed() []string {
 func (cv *ClientView) geminiNames() (project, own []string) {
 	inProject := map[string]bool{}
 	for _, s := range cv.Servers {
+		if !s.IsServer() {
+			continue
+		}
 		inProject[s.Name] = true
 		if s.reviewed() && s.Runs && client.GeminiPassable(s.Name) {
 			project = append(project, s.Name)
@@ -396,7 +438,7 @@ func (cv *ClientView) geminiNames() (project, own []string) {
 func (cv *ClientView) CodexOff() []string {
 	var out []string
 	for _, s := range cv.Servers {
-		if !s.reviewed() {
+		if s.IsServer() && !s.reviewed() {
 			out = append(out, s.Name)
 		}
 	}
@@ -411,6 +453,9 @@ func (cv *ClientView) Handoff() *Snapshot {
 	snap := &Snapshot{}
 	allow := client.Lookup(cv.Client).Handover() == client.HandAllowNames
 	for _, s := range cv.Servers {
+		if !s.IsServer() {
+			continue
+		}
 		if s.reviewed() && s.Runs && (!allow || client.GeminiPassable(s.Name)) {
 			snap.Servers = append(snap.Servers, s.Name)
 		} else {

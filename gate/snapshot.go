@@ -87,6 +87,9 @@ func (v *View) Vetted(id client.ID) (*Snapshot, error) {
 			return nil, refuse("`mcp-guard status` shows why", "%s", cv.Closed[0])
 		}
 		for _, cs := range cv.Servers {
+			if !cs.IsServer() {
+				continue // an entry runs from its own file: it blocked, or is reviewed
+			}
 			if cs.State != trust.StateReviewed || !cs.Runs {
 				snap.Left = append(snap.Left, cs.Name)
 				continue

@@ -89,6 +89,16 @@ func Analyze(sp Spawn, launchDir string, fsys FS, opts Options) (*Scope, error) 
 		}
 	}
 	a.argv(ws, cx)
+	for _, t := range sp.Trees {
+		if p, ok := a.resolve(cx, dirWord(t)); ok {
+			a.runs(Item{Kind: KindTree, Path: p, Source: "trees", Why: "the client runs code from it: any change under it re-gates this entry"})
+		} else {
+			a.b.gap("trees", t+" lies outside the repository: what the client runs from it is not followed")
+		}
+	}
+	if sp.Remote != "" {
+		a.b.gap("remote", "the client runs code from "+sp.Remote+", outside the repository: mcp-guard binds only where it comes from, not what it holds")
+	}
 	if a.err != nil {
 		return nil, a.err
 	}

@@ -20,6 +20,13 @@ type Spawn struct {
 	// variables from (Cursor's and VS Code's envFile); "" when none or
 	// when it lies outside the repository.
 	EnvFile string
+	// Trees are directories (relative to the launch directory) the
+	// client runs code from besides the command line (a plugin's
+	// marketplace): each is bound whole, one outside the repository is a
+	// gap. Remote, when set, is where more of its code comes from,
+	// outside the repository: a gap.
+	Trees  []string
+	Remote string
 }
 
 // Var is one environment variable.

@@ -27,6 +27,12 @@ func CheckServers(cfg *trust.Config, opts Options) []trust.Finding {
 	var out []trust.Finding
 	for _, s := range cfg.Servers {
 		c := serverCheck{cfg: cfg, s: s, kp: cfg.ServersKey + "." + s.Name}
+		switch {
+		case s.Of != "":
+			c.kp = cfg.ServersKey + "." + s.Of + "." + s.Kind
+		case s.Kind != "":
+			c.kp = s.Name
+		}
 		c.run(opts)
 		out = append(out, c.out...)
 	}
@@ -45,7 +51,11 @@ func (c *serverCheck) add(rule string, pos trust.Pos, key, format string, args .
 	if d := c.cfg.Dialect; d != nil {
 		format = inClientWords(format, d.Client)
 	}
-	msg := fmt.Sprintf("server %q: ", c.s.Name) + fmt.Sprintf(format, args...)
+	what := "server"
+	if c.s.Kind != "" {
+		what = c.s.Kind // an entry that is not a server: "hook", …
+	}
+	msg := fmt.Sprintf("%s %q: ", what, c.s.Name) + fmt.Sprintf(format, args...)
 	if c.s.Disabled {
 		msg += " (the server is disabled now; enabling it runs this)"
 	}
@@ -165,8 +175,16 @@ func (c *serverCheck) args() {
 	}
 }
 
-// commandLine analyses what the server runs (MG105, MG2xx).
+// commandLine analyses what the server runs (MG105, MG2xx). An entry
+// that is a command line (a hook, a helper) is its script: the shell the
+// client runs it with is the client's, not the entry's.
 func (c *serverCheck) commandLine() {
+	if c.s.Kind != "" && len(c.s.Args) == 2 {
+		for _, h := range analyzeScript(c.s.Args[1].Str, 0) {
+			c.add(h.rule, c.s.NamePos, "command", "command: %s"+h.tail, h.detail)
+		}
+		return
+	}
 	argv := append([]string{c.s.SpawnCommand()}, c.s.SpawnArgs()...)
 	for _, h := range analyzeArgv(argv) {
 		pos, key := c.wordPos(h.at)

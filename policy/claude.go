@@ -23,10 +23,12 @@ import (
 // reports more, never less.
 
 // claudeCommandKeys are the top-level settings Claude Code runs with
-// /bin/sh; claudeCommandObjects hold a command of type "command".
+// /bin/sh; claudeCommandObjects hold a command of type "command". The
+// client model declares them: each is an entry it reviews, whose command
+// the server rules check (CheckServers).
 var (
-	claudeCommandKeys    = []string{"apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "otelHeadersHelper"}
-	claudeCommandObjects = []string{"statusLine", "fileSuggestion"}
+	claudeCommandKeys    = client.ClaudeHelperKeys()
+	claudeCommandObjects = client.ClaudeCommandObjects()
 )
 
 // claudeMentions are the keys whose presence in a file mcp-guard cannot
@@ -56,7 +58,8 @@ func checkClaudeSettings(f File) []trust.Finding {
 	}
 	var out []trust.Finding
 	out = append(out, claudeApprovals(f.Path, root)...)
-	out = append(out, claudeHooks(f.Path, root)...)
+	out = append(out, claudeHooks(f, root)...)
+	out = append(out, claudeRemotePlugins(f)...)
 	for _, k := range claudeCommandKeys {
 		if m, ok := root.get(k); ok && m.val.kind == 's' && strings.TrimSpace(m.val.str) != "" {
 			out = append(out, trust.NewFinding("MG703", f.Path, m.keyPos, "", k,
@@ -138,10 +141,10 @@ func claudeApprovals(p string, root *jnode) []trust.Finding {
 			": once the folder is trusted Claude Code runs these .mcp.json servers without asking, whatever they run after a pull"))
 }
 
-// claudeHooks is MG702 for every command the hooks run, plus the shell
-// rules and literal secrets of each command. `disableAllHooks: true` in
-// the same file turns them off.
-func claudeHooks(p string, root *jnode) []trust.Finding {
+// claudeHooks is MG702 for the commands the hooks run, as the client
+// model reads them (each a hook entry, whose command the server rules
+// check). `disableAllHooks: true` in the same file turns them off.
+func claudeHooks(f File, root *jnode) []trust.Finding {
 	h, ok := root.get("hooks")
 	if !ok {
 		return nil
@@ -149,38 +152,7 @@ func claudeHooks(p string, root *jnode) []trust.Finding {
 	if d, ok := root.get("disableAllHooks"); ok && d.val.kind == 'b' && d.val.str == "true" {
 		return nil
 	}
-	var cmds []*jnode
-	var walk func(n *jnode, depth int)
-	walk = func(n *jnode, depth int) {
-		if depth > maxJSONDepth {
-			return
-		}
-		switch n.kind {
-		case 's':
-			if strings.TrimSpace(n.str) != "" {
-				cmds = append(cmds, n) // the early format: {"PreToolUse": {"Bash": "cmd"}}
-			}
-		case 'a':
-			for _, e := range n.elems {
-				walk(e, depth+1)
-			}
-		case 'o':
-			if t, ok := n.get("type"); ok && t.val.kind == 's' && (t.val.str == "prompt" || t.val.str == "agent") {
-				return // a prompt for the model, not a command
-			}
-			if c, ok := n.get("command"); ok {
-				walk(c.val, depth+1)
-				return
-			}
-			for _, m := range n.resolved() {
-				if m.key == "matcher" || m.key == "type" || m.key == "timeout" {
-					continue
-				}
-				walk(m.val, depth+1)
-			}
-		}
-	}
-	walk(h.val, 0)
+	cmds := client.ClaudeSettingsEntries(f.Path, f.Data, client.EntryHook)
 	if len(cmds) == 0 {
 		return nil
 	}
@@ -190,12 +162,22 @@ func claudeHooks(p string, root *jnode) []trust.Finding {
 			shown = append(shown, fmt.Sprintf("and %d more", len(cmds)-3))
 			break
 		}
-		shown = append(shown, quote(c.str))
+		shown = append(shown, quote(c.Args[1].Str))
 	}
-	out := []trust.Finding{trust.NewFinding("MG702", p, h.keyPos, "", "hooks",
+	return []trust.Finding{trust.NewFinding("MG702", f.Path, h.keyPos, "", "hooks",
 		fmt.Sprintf("hooks: Claude Code runs %d shell command(s) on its events once the folder is trusted: %s", len(cmds), strings.Join(shown, ", ")))}
-	for _, c := range cmds {
-		out = append(out, shellRuleFindings(p, "hooks", c.pos, c.str)...)
+}
+
+// claudeRemotePlugins is MG719 for each plugin the settings enable from
+// a marketplace outside the repository, as the client model reads it.
+func claudeRemotePlugins(f File) []trust.Finding {
+	var out []trust.Finding
+	for _, s := range client.ClaudeSettingsEntries(f.Path, f.Data, client.EntryPlugin) {
+		if s.Remote != "" {
+			out = append(out, trust.NewFinding("MG719", f.Path, s.NamePos, "", "enabledPlugins",
+				fmt.Sprintf("enabledPlugins: %s comes from %s: once the folder is trusted Claude Code offers to install it, and its hooks, servers and commands run without asking, from code outside the repository",
+					quote(strings.TrimPrefix(s.Name, "plugins.")), shortValue(s.Remote))))
+		}
 	}
 	return out
 }

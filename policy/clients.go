@@ -141,16 +141,15 @@ func checkVSCodeTasks(f File) []trust.Finding {
 		if l, ok := t.get("label"); ok && l.val.kind == 's' {
 			label = " " + quote(l.val.str)
 		}
-		cmd, pos := taskCommand(t)
+		cmd, _ := taskCommand(t)
 		what := "its dependsOn tasks"
 		if cmd != "" {
 			what = quote(cmd)
 		}
+		// The task is an entry of the client model: the server rules
+		// check its command (CheckServers), not this rule.
 		out = append(out, trust.NewFinding("MG713", f.Path, on.keyPos, "", key+".runOptions.runOn",
 			fmt.Sprintf("%s%s runs %s when the folder opens (runOptions.runOn: folderOpen): once the folder is trusted VS Code runs it with no click", key, label, what)))
-		if cmd != "" {
-			out = append(out, shellRuleFindings(f.Path, key, pos, cmd)...)
-		}
 	}
 	return out
 }

@@ -118,11 +118,12 @@ func CheckFile(f File, opts Options) []trust.Finding {
 		out = append(out, CheckServers(cfg, opts)...)
 		return out
 	default:
-		// A plain directory: the other clients' servers go through the
-		// same server rules, read by their client's own reader (in a
+		// A plain directory: the other clients' servers (and the other
+		// entries they run, hooks and helpers) go through the same
+		// server rules, read by their client's own reader (in a
 		// repository, scan takes them from project, which does the same).
 		r := contentRules[f.Kind]
-		if f.Kind.Role() == surface.Config && f.Err == nil && f.Data != nil {
+		if (f.Kind.Role() == surface.Config || f.Kind.Spec().Entries) && f.Err == nil && f.Data != nil {
 			cfg := kindClient(f.Kind).Parse(f.Path, f.Data)
 			// CheckContent reports a file the client may read though
 			// mcp-guard cannot (MG310), in every scan mode.

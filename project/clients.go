@@ -36,6 +36,9 @@ type clientRow struct {
 	govFiles []string
 	// others are the client's other surfaces: findings, no grade.
 	others []surface.Kind
+	// entries are the kinds, besides its config, that the client runs
+	// entries from (hooks, helpers): read as configs too.
+	entries []surface.Kind
 	// below: launched below the config's directory, the client reads the
 	// governing files there too (Claude Code's `.claude/settings*.json`).
 	below bool
@@ -59,6 +62,9 @@ var clientRows = sync.OnceValue(func() []clientRow {
 		}
 		for _, k := range surface.OfClient(string(id)) {
 			sp := k.Spec()
+			if sp.Entries && k != cfg {
+				r.entries = append(r.entries, k)
+			}
 			switch sp.Role {
 			case surface.Governing:
 				r.governs = append(r.governs, k)
@@ -109,11 +115,12 @@ func PathClient(p string) client.ID {
 	return client.Agentty
 }
 
-// clientOf is the client whose project configuration p is.
+// clientOf is the client whose project configuration p is (its config,
+// or a file it runs entries from).
 func clientOf(p string) client.ID {
 	if k, ok := surface.Of(p); ok {
 		for _, r := range clientRows() {
-			if r.config == k {
+			if r.config == k || slices.Contains(r.entries, k) {
 				return r.id
 			}
 		}
@@ -138,10 +145,30 @@ func clientPaths(surfaces []gitscan.Surface) []string {
 	for _, s := range surfaces {
 		for _, r := range clientRows() {
 			switch {
-			case s.Kind == r.config:
+			case s.Kind == r.config, slices.Contains(r.entries, s.Kind):
 				out = append(out, s.Path)
 			case s.Kind == surface.KindLinkedDir && r.name != "" && strings.EqualFold(path.Base(s.Path), r.dir):
 				out = append(out, s.Path+"/"+r.name)
+			}
+			if s.Kind == surface.KindLinkedDir {
+				out = append(out, linkedEntryFiles(r, s.Path)...)
+			}
+		}
+	}
+	return out
+}
+
+// linkedEntryFiles are the files below a symlinked directory at p that
+// r's client runs entries from (`.claude` -> conf/: conf's settings).
+func linkedEntryFiles(r clientRow, p string) []string {
+	var out []string
+	for _, k := range r.entries {
+		sp := k.Spec()
+		for _, pat := range sp.Patterns {
+			f := strings.TrimPrefix(pat, "**/")
+			dir, base := path.Split(f)
+			if strings.EqualFold(path.Base(p), path.Clean(dir)) {
+				out = append(out, p+"/"+base)
 			}
 		}
 	}

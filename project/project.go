@@ -569,7 +569,7 @@ func resolveServers(c *Config, src source, opts launch.Options, vars client.Vars
 // spawnOf is the launch model's view of a server: what the process
 // receives.
 func spawnOf(s *trust.Server) launch.Spawn {
-	sp := launch.Spawn{Command: s.SpawnCommand(), Args: s.SpawnArgs()}
+	sp := launch.Spawn{Command: s.SpawnCommand(), Args: s.SpawnArgs(), Trees: s.Trees, Remote: s.Remote}
 	for _, e := range s.Env {
 		sp.Env = append(sp.Env, launch.Var{Name: e.Name, Value: e.Value})
 	}

@@ -23,6 +23,31 @@ func Waiting(n int, adverb string) string {
 	return fmt.Sprintf("%d servers %swait", n, adverb)
 }
 
+// WaitingEntries is Waiting in the words of what waits: servers, hooks
+// ("1 hook waits"), one kind of a client's other entries, or "entries"
+// when they are of several kinds.
+func WaitingEntries(list []gate.ClientServer) string {
+	kind := ""
+	for i, cs := range list {
+		if i == 0 {
+			kind = cs.Kind()
+		} else if cs.Kind() != kind {
+			kind = "entry"
+		}
+	}
+	if kind == "server" || kind == "" {
+		return Waiting(len(list), "")
+	}
+	many := kind + "s"
+	if kind == "entry" {
+		many = "entries"
+	}
+	if len(list) == 1 {
+		return "1 " + Sanitize(kind) + " waits"
+	}
+	return fmt.Sprintf("%d %s wait", len(list), Sanitize(many))
+}
+
 // Count is "1 " + one, or n and many: Count(2, "server runs", "servers
 // run") is "2 servers run".
 func Count(n int, one, many string) string {
@@ -530,7 +555,7 @@ func WriteClientBlocking(w io.Writer, cv *gate.ClientView, blocking []gate.Clien
 	if len(blocking) == 0 {
 		return p.err
 	}
-	p.printf("%s: %s for review:\n", st.Bold(cv.Title), Waiting(len(blocking), ""))
+	p.printf("%s: %s for review:\n", st.Bold(cv.Title), WaitingEntries(blocking))
 	width := 0
 	for _, cs := range blocking {
 		width = max(width, min(len([]rune(Sanitize(cs.Name))), 24))

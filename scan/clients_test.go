@@ -44,6 +44,7 @@ func TestScanClientSwitches(t *testing.T) {
 		// Every client's servers go through the server rules, located in
 		// their own files.
 		"MG105 .mcp.json 1:47",
+		"MG105 .vscode/tasks.json 4:5", // the folder-open task is an entry
 		"MG105 sub/.cursor/mcp.json 1:50",
 		"MG105 sub/.mcp.json 1:50",
 		"MG201 .cursor/mcp.json 2:42",
@@ -79,7 +80,7 @@ func TestScanClientSwitches(t *testing.T) {
 		t.Errorf("history: %v", at)
 	}
 	diff := r.scan(Request{Target: TargetDiff, Range: c1 + ".." + c2})
-	if got := strings.Join(rulesAt(diff.Findings), "|"); got != "MG713 sub/.vscode/tasks.json 4:64" {
+	if got := strings.Join(rulesAt(diff.Findings), "|"); got != "MG105 sub/.vscode/tasks.json 4:5|MG713 sub/.vscode/tasks.json 4:64" {
 		t.Errorf("diff: %s", got)
 	}
 
@@ -109,7 +110,7 @@ func TestScanClientLocalState(t *testing.T) {
 	}
 	r.git("add", "-f", ".vscode/tasks.json")
 	res = r.scan(Request{Target: TargetStaged})
-	if got := strings.Join(rulesAt(res.Findings), "|"); got != "MG713 .vscode/tasks.json 4:64" {
+	if got := strings.Join(rulesAt(res.Findings), "|"); got != "MG105 .vscode/tasks.json 4:5|MG713 .vscode/tasks.json 4:64" {
 		t.Fatalf("staged tasks.json: %s", got)
 	}
 }
@@ -131,7 +132,7 @@ func TestScanLinkedClientDir(t *testing.T) {
 	}
 	c := r.commit("link")
 	for _, req := range []Request{{Target: TargetWorkTree}, {Target: TargetRev, Rev: c}} {
-		if got := strings.Join(rulesAt(r.scan(req).Findings), "|"); got != "MG718 .cursor/mcp.json 1:1|MG718 .vscode 1:1" {
+		if got := strings.Join(rulesAt(r.scan(req).Findings), "|"); got != "MG105 .vscode/tasks.json 4:5|MG718 .cursor/mcp.json 1:1|MG718 .vscode 1:1" {
 			t.Errorf("%s: %s", req.Target, got)
 		}
 	}
@@ -157,7 +158,7 @@ func TestScanClientsPlainDirectory(t *testing.T) {
 	}
 	// The servers of .mcp.json and .cursor/mcp.json go through the server
 	// rules too (MG105, MG201, MG202), located in their files.
-	if got := strings.Join(rulesAt(res.Findings), "|"); got != "MG105 .mcp.json 1:47|MG201 .cursor/mcp.json 2:42|MG202 .cursor/mcp.json 2:42|MG711 web/.vscode/settings.json 3:3|MG713 .vscode/tasks.json 4:64|MG717 .mcp.json 1:16|MG718 web/.vscode 1:1" {
+	if got := strings.Join(rulesAt(res.Findings), "|"); got != "MG105 .mcp.json 1:47|MG105 .vscode/tasks.json 4:5|MG201 .cursor/mcp.json 2:42|MG202 .cursor/mcp.json 2:42|MG711 web/.vscode/settings.json 3:3|MG713 .vscode/tasks.json 4:64|MG717 .mcp.json 1:16|MG718 web/.vscode 1:1" {
 		t.Fatalf("plain directory: %s", got)
 	}
 }

@@ -88,6 +88,10 @@ type Spec struct {
 	// Below: launched in a directory below the config's, the client reads
 	// this governing file there too.
 	Below bool
+	// Entries: the client runs entries from this file besides its MCP
+	// servers (hooks, helpers): it is read as one of the client's configs
+	// too, through the client's Parse.
+	Entries bool
 }
 
 // File is where the spec's file lives, as a path relative to the

@@ -202,6 +202,19 @@ type Server struct {
 	Fingerprint string
 	// Keys lists the entry's keys in bytewise order (unknown ones included).
 	Keys []string
+	// Kind is what the entry is besides an MCP server, in its client's
+	// words ("hook", "statusLine", "headersHelper"): a command the client
+	// runs from a repository file (CommandEntry); "" for an MCP server.
+	Kind string
+	// Of is the server an entry belongs to (a server's headersHelper), ""
+	// when it stands on its own.
+	Of string
+	// Trees are the directories (relative to the launch directory) the
+	// client runs an entry's code from besides its command line (a
+	// plugin's marketplace), bound whole; Remote says where its code
+	// comes from when that is outside the repository ("" when it is not).
+	Trees  []string
+	Remote string
 
 	entry *jsonValue
 }

@@ -133,9 +133,10 @@ const ClientClaudeCode = "claude-code"
 // repository-relative configuration path of client: the directory holding
 // `.agentty` for agentty (and `.gemini`, `.codex`, `.cursor`, `.vscode`
 // for the other clients), the directory holding `.mcp.json` for Claude
-// Code.
+// Code (and `.claude` for its settings files, whose hooks and helpers are
+// entries too).
 func ConfigLaunchDir(client, configPath string) string {
-	if client != ClientClaudeCode {
+	if client != ClientClaudeCode || strings.EqualFold(path.Base(path.Dir(configPath)), ".claude") {
 		return LaunchDir(configPath)
 	}
 	if d := path.Dir(configPath); d != "." && d != "/" {

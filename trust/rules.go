@@ -483,6 +483,14 @@ var Rules = []Rule{
 			"it mentions what the rules above look for, or the client's directory itself is a symlink. The client may " +
 			"still read it, so mcp-guard cannot tell what it would run and says so rather than report it clean.\n\n" +
 			"Fix: make the file valid and a regular file inside the repository, and the directory a real directory."},
+	{ID: "MG719", Slug: "claude-remote-plugin", Severity: SeverityCritical,
+		Title: "Claude Code settings enable a plugin from a marketplace outside the repository",
+		Help: "The repository's .claude/settings.json (or a committed settings.local.json) declares a plugin marketplace " +
+			"in extraKnownMarketplaces whose source is GitHub, a git URL, a URL or a package, and enables a plugin of it in " +
+			"enabledPlugins. Once the folder is trusted Claude Code offers to install it, and an installed plugin's hooks, " +
+			"MCP servers and commands run without asking, from code that is not in the repository and can change at any " +
+			"time without a commit. mcp-guard reviews the plugin as an entry bound to where it comes from, not to what it holds.\n\n" +
+			"Fix: vendor the marketplace into the repository (a directory source), or leave the plugin for each user to install."},
 }
 
 // Fix is the rule's one-line fix: its help's last paragraph, without

@@ -66,14 +66,16 @@ func TestClientFixtures(t *testing.T) {
 		{
 			dir: "vscode",
 			status: []string{
-				"VS Code (1 config file: ",
+				"VS Code (2 config files: ",
 				"issues           node ${workspaceFolder}/scripts/issues-server.js  testdata/repos/vscode/.vscode/mcp.json",
+				// the folder-open task is an entry beside the server
+				"tasks[0]         /bin/sh -c 'node scripts/prepare.js'  testdata/repos/vscode/.vscode/tasks.json",
 				"once the workspace is trusted (Workspace Trust)",
 				`.vscode/settings.json sets chat.mcp.autostart = "newAndOutdated"`,
 				"high MG711 ",
 			},
 			statusExit: exitAttention,
-			rules:      []string{"MG105", "MG711", "MG713"},
+			rules:      []string{"MG105", "MG105", "MG711", "MG713"},
 			scanExit:   exitAttention,
 		},
 	}

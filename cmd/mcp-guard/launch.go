@@ -150,7 +150,7 @@ func (g *gateView) clear(ctx context.Context, c *cli.Command, e *env, who client
 	}
 	if !e.interactive() {
 		return nil, refusef("review them (`"+reviewCommandLine(c)+"` on a terminal, or with --approve NAME or --decline NAME), then launch again",
-			"not starting %s: %s for review", report.Sanitize(name), report.Waiting(n, ""))
+			"not starting %s: %s for review", report.Sanitize(name), waitingWords(g.waiting(who, handOver), n))
 	}
 	// On a terminal: the review, then the gate again.
 	fmt.Fprintln(e.stdout)
@@ -166,6 +166,19 @@ func (g *gateView) clear(ctx context.Context, c *cli.Command, e *env, who client
 			"not starting %s: %s for review", report.Sanitize(name), report.Waiting(len(left), "still"))
 	}
 	return g, nil
+}
+
+// waitingWords is how many of what wait (n: the count with closed
+// gates), in the words of the entries when they are all that waits.
+func waitingWords(left []pending, n int) string {
+	if len(left) != n {
+		return report.Waiting(n, "")
+	}
+	list := make([]gate.ClientServer, len(left))
+	for i, p := range left {
+		list[i] = p.cs
+	}
+	return report.WaitingEntries(list)
 }
 
 // launchByName starts Gemini CLI or Codex with its reviewed project

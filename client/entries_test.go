@@ -1,0 +1,302 @@
+package client
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// entry is what a test expects of one entry: its kind, name and command line.
+type entry struct{ kind, name, line string }
+
+func entriesOf(c *trust.Config) []entry {
+	var out []entry
+	for _, s := range c.Servers {
+		if s.Kind == "" {
+			continue
+		}
+		if s.Command != "/bin/sh" || len(s.Args) != 2 || s.Args[0].Str != "-c" {
+			return append(out, entry{"BAD", s.Name, s.Command})
+		}
+		out = append(out, entry{s.Kind, s.Name, s.Args[1].Str})
+	}
+	return out
+}
+
+// TestClaudeEntriesRead is what Claude Code's Parse takes as entries from
+// each file: every hook command of every event (the early form too),
+// the command-valued settings, a server's headersHelper; nothing from a
+// prompt, agent or http hook, a blank or non-string command.
+func TestClaudeEntriesRead(t *testing.T) {
+	for _, tc := range []struct {
+		name, path, data string
+		want             []entry
+		unreadable       bool
+	}{
+		{"hooks of two events", ".claude/settings.json",
+			`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./a.sh"},{"type":"command","command":"b"}]}],"Stop":[{"hooks":[{"type":"command","command":"c"}]}]}}`,
+			[]entry{{"hook", "hooks.PreToolUse[0].hooks[0]", "./a.sh"}, {"hook", "hooks.PreToolUse[0].hooks[1]", "b"}, {"hook", "hooks.Stop[0].hooks[0]", "c"}}, false},
+		{"early form", ".claude/settings.local.json", `{"hooks":{"PreToolUse":{"Bash":"x.sh"}}}`,
+			[]entry{{"hook", "hooks.PreToolUse.Bash", "x.sh"}}, false},
+		{"prompt, agent and http hooks run nothing here", ".claude/settings.json",
+			`{"hooks":{"Stop":[{"hooks":[{"type":"prompt","prompt":"p"},{"type":"agent","prompt":"q"},{"type":"http","url":"https://x"}]}]}}`, nil, false},
+		{"an unknown type with a command counts", ".claude/settings.json",
+			`{"hooks":{"Stop":[{"hooks":[{"type":"future","command":"y"}]}]}}`,
+			[]entry{{"hook", "hooks.Stop[0].hooks[0]", "y"}}, false},
+		{"blank and non-string commands", ".claude/settings.json",
+			`{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"  "},{"type":"command","command":7}]}]},"apiKeyHelper":""}`, nil, false},
+		{"helpers", ".claude/settings.json",
+			`{"apiKeyHelper":"k.sh","awsAuthRefresh":"r","awsCredentialExport":"e","otelHeadersHelper":"o","statusLine":{"type":"command","command":"s"},"fileSuggestion":{"type":"command","command":"f"}}`,
+			[]entry{{"apiKeyHelper", "apiKeyHelper", "k.sh"}, {"awsAuthRefresh", "awsAuthRefresh", "r"}, {"awsCredentialExport", "awsCredentialExport", "e"},
+				{"otelHeadersHelper", "otelHeadersHelper", "o"}, {"statusLine", "statusLine", "s"}, {"fileSuggestion", "fileSuggestion", "f"}}, false},
+		{"duplicate keys: the last wins, as JSON.parse", ".claude/settings.json", `{"apiKeyHelper":"a","apiKeyHelper":"b"}`,
+			[]entry{{"apiKeyHelper", "apiKeyHelper", "b"}}, false},
+		{"headersHelper", ".mcp.json",
+			`{"mcpServers":{"api":{"type":"http","url":"https://x","headersHelper":"./t.sh"},"db":{"command":"node"}}}`,
+			[]entry{{"headersHelper", "api.headersHelper", "./t.sh"}}, false},
+		{"a server named like another's headersHelper", ".mcp.json",
+			`{"mcpServers":{"api":{"type":"http","url":"https://x","headersHelper":"./t.sh"},"api.headersHelper":{"command":"node"}}}`,
+			nil, true},
+		{"a settings file that does not parse runs nothing", ".claude/settings.json", `{"hooks":`, nil, false},
+		{"plugins enabled from a declared marketplace", ".claude/settings.json",
+			`{"extraKnownMarketplaces":{"m":{"source":{"source":"directory","path":"./mk"}},"g":{"source":{"source":"github","repo":"o/r"}}},` +
+				`"enabledPlugins":{"a@m":true,"b@g":true,"c@g":false,"d@user":true,"nomarket":true}}`,
+			[]entry{{"plugin", "plugins.a@m", ": Claude Code plugin a@m"}, {"plugin", "plugins.b@g", ": Claude Code plugin b@g"}}, false},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := claudeClient{}.Parse(tc.path, []byte(tc.data))
+			if got := entriesOf(c); !slices.Equal(got, tc.want) {
+				t.Errorf("entries %v, want %v", got, tc.want)
+			}
+			if c.Unreadable() != tc.unreadable {
+				t.Errorf("unreadable %v (%v), want %v", c.Unreadable(), c.Err, tc.unreadable)
+			}
+			for _, s := range c.Servers {
+				if s.Kind != "" && (s.NamePos.Line < 1 || s.NamePos.Column < 1) {
+					t.Errorf("%s has no position in the file: %+v", s.Name, s.NamePos)
+				}
+			}
+		})
+	}
+}
+
+// TestClaudeEntriesGate is how Claude Code's gate treats entries: a hook
+// or helper runs in a trusted folder without asking and under `claude -p`
+// always; a headersHelper as its server does; a settings file without
+// entries is not a config; an entry of the shared settings is read from
+// the launch directory only (observed, docs/fidelity.md).
+func TestClaudeEntriesGate(t *testing.T) {
+	hook := `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"./h.sh"}]}]}}`
+	t.Run("untrusted", func(t *testing.T) {
+		f := newFixture(t)
+		f.write("repo/.claude/settings.json", hook)
+		ce := f.claude("repo")
+		v := verdictOf(t, ce, "hooks.SessionStart[0].hooks[0]")
+		if v.Interactive || !v.Headless || !strings.Contains(v.Why, "asks to trust it first") {
+			t.Errorf("untrusted hook: %+v", v)
+		}
+		if sp := v.Spawn; sp.Command != "/bin/sh" || !slices.Equal(sp.Args, []string{"-c", "./h.sh"}) {
+			t.Errorf("spawn %+v", sp)
+		}
+	})
+	t.Run("trusted", func(t *testing.T) {
+		f := newFixture(t)
+		f.write("repo/.claude/settings.json", hook)
+		f.write("home/.claude.json", `{"projects":{"$KEY":{"hasTrustDialogAccepted":true}}}`)
+		v := verdictOf(t, f.claude("repo"), "hooks.SessionStart[0].hooks[0]")
+		if !v.Interactive || !v.Headless || v.Why != "Claude Code runs this hook in a trusted folder without asking" {
+			t.Errorf("trusted hook: %+v", v)
+		}
+	})
+	t.Run("headersHelper follows its server", func(t *testing.T) {
+		f := newFixture(t)
+		f.write("repo/.mcp.json", `{"mcpServers":{"api":{"type":"http","url":"https://x","headersHelper":"./t.sh"}}}`)
+		f.write("repo/.claude/settings.json", `{"disabledMcpjsonServers":["api"]}`)
+		v := verdictOf(t, f.claude("repo"), "api.headersHelper")
+		if v.Interactive || v.Headless || !strings.Contains(v.Why, "whenever it connects to `api`") {
+			t.Errorf("denied server's headersHelper: %+v", v)
+		}
+	})
+	t.Run("settings without entries are not a config", func(t *testing.T) {
+		f := newFixture(t)
+		f.write("repo/.mcp.json", `{"mcpServers":{"db":{"command":"node"}}}`)
+		f.write("repo/.claude/settings.json", `{"enabledMcpjsonServers":["db"]}`)
+		ce := f.claude("repo")
+		if len(ce.Configs) != 1 || !strings.HasSuffix(ce.Configs[0], ".mcp.json") {
+			t.Errorf("configs %v", ce.Configs)
+		}
+	})
+	t.Run("subdirectory", func(t *testing.T) {
+		f := newFixture(t)
+		f.write("repo/.claude/settings.json", hook)
+		f.write("repo/a/.claude/settings.json", `{"statusLine":{"type":"command","command":"s"}}`)
+		f.write("repo/.claude/settings.local.json", `{"apiKeyHelper":"k"}`)
+		ce := f.claude("repo/a")
+		var names []string
+		for _, s := range ce.Servers {
+			names = append(names, s.Name)
+		}
+		if !slices.Equal(names, []string{"apiKeyHelper", "statusLine"}) {
+			t.Errorf("from repo/a: %v, want the root's settings.local.json and a/'s settings.json", names)
+		}
+	})
+	t.Run("a hook and a server of one name are both gated", func(t *testing.T) {
+		f := newFixture(t)
+		f.write("repo/.mcp.json", `{"mcpServers":{"statusLine":{"command":"node"}}}`)
+		f.write("repo/.claude/settings.json", `{"statusLine":{"type":"command","command":"s"}}`)
+		ce := f.claude("repo")
+		if len(ce.Servers) != 2 {
+			t.Errorf("want the server and the entry, got %+v", ce.Servers)
+		}
+	})
+}
+
+func verdictOf(t *testing.T, ce ClientEvaluation, name string) ServerVerdict {
+	t.Helper()
+	for _, v := range ce.Servers {
+		if v.Name == name {
+			return v
+		}
+	}
+	t.Fatalf("no entry %q in %+v", name, ce.Servers)
+	return ServerVerdict{}
+}
+
+// FuzzClaudeSettings: any bytes read as settings without a panic, twice
+// the same, every entry a /bin/sh -c command line with a position.
+func FuzzClaudeSettings(f *testing.F) {
+	for _, s := range []string{
+		`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"./a.sh"}]}]},"statusLine":{"type":"command","command":"s"}}`,
+		`{"hooks":{"PreToolUse":{"Bash":"x"}},"apiKeyHelper":"k","apiKeyHelper":7}`,
+		`{"hooks":[[[[["deep"]]]]],"fileSuggestion":{"command":"f"}}`, `{"hooks":`, `[]`,
+	} {
+		f.Add([]byte(s))
+	}
+	parse := parserOf(claudeClient{}, "/r/.claude/settings.json")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		c := parse(string(data))
+		if again := parse(string(data)); names(again.Servers) != names(c.Servers) || (again.Err == nil) != (c.Err == nil) {
+			t.Fatal("parse is not deterministic")
+		}
+		for _, s := range c.Servers {
+			if s.Kind == "" || s.Command != "/bin/sh" || len(s.Args) != 2 || s.NamePos.Line < 1 {
+				t.Fatalf("entry %q: kind %q, %q %v at %+v", s.Name, s.Kind, s.Command, s.Args, s.NamePos)
+			}
+		}
+	})
+}
+
+// TestClaudePluginSources: a marketplace in the repository binds its
+// directory (a marketplace.json's, the root above .claude-plugin/); any
+// other source is remote, and part of the entry, so a new source
+// re-gates it.
+func TestClaudePluginSources(t *testing.T) {
+	for _, tc := range []struct{ source, tree, remote string }{
+		{`{"source":"directory","path":"./mk"}`, "./mk", ""},
+		{`{"source":"file","path":"mk/.claude-plugin/marketplace.json"}`, "mk", ""},
+		{`{"source":"github","repo":"o/r"}`, "", `the marketplace {"repo":"o/r","source":"github"}`},
+		{`{"source":"url","url":"https://x/m.json"}`, "", `the marketplace {"source":"url","url":"https://x/m.json"}`},
+	} {
+		data := `{"extraKnownMarketplaces":{"m":{"source":` + tc.source + `}},"enabledPlugins":{"p@m":true}}`
+		ps := ClaudeSettingsEntries(".claude/settings.json", []byte(data), EntryPlugin)
+		if len(ps) != 1 {
+			t.Fatalf("%s: %d plugins", tc.source, len(ps))
+		}
+		p := ps[0]
+		if got := strings.Join(p.Trees, ","); got != tc.tree || p.Remote != tc.remote {
+			t.Errorf("%s: trees %q remote %q, want %q %q", tc.source, got, p.Remote, tc.tree, tc.remote)
+		}
+		if m, _ := p.Member("marketplace"); !strings.Contains(m, `"source"`) {
+			t.Errorf("%s: the source is not part of the entry: %s", tc.source, p.Canonical())
+		}
+	}
+}
+
+// TestGeminiEntries: Gemini CLI's settings hooks and tool commands are
+// entries beside its servers, run wherever the workspace's settings are
+// read (a trusted folder), whatever the server lists say.
+func TestGeminiEntries(t *testing.T) {
+	settings := `{
+  // JSONC, as Gemini CLI reads it
+  "mcpServers": {"db": {"command": "node", "args": ["db.js"]}},
+  "mcp": {"allowed": ["db"]},
+  "hooks": {"BeforeTool": [{"matcher": "run_shell_command", "hooks": [{"type": "command", "command": "./h.sh"}]}]},
+  "tools": {"discoveryCommand": "./tools/list.sh", "callCommand": "python3 tools/call.py"}
+}`
+	c := geminiClient{}.Parse("/r/.gemini/settings.json", []byte(settings))
+	want := []entry{{"hook", "hooks.BeforeTool[0].hooks[0]", "./h.sh"},
+		{"discoveryCommand", "tools.discoveryCommand", "./tools/list.sh"}, {"callCommand", "tools.callCommand", "python3 tools/call.py"}}
+	if got := entriesOf(c); !slices.Equal(got, want) || c.Server("db") == nil {
+		t.Fatalf("entries %v (err %v), want %v and the server db", got, c.Err, want)
+	}
+	for _, trusted := range []bool{false, true} {
+		f := newFixture(t)
+		f.write("repo/.gemini/settings.json", settings)
+		if trusted {
+			f.write("home/.gemini/trustedFolders.json", `{"$KEY":"TRUST_FOLDER"}`)
+		}
+		ce := f.gemini("repo")
+		for _, name := range []string{"hooks.BeforeTool[0].hooks[0]", "tools.discoveryCommand", "tools.callCommand"} {
+			v := verdictOf(t, ce, name)
+			if v.Interactive != trusted || v.Headless != trusted {
+				t.Errorf("trusted %v: %s runs %v/%v: %s", trusted, name, v.Interactive, v.Headless, v.Why)
+			}
+			if trusted && !strings.Contains(v.Why, "in a trusted folder without asking") {
+				t.Errorf("%s: %s", name, v.Why)
+			}
+		}
+	}
+}
+
+// TestCursorHooks: .cursor/hooks.json's commands are entries (from
+// Cursor's documentation), running without asking; the file alone makes
+// Cursor found.
+func TestCursorHooks(t *testing.T) {
+	f := newFixture(t)
+	f.write("repo/.cursor/hooks.json", `{"version":1,"hooks":{"beforeShellExecution":[{"command":"./hooks/audit.sh"}],"afterFileEdit":[{"command":"${HOME}/x"}]}}`)
+	ce := f.evaluate(Cursor, "repo")
+	want := []string{"hooks.afterFileEdit[0]", "hooks.beforeShellExecution[0]"}
+	var got []string
+	for _, v := range ce.Servers {
+		got = append(got, v.Name)
+		if !v.Interactive || !v.Headless || v.Server.Kind != EntryHook || !strings.Contains(v.Why, "without asking") {
+			t.Errorf("%s: %+v", v.Name, v)
+		}
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("entries %v, want %v", got, want)
+	}
+	if v := verdictOf(t, ce, "hooks.afterFileEdit[0]"); !slices.Equal(v.Spawn.Args, []string{"-c", "${HOME}/x"}) {
+		t.Errorf("a hook's command line is the shell's to expand: %v", v.Spawn.Args)
+	}
+	if c := (cursorClient{}).Parse("/r/.cursor/hooks.json", []byte(`{"hooks":`)); !c.Unreadable() {
+		t.Errorf("a hooks file that does not parse: %v", c.Err)
+	}
+}
+
+// TestVSCodeTasks: the tasks VS Code runs when the folder opens are
+// entries, one per platform override, counted as running without asking.
+func TestVSCodeTasks(t *testing.T) {
+	f := newFixture(t)
+	f.write("repo/.vscode/tasks.json", `{
+  // JSONC
+  "tasks": [
+    {"label": "dev", "type": "shell", "command": "node", "args": ["scripts/dev.js"], "runOptions": {"runOn": "folderOpen"},
+     "windows": {"command": "cmd.exe"}},
+    {"label": "build", "command": "make"},
+  ]
+}`)
+	ce := f.evaluate(VSCode, "repo")
+	var got []string
+	for _, v := range ce.Servers {
+		got = append(got, v.Name+" "+v.Spawn.Args[1])
+		if !v.Interactive || v.Server.Kind != EntryTask || !strings.Contains(v.Why, "when the folder opens") {
+			t.Errorf("%s: %+v", v.Name, v)
+		}
+	}
+	if want := []string{"tasks[0] node scripts/dev.js", "tasks[0].windows cmd.exe scripts/dev.js"}; !slices.Equal(got, want) {
+		t.Errorf("entries %q, want %q", got, want)
+	}
+}

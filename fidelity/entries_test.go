@@ -1,0 +1,145 @@
+package fidelity
+
+import (
+	"strings"
+	"testing"
+)
+
+// hook writes the settings file at path with one command hook of event
+// that runs the marker as name (in Claude Code's documented form).
+func (s *sandbox) hookCommand(name string) string {
+	return "'" + strings.ReplaceAll(s.marker, "'", `'\''`) + "' " + markerFlag + " " + name
+}
+
+func (s *sandbox) hooks(path string, events map[string]string, extra obj) {
+	h := obj{}
+	for ev, name := range events {
+		h[ev] = []obj{{"hooks": []obj{{"type": "command", "command": s.hookCommand(name)}}}}
+	}
+	v := obj{"hooks": h}
+	for k, x := range extra {
+		v[k] = x
+	}
+	s.write(path, v)
+}
+
+// ranIn checks that the entry name ran once with the launch directory
+// (dir below the repository) as its working directory.
+func ranIn(name, dir string) func(t *testing.T, s *sandbox, o outcome) {
+	return func(t *testing.T, s *sandbox, o outcome) {
+		want := s.repo
+		if dir != "" {
+			want += "/" + dir
+		}
+		if r := o.spawned[name]; len(r) != 1 || r[0].Cwd != want {
+			t.Errorf("%s: want one run in %s, got %+v", name, want, r)
+		}
+	}
+}
+
+// entryScenarios observe what Claude Code runs from a repository besides
+// its servers (client.EntryHook and the command-valued settings): hooks
+// and helpers, each a marker named for what it is.
+func entryScenarios() []scenario {
+	return []scenario{
+		{
+			name:     "settings-hook/-p",
+			contract: "claude -p in an untrusted folder runs the .claude/settings.json SessionStart and UserPromptSubmit hooks without asking, in the launch directory",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				s.mcp("", "db")
+				s.hooks(".claude/settings.json", map[string]string{"SessionStart": "hook-start", "UserPromptSubmit": "hook-prompt"}, nil)
+			},
+			want:   []string{"db", "hook-prompt", "hook-start"},
+			check:  ranIn("hook-start", ""),
+			open:   true,
+			answer: "Hooks of the repository's settings run under `claude -p` without a trust dialog, as its servers do.",
+		},
+		{
+			name:     "settings-local-hook/-p",
+			contract: "claude -p runs a hook of a committed .claude/settings.local.json",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				s.hooks(".claude/settings.local.json", map[string]string{"SessionStart": "hook-local"}, nil)
+			},
+			want:   []string{"hook-local"},
+			open:   true,
+			answer: "`.claude/settings.local.json` hooks run like the shared file's.",
+		},
+		{
+			name:     "subdir-root-hook/-p",
+			contract: "claude -p launched in repo/a: whose .claude/settings.json hooks run, a/'s or the git root's?",
+			mode:     headless,
+			dir:      "a",
+			setup: func(s *sandbox) {
+				s.hooks("a/.claude/settings.json", map[string]string{"SessionStart": "hook-sub"}, nil)
+				s.hooks(".claude/settings.json", map[string]string{"SessionStart": "hook-root"}, nil)
+			},
+			want:   []string{"hook-sub"},
+			check:  ranIn("hook-sub", "a"),
+			open:   true,
+			answer: "Hooks follow the settings files: the launch directory's settings.json runs, the git root's does not.",
+		},
+		{
+			name:     "helpers/-p",
+			contract: "claude -p with statusLine and a SessionStart hook: which run headless?",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				s.hooks(".claude/settings.json", map[string]string{"SessionStart": "hook-start"},
+					obj{"statusLine": obj{"type": "command", "command": s.hookCommand("status-line")}})
+			},
+			want:         []string{"hook-start"},
+			open:         true,
+			answer:       "The status line is drawn only by the interactive client: it does not run under `claude -p`.",
+			attempted:    []string{"status-line"},
+			attemptedWhy: "which only the interactive client runs (mcp-guard does not tell the two apart for it: more, never less)",
+		},
+		{
+			name: "launch-vetted-hook/-p",
+			contract: "`mcp-guard launch -- claude -p …` with a vetted file of servers: a settings hook still runs, " +
+				"so launch must refuse while a hook is not reviewed",
+			mode: headless,
+			setup: func(s *sandbox) {
+				s.mcp("", "db")
+				s.hooks(".claude/settings.json", map[string]string{"SessionStart": "hook-start"}, nil)
+				s.vetted(obj{"db": s.server("db")})
+			},
+			want:      []string{"db", "hook-start"},
+			noPredict: "the vetted file names the servers; launch refuses while the hook is not reviewed",
+		},
+	}
+}
+
+// shCommand is a command line that runs the marker as name with stdin
+// closed (a marker otherwise serves MCP until stdin closes), through sh
+// so that it reads the same split into words or run by a shell.
+// then is what the shell runs after it (a discovery command prints [],
+// the JSON list of no tools).
+func (s *sandbox) shCommand(name, then string) string {
+	return `sh -c "'` + strings.ReplaceAll(s.marker, "'", "") + `' ` + markerFlag + ` ` + name + ` </dev/null; ` + then + `"`
+}
+
+// geminiEntryScenarios observe what Gemini CLI runs from the workspace
+// settings besides its servers: hooks and the tool commands.
+func geminiEntryScenarios() []agentScenario {
+	return []agentScenario{
+		{
+			name:     "entries-trusted/-p",
+			contract: "trusted `gemini -p`: do the workspace's tools.discoveryCommand and SessionStart and BeforeAgent hooks run?",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				s.trustGemini()
+				hook := func(n string) []obj {
+					return []obj{{"hooks": []obj{{"type": "command", "command": s.shCommand(n, "true")}}}}
+				}
+				s.write(".gemini/settings.json", obj{
+					"tools": obj{"discoveryCommand": s.shCommand("discover", "echo []")},
+					"hooks": obj{"SessionStart": hook("hook-start"), "BeforeAgent": hook("hook-agent")},
+				})
+			},
+			want:   []string{"discover", "hook-agent", "hook-start"},
+			open:   true,
+			answer: "All three run without asking in a trusted folder; Gemini CLI prints a warning that the project's hooks will be executed, and stops with an error when the discovery command's output is not JSON.",
+		},
+	}
+}
