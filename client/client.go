@@ -28,6 +28,7 @@ const (
 	VSCode     ID = "vscode"
 	Gemini     ID = "gemini-cli"
 	Codex      ID = "codex"
+	OpenCode   ID = "opencode"
 )
 
 // Client is one agent's reading of a launch directory.
@@ -194,12 +195,13 @@ type State struct {
 	// file of servers: that file carries them as they are.
 	Own []UserServer
 	// The client's own view; one is set.
-	Agentty *AgenttyState
-	Claude  *ClaudeState
-	Cursor  *CursorState
-	VSCode  *VSCodeState
-	Gemini  *GeminiState
-	Codex   *CodexState
+	Agentty  *AgenttyState
+	Claude   *ClaudeState
+	Cursor   *CursorState
+	VSCode   *VSCodeState
+	Gemini   *GeminiState
+	Codex    *CodexState
+	OpenCode *OpenCodeState
 }
 
 // UserServer is a server the user placed in their own configuration.
@@ -264,7 +266,7 @@ type ClientEvaluation struct {
 	Err     error
 }
 
-var clients = []Client{agenttyClient{}, claudeClient{}, cursorClient{}, vscodeClient{}, geminiClient{}, codexClient{}}
+var clients = []Client{agenttyClient{}, claudeClient{}, cursorClient{}, vscodeClient{}, geminiClient{}, codexClient{}, opencodeClient{}}
 
 // Dialect is the JSON dialect a client's entries are read in (Codex: the
 // JSON form of its TOML tables); nil for agentty, whose is trust.Parse's.
@@ -280,6 +282,8 @@ func Dialect(id ID) *trust.Dialect {
 		return trust.GeminiCLI
 	case Codex:
 		return trust.Codex
+	case OpenCode:
+		return trust.OpenCode
 	}
 	return nil
 }

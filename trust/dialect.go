@@ -127,6 +127,25 @@ var Cursor = &Dialect{
 	LineCommentCR:     true,
 }
 
+// OpenCode is the normalised form of OpenCode's `mcp` entries (the client
+// package reads opencode.json/opencode.jsonc, splits each local entry's
+// command array into command and args and renames environment to env),
+// as observed on OpenCode 1.18.33 (docs/opencode.md): JSON with comments
+// and trailing commas; remote entries (type "remote") are connected to.
+var OpenCode = &Dialect{
+	Client:          "OpenCode",
+	ServersKey:      "mcp",
+	Lenient:         true,
+	Infinity:        true,
+	TrailingFails:   true,
+	StringsOnly:     true,
+	ServersOptional: true,
+	RemoteTypes:     []string{"remote"},
+	Comments:        true,
+	TrailingCommas:  true,
+	LineCommentCR:   true,
+}
+
 // VSCode is VS Code's `.vscode/mcp.json` (key "servers", JSONC), modelled
 // from https://code.visualstudio.com/docs/copilot/reference/mcp-configuration,
 // never observed. VS Code's JSONC reader recovers from syntax errors, so

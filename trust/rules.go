@@ -450,6 +450,19 @@ var Rules = []Rule{
 			"it mentions what the rules above look for, or the client's directory itself is a symlink. The client may " +
 			"still read it, so mcp-guard cannot tell what it would run and says so rather than report it clean.\n\n" +
 			"Fix: make the file valid and a regular file inside the repository, and the directory a real directory."},
+	{ID: "MG719", Slug: "opencode-plugin", Severity: SeverityCritical,
+		Title: "the repository makes OpenCode run a plugin at start",
+		Help: "OpenCode imports every file of a project's .opencode/plugin/ (or plugins/) directory and every entry of a " +
+			"config's `plugin` list when it starts, with no prompt and no trust step (observed on OpenCode 1.18.33): " +
+			"a plugin is JavaScript run with the user's rights the moment `opencode` starts in the checkout. mcp-guard " +
+			"cannot review plugins yet, so `check` fails and `launch` refuses OpenCode while the repository has one.\n\n" +
+			"Fix: remove the plugin from the repository, or start OpenCode with OPENCODE_DISABLE_PROJECT_CONFIG=1."},
+	{ID: "MG720", Slug: "opencode-permission-allow", Severity: SeverityHigh,
+		Title: "the repository's OpenCode config allows tools without asking",
+		Help: "A project opencode.json's `permission` (for every tool, or for bash, edit, webfetch, …) set to \"allow\" " +
+			"makes OpenCode run those tool calls without asking, for everyone who starts it in the checkout; an agent's " +
+			"`permission` does the same for that agent.\n\n" +
+			"Fix: leave permissions to the user's own config; set \"ask\" in the project if anything."},
 }
 
 // RuleByID returns the catalog entry for id, or a zero Rule.
