@@ -215,6 +215,10 @@ func opencodeNormal(e any) any {
 	}
 	delete(out, "args")
 	delete(out, "env")
+	delete(out, "disabled")
+	if out["enabled"] == false {
+		out["disabled"] = true
+	}
 	if env, ok := out["environment"]; ok {
 		out["env"] = env
 		delete(out, "environment")
@@ -255,25 +259,30 @@ func (d *opencodeDoc) config(entries map[string]any) *trust.Config {
 	c := trust.ParseDialect(d.path, buf.Bytes(), trust.ScopeProject, trust.OpenCode)
 	c.SHA256 = trust.FileHash(d.data)
 	mcp, _ := d.root.Get("mcp")
-	at := func(server string) trust.Pos {
-		if e, ok := mcp.Get(server); ok {
+	// Each normalised key points at the key of the file it came from.
+	from := map[string]string{"args": "command", "env": "environment"}
+	at := func(server string) func(key string) trust.Pos {
+		return func(key string) trust.Pos {
+			e, ok := mcp.Get(server)
+			if !ok {
+				return trust.Pos{Line: 1, Column: 1}
+			}
+			if f, ok := from[key]; ok {
+				key = f
+			}
+			if v, ok := e.Get(key); ok && key != "" {
+				return v.Pos()
+			}
 			return e.Pos()
-		}
-		return trust.Pos{Line: 1, Column: 1}
-	}
-	for i := range c.Findings {
-		if f := &c.Findings[i]; f.Server != "" {
-			p := at(f.Server)
-			f.Line, f.Column = p.Line, p.Column
 		}
 	}
 	for _, s := range c.Servers {
-		s.NamePos = at(s.Name)
-		for i := range s.Args {
-			s.Args[i].Pos = s.NamePos
-		}
-		for i := range s.Env {
-			s.Env[i].Pos = s.NamePos
+		s.Relocate(at(s.Name))
+	}
+	for i := range c.Findings {
+		if f := &c.Findings[i]; f.Server != "" {
+			p := at(f.Server)("")
+			f.Line, f.Column = p.Line, p.Column
 		}
 	}
 	return c

@@ -158,5 +158,7 @@ func TestOpenCodeLaunchEnv(t *testing.T) {
 func FuzzOpenCodeDialect(f *testing.F) {
 	f.Add([]byte(`{"mcp": {` + ocLocal("db", "node", "a.js") + `}}`))
 	f.Add([]byte("{\n// c\n\"mcp\": {\"r\": {\"type\": \"remote\", \"url\": \"u\"},},}"))
-	fuzzParser(f, parseOpenCode, func(s *trust.Server) Spawn { return opencodeClient{}.Spawn(s, func(string) (string, bool) { return "", false }) })
+	fuzzParser(f, parseOpenCode, func(s *trust.Server) Spawn {
+		return opencodeClient{}.Spawn(s, func(string) (string, bool) { return "", false })
+	})
 }

@@ -52,6 +52,20 @@ func TestClientFixtures(t *testing.T) {
 			scanExit:   exitOK, // MG716 is medium
 		},
 		{
+			dir: "opencode",
+			status: []string{
+				"OpenCode (1 config file: ",
+				"closed: OpenCode plugins: OpenCode imports the project's plugins at start without asking",
+				"search           node scripts/search-server.js  testdata/repos/opencode/opencode.jsonc",
+				"OpenCode starts every enabled project server without asking",
+				"OpenCode does not start it",
+				"high MG720 ",
+			},
+			statusExit: exitAttention,
+			rules:      []string{"MG105", "MG404", "MG719", "MG720"},
+			scanExit:   exitAttention,
+		},
+		{
 			dir: "cursor",
 			status: []string{
 				"Cursor (1 config file: ",
