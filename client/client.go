@@ -29,6 +29,7 @@ const (
 	Gemini     ID = "gemini-cli"
 	Codex      ID = "codex"
 	OpenCode   ID = "opencode"
+	QwenCode   ID = "qwen-code"
 )
 
 // Client is one agent's reading of a launch directory.
@@ -202,6 +203,7 @@ type State struct {
 	Gemini   *GeminiState
 	Codex    *CodexState
 	OpenCode *OpenCodeState
+	Qwen     *QwenState
 }
 
 // UserServer is a server the user placed in their own configuration.
@@ -266,7 +268,7 @@ type ClientEvaluation struct {
 	Err     error
 }
 
-var clients = []Client{agenttyClient{}, claudeClient{}, cursorClient{}, vscodeClient{}, geminiClient{}, codexClient{}, opencodeClient{}}
+var clients = []Client{agenttyClient{}, claudeClient{}, cursorClient{}, vscodeClient{}, geminiClient{}, codexClient{}, opencodeClient{}, qwenClient{}}
 
 // Dialect is the JSON dialect a client's entries are read in (Codex: the
 // JSON form of its TOML tables); nil for agentty, whose is trust.Parse's.
@@ -284,6 +286,8 @@ func Dialect(id ID) *trust.Dialect {
 		return trust.Codex
 	case OpenCode:
 		return trust.OpenCode
+	case QwenCode:
+		return trust.QwenCode
 	}
 	return nil
 }

@@ -95,6 +95,16 @@ var GeminiCLI = &Dialect{
 	URLIsRemote:     true,
 }
 
+// QwenCode is Qwen Code's `.qwen/settings.json`, modelled from the
+// documentation shipped in its npm package (0.24.4), not observed: a
+// Gemini CLI fork, read as Gemini CLI reads its settings, except that a
+// file this reader cannot parse leaves what runs unknown.
+var QwenCode = func() *Dialect {
+	d := *GeminiCLI
+	d.Client, d.Tolerant = "Qwen Code", true
+	return &d
+}()
+
 // Codex is the JSON form of Codex's `[mcp_servers]` tables (the client
 // package reads the TOML and hands the tables over): a wrong type or a
 // server with neither command nor url fails every server.

@@ -463,6 +463,12 @@ var Rules = []Rule{
 			"makes OpenCode run those tool calls without asking, for everyone who starts it in the checkout; an agent's " +
 			"`permission` does the same for that agent.\n\n" +
 			"Fix: leave permissions to the user's own config; set \"ask\" in the project if anything."},
+	{ID: "MG721", Slug: "qwen-server-trust", Severity: SeverityCritical,
+		Title: "a Qwen Code server the repository marks trusted",
+		Help: "`trust: true` on a server of the repository's .qwen/settings.json makes Qwen Code run every tool call " +
+			"of that server without confirmation; with folder trust off (Qwen Code's default) the server itself " +
+			"already starts without asking. Modelled from Qwen Code's documentation (docs/qwen-code.md).\n\n" +
+			"Fix: remove `trust` from the repository's settings; trust a server in your own ~/.qwen/settings.json."},
 }
 
 // RuleByID returns the catalog entry for id, or a zero Rule.

@@ -66,6 +66,18 @@ func TestClientFixtures(t *testing.T) {
 			scanExit:   exitAttention,
 		},
 		{
+			dir: "qwen-code",
+			status: []string{
+				"Qwen Code (1 config file: ",
+				"search           node scripts/search-server.js  testdata/repos/qwen-code/.qwen/settings.json",
+				"Qwen Code runs the workspace's servers without asking: folder trust is off",
+				"critical MG721 ",
+			},
+			statusExit: exitAttention,
+			rules:      []string{"MG105", "MG721"},
+			scanExit:   exitAttention,
+		},
+		{
 			dir: "cursor",
 			status: []string{
 				"Cursor (1 config file: ",
