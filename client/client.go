@@ -28,6 +28,8 @@ const (
 	VSCode     ID = "vscode"
 	Gemini     ID = "gemini-cli"
 	Codex      ID = "codex"
+	OpenCode   ID = "opencode"
+	QwenCode   ID = "qwen-code"
 )
 
 // Client is one agent's reading of a launch directory.
@@ -194,12 +196,14 @@ type State struct {
 	// file of servers: that file carries them as they are.
 	Own []UserServer
 	// The client's own view; one is set.
-	Agentty *AgenttyState
-	Claude  *ClaudeState
-	Cursor  *CursorState
-	VSCode  *VSCodeState
-	Gemini  *GeminiState
-	Codex   *CodexState
+	Agentty  *AgenttyState
+	Claude   *ClaudeState
+	Cursor   *CursorState
+	VSCode   *VSCodeState
+	Gemini   *GeminiState
+	Codex    *CodexState
+	OpenCode *OpenCodeState
+	Qwen     *QwenState
 }
 
 // UserServer is a server the user placed in their own configuration.
@@ -264,7 +268,7 @@ type ClientEvaluation struct {
 	Err     error
 }
 
-var clients = []Client{agenttyClient{}, claudeClient{}, cursorClient{}, vscodeClient{}, geminiClient{}, codexClient{}}
+var clients = []Client{agenttyClient{}, claudeClient{}, cursorClient{}, vscodeClient{}, geminiClient{}, codexClient{}, opencodeClient{}, qwenClient{}}
 
 // Dialect is the JSON dialect a client's entries are read in (Codex: the
 // JSON form of its TOML tables); nil for agentty, whose is trust.Parse's.
@@ -280,6 +284,10 @@ func Dialect(id ID) *trust.Dialect {
 		return trust.GeminiCLI
 	case Codex:
 		return trust.Codex
+	case OpenCode:
+		return trust.OpenCode
+	case QwenCode:
+		return trust.QwenCode
 	}
 	return nil
 }

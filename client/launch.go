@@ -167,6 +167,25 @@ func CodexArgv(argv0 string, off []string, args []string) ([]string, error) {
 	return append(out, args...), nil
 }
 
+func (codexClient) disableLaunch(argv0 string, off, args, environ []string) ([]string, []string, error) {
+	argv, err := CodexArgv(argv0, off, args)
+	return argv, environ, err
+}
+
+// DisableLaunch is the argv and environment `mcp-guard launch` starts a
+// client whose Handover is HandDisableNames with: the project servers off
+// turned off (CodexArgv, OpenCodeLaunchEnv), the user's arguments
+// unchanged. An error refuses the launch.
+func DisableLaunch(c Client, argv0 string, off, args, environ []string) ([]string, []string, error) {
+	d, ok := c.(interface {
+		disableLaunch(argv0 string, off, args, environ []string) ([]string, []string, error)
+	})
+	if !ok {
+		return nil, nil, fmt.Errorf("%s cannot be handed a list of servers to turn off", c.Title())
+	}
+	return d.disableLaunch(argv0, off, args, environ)
+}
+
 // codexBareKey reports whether name is a bare TOML key: A-Z a-z 0-9 _ -.
 func codexBareKey(name string) bool {
 	if name == "" {

@@ -44,14 +44,8 @@ func checkGeminiSettings(f File) []trust.Finding {
 		return nil // Gemini CLI rejects the file as well: nothing of it applies
 	}
 	var out []trust.Finding
-	if servers, ok := root.get("mcpServers"); ok && servers.val.kind == 'o' {
-		for _, s := range servers.val.resolved() {
-			if t, ok := s.val.get("trust"); ok && t.val.kind == 'b' && t.val.str == "true" {
-				out = append(out, trust.NewFinding("MG708", f.Path, t.keyPos, s.key, "trust",
-					fmt.Sprintf("mcpServers.%s.trust: true: Gemini CLI runs every tool call of this server without asking for confirmation (and in a trusted folder the server itself runs with no approval at all)", shortValue(s.key))))
-			}
-		}
-	}
+	out = append(out, trustedServers(f, root, "MG708",
+		"mcpServers.%s.trust: true: Gemini CLI runs every tool call of this server without asking for confirmation (and in a trusted folder the server itself runs with no approval at all)")...)
 	if m, ok := lookupPath(root, "mcp", "allowed"); ok && m.val.kind == 'a' {
 		var names []string
 		for _, e := range m.val.elems {
@@ -70,6 +64,20 @@ func checkGeminiSettings(f File) []trust.Finding {
 			key := strings.Join(p, ".")
 			out = append(out, trust.NewFinding("MG710", f.Path, m.keyPos, "", key,
 				key+": false in the workspace settings does nothing: Gemini CLI reads folder trust only from the user's settings, so this folder is still asked about (it is not a way to turn trust off)"))
+		}
+	}
+	return out
+}
+
+// trustedServers is rule for each mcpServers entry with `trust: true`
+// (Gemini CLI and its fork Qwen Code), msg formatted with the name.
+func trustedServers(f File, root *jnode, rule, msg string) []trust.Finding {
+	var out []trust.Finding
+	if servers, ok := root.get("mcpServers"); ok && servers.val.kind == 'o' {
+		for _, s := range servers.val.resolved() {
+			if t, ok := s.val.get("trust"); ok && t.val.kind == 'b' && t.val.str == "true" {
+				out = append(out, trust.NewFinding(rule, f.Path, t.keyPos, s.key, "trust", fmt.Sprintf(msg, shortValue(s.key))))
+			}
 		}
 	}
 	return out

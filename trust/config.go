@@ -251,6 +251,43 @@ func (s *Server) KeyPos(key string) Pos {
 	return s.NamePos
 }
 
+// Relocate gives the entry, its keys and every value below them the
+// positions at(key) says ("" is the entry's own): for a client whose
+// servers are read from a normalised form of its file (OpenCode's command
+// arrays), so that findings point into the file itself.
+func (s *Server) Relocate(at func(key string) Pos) {
+	s.NamePos = at("")
+	if s.entry == nil {
+		return
+	}
+	s.entry.Pos = s.NamePos
+	for i := range s.entry.Members {
+		m := &s.entry.Members[i]
+		m.KeyPos = at(m.Key)
+		relocate(m.Value, m.KeyPos)
+	}
+	for i := range s.Args {
+		s.Args[i].Pos = at("args")
+	}
+	for i := range s.Env {
+		s.Env[i].Pos = at("env")
+	}
+}
+
+func relocate(v *jsonValue, p Pos) {
+	if v == nil {
+		return
+	}
+	v.Pos = p
+	for _, e := range v.Elems {
+		relocate(e, p)
+	}
+	for i := range v.Members {
+		v.Members[i].KeyPos = p
+		relocate(v.Members[i].Value, p)
+	}
+}
+
 // Member returns the raw JSON text of one of the entry's keys (the winning
 // duplicate) and whether it is present. It is for canonical forms and
 // field-level diffs.

@@ -101,6 +101,16 @@ var GeminiCLI = &Dialect{
 	HTTPURLKey:      "httpUrl",
 }
 
+// QwenCode is Qwen Code's `.qwen/settings.json`, modelled from the
+// documentation shipped in its npm package (0.24.4), not observed: a
+// Gemini CLI fork, read as Gemini CLI reads its settings, except that a
+// file this reader cannot parse leaves what runs unknown.
+var QwenCode = func() *Dialect {
+	d := *GeminiCLI
+	d.Client, d.Tolerant = "Qwen Code", true
+	return &d
+}()
+
 // Codex is the JSON form of Codex's `[mcp_servers]` tables (the client
 // package reads the TOML and hands the tables over): a wrong type or a
 // server with neither command nor url fails every server.
@@ -131,6 +141,25 @@ var Cursor = &Dialect{
 	TrailingCommas:    true,
 	Tolerant:          true,
 	LineCommentCR:     true,
+}
+
+// OpenCode is the normalised form of OpenCode's `mcp` entries (the client
+// package reads opencode.json/opencode.jsonc, splits each local entry's
+// command array into command and args and renames environment to env),
+// as observed on OpenCode 1.18.33 (docs/opencode.md): JSON with comments
+// and trailing commas; remote entries (type "remote") are connected to.
+var OpenCode = &Dialect{
+	Client:          "OpenCode",
+	ServersKey:      "mcp",
+	Lenient:         true,
+	Infinity:        true,
+	TrailingFails:   true,
+	StringsOnly:     true,
+	ServersOptional: true,
+	RemoteTypes:     []string{"remote"},
+	Comments:        true,
+	TrailingCommas:  true,
+	LineCommentCR:   true,
 }
 
 // VSCode is VS Code's `.vscode/mcp.json` (key "servers", JSONC), modelled

@@ -491,6 +491,25 @@ var Rules = []Rule{
 			"MCP servers and commands run without asking, from code that is not in the repository and can change at any " +
 			"time without a commit. mcp-guard reviews the plugin as an entry bound to where it comes from, not to what it holds.\n\n" +
 			"Fix: vendor the marketplace into the repository (a directory source), or leave the plugin for each user to install."},
+	{ID: "MG722", Slug: "opencode-plugin", Severity: SeverityHigh,
+		Title: "the repository makes OpenCode run a plugin at start",
+		Help: "OpenCode imports every file of a project's .opencode/plugin/ (or plugins/) directory and every entry of a " +
+			"config's `plugin` list when it starts, with no prompt and no trust step (observed on OpenCode 1.18.33): " +
+			"a plugin is JavaScript run with the user's rights the moment `opencode` starts in the checkout. mcp-guard " +
+			"cannot review plugins yet, so `check` fails and `launch` refuses OpenCode while the repository has one.\n\n" +
+			"Fix: remove the plugin from the repository, or start OpenCode with OPENCODE_DISABLE_PROJECT_CONFIG=1."},
+	{ID: "MG723", Slug: "opencode-permission-allow", Severity: SeverityHigh,
+		Title: "the repository's OpenCode config allows tools without asking",
+		Help: "A project opencode.json's `permission` (for every tool, or for bash, edit, webfetch, …) set to \"allow\" " +
+			"makes OpenCode run those tool calls without asking, for everyone who starts it in the checkout; an agent's " +
+			"`permission` does the same for that agent.\n\n" +
+			"Fix: leave permissions to the user's own config; set \"ask\" in the project if anything."},
+	{ID: "MG724", Slug: "qwen-server-trust", Severity: SeverityHigh,
+		Title: "a Qwen Code server the repository marks trusted",
+		Help: "`trust: true` on a server of the repository's .qwen/settings.json makes Qwen Code run every tool call " +
+			"of that server without confirmation; with folder trust off (Qwen Code's default) the server itself " +
+			"already starts without asking. Modelled from Qwen Code's documentation (docs/qwen-code.md).\n\n" +
+			"Fix: remove `trust` from the repository's settings; trust a server in your own ~/.qwen/settings.json."},
 }
 
 // Fix is the rule's one-line fix: its help's last paragraph, without

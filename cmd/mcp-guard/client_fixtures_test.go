@@ -52,6 +52,32 @@ func TestClientFixtures(t *testing.T) {
 			scanExit:   exitOK, // MG716 is low
 		},
 		{
+			dir: "opencode",
+			status: []string{
+				"OpenCode (1 config file: ",
+				"closed: OpenCode plugins: OpenCode imports the project's plugins at start without asking",
+				"search           node scripts/search-server.js  testdata/repos/opencode/opencode.jsonc",
+				"OpenCode starts every enabled project server without asking",
+				"OpenCode does not start it",
+				"high MG723 ",
+			},
+			statusExit: exitAttention,
+			rules:      []string{"MG105", "MG404", "MG722", "MG723"},
+			scanExit:   exitAttention,
+		},
+		{
+			dir: "qwen-code",
+			status: []string{
+				"Qwen Code (1 config file: ",
+				"search           node scripts/search-server.js  testdata/repos/qwen-code/.qwen/settings.json",
+				"Qwen Code runs the workspace's servers without asking: folder trust is off",
+				"critical MG724 ",
+			},
+			statusExit: exitAttention,
+			rules:      []string{"MG105", "MG724"},
+			scanExit:   exitAttention,
+		},
+		{
 			dir: "cursor",
 			status: []string{
 				"Cursor (1 config file: ",

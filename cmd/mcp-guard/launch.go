@@ -186,15 +186,15 @@ func waitingWords(left []pending, n int) string {
 // the client reads its configs itself after this, so the names are bound,
 // not the entries (the gate checked them moments before).
 func launchByName(e *env, cv *gate.ClientView, title, dir string, args []string) error {
-	argv := client.GeminiArgv(args[0], cv.GeminiAllowed(), args[1:])
-	if client.Lookup(cv.Client).Handover() == client.HandDisableNames {
+	argv, environ := client.GeminiArgv(args[0], cv.GeminiAllowed(), args[1:]), e.environ
+	if cl := client.Lookup(cv.Client); cl.Handover() == client.HandDisableNames {
 		var err error
-		if argv, err = client.CodexArgv(args[0], cv.CodexOff(), args[1:]); err != nil {
-			return refusef("rename the server, or remove it", "not starting %s: %s", report.Sanitize(args[0]), report.Sanitize(err.Error()))
+		if argv, environ, err = client.DisableLaunch(cl, args[0], cv.CodexOff(), args[1:], e.environ); err != nil {
+			return refusef("rename or remove the server, or unset the variable the message names", "not starting %s: %s", report.Sanitize(args[0]), report.Sanitize(err.Error()))
 		}
 	}
 	report.WriteVettedNote(e.stderr, title, cv.Handoff(), e.style(e.stderr))
-	return execIn(dir, argv, e.environ)
+	return execIn(dir, argv, environ)
 }
 
 // execIn replaces mcp-guard with args[0] in dir.
