@@ -263,12 +263,15 @@ var Rules = []Rule{
 			"Fix: write \"disabled\": true."},
 	{ID: "MG310", Slug: "unreadable-config", Severity: SeverityHigh,
 		Title: "mcp-guard cannot read the file, so nothing in it is reviewed",
-		Help: "mcp-guard reads configurations of at most 16 MiB and 2,000,000 JSON values, and follows a " +
-			"symlinked configuration only inside the repository. agentty has none of these limits: it may well run " +
-			"servers from a file mcp-guard refused, and mcp-guard cannot say which. Nothing in the file counts as " +
-			"reviewed, and `mcp-guard check` and `mcp-guard launch` stay closed while it is there.\n\n" +
-			"Fix: real configurations are a few kilobytes; find out what made this one so large (or where the " +
-			"symlink leads) before starting agentty here, and replace it with a small, regular file."},
+		Help: "mcp-guard reads configurations of at most 16 MiB and 2,000,000 JSON values, follows a symlinked " +
+			"configuration only inside the repository, and reads only regular files. Some agents read more: " +
+			"agentty has none of these limits, and Cursor, VS Code and other JSONC readers recover from syntax " +
+			"errors and load the servers they can still parse. Such an agent may well run servers from a file " +
+			"mcp-guard could not read, and mcp-guard cannot say which. Nothing in the file counts as reviewed, and " +
+			"`mcp-guard check` and `mcp-guard launch` stay closed while it is there.\n\n" +
+			"Fix: fix the syntax error at the line and column the message names; real configurations are a few " +
+			"kilobytes and regular files, so for a huge file, a FIFO or a symlink out of the repository find out " +
+			"why before starting the agent here, and replace it with a small, regular file."},
 	{ID: "MG401", Slug: "literal-secret", Severity: SeverityHigh,
 		Title: "a credential-looking literal",
 		Help: "A token, key or password written into the configuration (env, headers, args, url) is readable by " +
