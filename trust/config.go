@@ -139,9 +139,17 @@ func InvalidText(path string, err error) string {
 
 // InvalidConfig is a configuration that could not be read at path (MG301):
 // agentty would fail on it too, or mcp-guard cannot know what it reads.
+// A path that is not a regular file (a FIFO, a directory, a device) is
+// MG310: what an agent reads from it is unknown, so a scan never passes it
+// as a broken file that runs nothing.
 func InvalidConfig(path string, scope Scope, err error) *Config {
 	c := &Config{Path: path, Scope: scope, Err: err}
-	c.addFinding("MG301", Pos{Line: 1, Column: 1}, "", "", InvalidText(path, err))
+	rule := "MG301"
+	var fe *filekind.Error
+	if errors.As(err, &fe) {
+		rule = "MG310"
+	}
+	c.addFinding(rule, Pos{Line: 1, Column: 1}, "", "", InvalidText(path, err))
 	return c
 }
 

@@ -71,7 +71,7 @@ func TestClientFixtures(t *testing.T) {
 				"Qwen Code (1 config file: ",
 				"search           node scripts/search-server.js  testdata/repos/qwen-code/.qwen/settings.json",
 				"Qwen Code runs the workspace's servers without asking: folder trust is off",
-				"critical MG724 ",
+				"high MG724 ",
 			},
 			statusExit: exitAttention,
 			rules:      []string{"MG105", "MG724"},

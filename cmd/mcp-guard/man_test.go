@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"strings"
 	"testing"
+
+	"github.com/mcp-guard/mcp-guard/client"
 )
 
 // TestManPageIsValidRoff holds the hand-written man page renderer against
@@ -21,10 +23,15 @@ func TestManPageIsValidRoff(t *testing.T) {
 		".SH ENVIRONMENT\n", ".SH FILES\n", ".SH EXIT STATUS\n", ".SH EXAMPLES\n",
 		`\fBMCP_GUARD_HOME=DIR\fR`, `\fBMCP_GUARD=0\fR`, `\fBMCP_GUARD_HOOK_TIMEOUT=DURATION\fR`, `\fBMCP_GUARD_SNAPSHOT=0\fR`,
 		`\fBMCP_GUARD_COLOR=always|never\fR`, `\fBNO_COLOR\fR`, "/reviews.json\\fR", "with 1 when it refused",
-		// Every agent by name, none singled out.
-		"Claude Code, Cursor, VS Code, Gemini CLI and Codex) start the commands"} {
+		"start the commands"} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the man page has no %q", want)
+		}
+	}
+	// Every agent by name, none singled out.
+	for _, c := range client.All() {
+		if !strings.Contains(page, c.Title()) {
+			t.Errorf("the man page does not name %s", c.Title())
 		}
 	}
 	// A boolean option has no default worth saying.

@@ -34,7 +34,7 @@ func scanCommand(e *env) *cli.Command {
 			"(" + configFiles() + "),\n" +
 			"the settings and tasks beside them, CI workflows that run an agent, and agentty's hooks, ACP\n" +
 			"agents and personas, at any depth. Outside a git repository PATH is walked as a directory.\n" +
-			"A file PATH is scanned alone, read in the role its path gives it (scan .gemini/settings.json).\n" +
+			"A file PATH is scanned alone, read in the role its path gives it (an agent's config, settings or CI workflow).\n" +
 			"scan never runs what it scans and reads none of your own state unless --user-config is given:\n" +
 			"--diff judges what merging does to approvals " + report.ImpactBasis + ".\n" +
 			"The repository's " + policy.IgnoreFileName + " (rule ids, paths, servers, each with a reason) suppresses findings\n" +

@@ -67,9 +67,13 @@ func TestStatusJSONSchema(t *testing.T) {
 
 	t.Run("unparsable", func(t *testing.T) {
 		dir := t.TempDir()
-		for _, p := range []string{".mcp.json", ".gemini/settings.json", ".cursor/mcp.json"} {
+		// Cursor's reader recovers from syntax errors: a cut file whose
+		// entry names a command may still run it (unreadable), where one
+		// naming none runs nothing (invalid).
+		for p, data := range map[string]string{".mcp.json": `{"mcpServers": {`, ".gemini/settings.json": `{"mcpServers": {`,
+			".cursor/mcp.json": `{"mcpServers": {"a": {"command": "node"`} {
 			os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
-			if err := os.WriteFile(filepath.Join(dir, p), []byte("{\"mcpServers\": {"), 0o644); err != nil {
+			if err := os.WriteFile(filepath.Join(dir, p), []byte(data), 0o644); err != nil {
 				t.Fatal(err)
 			}
 		}
