@@ -12,6 +12,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"errors"
+	"io/fs"
 
 	"github.com/mcp-guard/mcp-guard/internal/filekind"
 )
@@ -139,14 +140,15 @@ func InvalidText(path string, err error) string {
 
 // InvalidConfig is a configuration that could not be read at path (MG301):
 // agentty would fail on it too, or mcp-guard cannot know what it reads.
-// A path that is not a regular file (a FIFO, a directory, a device) is
-// MG310: what an agent reads from it is unknown, so a scan never passes it
+// A path that is not a regular file (a FIFO, a directory, a device) or
+// that the system would not open (a symlink loop) is MG310: what an agent reads from it is unknown, so a scan never passes it
 // as a broken file that runs nothing.
 func InvalidConfig(path string, scope Scope, err error) *Config {
 	c := &Config{Path: path, Scope: scope, Err: err}
 	rule := "MG301"
 	var fe *filekind.Error
-	if errors.As(err, &fe) {
+	var pe *fs.PathError
+	if errors.As(err, &fe) || errors.As(err, &pe) {
 		rule = "MG310"
 	}
 	c.addFinding(rule, Pos{Line: 1, Column: 1}, "", "", InvalidText(path, err))

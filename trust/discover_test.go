@@ -295,7 +295,7 @@ func checkUnreadable(t *testing.T, dir, home string) {
 	if c.Valid() || !errors.Is(c.Err, ErrNotRegular) {
 		t.Errorf("Err %v, want ErrNotRegular", c.Err)
 	}
-	if len(c.Servers) != 0 || len(findingsOf(c, "MG301")) != 1 {
+	if len(c.Servers) != 0 || len(findingsOf(c, "MG310")) != 1 {
 		t.Errorf("servers %q findings %q", serverNames(c), rules(c))
 	}
 	if vs := Evaluate(c, Grants{AllowProject: "1"}); len(vs) != 0 {

@@ -369,8 +369,8 @@ func TestHostileNotAFile(t *testing.T) {
 		if err != nil || c == nil {
 			t.Fatalf("Load: %v %v", c, err)
 		}
-		if c.Valid() || len(c.Servers) != 0 || len(findingsOf(c, "MG301")) != 1 {
-			t.Fatalf("Err %v, servers %q, findings %q: want invalid with MG301", c.Err, serverNames(c), rules(c))
+		if c.Valid() || len(c.Servers) != 0 || len(findingsOf(c, "MG310")) != 1 {
+			t.Fatalf("Err %v, servers %q, findings %q: want invalid with MG310", c.Err, serverNames(c), rules(c))
 		}
 		if !strings.Contains(c.Err.Error(), want) {
 			t.Errorf("Err %q, want it to say %q", c.Err, want)
@@ -451,7 +451,7 @@ func TestHostileNotAFile(t *testing.T) {
 		// Permissions do not bind root: load as nobody, who cannot read
 		// the root-owned 0600 file, in a child process.
 		out := asNobody(t, "load", "HOSTILE_DIR="+dir, "HOME="+home)
-		if !strings.Contains(out, "invalid: ") || !strings.Contains(out, "permission denied") || !strings.Contains(out, "MG301") {
+		if !strings.Contains(out, "invalid: ") || !strings.Contains(out, "permission denied") || !strings.Contains(out, "MG310") {
 			t.Errorf("as nobody: %s", out)
 		}
 	})

@@ -222,7 +222,7 @@ func TestHostileStatusSpecialFiles(t *testing.T) {
 				}
 				return
 			}
-			if code != exitAttention || !strings.Contains(out, tt.want) || !strings.Contains(out, "MG301") {
+			if code != exitAttention || !strings.Contains(out, tt.want) || !strings.Contains(out, "MG310") {
 				t.Errorf("exit %d, want 1 saying %q:\n%s%s", code, tt.want, out, errOut)
 			}
 		})
