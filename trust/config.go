@@ -138,11 +138,12 @@ func InvalidText(path string, err error) string {
 	return "cannot read the configuration: " + err.Error()
 }
 
-// InvalidConfig is a configuration that could not be read at path (MG301):
-// agentty would fail on it too, or mcp-guard cannot know what it reads.
-// A path that is not a regular file (a FIFO, a directory, a device) or
-// that the system would not open (a symlink loop) is MG310: what an agent reads from it is unknown, so a scan never passes it
-// as a broken file that runs nothing.
+// InvalidConfig is a configuration that could not be read at path: MG301
+// where the agent would fail on it too; MG310 where the path is not a
+// regular file (a FIFO, a directory, a device) or the system would not
+// open it (a symlink loop, a denied read), since what an agent reads from
+// it is unknown and a scan must never pass it as a broken file that runs
+// nothing.
 func InvalidConfig(path string, scope Scope, err error) *Config {
 	c := &Config{Path: path, Scope: scope, Err: err}
 	rule := "MG301"
