@@ -857,7 +857,8 @@ func changedPart(old, new *trust.Server) string {
 // server's own entry (its headersHelper) runs whenever the server is
 // connected; a hook or helper of the settings runs in a trusted folder,
 // and under `claude -p`, which does not ask for trust; a subagent's hook
-// only in a trusted folder (observed).
+// was observed only in a trusted folder, and counts as running like them
+// (the trust dialog reviews nothing).
 // OPEN: disableAllHooks (which would keep hooks off) is not modelled:
 // every hook counts as running.
 func (cs *ClaudeState) entryAnswer(s *trust.Server, name string) claudeAnswer {
@@ -879,9 +880,10 @@ func (cs *ClaudeState) entryAnswer(s *trust.Server, name string) claudeAnswer {
 	}
 	if s.Kind == EntrySubagentHook {
 		// Observed on 2.1.328: an untrusted folder's subagent ran none of
-		// its hooks, not even under `claude -p`.
-		return claudeAnswer{
-			why: fmt.Sprintf("the folder is not trusted (~/.claude.json projects[%s].hasTrustDialogAccepted): Claude Code runs %s only once you trust it, not even under `claude -p`", cs.ProjectKey, what)}
+		// its hooks, not even under `claude -p`. Trusting the folder in
+		// Claude Code's dialog is no review of them, so they still count.
+		return claudeAnswer{headless: true,
+			why: fmt.Sprintf("the folder is not trusted (~/.claude.json projects[%s].hasTrustDialogAccepted): Claude Code runs %s once you trust it, without asking (untrusted, not even `claude -p` ran one: observed); counted as running", cs.ProjectKey, what)}
 	}
 	return claudeAnswer{headless: true,
 		why: fmt.Sprintf("the folder is not trusted (~/.claude.json projects[%s].hasTrustDialogAccepted): Claude Code asks to trust it first, then runs %s without asking; `claude -p` runs it without asking", cs.ProjectKey, what)}

@@ -525,7 +525,7 @@ func TestClaudeSubagentHooks(t *testing.T) {
 			t.Errorf("configs %v", ce.Configs)
 		}
 		v := verdictOf(t, ce, "hooks.PreToolUse[0].hooks[0]")
-		if v.Interactive != trusted || v.Headless != trusted || !strings.Contains(v.Why, "this subagent's hook") {
+		if v.Interactive != trusted || !v.Headless || !strings.Contains(v.Why, "this subagent's hook") {
 			t.Errorf("trusted %v: %+v", trusted, v)
 		}
 	}
