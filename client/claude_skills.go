@@ -66,31 +66,12 @@ func isClaudeAgent(p string) bool {
 // OPEN: subagents of a parent directory, of a nested one, or in a
 // subdirectory of .claude/agents are not read.
 func claudeAgents(dir string, fsys FS) []string {
-	lister, ok := fsys.(interface {
-		ReadDir(string) ([]fs.DirEntry, error)
+	return claudeDirFiles(filepath.Join(dir, ".claude", "agents"), fsys, func(name string) string {
+		if strings.EqualFold(filepath.Ext(name), ".md") {
+			return name
+		}
+		return ""
 	})
-	if !ok {
-		return nil
-	}
-	root := filepath.Join(dir, ".claude", "agents")
-	ents, err := lister.ReadDir(root)
-	if err != nil {
-		return nil
-	}
-	var out []string
-	for _, e := range ents {
-		p := filepath.Join(root, e.Name())
-		if !isClaudeAgent(p) {
-			continue
-		}
-		if fi, err := fsys.Stat(p); err == nil && !fi.IsDir() {
-			out = append(out, p)
-		} else if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrInvalid) {
-			out = append(out, p) // there but unreadable: say what cannot be known
-		}
-	}
-	slices.Sort(out)
-	return out
 }
 
 // isClaudeSkill reports whether p is a .claude/skills/<name>/SKILL.md.
@@ -105,20 +86,32 @@ func isClaudeSkill(p string) bool {
 // OPEN: skills of a parent directory (up to the git root) or of a nested
 // one are not read; the launch directory's are what `claude -p` used.
 func claudeSkills(dir string, fsys FS) []string {
+	return claudeDirFiles(filepath.Join(dir, ".claude", "skills"), fsys, func(name string) string {
+		return filepath.Join(name, ClaudeSkillFile)
+	})
+}
+
+// claudeDirFiles are the files below root that file names for each entry
+// of it ("" for none), sorted: those there, and those there but unreadable
+// (to say what cannot be known); nil when fsys cannot list root.
+func claudeDirFiles(root string, fsys FS, file func(name string) string) []string {
 	lister, ok := fsys.(interface {
 		ReadDir(string) ([]fs.DirEntry, error)
 	})
 	if !ok {
 		return nil
 	}
-	root := filepath.Join(dir, ".claude", "skills")
 	ents, err := lister.ReadDir(root)
 	if err != nil {
 		return nil
 	}
 	var out []string
 	for _, e := range ents {
-		p := filepath.Join(root, e.Name(), ClaudeSkillFile)
+		f := file(e.Name())
+		if f == "" {
+			continue
+		}
+		p := filepath.Join(root, f)
 		if fi, err := fsys.Stat(p); err == nil && !fi.IsDir() {
 			out = append(out, p)
 		} else if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrInvalid) {
@@ -130,7 +123,6 @@ func claudeSkills(dir string, fsys FS) []string {
 	slices.Sort(out)
 	return out
 }
-
 func (osFS) ReadDir(p string) ([]fs.DirEntry, error) { return os.ReadDir(p) }
 
 // parseClaudeSkill reads a SKILL.md's (or a subagent's, as kind)
