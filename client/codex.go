@@ -248,17 +248,7 @@ func CodexHookKey(path, name string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	var b strings.Builder
-	for i, r := range ev {
-		if r >= 'A' && r <= 'Z' {
-			if i > 0 {
-				b.WriteByte('_')
-			}
-			r += 'a' - 'A'
-		}
-		b.WriteRune(r)
-	}
-	return fmt.Sprintf("%s:%s:%d:%d", path, b.String(), g, h), true
+	return fmt.Sprintf("%s:%s:%d:%d", path, codexEventLabel(ev), g, h), true
 }
 
 // codexDoc is one TOML file: its tables, where each key is, and why it

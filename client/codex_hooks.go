@@ -3,7 +3,6 @@ package client
 import (
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -99,16 +98,16 @@ func codexHookHash(hooks trust.Value, name string) string {
 	}
 	var b strings.Builder
 	b.WriteString(`{"event_name":`)
-	serdeString(&b, codexEventLabel(ev))
+	b.WriteString(trust.QuoteJSON(codexEventLabel(ev)))
 	b.WriteString(`,"hooks":[{"async":` + strconv.FormatBool(async) + `,"command":`)
-	serdeString(&b, command)
+	b.WriteString(trust.QuoteJSON(command))
 	if v, ok := hd.Get("statusMessage"); ok && v.Kind() != "null" {
 		s, ok := v.Str()
 		if !ok {
 			return ""
 		}
 		b.WriteString(`,"statusMessage":`)
-		serdeString(&b, s)
+		b.WriteString(trust.QuoteJSON(s))
 	}
 	b.WriteString(`,"timeout":` + strconv.FormatUint(timeout, 10) + `,"type":"command"}]`)
 	if m, ok := gs[g].Get("matcher"); ok && m.Kind() != "null" {
@@ -118,7 +117,7 @@ func codexHookHash(hooks trust.Value, name string) string {
 		}
 		if keepMatcher {
 			b.WriteString(`,"matcher":`)
-			serdeString(&b, s)
+			b.WriteString(trust.QuoteJSON(s))
 		}
 	}
 	b.WriteString("}")
@@ -140,38 +139,6 @@ func codexEventLabel(ev string) string {
 		b.WriteRune(r)
 	}
 	return b.String()
-}
-
-// serdeString writes s as serde_json writes a string: `"` and `\` escaped,
-// the control characters below 0x20 as \b \t \n \f \r or \u00xx, every
-// other character as its UTF-8 bytes.
-func serdeString(b *strings.Builder, s string) {
-	b.WriteByte('"')
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '"':
-			b.WriteString(`\"`)
-		case '\\':
-			b.WriteString(`\\`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\r':
-			b.WriteString(`\r`)
-		default:
-			if c < 0x20 {
-				fmt.Fprintf(b, `\u%04x`, c)
-			} else {
-				b.WriteByte(c)
-			}
-		}
-	}
-	b.WriteByte('"')
 }
 
 // codexEntryHash is the hash codexHookHash gave the entry s, "" when none.
