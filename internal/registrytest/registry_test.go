@@ -51,15 +51,6 @@ var debt = map[string][]string{
 	"project/clients.go": {"client.Agentty", "client.Codex"},         // rows exclude agentty (trust.Diff grades it); spawnViews keeps Codex's raw view (a Spawn property to come)
 	"project/project.go": {"client.Agentty", "client.KindMCPConfig"}, // agentty's configs are graded by trust.Diff against its store and carry MG305/MG306; configPaths finds them through a symlinked .agentty too
 	"project/dir.go":     {"client.Agentty"},                         // LoadDir reads agentty's configuration outside git (gate's loadProject)
-	// agentty's servers are evaluated through trust.Inspect (its content-
-	// hash store, the one client store mcp-guard writes) and enter the one
-	// gate path as a ClientView there; the ledger keys them with an empty
-	// client, which these places translate.
-	"gate/agentty.go": {"client.Agentty"},
-	"gate/clients.go": {"client.Agentty"},
-	"gate/decide.go":  {"client.Agentty"},
-	"gate/revoke.go":  {"client.Agentty"},
-	"gate/targets.go": {"client.Agentty"},
 }
 
 // forbidden are the names no iterating package may use: every name a
