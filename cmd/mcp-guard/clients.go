@@ -376,9 +376,9 @@ func (g *gateView) interactive(ctx context.Context, e *env, queue []pending, key
 			return false, 0, err
 		}
 		decided = append(decided, o...)
-		for _, m := range t.Clients {
-			if gv := m.Agentty; gv != nil && d == trust.DecisionDeclined && gv.Trusted && gv.Reason != trust.ReasonApproved {
-				return true, 1, nil // agentty still runs it: it still waits
+		for _, oc := range o {
+			if oc.StillRuns {
+				return true, 1, nil // the agent still runs it: it still waits
 			}
 		}
 		return true, 0, nil
