@@ -67,6 +67,7 @@ func (agenttyClient) Parse(path string, data []byte) *trust.Config {
 // Spawn: agentty expands nothing; the server gets agentty's environment
 // plus its env, in the launch directory.
 func (agenttyClient) Spawn(s *trust.Server, _ Vars) Spawn { return rawSpawn(s) }
+func (agenttyClient) interpolates() bool                  { return false }
 
 // AgenttyState is agentty's connect loop for the launch directory.
 type AgenttyState struct {

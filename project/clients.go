@@ -254,15 +254,17 @@ func governedThrough(ro, rn *reader, cs *changeSet, g *grades, configs []string,
 }
 
 // spawnViews is what the launch model analyses for a server of a client:
-// Codex's (which interpolates nothing) one view; for the others the raw
-// view as written and, when interpolation changes it (never agentty's), the
-// view after expansion in vars (configPath: the config's absolute path,
-// for ${workspaceFolder}), with the variables it used and the directory
-// the client spawns it in ("" for the launch directory).
+// for one that interpolates nothing (client.Interpolates: agentty, Codex)
+// the one view as written, in its Cwd; for the others the raw view as
+// written and, when interpolation changes it, the view after expansion in
+// vars (configPath: the config's absolute path, for ${workspaceFolder}),
+// with the variables it used and the directory the client spawns it in
+// ("" for the launch directory).
 func spawnViews(id client.ID, s *trust.Server, configPath string, vars client.Vars) (views []launch.Spawn, used []string, cwd, envFile string) {
 	raw := spawnOf(s)
-	sp := client.SpawnFor(client.Lookup(id), s, configPath, vars)
-	if id == client.Codex {
+	c := client.Lookup(id)
+	sp := client.SpawnFor(c, s, configPath, vars)
+	if !client.Interpolates(c) {
 		return []launch.Spawn{raw}, nil, sp.Cwd, ""
 	}
 	x := launch.Spawn{Command: sp.Command, Args: sp.Args}

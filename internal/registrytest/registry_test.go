@@ -47,9 +47,7 @@ var iterating = map[string][]string{
 // is no longer needed. (Where agentty differs, its content-hash store
 // that mcp-guard writes, gate and project ask the registry for the
 // client that keeps one, client.Keeper, and call its methods.)
-var debt = map[string][]string{
-	"project/clients.go": {"client.Codex"}, // spawnViews keeps Codex's raw view (a Spawn property to come)
-}
+var debt = map[string][]string{}
 
 // forbidden are the names no iterating package may use: every name a
 // client's own file declares, and, as words in strings, every client's id,
