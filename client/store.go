@@ -45,7 +45,7 @@ type StoreKeeper interface {
 // (StoreKeeper): agentty, the client whose rules package trust
 // reproduces.
 func Keeper() StoreKeeper {
-	for _, c := range All() {
+	for _, c := range clients {
 		if k, ok := c.(StoreKeeper); ok {
 			return k
 		}

@@ -60,8 +60,9 @@ func (v *View) names(id client.ID) []string {
 			out = append(out, name)
 		}
 	}
+	keeper := client.Keeper().ID()
 	for _, gv := range v.Verdicts {
-		add(client.Keeper().ID(), gv.Server.Name)
+		add(keeper, gv.Server.Name)
 	}
 	for _, cv := range v.Clients {
 		for _, cs := range cv.Servers {
