@@ -336,16 +336,28 @@ func dormantLine(a Agents, cs []trust.Change) string {
 	return "  left out, not run here: " + removedNames(a, cs) + why
 }
 
-// shorten keeps s (already sanitised) within width runes, cutting the
-// middle: a command's start says what runs and its end what it is given.
+// shorten keeps s (already sanitised) within about width runes. A longer
+// s keeps its start (what runs) and its end (what it is given) and says
+// in the middle how many bytes it left out: an attacker can pad a command
+// so that its payload falls in the cut, and a silent "…" would show a
+// harmless-looking head and tail as if they were the whole. The count
+// says that something is not shown; `mcp-guard review` shows it whole,
+// and the findings on the server are listed under it either way.
 func shorten(s string, width int) string {
 	r := []rune(s)
 	if len(r) <= width {
 		return s
 	}
-	keep := width - 1
+	keep := max(width-len([]rune(cutMark(len(s)))), 2)
 	head := keep * 2 / 3
-	return string(r[:head]) + "…" + string(r[len(r)-(keep-head):])
+	tail := keep - head
+	left := len(s) - len(string(r[:head])) - len(string(r[len(r)-tail:]))
+	return string(r[:head]) + cutMark(left) + string(r[len(r)-tail:])
+}
+
+// cutMark stands for the n bytes shorten left out.
+func cutMark(n int) string {
+	return fmt.Sprintf(" …[%d bytes cut]… ", n)
 }
 
 // JoinList is "a, b and c" (conj "and"), "a, b or c" (conj "or").
@@ -541,7 +553,7 @@ func fieldRank(field string) int {
 }
 
 // maxValueWidth bounds a value quoted in a change's summary.
-const maxValueWidth = 40
+const maxValueWidth = 48
 
 // fieldText says what happened to a field, with its values: `command
 // "node" → "sh"`, `args[1] "8080" added`, `env.DEBUG removed`.
