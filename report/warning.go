@@ -33,7 +33,9 @@ type Warning struct {
 	// without a word.
 	Dormant []trust.Change
 	// ReviewCommands resolve it: "mcp-guard review", "mcp-guard -C sub review".
-	ReviewCommands []string
+	// ScanCommands show the findings, each with its fix, for a warning of
+	// findings alone: "mcp-guard scan", "mcp-guard -C sub scan".
+	ReviewCommands, ScanCommands []string
 	// Agents names the agents of Changes; FindingClients[i] is the client
 	// Findings[i] is about, in the same form ("" for agentty).
 	Agents         Agents
@@ -123,9 +125,9 @@ func WriteWarning(w io.Writer, wr Warning, st Style) error {
 		// Findings alone: this change made nothing wait for review
 		// (`review` may say nothing waits); `scan` shows each finding
 		// with its fix.
-		scans := make([]string, len(cmds))
-		for i, c := range cmds {
-			scans[i] = strings.TrimSuffix(c, " review") + " scan"
+		scans := wr.ScanCommands
+		if len(scans) == 0 {
+			scans = []string{"mcp-guard scan"}
 		}
 		p.printf("%s before starting %s, read the findings: %s (and review what waits, if anything: %s)\n", st.Bold("mcp-guard:"), JoinList(clients, "or"), strings.Join(scans, " and "), strings.Join(cmds, " and "))
 		return p.err

@@ -111,6 +111,13 @@ func TestWriteWarningGolden(t *testing.T) {
 			{Client: "claude-code", Path: ".mcp.json", Server: "web", Change: trust.ChangeAdded, Impact: trust.ImpactNewUnapproved,
 				Reasons: []string{"added: `web` is not approved: Claude Code asks before it runs"}},
 		}}},
+		// Findings alone: the scan commands are the caller's, one per
+		// place, beside the review commands.
+		{name: "findings-only", w: Warning{Op: "merge",
+			Findings:       []trust.Finding{trust.NewFinding("MG501", "sub/.agentty/hooks.json", trust.Pos{Line: 1, Column: 1}, "", "", "a project hooks.json runs shell commands on tool calls")},
+			ReviewCommands: []string{"mcp-guard review", "mcp-guard -C sub review"},
+			ScanCommands:   []string{"mcp-guard scan", "mcp-guard -C sub scan"},
+		}},
 		// A padded command: the cut says how much it left out, and the
 		// finding on the server follows it.
 		{name: "long-command", w: Warning{Op: "merge", Changes: []trust.Change{

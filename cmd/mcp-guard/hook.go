@@ -68,15 +68,15 @@ func runHook(ctx context.Context, c *cli.Command, e *env) error {
 		report.WriteHookProblem(e.stderr, op, errors.Is(err, hooks.ErrTimeout), budget, err, manual, st)
 		return nil
 	}
-	var cmds []string
+	var reviews, scans []string
 	for _, d := range out.LaunchDirs() {
-		if d == "" {
-			cmds = append(cmds, "mcp-guard review")
-		} else {
-			cmds = append(cmds, "mcp-guard -C "+shellQuote(report.Sanitize(filepath.FromSlash(d)))+" review")
+		at := "mcp-guard"
+		if d != "" {
+			at = "mcp-guard -C " + shellQuote(report.Sanitize(filepath.FromSlash(d)))
 		}
+		reviews, scans = append(reviews, at+" review"), append(scans, at+" scan")
 	}
-	report.WriteWarning(e.stderr, report.Warning{Op: out.Event.Op, Changes: out.Changes, Findings: out.Findings, Removed: out.Removed, Dormant: out.Dormant, ReviewCommands: cmds,
+	report.WriteWarning(e.stderr, report.Warning{Op: out.Event.Op, Changes: out.Changes, Findings: out.Findings, Removed: out.Removed, Dormant: out.Dormant, ReviewCommands: reviews, ScanCommands: scans,
 		Agents: reportAgents(), FindingClients: findingClients(out.Findings)}, st)
 	return nil
 }
