@@ -475,23 +475,3 @@ func (g *gateView) confirmCritical(w io.Writer, keys keyReader, p pending, findi
 	fmt.Fprintf(w, "not approved: the name was not typed; %s still waits\n", report.Sanitize(p.cs.Label()))
 	return false
 }
-
-// reportAgents are the registry's agents in report's words, keyed as
-// trust.Change names them: what report renders agents with.
-func reportAgents() report.Agents {
-	out := report.Agents{}
-	for _, c := range client.All() {
-		out[project.ChangeClient(c.ID())] = report.Agent{Title: c.Title(), Command: c.Command(), Headless: c.Headless()}
-	}
-	return out
-}
-
-// findingClients is the client each finding is about
-// (project.FindingClient), for report.
-func findingClients(fs []trust.Finding) []string {
-	out := make([]string, len(fs))
-	for i, f := range fs {
-		out[i] = project.FindingClient(f)
-	}
-	return out
-}

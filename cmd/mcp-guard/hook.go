@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
 
+	"github.com/mcp-guard/mcp-guard/client/words"
 	"github.com/mcp-guard/mcp-guard/hooks"
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -77,6 +78,6 @@ func runHook(ctx context.Context, c *cli.Command, e *env) error {
 		reviews, scans = append(reviews, at+" review"), append(scans, at+" scan")
 	}
 	report.WriteWarning(e.stderr, report.Warning{Op: out.Event.Op, Changes: out.Changes, Findings: out.Findings, Removed: out.Removed, Dormant: out.Dormant, ReviewCommands: reviews, ScanCommands: scans,
-		Agents: reportAgents(), FindingClients: findingClients(out.Findings)}, st)
+		Agents: words.Agents(), FindingClients: words.FindingClients(out.Findings)}, st)
 	return nil
 }
