@@ -205,3 +205,27 @@ func projectConfig(g *gitscan.Repo, side gitscan.Side) (string, error) {
 	}
 	return c.Servers[0].Deep, nil
 }
+
+// The quiet path reads no ledger: LoadLedger is called only once the
+// pull changed a server, and then its reviews settle what they cover.
+func TestLedgerReadOnlyWhenAServerChanged(t *testing.T) {
+	p := newPullRepo(t, map[string]string{".mcp.json": claudeDB, "README": "a"})
+	calls := 0
+	load := func() *trust.Ledger { calls++; return nil }
+	pull := func() *Outcome {
+		p.git(p.clone, "pull", "-q", "--no-rebase")
+		out, err := Run(context.Background(), Request{Type: "post-merge", Args: []string{"0"}, Dir: p.clone, Env: p.env, LoadLedger: load})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	p.commit(map[string]string{"README": "b"})
+	if out := pull(); len(out.Changes) > 0 || calls != 0 {
+		t.Fatalf("a pull that changed no server: %d changes, the ledger read %d times", len(out.Changes), calls)
+	}
+	p.commit(map[string]string{".mcp.json": claudeSwap})
+	if out := pull(); len(out.Changes) == 0 || calls != 1 {
+		t.Fatalf("a pull that swapped a command: %d changes, the ledger read %d times", len(out.Changes), calls)
+	}
+}
