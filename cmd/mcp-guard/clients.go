@@ -122,8 +122,12 @@ func launchName(id client.ID) string {
 	return ""
 }
 
-// clientFlag restricts server names to one client.
-var clientFlag = &cli.StringFlag{Name: "client", Usage: "the agent the names are of, and the only one reviewed (" + strings.Join(client.IDs(), ", ") + ", or the command that starts it: " + startedNames() + "); CLIENT:NAME does the same per name"}
+// clientFlag restricts server names to one client. It is built when a
+// command line is (approve, review), not at every start: its usage
+// iterates the registry.
+func clientFlag() *cli.StringFlag {
+	return &cli.StringFlag{Name: "client", Usage: "the agent the names are of, and the only one reviewed (" + strings.Join(client.IDs(), ", ") + ", or the command that starts it: " + startedNames() + "); CLIENT:NAME does the same per name"}
+}
 
 // onlyClient is --client's agent: its id, or the command launch starts it
 // with (claude, gemini); as given when it names none, to be refused.
