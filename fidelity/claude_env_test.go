@@ -24,34 +24,36 @@ func claudeEnvScenarios() []scenario {
 		}
 	}
 	settingsEnv := obj{"FID_SETENV": "settings", "NODE_OPTIONS": "--require ./fid.js"}
+	// subagent is a project subagent `helper` with a hook of every event
+	// (the model reads README.md through it: fakeAPI.read).
+	subagent := func(trusted bool) func(s *sandbox) {
+		return func(s *sandbox) {
+			s.write("README.md", "probe\n")
+			if trusted {
+				s.trust()
+			}
+			s.frontmatterHooks(".claude/agents/helper.md", "helper", map[string]string{
+				"SessionStart": "agent-start", "UserPromptSubmit": "agent-prompt", "PreToolUse": "agent-pretool",
+				"PostToolUse": "agent-posttool", "Stop": "agent-stop", "SubagentStop": "agent-substop"})
+		}
+	}
 	return []scenario{
 		{
-			name:     "subagent-hooks-invoked/-p",
-			contract: "claude -p in an untrusted folder whose model runs the project subagent `helper` (Agent tool), which reads a file: which of its frontmatter hooks run?",
-			mode:     headless,
-			env:      map[string]string{subagentVar: "helper"},
-			setup: func(s *sandbox) {
-				s.write("README.md", "probe\n")
-				s.frontmatterHooks(".claude/agents/helper.md", "helper", map[string]string{
-					"SessionStart": "agent-start", "UserPromptSubmit": "agent-prompt", "PreToolUse": "agent-pretool",
-					"Stop": "agent-stop", "SubagentStop": "agent-substop"})
-			},
+			name:      "subagent-hooks-invoked/-p",
+			contract:  "claude -p in an untrusted folder whose model runs the project subagent `helper` (Agent tool), which reads a file: which of its frontmatter hooks run?",
+			mode:      headless,
+			env:       map[string]string{subagentVar: "helper"},
+			setup:     subagent(false),
 			open:      true,
 			answer:    "None: in a folder not trusted the subagent runs (it read the file) but not one of its hooks, not even under `claude -p`.",
 			noPredict: "mcp-guard counts a subagent's hooks as the folder's settings hooks, untrusted too (the trust dialog is no review of them; it cannot tell when the model runs the subagent)",
 		},
 		{
-			name:     "subagent-hooks-trusted/-p",
-			contract: "the same in a trusted folder: which of the subagent's frontmatter hooks (SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, SubagentStop) run?",
-			mode:     headless,
-			env:      map[string]string{subagentVar: "helper"},
-			setup: func(s *sandbox) {
-				s.write("README.md", "probe\n")
-				s.trust()
-				s.frontmatterHooks(".claude/agents/helper.md", "helper", map[string]string{
-					"SessionStart": "agent-start", "UserPromptSubmit": "agent-prompt", "PreToolUse": "agent-pretool",
-					"PostToolUse": "agent-posttool", "Stop": "agent-stop", "SubagentStop": "agent-substop"})
-			},
+			name:      "subagent-hooks-trusted/-p",
+			contract:  "the same in a trusted folder: which of the subagent's frontmatter hooks (SessionStart, UserPromptSubmit, PreToolUse, PostToolUse, Stop, SubagentStop) run?",
+			mode:      headless,
+			env:       map[string]string{subagentVar: "helper"},
+			setup:     subagent(true),
 			want:      []string{"agent-posttool", "agent-pretool", "agent-stop", "agent-substop"},
 			open:      true,
 			answer:    "Trusted, its tool hooks run around its own tool call and its Stop and SubagentStop hooks when it finishes, without asking; SessionStart and UserPromptSubmit do not fire for a subagent.",
