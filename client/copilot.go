@@ -30,8 +30,9 @@ import (
 //   - command, args and env values expand $VAR, ${VAR} and
 //     ${VAR:-default}, the server's own env included; an undefined
 //     variable stays literal;
-//   - repository hooks (`.github/hooks/*.json` of the project root, the
-//     git top; `hooks` of `.github/copilot/settings*.json`) run in a
+//   - repository hooks (`.github/hooks/*.json` and `hooks` of
+//     `.github/copilot/settings*.json`, of the project root, the git top)
+//     run in a
 //     trusted folder without asking: each command an entry of kind
 //     "hook" (copilotHooks); no flag keeps them from running, so launch
 //     starts Copilot CLI only when every one is reviewed;
@@ -222,9 +223,8 @@ func copilotWalk(dir, gitTop string, env Env) []string {
 // Configs is, for each directory of the walk, its `.mcp.json`, else its
 // `.github/mcp.json`: a directory with a `.mcp.json` (even one that does
 // not parse, which Copilot CLI then skips) never has its
-// `.github/mcp.json` read (observed). Then the files that hold hooks: the
-// repository settings of each directory of the walk and the hook files
-// of the project root.
+// `.github/mcp.json` read (observed). Then the files of the project root
+// that hold hooks: the repository settings and the hook files.
 func (copilotClient) Configs(launchDir, gitTop string, env Env) ([]string, error) {
 	fsys := env.fs()
 	dir := realDir(launchDir, fsys)
@@ -252,24 +252,20 @@ func copilotRoot(dir, gitTop string) string {
 }
 
 // copilotHookFiles are the repository's files that hold Copilot CLI
-// hooks: `.github/copilot/settings.json` and `settings.local.json` from
-// the launch directory up to the git top (OPEN whether a subdirectory's
-// settings hooks run: read as running), and the project root's
+// hooks, all of the project root (observed: started in repo/sub, neither
+// sub's .github/hooks nor its settings' hooks ran):
+// `.github/copilot/settings.json` and `settings.local.json`, then
 // `.github/hooks/*.json`; unlisted is a hooks directory that is there and
 // cannot be listed.
 func copilotHookFiles(dir, gitTop string, env Env) (files []string, unlisted string) {
 	fsys := env.fs()
-	for _, d := range opencodeWalk(dir, gitTop) {
-		for _, n := range []string{CopilotSettingsFile, CopilotLocalFile} {
-			if p := filepath.Join(d, n); present(fsys, p) {
-				files = append(files, p)
-			}
-		}
-		if gitTop == "" {
-			break
+	root := copilotRoot(dir, gitTop)
+	for _, n := range []string{CopilotSettingsFile, CopilotLocalFile} {
+		if p := filepath.Join(root, n); present(fsys, p) {
+			files = append(files, p)
 		}
 	}
-	hd := filepath.Join(copilotRoot(dir, gitTop), CopilotHooksDir)
+	hd := filepath.Join(root, CopilotHooksDir)
 	if _, err := fsys.Lstat(hd); err != nil {
 		return files, ""
 	}

@@ -262,13 +262,14 @@ func TestCopilotHooks(t *testing.T) {
 }
 
 // The gate of Copilot CLI's hooks: the project root's hook files and
-// the settings up to it run in a trusted folder, from a subdirectory too;
-// a subdirectory's .github/hooks does not (observed); a hook runs in the
+// settings hooks run in a trusted folder, from a subdirectory too; a
+// subdirectory's do not (observed); a hook runs in the
 // root or its cwd below it, with its env.
 func TestCopilotHookGate(t *testing.T) {
 	f := newFixture(t)
 	f.write("repo/.github/hooks/a.json", `{"hooks":{"sessionStart":[{"bash":"./s.sh","cwd":"sub","env":{"K":"v"}}]}}`)
 	f.write("repo/sub/.github/hooks/b.json", `{"hooks":{"sessionStart":[{"bash":"sub-hook"}]}}`)
+	f.write("repo/sub/.github/copilot/settings.json", `{"hooks":{"sessionStart":[{"bash":"sub-settings"}]}}`)
 	f.write("repo/.github/copilot/settings.json", `{"hooks":{"sessionEnd":[{"command":"end"}]}}`)
 	ce := f.evaluate(CopilotCLI, "repo/sub")
 	var names []string
