@@ -389,6 +389,12 @@ func (copilotClient) State(launchDir, gitTop string, env Env) *State {
 	return st
 }
 
+// unknownWithout: hook directories, plugins or settings mcp-guard cannot
+// read leave what Copilot CLI runs unknown with no server or hook found.
+func (c copilotClient) unknownWithout(dir, gitTop string, env Env) bool {
+	return len(c.State(dir, gitTop, env).Copilot.Extras) > 0
+}
+
 // copilotExtraKeys are the repository settings that make Copilot CLI run
 // more than the servers and hooks of its files (the settings a repository
 // may set, `copilot config --repo`, observed): hooks in directories it

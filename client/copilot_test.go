@@ -300,3 +300,27 @@ func TestCopilotHookGate(t *testing.T) {
 		t.Errorf("impact %+v", im)
 	}
 }
+
+// With no server or hook of its own, a repository's plugin settings or
+// Cline's plugin directory still close the gate: the client is evaluated,
+// its state saying why.
+func TestUnknownWithoutConfig(t *testing.T) {
+	for _, tc := range []struct {
+		id         ID
+		file, want string
+	}{
+		{CopilotCLI, "repo/.github/copilot/settings.json", "enabledPlugins"},
+		{Cline, "repo/.cline/plugins/p.js", ".cline/plugins"},
+	} {
+		f := newFixture(t)
+		f.write("repo/README", "x")
+		if ev, _ := EvaluateOnly(f.repo, f.env(), tc.id); len(ev.Clients) != 0 {
+			t.Errorf("%s: evaluated with nothing there: %+v", tc.id, ev.Clients)
+		}
+		f.write(tc.file, `{"enabledPlugins":{"p@m":true}}`)
+		ce := f.evaluate(tc.id, "repo")
+		if !strings.Contains(strings.Join(ce.Unknown, "\n"), tc.want) {
+			t.Errorf("%s: unknown %q, want %q", tc.id, ce.Unknown, tc.want)
+		}
+	}
+}
