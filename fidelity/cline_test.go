@@ -31,16 +31,7 @@ func TestClineHooksAndNoMCP(t *testing.T) {
 	hook := func(tag string) string {
 		return "#!/bin/sh\ncat >/dev/null\ntouch '" + filepath.Join(marks, tag) + "'\n"
 	}
-	writeExec := func(rel, data string) {
-		t.Helper()
-		p := filepath.Join(s.repo, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeExec := func(rel, data string) { writeIn(t, s.repo, rel, data, 0o755) }
 	writeExec(".clinerules/hooks/TaskStart", hook("clinerules-TaskStart"))
 	writeExec(".cline/hooks/taskcomplete.sh", hook("cline-TaskComplete"))
 	writeExec(".cline/hooks/TaskStart.txt", hook("not-a-hook"))
@@ -145,16 +136,7 @@ func TestClinePlugins(t *testing.T) {
 	s := newSandbox(t)
 	api := newFakeModel(t)
 	marks := s.markerRoot
-	write := func(rel, data string) {
-		t.Helper()
-		p := filepath.Join(s.repo, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, data string) { writeIn(t, s.repo, rel, data, 0o644) }
 	mark := func(tag string) string {
 		return "require('fs').writeFileSync(" + strconv.Quote(filepath.Join(marks, tag)) + ", 'x');"
 	}
@@ -193,5 +175,17 @@ func TestClinePlugins(t *testing.T) {
 	ev, err := client.EvaluateOnly(s.repo, homeOnly(s.home), client.Cline)
 	if err != nil || len(ev.Clients) != 1 || !strings.Contains(strings.Join(ev.Clients[0].Unknown, "\n"), filepath.Join(".cline", "plugins")) {
 		t.Errorf("client does not keep the gate closed for .cline/plugins: %+v %v", ev, err)
+	}
+}
+
+// writeIn writes data to rel below dir with perm, making its directories.
+func writeIn(t *testing.T, dir, rel, data string, perm os.FileMode) {
+	t.Helper()
+	p := filepath.Join(dir, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(data), perm); err != nil {
+		t.Fatal(err)
 	}
 }

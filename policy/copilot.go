@@ -2,7 +2,6 @@ package policy
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -36,17 +35,9 @@ func copilotHookFinding(f File, key string) []trust.Finding {
 	if len(cmds) == 0 {
 		return nil
 	}
-	var shown []string
-	for i, c := range cmds {
-		if i == 3 {
-			shown = append(shown, fmt.Sprintf("and %d more", len(cmds)-3))
-			break
-		}
-		shown = append(shown, quote(c.Args[1].Str))
-	}
 	return []trust.Finding{trust.NewFinding("MG725", f.Path, cmds[0].NamePos, "", key,
 		fmt.Sprintf("hooks: Copilot CLI runs %d shell command(s) on its events without asking once the folder is trusted: %s",
-			len(cmds), strings.Join(shown, ", ")))}
+			len(cmds), shownLines(cmds)))}
 }
 
 // checkCopilotHooks is MG725 for one hook file.
