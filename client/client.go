@@ -424,7 +424,14 @@ func evaluateClient(c Client, dir, gitTop string, env Env) (ClientEvaluation, bo
 		ce.Err = err
 		return ce, true
 	}
-	if len(paths) == 0 {
+	// A client whose repository files leave what it runs unknown, though
+	// it finds no config there (Cline's .cline/plugins, Copilot CLI's
+	// plugin settings), is evaluated with no entries, its State saying why.
+	unknown := false
+	if u, ok := c.(unknownWithout); ok {
+		unknown = u.unknownWithout(dir, gitTop, env)
+	}
+	if len(paths) == 0 && !unknown {
 		return ce, false
 	}
 	ce.State = c.State(dir, gitTop, env)
@@ -440,7 +447,7 @@ func evaluateClient(c Client, dir, gitTop string, env Env) (ClientEvaluation, bo
 	}
 	ce.Configs = paths
 	keepEntryFiles(&ce)
-	if len(ce.Configs) == 0 {
+	if len(ce.Configs) == 0 && !unknown {
 		return ce, false
 	}
 	paths = ce.Configs
@@ -488,6 +495,12 @@ func evaluateClient(c Client, dir, gitTop string, env Env) (ClientEvaluation, bo
 		}
 	}
 	return ce, true
+}
+
+// unknownWithout is a client whose repository files can leave what it
+// runs unknown with no config of its own there: true when they do.
+type unknownWithout interface {
+	unknownWithout(dir, gitTop string, env Env) bool
 }
 
 // keepEntryFiles leaves out of ce the files that are not the client's

@@ -160,3 +160,26 @@ func (rd *reader) resolve(p string) (resolution, error) {
 	}
 	return res, err
 }
+
+// listNames names the entries of dir at rd's side, through symlinks as
+// the kernel resolves them (none when it is not a directory there), and
+// remembers the paths the answer depended on, the listed directory
+// included: a file added or removed below it touches them.
+func (rd *reader) listNames(dir string) []string {
+	src := &sideSource{rd: rd}
+	ents, err := src.ReadDir(dir)
+	if rd.deps == nil {
+		rd.deps = map[string]bool{}
+	}
+	for _, v := range src.visited() {
+		rd.deps[v] = true
+	}
+	if err != nil {
+		return nil
+	}
+	out := make([]string, 0, len(ents))
+	for _, e := range ents {
+		out = append(out, e.Name)
+	}
+	return out
+}
