@@ -67,6 +67,34 @@ type agentRow struct {
 	observed, mcpGuard string
 }
 
+// agentSuite is a client testAgent holds, with its scenario table.
+type agentSuite struct {
+	a   *agent
+	all []agentScenario
+}
+
+// agentSuites are the clients testAgent holds, each with its table (the
+// one list of them): each client's test runs its own, and
+// TestDocRowsAreScenarios holds docs/fidelity.md's sections against all.
+func agentSuites() []agentSuite {
+	return []agentSuite{
+		{gemini, append(geminiScenarios(), geminiEntryScenarios()...)},
+		{codex, append(codexScenarios(), codexHookScenarios()...)},
+		{opencode, opencodeScenarios()},
+		{copilot, copilotScenarios()},
+		{qwen, qwenScenarios()},
+	}
+}
+
+// testSuite runs a's table (agentSuites).
+func testSuite(t *testing.T, a *agent) {
+	i := slices.IndexFunc(agentSuites(), func(s agentSuite) bool { return s.a == a })
+	if i < 0 {
+		t.Fatalf("%s is not in agentSuites", a.title)
+	}
+	testAgent(t, a, agentSuites()[i].all)
+}
+
 func testAgent(t *testing.T, a *agent, all []agentScenario) {
 	bin := a.cli.get(t)
 	start := time.Now()

@@ -69,7 +69,7 @@ func (s *sandbox) trustCopilot(dirs ...string) {
 		string(mustJSON(obj{"trustedFolders": dirs}))+"\n")
 }
 
-func TestCopilotCLI(t *testing.T) { testAgent(t, copilot, copilotScenarios()) }
+func TestCopilotCLI(t *testing.T) { testSuite(t, copilot) }
 
 // copilotScenarios are few runs, each holding several facts: a run costs
 // 30 s or more (the first unpacks the binary's package into the fresh
