@@ -86,8 +86,9 @@ func agentSuites() []agentSuite {
 	}
 }
 
-// testSuite runs a's table (agentSuites).
+// testSuite runs a's table (agentSuites), beside the other clients' tests.
 func testSuite(t *testing.T, a *agent) {
+	t.Parallel()
 	i := slices.IndexFunc(agentSuites(), func(s agentSuite) bool { return s.a == a })
 	if i < 0 {
 		t.Fatalf("%s is not in agentSuites", a.title)

@@ -24,6 +24,7 @@ var clineCLI = &pinned{pkg: "cline", version: "3.0.65", cache: "cline", bin: "cl
 // that is not named after an event, and spawns no MCP server of any
 // repository file; client's model names exactly the hooks that ran.
 func TestClineHooksAndNoMCP(t *testing.T) {
+	t.Parallel()
 	bin := clineCLI.get(t)
 	s := newSandbox(t)
 	api := newFakeModel(t)

@@ -24,6 +24,7 @@ type row struct {
 }
 
 func TestClaudeCode(t *testing.T) {
+	t.Parallel()
 	bin := claude(t)
 	all := append(scenarios(), entryScenarios()...)
 	var mu sync.Mutex
