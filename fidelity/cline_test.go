@@ -57,7 +57,7 @@ func TestClineHooksAndNoMCP(t *testing.T) {
 	env := isolatedEnv(s.home, map[string]string{"HTTP_PROXY": api.URL, "HTTPS_PROXY": api.URL,
 		"http_proxy": api.URL, "https_proxy": api.URL})
 	defer killByHome(t, s.home) // the hub daemon Cline starts outlives the run
-	if out, err := runBounded(time.Minute, s.repo, env, bin, "auth", "-p", "openai", "-k", "fidelity-dummy",
+	if out, err := runBounded(3*time.Minute, s.repo, env, bin, "auth", "-p", "openai", "-k", "fidelity-dummy",
 		"-m", "gpt-4o", "-b", api.URL+"/v1"); err != nil {
 		t.Fatalf("cline auth: %v\n%s", err, out)
 	}
