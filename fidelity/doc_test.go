@@ -1,9 +1,9 @@
 package fidelity
 
 import (
+	"fmt"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 	"testing"
 )
@@ -35,7 +35,7 @@ func TestDocUpdateKeepsEverything(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			claudePart, blocks := splitDoc(tt.doc)
 			if got := joinDoc(claudePart, blocks); got != tt.doc {
-				t.Fatalf("split and joined again, the page changes:\n%s", diffLines(tt.doc, got))
+				t.Fatalf("split and joined again, the page changes:\n%s", firstDiff(tt.doc, got))
 			}
 			// What -update does: every rendered part rewritten, a new
 			// client's section added. The rest stays, in order.
@@ -141,20 +141,12 @@ func checkRows(t *testing.T, what, text string, names []string) {
 	}
 }
 
-// diffLines names the first line where want and got differ.
-func diffLines(want, got string) string {
-	w, g := strings.Split(want, "\n"), strings.Split(got, "\n")
-	for i := range max(len(w), len(g)) {
-		var a, b string
-		if i < len(w) {
-			a = w[i]
-		}
-		if i < len(g) {
-			b = g[i]
-		}
-		if a != b {
-			return "line " + strconv.Itoa(i+1) + ":\nwant " + a + "\ngot  " + b
-		}
+// firstDiff shows where got first departs from want.
+func firstDiff(want, got string) string {
+	i := 0
+	for i < len(want) && i < len(got) && want[i] == got[i] {
+		i++
 	}
-	return "(same lines)"
+	from := max(0, i-80)
+	return fmt.Sprintf("at byte %d:\nwant …%q\ngot  …%q", i, want[from:min(len(want), i+80)], got[from:min(len(got), i+80)])
 }
