@@ -2,12 +2,9 @@ package fidelity
 
 import (
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -28,26 +25,12 @@ func TestMain(m *testing.M) {
 	if len(os.Args) > 1 && os.Args[1] == markerFlag {
 		os.Exit(runMarker(os.Args[2:]))
 	}
-	flag.Parse()
-	if !flagSet("test.parallel") {
-		// Every client's test and each of its scenarios run in parallel
-		// (each in its own HOME, temporary directories and fake endpoint
-		// on its own port). A run spends much of its time waiting (on its
-		// own timeouts, on the disk), so at least four at a time (go
-		// test's default is one per CPU) keep a 2-CPU machine busy; an
-		// explicit -parallel N still decides.
-		if err := flag.Set("test.parallel", strconv.Itoa(max(4, runtime.GOMAXPROCS(0)))); err != nil {
-			panic(err)
-		}
-	}
+	// Every client's test and each of its scenarios run in parallel (each
+	// in its own HOME, temporary directories and fake endpoint on its own
+	// port), as many at a time as go test's -parallel (one per CPU). More
+	// buys nothing: a run is busy starting node, not waiting; at four on 2
+	// CPUs each Claude Code scenario took 2.4 times as long (BENCHMARKS.md).
 	os.Exit(m.Run())
-}
-
-// flagSet says whether the command line set the flag name.
-func flagSet(name string) bool {
-	set := false
-	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
-	return set
 }
 
 // pinned is one client pinned to an exact npm version, installed on first
