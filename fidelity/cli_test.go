@@ -107,7 +107,7 @@ func (p *pinned) install() {
 	case err == nil:
 		p.path = bin
 		return
-	case errors.Is(err, errSlow):
+	case errors.Is(err, npmcache.ErrTimedOut):
 		// Cached, but too slow to answer on a loaded machine: that is no
 		// broken cache, and installing again would only be slower.
 		p.err = err
@@ -133,9 +133,6 @@ func (p *pinned) install() {
 // its native package, 235 MB, into the fresh HOME).
 const versionTimeout = 3 * time.Minute
 
-// errSlow is a version check that timed out: the binary is there.
-var errSlow = errors.New("the version check timed out")
-
 func (p *pinned) versionOK(bin string) error {
 	if _, err := os.Stat(bin); err != nil {
 		return err
@@ -146,9 +143,6 @@ func (p *pinned) versionOK(bin string) error {
 	}
 	defer os.RemoveAll(home)
 	out, err := runBounded(versionTimeout, home, p.env(home), bin, "--version")
-	if err != nil && strings.Contains(err.Error(), "timed out") {
-		return fmt.Errorf("%s --version: %w (%v)\n%s", bin, errSlow, err, out)
-	}
 	if err != nil {
 		return fmt.Errorf("%s --version: %v\n%s", bin, err, out)
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -47,8 +48,11 @@ func installRunners() (bin, why string) {
 	}
 	sum := sha256.Sum256([]byte(strings.Join(realRunners, " ")))
 	dir := filepath.Join(base, "runners-"+hex.EncodeToString(sum[:6]))
-	if installed(dir) == nil {
+	switch err := installed(dir); {
+	case err == nil:
 		return npmcache.Bin(dir), ""
+	case errors.Is(err, npmcache.ErrTimedOut): // cached, slow to start on a loaded machine
+		return "", fmt.Sprintf("cached in %s, but %v", dir, err)
 	}
 	if os.Getenv("MCP_GUARD_RUNNERS") != "1" {
 		return "", fmt.Sprintf("not cached in %s; MCP_GUARD_RUNNERS=1 installs them", dir)
@@ -63,7 +67,7 @@ func installRunners() (bin, why string) {
 func installed(dir string) error {
 	for _, r := range realRunners {
 		name, _, _ := strings.Cut(r, "@")
-		if out, err := npmcache.Run(30*time.Second, dir, nil, filepath.Join(npmcache.Bin(dir), name), "--version"); err != nil {
+		if out, err := npmcache.Run(2*time.Minute, dir, nil, filepath.Join(npmcache.Bin(dir), name), "--version"); err != nil {
 			return fmt.Errorf("%s --version: %v\n%s", name, err, out)
 		}
 	}

@@ -35,6 +35,11 @@ func Bin(dir string) string { return filepath.Join(dir, "node_modules", ".bin") 
 // ErrNoNPM is Install's answer on a machine without npm.
 var ErrNoNPM = errors.New("npm not found")
 
+// ErrTimedOut is Run's answer when the command ran past its timeout. A
+// cached program that is merely slow to start on a loaded machine is no
+// broken cache: installing it again is slower still.
+var ErrTimedOut = errors.New("timed out")
+
 // Install installs packages ("name@version", exact) into dir with npm,
 // bounded by timeout. It installs beside dir and renames the result into
 // place, so an interrupted install never leaves a half-filled cache that
@@ -86,7 +91,7 @@ func Run(timeout time.Duration, dir string, env []string, name string, args ...s
 		killGroup(cmd)
 	}
 	if ctx.Err() != nil {
-		err = errors.Join(fmt.Errorf("timed out after %s", timeout), err)
+		err = errors.Join(fmt.Errorf("%w after %s", ErrTimedOut, timeout), err)
 	}
 	return out.Bytes(), err
 }
