@@ -80,7 +80,7 @@ func TestDocRowsAreScenarios(t *testing.T) {
 	}
 	claudePart, blocks := splitDoc(string(page))
 	var claude []string
-	for _, sc := range append(scenarios(), entryScenarios()...) {
+	for _, sc := range claudeScenarios() {
 		claude = append(claude, sc.name)
 	}
 	checkRows(t, "Claude Code's part", claudePart, claude)

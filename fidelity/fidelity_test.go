@@ -26,7 +26,7 @@ type row struct {
 func TestClaudeCode(t *testing.T) {
 	t.Parallel()
 	bin := claude(t)
-	all := slices.Concat(scenarios(), entryScenarios(), claudeEnvScenarios())
+	all := claudeScenarios()
 	var mu sync.Mutex
 	rows := map[string]row{}
 	t.Run("scenarios", func(t *testing.T) {
@@ -48,6 +48,12 @@ func TestClaudeCode(t *testing.T) {
 		table = append(table, rows[sc.name])
 	}
 	checkDoc(t, renderDoc(table))
+}
+
+// claudeScenarios is TestClaudeCode's table, which TestDocRowsAreScenarios
+// holds Claude Code's part of docs/fidelity.md against too.
+func claudeScenarios() []scenario {
+	return slices.Concat(scenarios(), entryScenarios(), claudeEnvScenarios())
 }
 
 func runScenario(t *testing.T, bin string, sc scenario) row {
