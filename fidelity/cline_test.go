@@ -24,6 +24,7 @@ var clineCLI = &pinned{pkg: "cline", version: "3.0.65", cache: "cline", bin: "cl
 // that is not named after an event, and spawns no MCP server of any
 // repository file; client's model names exactly the hooks that ran.
 func TestClineHooksAndNoMCP(t *testing.T) {
+	t.Parallel()
 	bin := clineCLI.get(t)
 	s := newSandbox(t)
 	api := newFakeModel(t)
@@ -47,7 +48,7 @@ func TestClineHooksAndNoMCP(t *testing.T) {
 	env := isolatedEnv(s.home, map[string]string{"HTTP_PROXY": api.URL, "HTTPS_PROXY": api.URL,
 		"http_proxy": api.URL, "https_proxy": api.URL})
 	defer killByHome(t, s.home) // the hub daemon Cline starts outlives the run
-	if out, err := runBounded(time.Minute, s.repo, env, bin, "auth", "-p", "openai", "-k", "fidelity-dummy",
+	if out, err := runBounded(3*time.Minute, s.repo, env, bin, "auth", "-p", "openai", "-k", "fidelity-dummy",
 		"-m", "gpt-4o", "-b", api.URL+"/v1"); err != nil {
 		t.Fatalf("cline auth: %v\n%s", err, out)
 	}
@@ -132,6 +133,7 @@ func killByHome(t *testing.T, home string) {
 // files and as a package directory; and client's model, which keeps the
 // gate closed while the directory is there (docs/cline.md).
 func TestClinePlugins(t *testing.T) {
+	t.Parallel()
 	bin := clineCLI.get(t)
 	s := newSandbox(t)
 	api := newFakeModel(t)

@@ -118,7 +118,7 @@ func (s *sandbox) trustCodex(extra string, paths ...string) {
 	s.write("~/.codex/config.toml", b.String()+extra)
 }
 
-func TestCodex(t *testing.T) { testAgent(t, codex, append(codexScenarios(), codexHookScenarios()...)) }
+func TestCodex(t *testing.T) { testSuite(t, codex) }
 
 func codexScenarios() []agentScenario {
 	return []agentScenario{

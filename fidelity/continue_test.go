@@ -20,6 +20,7 @@ var continueCLI = &pinned{pkg: "@continuedev/cli", version: "1.5.47", cache: "co
 // .continue/environment.json's install and nothing else; client's model
 // says the install runs headless only.
 func TestContinueServeInstallOnly(t *testing.T) {
+	t.Parallel()
 	bin := continueCLI.get(t)
 	s := newSandbox(t)
 	api := newFakeModel(t)
@@ -53,7 +54,9 @@ func TestContinueServeInstallOnly(t *testing.T) {
 	env := isolatedEnv(s.home, map[string]string{"HTTP_PROXY": api.URL, "HTTPS_PROXY": api.URL,
 		"http_proxy": api.URL, "https_proxy": api.URL, "CONTINUE_API_BASE": api.URL + "/"})
 	ran := func() []string { return markerFiles(t, s.markerRoot) }
+	began := time.Now()
 	out, err := runBounded(3*time.Minute, s.repo, env, bin, "-p", "hello")
+	t.Logf("cn -p took %s", time.Since(began).Round(time.Millisecond))
 	if err != nil {
 		t.Fatalf("cn -p: %v\n%s", err, out)
 	}
@@ -64,7 +67,9 @@ func TestContinueServeInstallOnly(t *testing.T) {
 		t.Fatalf("cn -p ran %q, want nothing (docs/continue.md)\n%s", got, out)
 	}
 	// cn serve with a 5 s inactivity timeout ends by itself.
-	out, _ = runBounded(2*time.Minute, s.repo, env, bin, "serve", "--timeout", "5", "--port", "0")
+	began = time.Now()
+	out, err = runBounded(2*time.Minute, s.repo, env, bin, "serve", "--timeout", "5", "--port", "0")
+	t.Logf("cn serve took %s (%v)", time.Since(began).Round(time.Millisecond), err)
 	if got := ran(); !slices.Equal(got, []string{"install"}) {
 		t.Fatalf("cn serve ran %q, want only the install command\n%s", got, out)
 	}

@@ -24,8 +24,9 @@ type row struct {
 }
 
 func TestClaudeCode(t *testing.T) {
+	t.Parallel()
 	bin := claude(t)
-	all := slices.Concat(scenarios(), entryScenarios(), claudeEnvScenarios())
+	all := claudeScenarios()
 	var mu sync.Mutex
 	rows := map[string]row{}
 	t.Run("scenarios", func(t *testing.T) {
@@ -47,6 +48,12 @@ func TestClaudeCode(t *testing.T) {
 		table = append(table, rows[sc.name])
 	}
 	checkDoc(t, renderDoc(table))
+}
+
+// claudeScenarios is TestClaudeCode's table, which TestDocRowsAreScenarios
+// holds Claude Code's part of docs/fidelity.md against too.
+func claudeScenarios() []scenario {
+	return slices.Concat(scenarios(), entryScenarios(), claudeEnvScenarios())
 }
 
 func runScenario(t *testing.T, bin string, sc scenario) row {
@@ -185,13 +192,20 @@ a flag replaces the project's servers or the interactive client differs from `+"
 	return b.String()
 }
 
+// docMu serialises the reads and rewrites of docPath: the clients' tests
+// run in parallel, and each rewrites its own part under -update.
+var docMu sync.Mutex
+
 // checkDoc holds Claude Code's part of the page (all but the other clients'
-// sections) against this run, or rewrites it under -update.
+// sections and the text no test renders) against this run, or rewrites it
+// under -update.
 func checkDoc(t *testing.T, doc string) {
+	docMu.Lock()
+	defer docMu.Unlock()
 	have, err := os.ReadFile(docPath)
-	claudePart, sections := splitDoc(string(have))
+	claudePart, blocks := splitDoc(string(have))
 	if *update {
-		writeDoc(t, joinDoc(doc, sections))
+		writeDoc(t, joinDoc(doc, blocks))
 		return
 	}
 	if err != nil || claudePart != doc {
@@ -201,24 +215,37 @@ func checkDoc(t *testing.T, doc string) {
 
 // checkDocSection does the same for one other client's section.
 func checkDocSection(t *testing.T, id, body string) {
+	docMu.Lock()
+	defer docMu.Unlock()
 	have, err := os.ReadFile(docPath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	claudePart, sections := splitDoc(string(have))
-	i := slices.IndexFunc(sections, func(s docSection) bool { return s.id == id })
+	claudePart, blocks := splitDoc(string(have))
 	if *update {
-		if i < 0 {
-			sections = append(sections, docSection{id: id})
-			i = len(sections) - 1
-		}
-		sections[i].body = body
-		writeDoc(t, joinDoc(claudePart, sections))
+		writeDoc(t, joinDoc(claudePart, setSection(blocks, id, body)))
 		return
 	}
-	if i < 0 || sections[i].body != body {
+	if i := slices.IndexFunc(blocks, func(b docBlock) bool { return b.id == id }); i < 0 || blocks[i].body != body {
 		t.Errorf("%s's %s section is out of date with this run (-update rewrites it); this run:\n%s", docPath, id, body)
 	}
+}
+
+// setSection sets the body of section id, a new one going after the last
+// section, before the text that follows them.
+func setSection(blocks []docBlock, id, body string) []docBlock {
+	i := slices.IndexFunc(blocks, func(b docBlock) bool { return b.id == id })
+	if i < 0 {
+		i = 0
+		for k, b := range blocks {
+			if b.id != "" {
+				i = k + 1
+			}
+		}
+		blocks = slices.Insert(blocks, i, docBlock{id: id})
+	}
+	blocks[i].body = body
+	return blocks
 }
 
 func writeDoc(t *testing.T, doc string) {
@@ -227,41 +254,63 @@ func writeDoc(t *testing.T, doc string) {
 	}
 }
 
-// docSection is one client's part of the page, between
-// <!-- fidelity:<id> --> and <!-- /fidelity:<id> --> lines after Claude Code's part.
-type docSection struct{ id, body string }
+// docBlock is a part of the page after Claude Code's: one client's
+// section, between <!-- fidelity:<id> --> and <!-- /fidelity:<id> -->
+// lines, which its test renders; or (id "") text no test renders (Cline's
+// and Continue's part, written by hand), which -update keeps as it is.
+type docBlock struct{ id, body string }
 
-func splitDoc(doc string) (claudePart string, sections []docSection) {
-	const open = "\n<!-- fidelity:"
-	i := strings.Index(doc, open)
+const docOpen = "\n<!-- fidelity:"
+
+// splitDoc splits the page into Claude Code's part (everything before the
+// first section) and the blocks after it. joinDoc(splitDoc(doc)) is doc,
+// byte for byte, whatever doc holds (TestDocUpdateKeepsEverything).
+func splitDoc(doc string) (claudePart string, blocks []docBlock) {
+	i := strings.Index(doc, docOpen)
 	if i < 0 {
 		return doc, nil
 	}
 	claudePart, rest := doc[:i], doc[i:]
-	for {
-		rest, _ = strings.CutPrefix(rest, open)
-		id, after, ok := strings.Cut(rest, " -->\n")
-		if !ok {
+	for rest != "" {
+		if id, body, tail, ok := cutSection(rest); ok {
+			blocks = append(blocks, docBlock{id, body})
+			rest = tail
+			continue
+		}
+		j := strings.Index(rest[1:], docOpen) // text up to the next section
+		if j < 0 {
+			blocks = append(blocks, docBlock{"", rest})
 			break
 		}
-		body, tail, ok := strings.Cut(after, "<!-- /fidelity:"+id+" -->\n")
-		if !ok {
-			break
-		}
-		sections = append(sections, docSection{id, body})
-		if !strings.HasPrefix(tail, open) {
-			break
-		}
-		rest = tail
+		blocks = append(blocks, docBlock{"", rest[:j+1]})
+		rest = rest[j+1:]
 	}
-	return claudePart, sections
+	return claudePart, blocks
 }
 
-func joinDoc(claudePart string, sections []docSection) string {
+// cutSection cuts the section rest starts with, if it does.
+func cutSection(rest string) (id, body, tail string, ok bool) {
+	after, ok := strings.CutPrefix(rest, docOpen)
+	if !ok {
+		return "", "", "", false
+	}
+	id, after, ok = strings.Cut(after, " -->\n")
+	if !ok || id == "" || strings.ContainsAny(id, " \n") {
+		return "", "", "", false
+	}
+	body, tail, ok = strings.Cut(after, "<!-- /fidelity:"+id+" -->\n")
+	return id, body, tail, ok
+}
+
+func joinDoc(claudePart string, blocks []docBlock) string {
 	var b strings.Builder
 	b.WriteString(claudePart)
-	for _, s := range sections {
-		fmt.Fprintf(&b, "\n<!-- fidelity:%s -->\n%s<!-- /fidelity:%s -->\n", s.id, s.body, s.id)
+	for _, s := range blocks {
+		if s.id == "" {
+			b.WriteString(s.body)
+			continue
+		}
+		fmt.Fprintf(&b, "%s%s -->\n%s<!-- /fidelity:%s -->\n", docOpen, s.id, s.body, s.id)
 	}
 	return b.String()
 }

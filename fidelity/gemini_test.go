@@ -128,9 +128,7 @@ func (s *sandbox) link() string {
 
 func (s *sandbox) trustGemini() { s.trustFolders("", "TRUST_FOLDER") }
 
-func TestGeminiCLI(t *testing.T) {
-	testAgent(t, gemini, append(geminiScenarios(), geminiEntryScenarios()...))
-}
+func TestGeminiCLI(t *testing.T) { testSuite(t, gemini) }
 
 func geminiScenarios() []agentScenario {
 	return []agentScenario{

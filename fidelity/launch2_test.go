@@ -25,6 +25,7 @@ type launchScenario struct {
 }
 
 func testLaunch(t *testing.T, a *agent, all []launchScenario) {
+	t.Parallel()
 	bin := a.cli.get(t)
 	for _, sc := range all {
 		t.Run(sc.name, func(t *testing.T) {

@@ -71,7 +71,7 @@ func (s *sandbox) opencodeConfig(path string, names ...string) {
 	s.write(path, obj{"mcp": servers})
 }
 
-func TestOpenCode(t *testing.T) { testAgent(t, opencode, opencodeScenarios()) }
+func TestOpenCode(t *testing.T) { testSuite(t, opencode) }
 
 // opencodeScenarios are few runs, each holding several facts: one run of
 // OpenCode cost 15 s unloaded and up to 3 minutes on a loaded 2-core

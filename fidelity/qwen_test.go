@@ -104,7 +104,7 @@ func (s *sandbox) qwenApprove(names ...string) {
 	s.write("~/.qwen/mcpApprovals.json", obj{s.repo: recs})
 }
 
-func TestQwenCode(t *testing.T) { testAgent(t, qwen, qwenScenarios()) }
+func TestQwenCode(t *testing.T) { testSuite(t, qwen) }
 
 func qwenScenarios() []agentScenario {
 	return []agentScenario{

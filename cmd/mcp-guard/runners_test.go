@@ -1,22 +1,23 @@
 package main
 
 import (
-	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/mcp-guard/mcp-guard/internal/npmcache"
 )
 
 // The real runners the scripts run where a rule depends on what a runner
 // reads (issue 27): yarn, pnpm, bun and tsx, pinned, installed from npm
 // into a cache directory (~/.cache/mcp-guard/test/runners-<digest>, or
-// below $MCP_GUARD_TEST_CACHE), gated as the fidelity suite is: a cached
+// below $MCP_GUARD_TEST_CACHE) by internal/npmcache, gated as the fidelity suite is: a cached
 // install is used, MCP_GUARD_RUNNERS=1 installs one, MCP_GUARD_RUNNERS=0
 // never uses them. CI runs the scripts that need them in a step of their
 // own (.ci/run), so this package's time limit is not shared with them. A
@@ -43,63 +44,34 @@ func installRunners() (bin, why string) {
 	}
 	base := os.Getenv("MCP_GUARD_TEST_CACHE")
 	if base == "" {
-		home, err := os.UserHomeDir()
-		if err != nil {
-			return "", err.Error()
-		}
-		base = filepath.Join(home, ".cache", "mcp-guard", "test")
+		base = npmcache.Base("test")
 	}
 	sum := sha256.Sum256([]byte(strings.Join(realRunners, " ")))
 	dir := filepath.Join(base, "runners-"+hex.EncodeToString(sum[:6]))
-	bin = filepath.Join(dir, "node_modules", ".bin")
-	if installed(bin) {
-		return bin, ""
+	switch err := installed(dir); {
+	case err == nil:
+		return npmcache.Bin(dir), ""
+	case errors.Is(err, npmcache.ErrTimedOut): // cached, slow to start on a loaded machine
+		return "", fmt.Sprintf("cached in %s, but %v", dir, err)
 	}
 	if os.Getenv("MCP_GUARD_RUNNERS") != "1" {
 		return "", fmt.Sprintf("not cached in %s; MCP_GUARD_RUNNERS=1 installs them", dir)
 	}
-	npm, err := exec.LookPath("npm")
-	if err != nil {
-		return "", "npm not found"
+	if _, err := npmcache.Install(dir, realRunners, 5*time.Minute, installed); err != nil {
+		return "", fmt.Sprintf("installing %s: %v", strings.Join(realRunners, " "), err)
 	}
-	if err := os.MkdirAll(base, 0o755); err != nil {
-		return "", err.Error()
-	}
-	// Install beside the cache and rename: an interrupted install never
-	// leaves a cache that looks usable.
-	tmp, err := os.MkdirTemp(base, "runners.tmp-")
-	if err != nil {
-		return "", err.Error()
-	}
-	defer os.RemoveAll(tmp)
-	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
-	defer cancel()
-	args := append([]string{"install", "--prefix", tmp, "--save-exact", "--no-audit", "--no-fund", "--loglevel=error"}, realRunners...)
-	if out, err := exec.CommandContext(ctx, npm, args...).CombinedOutput(); err != nil {
-		return "", fmt.Sprintf("npm install %s: %v\n%s", strings.Join(realRunners, " "), err, out)
-	}
-	if !installed(filepath.Join(tmp, "node_modules", ".bin")) {
-		return "", "npm installed the runners, yet one does not start"
-	}
-	os.RemoveAll(dir)
-	if err := os.Rename(tmp, dir); err != nil {
-		return "", err.Error()
-	}
-	return bin, ""
+	return npmcache.Bin(dir), ""
 }
 
-// installed reports whether every runner in bin starts.
-func installed(bin string) bool {
+// installed says whether every runner installed in dir starts.
+func installed(dir string) error {
 	for _, r := range realRunners {
 		name, _, _ := strings.Cut(r, "@")
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-		err := exec.CommandContext(ctx, filepath.Join(bin, name), "--version").Run()
-		cancel()
-		if err != nil {
-			return false
+		if out, err := npmcache.Run(2*time.Minute, dir, nil, filepath.Join(npmcache.Bin(dir), name), "--version"); err != nil {
+			return fmt.Errorf("%s --version: %v\n%s", name, err, out)
 		}
 	}
-	return true
+	return nil
 }
 
 // runnerCondition answers [runner:NAME]: the pinned runner NAME is on
