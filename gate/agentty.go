@@ -50,7 +50,9 @@ func (v *View) agenttyView() *ClientView {
 // agenttyServer is one of agentty's gate verdicts as a ClientServer.
 func (v *View) agenttyServer(gv *trust.GateVerdict) ClientServer {
 	cs := AgenttyEntry(gv, v.Config)
-	cs.Path = v.In.Config.Path
+	if v.In.Config != nil {
+		cs.Path = v.In.Config.Path
+	}
 	if ps, ok := v.Servers[gv.Server.Name]; ok {
 		cs.Files, cs.Scope = ps.Files, ps.Scope
 	}

@@ -97,22 +97,26 @@ func (v *View) Decide(ctx context.Context, d trust.Decision, t Targets) ([]Outco
 }
 
 func (v *View) record(ctx context.Context, d trust.Decision, targets []trust.GateVerdict, inject func(step) error) ([]Outcome, error) {
-	return v.recordAll(ctx, d, Targets{Agentty: targets}, inject)
+	t := Targets{Clients: make([]ClientServer, len(targets))}
+	for i := range targets {
+		t.Clients[i] = v.agenttyServer(&targets[i])
+	}
+	return v.recordAll(ctx, d, t, inject)
 }
 
 func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, inject func(step) error) ([]Outcome, error) {
-	// agentty's servers, however they were selected, are recorded as
-	// agentty's: its store first or last, as below.
+	// agentty's servers are recorded as agentty's: its store first or
+	// last, as below.
+	var targets []trust.GateVerdict
 	var others []ClientServer
 	for _, cs := range t.Clients {
 		if cs.Agentty != nil {
-			t.Agentty = append(t.Agentty, *cs.Agentty)
+			targets = append(targets, *cs.Agentty)
 		} else {
 			others = append(others, cs)
 		}
 	}
 	t.Clients = others
-	targets := t.Agentty
 	if d != trust.DecisionApproved && d != trust.DecisionDeclined {
 		return nil, fmt.Errorf("decision %q: not one mcp-guard records", d)
 	}

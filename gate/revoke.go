@@ -181,9 +181,9 @@ func (v *View) clientRevokes(names []string, all bool) ([]ClientServer, []string
 		if same := v.sameAcross(id, name); same != nil {
 			// One version several agents load was one decision: its
 			// revoke takes it back for each of them (issue 23).
-			for _, m := range same {
-				if m.client != nil {
-					out = append(out, *m.client)
+			for _, cs := range same {
+				if cs.Agentty == nil {
+					out = append(out, *cs)
 				} else {
 					rest = append(rest, name)
 				}
@@ -203,7 +203,7 @@ func (v *View) clientRevokes(names []string, all bool) ([]ClientServer, []string
 		case len(found) > 1:
 			problems = append(problems, fmt.Sprintf("%q names a server of more than one client: qualify it (%s)", name, qualified(found)))
 		default:
-			out = append(out, *found[0].client)
+			out = append(out, *found[0])
 		}
 	}
 	if len(problems) > 0 {
@@ -215,30 +215,23 @@ func (v *View) clientRevokes(names []string, all bool) ([]ClientServer, []string
 // sameAcross is every server a plain name (id "") means when more than
 // one agent loads it and all of them load one version (SameVersion);
 // nil otherwise.
-func (v *View) sameAcross(id client.ID, name string) []match {
+func (v *View) sameAcross(id client.ID, name string) []*ClientServer {
 	if id != "" {
 		return nil
 	}
-	if found := v.lookup("", name); v.oneVersion(found) {
+	if found := v.lookup("", name); oneVersion(found) {
 		return found
 	}
 	return nil
 }
 
-// qualified names each match as CLIENT:NAME.
-func qualified(ms []match) string {
-	out := make([]string, len(ms))
-	for i, m := range ms {
-		out[i] = string(m.id()) + ":" + bare(m)
+// qualified names each server as CLIENT:NAME.
+func qualified(found []*ClientServer) string {
+	out := make([]string, len(found))
+	for i, cs := range found {
+		out[i] = cs.Label()
 	}
 	return strings.Join(out, ", ")
-}
-
-func bare(m match) string {
-	if m.client != nil {
-		return m.client.Name
-	}
-	return m.agentty.Server.Name
 }
 
 func quoteList(names []string) string {

@@ -9,14 +9,14 @@ import (
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
-// Targets are the servers one decision is about, across clients.
+// Targets are the servers one decision is about, across clients: one
+// list, agentty's among them (ClientServer.Agentty set), as All lists them.
 type Targets struct {
-	Agentty []trust.GateVerdict
 	Clients []ClientServer
 }
 
 // Len is how many servers t holds.
-func (t Targets) Len() int { return len(t.Agentty) + len(t.Clients) }
+func (t Targets) Len() int { return len(t.Clients) }
 
 // SplitName reads a server name as the user typed it: "claude-code:db"
 // (or "claude:db", by the command that starts it: client.Resolve) names
@@ -31,65 +31,45 @@ func SplitName(name string) (client.ID, string) {
 	return "", name
 }
 
-// match is one server a typed name may mean.
-type match struct {
-	agentty *trust.GateVerdict
-	client  *ClientServer
-}
-
-func (m match) id() client.ID {
-	if m.client != nil {
-		return m.client.ClientID()
-	}
-	return client.Keeper().ID()
-}
-
-// blocks reports whether the server waits for review.
-func (m match) blocks() bool {
-	if m.client != nil {
-		return m.client.Blocks
-	}
-	return m.agentty.Blocks
-}
-
-// names are the names of the servers in client id ("" any client).
-func (v *View) names(id client.ID) []string {
-	var out []string
-	add := func(c client.ID, name string) {
-		if id == "" || id == c {
-			out = append(out, name)
+// candidates are the servers a typed name may mean, of client id (""
+// any client): every agent's, as All lists them, and, when agentty reads
+// a configuration mcp-guard does not gate (the user's own, an explicit
+// file), its servers too, so that a decision about one is refused with
+// the reason rather than as an unknown name.
+func (v *View) candidates(id client.ID) []*ClientServer {
+	var out []*ClientServer
+	if v.agentty == nil && (id == "" || id == client.Keeper().ID()) {
+		for i := range v.Verdicts {
+			cs := AgenttyEntry(&v.Verdicts[i], v.Config)
+			out = append(out, &cs)
 		}
 	}
-	keeper := client.Keeper().ID()
-	for _, gv := range v.Verdicts {
-		add(keeper, gv.Server.Name)
-	}
-	for _, cv := range v.Clients {
-		for _, cs := range cv.Servers {
-			add(cv.Client, cs.Name)
+	for _, cv := range v.All() {
+		if id != "" && id != cv.Client {
+			continue
+		}
+		for i := range cv.Servers {
+			out = append(out, &cv.Servers[i])
 		}
 	}
 	return out
 }
 
-// lookup finds name in client id ("" any client).
-func (v *View) lookup(id client.ID, name string) []match {
-	var out []match
-	if id == "" || id == client.Keeper().ID() {
-		for i := range v.Verdicts {
-			if v.Verdicts[i].Server.Name == name {
-				out = append(out, match{agentty: &v.Verdicts[i]})
-			}
-		}
+// names are the names of the servers in client id ("" any client).
+func (v *View) names(id client.ID) []string {
+	var out []string
+	for _, cs := range v.candidates(id) {
+		out = append(out, cs.Name)
 	}
-	for _, cv := range v.Clients {
-		if id != "" && id != cv.Client {
-			continue
-		}
-		for i := range cv.Servers {
-			if cv.Servers[i].Name == name {
-				out = append(out, match{client: &cv.Servers[i]})
-			}
+	return out
+}
+
+// lookup finds name in client id ("" any client).
+func (v *View) lookup(id client.ID, name string) []*ClientServer {
+	var out []*ClientServer
+	for _, cs := range v.candidates(id) {
+		if cs.Name == name {
+			out = append(out, cs)
 		}
 	}
 	return out
@@ -113,7 +93,7 @@ func (v *View) SelectTargets(names []string, only client.ID, d trust.Decision) (
 			continue
 		}
 		seen[name] = true
-		var found []match
+		var found []*ClientServer
 		if only != "" {
 			found = v.lookup(only, name)
 		} else {
@@ -142,45 +122,32 @@ func (v *View) SelectTargets(names []string, only client.ID, d trust.Decision) (
 					problems = append(problems, why...)
 					continue
 				}
-				for _, m := range picked {
-					if m.agentty != nil {
-						t.Agentty = append(t.Agentty, *m.agentty)
-					} else {
-						t.Clients = append(t.Clients, *m.client)
-					}
+				for _, cs := range picked {
+					t.Clients = append(t.Clients, *cs)
 				}
 				continue
 			}
 			var ids []string
 			for _, m := range found {
-				ids = append(ids, string(m.id()))
+				ids = append(ids, string(m.ClientID()))
 			}
 			// The example is one that waits, when one does: the name the
 			// user most likely means.
 			example := found[len(found)-1]
 			for _, m := range found {
-				if m.blocks() {
+				if m.Blocks {
 					example = m
 					break
 				}
 			}
-			problems = append(problems, fmt.Sprintf("%q names a server of more than one client (%s): qualify it as CLIENT:NAME (e.g. %s:%s) or pass --client", name, strings.Join(ids, ", "), example.id(), lastName(name)))
+			problems = append(problems, fmt.Sprintf("%q names a server of more than one client (%s): qualify it as CLIENT:NAME (e.g. %s:%s) or pass --client", name, strings.Join(ids, ", "), example.ClientID(), lastName(name)))
 			continue
 		}
-		m := found[0]
-		if m.agentty != nil {
-			if p := decidable(*m.agentty, d); p != "" {
-				problems = append(problems, p)
-				continue
-			}
-			t.Agentty = append(t.Agentty, *m.agentty)
-			continue
-		}
-		if p := clientDecidable(*m.client, d); p != "" {
+		if p := found[0].refusal(d); p != "" {
 			problems = append(problems, p)
 			continue
 		}
-		t.Clients = append(t.Clients, *m.client)
+		t.Clients = append(t.Clients, *found[0])
 	}
 	if len(problems) > 0 {
 		return Targets{}, refuse("nothing was recorded; `mcp-guard check` lists what waits for review", "cannot review: %s", strings.Join(problems, "; "))
@@ -205,6 +172,16 @@ func lastName(name string) string {
 		return rest
 	}
 	return name
+}
+
+// refusal says why decision d cannot be recorded for cs ("" when it
+// can): agentty's servers in its words (decidable), every other client's
+// as below.
+func (cs ClientServer) refusal(d trust.Decision) string {
+	if cs.Agentty != nil {
+		return decidable(*cs.Agentty, d)
+	}
+	return clientDecidable(cs, d)
 }
 
 // clientDecidable says why a decision cannot be recorded for a client's
@@ -263,33 +240,19 @@ func (v *View) closedNote(only client.ID) string {
 	return " (" + strings.Join(out, "; ") + ")"
 }
 
-// entry is the server m means as a ClientServer.
-func (v *View) entry(m match) ClientServer {
-	if m.client != nil {
-		return *m.client
-	}
-	return v.agenttyServer(m.agentty)
-}
-
 // sameServer is what a name that several agents load means when every one
 // of them loads the same version of it (SameVersion): each that decision
 // d can be recorded for, or, when none can, why not. Both are nil when the
 // agents load different versions: the name is then ambiguous.
-func (v *View) sameServer(found []match, d trust.Decision) (picked []match, why []string) {
-	if !v.oneVersion(found) {
+func (v *View) sameServer(found []*ClientServer, d trust.Decision) (picked []*ClientServer, why []string) {
+	if !oneVersion(found) {
 		return nil, nil
 	}
-	for _, m := range found {
-		var p string
-		if m.agentty != nil {
-			p = decidable(*m.agentty, d)
-		} else {
-			p = clientDecidable(*m.client, d)
-		}
-		if p != "" {
+	for _, cs := range found {
+		if p := cs.refusal(d); p != "" {
 			why = append(why, p)
 		} else {
-			picked = append(picked, m)
+			picked = append(picked, cs)
 		}
 	}
 	return picked, why
@@ -297,13 +260,12 @@ func (v *View) sameServer(found []match, d trust.Decision) (picked []match, why 
 
 // oneVersion reports whether the servers found are one version that
 // several agents load (SameVersion, each with the first).
-func (v *View) oneVersion(found []match) bool {
+func oneVersion(found []*ClientServer) bool {
 	if len(found) < 2 {
 		return false
 	}
-	first := v.entry(found[0])
-	for _, m := range found[1:] {
-		if !SameVersion(first, v.entry(m)) {
+	for _, cs := range found[1:] {
+		if !SameVersion(*found[0], *cs) {
 			return false
 		}
 	}

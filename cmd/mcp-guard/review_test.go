@@ -12,7 +12,6 @@ import (
 	"testing"
 
 	"github.com/mcp-guard/mcp-guard/client"
-	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -223,7 +222,7 @@ func TestReviewRefusesUnseenAdditions(t *testing.T) {
 	ctx := context.Background()
 	var out bytes.Buffer
 	e, g := gateAt(t, dir, environ, &out)
-	if _, err := g.decideAll(ctx, e, &out, trust.DecisionApproved, gate.Targets{Agentty: trust.Blocking(g.Verdicts)}); err != nil {
+	if _, err := g.decideAll(ctx, e, &out, trust.DecisionApproved, g.waitingTargets(client.Agentty, true)); err != nil {
 		t.Fatal(err)
 	}
 	var body strings.Builder
@@ -301,7 +300,7 @@ func TestSinceShowsWhatChanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := g.decideAll(ctx, e, &out, trust.DecisionApproved, gate.Targets{Agentty: trust.Blocking(g.Verdicts)}); err != nil {
+	if _, err := g.decideAll(ctx, e, &out, trust.DecisionApproved, g.waitingTargets(client.Agentty, true)); err != nil {
 		t.Fatal(err)
 	}
 	cfg := `{"mcpServers":{"a":{"command":"/bin/sh","args":["a"]},"b":{"command":"/bin/echo","args":["b"]},"c":{"command":"/bin/echo","args":["c"],"env":{"NODE_OPTIONS":"-r y"}}}}`
