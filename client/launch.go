@@ -127,17 +127,19 @@ func ClaudeHealthCheck(args []string) bool {
 	return false
 }
 
-// GeminiArgv is what `mcp-guard launch -- gemini ARGS…` execs: one
+// AllowArgv is what `mcp-guard launch -- gemini|qwen ARGS…` execs: one
 // --allowed-mcp-server-names=NAME per name that may run, then the user's
-// arguments unchanged. Gemini CLI then runs no other server (exact names;
-// the flag replaces the settings' mcp.allowed and mcp.excluded), in
-// interactive sessions and under -p alike. The option takes one value
-// (nargs 1) and the value is joined by "=", so a prompt that follows is
-// not taken for a name (observed on 0.61.0). Every name must be
-// GeminiPassable; to run no server, pass one name no server has (an
-// empty allowed passes the empty value, and Gemini CLI then refuses to
-// start: "mcpName is required").
-func GeminiArgv(argv0 string, allowed []string, args []string) []string {
+// arguments unchanged. Gemini CLI and Qwen Code (its fork) then run no
+// other server (the flag replaces the settings' mcp.allowed and
+// mcp.excluded), in interactive sessions and under -p alike; Qwen Code
+// applies it to its `.mcp.json` servers too and over YOLO mode. The
+// option takes one value (nargs 1) and the value is joined by "=", so a
+// prompt that follows is not taken for a name (observed on Gemini CLI
+// 0.61.0 and Qwen Code 0.24.4). Every name must be AllowPassable; to run
+// no server, pass one name no server has (an empty allowed passes the
+// empty value, and Gemini CLI then refuses to start: "mcpName is
+// required").
+func AllowArgv(argv0 string, allowed []string, args []string) []string {
 	out := []string{argv0}
 	for _, n := range allowed {
 		out = append(out, "--allowed-mcp-server-names="+n)
@@ -154,6 +156,31 @@ func GeminiArgv(argv0 string, allowed []string, args []string) []string {
 // passed; such a server is left out of the allow-list (it does not run).
 func GeminiPassable(name string) bool {
 	return name != "" && !strings.Contains(name, ",") && strings.TrimSpace(name) == name
+}
+
+// AllowPassable reports whether client id's --allowed-mcp-server-names
+// can name exactly name (GeminiPassable; Qwen Code also reads * and ? in
+// a value as a pattern, qwenPassable).
+func AllowPassable(id ID, name string) bool {
+	if p, ok := Lookup(id).(interface{ passable(string) bool }); ok {
+		return p.passable(name)
+	}
+	return GeminiPassable(name)
+}
+
+// AllowOwn are the user's own servers of a client whose Handover is
+// HandAllowNames: every name (all) and those its settings let run
+// (runs), which a launch names too, since the flag replaces the
+// settings' lists.
+func (st *State) AllowOwn() (runs, all []string) {
+	switch {
+	case st == nil:
+	case st.Gemini != nil:
+		return st.Gemini.UserRuns(), st.Gemini.User
+	case st.Qwen != nil:
+		return st.Qwen.UserRuns(), st.Qwen.User
+	}
+	return nil, nil
 }
 
 // CodexArgv is what `mcp-guard launch -- codex ARGS…` execs: one
