@@ -280,7 +280,7 @@ func qwenScenarios() []agentScenario {
 				s.qwenApproveAt(s.repo, obj{"db": s.server("db"), "evil": s.server("evil")})
 			},
 			want:      []string{"db"},
-			noPredict: "a flag of the command line (launch's handover, TestLaunchQwen)",
+			noPredict: "a flag of the command line (launch's handover, TestQwenLaunch)",
 		},
 		{
 			name:     "yolo-settings/-p",
