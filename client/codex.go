@@ -680,6 +680,8 @@ func (codexClient) Spawn(s *trust.Server, lookup Vars) Spawn {
 	return sp
 }
 
+func (codexClient) interpolates() bool { return false }
+
 func contains(list []string, s string) bool {
 	for _, e := range list {
 		if e == s {
