@@ -150,6 +150,22 @@ func AllowArgv(argv0 string, allowed []string, args []string) []string {
 	return append(out, args...)
 }
 
+// allowUnhanded is Unhanded of a client launch hands an allow-list
+// (Gemini CLI, Qwen Code): `CMD mcp list` connects to every server the
+// settings let run, whatever the flag says (the same words as Claude
+// Code's health check: mcp, then list), and an --allowed-mcp-server-names
+// of the user's own adds names to the list (an array option: the values
+// accumulate).
+func allowUnhanded(c Client, args []string) string {
+	if ClaudeHealthCheck(args) {
+		return "`" + c.Command() + " mcp list` starts the project's servers to show their status, whatever launch hands it"
+	}
+	if GeminiAllowFlag(args) {
+		return "your --allowed-mcp-server-names adds to the list with which launch hands " + c.Title() + " only the reviewed servers"
+	}
+	return ""
+}
+
 // GeminiPassable reports whether --allowed-mcp-server-names can name
 // exactly name: Gemini CLI splits each value at commas and trims the
 // parts, so a name with a comma or surrounding space (or "") cannot be

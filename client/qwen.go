@@ -44,15 +44,7 @@ func (qwenClient) Headless() string   { return "" }
 // and, like Gemini CLI's, reads only the settings' lists (OPEN: read as
 // Gemini CLI's); an --allowed-mcp-server-names of the user's own adds
 // names to the list launch hands over (an array option).
-func (qwenClient) Unhanded(args []string) string {
-	if ClaudeHealthCheck(args) {
-		return "`qwen mcp list` starts the project's servers to show their status, whatever launch hands it"
-	}
-	if GeminiAllowFlag(args) {
-		return "your --allowed-mcp-server-names adds to the list with which launch hands Qwen Code only the reviewed servers"
-	}
-	return ""
-}
+func (c qwenClient) Unhanded(args []string) string { return allowUnhanded(c, args) }
 func (qwenClient) Binds() string {
 	return "Qwen Code's approval binds the project, the name and a hash of the entry"
 }
