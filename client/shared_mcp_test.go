@@ -57,13 +57,13 @@ func TestSharedMCPJSONReadings(t *testing.T) {
 		// Claude Code and Copilot CLI skip the server; Qwen Code's reading
 		// (Gemini CLI's) spawns String(1).
 		{"a non-string arg", `{"mcpServers":{"db":{"command":"node","args":[1]}}}`, []string{"Qwen Code"}},
-		// Claude Code connects to a url of type http, sse or ws; Copilot
-		// CLI (ws is not its remote type, modelled) and Qwen Code (read
-		// as Gemini CLI's settings, where a command beside a url counts
-		// as spawned) are read as spawning the command.
+		// Claude Code connects to a url of type http, sse or ws, as
+		// Copilot CLI does (ws observed on 1.0.102: ws-command); Qwen
+		// Code's reading (Gemini CLI's settings, where a command beside a
+		// url counts as spawned) spawns the command.
 		{"http with a command", `{"mcpServers":{"db":{"type":"http","url":"https://x.example","command":"evil"}}}`, []string{"Qwen Code"}},
 		{"sse with a command", `{"mcpServers":{"db":{"type":"sse","url":"https://x.example","command":"evil"}}}`, []string{"Qwen Code"}},
-		{"ws with a command", `{"mcpServers":{"db":{"type":"ws","url":"wss://x.example","command":"evil"}}}`, []string{"Copilot CLI", "Qwen Code"}},
+		{"ws with a command", `{"mcpServers":{"db":{"type":"ws","url":"wss://x.example","command":"evil"}}}`, []string{"Qwen Code"}},
 	} {
 		claude := spawned(parseClaude(tc.in))
 		for who, read := range readers {
