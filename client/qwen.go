@@ -207,7 +207,10 @@ func (qwenClient) State(launchDir, gitTop string, env Env) *State {
 		src := Source{Path: filepath.Join(d, QwenSettingsFile), RepoSide: true}
 		v, ok := readJSONFile(fsys, &src, trust.QwenCode)
 		if m := qwenApprovalMode(v); ok && m != "" && (i == 0 || m == "yolo") {
-			mode, by = m, filepath.Join(d, QwenSettingsFile)
+			mode, by = m, QwenSettingsFile
+			if rel, err := filepath.Rel(dir, filepath.Join(d, QwenSettingsFile)); err == nil {
+				by = rel // as the launch directory sees it
+			}
 		}
 		if gitTop == "" {
 			break
@@ -400,18 +403,21 @@ func qwenFolderTrust(v trust.Value) bool {
 	return ok && b
 }
 
+// qwenRuns begins the answer for a server Qwen Code runs without asking.
+const qwenRuns = "Qwen Code runs it without asking: "
+
 func (qs *QwenState) answer(s *trust.Server, path string) (runs bool, why string) {
 	switch {
 	case !qs.Trusted:
 		return false, "the folder is not trusted (" + qs.TrustedBy + "): Qwen Code ignores the workspace's settings and .mcp.json"
 	case qs.Yolo:
-		return true, "Qwen Code runs it without asking: " + qs.YoloBy + " sets tools.approvalMode \"yolo\", which asks no server's approval (" + qs.TrustedBy + ")"
+		return true, qwenRuns + qs.YoloBy + " sets tools.approvalMode \"yolo\", which asks no server's approval (" + qs.TrustedBy + ")"
 	case s != nil && !qs.approved(s, path):
 		return false, "Qwen Code asks before it starts it: " + qs.Approvals + " holds no approval of this entry for the project (" + qs.TrustedBy + ")"
 	case qs.ApprovalsUnknown:
 		return true, qs.Approvals + " cannot be read: counted as approved (" + qs.TrustedBy + ")"
 	}
-	return true, "Qwen Code runs it without asking: " + qs.Approvals + " approves this entry for the project (" + qs.TrustedBy + ")"
+	return true, qwenRuns + qs.Approvals + " approves this entry for the project (" + qs.TrustedBy + ")"
 }
 
 func (qwenClient) Gate(st *State, entries []Entry) []ServerVerdict {
@@ -435,7 +441,7 @@ func (qwenClient) Impact(st *State, _, new *trust.Server) Impact {
 	}
 	runs, why := st.Qwen.answer(new, "")
 	if runs {
-		why = fmt.Sprintf("Qwen Code runs `%s` without asking: %s", new.Name, why)
+		why = fmt.Sprintf("Qwen Code runs `%s` without asking: %s", new.Name, strings.TrimPrefix(why, qwenRuns))
 	}
 	return Impact{Interactive: runs, Headless: runs, Why: why, Source: st.Qwen.Source}
 }
