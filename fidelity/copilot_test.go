@@ -136,9 +136,10 @@ func copilotScenarios() []agentScenario {
 				e["type"], e["url"] = "ws", "ws://127.0.0.1:9/mcp"
 				s.write(".mcp.json", obj{"mcpServers": obj{"db": e, "other": s.server("other")}})
 			},
-			open:   true,
-			want:   []string{"other"},
-			answer: "No: Copilot CLI connects to the url and never spawns the command, as Claude Code; its dialect counts type ws with a url as remote.",
+			open:      true,
+			want:      []string{"other"},
+			answer:    "No: Copilot CLI connects to the url and never spawns the command, as Claude Code; its dialect counts type ws with a url as remote.",
+			noPredict: "a remote server: the gate counts a url Copilot CLI connects to as running, the markers record spawns (client/shared_mcp_test.go holds the reading)",
 		},
 		{
 			name:     "interpolation/-p",
