@@ -424,7 +424,14 @@ func evaluateClient(c Client, dir, gitTop string, env Env) (ClientEvaluation, bo
 		ce.Err = err
 		return ce, true
 	}
-	if len(paths) == 0 {
+	// A client whose repository files leave what it runs unknown, though
+	// it finds no config there (Cline's .cline/plugins, Copilot CLI's
+	// plugin settings), is evaluated with no entries, its State saying why.
+	unknown := false
+	if u, ok := c.(unknownWithout); ok {
+		unknown = u.unknownWithout(dir, gitTop, env)
+	}
+	if len(paths) == 0 && !unknown {
 		return ce, false
 	}
 	ce.State = c.State(dir, gitTop, env)
@@ -440,7 +447,7 @@ func evaluateClient(c Client, dir, gitTop string, env Env) (ClientEvaluation, bo
 	}
 	ce.Configs = paths
 	keepEntryFiles(&ce)
-	if len(ce.Configs) == 0 {
+	if len(ce.Configs) == 0 && !unknown {
 		return ce, false
 	}
 	paths = ce.Configs
@@ -490,6 +497,12 @@ func evaluateClient(c Client, dir, gitTop string, env Env) (ClientEvaluation, bo
 	return ce, true
 }
 
+// unknownWithout is a client whose repository files can leave what it
+// runs unknown with no config of its own there: true when they do.
+type unknownWithout interface {
+	unknownWithout(dir, gitTop string, env Env) bool
+}
+
 // keepEntryFiles leaves out of ce the files that are not the client's
 // configs and that it runs nothing from (a settings file without hooks
 // or helpers, read without error): they are its state, not its configs.
@@ -509,12 +522,19 @@ func keepEntryFiles(ce *ClientEvaluation) {
 
 // entryKindOf is the surface of an absolute path, matched by its last
 // two to four elements (".claude/settings.json",
-// ".claude/skills/x/SKILL.md").
+// ".claude/skills/x/SKILL.md"); of a path two kinds read, the one with
+// entries.
 func entryKindOf(p string) (surface.Kind, bool) {
 	parts := strings.Split(filepath.ToSlash(p), "/")
 	for n := 2; n <= 4 && n <= len(parts); n++ {
-		if k, ok := surface.Of(strings.Join(parts[len(parts)-n:], "/")); ok {
-			return k, true
+		ks := surface.OfAll(strings.Join(parts[len(parts)-n:], "/"))
+		for _, k := range ks {
+			if k.Spec().Entries {
+				return k, true // the kind a client runs entries from
+			}
+		}
+		if len(ks) > 0 {
+			return ks[0], true
 		}
 	}
 	return 0, false

@@ -231,6 +231,21 @@ func (clineClient) State(launchDir, gitTop string, env Env) *State {
 	return st
 }
 
+// unknownWithout: a plugin directory, or a hook directory that cannot be
+// listed, leaves what Cline runs unknown with no hook file found.
+func (clineClient) unknownWithout(dir, gitTop string, env Env) bool {
+	fsys := env.fs()
+	if _, unlisted := clineHookFiles(dir, gitTop, env); len(unlisted) > 0 {
+		return true
+	}
+	for _, ws := range clineWorkspaces(realDir(dir, fsys), gitTop) {
+		if _, err := fsys.Lstat(filepath.Join(ws, clinePluginDir)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
 const clineRuns = "Cline runs this hook file at every task without asking (it has no approval for hooks)"
 
 func (clineClient) Gate(_ *State, entries []Entry) []ServerVerdict {

@@ -87,15 +87,15 @@ func TestCopilotGate(t *testing.T) {
 	}
 }
 
-// A config.json that cannot be read, and the repository's hooks and
-// plugin settings, leave what runs unknown: the gate stays closed.
+// A config.json that cannot be read, and the repository's hook
+// directories and plugin settings, leave what runs unknown: the gate
+// stays closed. Hooks are entries (TestCopilotHooks), not unknown.
 func TestCopilotClosed(t *testing.T) {
 	tests := []struct{ name, file, data, want string }{
 		{"config.json broken", "home/.copilot/config.json", `{"trustedFolders": [`, "config.json"},
 		{"trustedFolders not a list", "home/.copilot/config.json", `{"trustedFolders": "/"}`, "not a list"},
-		{"a hook file", "repo/.github/hooks/start.json", `{"version":1,"hooks":{}}`, ".github/hooks"},
-		{"an empty hooks directory still", "repo/.github/hooks/.keep", ``, ".github/hooks"},
-		{"settings hooks", "repo/.github/copilot/settings.json", `{"hooks":{"sessionStart":[{"type":"command","bash":"x"}]}}`, "settings.json: hooks"},
+		{"a hook file that does not read", "repo/.github/hooks/start.json", `{"version":1,"hooks":{`, "start.json"},
+		{"a hooks directory that is a file", "repo/.github/hooks", `x`, ".github/hooks (cannot be listed)"},
 		{"local settings plugins", "repo/.github/copilot/settings.local.json", `{"enabledPlugins":{"p@m":true}}`, "enabledPlugins"},
 		{"hook directories", "repo/.github/copilot/settings.json", `{"hookDirectories":["h"]}`, "hookDirectories"},
 		{"settings broken", "repo/.github/copilot/settings.json", `{"hooks":`, "cannot be read"},
@@ -114,8 +114,10 @@ func TestCopilotClosed(t *testing.T) {
 	f := newFixture(t)
 	f.write("repo/.mcp.json", `{"mcpServers":{"db":{"command":"node"}}}`)
 	f.write("repo/.github/copilot/settings.json", `{"model": "gpt-5.4", "disabledMcpServers": ["x"], "hooks": {}}`)
+	f.write("repo/.github/hooks/.keep", "")
+	f.write("repo/.github/hooks/h.json", `{"version":1,"hooks":{"sessionStart":[{"type":"command","bash":"x"}]}}`)
 	if ce := f.evaluate(CopilotCLI, "repo"); len(ce.Unknown) != 0 {
-		t.Errorf("settings without hooks or plugins close the gate: %q", ce.Unknown)
+		t.Errorf("settings without plugins, or hook files, close the gate: %q", ce.Unknown)
 	}
 }
 
@@ -183,8 +185,8 @@ func TestCopilotArgv(t *testing.T) {
 }
 
 // Attacks: a config that is a symlink is read where it points (Copilot
-// CLI follows it, observed); a symlinked .github/hooks still closes the
-// gate; a trusted folder's name that is only a prefix of the repository's
+// CLI follows it, observed); the hooks of a symlinked .github/hooks are
+// read where it points; a trusted folder's name that is only a prefix of the repository's
 // does not trust it (in TestCopilotGate).
 func TestCopilotSymlinks(t *testing.T) {
 	f := newFixture(t)
@@ -195,7 +197,7 @@ func TestCopilotSymlinks(t *testing.T) {
 	if err := os.Symlink("../conf/servers.json", filepath.Join(f.repo, ".github", "mcp.json")); err != nil {
 		t.Fatal(err)
 	}
-	f.write("elsewhere/hooks/x.json", `{}`)
+	f.write("elsewhere/hooks/x.json", `{"hooks":{"sessionStart":[{"bash":"./evil.sh"}]}}`)
 	if err := os.Symlink(filepath.Join(f.root, "elsewhere", "hooks"), filepath.Join(f.repo, ".github", "hooks")); err != nil {
 		t.Fatal(err)
 	}
@@ -204,7 +206,121 @@ func TestCopilotSymlinks(t *testing.T) {
 	if v := verdict(ce, "db"); v == nil || !v.Interactive {
 		t.Fatalf("a symlinked .github/mcp.json is not read: %+v", ce.Servers)
 	}
-	if !strings.Contains(strings.Join(ce.Unknown, "\n"), ".github/hooks") {
-		t.Errorf("a symlinked hooks directory leaves the gate open: %q", ce.Unknown)
+	if v := verdict(ce, "hooks.sessionStart[0]"); v == nil || !v.Interactive || !strings.HasSuffix(v.Path, filepath.Join(".github", "hooks", "x.json")) {
+		t.Errorf("a symlinked hooks directory's hook is not gated: %+v", ce.Servers)
+	}
+}
+
+// Copilot CLI's hooks as observed on 1.0.102: each command hook of a
+// hook file or of the repository settings is an entry; on Linux its
+// `bash` line, else its `command`; Claude Code's nested form and
+// PascalCase events too; nothing from http or prompt hooks, a
+// powershell-only hook or a blank line; `env` and `cwd` are part of the
+// entry. A file that does not read closes the gate.
+func TestCopilotHooks(t *testing.T) {
+	for _, tc := range []struct {
+		name, path, data string
+		want             []entry
+		unreadable       bool
+	}{
+		{"bash wins over command", ".github/hooks/a.json",
+			`{"version":1,"hooks":{"sessionStart":[{"type":"command","bash":"./a.sh","command":"b"},{"type":"command","command":"c"}]}}`,
+			[]entry{{"hook", "hooks.sessionStart[0]", "./a.sh"}, {"hook", "hooks.sessionStart[1]", "c"}}, false},
+		{"nested and PascalCase", ".github/hooks/a.json",
+			`{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"x"},{"command":"y"}]}]}}`,
+			[]entry{{"hook", "hooks.PreToolUse[0].hooks[0]", "x"}, {"hook", "hooks.PreToolUse[0].hooks[1]", "y"}}, false},
+		{"nothing runs from http, prompt, powershell-only or blank", ".github/hooks/a.json",
+			`{"hooks":{"sessionStart":[{"type":"http","url":"https://x"},{"type":"prompt","prompt":"p"},{"powershell":"p"},{"bash":"  "},{"bash":7}]}}`,
+			nil, false},
+		{"an unknown type with a line counts", ".github/hooks/a.json",
+			`{"hooks":{"agentStop":[{"type":"future","bash":"z"}]}}`, []entry{{"hook", "hooks.agentStop[0]", "z"}}, false},
+		{"settings with comments", ".github/copilot/settings.json",
+			"// repo settings\n{\"model\":\"m\",\"hooks\":{\"sessionEnd\":[{\"bash\":\"s\"}]}}",
+			[]entry{{"hook", "hooks.sessionEnd[0]", "s"}}, false},
+		{"an empty file", ".github/hooks/a.json", ``, nil, false},
+		{"a hook file with a comment", ".github/hooks/a.json", "// x\n{}", nil, true},
+		{"hooks not an object", ".github/hooks/a.json", `{"hooks":[]}`, nil, true},
+		{"not an object", ".github/hooks/a.json", `[]`, nil, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := copilotClient{}.Parse(filepath.Join("/r", tc.path), []byte(tc.data))
+			var got []entry
+			for _, s := range c.Servers {
+				if s.Command != "bash" || len(s.Args) != 2 || s.Args[0].Str != "-c" || s.NamePos.Line < 1 {
+					t.Fatalf("%s: not a positioned bash -c line: %+v", s.Name, s)
+				}
+				got = append(got, entry{s.Kind, s.Name, s.Args[1].Str})
+			}
+			if !slices.Equal(got, tc.want) {
+				t.Errorf("entries %v, want %v", got, tc.want)
+			}
+			if c.Unreadable() != tc.unreadable {
+				t.Errorf("unreadable %v (%v), want %v", c.Unreadable(), c.Err, tc.unreadable)
+			}
+		})
+	}
+}
+
+// The gate of Copilot CLI's hooks: the project root's hook files and
+// settings hooks run in a trusted folder, from a subdirectory too; a
+// subdirectory's do not (observed); a hook runs in the
+// root or its cwd below it, with its env.
+func TestCopilotHookGate(t *testing.T) {
+	f := newFixture(t)
+	f.write("repo/.github/hooks/a.json", `{"hooks":{"sessionStart":[{"bash":"./s.sh","cwd":"sub","env":{"K":"v"}}]}}`)
+	f.write("repo/sub/.github/hooks/b.json", `{"hooks":{"sessionStart":[{"bash":"sub-hook"}]}}`)
+	f.write("repo/sub/.github/copilot/settings.json", `{"hooks":{"sessionStart":[{"bash":"sub-settings"}]}}`)
+	f.write("repo/.github/copilot/settings.json", `{"hooks":{"sessionEnd":[{"command":"end"}]}}`)
+	ce := f.evaluate(CopilotCLI, "repo/sub")
+	var names []string
+	for _, v := range ce.Servers {
+		names = append(names, v.Path[len(f.repo):]+":"+v.Name)
+		if v.Interactive || v.Headless || !strings.Contains(v.Why, "not trusted") {
+			t.Errorf("untrusted: %s runs: %+v", v.Name, v)
+		}
+	}
+	want := []string{"/.github/copilot/settings.json:hooks.sessionEnd[0]", "/.github/hooks/a.json:hooks.sessionStart[0]"}
+	if !slices.Equal(names, want) {
+		t.Fatalf("entries %q, want %q", names, want)
+	}
+	f.write("home/.copilot/config.json", `{"trustedFolders": ["$ROOT/repo"]}`)
+	ce = f.evaluate(CopilotCLI, "repo/sub")
+	for _, v := range ce.Servers {
+		if !v.Interactive || !v.Headless || !strings.Contains(v.Why, "runs this hook without asking") {
+			t.Errorf("trusted: %s: %+v", v.Name, v)
+		}
+	}
+	a := verdict(ce, "hooks.sessionStart[0]")
+	sp := SpawnFor(copilotClient{}, a.Server, a.Path, func(string) (string, bool) { return "", false })
+	if sp.Cwd != filepath.Join(f.repo, "sub") || len(sp.Env) != 1 || sp.Env[0].Value != "v" {
+		t.Errorf("spawn %+v, want cwd repo/sub and env K=v", sp)
+	}
+	st := copilotClient{}.State(f.repo, f.repo, f.env())
+	if im := (copilotClient{}).Impact(st, nil, a.Server); !im.Interactive || !strings.Contains(im.Why, "Copilot CLI runs this hook") {
+		t.Errorf("impact %+v", im)
+	}
+}
+
+// With no server or hook of its own, a repository's plugin settings or
+// Cline's plugin directory still close the gate: the client is evaluated,
+// its state saying why.
+func TestUnknownWithoutConfig(t *testing.T) {
+	for _, tc := range []struct {
+		id         ID
+		file, want string
+	}{
+		{CopilotCLI, "repo/.github/copilot/settings.json", "enabledPlugins"},
+		{Cline, "repo/.cline/plugins/p.js", ".cline/plugins"},
+	} {
+		f := newFixture(t)
+		f.write("repo/README", "x")
+		if ev, _ := EvaluateOnly(f.repo, f.env(), tc.id); len(ev.Clients) != 0 {
+			t.Errorf("%s: evaluated with nothing there: %+v", tc.id, ev.Clients)
+		}
+		f.write(tc.file, `{"enabledPlugins":{"p@m":true}}`)
+		ce := f.evaluate(tc.id, "repo")
+		if !strings.Contains(strings.Join(ce.Unknown, "\n"), tc.want) {
+			t.Errorf("%s: unknown %q, want %q", tc.id, ce.Unknown, tc.want)
+		}
 	}
 }

@@ -31,16 +31,7 @@ func TestClineHooksAndNoMCP(t *testing.T) {
 	hook := func(tag string) string {
 		return "#!/bin/sh\ncat >/dev/null\ntouch '" + filepath.Join(marks, tag) + "'\n"
 	}
-	writeExec := func(rel, data string) {
-		t.Helper()
-		p := filepath.Join(s.repo, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(data), 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
+	writeExec := func(rel, data string) { writeIn(t, s.repo, rel, data, 0o755) }
 	writeExec(".clinerules/hooks/TaskStart", hook("clinerules-TaskStart"))
 	writeExec(".cline/hooks/taskcomplete.sh", hook("cline-TaskComplete"))
 	writeExec(".cline/hooks/TaskStart.txt", hook("not-a-hook"))
@@ -131,5 +122,70 @@ func killByHome(t *testing.T, home string) {
 			t.Logf("ending pid %d, started by this test", pid)
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
+	}
+}
+
+// TestClinePlugins holds what Cline 3.0.65 runs of a repository's
+// `.cline/plugins` (the workspace plugin directory of @cline/shared's
+// resolvePluginConfigSearchPaths) on a headless task: nothing written by
+// a module's top level or its setup, as CommonJS, ESM and TypeScript
+// files and as a package directory; and client's model, which keeps the
+// gate closed while the directory is there (docs/cline.md).
+func TestClinePlugins(t *testing.T) {
+	bin := clineCLI.get(t)
+	s := newSandbox(t)
+	api := newFakeModel(t)
+	marks := s.markerRoot
+	write := func(rel, data string) { writeIn(t, s.repo, rel, data, 0o644) }
+	mark := func(tag string) string {
+		return "require('fs').writeFileSync(" + strconv.Quote(filepath.Join(marks, tag)) + ", 'x');"
+	}
+	esmMark := func(tag string) string {
+		return "import { writeFileSync } from 'node:fs'; writeFileSync(" + strconv.Quote(filepath.Join(marks, tag)) + ", 'x');\n"
+	}
+	write(".cline/plugins/a.cjs", mark("cjs-top")+"\nmodule.exports = {name: 'a', manifest: {capabilities: ['hooks']}, setup() { "+mark("cjs-setup")+" }};\n")
+	write(".cline/plugins/b.js", mark("js-top")+"\nmodule.exports = {name: 'b', manifest: {capabilities: ['hooks']}, setup() { "+mark("js-setup")+" }};\n")
+	write(".cline/plugins/c.mjs", esmMark("mjs-top")+"export default {name: 'c', manifest: {capabilities: ['hooks']}, setup() { "+mark("mjs-setup")+" }};\n")
+	write(".cline/plugins/d.ts", esmMark("ts-top")+"export default {name: 'd', manifest: {capabilities: ['hooks']}, setup(): void { "+mark("ts-setup")+" }};\n")
+	write(".cline/plugins/pkg/package.json", `{"name": "pkg", "cline": {"plugins": ["./index.js"]}}`)
+	write(".cline/plugins/pkg/index.js", mark("pkg-top")+"\nmodule.exports = {name: 'pkg', manifest: {capabilities: ['hooks']}, setup() { "+mark("pkg-setup")+" }};\n")
+	env := isolatedEnv(s.home, map[string]string{"HTTP_PROXY": api.URL, "HTTPS_PROXY": api.URL,
+		"http_proxy": api.URL, "https_proxy": api.URL})
+	defer killByHome(t, s.home)
+	if out, err := runBounded(time.Minute, s.repo, env, bin, "auth", "-p", "openai", "-k", "fidelity-dummy",
+		"-m", "gpt-4o", "-b", api.URL+"/v1"); err != nil {
+		t.Fatalf("cline auth: %v\n%s", err, out)
+	}
+	out, err := runBounded(3*time.Minute, s.repo, env, bin, "say hello please")
+	if err != nil {
+		t.Fatalf("cline: %v\n%s", err, out)
+	}
+	if answers, _, _, _ := api.snapshot(); answers == 0 {
+		t.Fatalf("the fake model was never asked: the run did not reach a task\n%s", out)
+	}
+	// Observed on 3.0.65 (with strace): a node child runs
+	// plugin-sandbox-bootstrap.js, which opens b.js, d.ts and pkg's
+	// index.js through jiti (not a.cjs, c.mjs), and is ended with the run;
+	// no marker was written. Whether a longer task evaluates them is OPEN.
+	if ran := markerFiles(t, marks); len(ran) != 0 {
+		t.Errorf("a plugin ran %q: docs/cline.md says none did on 3.0.65\n%s", ran, out)
+	}
+	// client's model, sound either way: the directory leaves what Cline
+	// runs unknown, which keeps the gate closed.
+	ev, err := client.EvaluateOnly(s.repo, homeOnly(s.home), client.Cline)
+	if err != nil || len(ev.Clients) != 1 || !strings.Contains(strings.Join(ev.Clients[0].Unknown, "\n"), filepath.Join(".cline", "plugins")) {
+		t.Errorf("client does not keep the gate closed for .cline/plugins: %+v %v", ev, err)
+	}
+}
+
+// writeIn writes data to rel below dir with perm, making its directories.
+func writeIn(t *testing.T, dir, rel, data string, perm os.FileMode) {
+	t.Helper()
+	p := filepath.Join(dir, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(data), perm); err != nil {
+		t.Fatal(err)
 	}
 }

@@ -40,7 +40,8 @@ var copilot = &agent{
 	install: "about 190 MB (one native binary, unpacked into the cache on first run), 15 s",
 	timeout: 4 * time.Minute,
 	method: "Method: a fresh HOME and XDG directories, a scratch git repository whose `.mcp.json` and " +
-		"`.github/mcp.json` name marker servers, folder trust written to `~/.copilot/config.json` " +
+		"`.github/mcp.json` name marker servers (and whose `.github/hooks/*.json` and `.github/copilot/settings.json` name " +
+		"hooks that run the marker), folder trust written to `~/.copilot/config.json` " +
 		"(`trustedFolders`), offline mode (`COPILOT_OFFLINE=true`) with a custom OpenAI-compatible provider " +
 		"(`COPILOT_PROVIDER_BASE_URL`) pointing at a fake model on 127.0.0.1, so that no GitHub account is needed, " +
 		"the updater off and the proxy refusing every other host. \"-p\" runs `copilot -p \"say ok\" --allow-all-tools` " +
@@ -69,7 +70,9 @@ func (s *sandbox) trustCopilot(dirs ...string) {
 		string(mustJSON(obj{"trustedFolders": dirs}))+"\n")
 }
 
-func TestCopilotCLI(t *testing.T) { testAgent(t, copilot, copilotScenarios()) }
+func TestCopilotCLI(t *testing.T) {
+	testAgent(t, copilot, append(copilotScenarios(), copilotHookScenarios()...))
+}
 
 // copilotScenarios are few runs, each holding several facts: a run costs
 // 30 s or more (the first unpacks the binary's package into the fresh

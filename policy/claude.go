@@ -37,6 +37,9 @@ var claudeMentions = append([]string{"enableAllProjectMcpServers", "enabledMcpjs
 
 func init() {
 	declareContent(client.KindClaudeSettings, contentRule{check: func(f File, _ Options) []trust.Finding { return checkClaudeSettings(f) }, mg707: true})
+	// The settings' env entry: MG704 and MG745 grade its variables where
+	// the file sets them.
+	declareEnvEntry(trust.ClaudeCode, client.EntryEnv)
 }
 
 // checkClaudeSettings reports what a repository's Claude Code settings
@@ -167,6 +170,14 @@ func claudeHooks(f File, root trust.Value) []trust.Finding {
 	if len(cmds) == 0 {
 		return nil
 	}
+	pos, _ := root.KeyPos("hooks")
+	return []trust.Finding{trust.NewFinding("MG702", f.Path, pos, "", "hooks",
+		fmt.Sprintf("hooks: Claude Code runs %d shell command(s) on its events once the folder is trusted: %s", len(cmds), shownLines(cmds)))}
+}
+
+// shownLines are the first three command lines of shell entries
+// (`sh -c LINE`), quoted, and how many more there are.
+func shownLines(cmds []*trust.Server) string {
 	var shown []string
 	for i, c := range cmds {
 		if i == 3 {
@@ -175,9 +186,7 @@ func claudeHooks(f File, root trust.Value) []trust.Finding {
 		}
 		shown = append(shown, quote(c.Args[1].Str))
 	}
-	pos, _ := root.KeyPos("hooks")
-	return []trust.Finding{trust.NewFinding("MG702", f.Path, pos, "", "hooks",
-		fmt.Sprintf("hooks: Claude Code runs %d shell command(s) on its events once the folder is trusted: %s", len(cmds), strings.Join(shown, ", ")))}
+	return strings.Join(shown, ", ")
 }
 
 // claudeRemotePlugins is MG719 for each plugin the settings enable from

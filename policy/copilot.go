@@ -10,42 +10,59 @@ import (
 // Copilot CLI's repository-side switches (observed on 1.0.102,
 // docs/copilot-cli.md). A repository cannot allow tools for Copilot CLI
 // (`copilot config --repo` refuses every permission setting), but in a
-// trusted folder it runs the repository's hooks without asking (MG725: a
-// file of .github/hooks/, or `hooks`/`hookDirectories` in
-// .github/copilot/settings*.json) and loads the plugins those settings
-// enable, with their servers and hooks (MG726: `enabledPlugins`,
-// `extraKnownMarketplaces`). The settings are JSON with comments.
+// trusted folder it runs the repository's hooks without asking (MG725: the
+// commands of a file of .github/hooks/, or of `hooks` in
+// .github/copilot/settings*.json, each an entry the client model reads and
+// the server rules check) and loads the hooks of the directories
+// `hookDirectories` names and the plugins the settings enable, with their
+// servers and hooks (MG726: `hookDirectories`, `enabledPlugins`,
+// `extraKnownMarketplaces`, which mcp-guard cannot see into). The
+// settings are JSON with comments.
 func init() {
 	declareContent(client.KindCopilotHooks, contentRule{check: func(f File, _ Options) []trust.Finding { return checkCopilotHooks(f) }})
 	declareContent(client.KindCopilotSettings, contentRule{check: func(f File, _ Options) []trust.Finding { return checkCopilotSettings(f) }})
 }
 
-// checkCopilotHooks is MG725 for one hook file.
-func checkCopilotHooks(f File) []trust.Finding {
-	return []trust.Finding{trust.NewFinding("MG725", f.Path, fileStart, "", "hooks",
-		"Copilot CLI runs the commands of this hook file without asking once the folder is trusted, and mcp-guard cannot review Copilot CLI's hooks yet")}
+// copilotHookFinding is MG725 for the hook entries of one file, as the
+// client model reads them, at the first one's position; nil when none.
+func copilotHookFinding(f File, key string) []trust.Finding {
+	var cmds []*trust.Server
+	for _, s := range client.Lookup(client.CopilotCLI).Parse(f.Path, f.Data).Servers {
+		if s.Kind == client.EntryHook {
+			cmds = append(cmds, s)
+		}
+	}
+	if len(cmds) == 0 {
+		return nil
+	}
+	return []trust.Finding{trust.NewFinding("MG725", f.Path, cmds[0].NamePos, "", key,
+		fmt.Sprintf("hooks: Copilot CLI runs %d shell command(s) on its events without asking once the folder is trusted: %s",
+			len(cmds), shownLines(cmds)))}
 }
 
-// checkCopilotSettings is MG725 for the settings' hooks and hook
-// directories and MG726 for the plugins they enable.
+// checkCopilotHooks is MG725 for one hook file.
+func checkCopilotHooks(f File) []trust.Finding {
+	return copilotHookFinding(f, "hooks")
+}
+
+// checkCopilotSettings is MG725 for the settings' hooks and MG726 for the
+// hook directories and plugins they name.
 func checkCopilotSettings(f File) []trust.Finding {
 	root, err := decodePositioned(stripJSONC(f.Data, true))
 	if err != nil {
 		return unparsedMention(f, err, "Copilot CLI", `"hooks"`, `"hookDirectories"`, `"enabledPlugins"`, `"extraKnownMarketplaces"`)
 	}
-	var out []trust.Finding
-	for _, k := range []struct{ key, rule, what string }{
-		{"hooks", "MG725", "Copilot CLI runs these hooks' commands without asking once the folder is trusted"},
-		{"hookDirectories", "MG725", "Copilot CLI runs the hooks of these directories without asking once the folder is trusted"},
-		{"enabledPlugins", "MG726", "Copilot CLI loads these plugins, with their MCP servers and hooks, once the folder is trusted"},
-		{"extraKnownMarketplaces", "MG726", "Copilot CLI installs plugins from these marketplaces for the repository's enabledPlugins"},
+	out := copilotHookFinding(f, "hooks")
+	for _, k := range []struct{ key, what string }{
+		{"hookDirectories", "Copilot CLI runs the hooks of these directories without asking once the folder is trusted, and mcp-guard cannot review them"},
+		{"enabledPlugins", "Copilot CLI loads these plugins, with their MCP servers and hooks, once the folder is trusted, and mcp-guard cannot review them"},
+		{"extraKnownMarketplaces", "Copilot CLI installs plugins from these marketplaces for the repository's enabledPlugins, and mcp-guard cannot review them"},
 	} {
 		m, ok := root.get(k.key)
 		if !ok || copilotEmpty(m.val) {
 			continue
 		}
-		out = append(out, trust.NewFinding(k.rule, f.Path, m.keyPos, "", k.key,
-			fmt.Sprintf("%s: %s, and mcp-guard cannot review them yet", k.key, k.what)))
+		out = append(out, trust.NewFinding("MG726", f.Path, m.keyPos, "", k.key, k.key+": "+k.what))
 	}
 	return out
 }

@@ -147,8 +147,9 @@ func FindingClient(f trust.Finding) string {
 func clientsOf(p string) []client.ID {
 	var out []client.ID
 	if k, ok := surface.Of(p); ok {
+		kinds := surface.OfAll(p)
 		for _, r := range clientRows() {
-			if r.config == k || slices.Contains(r.entries, k) {
+			if r.config == k || slices.ContainsFunc(kinds, func(k surface.Kind) bool { return slices.Contains(r.entries, k) }) {
 				out = append(out, r.id)
 			}
 		}
@@ -169,20 +170,73 @@ func clientsOf(p string) []client.ID {
 func ChangeClient(id client.ID) string { return client.KeyClient(id) }
 
 // clientPaths are the other clients' project configs among the surfaces
-// of one side, at any depth (a symlink too: the clients follow it), and
-// the config below every symlinked client directory.
-func clientPaths(surfaces []gitscan.Surface) []string {
+// of one side, at any depth (a symlink too: the clients follow it), the
+// config below every symlinked client directory, and the files listed
+// below a symlinked directory whose every file may be a config (Cline's
+// `.clinerules/hooks` -> scripts/: each hook file there). list names the
+// entries of a directory at the side, through symlinks (nil: none).
+func clientPaths(surfaces []gitscan.Surface, list func(dir string) []string) []string {
 	var out []string
 	for _, s := range surfaces {
 		for _, r := range clientRows() {
 			switch {
-			case s.Kind == r.config, slices.Contains(r.entries, s.Kind):
+			case s.Kind == r.config, slices.ContainsFunc(surface.OfAll(s.Path), func(k surface.Kind) bool { return slices.Contains(r.entries, k) }):
 				out = append(out, s.Path)
 			case s.Kind == surface.KindLinkedDir && r.name != "" && strings.EqualFold(path.Base(s.Path), r.dir):
 				out = append(out, s.Path+"/"+r.name)
 			}
 			if s.Kind == surface.KindLinkedDir {
 				out = append(out, linkedEntryFiles(r, s.Path)...)
+			}
+		}
+		if s.Kind == surface.KindLinkedDir && list != nil && listedDir(s.Path) {
+			out = append(out, linkedListed(s.Path, list)...)
+		}
+	}
+	return out
+}
+
+// listedDir reports whether a file directly below dir may be a client's
+// config or entry file by a pattern that names no one file
+// ("**/.clinerules/hooks/*", "**/.github/hooks/*.json"): its files can
+// only be found by listing it.
+func listedDir(dir string) bool {
+	for _, r := range clientRows() {
+		for _, k := range append([]surface.Kind{r.config}, r.entries...) {
+			for _, pat := range k.Spec().Patterns {
+				d, base := path.Split(strings.TrimPrefix(pat, "**/"))
+				if strings.ContainsAny(base, "*?[") && pathHasSuffixFold(dir, path.Clean(d)) {
+					return true
+				}
+			}
+		}
+	}
+	return false
+}
+
+// pathHasSuffixFold reports whether p ends with the path elements of
+// suffix, ignoring ASCII case as the surface matcher does.
+func pathHasSuffixFold(p, suffix string) bool {
+	if len(p) < len(suffix) || !strings.EqualFold(p[len(p)-len(suffix):], suffix) {
+		return false
+	}
+	return len(p) == len(suffix) || p[len(p)-len(suffix)-1] == '/'
+}
+
+// linkedListed are the names listed below the symlinked directory at p
+// that are a client's config or entry file there.
+func linkedListed(p string, list func(dir string) []string) []string {
+	var out []string
+	for _, name := range list(p) {
+		f := p + "/" + name
+		k, ok := surface.Of(f)
+		if !ok {
+			continue
+		}
+		for _, r := range clientRows() {
+			if k == r.config || slices.Contains(r.entries, k) {
+				out = append(out, f)
+				break
 			}
 		}
 	}

@@ -2,6 +2,7 @@ package project
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
 
@@ -173,8 +174,19 @@ func TestClientRows(t *testing.T) {
 			t.Errorf("governed(%q) = %v, want %q", tt.path, g, tt.governs)
 		}
 	}
-	if got := clientPaths([]gitscan.Surface{{Entry: gitscan.Entry{Path: "x/.gemini"}, Kind: surface.KindLinkedDir}}); len(got) != 1 || got[0] != "x/.gemini/settings.json" {
+	if got := clientPaths([]gitscan.Surface{{Entry: gitscan.Entry{Path: "x/.gemini"}, Kind: surface.KindLinkedDir}}, nil); len(got) != 1 || got[0] != "x/.gemini/settings.json" {
 		t.Errorf("a linked .gemini: %v", got)
+	}
+	// A symlinked directory whose files are configs by a pattern (Cline's
+	// hook files) is listed; one whose files have fixed names is not.
+	var listed []string
+	list := func(dir string) []string { listed = append(listed, dir); return []string{"TaskStart", "x.json"} }
+	got := clientPaths([]gitscan.Surface{
+		{Entry: gitscan.Entry{Path: "x/.clinerules/hooks"}, Kind: surface.KindLinkedDir},
+		{Entry: gitscan.Entry{Path: ".gemini"}, Kind: surface.KindLinkedDir},
+	}, list)
+	if !slices.Contains(got, "x/.clinerules/hooks/TaskStart") || !slices.Equal(listed, []string{"x/.clinerules/hooks"}) {
+		t.Errorf("a linked .clinerules/hooks: %v (listed %v)", got, listed)
 	}
 }
 

@@ -15,7 +15,7 @@ import (
 // gitscan's per-tree cache. Change it whenever what Compare reads at a side
 // changes (a new kind of reference, a new surface): old lists are then
 // ignored.
-const depsKey = "project.Compare.v5"
+const depsKey = "project.Compare.v6"
 
 // quietCompare is Compare's shortcut for the hook's common case, a pull
 // that changed nothing agentty runs: when gitscan holds the old tree's
@@ -159,4 +159,27 @@ func (rd *reader) resolve(p string) (resolution, error) {
 		rd.deps[v] = true
 	}
 	return res, err
+}
+
+// listNames names the entries of dir at rd's side, through symlinks as
+// the kernel resolves them (none when it is not a directory there), and
+// remembers the paths the answer depended on, the listed directory
+// included: a file added or removed below it touches them.
+func (rd *reader) listNames(dir string) []string {
+	src := &sideSource{rd: rd}
+	ents, err := src.ReadDir(dir)
+	if rd.deps == nil {
+		rd.deps = map[string]bool{}
+	}
+	for _, v := range src.visited() {
+		rd.deps[v] = true
+	}
+	if err != nil {
+		return nil
+	}
+	out := make([]string, 0, len(ents))
+	for _, e := range ents {
+		out = append(out, e.Name)
+	}
+	return out
 }

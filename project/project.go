@@ -161,7 +161,7 @@ func Load(ctx context.Context, repo *gitscan.Repo, side gitscan.Side, opts Optio
 	}
 	rd := newReader(repo, side, opts)
 	snap := &Snapshot{Side: side, Skipped: skipped}
-	for _, p := range append(configPaths(surfaces), clientPaths(surfaces)...) {
+	for _, p := range append(configPaths(surfaces), clientPaths(surfaces, rd.listNames)...) {
 		if err := ctx.Err(); err != nil {
 			return nil, err
 		}
@@ -277,7 +277,7 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 	}
 	// A governing file reached through a symlink (`.claude` -> conf/, or
 	// settings.json -> ../x.json) is governed by its target too.
-	clientCfgs := append(clientPaths(oldSurf), clientPaths(newSurf)...)
+	clientCfgs := append(clientPaths(oldSurf, ro.listNames), clientPaths(newSurf, rn.listNames)...)
 	if err := governedThrough(ro, rn, cs, grades, clientCfgs, govern); err != nil {
 		return nil, err
 	}

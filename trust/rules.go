@@ -513,21 +513,24 @@ var Rules = []Rule{
 			"of that server without confirmation once the user approved the server (Qwen Code asks once per entry; " +
 			"observed on 0.24.4). The confirmations it skips are modelled from Qwen Code's documentation (docs/qwen-code.md).\n\n" +
 			"Fix: remove `trust` from the repository's settings; trust a server in your own ~/.qwen/settings.json."},
-	{ID: "MG725", Slug: "copilot-repo-hooks", Severity: SeverityHigh,
+	{ID: "MG725", Slug: "copilot-repo-hooks", Severity: SeverityLow,
 		Title: "the repository gives Copilot CLI hooks to run",
-		Help: "A file of .github/hooks/ (*.json), or `hooks` or `hookDirectories` in the repository's " +
-			".github/copilot/settings.json (or a committed settings.local.json), makes GitHub Copilot CLI run shell " +
-			"commands at session start, before tool calls and at other events, without asking, once the folder is " +
-			"trusted (observed on Copilot CLI 1.0.102, docs/copilot-cli.md). mcp-guard cannot review Copilot CLI's hooks " +
-			"yet, so `check` fails and `launch` refuses Copilot CLI while the repository has them.\n\n" +
-			"Fix: remove the hooks from the repository, or keep them in your own ~/.copilot settings."},
+		Help: "A file of .github/hooks/ (*.json), or `hooks` in the repository's .github/copilot/settings.json (or a " +
+			"committed settings.local.json), makes GitHub Copilot CLI run shell commands at session start, before tool " +
+			"calls and at other events, with your privileges and without asking, once the folder is trusted (observed on " +
+			"Copilot CLI 1.0.102, docs/copilot-cli.md): the same attack as a project MCP server, by another door. " +
+			"mcp-guard lists the commands and analyses each like a shell script; each waits for review " +
+			"(`copilot-cli:hooks.sessionStart[0]`), and `launch` starts Copilot CLI only when every one is reviewed, as no " +
+			"flag keeps a hook from running.\n\n" +
+			"Fix: keep hooks in your own ~/.copilot; review the repository's hooks and every script they call."},
 	{ID: "MG726", Slug: "copilot-repo-plugins", Severity: SeverityHigh,
-		Title: "the repository's Copilot CLI settings enable plugins",
-		Help: "`enabledPlugins` or `extraKnownMarketplaces` in the repository's .github/copilot/settings.json makes " +
-			"GitHub Copilot CLI install and load plugins for everyone who trusts the folder; a plugin's MCP servers and " +
-			"hooks then run without asking, from code that is not in the repository. mcp-guard cannot review plugins " +
-			"yet, so `check` fails and `launch` refuses Copilot CLI while the settings enable one.\n\n" +
-			"Fix: leave plugins for each user to install with `copilot plugin`."},
+		Title: "the repository's Copilot CLI settings load hook directories or plugins",
+		Help: "`hookDirectories`, `enabledPlugins` or `extraKnownMarketplaces` in the repository's " +
+			".github/copilot/settings.json makes GitHub Copilot CLI run the hooks of other directories, or install and " +
+			"load plugins, for everyone who trusts the folder; a plugin's MCP servers and hooks then run without asking, " +
+			"from code that is not in the repository. mcp-guard cannot review them, so `check` fails and `launch` " +
+			"refuses Copilot CLI while the settings name one.\n\n" +
+			"Fix: leave hook directories and plugins to each user's own ~/.copilot settings and `copilot plugin`."},
 	{ID: "MG733", Slug: "kiro-auto-approve", Severity: SeverityHigh,
 		Title: "a Kiro server whose tools that act the repository auto-approves",
 		Help: "`autoApprove` on a server of the repository's .kiro/settings/mcp.json makes Kiro run the tools it names " +
@@ -590,8 +593,9 @@ var Rules = []Rule{
 		Help: "Codex keeps your review of a hook as `[hooks.state.\"<file>:<event>:<group>:<handler>\"] " +
 			"trusted_hash` in your own ~/.codex/config.toml, written when you trust it in its \"Hooks need review\" " +
 			"dialog (observed on Codex 0.169.0). A project layer that carries a hooks.state table tries to answer that " +
-			"dialog for you: whether Codex honours it was not observed, so mcp-guard counts those hooks as trusted and " +
-			"reports the attempt.\n\n" +
+			"dialog for you. Codex's source reads hooks.state from the user's layers only, but that was not observed, so " +
+			"mcp-guard counts a hook as trusted there while the recorded trusted_hash is Codex's hash of that hook (its " +
+			"command, event, matcher and timeout, not the script it runs), and reports the attempt.\n\n" +
 			"Fix: remove hooks.state from the repository's config; trust hooks in Codex itself."},
 	{ID: "MG745", Slug: "claude-env-redirect", Severity: SeverityHigh,
 		Title: "the repository's Claude Code settings send its traffic or credentials elsewhere",

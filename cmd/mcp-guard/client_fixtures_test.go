@@ -133,13 +133,12 @@ func TestClientFixtures(t *testing.T) {
 			dir: "copilot-cli",
 			status: []string{
 				"Copilot CLI (1 config file: ",
-				"closed: the repository's hooks and plugins: Copilot CLI runs them in a trusted folder without asking",
 				"search           node scripts/search-server.js  testdata/repos/copilot-cli/.github/mcp.json",
 				"the folder is not trusted (no entry of ~/.copilot/config.json's trustedFolders holds ",
 			},
-			statusExit: exitAttention,
-			rules:      []string{"MG105", "MG725"},
-			scanExit:   exitAttention,
+			statusExit: exitOK,
+			rules:      []string{"MG105", "MG105", "MG725"},
+			scanExit:   exitOK,
 		},
 		{
 			dir: "cline",
