@@ -74,9 +74,26 @@ var (
 // JSON.parse; `mcpServers` an object, an entry that is not an object
 // skipped) and normalises each Claude Code entry (qwenNormalize), which
 // changes no command it spawns.
+//
+// An empty `.mcp.json` holds no servers: Qwen Code 0.24.4's
+// loadProjectMcpServers (packages/cli/src/config/mcpJson.ts, read in its
+// bundle) returns no servers when JSON.parse fails, as it does on no
+// bytes. Any other file this reader cannot parse stays unknown (the reader
+// is not JSON.parse byte for byte), and an empty settings file is one
+// Gemini CLI, which Qwen Code forked, fails on.
 func (qwenClient) Parse(path string, data []byte) *trust.Config {
+	if filepath.Base(filepath.FromSlash(path)) == ".mcp.json" {
+		return trust.ParseDialect(path, data, trust.ScopeProject, qwenMCPJSON)
+	}
 	return trust.ParseDialect(path, data, trust.ScopeProject, trust.QwenCode)
 }
+
+// qwenMCPJSON is Qwen Code's dialect for `.mcp.json` (see Parse).
+var qwenMCPJSON = func() *trust.Dialect {
+	d := *trust.QwenCode
+	d.EmptyNoServers = true
+	return &d
+}()
 
 // Configs is, nearest first, the launch directory's .qwen/settings.json,
 // its `.mcp.json` (observed: the launch directory's only, below the

@@ -210,3 +210,27 @@ func TestQwenNormalize(t *testing.T) {
 		}
 	}
 }
+
+// TestQwenEmptyFiles: Qwen Code reads an empty .mcp.json as no servers
+// (its loader returns none when JSON.parse fails); an empty settings file
+// is not known to be harmless, as in Gemini CLI, which fails on it.
+func TestQwenEmptyFiles(t *testing.T) {
+	c := Lookup(QwenCode)
+	for _, tt := range []struct {
+		path, data string
+		valid      bool
+	}{
+		{".mcp.json", "", true},
+		{"sub/.mcp.json", "", true},
+		{".mcp.json", "{", false},
+		{".qwen/settings.json", "", false},
+	} {
+		cfg := c.Parse(tt.path, []byte(tt.data))
+		if len(cfg.Servers) != 0 {
+			t.Errorf("%s %q: servers %v from no server", tt.path, tt.data, cfg.Servers)
+		}
+		if got := cfg.Err == nil; got != tt.valid {
+			t.Errorf("%s %q: valid = %v (err %v), want %v", tt.path, tt.data, got, cfg.Err, tt.valid)
+		}
+	}
+}

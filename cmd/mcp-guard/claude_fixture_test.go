@@ -62,17 +62,18 @@ func TestClaudeFixture(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("%v:\n%s", err, out)
 	}
-	// Copilot CLI reads .mcp.json too; with no trusted folder it runs none.
+	// Copilot CLI and Qwen Code read .mcp.json too; with an empty home
+	// (no trusted folder, no approval) they run none.
 	var claude []int
 	for i, s := range doc.Servers {
-		if s.Client == "copilot-cli" && s.Trusted {
-			t.Errorf("Copilot CLI trusts the fixture with an empty home: %+v", s)
+		if (s.Client == "copilot-cli" || s.Client == "qwen-code") && s.Trusted {
+			t.Errorf("%s runs a server of the fixture with an empty home: %+v", s.Client, s)
 		}
-		if s.Client != "copilot-cli" {
+		if s.Client != "copilot-cli" && s.Client != "qwen-code" {
 			claude = append(claude, i)
 		}
 	}
-	if len(claude) != 2 || len(doc.Servers) != 4 {
+	if len(claude) != 2 || len(doc.Servers) != 6 {
 		t.Fatalf("servers %+v", doc.Servers)
 	}
 	for _, i := range claude {
