@@ -332,7 +332,7 @@ func ParseDialect(path string, data []byte, scope Scope, d *Dialect) *Config {
 	}
 	if root.Kind != jsonObject {
 		c.findDuplicates(root, nil)
-		return fail(root.Pos, fmt.Errorf("%w: the file is %s, not an object", ErrWrongType, root.Kind.withArticle()))
+		return fail(root.Pos(), fmt.Errorf("%w: the file is %s, not an object", ErrWrongType, root.Kind.withArticle()))
 	}
 	table, ok := root.get(d.ServersKey)
 	if !ok || table.Value.Kind != jsonObject {
@@ -347,13 +347,13 @@ func ParseDialect(path string, data []byte, scope Scope, d *Dialect) *Config {
 			u.SHA256, u.Dialect = c.SHA256, d
 			return u
 		case ok:
-			return fail(table.KeyPos, fmt.Errorf("%w: %q is %s, not an object", ErrWrongType, d.ServersKey, table.Value.Kind.withArticle()))
+			return fail(table.KeyPos(), fmt.Errorf("%w: %q is %s, not an object", ErrWrongType, d.ServersKey, table.Value.Kind.withArticle()))
 		case d.ServersKey == "mcpServers":
 			if _, has := root.get("servers"); has {
-				return fail(root.Pos, errors.New(`Missing "mcpServers" — found "servers" instead`))
+				return fail(root.Pos(), errors.New(`Missing "mcpServers" — found "servers" instead`))
 			}
 		}
-		return fail(root.Pos, fmt.Errorf("Missing %q", d.ServersKey))
+		return fail(root.Pos(), fmt.Errorf("Missing %q", d.ServersKey))
 	}
 	c.ServersKey = d.ServersKey
 	c.findDuplicates(root, table.Value)
@@ -364,8 +364,8 @@ func ParseDialect(path string, data []byte, scope Scope, d *Dialect) *Config {
 		case why == "":
 			c.Servers = append(c.Servers, s)
 		case d.SkipBadServers:
-			c.Skipped = append(c.Skipped, Skipped{Name: m.Key, Pos: m.KeyPos, Reason: why})
-			c.addFinding("MG307", m.KeyPos, m.Key, d.ServersKey+"."+m.Key,
+			c.Skipped = append(c.Skipped, Skipped{Name: m.Key, Pos: m.KeyPos(), Reason: why})
+			c.addFinding("MG307", m.KeyPos(), m.Key, d.ServersKey+"."+m.Key,
 				fmt.Sprintf("%s skips server %q: %s", d.Client, m.Key, why))
 		default:
 			fatal = append(fatal, fmt.Errorf("server %q: %w: %s", m.Key, ErrWrongType, why))
@@ -428,7 +428,7 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 		return nil, fmt.Sprintf("the entry is %s, not an object", m.Value.Kind.withArticle())
 	}
 	e := m.Value
-	s = &Server{Name: m.Key, NamePos: m.KeyPos, entry: e}
+	s = &Server{Name: m.Key, NamePos: m.KeyPos(), entry: e}
 	for _, k := range resolvedMembers(e) {
 		s.Keys = append(s.Keys, k.Key)
 	}
@@ -475,10 +475,10 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 				if d.JSStrings {
 					spawn = jsString(el)
 				}
-				s.Args = append(s.Args, Arg{Spawn: spawn, Pos: el.Pos})
+				s.Args = append(s.Args, Arg{Spawn: spawn, Pos: el.Pos()})
 				continue
 			}
-			s.Args = append(s.Args, Arg{IsString: true, Str: el.Str, Spawn: el.Str, Pos: el.Pos})
+			s.Args = append(s.Args, Arg{IsString: true, Str: el.Str, Spawn: el.Str, Pos: el.Pos()})
 		}
 	}
 	if f, ok := e.get("env"); ok {
@@ -486,7 +486,7 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 			return nil, fmt.Sprintf("env is %s, not an object", f.Value.Kind.withArticle())
 		}
 		for _, v := range resolvedMembers(f.Value) {
-			ev := EnvVar{Name: v.Key, Pos: v.KeyPos, IsString: v.Value.Kind == jsonString}
+			ev := EnvVar{Name: v.Key, Pos: v.KeyPos(), IsString: v.Value.Kind == jsonString}
 			if !ev.IsString {
 				if d.StringsOnly || d.EnvStringsOnly {
 					return nil, fmt.Sprintf("env.%s is %s, not a string", v.Key, v.Value.Kind.withArticle())
@@ -675,7 +675,7 @@ func (v Value) KeyPos(key string) (Pos, bool) {
 	if !ok {
 		return Pos{}, false
 	}
-	return m.KeyPos, true
+	return m.KeyPos(), true
 }
 
 // Keys returns an object's keys, each once (bytewise order).
@@ -732,7 +732,7 @@ func (v Value) Pos() Pos {
 	if v.v == nil {
 		return Pos{}
 	}
-	return v.v.Pos
+	return v.v.Pos()
 }
 
 // Num returns a number's value (±Inf for JavaScript's Infinity).
