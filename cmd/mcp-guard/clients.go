@@ -171,9 +171,24 @@ func (g *gateView) waiting(only client.ID, handOver bool) []pending {
 // current version, nor one already reviewed.
 func (g *gateView) waitingTargets(only client.ID, handOver bool) gate.Targets {
 	var t gate.Targets
-	for _, p := range g.waiting(only, handOver) {
-		if p.cs.State != trust.StateDeclined {
-			t.Clients = append(t.Clients, *p.cs)
+	for _, cv := range g.All() {
+		if only != "" && cv.Client != only {
+			continue
+		}
+		// Blocking's list is the view's own copy: filtered in place, and
+		// with one agent it is the targets' list as it stands (a
+		// ClientServer is large, and 100,000 servers may wait).
+		b := cv.Blocking(handOver)
+		kept := b[:0]
+		for i := range b {
+			if b[i].State != trust.StateDeclined {
+				kept = append(kept, b[i])
+			}
+		}
+		if t.Clients == nil {
+			t.Clients = kept
+		} else {
+			t.Clients = append(t.Clients, kept...)
 		}
 	}
 	return t
