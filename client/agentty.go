@@ -1,6 +1,7 @@
 package client
 
 import (
+	"context"
 	"path/filepath"
 
 	"github.com/mcp-guard/mcp-guard/surface"
@@ -66,6 +67,7 @@ func (agenttyClient) Parse(path string, data []byte) *trust.Config {
 // Spawn: agentty expands nothing; the server gets agentty's environment
 // plus its env, in the launch directory.
 func (agenttyClient) Spawn(s *trust.Server, _ Vars) Spawn { return rawSpawn(s) }
+func (agenttyClient) interpolates() bool                  { return false }
 
 // AgenttyState is agentty's connect loop for the launch directory.
 type AgenttyState struct {
@@ -171,4 +173,76 @@ func (a agenttyClient) Impact(st *State, old, new *trust.Server) Impact {
 		why = "agentty's fingerprint did not change: it still runs without asking"
 	}
 	return Impact{Interactive: v.Trusted, Headless: v.Trusted, Why: why, Source: src}
+}
+
+func (agenttyClient) CheckStore(path string) error {
+	if path == "" {
+		return trust.ErrNoHome
+	}
+	return trust.LoadApprovals(path).Err
+}
+
+func (agenttyClient) WriteStore(ctx context.Context, path string, d trust.Decision, fingerprints []string) (map[string]bool, error) {
+	changed := map[string]bool{}
+	err := trust.UpdateApprovals(ctx, path, func(ed *trust.ApprovalsEdit) error {
+		clear(changed)
+		for _, h := range fingerprints {
+			var ok bool
+			if d == trust.DecisionApproved {
+				var err error
+				if ok, err = ed.Add(h); err != nil {
+					return err
+				}
+			} else {
+				ok = ed.Remove(h)
+			}
+			changed[h] = ok
+		}
+		return nil
+	})
+	return changed, err
+}
+
+func (agenttyClient) RevokeStore(ctx context.Context, path string, servers [][]string, whole string) ([]bool, bool, error) {
+	changed := make([]bool, len(servers))
+	var wholeChanged bool
+	err := trust.UpdateApprovals(ctx, path, func(ed *trust.ApprovalsEdit) error {
+		for i, fps := range servers {
+			changed[i] = false
+			for _, fp := range fps {
+				changed[i] = ed.Remove(fp) || changed[i]
+			}
+		}
+		wholeChanged = whole != "" && ed.Remove(whole)
+		return nil
+	})
+	return changed, wholeChanged, err
+}
+
+// StillRuns: agentty never gates an http/sse entry, and a blanket grant
+// (the whole file's hash, AGENTTY_MCP_ALLOW_PROJECT) is not the
+// fingerprint a decline removes.
+func (agenttyClient) StillRuns(v trust.Verdict) bool {
+	return v.Reason == trust.ReasonUngated || (v.Trusted && v.Reason != trust.ReasonApproved)
+}
+
+func (agenttyClient) Words(v trust.Verdict) (why, source string) { return AgenttyWords(v) }
+
+// KeyClient is client id as the ledger's keys and trust.Change name it:
+// "" for agentty, whose servers mcp-guard reviewed before it modelled
+// any other client; OfKey is its inverse.
+func KeyClient(id ID) string {
+	if id == Agentty {
+		return ""
+	}
+	return string(id)
+}
+
+// OfKey is the client a ledger key's or a trust.Change's client field
+// names (KeyClient).
+func OfKey(k string) ID {
+	if k == "" {
+		return Agentty
+	}
+	return ID(k)
 }

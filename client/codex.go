@@ -125,7 +125,7 @@ func parseCodexHooks(path string, data []byte) *trust.Config {
 		return c
 	}
 	hooks, _ := root.Get("hooks")
-	c.Servers, c.Err = codexHookEntries(path, hookCommands(hooks, "hooks", 0), nil)
+	c.Servers, c.Err = codexHookEntries(path, hooks, nil)
 	if c.Err != nil {
 		c.Servers = nil
 	}
@@ -163,7 +163,7 @@ func (d *codexDoc) withHooks(c *trust.Config) *trust.Config {
 		c.Err, c.Servers = trust.Unreadable(fmt.Errorf("hooks: %w", err)), nil
 		return c
 	}
-	hooks, err := codexHookEntries(d.path, hookCommands(v, "hooks", 0), func(name string) trust.Pos {
+	hooks, err := codexHookEntries(d.path, v, func(name string) trust.Pos {
 		ev, _, _, _ := codexHookParts(name)
 		return d.at("hooks", ev)
 	})
@@ -181,16 +181,22 @@ func (d *codexDoc) withHooks(c *trust.Config) *trust.Config {
 	return c
 }
 
-// codexHookEntries are the hook commands as entries; at, when set, is a
-// command's position in the file (TOML's, its own being the JSON copy's).
-func codexHookEntries(path string, cmds []hookCommand, at func(name string) trust.Pos) ([]*trust.Server, error) {
+// codexHookEntries are the commands of hooks (a file's "hooks" object) as
+// entries, each with Codex's hash of it when mcp-guard can tell it; at,
+// when set, is a command's position in the file (TOML's, its own being
+// the JSON copy's).
+func codexHookEntries(path string, hooks trust.Value, at func(name string) trust.Pos) ([]*trust.Server, error) {
 	var out []*trust.Server
-	for _, h := range cmds {
+	for _, h := range hookCommands(hooks, "hooks", 0) {
 		pos := h.pos
 		if at != nil {
 			pos = at(h.name)
 		}
-		s, err := trust.CommandEntry(path, trust.Codex, EntryHook, h.name, "", "/bin/sh", h.line, pos, nil)
+		var extra map[string]any
+		if hash := codexHookHash(hooks, h.name); hash != "" {
+			extra = map[string]any{codexHashKey: hash}
+		}
+		s, err := trust.CommandEntry(path, trust.Codex, EntryHook, h.name, "", "/bin/sh", h.line, pos, extra)
 		if err != nil {
 			return nil, fmt.Errorf("hook %q: %w", h.name, err)
 		}
@@ -242,17 +248,7 @@ func CodexHookKey(path, name string) (string, bool) {
 	if !ok {
 		return "", false
 	}
-	var b strings.Builder
-	for i, r := range ev {
-		if r >= 'A' && r <= 'Z' {
-			if i > 0 {
-				b.WriteByte('_')
-			}
-			r += 'a' - 'A'
-		}
-		b.WriteRune(r)
-	}
-	return fmt.Sprintf("%s:%s:%d:%d", path, b.String(), g, h), true
+	return fmt.Sprintf("%s:%s:%d:%d", path, codexEventLabel(ev), g, h), true
 }
 
 // codexDoc is one TOML file: its tables, where each key is, and why it
@@ -680,6 +676,8 @@ func (codexClient) Spawn(s *trust.Server, lookup Vars) Spawn {
 	return sp
 }
 
+func (codexClient) interpolates() bool { return false }
+
 func contains(list []string, s string) bool {
 	for _, e := range list {
 		if e == s {
@@ -712,9 +710,9 @@ type CodexState struct {
 
 	userShown string
 	trusted   map[string]bool
-	// hookTrust: the hooks.state keys with a trusted_hash, and the file
-	// that holds each.
-	hookTrust map[string]string
+	// hookTrust: what hooks.state says of each hook key (its trusted_hash
+	// and the file holding it, enabled = false).
+	hookTrust map[string]codexHookState
 	user      *codexDoc
 	merged    map[string]any
 	// configs are the layers' Configs, with the merged servers (files).
@@ -752,7 +750,7 @@ func (codexClient) State(launchDir, gitTop string, env Env) *State {
 	dir := realDir(launchDir, fsys)
 	userPath, userShown := codexHome(env)
 	cs := &CodexState{UserConfig: userPath, userShown: userShown, AppServer: codexAppServer,
-		trusted: map[string]bool{}, enabledBy: map[string]string{}, hookTrust: map[string]string{}}
+		trusted: map[string]bool{}, enabledBy: map[string]string{}, hookTrust: map[string]codexHookState{}}
 	st := &State{Client: Codex, LaunchDir: dir, Codex: cs}
 	src := Source{Path: userPath, Display: userShown}
 	data, err := fsys.ReadFile(userPath)
@@ -767,7 +765,7 @@ func (codexClient) State(launchDir, gitTop string, env Env) *State {
 			src.Err = cs.user.err
 		} else if err := cs.readTrust(); err != nil {
 			src.Err = err
-		} else if err := cs.readHookTrust(cs.user.root, userShown); err != nil {
+		} else if err := cs.readHookTrust(cs.user.root, userShown, true); err != nil {
 			src.Err = err
 		}
 	}
@@ -814,12 +812,13 @@ func (cs *CodexState) loads(dir string, dirs []string) (bool, string) {
 	return false, ""
 }
 
-// readHookTrust takes the [hooks.state."<key>"] entries with a
-// trusted_hash: the hooks you trusted in Codex (its /hooks review).
-// OPEN: whether Codex honours a hooks.state of a project layer (it writes
-// only the user's); one counts, in the direction that reports more.
-// OPEN: enabled = false (a hook turned off in /hooks) is not modelled.
-func (cs *CodexState) readHookTrust(root map[string]any, shown string) error {
+// readHookTrust takes the [hooks.state."<key>"] entries (the key trimmed,
+// as Codex does): a trusted_hash is a hook you trusted in Codex (its
+// "Hooks need review" dialog, /hooks); enabled = false one you turned off,
+// which Codex skips. Codex reads hooks.state only from the user's config
+// (its source, config_rules.rs); a project layer's trusted_hash still
+// counts, in the direction that reports more, its enabled = false never.
+func (cs *CodexState) readHookTrust(root map[string]any, shown string, user bool) error {
 	h, ok := root["hooks"].(map[string]any)
 	if !ok {
 		return nil
@@ -833,13 +832,19 @@ func (cs *CodexState) readHookTrust(root map[string]any, shown string) error {
 		return fmt.Errorf("hooks.state is %s, not a table", tomlKind(st))
 	}
 	for k, v := range tbl {
-		if e, ok := v.(map[string]any); ok {
-			if hash, _ := e["trusted_hash"].(string); hash != "" {
-				if _, seen := cs.hookTrust[k]; !seen {
-					cs.hookTrust[k] = shown
-				}
-			}
+		e, ok := v.(map[string]any)
+		k = strings.TrimSpace(k)
+		if !ok || k == "" {
+			continue
 		}
+		st := cs.hookTrust[k]
+		if hash, _ := e["trusted_hash"].(string); hash != "" && st.hash == "" {
+			st.hash, st.by = hash, shown
+		}
+		if off, isBool := e["enabled"].(bool); user && isBool && !off {
+			st.off = true
+		}
+		cs.hookTrust[k] = st
 	}
 	return nil
 }
@@ -911,7 +916,7 @@ func (cs *CodexState) merge() {
 				if l.doc != nil && l.doc.err == nil {
 					cs.configs[i] = l.doc.withHooks(cs.configs[i])
 					if l.Loads {
-						_ = cs.readHookTrust(l.doc.root, l.Path)
+						_ = cs.readHookTrust(l.doc.root, l.Path, false)
 					}
 				}
 			}
@@ -1021,35 +1026,42 @@ func (cs *CodexState) loadedFiles() []string {
 	return out
 }
 
-// hookTrusted is the file whose hooks.state trusts the hook name of the
-// file at path ("" for any file that loads: a change under review), ""
-// when none does.
-func (cs *CodexState) hookTrusted(path, name string) string {
+// hookState is what hooks.state says of the hook name of the file at
+// path ("" for any file that loads: a change under review); known is
+// false when it says nothing of it.
+func (cs *CodexState) hookState(path, name string) (st codexHookState, known bool) {
 	files := []string{path}
 	if path == "" {
 		files = cs.loadedFiles()
 	}
 	for _, f := range files {
 		if key, ok := CodexHookKey(f, name); ok {
-			if by := cs.hookTrust[key]; by != "" {
-				return by
+			if st, ok := cs.hookTrust[key]; ok && (st.hash != "" || st.off) {
+				return st, true
 			}
-		} else if len(cs.hookTrust) > 0 {
-			return cs.userShown // a hook Codex may key otherwise: counted as trusted
+		} else {
+			for _, st := range cs.hookTrust {
+				if st.hash != "" { // a hook Codex may key otherwise: counted as trusted
+					return codexHookState{hash: st.hash, by: cs.userShown}, true
+				}
+			}
 		}
 	}
-	return ""
+	return codexHookState{}, false
 }
 
 // codexHookWhy says how Codex treats a hook it trusts: it keeps a hash of
-// the command only, so the script the command runs may change unseen.
-const codexHookWhy = "Codex trusts it by a hash of its command only: it runs without asking, and so does any change to the script the command runs"
+// the hook's command (with its event, matcher and timeout), not of the
+// script the command runs.
+const codexHookWhy = "Codex trusts it by a hash of its command, not of the script the command runs: it runs without asking, and so does any change to that script"
 
 // hookAnswer is a hook's state: loaded with its project, run only once
-// you trusted it in Codex (observed on 0.169.0: interactive Codex asks
-// "Hooks need review" for a new or changed one; `codex exec` skips it
-// silently).
-func (cs *CodexState) hookAnswer(path, name string) (runs bool, why, src string, repo bool) {
+// you trusted it in Codex and while its hash is the one you trusted
+// (observed on 0.169.0: interactive Codex asks "Hooks need review" for a
+// new or changed one; `codex exec` skips it silently), never when you
+// turned it off. hash is Codex's hash of the hook, "" when mcp-guard
+// cannot tell it: then any trusted_hash for its key counts.
+func (cs *CodexState) hookAnswer(path, name, hash string) (runs bool, why, src string, repo bool) {
 	if cs.Unknown != nil {
 		return cs.answer(path, name, nil)
 	}
@@ -1059,8 +1071,14 @@ func (cs *CodexState) hookAnswer(path, name string) (runs bool, why, src string,
 	if cs.Abort != nil {
 		return false, "Codex aborts the whole run (" + cs.Abort.Error() + "): no hook runs", path, true
 	}
-	if by := cs.hookTrusted(path, name); by != "" {
-		return true, fmt.Sprintf("you trusted this hook in Codex (hooks.state in %s): %s", by, codexHookWhy), by, by != cs.userShown
+	st, _ := cs.hookState(path, name)
+	switch {
+	case st.off:
+		return false, fmt.Sprintf("you turned this hook off in Codex (enabled = false in %s hooks.state): Codex skips it", cs.userShown), cs.userShown, false
+	case st.hash != "" && hash != "" && st.hash != hash:
+		return false, fmt.Sprintf("the hook is not the one you trusted in Codex (the trusted_hash in %s hooks.state is of another command, matcher or timeout): Codex asks you to review it again (\"Hooks need review\"); `codex exec` skips it", st.by), st.by, st.by != cs.userShown
+	case st.hash != "":
+		return true, fmt.Sprintf("you trusted this hook in Codex (hooks.state in %s): %s", st.by, codexHookWhy), st.by, st.by != cs.userShown
 	}
 	return false, fmt.Sprintf("Codex asks you to review this hook before it runs (\"Hooks need review\"; none is trusted in %s hooks.state); `codex exec` skips it", cs.userShown), cs.userShown, false
 }
@@ -1127,7 +1145,7 @@ func (codexClient) Gate(st *State, entries []Entry) []ServerVerdict {
 	for _, e := range entries {
 		runs, why, src, repo := st.Codex.answer(e.Path, e.Name, e.Server)
 		if e.Server != nil && e.Server.Kind != "" {
-			runs, why, src, repo = st.Codex.hookAnswer(e.Path, e.Name)
+			runs, why, src, repo = st.Codex.hookAnswer(e.Path, e.Name, codexEntryHash(e.Server))
 		}
 		why += remoteNote(e.Server)
 		out = append(out, ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server,
@@ -1202,20 +1220,29 @@ func tomlDepth(b []byte) int {
 // codexHookImpact: Codex binds a trusted hook to a hash of its command.
 // A new command (at a position you trusted) asks again, and `codex exec`
 // skips it (observed); the same command running a changed script runs
-// without asking.
-// OPEN: mcp-guard does not compute Codex's hash, so a hook whose stored
-// hash is of another command still counts as trusted in the gate.
+// without asking. Where mcp-guard cannot tell Codex's hash of the hook,
+// any hash recorded for its key counts (more, never less).
 func codexHookImpact(cs *CodexState, old, new *trust.Server) Impact {
-	runs, why, src, repo := cs.hookAnswer("", new.Name)
+	hash := codexEntryHash(new)
+	runs, why, src, repo := cs.hookAnswer("", new.Name, hash)
 	im := Impact{Interactive: runs, Headless: runs, Why: why, Source: src, RepoSide: repo}
-	if !runs || cs.Unknown != nil || old == nil {
+	if cs.Unknown != nil || old == nil {
 		return im
 	}
-	if old.Canonical() != new.Canonical() {
-		im.Interactive, im.Headless = false, false
-		im.Why = "the new command: Codex asks you to review the changed hook before it runs (\"Hooks need review\"); `codex exec` skips it"
+	sameCommand := old.Canonical() == new.Canonical()
+	switch {
+	case !runs && sameCommand:
 		return im
+	case !runs:
+		if st, _ := cs.hookState("", new.Name); !st.off && st.hash != "" {
+			im.Why = "the new command: Codex asks you to review the changed hook before it runs (\"Hooks need review\"); `codex exec` skips it"
+		}
+	case sameCommand:
+		im.Why = "Codex trusts this hook's command; the script it runs changed: it runs without asking (Codex keeps a hash of the command, not of the script)"
+	case hash != "":
+		im.Why = "the new command is one you already trusted in Codex (its hash is in " + src + " hooks.state): it runs without asking"
+	default:
+		im.Why = "the changed hook runs without asking: mcp-guard cannot tell Codex's hash of it, so the trust you gave this hook in Codex counts"
 	}
-	im.Why = "the changed script runs without asking: " + codexHookWhy
 	return im
 }

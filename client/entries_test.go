@@ -357,25 +357,64 @@ func TestCodexHooksRead(t *testing.T) {
 	}
 }
 
+// codexSHHash is Codex's trusted_hash of the SessionStart hook `sh
+// ./h.sh` (no matcher, no timeout), computed apart from mcp-guard (Python's
+// json.dumps, sorted keys, compact, ensure_ascii=False; SHA-256) from the
+// identity Codex 0.169.0 was observed to hash (docs/fidelity.md, hooks-hash).
+const codexSHHash = "sha256:6065cd09a0a36b3987eda53fc3f929efbd1e9c3ffa2d82814d856bfaa48b1214"
+
+// TestCodexHookHash: Codex's hash of a hook's identity (event, matcher
+// where the event takes one, type, command, timeout, async,
+// statusMessage), and none where mcp-guard cannot tell it.
+func TestCodexHookHash(t *testing.T) {
+	for _, tc := range []struct{ name, data, hook, want string }{
+		{"a SessionStart hook", `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"sh ./h.sh"}]}]}}`,
+			"hooks.SessionStart[0].hooks[0]", codexSHHash},
+		{"explicit defaults hash alike", `{"hooks":{"SessionStart":[{"matcher":null,"hooks":[{"type":"command","command":"sh ./h.sh","timeout":600,"async":false,"commandWindows":"x.cmd"}]}]}}`,
+			"hooks.SessionStart[0].hooks[0]", codexSHHash},
+		{"escapes, matcher, async, statusMessage, timeout 0", `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"a\t\"b\"\\ é\u0001","async":true,"statusMessage":"x…","timeout":0}]}]}}`,
+			"hooks.PreToolUse[0].hooks[0]", "sha256:af6b7a68da2070307b0195c71dd914b965a187ce74c87b8b4242d53fc941c2c4"},
+		{"a Stop hook's matcher is dropped", `{"hooks":{"Stop":[{"matcher":"m","hooks":[{"type":"command","command":"./stop.sh"}]}]}}`,
+			"hooks.Stop[0].hooks[0]", "sha256:65eef4404177d11f3a616909c3f644ed418655ccd1afa19ca883a5d5cdcae480"},
+		{"an unknown member: not known", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x","additionalContextLimit":3}]}]}}`, "hooks.Stop[0].hooks[0]", ""},
+		{"an event mcp-guard has not observed: not known", `{"hooks":{"SubagentStop":[{"hooks":[{"type":"command","command":"x"}]}]}}`, "hooks.SubagentStop[0].hooks[0]", ""},
+		{"a non-integer timeout: not known", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x","timeout":1.5}]}]}}`, "hooks.Stop[0].hooks[0]", ""},
+		{"no type: not known", `{"hooks":{"Stop":[{"hooks":[{"command":"x"}]}]}}`, "hooks.Stop[0].hooks[0]", ""},
+	} {
+		if got := CodexHookHash("/r/.codex/hooks.json", []byte(tc.data), tc.hook); got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	toml := "[[hooks.Stop]]\nmatcher = \"m\"\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"./stop.sh\"\n"
+	if got := CodexHookHash("/r/.codex/config.toml", []byte(toml), "hooks.Stop[0].hooks[0]"); got != "sha256:65eef4404177d11f3a616909c3f644ed418655ccd1afa19ca883a5d5cdcae480" {
+		t.Errorf("a layer's [hooks] hash as hooks.json's: %q", got)
+	}
+}
+
 // TestCodexHooksGate: a hook runs only in a trusted project and once you
-// trusted it in Codex (hooks.state, observed on 0.169.0); then a changed
-// script under the same command runs without asking, a changed command
-// asks again.
+// trusted it in Codex (hooks.state, observed on 0.169.0) while its hash is
+// the one you trusted, never when you turned it off; then a changed script
+// under the same command runs without asking, a changed command asks
+// again.
 func TestCodexHooksGate(t *testing.T) {
 	const hooks = `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"sh ./h.sh"}]}]}}`
 	const name = "hooks.SessionStart[0].hooks[0]"
-	state := func(f *fixture) string {
-		return "[hooks.state.\"" + filepath.Join(f.repo, ".codex", "hooks.json") + ":session_start:0:0\"]\ntrusted_hash = \"sha256:1\"\n"
+	state := func(f *fixture, body string) string {
+		return "[hooks.state.\"" + filepath.Join(f.repo, ".codex", "hooks.json") + ":session_start:0:0\"]\n" + body
 	}
 	for _, tc := range []struct {
-		name          string
-		trusted, hook bool
-		runs          bool
-		why           string
+		name    string
+		trusted bool
+		hook    string
+		runs    bool
+		why     string
 	}{
-		{"untrusted project", false, true, false, "Codex does not load its hooks"},
-		{"trusted project, hook not trusted", true, false, false, "Codex asks you to review this hook"},
-		{"trusted project and hook", true, true, true, "Codex trusts it by a hash of its command only"},
+		{"untrusted project", false, "trusted_hash = \"" + codexSHHash + "\"\n", false, "Codex does not load its hooks"},
+		{"trusted project, hook not trusted", true, "", false, "Codex asks you to review this hook"},
+		{"trusted project and hook", true, "trusted_hash = \"" + codexSHHash + "\"\n", true, "Codex trusts it by a hash of its command, not of the script"},
+		{"trusted another version of the hook", true, "trusted_hash = \"sha256:1\"\n", false, "Codex asks you to review it again"},
+		{"turned off", true, "trusted_hash = \"" + codexSHHash + "\"\nenabled = false\n", false, "you turned this hook off in Codex"},
+		{"turned on", true, "trusted_hash = \"" + codexSHHash + "\"\nenabled = true\n", true, "you trusted this hook in Codex"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			f := newFixture(t)
@@ -384,8 +423,8 @@ func TestCodexHooksGate(t *testing.T) {
 			if tc.trusted {
 				user += trustTOML(f.repo)
 			}
-			if tc.hook {
-				user += state(f)
+			if tc.hook != "" {
+				user += state(f, tc.hook)
 			}
 			f.write("home/.codex/config.toml", user)
 			ce := f.codex("repo")
@@ -401,23 +440,54 @@ func TestCodexHooksGate(t *testing.T) {
 	t.Run("impact", func(t *testing.T) {
 		f := newFixture(t)
 		f.write("repo/.codex/hooks.json", hooks)
-		f.write("home/.codex/config.toml", trustTOML(f.repo)+state(f))
+		f.write("home/.codex/config.toml", trustTOML(f.repo)+state(f, "trusted_hash = \""+codexSHHash+"\"\n"))
 		st := codexClient{}.State(f.repo, f.repo, f.env())
-		old := codexClient{}.Parse(filepath.Join(f.repo, ".codex", "hooks.json"), []byte(hooks)).Server(name)
+		parse := func(data string) *trust.Server {
+			return codexClient{}.Parse(filepath.Join(f.repo, ".codex", "hooks.json"), []byte(data)).Server(name)
+		}
+		old := parse(hooks)
 		same := codexClient{}.Impact(st, old, old)
-		if !same.Interactive || !strings.Contains(same.Why, "the changed script runs without asking") {
+		if !same.Interactive || !same.Headless || !strings.Contains(same.Why, "Codex trusts this hook's command; the script it runs changed") {
 			t.Errorf("same command: %+v", same)
 		}
-		changed := codexClient{}.Parse(filepath.Join(f.repo, ".codex", "hooks.json"), []byte(strings.Replace(hooks, "h.sh", "evil.sh", 1))).Server(name)
+		changed := parse(strings.Replace(hooks, "h.sh", "evil.sh", 1))
 		if im := (codexClient{}).Impact(st, old, changed); im.Interactive || im.Headless || !strings.Contains(im.Why, "asks you to review the changed hook") {
 			t.Errorf("new command: %+v", im)
+		}
+		// The pull brings back a command you trusted before: Codex runs it.
+		if im := (codexClient{}).Impact(st, changed, old); !im.Interactive || !strings.Contains(im.Why, "one you already trusted in Codex") {
+			t.Errorf("a command trusted before: %+v", im)
+		}
+		// A timeout is part of the hash: a pull that changes it only asks again.
+		if im := (codexClient{}).Impact(st, old, parse(strings.Replace(hooks, `"sh ./h.sh"`, `"sh ./h.sh","timeout":5`, 1))); im.Interactive {
+			t.Errorf("a new timeout: %+v", im)
+		}
+		// A hook mcp-guard cannot hash counts as trusted by any hash (more, never less).
+		if im := (codexClient{}).Impact(st, old, parse(strings.Replace(hooks, `"sh ./h.sh"`, `"sh ./evil.sh","additionalContextLimit":1`, 1))); !im.Interactive || !strings.Contains(im.Why, "cannot tell Codex's hash") {
+			t.Errorf("a hook mcp-guard cannot hash: %+v", im)
+		}
+	})
+	t.Run("turned off", func(t *testing.T) {
+		f := newFixture(t)
+		f.write("repo/.codex/hooks.json", hooks)
+		f.write("home/.codex/config.toml", trustTOML(f.repo)+state(f, "trusted_hash = \""+codexSHHash+"\"\nenabled = false\n"))
+		st := codexClient{}.State(f.repo, f.repo, f.env())
+		s := codexClient{}.Parse(filepath.Join(f.repo, ".codex", "hooks.json"), []byte(hooks)).Server(name)
+		if im := (codexClient{}).Impact(st, s, s); im.Interactive || im.Headless || !strings.Contains(im.Why, "turned this hook off") {
+			t.Errorf("a hook turned off: %+v", im)
+		}
+		// A project layer cannot turn a hook off for Codex: only the user's hooks.state counts.
+		f.write("home/.codex/config.toml", trustTOML(f.repo)+state(f, "trusted_hash = \""+codexSHHash+"\"\n"))
+		f.write("repo/.codex/config.toml", state(f, "enabled = false\n"))
+		if v := verdictOf(t, f.codex("repo"), name); !v.Interactive {
+			t.Errorf("a project's enabled = false: %+v", v)
 		}
 	})
 	t.Run("a layer's hooks", func(t *testing.T) {
 		f := newFixture(t)
 		f.write("repo/.codex/config.toml", "[mcp_servers.db]\ncommand = \"node\"\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"./stop.sh\"\n")
 		f.write("home/.codex/config.toml", trustTOML(f.repo)+
-			"[hooks.state.\""+filepath.Join(f.repo, ".codex", "config.toml")+":stop:0:0\"]\ntrusted_hash = \"sha256:1\"\n")
+			"[hooks.state.\""+filepath.Join(f.repo, ".codex", "config.toml")+":stop:0:0\"]\ntrusted_hash = \"sha256:65eef4404177d11f3a616909c3f644ed418655ccd1afa19ca883a5d5cdcae480\"\n")
 		ce := f.codex("repo")
 		if v := verdictOf(t, ce, "hooks.Stop[0].hooks[0]"); !v.Interactive {
 			t.Errorf("%+v", v)

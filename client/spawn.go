@@ -47,6 +47,18 @@ type Spawn struct {
 	InheritEnv bool
 }
 
+// Interpolates reports whether client c expands anything in a server's
+// entry before spawning it. One that does not (agentty, Codex) runs the
+// entry as written: the launch model analyses that one view, in its Cwd,
+// and the environment the client passes from its own (Codex's base
+// variables) is not part of what the entry runs.
+func Interpolates(c Client) bool {
+	if n, ok := c.(interface{ interpolates() bool }); ok {
+		return n.interpolates()
+	}
+	return true
+}
+
 // rawSpawn is the spawn view of a client without interpolation.
 func rawSpawn(s *trust.Server) Spawn {
 	sp := Spawn{Command: s.SpawnCommand(), Args: s.SpawnArgs(), RawCommand: s.Command, InheritEnv: true}

@@ -22,6 +22,10 @@ import (
 //     (${workspaceFolder}, ${env:NAME}, ${input:ID}, …)
 //   - https://code.visualstudio.com/docs/editing/workspaces/workspace-trust
 //     (Restricted Mode; tasks)
+//   - https://code.visualstudio.com/docs/editing/workspaces/multi-root-workspaces
+//     (a .code-workspace file: folders, settings, launch, tasks)
+//   - microsoft/vscode mcpConfigPathsService.ts (a workspace file's MCP
+//     servers are its settings' "mcp" section)
 //
 // Questions the documentation leaves open are marked OPEN and decided in
 // the direction that never under-reports what runs.
@@ -54,7 +58,10 @@ var (
 	KindVSCodeMCP      = surface.Register(surface.Spec{Name: "vscode-mcp", Client: string(VSCode), Role: surface.Config, Patterns: []string{"**/" + VSCodeMCPFile}})
 	KindVSCodeSettings = surface.Register(surface.Spec{Name: "vscode-settings", Client: string(VSCode), Role: surface.Governing, SharedOnly: true, Patterns: []string{"**/" + VSCodeSettingsFile}})
 	KindVSCodeTasks    = surface.Register(surface.Spec{Name: "vscode-tasks", Client: string(VSCode), Role: surface.Sibling, SharedOnly: true, Entries: true, Patterns: []string{"**/" + VSCodeTasksFile}})
-	_                  = registerDirs(VSCode, "**/.vscode")
+	// KindVSCodeWorkspace is a workspace file: its settings' MCP servers,
+	// its tasks, its settings (modelled from documentation).
+	KindVSCodeWorkspace = surface.Register(surface.Spec{Name: "vscode-workspace", Client: string(VSCode), Role: surface.Config, Entries: true, Patterns: []string{"**/*" + VSCodeWorkspaceExt}})
+	_                   = registerDirs(VSCode, "**/.vscode")
 )
 
 // Parse reads .vscode/mcp.json as JSONC: comments and trailing commas
@@ -67,6 +74,9 @@ var (
 // task that depends on others runs them too: then every task with a
 // command is an entry.
 func (vscodeClient) Parse(path string, data []byte) *trust.Config {
+	if isVSCodeWorkspace(path) {
+		return parseVSCodeWorkspace(path, data)
+	}
 	if !strings.EqualFold(filepath.Base(path), "tasks.json") {
 		return trust.ParseDialect(path, data, trust.ScopeProject, trust.VSCode)
 	}
@@ -75,6 +85,89 @@ func (vscodeClient) Parse(path string, data []byte) *trust.Config {
 	if err != nil {
 		return trust.UnreadableConfig(path, trust.ScopeProject, fmt.Errorf("VS Code may still run tasks from it: %w", err))
 	}
+	addVSCodeTasks(c, "", tasks)
+	return c
+}
+
+// VSCodeWorkspaceExt ends a VS Code workspace file's name.
+const VSCodeWorkspaceExt = ".code-workspace"
+
+// isVSCodeWorkspace reports whether p is a workspace file.
+func isVSCodeWorkspace(p string) bool {
+	b := filepath.Base(p)
+	return len(b) > len(VSCodeWorkspaceExt) && strings.EqualFold(b[len(b)-len(VSCodeWorkspaceExt):], VSCodeWorkspaceExt)
+}
+
+// parseVSCodeWorkspace reads a .code-workspace file (JSONC) as VS Code
+// applies it once you open it (documented, never observed): the MCP
+// servers of its settings' "mcp" section, read as a .vscode/mcp.json is
+// and at their place in the file, and the tasks of its "tasks" section
+// that run when the workspace opens, named "tasks.tasks[N]". Its
+// "launch" configurations run only when you start debugging, so they are
+// not entries. A file VS Code's tolerant reader may still apply is
+// unknown, as .vscode/mcp.json's is.
+func parseVSCodeWorkspace(path string, data []byte) *trust.Config {
+	root, err := trust.DecodeDialect(data, trust.VSCode)
+	if err != nil || root.Kind() != "object" {
+		// The dialect's own answer: unknown where VS Code may recover,
+		// nothing where no entry could come from the bytes.
+		return trust.ParseDialect(path, data, trust.ScopeProject, trust.VSCode)
+	}
+	c := &trust.Config{Path: path, Scope: trust.ScopeProject, Dialect: trust.VSCode, SHA256: trust.FileHash(data)}
+	for _, k := range mustGet(root, "settings").Keys() {
+		if strings.HasPrefix(k, "mcp.") {
+			// VS Code's configuration model nests a dotted key: its
+			// servers are the mcp section's, which is not read that way here.
+			return trust.UnreadableConfig(path, trust.ScopeProject, fmt.Errorf("settings.%s: VS Code reads a dotted key as part of the mcp section, which mcp-guard reads only as one object", k))
+		}
+	}
+	if mcp, ok := Setting(mustGet(root, "settings"), "mcp"); ok && mcp.Kind() != "null" {
+		raw, off := mcp.Source()
+		if mcp.Kind() != "object" || off < 0 || off+len(raw) > len(data) || string(data[off:off+len(raw)]) != string(raw) {
+			return trust.UnreadableConfig(path, trust.ScopeProject, fmt.Errorf("settings.mcp is a %s VS Code may still read servers from", mcp.Kind()))
+		}
+		if _, has := mcp.Get("servers"); has {
+			// The section alone, at its place: every other byte a space
+			// (line breaks kept), so positions are the file's own.
+			sub := make([]byte, len(data))
+			for i, b := range data {
+				switch {
+				case i >= off && i < off+len(raw):
+					sub[i] = b
+				case b == '\n' || b == '\r':
+					sub[i] = b
+				default:
+					sub[i] = ' '
+				}
+			}
+			sc := trust.ParseDialect(path, sub, trust.ScopeProject, trust.VSCode)
+			if sc.Err != nil {
+				sc.SHA256 = c.SHA256
+				return sc
+			}
+			c.Servers, c.Skipped, c.Findings = sc.Servers, sc.Skipped, sc.Findings
+		}
+	}
+	if t, ok := root.Get("tasks"); ok && t.Kind() != "null" {
+		tasks, err := vscodeTasks(t)
+		if err != nil {
+			return trust.UnreadableConfig(path, trust.ScopeProject, fmt.Errorf("VS Code may still run tasks from it: tasks: %w", err))
+		}
+		addVSCodeTasks(c, "tasks.", tasks)
+	}
+	return c
+}
+
+// mustGet is v's member key, the zero Value when there is none.
+func mustGet(v trust.Value, key string) trust.Value {
+	m, _ := v.Get(key)
+	return m
+}
+
+// addVSCodeTasks adds each task as entries of c, named prefix+"tasks[N]"
+// (a platform override "tasks[N].linux").
+func addVSCodeTasks(c *trust.Config, prefix string, tasks []FolderOpenTask) {
+	path := c.Path
 	add := func(name, line string, pos trust.Pos) {
 		if strings.TrimSpace(line) == "" || c.Err != nil {
 			return
@@ -87,7 +180,7 @@ func (vscodeClient) Parse(path string, data []byte) *trust.Config {
 		c.Servers = append(c.Servers, s)
 	}
 	for _, t := range tasks {
-		name := "tasks[" + strconv.Itoa(t.Index) + "]"
+		name := prefix + "tasks[" + strconv.Itoa(t.Index) + "]"
 		add(name, strings.Join(append([]string{t.Command}, t.Args...), " "), t.Pos)
 		for _, p := range []string{"linux", "osx", "windows"} {
 			if cmd, ok := t.PlatformCommands[p]; ok {
@@ -96,7 +189,6 @@ func (vscodeClient) Parse(path string, data []byte) *trust.Config {
 		}
 	}
 	uniqueEntries(c)
-	return c
 }
 
 // EntryTask is a VS Code task that runs when the folder opens.
@@ -105,12 +197,16 @@ const EntryTask = "task"
 // vscodeTaskWhy is when VS Code runs a folder-open task.
 const vscodeTaskWhy = "VS Code runs this task when the folder opens, once the workspace is trusted and automatic tasks are allowed (task.allowAutomaticTasks, which it asks about once); mcp-guard cannot read either decision, so it counts as running without asking"
 
-// Configs is the launch directory's .vscode/mcp.json: the launch directory
-// is the folder VS Code opens (the workspace folder). VS Code does not
-// walk up. OPEN: multi-root workspaces (a .code-workspace file naming
-// several folders) are not modelled.
+// Configs is the launch directory's .vscode/mcp.json and tasks.json: the
+// launch directory is the folder VS Code opens (the workspace folder). VS
+// Code does not walk up. Every *.code-workspace file in the launch
+// directory counts too: VS Code applies one once you open it, which
+// mcp-guard cannot tell (documented; more, never less).
+// OPEN: the folders a workspace file names (their own .vscode files) are
+// not followed.
 func (vscodeClient) Configs(launchDir, _ string, env Env) ([]string, error) {
-	return append(workspaceFile(launchDir, VSCodeMCPFile, env.fs()), workspaceFile(launchDir, VSCodeTasksFile, env.fs())...), nil
+	out := append(workspaceFile(launchDir, VSCodeMCPFile, env.fs()), workspaceFile(launchDir, VSCodeTasksFile, env.fs())...)
+	return append(out, listNamed(env.fs(), launchDir, VSCodeWorkspaceExt)...), nil
 }
 
 // workspaceFile is [dir/rel] when a file (or something mcp-guard cannot
@@ -129,8 +225,25 @@ func workspaceFile(dir, rel string, fsys FS) []string {
 	return nil
 }
 
-// workspaceOf is the workspace folder of a config at <folder>/<dir>/<file>.
-func workspaceOf(configPath string) string { return filepath.Dir(filepath.Dir(configPath)) }
+// workspaceOf is the workspace folder of a config at <folder>/<dir>/<file>,
+// or of a workspace file at <folder>/<name>.code-workspace (OPEN: in a
+// workspace of several folders ${workspaceFolder} is ambiguous; the
+// file's own directory is taken).
+func workspaceOf(configPath string) string {
+	if isVSCodeWorkspace(configPath) {
+		return filepath.Dir(configPath)
+	}
+	return filepath.Dir(filepath.Dir(configPath))
+}
+
+// vscodeWorkspaceNote says that an entry of a workspace file runs once you
+// open that file in VS Code, "" for any other file.
+func vscodeWorkspaceNote(path string) string {
+	if !isVSCodeWorkspace(path) {
+		return ""
+	}
+	return " (from the workspace file " + filepath.Base(path) + ": VS Code applies it once you open that workspace, which mcp-guard cannot tell, so it counts as opened)"
+}
 
 // Spawn without a workspace folder leaves ${workspaceFolder} unresolved.
 func (vscodeClient) Spawn(s *trust.Server, lookup Vars) Spawn {
@@ -366,10 +479,11 @@ func (vscodeClient) Gate(st *State, entries []Entry) []ServerVerdict {
 	out := make([]ServerVerdict, 0, len(entries))
 	for _, e := range entries {
 		if e.Server != nil && e.Server.Kind != "" {
-			out = append(out, ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server, Interactive: true, Headless: true, Why: vscodeTaskWhy})
+			out = append(out, ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server, Interactive: true, Headless: true, Why: vscodeTaskWhy + vscodeWorkspaceNote(e.Path)})
 			continue
 		}
 		why, src := vs.runs(e.Name)
+		why += vscodeWorkspaceNote(e.Path)
 		v := ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server, Interactive: true, Headless: true, Why: why}
 		if src != nil {
 			v.Source, v.RepoSide = src.Display, src.RepoSide
@@ -472,6 +586,12 @@ func ParseVSCodeTasks(data []byte) ([]FolderOpenTask, error) {
 	if err != nil {
 		return nil, err
 	}
+	return vscodeTasks(root)
+}
+
+// vscodeTasks lists the folderOpen tasks of a tasks object (a tasks.json,
+// a workspace file's "tasks").
+func vscodeTasks(root trust.Value) ([]FolderOpenTask, error) {
 	if root.Kind() != "object" {
 		return nil, errors.New("the file is not an object")
 	}

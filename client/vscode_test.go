@@ -366,3 +366,91 @@ func TestWorkspaceConfigs(t *testing.T) {
 		t.Errorf("a looping config left out: %q", got)
 	}
 }
+
+// TestVSCodeWorkspaceFile: a .code-workspace file in the launch directory
+// is a VS Code config (modelled from documentation): its settings' mcp
+// servers at their place in the file, its folder-open tasks as entries,
+// never its launch configurations; a file VS Code may still read from is
+// unknown.
+func TestVSCodeWorkspaceFile(t *testing.T) {
+	const ws = `{
+	// a multi-root workspace
+	"folders": [{"path": "."}],
+	"settings": {
+		"editor.tabSize": 2,
+		"mcp": {
+			"servers": {
+				"db": {"type": "stdio", "command": "node", "args": ["${workspaceFolder}/db.js"]},
+				"remote": {"type": "http", "url": "https://x.example/mcp"},
+			},
+		},
+	},
+	"tasks": {"version": "2.0.0", "tasks": [
+		{"label": "build", "type": "shell", "command": "make"},
+		{"label": "setup", "type": "shell", "command": "./setup.sh", "args": ["--all"], "runOptions": {"runOn": "folderOpen"}},
+	]},
+	"launch": {"configurations": [{"type": "node", "request": "launch", "program": "./debug.js"}]},
+}`
+	c := vscodeClient{}.Parse("/r/app.code-workspace", []byte(ws))
+	if c.Err != nil {
+		t.Fatal(c.Err)
+	}
+	var names []string
+	for _, s := range c.Servers {
+		names = append(names, s.Name)
+	}
+	if !eqStrings(names, []string{"db", "remote", "tasks.tasks[1]"}) {
+		t.Fatalf("entries %q", names)
+	}
+	if db := c.Server("db"); db.NamePos.Line != 8 || db.Command != "node" {
+		t.Errorf("db at %+v, command %q: want line 8 of the file", db.NamePos, db.Command)
+	}
+	if got := entriesOf(c); len(got) != 1 || got[0] != (entry{EntryTask, "tasks.tasks[1]", "./setup.sh --all"}) {
+		t.Errorf("tasks %v", got)
+	}
+	for name, data := range map[string]string{
+		"no mcp, no tasks":      `{"folders":[{"path":"."}],"settings":{"editor.tabSize":2}}`,
+		"mcp without servers":   `{"settings":{"mcp":{"inputs":[]}}}`,
+		"launch configurations": `{"launch":{"configurations":[{"type":"node","program":"x.js"}]}}`,
+	} {
+		if c := (vscodeClient{}).Parse("/r/x.code-workspace", []byte(data)); c.Err != nil || len(c.Servers) != 0 {
+			t.Errorf("%s: %d servers, %v", name, len(c.Servers), c.Err)
+		}
+	}
+	for name, data := range map[string]string{
+		"a syntax error":       `{"settings":{"mcp":{"servers":{"db":{"command":"node"}}`,
+		"mcp not an object":    `{"settings":{"mcp":"x"}}`,
+		"tasks of a bad shape": `{"tasks":{"tasks":7}}`,
+		"a dotted mcp key":     `{"settings":{"mcp.servers":{"db":{"command":"node"}}}}`,
+	} {
+		if c := (vscodeClient{}).Parse("/r/x.code-workspace", []byte(data)); !c.Unreadable() {
+			t.Errorf("%s: not unknown: %v", name, c.Err)
+		}
+	}
+
+	f := newFixture(t)
+	f.write("repo/app.code-workspace", ws)
+	f.write("repo/sub/other.code-workspace", ws) // not in the launch directory
+	ev, err := Evaluate(f.repo, f.env())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, ce := range ev.Clients {
+		if ce.Client != VSCode {
+			continue
+		}
+		if !eqStrings(ce.Configs, []string{filepath.Join(f.repo, "app.code-workspace")}) {
+			t.Errorf("configs %q", ce.Configs)
+		}
+		v := verdict(ce, "db")
+		if v == nil || !v.Interactive || !strings.Contains(v.Why, "from the workspace file app.code-workspace") ||
+			!eqStrings(v.Spawn.Args, []string{filepath.Join(f.repo, "db.js")}) {
+			t.Errorf("db %+v", v)
+		}
+		if v := verdict(ce, "tasks.tasks[1]"); v == nil || !v.Interactive || !strings.Contains(v.Why, "when the folder opens") {
+			t.Errorf("task %+v", v)
+		}
+		return
+	}
+	t.Fatalf("no VS Code in %+v", ev.Clients)
+}

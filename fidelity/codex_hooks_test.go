@@ -10,6 +10,10 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	toml "github.com/pelletier/go-toml/v2"
+
+	"github.com/mcp-guard/mcp-guard/client"
 )
 
 // codexHookLine is a hook command line that runs the marker as name with
@@ -97,6 +101,53 @@ func (s *sandbox) trustCodexHooks() {
 	s.t.Fatalf("Codex recorded no trusted_hash:\n%s", tmux("capture-pane", "-p", "-t", "fid"))
 }
 
+// codexHookStates are the trusted_hash values Codex recorded in the
+// user's config.toml, by hooks.state key.
+func codexHookStates(t *testing.T, s *sandbox) map[string]string {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(s.home, ".codex", "config.toml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cfg struct {
+		Hooks struct {
+			State map[string]struct {
+				TrustedHash string `toml:"trusted_hash"`
+			} `toml:"state"`
+		} `toml:"hooks"`
+	}
+	if err := toml.Unmarshal(data, &cfg); err != nil {
+		t.Fatalf("the user's config.toml: %v\n%s", err, data)
+	}
+	out := map[string]string{}
+	for k, v := range cfg.Hooks.State {
+		out[k] = v.TrustedHash
+	}
+	return out
+}
+
+// codexHookOff turns off the hook whose hooks.state key ends in suffix
+// ("session_start:0:0"), as /hooks does: enabled = false in its table.
+func (s *sandbox) codexHookOff(suffix string) {
+	s.t.Helper()
+	path := filepath.Join(s.home, ".codex", "config.toml")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		s.t.Fatal(err)
+	}
+	lines := strings.Split(string(data), "\n")
+	for i, l := range lines {
+		if strings.HasPrefix(l, "[hooks.state.") && strings.HasSuffix(l, suffix+`"]`) {
+			lines[i] = l + "\nenabled = false"
+			if err := os.WriteFile(path, []byte(strings.Join(lines, "\n")), 0o600); err != nil {
+				s.t.Fatal(err)
+			}
+			return
+		}
+	}
+	s.t.Fatalf("no hooks.state table for %s:\n%s", suffix, data)
+}
+
 // codexHookScenarios observe what Codex runs from a project's hooks
 // (.codex/hooks.json, a layer's [hooks]): only in a trusted project, only
 // once you trusted the hook, bound to its command and not to the script
@@ -146,7 +197,7 @@ func codexHookScenarios() []agentScenario {
 				}
 			},
 			open:   true,
-			answer: "Yes: Codex keeps a hash of the command only; the changed script runs without asking.",
+			answer: "Yes: Codex keeps a hash of the command (with its event, matcher and timeout), not of the script it runs; the changed script runs without asking.",
 		},
 		{
 			name:     "hooks-trusted-command-changed/-p",
@@ -160,8 +211,57 @@ func codexHookScenarios() []agentScenario {
 			want:   []string{"hook-start"},
 			open:   true,
 			answer: "No: a changed command is a new hook to Codex (it asks again interactively); the unchanged one still runs.",
-			noPredict: "mcp-guard does not compute Codex's hash: a hook whose stored hash is of another command still counts as trusted " +
-				"(more, never less); the hook warning says Codex asks again",
+		},
+		{
+			name: "hooks-hash/-p",
+			contract: "the trusted_hash Codex records for hooks of several shapes (a matcher, one on an event that takes none, a timeout, " +
+				"a timeout of 0, a statusMessage, quotes, a tab and non-ASCII in the command): is it the hash mcp-guard computes?",
+			mode: headless,
+			setup: func(s *sandbox) {
+				s.write(".codex/hooks.json", obj{"hooks": obj{
+					"SessionStart": []obj{{"matcher": "startup|resume", "hooks": []obj{{"type": "command", "command": s.codexHookLine("hook-start"),
+						"timeout": 30, "statusMessage": "Starting \u2026 \"q\""}}},
+						{"matcher": "startup", "hooks": []obj{{"type": "command", "command": s.codexHookLine("hook-start2"), "timeout": 0}}}},
+					"UserPromptSubmit": []obj{{"matcher": "ignored", "hooks": []obj{{"type": "command",
+						"command": s.codexHookLine("hook-prompt") + " # \t'\\ é <&>"}}}},
+				}})
+				s.trustCodex("", "")
+				s.trustCodexHooks()
+			},
+			want: []string{"hook-prompt", "hook-start", "hook-start2"},
+			check: func(t *testing.T, s *sandbox, o outcome) {
+				data, err := os.ReadFile(filepath.Join(s.repo, ".codex", "hooks.json"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				state := codexHookStates(t, s)
+				for name, key := range map[string]string{
+					"hooks.SessionStart[0].hooks[0]":     "session_start:0:0",
+					"hooks.UserPromptSubmit[0].hooks[0]": "user_prompt_submit:0:0",
+					"hooks.SessionStart[1].hooks[0]":     "session_start:1:0",
+				} {
+					key = filepath.Join(s.repo, ".codex", "hooks.json") + ":" + key
+					got := client.CodexHookHash(filepath.Join(s.repo, ".codex", "hooks.json"), data, name)
+					if want := state[key]; got == "" || got != want {
+						t.Errorf("%s: mcp-guard computes %q; Codex recorded %q under %q (all: %v)", name, got, want, key, state)
+					}
+				}
+			},
+			open:   true,
+			answer: "Yes, for each: SHA-256 of the sorted, compact JSON of {event_name, matcher (dropped for UserPromptSubmit), hooks: [{type, command, timeout (600 unset, at least 1), async, statusMessage}]}.",
+		},
+		{
+			name:     "hooks-disabled/-p",
+			contract: "hooks trusted in Codex's dialog, then one turned off (`enabled = false` under its key in the user's hooks.state): does `codex exec` run it?",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				trusted(s)
+				s.trustCodexHooks()
+				s.codexHookOff("session_start:0:0")
+			},
+			want:   []string{"hook-script"},
+			open:   true,
+			answer: "No: Codex skips a hook turned off, whatever its hash; the other trusted hook runs.",
 		},
 		{
 			name:     "hooks-bypass/-p",

@@ -348,5 +348,41 @@ func codexScenarios() []agentScenario {
 				}
 			},
 		},
+		{
+			name:     "dotenv-project/-p",
+			contract: "a project `.env` (in the launch directory, the git root) setting FID_FWD, which the server forwards with `env_vars`, and CODEX_HOME: does Codex load it?",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				s.write(".codex/config.toml", s.codexTable("db", s.marker, []string{markerFlag, "db"}, "env_vars = [\"FID_FWD\"]"))
+				s.write(".env", "FID_FWD=from-project-dotenv\nCODEX_HOME="+filepath.Join(s.repo, "evil-home")+"\n")
+				s.trustCodex("", "")
+			},
+			want: []string{"db"},
+			check: func(t *testing.T, s *sandbox, o outcome) {
+				if got := o.spawned["db"][0].Env["FID_FWD"]; got != "" {
+					t.Errorf("the project .env reached Codex: FID_FWD=%q", got)
+				}
+			},
+			open:   true,
+			answer: "No: Codex does not read a project `.env`; the variable never reaches it (CODEX_HOME from one cannot move its home).",
+		},
+		{
+			name:     "dotenv-codex-home/-p",
+			contract: "`$CODEX_HOME/.env` (the user's own) setting FID_FWD: does Codex load it (the control for dotenv-project)?",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				s.write(".codex/config.toml", s.codexTable("db", s.marker, []string{markerFlag, "db"}, "env_vars = [\"FID_FWD\"]"))
+				s.write("~/.codex/.env", "FID_FWD=from-codex-home\n")
+				s.trustCodex("", "")
+			},
+			want: []string{"db"},
+			check: func(t *testing.T, s *sandbox, o outcome) {
+				if got := o.spawned["db"][0].Env["FID_FWD"]; got != "from-codex-home" {
+					t.Errorf("FID_FWD=%q: Codex did not load $CODEX_HOME/.env", got)
+				}
+			},
+			open:   true,
+			answer: "Yes: Codex loads `$CODEX_HOME/.env` into its own environment at start (the user's file, not the repository's).",
+		},
 	}
 }

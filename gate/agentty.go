@@ -18,8 +18,9 @@ func (v *View) agenttyView() *ClientView {
 	if cfg == nil || cfg.Scope != trust.ScopeProject {
 		return nil
 	}
-	cv := &ClientView{Client: client.Agentty, Repo: v.Repo, Top: v.Top, Head: v.Head,
-		Eval: client.ClientEvaluation{Client: client.Agentty, Configs: []string{cfg.Path}, Files: []*trust.Config{cfg}}}
+	id := client.Keeper().ID()
+	cv := &ClientView{Client: id, Repo: v.Repo, Top: v.Top, Head: v.Head,
+		Eval: client.ClientEvaluation{Client: id, Configs: []string{cfg.Path}, Files: []*trust.Config{cfg}}}
 	cv.name()
 	if err := v.Invalid(); err != nil {
 		cv.Closed = append(cv.Closed, err.Error())
@@ -61,7 +62,7 @@ func (v *View) agenttyServer(gv *trust.GateVerdict) ClientServer {
 // verdict in agentty's words, and gv itself in Agentty.
 func AgenttyEntry(gv *trust.GateVerdict, config string) ClientServer {
 	s := gv.Server
-	why, src := client.AgenttyWords(gv.Verdict)
+	why, src := client.Keeper().Words(gv.Verdict)
 	cs := ClientServer{
 		ServerVerdict: client.ServerVerdict{Name: s.Name, Server: s,
 			Interactive: gv.Trusted, Headless: gv.Trusted, Why: why, Source: src},
@@ -117,11 +118,7 @@ func (v *View) ClientOf(id client.ID) *ClientView {
 // a message that names what to fix; "" when every config parses (or one
 // cannot be read at all: its closed reason says why).
 func (v *View) BrokenAt(cv *ClientView) string {
-	files := cv.Eval.Files
-	if cv.Client == client.Agentty && v.In.Config != nil {
-		files = []*trust.Config{v.In.Config}
-	}
-	for _, cfg := range files {
+	for _, cfg := range cv.Eval.Files {
 		if cfg == nil || cfg.Valid() || cfg.Unreadable() {
 			continue
 		}

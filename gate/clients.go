@@ -126,12 +126,11 @@ func (cv *ClientView) name() {
 // Label is how messages name the server: "claude-code:db", "agentty:db"
 // (what review --approve takes, whatever else is here).
 func (s ClientServer) Label() string {
-	id := s.Key.Client
-	if id == "" {
-		id = string(client.Agentty)
-	}
-	return id + ":" + s.Name
+	return string(s.ClientID()) + ":" + s.Name
 }
+
+// ClientID is the agent s is a server of (its ledger key's client).
+func (s ClientServer) ClientID() client.ID { return client.OfKey(s.Key.Client) }
 
 // clientEnv is the environment package client evaluates in.
 func clientEnv(env Env) client.Env {
@@ -148,13 +147,14 @@ func clientEnv(env Env) client.Env {
 	return ce
 }
 
-// evaluateClients evaluates every client but agentty (whose view is the
-// View's own) found in dir.
+// evaluateClients evaluates every client found in dir but the one that
+// keeps a store mcp-guard writes (client.StoreKeeper: agentty, whose view
+// is the View's own, from trust.Inspect).
 func (v *View) evaluateClients(ctx context.Context, e *evaluation) error {
 	env := e.env
 	var others []client.ID
 	for _, c := range client.All() {
-		if c.ID() != client.Agentty {
+		if _, keeps := c.(client.StoreKeeper); !keeps {
 			others = append(others, c.ID())
 		}
 	}

@@ -176,15 +176,13 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 		return fail("", err)
 	}
 	// The store must be writable as agentty reads it before either write.
+	keeper := client.Keeper()
 	if needsStore(targets) {
-		if v.In.StorePath == "" {
-			return nil, storeErr(trust.ErrNoHome)
-		}
-		if a := trust.LoadApprovals(v.In.StorePath); a.Err != nil {
-			return nil, storeErr(a.Err) // nothing was recorded
+		if err := keeper.CheckStore(v.In.StorePath); err != nil {
+			return nil, storeErr(err) // nothing was recorded
 		}
 	}
-	changed := map[string]bool{}
+	var changed map[string]bool
 	writeStore := func() error {
 		var hashes []string
 		for _, gv := range targets {
@@ -200,22 +198,9 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 				return err
 			}
 		}
-		return trust.UpdateApprovals(ctx, v.In.StorePath, func(ed *trust.ApprovalsEdit) error {
-			clear(changed)
-			for _, h := range hashes {
-				var ok bool
-				if d == trust.DecisionApproved {
-					var err error
-					if ok, err = ed.Add(h); err != nil {
-						return err
-					}
-				} else {
-					ok = ed.Remove(h)
-				}
-				changed[h] = ok
-			}
-			return nil
-		})
+		var err error
+		changed, err = keeper.WriteStore(ctx, v.In.StorePath, d, hashes)
+		return err
 	}
 	writeLedger := func() error {
 		if inject != nil {
@@ -258,12 +243,11 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 	out := make([]Outcome, len(targets), len(targets)+len(t.Clients))
 	for i, gv := range targets {
 		out[i] = Outcome{GateVerdict: gv, Entry: v.agenttyServer(&targets[i]), Decision: d, Changed: changed[gv.Server.Fingerprint]}
-		out[i].Title, out[i].Command = agentWords(client.Agentty)
+		out[i].Title, out[i].Command = agentWords(keeper.ID())
 		if d == trust.DecisionDeclined {
 			// After the decline, agentty still runs it when its grant is not
 			// the fingerprint just removed.
-			out[i].StillRuns = gv.Reason == trust.ReasonUngated ||
-				(gv.Trusted && gv.Reason != trust.ReasonApproved)
+			out[i].StillRuns = keeper.StillRuns(gv.Verdict)
 		}
 	}
 	for _, cs := range t.Clients {
@@ -304,11 +288,7 @@ func oneDecisionOrder(out []Outcome) []Outcome {
 // severeFindings are the high and critical Findings on cs, a server of
 // one of the agents here.
 func (v *View) severeFindings(cs ClientServer) []trust.Finding {
-	id := client.ID(cs.Key.Client)
-	if id == "" {
-		id = client.Agentty
-	}
-	cv := v.ClientOf(id)
+	cv := v.ClientOf(cs.ClientID())
 	if cv == nil {
 		return nil
 	}

@@ -78,23 +78,22 @@ func (v *View) Revoke(ctx context.Context, names []string, all, wholeFile bool) 
 	if !agentty {
 		return out, nil
 	}
-	err = trust.UpdateApprovals(ctx, v.In.StorePath, func(ed *trust.ApprovalsEdit) error {
-		out.Servers = out.Servers[:0]
-		for _, s := range selected {
-			r := Revoked{Server: s}
-			for _, fp := range v.fingerprints(s) {
-				r.Changed = ed.Remove(fp) || r.Changed
-			}
-			out.Servers = append(out.Servers, r)
-		}
-		if wholeFile {
-			out.WholeFileChanged = ed.Remove(cfg.SHA256)
-		}
-		return nil
-	})
+	fps := make([][]string, len(selected))
+	for i, s := range selected {
+		fps[i] = v.fingerprints(s)
+	}
+	var whole string
+	if wholeFile {
+		whole = cfg.SHA256
+	}
+	changed, wholeChanged, err := client.Keeper().RevokeStore(ctx, v.In.StorePath, fps, whole)
 	if err != nil {
 		return nil, fail("mcp-guard never rewrites a store it cannot read; fix or move "+v.In.StorePath+" (agentty approves nothing while it is invalid)", err)
 	}
+	for i, s := range selected {
+		out.Servers = append(out.Servers, Revoked{Server: s, Changed: changed[i]})
+	}
+	out.WholeFileChanged = wholeChanged
 	out.StillBlanket = v.In.Blanket == "whole-file" && !wholeFile
 	return out, nil
 }
@@ -191,7 +190,7 @@ func (v *View) clientRevokes(names []string, all bool) ([]ClientServer, []string
 			}
 			continue
 		}
-		if id == "" && len(v.lookup(client.Agentty, name)) > 0 || id == client.Agentty {
+		if keeper := client.Keeper().ID(); id == "" && len(v.lookup(keeper, name)) > 0 || id == keeper {
 			rest = append(rest, bare)
 			continue
 		}

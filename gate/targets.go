@@ -39,9 +39,9 @@ type match struct {
 
 func (m match) id() client.ID {
 	if m.client != nil {
-		return client.ID(m.client.Key.Client)
+		return m.client.ClientID()
 	}
-	return client.Agentty
+	return client.Keeper().ID()
 }
 
 // blocks reports whether the server waits for review.
@@ -60,8 +60,9 @@ func (v *View) names(id client.ID) []string {
 			out = append(out, name)
 		}
 	}
+	keeper := client.Keeper().ID()
 	for _, gv := range v.Verdicts {
-		add(client.Agentty, gv.Server.Name)
+		add(keeper, gv.Server.Name)
 	}
 	for _, cv := range v.Clients {
 		for _, cs := range cv.Servers {
@@ -74,7 +75,7 @@ func (v *View) names(id client.ID) []string {
 // lookup finds name in client id ("" any client).
 func (v *View) lookup(id client.ID, name string) []match {
 	var out []match
-	if id == "" || id == client.Agentty {
+	if id == "" || id == client.Keeper().ID() {
 		for i := range v.Verdicts {
 			if v.Verdicts[i].Server.Name == name {
 				out = append(out, match{agentty: &v.Verdicts[i]})

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/client/words"
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/project"
 	"github.com/mcp-guard/mcp-guard/report"
@@ -83,29 +83,11 @@ func (p *pullRepo) pull(ledger *trust.Ledger) *Outcome {
 	return out
 }
 
-// testAgents and testFindingClients hand report the agents' words, as
-// the hook command does (cmd/mcp-guard's reportAgents, findingClients).
-func testAgents() report.Agents {
-	out := report.Agents{}
-	for _, c := range client.All() {
-		out[project.ChangeClient(c.ID())] = report.Agent{Title: c.Title(), Command: c.Command(), Headless: c.Headless()}
-	}
-	return out
-}
-
-func testFindingClients(fs []trust.Finding) []string {
-	out := make([]string, len(fs))
-	for i, f := range fs {
-		out[i] = project.FindingClient(f)
-	}
-	return out
-}
-
 func warningText(t *testing.T, out *Outcome) string {
 	t.Helper()
 	var b bytes.Buffer
 	if err := report.WriteWarning(&b, report.Warning{Op: out.Event.Op, Changes: out.Changes, Findings: out.Findings, Removed: out.Removed,
-		Agents: testAgents(), FindingClients: testFindingClients(out.Findings)}, report.Style{}); err != nil {
+		Agents: words.Agents(), FindingClients: words.FindingClients(out.Findings)}, report.Style{}); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
@@ -222,4 +204,28 @@ func projectConfig(g *gitscan.Repo, side gitscan.Side) (string, error) {
 		return "", err
 	}
 	return c.Servers[0].Deep, nil
+}
+
+// The quiet path reads no ledger: LoadLedger is called only once the
+// pull changed a server, and then its reviews settle what they cover.
+func TestLedgerReadOnlyWhenAServerChanged(t *testing.T) {
+	p := newPullRepo(t, map[string]string{".mcp.json": claudeDB, "README": "a"})
+	calls := 0
+	load := func() *trust.Ledger { calls++; return nil }
+	pull := func() *Outcome {
+		p.git(p.clone, "pull", "-q", "--no-rebase")
+		out, err := Run(context.Background(), Request{Type: "post-merge", Args: []string{"0"}, Dir: p.clone, Env: p.env, LoadLedger: load})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return out
+	}
+	p.commit(map[string]string{"README": "b"})
+	if out := pull(); len(out.Changes) > 0 || calls != 0 {
+		t.Fatalf("a pull that changed no server: %d changes, the ledger read %d times", len(out.Changes), calls)
+	}
+	p.commit(map[string]string{".mcp.json": claudeSwap})
+	if out := pull(); len(out.Changes) == 0 || calls != 1 {
+		t.Fatalf("a pull that swapped a command: %d changes, the ledger read %d times", len(out.Changes), calls)
+	}
 }

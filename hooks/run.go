@@ -62,9 +62,12 @@ type Request struct {
 	// GIT_WORK_TREE, GIT_INDEX_FILE, ...).
 	Dir string
 	Env []string
-	// Grants is what agentty consults; Ledger the user's reviews.
-	Grants trust.Grants
-	Ledger *trust.Ledger
+	// Grants is what agentty consults; Ledger the user's reviews. When
+	// Ledger is nil, LoadLedger (if set) reads it, only once the operation
+	// changed a server: the quiet path reads no ledger.
+	Grants     trust.Grants
+	Ledger     *trust.Ledger
+	LoadLedger func() *trust.Ledger
 	// Timeout is the hard budget; 0 means DefaultTimeout.
 	Timeout time.Duration
 }
@@ -215,6 +218,9 @@ func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
 			return out, err
 		}
 		out.Findings, changes = res.Findings, res.Changes
+	}
+	if req.Ledger == nil && req.LoadLedger != nil && (len(changes) > 0 || super != "") {
+		req.Ledger = req.LoadLedger()
 	}
 	identity := identityOf(req.Ledger, repo)
 	var removed []trust.Change

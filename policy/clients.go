@@ -37,6 +37,7 @@ func init() {
 	declareContent(client.KindCursorMCP, contentRule{})
 	declareContent(client.KindGeminiEnv, contentRule{check: func(f File, _ Options) []trust.Finding { return checkGeminiEnv(f) }})
 	declareContent(client.KindVSCodeMCP, contentRule{})
+	declareContent(client.KindVSCodeWorkspace, contentRule{check: func(f File, _ Options) []trust.Finding { return checkVSCodeWorkspace(f) }})
 }
 
 // checkGeminiSettings reports what a repository's Gemini CLI workspace
@@ -97,6 +98,29 @@ func checkVSCodeSettings(f File) []trust.Finding {
 	if err != nil {
 		return unparsedMention(f, err, "VS Code", "chat.mcp", `"mcp"`)
 	}
+	return vscodeSettingsFindings(f, root)
+}
+
+// checkVSCodeWorkspace reports what a .code-workspace file applies once
+// it is opened: its settings as the workspace settings are, its tasks as
+// tasks.json's (named "tasks.tasks[N]").
+func checkVSCodeWorkspace(f File) []trust.Finding {
+	root, err := decodePositioned(stripJSONC(f.Data, true))
+	if err != nil {
+		return unparsedMention(f, err, "VS Code", "chat.mcp", `"mcp"`, "folderOpen")
+	}
+	var out []trust.Finding
+	if s, ok := root.get("settings"); ok && s.val.kind == 'o' {
+		out = append(out, vscodeSettingsFindings(f, s.val)...)
+	}
+	if t, ok := root.get("tasks"); ok && t.val.kind == 'o' {
+		out = append(out, vscodeTaskFindings(f, t.val, "tasks.")...)
+	}
+	return out
+}
+
+// vscodeSettingsFindings are MG711, MG748 and MG712 of a settings object.
+func vscodeSettingsFindings(f File, root *jnode) []trust.Finding {
 	var out []trust.Finding
 	if m, ok := lookupSetting(root, "chat.mcp.autostart"); ok {
 		v := m.val
@@ -212,6 +236,12 @@ func checkVSCodeTasks(f File) []trust.Finding {
 	if err != nil {
 		return unparsedMention(f, err, "VS Code", "folderOpen")
 	}
+	return vscodeTaskFindings(f, root, "")
+}
+
+// vscodeTaskFindings are MG713 for the folder-open tasks of a tasks
+// object, each named prefix+"tasks[N]".
+func vscodeTaskFindings(f File, root *jnode, prefix string) []trust.Finding {
 	tasks, ok := root.get("tasks")
 	if !ok || tasks.val.kind != 'a' {
 		return nil
@@ -222,7 +252,7 @@ func checkVSCodeTasks(f File) []trust.Finding {
 		if !ok || on.val.kind != 's' || on.val.str != "folderOpen" {
 			continue
 		}
-		key := fmt.Sprintf("tasks[%d]", i)
+		key := fmt.Sprintf("%stasks[%d]", prefix, i)
 		label := ""
 		if l, ok := t.get("label"); ok && l.val.kind == 's' {
 			label = " " + quote(l.val.str)

@@ -181,6 +181,27 @@ func NestedConfig(p, launchDir string) trust.Finding {
 		"a nested configuration: agentty runs it when launched from "+launchDir+"/, and approvals given anywhere hold here too")
 }
 
+// PlacementFindings are the findings on where a project config of client
+// id lies: MG305 when it is reached through a symlink (linked; target is
+// where it leads, "" outside the repository), MG306 when it is nested
+// below the repository root (launchDir, where the agent starts to read
+// it, is not ""). Only agentty's: both are about what agentty reads; a
+// config of another client has only its own findings (MG301, MG307
+// naming the client).
+func PlacementFindings(id client.ID, p string, linked bool, target, launchDir string) []trust.Finding {
+	if id != client.Agentty {
+		return nil
+	}
+	var out []trust.Finding
+	if linked {
+		out = append(out, SymlinkedConfig(p, target))
+	}
+	if launchDir != "" {
+		out = append(out, NestedConfig(p, launchDir))
+	}
+	return out
+}
+
 // SurfaceFinding reports a surface other than an MCP configuration: hooks
 // (MG501), ACP agents (MG502), a persona (MG503), and a symlinked surface
 // directory of a repository side (MG305 for .agentty, MG503 for a persona

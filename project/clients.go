@@ -48,15 +48,15 @@ type clientRow struct {
 	files string
 }
 
-// clientRows are the clients graded here (every client but agentty,
-// whose grade is trust.Diff's), in client.All's order, built from the
-// surface registry on first use.
+// clientRows are the clients graded here (every client but the one that
+// keeps a store mcp-guard writes, whose grade is trust.Diff's: keeps), in
+// client.All's order, built from the surface registry on first use.
 var clientRows = sync.OnceValue(func() []clientRow {
 	var rows []clientRow
 	for _, c := range client.All() {
 		id := c.ID()
 		cfg := surface.Find(string(id), surface.Config)
-		if id == client.Agentty || cfg == 0 {
+		if keeps(id) || cfg == 0 {
 			continue
 		}
 		r := clientRow{id: id, config: cfg, dir: cfg.Spec().Dir(), files: c.Binds()}
@@ -88,6 +88,15 @@ var clientRows = sync.OnceValue(func() []clientRow {
 	return rows
 })
 
+// keeps reports whether client id keeps a store mcp-guard writes
+// (client.StoreKeeper: agentty): a change of its configs is graded by
+// trust.Diff against that store (Options.Grants), not by a row here, and
+// a Snapshot holds them in Configs.
+func keeps(id client.ID) bool {
+	_, ok := client.Lookup(id).(client.StoreKeeper)
+	return ok
+}
+
 // rowOf is the row of client id, nil for agentty.
 func rowOf(id client.ID) *clientRow {
 	rows := clientRows()
@@ -101,14 +110,15 @@ func rowOf(id client.ID) *clientRow {
 
 // KindClient is the client a surface kind belongs to: the client whose
 // project config it is, whose grade it governs, or whose other file it is
-// (`.vscode/tasks.json`); agentty otherwise (its own kinds, and CI).
+// (`.vscode/tasks.json`); agentty otherwise (its own kinds, and CI:
+// client.Keeper).
 func KindClient(k surface.Kind) client.ID {
 	for _, r := range clientRows() {
 		if r.config == k || slices.Contains(r.governs, k) || slices.Contains(r.others, k) {
 			return r.id
 		}
 	}
-	return client.Agentty
+	return client.Keeper().ID()
 }
 
 // PathClient is KindClient of a repository path's kind.
@@ -116,7 +126,7 @@ func PathClient(p string) client.ID {
 	if k, ok := surface.Of(p); ok {
 		return KindClient(k)
 	}
-	return client.Agentty
+	return client.Keeper().ID()
 }
 
 // FindingClient is the client a finding is about, in trust.Change's
@@ -149,19 +159,14 @@ func clientsOf(p string) []client.ID {
 		}
 	}
 	if len(out) == 0 {
-		return []client.ID{client.Agentty}
+		return []client.ID{client.Keeper().ID()}
 	}
 	return out
 }
 
 // ChangeClient is the client's id in trust.Change and trust.ReviewKey
-// ("" for agentty).
-func ChangeClient(id client.ID) string {
-	if id == client.Agentty {
-		return ""
-	}
-	return string(id)
-}
+// ("" for agentty: client.KeyClient).
+func ChangeClient(id client.ID) string { return client.KeyClient(id) }
 
 // clientPaths are the other clients' project configs among the surfaces
 // of one side, at any depth (a symlink too: the clients follow it), and
@@ -249,18 +254,17 @@ func governedThrough(ro, rn *reader, cs *changeSet, g *grades, configs []string,
 }
 
 // spawnViews is what the launch model analyses for a server of a client:
-// agentty's (and Codex's, which interpolates nothing) one view; for the
-// others the raw view as written and, when interpolation changes it, the
-// view after expansion in vars (configPath: the config's absolute path,
-// for ${workspaceFolder}), with the variables it used and the directory
-// the client spawns it in ("" for the launch directory).
+// for one that interpolates nothing (client.Interpolates: agentty, Codex)
+// the one view as written, in its Cwd; for the others the raw view as
+// written and, when interpolation changes it, the view after expansion in
+// vars (configPath: the config's absolute path, for ${workspaceFolder}),
+// with the variables it used and the directory the client spawns it in
+// ("" for the launch directory).
 func spawnViews(id client.ID, s *trust.Server, configPath string, vars client.Vars) (views []launch.Spawn, used []string, cwd, envFile string) {
 	raw := spawnOf(s)
-	if id == client.Agentty {
-		return []launch.Spawn{raw}, nil, "", ""
-	}
-	sp := client.SpawnFor(client.Lookup(id), s, configPath, vars)
-	if id == client.Codex {
+	c := client.Lookup(id)
+	sp := client.SpawnFor(c, s, configPath, vars)
+	if !client.Interpolates(c) {
 		return []launch.Spawn{raw}, nil, sp.Cwd, ""
 	}
 	x := launch.Spawn{Command: sp.Command, Args: sp.Args}

@@ -52,7 +52,7 @@ func LoadDir(ctx context.Context, dir string, opts Options) (*Config, error) {
 		return nil, nil
 	}
 	p := filepath.ToSlash(rel)
-	c := &Config{Client: client.Agentty, Path: p}
+	c := &Config{Client: client.Keeper().ID(), Path: p}
 	for _, q := range []string{filepath.Join(dir, ".agentty"), full} {
 		if fi, err := os.Lstat(q); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 			c.Linked = true

@@ -131,23 +131,12 @@ type Config struct {
 }
 
 // Findings are the configuration's own findings (parse and integrity),
-// plus MG305 when it is reached through a symlink and MG306 when it is
-// nested below the repository root (built by package policy).
-//
-// Another client's config has only its own (MG301 and MG307 naming the
-// client): MG305 and MG306 are about what agentty reads.
+// plus those policy finds on where it lies (policy.PlacementFindings:
+// agentty's MG305 when it is reached through a symlink and MG306 when it
+// is nested below the repository root).
 func (c *Config) Findings() []trust.Finding {
 	out := append([]trust.Finding(nil), c.Config.Findings...)
-	if c.Client != client.Agentty {
-		return out
-	}
-	if c.Linked {
-		out = append(out, policy.SymlinkedConfig(c.Path, c.Target))
-	}
-	if c.LaunchDir != "" {
-		out = append(out, policy.NestedConfig(c.Path, c.LaunchDir))
-	}
-	return out
+	return append(out, policy.PlacementFindings(c.Client, c.Path, c.Linked, c.Target, c.LaunchDir)...)
 }
 
 // Snapshot is every agentty surface at one side.
@@ -182,7 +171,7 @@ func Load(ctx context.Context, repo *gitscan.Repo, side gitscan.Side, opts Optio
 		}
 		switch {
 		case c == nil:
-		case c.Client == client.Agentty:
+		case keeps(c.Client):
 			snap.Configs = append(snap.Configs, c)
 			snap.Findings = append(snap.Findings, c.Findings()...)
 		default:
@@ -391,7 +380,7 @@ func compareConfig(repo *gitscan.Repo, old, new gitscan.Side, ro, rn *reader, cs
 		newCfg, newFiles = c1.Config, c1.Files
 	}
 	var diff []trust.Change
-	if id == client.Agentty {
+	if keeps(id) {
 		diff = trust.Diff(oldCfg, newCfg, oldFiles, newFiles, opts.Grants)
 	} else {
 		diff = trust.DiffClient(ChangeClient(id), oldCfg, newCfg, oldFiles, newFiles, grades.grader(id, trust.ConfigLaunchDir(ChangeClient(id), p)))
@@ -480,17 +469,21 @@ func hookScriptFindings(ro, rn *reader, cs *changeSet, oldSurf, newSurf []gitsca
 	return out, nil
 }
 
-// configPaths are the paths agentty opens as project configs, given the
-// surfaces of one side: every `.agentty/mcp.json`, and `mcp.json` below
-// every non-directory `.agentty` entry (a symlinked directory).
+// configPaths are the paths the client that keeps a store mcp-guard
+// writes (client.Keeper: agentty) opens as project configs, given the
+// surfaces of one side: every one of its config kind (`.agentty/mcp.json`),
+// and the config's name below every non-directory entry named as its
+// directory (a symlinked `.agentty`).
 func configPaths(surfaces []gitscan.Surface) []string {
+	cfg := surface.Find(string(client.Keeper().ID()), surface.Config)
+	dir, name := cfg.Spec().Dir(), cfg.Spec().Base()
 	var out []string
 	for _, s := range surfaces {
 		switch {
-		case s.Kind == client.KindMCPConfig:
+		case s.Kind == cfg:
 			out = append(out, s.Path)
-		case s.Kind == surface.KindLinkedDir && strings.EqualFold(path.Base(s.Path), ".agentty"):
-			out = append(out, s.Path+"/mcp.json")
+		case s.Kind == surface.KindLinkedDir && strings.EqualFold(path.Base(s.Path), dir):
+			out = append(out, s.Path+"/"+name)
 		}
 	}
 	return out

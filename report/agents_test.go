@@ -9,7 +9,8 @@ import (
 )
 
 // registry is the client registry in report's words, as the CLI hands it
-// in (cmd/mcp-guard reportAgents).
+// in (client/words.Agents, which report's own tests cannot import: it
+// imports report).
 func registry() Agents {
 	out := Agents{}
 	for _, c := range client.All() {

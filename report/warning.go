@@ -33,7 +33,9 @@ type Warning struct {
 	// without a word.
 	Dormant []trust.Change
 	// ReviewCommands resolve it: "mcp-guard review", "mcp-guard -C sub review".
-	ReviewCommands []string
+	// ScanCommands show the findings, each with its fix, for a warning of
+	// findings alone: "mcp-guard scan", "mcp-guard -C sub scan".
+	ReviewCommands, ScanCommands []string
 	// Agents names the agents of Changes; FindingClients[i] is the client
 	// Findings[i] is about, in the same form ("" for agentty).
 	Agents         Agents
@@ -123,9 +125,9 @@ func WriteWarning(w io.Writer, wr Warning, st Style) error {
 		// Findings alone: this change made nothing wait for review
 		// (`review` may say nothing waits); `scan` shows each finding
 		// with its fix.
-		scans := make([]string, len(cmds))
-		for i, c := range cmds {
-			scans[i] = strings.TrimSuffix(c, " review") + " scan"
+		scans := wr.ScanCommands
+		if len(scans) == 0 {
+			scans = []string{"mcp-guard scan"}
 		}
 		p.printf("%s before starting %s, read the findings: %s (and review what waits, if anything: %s)\n", st.Bold("mcp-guard:"), JoinList(clients, "or"), strings.Join(scans, " and "), strings.Join(cmds, " and "))
 		return p.err
@@ -336,16 +338,28 @@ func dormantLine(a Agents, cs []trust.Change) string {
 	return "  left out, not run here: " + removedNames(a, cs) + why
 }
 
-// shorten keeps s (already sanitised) within width runes, cutting the
-// middle: a command's start says what runs and its end what it is given.
+// shorten keeps s (already sanitised) within about width runes. A longer
+// s keeps its start (what runs) and its end (what it is given) and says
+// in the middle how many bytes it left out: an attacker can pad a command
+// so that its payload falls in the cut, and a silent "…" would show a
+// harmless-looking head and tail as if they were the whole. The count
+// says that something is not shown; `mcp-guard review` shows it whole,
+// and the findings on the server are listed under it either way.
 func shorten(s string, width int) string {
 	r := []rune(s)
 	if len(r) <= width {
 		return s
 	}
-	keep := width - 1
+	keep := max(width-len([]rune(cutMark(len(s)))), 2)
 	head := keep * 2 / 3
-	return string(r[:head]) + "…" + string(r[len(r)-(keep-head):])
+	tail := keep - head
+	left := len(s) - len(string(r[:head])) - len(string(r[len(r)-tail:]))
+	return string(r[:head]) + cutMark(left) + string(r[len(r)-tail:])
+}
+
+// cutMark stands for the n bytes shorten left out.
+func cutMark(n int) string {
+	return fmt.Sprintf(" …[%d bytes cut]… ", n)
 }
 
 // JoinList is "a, b and c" (conj "and"), "a, b or c" (conj "or").
@@ -541,7 +555,7 @@ func fieldRank(field string) int {
 }
 
 // maxValueWidth bounds a value quoted in a change's summary.
-const maxValueWidth = 40
+const maxValueWidth = 48
 
 // fieldText says what happened to a field, with its values: `command
 // "node" → "sh"`, `args[1] "8080" added`, `env.DEBUG removed`.

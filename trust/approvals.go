@@ -511,6 +511,15 @@ func writeDumpContainer(b *bytes.Buffer, open, close byte, n, indent int, item f
 	b.WriteByte(close)
 }
 
+// QuoteJSON is s as a JSON string the way nlohmann's dump (ensure_ascii
+// off) and serde_json write it (writeDumpString), for a client whose own
+// hash covers JSON text (Codex's hook trust).
+func QuoteJSON(s string) string {
+	var b bytes.Buffer
+	writeDumpString(&b, s)
+	return b.String()
+}
+
 // writeDumpString quotes s as nlohmann's dump does with ensure_ascii off:
 // '"' and '\' escaped, \b \t \n \f \r by name, other bytes below 0x20 as
 // \u00xx in lower-case hex, everything else (DEL and UTF-8 included) as is.

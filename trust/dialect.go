@@ -727,6 +727,17 @@ func (v Value) JSON() string {
 	return compactJSON(v.v)
 }
 
+// Source is the value's exact text in the file and where it starts (a
+// byte offset), so a client can read a value nested in a larger file
+// (VS Code's settings.mcp of a .code-workspace) with the file's own
+// positions; nil for the zero Value.
+func (v Value) Source() (raw []byte, offset int) {
+	if v.v == nil {
+		return nil, 0
+	}
+	return v.v.Raw, v.v.Pos.Offset
+}
+
 // Pos is where the value starts.
 func (v Value) Pos() Pos {
 	if v.v == nil {

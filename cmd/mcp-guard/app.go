@@ -107,11 +107,12 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	catchSignals()
 	out := &outWriter{w: stdout}
 	e := newEnv(stdin, out, stderr, environ)
-	app := newApp
+	var code int
 	if len(args) > 1 && args[1] == "hook" {
-		app = newHookApp
+		code = hookEntry(ctx, e, args[2:])
+	} else {
+		code = e.exitCode(newApp(e).Run(ctx, args))
 	}
-	code := e.exitCode(app(e).Run(ctx, args))
 	if out.err != nil && code != exitFailure {
 		// Output that did not reach its reader is a job not done, whatever
 		// the command decided (a full disk, a closed file).
@@ -196,14 +197,6 @@ func newApp(e *env) *cli.Command {
 		manCommand(e),
 	})
 }
-
-// newHookApp is the command line with the hook command alone, for
-// `mcp-guard hook …` as the installed hooks run it (the global options
-// come after it there, if at all: the hook takes every argument as git's).
-// git starts it on every checkout and pull, and urfave/cli sets up every
-// command of the tree it is given on each start (about 1,200 allocations
-// for the whole tree), so the hook builds only its own.
-func newHookApp(e *env) *cli.Command { return newAppOf(e, []*cli.Command{hookCommand(e)}) }
 
 func newAppOf(e *env, commands []*cli.Command) *cli.Command {
 	app := &cli.Command{

@@ -28,7 +28,7 @@ func approveCommand(e *env) *cli.Command {
 			"`mcp-guard review --approve NAME...`. Nothing is written unless every name is valid.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "all", Usage: "approve everything that waits for review here, of every agent (never what you declined)"},
-			clientFlag,
+			clientFlag(),
 		},
 		Action: func(ctx context.Context, c *cli.Command) error { return approveServers(ctx, c, e) },
 	}

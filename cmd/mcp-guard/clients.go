@@ -118,8 +118,12 @@ func launchName(id client.ID) string {
 	return ""
 }
 
-// clientFlag restricts server names to one client.
-var clientFlag = &cli.StringFlag{Name: "client", Usage: "the agent the names are of, and the only one reviewed (" + strings.Join(client.IDs(), ", ") + ", or the command that starts it: " + startedNames() + "); CLIENT:NAME does the same per name"}
+// clientFlag restricts server names to one client. It is built when a
+// command line is (approve, review), not at every start: its usage
+// iterates the registry.
+func clientFlag() *cli.StringFlag {
+	return &cli.StringFlag{Name: "client", Usage: "the agent the names are of, and the only one reviewed (" + strings.Join(client.IDs(), ", ") + ", or the command that starts it: " + startedNames() + "); CLIENT:NAME does the same per name"}
+}
 
 // onlyClient is --client's agent: its id, or the command launch starts it
 // with (claude, gemini); as given when it names none, to be refused.
@@ -388,9 +392,9 @@ func (g *gateView) interactive(ctx context.Context, e *env, queue []pending, key
 			return false, 0, err
 		}
 		decided = append(decided, o...)
-		for _, m := range t.Clients {
-			if gv := m.Agentty; gv != nil && d == trust.DecisionDeclined && gv.Trusted && gv.Reason != trust.ReasonApproved {
-				return true, 1, nil // agentty still runs it: it still waits
+		for _, oc := range o {
+			if oc.StillRuns {
+				return true, 1, nil // the agent still runs it: it still waits
 			}
 		}
 		return true, 0, nil
@@ -486,24 +490,4 @@ func (g *gateView) confirmCritical(w io.Writer, keys keyReader, p pending, findi
 	}
 	fmt.Fprintf(w, "not approved: the name was not typed; %s still waits\n", report.Sanitize(p.cs.Label()))
 	return false
-}
-
-// reportAgents are the registry's agents in report's words, keyed as
-// trust.Change names them: what report renders agents with.
-func reportAgents() report.Agents {
-	out := report.Agents{}
-	for _, c := range client.All() {
-		out[project.ChangeClient(c.ID())] = report.Agent{Title: c.Title(), Command: c.Command(), Headless: c.Headless()}
-	}
-	return out
-}
-
-// findingClients is the client each finding is about
-// (project.FindingClient), for report.
-func findingClients(fs []trust.Finding) []string {
-	out := make([]string, len(fs))
-	for i, f := range fs {
-		out[i] = project.FindingClient(f)
-	}
-	return out
 }

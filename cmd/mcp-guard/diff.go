@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/client/words"
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/project"
 	"github.com/mcp-guard/mcp-guard/report"
@@ -84,7 +85,7 @@ func diffCommand(e *env) *cli.Command {
 				Findings: res.Findings,
 				Contents: diffContents(ctx, repo, oldSide, newSide, res.Changes),
 				Configs:  res.Configs,
-				Agents:   reportAgents(), FindingClients: findingClients(res.Findings),
+				Agents:   words.Agents(), FindingClients: words.FindingClients(res.Findings),
 			}
 			if format == "json" {
 				err = report.WriteJSON(e.stdout, report.NewDiffDoc(d))

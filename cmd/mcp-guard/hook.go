@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
 
+	"github.com/mcp-guard/mcp-guard/client/words"
 	"github.com/mcp-guard/mcp-guard/hooks"
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -24,29 +25,46 @@ func hookCommand(e *env) *cli.Command {
 			"commit pairs and reference-transaction's updates, never waits for a terminal, and gives up after " + hooks.DefaultTimeout.String() +
 			" (MCP_GUARD_HOOK_TIMEOUT).\nMCP_GUARD=0 turns it off.",
 		SkipFlagParsing: true,
-		Action:          func(ctx context.Context, c *cli.Command) error { return runHook(ctx, c, e) },
+		Action: func(ctx context.Context, c *cli.Command) error {
+			dir, err := launchDir(c)
+			if err != nil {
+				dir = "."
+			}
+			return runHook(ctx, e, c.Args().Slice(), dir)
+		},
 	}
 }
 
-// runHook never fails: whatever goes wrong is one line on stderr.
-func runHook(ctx context.Context, c *cli.Command, e *env) error {
+// hookEntry is `mcp-guard hook …` as the installed hooks run it, taken
+// before the command line is built: git starts it on every checkout and
+// pull, and what it takes needs no parsing (every argument is git's, and
+// a global option would come before "hook"). Building urfave/cli's
+// command tree, even the hook's alone, costs more than the quiet path's
+// own work. `mcp-guard -C DIR hook …` and the help still go through the
+// command line (hookCommand), to the same runHook.
+func hookEntry(ctx context.Context, e *env, args []string) int {
+	dir, err := os.Getwd()
+	if err != nil {
+		dir = "."
+	}
+	return e.exitCode(runHook(ctx, e, args, dir))
+}
+
+// runHook never fails: whatever goes wrong is one line on stderr. args
+// are the hook type and git's arguments.
+func runHook(ctx context.Context, e *env, args []string, dir string) error {
 	if hooks.Disabled(e.getenv) {
 		return nil
 	}
-	args := c.Args().Slice()
 	typ := ""
 	if len(args) > 0 {
 		typ, args = args[0], args[1:]
 	}
 	st := e.style(e.stderr)
 	budget := hooks.Timeout(e.getenv)
-	dir, err := launchDir(c)
-	if err != nil {
-		dir = "."
-	}
 	req := hooks.Request{
 		Type: typ, Args: args, Dir: dir, Env: e.environ, Timeout: budget,
-		Ledger: trust.LoadUserLedger(e.getenv),
+		LoadLedger: func() *trust.Ledger { return trust.LoadUserLedger(e.getenv) },
 		Grants: trust.Grants{
 			Approved:     trust.LoadUserApprovals(e.getenv).Approved,
 			AllowProject: e.getenv("AGENTTY_MCP_ALLOW_PROJECT"),
@@ -68,15 +86,15 @@ func runHook(ctx context.Context, c *cli.Command, e *env) error {
 		report.WriteHookProblem(e.stderr, op, errors.Is(err, hooks.ErrTimeout), budget, err, manual, st)
 		return nil
 	}
-	var cmds []string
+	var reviews, scans []string
 	for _, d := range out.LaunchDirs() {
-		if d == "" {
-			cmds = append(cmds, "mcp-guard review")
-		} else {
-			cmds = append(cmds, "mcp-guard -C "+shellQuote(report.Sanitize(filepath.FromSlash(d)))+" review")
+		at := "mcp-guard"
+		if d != "" {
+			at = "mcp-guard -C " + shellQuote(report.Sanitize(filepath.FromSlash(d)))
 		}
+		reviews, scans = append(reviews, at+" review"), append(scans, at+" scan")
 	}
-	report.WriteWarning(e.stderr, report.Warning{Op: out.Event.Op, Changes: out.Changes, Findings: out.Findings, Removed: out.Removed, Dormant: out.Dormant, ReviewCommands: cmds,
-		Agents: reportAgents(), FindingClients: findingClients(out.Findings)}, st)
+	report.WriteWarning(e.stderr, report.Warning{Op: out.Event.Op, Changes: out.Changes, Findings: out.Findings, Removed: out.Removed, Dormant: out.Dormant, ReviewCommands: reviews, ScanCommands: scans,
+		Agents: words.Agents(), FindingClients: words.FindingClients(out.Findings)}, st)
 	return nil
 }

@@ -41,7 +41,7 @@ func reviewCommand(e *env) *cli.Command {
 			&cli.BoolFlag{Name: "approve", Usage: "approve the servers named as arguments"},
 			&cli.BoolFlag{Name: "decline", Usage: "decline the servers named as arguments"},
 			&cli.BoolFlag{Name: "all", Usage: "every server that waits for review (approve, or decline with --decline)"},
-			clientFlag,
+			clientFlag(),
 			&cli.BoolFlag{Name: "json", Usage: "print what waits for review as the versioned JSON document (version 1); decides nothing"},
 		},
 		Action: func(ctx context.Context, c *cli.Command) error { return runReview(ctx, c, e) },

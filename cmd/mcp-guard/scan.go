@@ -12,6 +12,7 @@ import (
 	"github.com/urfave/cli/v3"
 
 	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/client/words"
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/internal/nearname"
 	"github.com/mcp-guard/mcp-guard/policy"
@@ -91,7 +92,7 @@ func runScan(ctx context.Context, c *cli.Command, e *env) error {
 	if file != nil {
 		st = report.NewStyle(false)
 	}
-	rep, err := report.NewScanReporter(format, report.ScanOptions{Version: moduleVersion(), Style: st, FailOn: failOn, Agents: reportAgents()})
+	rep, err := report.NewScanReporter(format, report.ScanOptions{Version: moduleVersion(), Style: st, FailOn: failOn, Agents: words.Agents()})
 	if err != nil {
 		return failf("", "--format %q: %v", format, err)
 	}

@@ -40,27 +40,15 @@ var iterating = map[string][]string{
 	"gate":          nil,
 	"report":        nil,
 	"cmd/mcp-guard": nil,
+	"client/words":  nil,
 }
 
-// debt are the places that still name a client, each with its reason:
-// mostly agentty's second track (its own evaluation path, and project's
-// content-hash grade through trust.Diff), which goes with issue 20's item
-// 1. Each is a file and the names it may use; the test fails when an entry
-// is no longer needed.
-var debt = map[string][]string{
-	"project/clients.go": {"client.Agentty", "client.Codex"},         // rows exclude agentty (trust.Diff grades it); spawnViews keeps Codex's raw view (a Spawn property to come)
-	"project/project.go": {"client.Agentty", "client.KindMCPConfig"}, // agentty's configs are graded by trust.Diff against its store and carry MG305/MG306; configPaths finds them through a symlinked .agentty too
-	"project/dir.go":     {"client.Agentty"},                         // LoadDir reads agentty's configuration outside git (gate's loadProject)
-	// agentty's servers are evaluated through trust.Inspect (its content-
-	// hash store, the one client store mcp-guard writes) and enter the one
-	// gate path as a ClientView there; the ledger keys them with an empty
-	// client, which these places translate.
-	"gate/agentty.go": {"client.Agentty"},
-	"gate/clients.go": {"client.Agentty"},
-	"gate/decide.go":  {"client.Agentty"},
-	"gate/revoke.go":  {"client.Agentty"},
-	"gate/targets.go": {"client.Agentty"},
-}
+// debt are the places that still name a client, each with its reason.
+// Each is a file and the names it may use; the test fails when an entry
+// is no longer needed. (Where agentty differs, its content-hash store
+// that mcp-guard writes, gate and project ask the registry for the
+// client that keeps one, client.Keeper, and call its methods.)
+var debt = map[string][]string{}
 
 // forbidden are the names no iterating package may use: every name a
 // client's own file declares, and, as words in strings, every client's id,

@@ -1,0 +1,54 @@
+package client
+
+import (
+	"context"
+
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// StoreKeeper is a client whose own approvals store mcp-guard writes when
+// the user decides: agentty's content-hash store
+// (~/.agentty/mcp_approvals.json), where agentty looks up each server's
+// fingerprint before it runs it. Where such a client differs from the
+// others is a method of it (agentty's live in agentty.go), so the gate
+// asks the registry (Keeper) instead of naming the client: the gate
+// evaluates its servers through trust's reproduction of its rules
+// (trust.Inspect, trust.Gate), writes a decision to its store in the
+// order that fails safe, a revoke removes fingerprints from it, and
+// project grades a change against it (trust.Diff).
+type StoreKeeper interface {
+	Client
+	// CheckStore says why the store at path cannot take a decision (it
+	// does not parse the way the client reads it; mcp-guard never
+	// rewrites such a store); nil when it can.
+	CheckStore(path string) error
+	// WriteStore records decision d for fingerprints in the store at path,
+	// under its lock: an approval adds each, a decline removes it.
+	// changed says, per fingerprint, whether the store changed for it.
+	WriteStore(ctx context.Context, path string, d trust.Decision, fingerprints []string) (changed map[string]bool, err error)
+	// RevokeStore removes from the store at path every fingerprint of each
+	// server (one list per server: the versions a revoke covers) and the
+	// whole file's hash (whole, "" for none). changed says, per server,
+	// whether the store lost one of its fingerprints; wholeChanged
+	// whether it lost the whole file's hash.
+	RevokeStore(ctx context.Context, path string, servers [][]string, whole string) (changed []bool, wholeChanged bool, err error)
+	// StillRuns reports whether the client still runs a server whose
+	// verdict before a decline was gv once its fingerprint has left the
+	// store (started directly, not through `mcp-guard launch`).
+	StillRuns(gv trust.Verdict) bool
+	// Words are trust's verdict v of one of its servers in the client's
+	// words, and the file or setting that decided it ("" when none did).
+	Words(v trust.Verdict) (why, source string)
+}
+
+// Keeper is the registry's client that keeps a store mcp-guard writes
+// (StoreKeeper): agentty, the client whose rules package trust
+// reproduces.
+func Keeper() StoreKeeper {
+	for _, c := range clients {
+		if k, ok := c.(StoreKeeper); ok {
+			return k
+		}
+	}
+	panic("client: no client in the registry keeps a store mcp-guard writes")
+}
