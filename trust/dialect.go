@@ -526,7 +526,7 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 // duplicate), for the keys a client reads beyond Server's fields.
 func (s *Server) Value(key string) (Value, bool) {
 	if m, ok := s.entry.get(key); ok {
-		return Value{m.Value}, true
+		return Value{v: m.Value}, true
 	}
 	return Value{}, false
 }
@@ -620,7 +620,12 @@ func JSNumber(f float64) string {
 
 // Value is a read-only view of a decoded JSON value, for the other files a
 // client reads (its settings), so that they go through this one reader.
-type Value struct{ v *jsonValue }
+type Value struct {
+	v *jsonValue
+	// src is the file v was decoded from (DecodeDialect's values and
+	// theirs), for Source; nil for a server's entry.
+	src []byte
+}
 
 // DecodeDialect decodes a whole JSON file in dialect d (nil: agentty's);
 // bytes after the value fail it when d.TrailingFails or d is nil.
@@ -639,7 +644,7 @@ func DecodeDialect(data []byte, d *Dialect) (Value, error) {
 		r := &jsonReader{data: data, cLine: 1, cCol: 1}
 		return Value{}, &SyntaxError{Pos: r.pos(end), Msg: "unexpected " + describeByte(data, end) + " after the JSON value"}
 	}
-	return Value{v}, nil
+	return Value{v: v, src: data}, nil
 }
 
 // Kind is "null", "boolean", "number", "string", "array" or "object";
@@ -657,7 +662,7 @@ func (v Value) Get(key string) (Value, bool) {
 	if !ok {
 		return Value{}, false
 	}
-	return Value{m.Value}, true
+	return Value{v: m.Value, src: v.src}, true
 }
 
 // StringAt returns an object's member key when it is a string.
@@ -714,7 +719,7 @@ func (v Value) Elems() []Value {
 	}
 	out := make([]Value, len(v.v.Elems))
 	for i, e := range v.v.Elems {
-		out[i] = Value{e}
+		out[i] = Value{v: e, src: v.src}
 	}
 	return out
 }
@@ -730,12 +735,12 @@ func (v Value) JSON() string {
 // Source is the value's exact text in the file and where it starts (a
 // byte offset), so a client can read a value nested in a larger file
 // (VS Code's settings.mcp of a .code-workspace) with the file's own
-// positions; nil for the zero Value.
+// positions; nil for the zero Value and for a server's entry's values.
 func (v Value) Source() (raw []byte, offset int) {
-	if v.v == nil {
+	if v.v == nil || v.src == nil {
 		return nil, 0
 	}
-	return v.v.Raw, v.v.Pos.Offset
+	return v.v.raw(v.src), int(v.v.at.off)
 }
 
 // Pos is where the value starts.
