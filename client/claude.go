@@ -41,11 +41,14 @@ func (claudeClient) Binds() string { return "Claude Code's approval binds only t
 
 // Parse reads a `.mcp.json` (its servers, and each server's headersHelper
 // as an entry of its own), a `.claude/settings*.json` (its hooks and
-// command-valued settings as entries) or a skill's SKILL.md (its
-// frontmatter hooks, claude_skills.go).
+// command-valued settings as entries), a skill's SKILL.md or a subagent's
+// `.claude/agents/<name>.md` (its frontmatter hooks, claude_skills.go).
 func (claudeClient) Parse(p string, data []byte) *trust.Config {
 	if isClaudeSkill(p) {
-		return parseClaudeSkill(p, data)
+		return parseClaudeSkill(p, data, EntrySkillHook)
+	}
+	if isClaudeAgent(p) {
+		return parseClaudeSkill(p, data, EntrySubagentHook)
 	}
 	if isClaudeSettings(p) {
 		return parseClaudeSettings(p, data)
@@ -76,6 +79,11 @@ const (
 	// EntryPlugin is a plugin the settings enable from a marketplace they
 	// declare: its hooks, servers and commands.
 	EntryPlugin = "plugin"
+	// EntryEnv is the settings' `env`: Claude Code sets it in its own
+	// process, so it reaches every server and hook it starts and decides
+	// where its model traffic goes (observed on 2.1.328). One entry per
+	// file, bound to every variable and to the files they name.
+	EntryEnv = "env"
 )
 
 // claudeHelperKeys are the settings whose string value Claude Code runs
@@ -141,6 +149,13 @@ func parseClaudeSettings(p string, data []byte) *trust.Config {
 		}
 	}
 	out = append(out, claudePlugins(c, root)...)
+	if env, ok := root.Get("env"); ok && env.Kind() == "object" && len(env.Keys()) > 0 {
+		out = addEnvEntry(c, out, env)
+	} else if ok && env.Kind() != "object" && env.Kind() != "null" {
+		// OPEN: what Claude Code makes of an env that is not an object;
+		// it is bound as written.
+		out = addEnvEntry(c, out, env)
+	}
 	c.Servers = out
 	uniqueEntries(c)
 	return c
@@ -272,6 +287,33 @@ func ClaudeSettings(data []byte) (trust.Value, error) {
 	return trust.DecodeDialect(data, trust.ClaudeCode)
 }
 
+// addEnvEntry appends the settings' env as one entry that runs nothing
+// itself and carries the variables as its own env, so that the launch
+// model binds what they make programs load (NODE_OPTIONS' --require, a
+// PATH into the repository) and a change of any of them re-gates it.
+func addEnvEntry(c *trust.Config, out []*trust.Server, env trust.Value) []*trust.Server {
+	vars := map[string]string{}
+	for _, k := range env.Keys() {
+		v, _ := env.Get(k)
+		if s, ok := v.Str(); ok {
+			vars[k] = s
+		} else {
+			vars[k] = v.JSON() // as written: bound all the same
+		}
+	}
+	extra := map[string]any{"env": vars}
+	if env.Kind() != "object" {
+		extra = map[string]any{"settingsEnv": env.JSON()}
+	}
+	s, err := trust.CommandEntry(c.Path, trust.ClaudeCode, EntryEnv, EntryEnv, "", "/bin/sh",
+		": Claude Code sets this env for its session and every server and hook it starts", env.Pos(), extra)
+	if err != nil {
+		c.Err = trust.Unreadable(fmt.Errorf("env: %w", err))
+		return out
+	}
+	return append(out, s)
+}
+
 // nonBlank reports whether v is a string with more than white space.
 func nonBlank(v trust.Value) bool {
 	s, ok := v.Str()
@@ -345,7 +387,8 @@ func (claudeClient) Configs(launchDir, gitTop string, env Env) ([]string, error)
 			out = append(out, p) // read it, and say what cannot be known
 		}
 	}
-	return append(out, claudeSkills(dir, fsys)...), nil
+	out = append(out, claudeSkills(dir, fsys)...)
+	return append(out, claudeAgents(dir, fsys)...), nil
 }
 
 // claudeMCPFiles are the `.mcp.json` files Claude Code reads from
@@ -813,7 +856,9 @@ func changedPart(old, new *trust.Server) string {
 // entryAnswer is the state of one entry: a server's by its name; a
 // server's own entry (its headersHelper) runs whenever the server is
 // connected; a hook or helper of the settings runs in a trusted folder,
-// and under `claude -p`, which does not ask for trust.
+// and under `claude -p`, which does not ask for trust; a subagent's hook
+// was observed only in a trusted folder, and counts as running like them
+// (the trust dialog reviews nothing).
 // OPEN: disableAllHooks (which would keep hooks off) is not modelled:
 // every hook counts as running.
 func (cs *ClaudeState) entryAnswer(s *trust.Server, name string) claudeAnswer {
@@ -833,6 +878,13 @@ func (cs *ClaudeState) entryAnswer(s *trust.Server, name string) claudeAnswer {
 		return claudeAnswer{interactive: true, headless: true,
 			why: fmt.Sprintf("Claude Code runs %s in a trusted folder without asking", what)}
 	}
+	if s.Kind == EntrySubagentHook {
+		// Observed on 2.1.328: an untrusted folder's subagent ran none of
+		// its hooks, not even under `claude -p`. Trusting the folder in
+		// Claude Code's dialog is no review of them, so they still count.
+		return claudeAnswer{headless: true,
+			why: fmt.Sprintf("the folder is not trusted (~/.claude.json projects[%s].hasTrustDialogAccepted): Claude Code runs %s once you trust it, without asking (untrusted, not even `claude -p` ran one: observed); counted as running", cs.ProjectKey, what)}
+	}
 	return claudeAnswer{headless: true,
 		why: fmt.Sprintf("the folder is not trusted (~/.claude.json projects[%s].hasTrustDialogAccepted): Claude Code asks to trust it first, then runs %s without asking; `claude -p` runs it without asking", cs.ProjectKey, what)}
 }
@@ -844,10 +896,14 @@ func entryWords(s *trust.Server) string {
 		return "this hook"
 	case EntrySkillHook:
 		return "this skill's hook (while the skill is in use)"
+	case EntrySubagentHook:
+		return "this subagent's hook (while the subagent runs)"
 	case EntryHeadersHelper:
 		return "this headersHelper"
 	case EntryPlugin:
 		return "this plugin's hooks, servers and commands (once installed: it offers to install it when you trust the folder)"
+	case EntryEnv:
+		return "with this env (in its session and every server and hook it starts; ANTHROPIC_BASE_URL sends your key there)"
 	}
 	return "this " + s.Kind + " command"
 }

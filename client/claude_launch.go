@@ -142,6 +142,14 @@ func (claudeClient) entryHandoff(files []HandoffFile, reviewed func(config strin
 		for _, s := range cfg.Servers {
 			switch {
 			case s.Kind == EntryHook:
+			case s.Kind == EntryEnv:
+				// Claude Code joins the env of its sources variable by
+				// variable; a file's env is carried whole when reviewed.
+				carry(s)
+				if keep[s.Name] {
+					v, _ := root.Get(EntryEnv)
+					obj[EntryEnv] = joinSettings(obj[EntryEnv], v)
+				}
 			case s.Kind == EntryPlugin:
 				carry(s)
 				if !keep[s.Name] {
@@ -203,7 +211,7 @@ func (claudeClient) entryHandoff(files []HandoffFile, reviewed func(config strin
 // claudeRunsKey reports whether the settings key k holds what Claude Code
 // runs (the entries): the handoff carries only the reviewed ones.
 func claudeRunsKey(k string) bool {
-	return k == "hooks" || k == "enabledPlugins" || k == "extraKnownMarketplaces" ||
+	return k == "hooks" || k == "enabledPlugins" || k == "extraKnownMarketplaces" || k == EntryEnv ||
 		slices.Contains(claudeHelperKeys, k) || slices.Contains(claudeCommandObjects, k)
 }
 

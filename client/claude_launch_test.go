@@ -36,9 +36,19 @@ func TestClaudeHandoff(t *testing.T) {
 				local:  `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"a.sh"}]}]},"apiKeyHelper":"evil.sh","model":"x","permissions":{"deny":["Bash(rm:*)"]},"env":{"A":"1"}}`,
 				shared: `{"hooks":{"SessionStart":[{"hooks":[{"type":"command","command":"b.sh"}]}]},"apiKeyHelper":"ok.sh","model":"y","permissions":{"deny":["Read(.env)","Bash(rm:*)"]},"env":{"A":"2","B":"3"}}`,
 			},
-			reviewed: []string{local + " hooks.SessionStart[0].hooks[0]", shared + " hooks.SessionStart[0].hooks[0]", shared + " apiKeyHelper"},
+			reviewed: []string{local + " hooks.SessionStart[0].hooks[0]", shared + " hooks.SessionStart[0].hooks[0]", shared + " apiKeyHelper", local + " env", shared + " env"},
 			want:     `{"env":{"A":"1","B":"3"},"hooks":{"SessionStart":[{"hooks":[{"command":"a.sh","type":"command"}]},{"hooks":[{"command":"b.sh","type":"command"}]}]},"model":"x","permissions":{"deny":["Bash(rm:*)","Read(.env)"]}}`,
 			left:     []string{"apiKeyHelper"},
+		},
+		{
+			name: "an env not reviewed is left out, whatever else is",
+			files: map[string]string{
+				local:  `{"env":{"A":"1"}}`,
+				shared: `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"ok.sh"}]}]},"env":{"NODE_OPTIONS":"--require ./x.js","A":"2"}}`,
+			},
+			reviewed: []string{local + " env", shared + " hooks.Stop[0].hooks[0]"},
+			want:     `{"env":{"A":"1"},"hooks":{"Stop":[{"hooks":[{"command":"ok.sh","type":"command"}]}]}}`,
+			left:     []string{"env"},
 		},
 		{
 			name:     "reviewed statusLine and plugin of a marketplace in the repository",

@@ -25,11 +25,20 @@ import (
 // uses a skill, so each hook counts as running whenever the folder's
 // settings hooks do, bound to the command and the SKILL.md it is in.
 //
-// OPEN: a subagent's frontmatter hooks (.claude/agents/*.md) are not
-// read: that path is agentty's persona surface, and one path is one kind.
+// A project subagent (.claude/agents/<name>.md) declares hooks the same
+// way, and Claude Code runs them while the subagent runs (observed on
+// 2.1.328: its Stop hook ran when the model ran it through the Task tool;
+// an unused subagent's ran nothing). That path is agentty's persona too:
+// Claude Code reads it as a kind of its own over the same files
+// (surface.Spec.Same), so agentty's rules and Claude Code's entries each
+// see it as what it is to them.
 
-// EntrySkillHook is a command hook of a skill's frontmatter.
-const EntrySkillHook = "skillHook"
+const (
+	// EntrySkillHook is a command hook of a skill's frontmatter.
+	EntrySkillHook = "skillHook"
+	// EntrySubagentHook is a command hook of a subagent's frontmatter.
+	EntrySubagentHook = "subagentHook"
+)
 
 // ClaudeSkillFile is a skill's file inside its directory.
 const ClaudeSkillFile = "SKILL.md"
@@ -38,7 +47,32 @@ var (
 	KindClaudeSkill = surface.Register(surface.Spec{Name: "claude-skill", Client: string(ClaudeCode), Role: surface.Sibling, Entries: true,
 		Patterns: []string{"**/.claude/skills/*/" + ClaudeSkillFile}})
 	_ = registerDirs(ClaudeCode, "**/.claude/skills")
+	// KindClaudeAgent is a project subagent: agentty's persona files of
+	// `.claude/agents`, read by Claude Code as its subagents.
+	KindClaudeAgent = surface.Register(surface.Spec{Name: "claude-agent", Client: string(ClaudeCode), Role: surface.Sibling, Entries: true,
+		Patterns: []string{"**/.claude/agents/*.md"}, Same: KindPersona})
+	_ = registerDirs(ClaudeCode, "**/.claude/agents")
 )
+
+// isClaudeAgent reports whether p is a .claude/agents/<name>.md.
+func isClaudeAgent(p string) bool {
+	return strings.EqualFold(filepath.Ext(p), ".md") &&
+		strings.EqualFold(filepath.Base(filepath.Dir(p)), "agents") &&
+		strings.EqualFold(filepath.Base(filepath.Dir(filepath.Dir(p))), ".claude")
+}
+
+// claudeAgents are the subagent files of the launch directory's
+// .claude/agents (nil when fsys cannot list it).
+// OPEN: subagents of a parent directory, of a nested one, or in a
+// subdirectory of .claude/agents are not read.
+func claudeAgents(dir string, fsys FS) []string {
+	return claudeDirFiles(filepath.Join(dir, ".claude", "agents"), fsys, func(name string) string {
+		if strings.EqualFold(filepath.Ext(name), ".md") {
+			return name
+		}
+		return ""
+	})
+}
 
 // isClaudeSkill reports whether p is a .claude/skills/<name>/SKILL.md.
 func isClaudeSkill(p string) bool {
@@ -52,20 +86,32 @@ func isClaudeSkill(p string) bool {
 // OPEN: skills of a parent directory (up to the git root) or of a nested
 // one are not read; the launch directory's are what `claude -p` used.
 func claudeSkills(dir string, fsys FS) []string {
+	return claudeDirFiles(filepath.Join(dir, ".claude", "skills"), fsys, func(name string) string {
+		return filepath.Join(name, ClaudeSkillFile)
+	})
+}
+
+// claudeDirFiles are the files below root that file names for each entry
+// of it ("" for none), sorted: those there, and those there but unreadable
+// (to say what cannot be known); nil when fsys cannot list root.
+func claudeDirFiles(root string, fsys FS, file func(name string) string) []string {
 	lister, ok := fsys.(interface {
 		ReadDir(string) ([]fs.DirEntry, error)
 	})
 	if !ok {
 		return nil
 	}
-	root := filepath.Join(dir, ".claude", "skills")
 	ents, err := lister.ReadDir(root)
 	if err != nil {
 		return nil
 	}
 	var out []string
 	for _, e := range ents {
-		p := filepath.Join(root, e.Name(), ClaudeSkillFile)
+		f := file(e.Name())
+		if f == "" {
+			continue
+		}
+		p := filepath.Join(root, f)
 		if fi, err := fsys.Stat(p); err == nil && !fi.IsDir() {
 			out = append(out, p)
 		} else if err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, fs.ErrInvalid) {
@@ -77,14 +123,14 @@ func claudeSkills(dir string, fsys FS) []string {
 	slices.Sort(out)
 	return out
 }
-
 func (osFS) ReadDir(p string) ([]fs.DirEntry, error) { return os.ReadDir(p) }
 
-// parseClaudeSkill reads a SKILL.md's frontmatter hooks as entries. A file
+// parseClaudeSkill reads a SKILL.md's (or a subagent's, as kind)
+// frontmatter hooks as entries. A file
 // without frontmatter, or whose frontmatter has no hooks, runs nothing; a
 // frontmatter mcp-guard will not read (anchors and aliases, which Claude
 // Code's reader expands) leaves what runs unknown.
-func parseClaudeSkill(p string, data []byte) *trust.Config {
+func parseClaudeSkill(p string, data []byte, kind string) *trust.Config {
 	c := &trust.Config{Path: p, Scope: trust.ScopeProject, Dialect: trust.ClaudeCode, SHA256: trust.FileHash(data)}
 	if len(data) > trust.MaxFileSize {
 		return trust.UnreadableConfig(p, trust.ScopeProject, fmt.Errorf("%w: %d bytes, the limit is %d", trust.ErrTooLarge, len(data), trust.MaxFileSize))
@@ -97,7 +143,7 @@ func parseClaudeSkill(p string, data []byte) *trust.Config {
 	if err := yaml.Unmarshal(front, &doc); err != nil {
 		// OPEN: whether Claude Code loads a skill whose frontmatter does
 		// not parse; either way its hooks do not read.
-		c.Err = fmt.Errorf("Claude Code cannot read this skill's frontmatter: %w", err)
+		c.Err = fmt.Errorf("Claude Code cannot read this %s's frontmatter: %w", map[string]string{EntrySkillHook: "skill", EntrySubagentHook: "subagent"}[kind], err)
 		return c
 	}
 	if n := yamlAlias(&doc, 0); n != "" {
@@ -131,7 +177,7 @@ func parseClaudeSkill(p string, data []byte) *trust.Config {
 	pos := trust.Pos{Line: line + key.Line - 1, Column: key.Column}
 	var out []*trust.Server
 	for _, h := range hookCommands(root, "hooks", 0) {
-		out = addEntry(c, out, EntrySkillHook, h.name, "", h.line, pos)
+		out = addEntry(c, out, kind, h.name, "", h.line, pos)
 	}
 	c.Servers = out
 	uniqueEntries(c)

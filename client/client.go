@@ -509,12 +509,19 @@ func keepEntryFiles(ce *ClientEvaluation) {
 
 // entryKindOf is the surface of an absolute path, matched by its last
 // two to four elements (".claude/settings.json",
-// ".claude/skills/x/SKILL.md").
+// ".claude/skills/x/SKILL.md"); of a path two kinds read, the one with
+// entries.
 func entryKindOf(p string) (surface.Kind, bool) {
 	parts := strings.Split(filepath.ToSlash(p), "/")
 	for n := 2; n <= 4 && n <= len(parts); n++ {
-		if k, ok := surface.Of(strings.Join(parts[len(parts)-n:], "/")); ok {
-			return k, true
+		ks := surface.OfAll(strings.Join(parts[len(parts)-n:], "/"))
+		for _, k := range ks {
+			if k.Spec().Entries {
+				return k, true // the kind a client runs entries from
+			}
+		}
+		if len(ks) > 0 {
+			return ks[0], true
 		}
 	}
 	return 0, false

@@ -108,7 +108,7 @@ func entryScenarios() []scenario {
 			},
 			open:      true,
 			answer:    "No: a skill's or subagent's hooks are scoped to it and run only while it is active.",
-			noPredict: "mcp-guard counts a skill's hooks as running whenever the folder's hooks do (it cannot tell when the model uses a skill); a subagent's are not read yet (OPEN)",
+			noPredict: "mcp-guard counts a skill's or subagent's hooks as running whenever the folder's hooks do (it cannot tell when the model uses one)",
 		},
 		{
 			name:     "skill-hooks-invoked/-p",
@@ -176,7 +176,7 @@ func (s *sandbox) frontmatterHooks(path, name string, events map[string]string) 
 	for _, ev := range slices.Sorted(maps.Keys(events)) {
 		fmt.Fprintf(&b, "  %s:\n    - hooks:\n        - type: command\n          command: %s\n", ev, strconv.Quote(s.hookCommand(events[ev])))
 	}
-	b.WriteString("---\nSay ok.\n")
+	b.WriteString("---\n" + subagentBody + "\n")
 	s.write(path, b.String())
 }
 

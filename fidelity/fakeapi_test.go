@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"slices"
+	"strings"
 	"sync"
 	"testing"
 )
@@ -21,6 +22,15 @@ type fakeAPI struct {
 	tools    []string // tool names offered in those requests
 	other    []string // any other request, "METHOD path"
 	proxied  []string // refused requests for another host
+	// subagent, when set, is the subagent the first request that offers
+	// the Task (or Agent) tool calls with it, so that
+	// the client runs it; every other answer ends the turn.
+	subagent string
+	called   bool
+	// read: the subagent's first request (one whose system prompt holds
+	// its file's body, subagentBody) is answered with a Read of README.md,
+	// so that its tool hooks have a tool call to fire on.
+	read bool
 }
 
 func newFakeAPI(t *testing.T) *fakeAPI {
@@ -56,8 +66,22 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	_ = json.Unmarshal(body, &req)
 	f.mu.Lock()
 	f.messages++
+	call, offers := "", map[string]bool{}
 	for _, tl := range req.Tools {
 		f.tools = append(f.tools, tl.Name)
+		offers[tl.Name] = true
+		if (tl.Name == "Task" || tl.Name == "Agent") && f.subagent != "" && !f.called {
+			call = tl.Name
+		}
+	}
+	var input map[string]any
+	switch {
+	case call != "":
+		f.called = true
+		input = map[string]any{"description": "probe", "prompt": "say ok", "subagent_type": f.subagent}
+	case f.called && !f.read && offers["Read"] && strings.Contains(string(body), subagentBody):
+		f.read, call = true, "Read"
+		input = map[string]any{"file_path": "README.md"}
 	}
 	f.mu.Unlock()
 	if req.Model == "" {
@@ -68,6 +92,10 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 		"id": "msg_fidelity", "type": "message", "role": "assistant", "model": req.Model,
 		"content":     []any{map[string]any{"type": "text", "text": "ok"}},
 		"stop_reason": "end_turn", "stop_sequence": nil, "usage": usage,
+	}
+	if call != "" {
+		toolUse(w, req.Model, call, input, req.Stream)
+		return
 	}
 	if !req.Stream {
 		w.Header().Set("Content-Type", "application/json")
@@ -109,3 +137,47 @@ func (f *fakeAPI) snapshot() (messages int, tools, other, proxied []string) {
 	defer f.mu.Unlock()
 	return f.messages, slices.Clone(f.tools), slices.Clone(f.other), slices.Clone(f.proxied)
 }
+
+// toolUse answers with one call of the tool named call.
+func toolUse(w http.ResponseWriter, model, call string, input map[string]any, stream bool) {
+	usage := map[string]int{"input_tokens": 1, "output_tokens": 1}
+	block := map[string]any{"type": "tool_use", "id": "toolu_fidelity", "name": call, "input": input}
+	msg := map[string]any{
+		"id": "msg_fidelity_call", "type": "message", "role": "assistant", "model": model,
+		"content": []any{block}, "stop_reason": "tool_use", "stop_sequence": nil, "usage": usage,
+	}
+	if !stream {
+		w.Header().Set("Content-Type", "application/json")
+		_ = json.NewEncoder(w).Encode(msg)
+		return
+	}
+	w.Header().Set("Content-Type", "text/event-stream")
+	start := map[string]any{}
+	for k, v := range msg {
+		start[k] = v
+	}
+	start["content"], start["stop_reason"] = []any{}, nil
+	in, _ := json.Marshal(input)
+	events := []any{
+		map[string]any{"type": "message_start", "message": start},
+		map[string]any{"type": "content_block_start", "index": 0,
+			"content_block": map[string]any{"type": "tool_use", "id": "toolu_fidelity", "name": call, "input": map[string]any{}}},
+		map[string]any{"type": "content_block_delta", "index": 0,
+			"delta": map[string]any{"type": "input_json_delta", "partial_json": string(in)}},
+		map[string]any{"type": "content_block_stop", "index": 0},
+		map[string]any{"type": "message_delta",
+			"delta": map[string]any{"stop_reason": "tool_use", "stop_sequence": nil}, "usage": usage},
+		map[string]any{"type": "message_stop"},
+	}
+	for _, e := range events {
+		data, _ := json.Marshal(e)
+		fmt.Fprintf(w, "event: %s\ndata: %s\n\n", e.(map[string]any)["type"], data)
+	}
+	if fl, ok := w.(http.Flusher); ok {
+		fl.Flush()
+	}
+}
+
+// subagentBody is the body of a subagent's file the sandbox writes
+// (frontmatterHooks): the system prompt of the subagent's requests.
+const subagentBody = "Say ok, fidelity subagent."

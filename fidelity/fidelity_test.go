@@ -25,7 +25,7 @@ type row struct {
 
 func TestClaudeCode(t *testing.T) {
 	bin := claude(t)
-	all := append(scenarios(), entryScenarios()...)
+	all := slices.Concat(scenarios(), entryScenarios(), claudeEnvScenarios())
 	var mu sync.Mutex
 	rows := map[string]row{}
 	t.Run("scenarios", func(t *testing.T) {

@@ -17,7 +17,7 @@ const markerFlag = "-fidelity-marker"
 type record struct {
 	Argv []string          `json:"argv"` // after the marker flag, the name first
 	Cwd  string            `json:"cwd"`
-	Env  map[string]string `json:"env"` // FOO and every FID_* variable
+	Env  map[string]string `json:"env"` // FOO, NODE_OPTIONS and every FID_* variable
 }
 
 // runMarker records this start, then serves MCP over newline-delimited
@@ -31,7 +31,7 @@ func runMarker(args []string) int {
 	rec.Cwd, _ = os.Getwd()
 	for _, kv := range os.Environ() {
 		k, v, _ := strings.Cut(kv, "=")
-		if k == "FOO" || strings.HasPrefix(k, "FID_") {
+		if k == "FOO" || k == "NODE_OPTIONS" || strings.HasPrefix(k, "FID_") {
 			rec.Env[k] = v
 		}
 	}

@@ -48,6 +48,9 @@ func addRuns(runs map[string]bool, servers []client.ServerVerdict, headless bool
 			r = s.Headless
 		}
 		name := s.Name
+		if s.Server != nil && s.Server.Kind == client.EntryEnv {
+			continue // variables, no process: the scenarios read them in what they reach
+		}
 		if s.Server != nil && s.Server.Kind != "" && len(s.Server.Args) == 2 {
 			// An entry runs the marker named after the marker flag.
 			f := strings.Fields(s.Server.Args[1].Str)

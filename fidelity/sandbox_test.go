@@ -21,6 +21,9 @@ type sandbox struct {
 	// vettedPath: runs exec the argv `mcp-guard launch -- claude` builds
 	// (launch_test.go); settingsPath: with the settings handoff too.
 	vettedPath, settingsPath string
+	// otherAPI, when a scenario starts one, is a second model endpoint
+	// the repository's settings point Claude Code at.
+	otherAPI *fakeAPI
 }
 
 func newSandbox(t *testing.T) *sandbox {
@@ -140,6 +143,10 @@ const (
 // promptVar in a scenario's env is the prompt of its headless run.
 const promptVar = "FID_PROMPT"
 
+// subagentVar in a scenario's env names the subagent the fake model's
+// first answer runs (fakeAPI.subagent).
+const subagentVar = "FID_SUBAGENT"
+
 // run runs the client once in repo/<dir> (see mode); the model endpoint
 // is always the fake one on 127.0.0.1.
 func (s *sandbox) run(bin string, m mode, dir string, args []string, env map[string]string) outcome {
@@ -162,6 +169,7 @@ func (s *sandbox) run(bin string, m mode, dir string, args []string, env map[str
 	}
 	argv := append([]string{"mcp", "list"}, args...)
 	api := newFakeAPI(s.t)
+	api.subagent = env[subagentVar]
 	for _, k := range []string{"ANTHROPIC_BASE_URL", "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"} {
 		extra[k] = api.URL
 	}
@@ -200,7 +208,7 @@ func (s *sandbox) run(bin string, m mode, dir string, args []string, env map[str
 	o.api, o.tools, other, o.refused = api.snapshot()
 	if m == headless {
 		o.status = initStatus(o.output)
-		if o.api == 0 {
+		if o.api == 0 && (s.otherAPI == nil || s.otherAPI.messages == 0) {
 			s.t.Fatalf("claude -p never asked the fake endpoint (other requests: %v); output:\n%s", other, out)
 		}
 	}

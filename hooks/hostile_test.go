@@ -65,7 +65,10 @@ func TestHostileRewriteStdin(t *testing.T) {
 		{"endless escape sequences", endless{[]byte("\x1b]0;x\x07\x1b[2J \x00\xff\n")}},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err, n := runHostile(t, Request{Type: "post-rewrite", Args: []string{"rebase"}, Stdin: tt.stdin, Dir: dir, Env: env})
+			// A budget a loaded machine cannot exhaust by reading the
+			// capped input (it takes milliseconds idle): only a read that
+			// does not stop at the cap runs out of it.
+			_, err, n := runHostile(t, Request{Type: "post-rewrite", Args: []string{"rebase"}, Stdin: tt.stdin, Dir: dir, Env: env, Timeout: 30 * time.Second})
 			if errors.Is(err, ErrTimeout) {
 				t.Errorf("ran out of time reading stdin: %v", err)
 			}

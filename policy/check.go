@@ -101,9 +101,26 @@ func (c *serverCheck) run(opts Options) {
 	c.access()
 }
 
+// envEntries are the entry kinds (by dialect) that are a file's own env
+// rather than a process's: the client's rules file grades their
+// variables where the file sets them, so the server rules do not again.
+var envEntries = map[*trust.Dialect]map[string]bool{}
+
+// declareEnvEntry declares kind, of the client reading dialect d, as an
+// env entry (see envEntries); a rules file calls it from its init.
+func declareEnvEntry(d *trust.Dialect, kind string) {
+	if envEntries[d] == nil {
+		envEntries[d] = map[string]bool{}
+	}
+	envEntries[d][kind] = true
+}
+
 // env reports variables that change what code runs (MG101) and PATH
 // (MG102).
 func (c *serverCheck) env() {
+	if c.s.Kind != "" && envEntries[c.cfg.Dialect][c.s.Kind] {
+		return
+	}
 	for _, ev := range c.s.Env {
 		key := "env." + ev.Name
 		if strings.EqualFold(ev.Name, "PATH") {

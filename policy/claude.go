@@ -37,6 +37,9 @@ var claudeMentions = append([]string{"enableAllProjectMcpServers", "enabledMcpjs
 
 func init() {
 	declareContent(client.KindClaudeSettings, contentRule{check: func(f File, _ Options) []trust.Finding { return checkClaudeSettings(f) }, mg707: true})
+	// The settings' env entry: MG704 and MG745 grade its variables where
+	// the file sets them.
+	declareEnvEntry(trust.ClaudeCode, client.EntryEnv)
 }
 
 // checkClaudeSettings reports what a repository's Claude Code settings

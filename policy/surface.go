@@ -122,23 +122,38 @@ func CheckFile(f File, opts Options) []trust.Finding {
 		// entries they run, hooks and helpers) go through the same
 		// server rules, read by their client's own reader (in a
 		// repository, scan takes them from project, which does the same).
-		r := contentRules[f.Kind]
-		if (f.Kind.Role() == surface.Config || f.Kind.Spec().Entries) && f.Err == nil && f.Data != nil {
-			cfg := kindClient(f.Kind).Parse(f.Path, f.Data)
-			// CheckContent reports a file the client may read though
-			// mcp-guard cannot (MG310), in every scan mode.
-			// (a config without content rules of its own, Zed's, too).
-			reported := ClientContent(f.Kind) || IsServerConfig(f.Kind) && otherClient(f.Kind)
-			if !r.ownParse && !(reported && cfg.Unreadable()) {
-				out = append(out, cfg.Findings...)
+		// A path two clients read (surface.Spec.Same) is read by each.
+		for _, k := range kindsOf(f) {
+			r := contentRules[k]
+			if (k.Role() == surface.Config || k.Spec().Entries) && f.Err == nil && f.Data != nil {
+				cfg := kindClient(k).Parse(f.Path, f.Data)
+				// CheckContent reports a file the client may read though
+				// mcp-guard cannot (MG310), in every scan mode.
+				// (a config without content rules of its own, Zed's, too).
+				reported := ClientContent(k) || IsServerConfig(k) && otherClient(k)
+				if !r.ownParse && !(reported && cfg.Unreadable()) {
+					out = append(out, cfg.Findings...)
+				}
+				out = append(out, CheckServers(cfg, opts)...)
 			}
-			out = append(out, CheckServers(cfg, opts)...)
 		}
 	}
 	if sf, ok := SurfaceFinding(f.Path, f.Kind, "present", f.Err); ok {
 		out = append(out, sf)
 	}
 	return append(out, CheckContent(f, opts)...)
+}
+
+// kindsOf are f's kind and the kinds of other clients that read the same
+// path (surface.OfAll), f's own first.
+func kindsOf(f File) []surface.Kind {
+	out := []surface.Kind{f.Kind}
+	for _, k := range surface.OfAll(f.Path) {
+		if k != f.Kind {
+			out = append(out, k)
+		}
+	}
+	return out
 }
 
 // The file-level rules: where a surface is (MG305, MG306) and that it is

@@ -147,8 +147,9 @@ func FindingClient(f trust.Finding) string {
 func clientsOf(p string) []client.ID {
 	var out []client.ID
 	if k, ok := surface.Of(p); ok {
+		kinds := surface.OfAll(p)
 		for _, r := range clientRows() {
-			if r.config == k || slices.Contains(r.entries, k) {
+			if r.config == k || slices.ContainsFunc(kinds, func(k surface.Kind) bool { return slices.Contains(r.entries, k) }) {
 				out = append(out, r.id)
 			}
 		}
@@ -176,7 +177,7 @@ func clientPaths(surfaces []gitscan.Surface) []string {
 	for _, s := range surfaces {
 		for _, r := range clientRows() {
 			switch {
-			case s.Kind == r.config, slices.Contains(r.entries, s.Kind):
+			case s.Kind == r.config, slices.ContainsFunc(surface.OfAll(s.Path), func(k surface.Kind) bool { return slices.Contains(r.entries, k) }):
 				out = append(out, s.Path)
 			case s.Kind == surface.KindLinkedDir && r.name != "" && strings.EqualFold(path.Base(s.Path), r.dir):
 				out = append(out, s.Path+"/"+r.name)

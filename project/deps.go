@@ -15,7 +15,7 @@ import (
 // gitscan's per-tree cache. Change it whenever what Compare reads at a side
 // changes (a new kind of reference, a new surface): old lists are then
 // ignored.
-const depsKey = "project.Compare.v5"
+const depsKey = "project.Compare.v6"
 
 // quietCompare is Compare's shortcut for the hook's common case, a pull
 // that changed nothing agentty runs: when gitscan holds the old tree's

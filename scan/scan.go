@@ -362,7 +362,10 @@ func (s *repoScan) snapshot(side gitscan.Side, notes bool) ([]trust.Finding, int
 			continue
 		}
 		k, _ := surface.Of(c.Path)
-		if !policy.ClientContent(k) {
+		// A file this client reads as a kind of its own over another
+		// client's (surface.Spec.Same) was counted as that one's.
+		over := slices.ContainsFunc(surface.OfAll(c.Path)[1:], func(o surface.Kind) bool { return o.Client() == string(c.Client) })
+		if !policy.ClientContent(k) && !over {
 			files++ // the others are counted by clientFiles
 		}
 		// clientFiles says these once: a file the client's own rules

@@ -92,6 +92,12 @@ type Spec struct {
 	// servers (hooks, helpers): it is read as one of the client's configs
 	// too, through the client's Parse.
 	Entries bool
+	// Same is another client's kind whose files (some or all of them:
+	// each of Patterns must be one of Same's) this client reads as this
+	// kind: one path, two kinds, each read by its own client in its own
+	// way (`.claude/agents/*.md` is agentty's persona and Claude Code's
+	// subagent). Of answers Same for such a path, OfAll both.
+	Same Kind
 }
 
 // File is where the spec's file lives, as a path relative to the
@@ -155,9 +161,23 @@ func Register(s Spec) Kind {
 			panic("surface.Register " + s.Name + ": " + err.Error())
 		}
 	}
-	for _, o := range reg.specs {
+	if s.Same != 0 {
+		i := int(s.Same) - 2
+		if i < 0 || i >= len(reg.specs) || reg.specs[i].Client == s.Client || reg.specs[i].Role == CI || reg.specs[i].Same != 0 {
+			panic("surface.Register " + s.Name + ": Same is not another client's kind")
+		}
+		for _, q := range s.Patterns {
+			if !slices.ContainsFunc(reg.specs[i].Patterns, func(p string) bool { return strings.EqualFold(p, q) }) {
+				panic("surface.Register " + s.Name + ": pattern " + q + " is not one of " + reg.specs[i].Name + "'s")
+			}
+		}
+	}
+	for j, o := range reg.specs {
 		if o.Name == s.Name {
 			panic("surface.Register: " + s.Name + " declared twice")
+		}
+		if s.Same != 0 && j == int(s.Same)-2 {
+			continue
 		}
 		for _, p := range o.Patterns {
 			for _, q := range s.Patterns {
@@ -216,7 +236,15 @@ type table struct {
 	dirs     index
 	dirOwner []string // by index into dirs.pats
 	also     []alsoRead
-	digest   string
+	// same are the kinds that read another kind's files (Spec.Same),
+	// each with its own patterns.
+	same   []sameKind
+	digest string
+}
+
+type sameKind struct {
+	kind, of Kind
+	files    index
 }
 
 func current() *table {
@@ -231,11 +259,20 @@ func current() *table {
 	t := &table{specs: append([]Spec(nil), reg.specs...), also: append([]alsoRead(nil), reg.also...)}
 	h := sha256.New()
 	for i, s := range t.specs {
-		fmt.Fprintf(h, "kind %q %q %d %v %v\n", s.Name, s.Client, s.Role, s.SharedOnly, s.Below)
+		fmt.Fprintf(h, "kind %q %q %d %v %v %d\n", s.Name, s.Client, s.Role, s.SharedOnly, s.Below, s.Same)
+		var sk *sameKind
+		if s.Same != 0 {
+			t.same = append(t.same, sameKind{kind: Kind(i + 2), of: s.Same})
+			sk = &t.same[len(t.same)-1]
+		}
 		for _, p := range s.Patterns {
 			c, _ := compile(p)
 			c.kind = Kind(i + 2)
-			t.files.add(c)
+			if sk != nil {
+				sk.files.add(c)
+			} else {
+				t.files.add(c)
+			}
 			fmt.Fprintf(h, "  %q\n", p)
 		}
 	}
@@ -379,6 +416,22 @@ func Of(path string) (Kind, bool) {
 	return 0, false
 }
 
+// OfAll are every kind path is: Of's, then the kinds that read the same
+// file as theirs (Spec.Same), in registration order.
+func OfAll(path string) []Kind {
+	k, ok := Of(path)
+	if !ok {
+		return nil
+	}
+	out := []Kind{k}
+	for _, s := range current().same {
+		if s.of == k && s.files.find(path) >= 0 {
+			out = append(out, s.kind)
+		}
+	}
+	return out
+}
+
 // LinkedDir reports whether path names a declared surface directory (see
 // KindLinkedDir), ignoring ASCII case like Of.
 func LinkedDir(path string) bool {
@@ -416,6 +469,9 @@ func DirClients(path string) []string {
 func Patterns(all bool) []string {
 	var out []string
 	for _, s := range current().specs {
+		if s.Same != 0 {
+			continue // the other kind's patterns say it
+		}
 		if all || !s.SharedOnly {
 			out = append(out, s.Patterns...)
 		}

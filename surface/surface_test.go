@@ -82,3 +82,44 @@ func TestAlsoRead(t *testing.T) {
 		}()
 	}
 }
+
+// A kind declared over another client's files (Spec.Same) is the same
+// path read twice: Of answers the first kind, OfAll both; a pattern the
+// other kind does not declare, a kind of the same client and a second
+// overlay are refused.
+func TestSame(t *testing.T) {
+	p := Register(Spec{Name: "test-same-persona", Client: "test-a", Role: Sibling, Patterns: []string{"**/.test-a/agents/*.md", "**/.test-b/agents/*.md"}})
+	before := Digest()
+	s := Register(Spec{Name: "test-same-agent", Client: "test-b", Role: Sibling, Entries: true, Patterns: []string{"**/.test-b/agents/*.md"}, Same: p})
+	if Digest() == before {
+		t.Error("the digest ignores a kind over another's files")
+	}
+	for path, want := range map[string][]Kind{
+		"x/.Test-B/agents/r.md": {p, s},
+		".test-a/agents/r.md":   {p},
+		".test-b/agents/r.txt":  nil,
+	} {
+		got := OfAll(path)
+		if len(got) != len(want) || (len(want) > 0 && (got[0] != want[0] || got[len(got)-1] != want[len(want)-1])) {
+			t.Errorf("OfAll(%q) = %v, want %v", path, got, want)
+		}
+		if k, _ := Of(path); len(want) > 0 && k != p {
+			t.Errorf("Of(%q) = %v, want the first kind", path, k)
+		}
+	}
+	for _, sp := range []Spec{
+		{Name: "test-same-x1", Client: "test-b", Role: Sibling, Patterns: []string{"**/.test-c/agents/*.md"}, Same: p},
+		{Name: "test-same-x2", Client: "test-a", Role: Sibling, Patterns: []string{"**/.test-a/agents/*.md"}, Same: p},
+		{Name: "test-same-x3", Client: "test-c", Role: Sibling, Patterns: []string{"**/.test-b/agents/*.md"}, Same: s},
+		{Name: "test-same-x4", Client: "test-c", Role: Sibling, Patterns: []string{"**/.test-b/agents/*.md"}},
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s: no panic", sp.Name)
+				}
+			}()
+			Register(sp)
+		}()
+	}
+}

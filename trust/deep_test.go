@@ -37,6 +37,8 @@ func TestConfigLaunchDir(t *testing.T) {
 		"a/.claude/settings.json":         "a",
 		".claude/skills/fmt/SKILL.md":     "",
 		"a/b/.Claude/Skills/fmt/skill.md": "a/b",
+		"a/.claude/agents/helper.md":      "a",
+		".claude/agents/helper.md":        "",
 		"docs/skills/fmt/SKILL.md":        "docs/skills/fmt",
 		"a/.codex/hooks.json":             "a",
 	} {

@@ -138,17 +138,23 @@ const ClientCline = "cline"
 // `.agentty` for agentty (and `.gemini`, `.codex`, `.cursor`, `.vscode`
 // for the other clients), the directory holding `.mcp.json` for Claude
 // Code (and `.claude` for its settings files, whose hooks and helpers are
-// entries too, and for a skill's `.claude/skills/<name>/SKILL.md`, whose
-// frontmatter hooks run from there).
+// entries too, and for a skill's `.claude/skills/<name>/SKILL.md` or a
+// subagent's `.claude/agents/<name>.md`, whose frontmatter hooks run from
+// there).
 func ConfigLaunchDir(client, configPath string) string {
 	if client == ClientCline {
 		return LaunchDir(path.Dir(configPath))
 	}
 	if client == ClientClaudeCode {
 		parts := strings.Split(configPath, "/")
-		if n := len(parts); n >= 4 && strings.EqualFold(parts[n-1], "SKILL.md") &&
+		n := len(parts)
+		if n >= 4 && strings.EqualFold(parts[n-1], "SKILL.md") &&
 			strings.EqualFold(parts[n-3], "skills") && strings.EqualFold(parts[n-4], ".claude") {
 			return strings.Join(parts[:n-4], "/")
+		}
+		if n >= 3 && strings.EqualFold(path.Ext(parts[n-1]), ".md") &&
+			strings.EqualFold(parts[n-2], "agents") && strings.EqualFold(parts[n-3], ".claude") {
+			return strings.Join(parts[:n-3], "/")
 		}
 	}
 	if client != ClientClaudeCode || strings.EqualFold(path.Base(path.Dir(configPath)), ".claude") {
