@@ -270,11 +270,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 // oneDecisionOrder puts the outcomes of one server version several agents
 // run (OneDecision) together, the first naming the agents it covered.
 func oneDecisionOrder(out []Outcome) []Outcome {
-	entries := make([]ClientServer, len(out))
-	for i, o := range out {
-		entries[i] = o.Entry
-	}
-	sets := OneDecision(entries)
+	sets := OneDecisionOf(len(out), func(i int) *ClientServer { return &out[i].Entry })
 	if len(sets) == len(out) {
 		return out
 	}

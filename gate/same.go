@@ -37,16 +37,36 @@ func sameSpawn(a, b client.Spawn) bool {
 // same version (SameVersion) and that holds no entry of its agent yet;
 // every other entry is a set of its own. It returns indexes into list.
 func OneDecision(list []ClientServer) [][]int {
+	return OneDecisionOf(len(list), func(i int) *ClientServer { return &list[i] })
+}
+
+// OneDecisionOf is OneDecision over n entries that at returns, for a list
+// held some other way than one slice: no copy of 100,000 large entries.
+func OneDecisionOf(n int, at func(i int) *ClientServer) [][]int {
 	var sets [][]int
-	for i, cs := range list {
+	// An entry can join only a set whose first entry has its deep
+	// fingerprint (SameVersion), so the sets are looked up by it: linear
+	// in the entries, where comparing each entry with every earlier set
+	// was quadratic (100,000 servers waiting for review). Within one deep
+	// fingerprint the sets keep list's order, so the first that takes the
+	// entry is the one a scan of every earlier set would find.
+	byDeep := map[string][]int{} // deep fingerprint -> indexes into sets
+	for i := range n {
+		cs := at(i)
+		if !validDeep(cs.Deep) { // the same as nothing
+			sets = append(sets, []int{i})
+			continue
+		}
 		joined := false
-		for k, set := range sets {
-			if SameVersion(list[set[0]], cs) && !holdsAgent(list, set, cs.Key.Client) {
+		for _, k := range byDeep[cs.Deep] {
+			set := sets[k]
+			if SameVersion(*at(set[0]), *cs) && !holdsAgent(at, set, cs.Key.Client) {
 				sets[k], joined = append(set, i), true
 				break
 			}
 		}
 		if !joined {
+			byDeep[cs.Deep] = append(byDeep[cs.Deep], len(sets))
 			sets = append(sets, []int{i})
 		}
 	}
@@ -54,9 +74,9 @@ func OneDecision(list []ClientServer) [][]int {
 }
 
 // holdsAgent reports whether set holds an entry of agent id.
-func holdsAgent(list []ClientServer, set []int, id string) bool {
+func holdsAgent(at func(int) *ClientServer, set []int, id string) bool {
 	for _, j := range set {
-		if list[j].Key.Client == id {
+		if at(j).Key.Client == id {
 			return true
 		}
 	}

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"math/rand/v2"
 	"reflect"
 	"strings"
 	"testing"
@@ -53,5 +54,61 @@ func TestOneDecision(t *testing.T) {
 	}
 	if SameVersion(list[4], list[4]) {
 		t.Error("an entry without a deep fingerprint is the same version as itself")
+	}
+}
+
+// TestOneDecisionAgreesWithEveryEarlierSet: OneDecision looks sets up by
+// deep fingerprint; on random lists (few names, agents and versions, some
+// without a deep fingerprint, some hooks, some that start what depends on
+// a variable) it groups exactly as comparing each entry with every earlier
+// set, in order, does.
+func TestOneDecisionAgreesWithEveryEarlierSet(t *testing.T) {
+	reference := func(list []ClientServer) [][]int {
+		var sets [][]int
+		for i, cs := range list {
+			joined := false
+			for k, set := range sets {
+				held := false
+				for _, j := range set {
+					held = held || list[j].Key.Client == cs.Key.Client
+				}
+				if SameVersion(list[set[0]], cs) && !held {
+					sets[k], joined = append(set, i), true
+					break
+				}
+			}
+			if !joined {
+				sets = append(sets, []int{i})
+			}
+		}
+		return sets
+	}
+	agents := []string{"", "claude-code", "gemini-cli", "codex", "cursor"}
+	deeps := []string{strings.Repeat("a", 64), strings.Repeat("b", 64), strings.Repeat("c", 64), "", "AB"}
+	rng := rand.New(rand.NewPCG(1, 2))
+	grouped := 0
+	for round := 0; round < 500; round++ {
+		list := make([]ClientServer, rng.IntN(30))
+		for i := range list {
+			name := []string{"db", "web"}[rng.IntN(2)]
+			s := &trust.Server{Name: name}
+			if rng.IntN(5) == 0 {
+				s.Kind = "hook"
+			}
+			agent := agents[rng.IntN(len(agents))]
+			list[i] = ClientServer{ServerVerdict: client.ServerVerdict{Name: name, Server: s},
+				Key: trust.ReviewKey{Client: agent, Server: name}, Deep: deeps[rng.IntN(len(deeps))]}
+			if rng.IntN(4) == 0 {
+				list[i].Spawn = client.Spawn{Command: "node", Args: []string{"/home/u/" + name + ".js"}, Vars: []string{"HOME"}}
+			}
+		}
+		got, want := OneDecision(list), reference(list)
+		if !reflect.DeepEqual(got, want) {
+			t.Fatalf("round %d: OneDecision = %v, every earlier set gives %v", round, got, want)
+		}
+		grouped += len(list) - len(got)
+	}
+	if grouped == 0 {
+		t.Fatal("no random list had two entries in one set: the comparison proves nothing")
 	}
 }

@@ -522,7 +522,7 @@ func uniqueSorted(ss []string) []string {
 // newReader reads one side, remembering resolved paths.
 func newReader(repo *gitscan.Repo, side gitscan.Side, opts Options) *reader {
 	sc := opts.Cache.side(side)
-	rd := &reader{repo: repo, side: side, cache: map[string]resolution{}, items: sc.items, vars: opts.Env.Vars(), runDir: opts.RunDir}
+	rd := &reader{repo: repo, side: side, cache: map[resolveKey]resolution{}, items: sc.items, vars: opts.Env.Vars(), runDir: opts.RunDir}
 	if top := repo.TopLevel(); top != "" {
 		rd.top = filepath.ToSlash(filepath.Clean(top))
 		rd.tops = []string{rd.top}
@@ -650,7 +650,7 @@ func (rd *reader) object(p string, dirOK bool) (trust.Object, []string, error) {
 }
 
 func (rd *reader) resolveCached(p string) (resolution, error) {
-	key := rd.launch + "\x00" + p
+	key := resolveKey{rd.launch, p}
 	if res, ok := rd.cache[key]; ok {
 		return res, nil
 	}

@@ -19,11 +19,16 @@ const maxHops = 16
 // maxLinkTarget is the longest symlink target text read (PATH_MAX).
 const maxLinkTarget = 4096
 
+// resolveKey keys a resolution: a symlink's `/proc/self/cwd` depends on
+// the launch directory. Two strings, not one joined: no allocation per
+// lookup (a configuration of 100,000 servers resolves a million paths).
+type resolveKey struct{ launch, path string }
+
 // reader reads one side of a repository.
 type reader struct {
 	repo  *gitscan.Repo
 	side  gitscan.Side
-	cache map[string]resolution
+	cache map[resolveKey]resolution
 	// items are the scope items bound at this side (nil: not kept).
 	items map[itemKey]itemMemo
 	deps  map[string]bool // every path resolve visited (see recordDeps)

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
@@ -479,8 +480,12 @@ func writeDumpValue(b *bytes.Buffer, v *jsonValue, indent int) {
 			b.WriteString(": ")
 			writeDumpValue(b, v.Members[i].Value, indent+2)
 		})
-	default: // null, booleans, numbers
-		b.Write(v.Raw)
+	case jsonNull:
+		b.WriteString("null")
+	case jsonBool:
+		b.WriteString(strconv.FormatBool(v.Bool))
+	default: // numbers
+		b.WriteString(v.Str)
 	}
 }
 

@@ -257,7 +257,7 @@ func (s *Server) SpawnCommand() string { return cutNUL(s.Command) }
 // duplicate), or the name's position when the key is absent.
 func (s *Server) KeyPos(key string) Pos {
 	if m, ok := s.entry.get(key); ok {
-		return m.KeyPos
+		return m.KeyPos()
 	}
 	return s.NamePos
 }
@@ -271,11 +271,11 @@ func (s *Server) Relocate(at func(key string) Pos) {
 	if s.entry == nil {
 		return
 	}
-	s.entry.Pos = s.NamePos
+	s.entry.setPos(s.NamePos)
 	for i := range s.entry.Members {
 		m := &s.entry.Members[i]
-		m.KeyPos = at(m.Key)
-		relocate(m.Value, m.KeyPos)
+		m.setKeyPos(at(m.Key))
+		relocate(m.Value, m.KeyPos())
 	}
 	for i := range s.Args {
 		s.Args[i].Pos = at("args")
@@ -289,12 +289,12 @@ func relocate(v *jsonValue, p Pos) {
 	if v == nil {
 		return
 	}
-	v.Pos = p
+	v.setPos(p)
 	for _, e := range v.Elems {
 		relocate(e, p)
 	}
 	for i := range v.Members {
-		v.Members[i].KeyPos = p
+		v.Members[i].setKeyPos(p)
 		relocate(v.Members[i].Value, p)
 	}
 }

@@ -334,7 +334,7 @@ func ParseDialect(path string, data []byte, scope Scope, d *Dialect) *Config {
 	}
 	if root.Kind != jsonObject {
 		c.findDuplicates(root, nil)
-		return fail(root.Pos, fmt.Errorf("%w: the file is %s, not an object", ErrWrongType, root.Kind.withArticle()))
+		return fail(root.Pos(), fmt.Errorf("%w: the file is %s, not an object", ErrWrongType, root.Kind.withArticle()))
 	}
 	table, ok := root.get(d.ServersKey)
 	if !ok || table.Value.Kind != jsonObject {
@@ -349,13 +349,13 @@ func ParseDialect(path string, data []byte, scope Scope, d *Dialect) *Config {
 			u.SHA256, u.Dialect = c.SHA256, d
 			return u
 		case ok:
-			return fail(table.KeyPos, fmt.Errorf("%w: %q is %s, not an object", ErrWrongType, d.ServersKey, table.Value.Kind.withArticle()))
+			return fail(table.KeyPos(), fmt.Errorf("%w: %q is %s, not an object", ErrWrongType, d.ServersKey, table.Value.Kind.withArticle()))
 		case d.ServersKey == "mcpServers":
 			if _, has := root.get("servers"); has {
-				return fail(root.Pos, errors.New(`Missing "mcpServers" — found "servers" instead`))
+				return fail(root.Pos(), errors.New(`Missing "mcpServers" — found "servers" instead`))
 			}
 		}
-		return fail(root.Pos, fmt.Errorf("Missing %q", d.ServersKey))
+		return fail(root.Pos(), fmt.Errorf("Missing %q", d.ServersKey))
 	}
 	c.ServersKey = d.ServersKey
 	c.findDuplicates(root, table.Value)
@@ -366,8 +366,8 @@ func ParseDialect(path string, data []byte, scope Scope, d *Dialect) *Config {
 		case why == "":
 			c.Servers = append(c.Servers, s)
 		case d.SkipBadServers:
-			c.Skipped = append(c.Skipped, Skipped{Name: m.Key, Pos: m.KeyPos, Reason: why})
-			c.addFinding("MG307", m.KeyPos, m.Key, d.ServersKey+"."+m.Key,
+			c.Skipped = append(c.Skipped, Skipped{Name: m.Key, Pos: m.KeyPos(), Reason: why})
+			c.addFinding("MG307", m.KeyPos(), m.Key, d.ServersKey+"."+m.Key,
 				fmt.Sprintf("%s skips server %q: %s", d.Client, m.Key, why))
 		default:
 			fatal = append(fatal, fmt.Errorf("server %q: %w: %s", m.Key, ErrWrongType, why))
@@ -430,7 +430,7 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 		return nil, fmt.Sprintf("the entry is %s, not an object", m.Value.Kind.withArticle())
 	}
 	e := m.Value
-	s = &Server{Name: m.Key, NamePos: m.KeyPos, entry: e}
+	s = &Server{Name: m.Key, NamePos: m.KeyPos(), entry: e}
 	for _, k := range resolvedMembers(e) {
 		s.Keys = append(s.Keys, k.Key)
 	}
@@ -477,10 +477,10 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 				if d.JSStrings {
 					spawn = jsString(el)
 				}
-				s.Args = append(s.Args, Arg{Spawn: spawn, Pos: el.Pos})
+				s.Args = append(s.Args, Arg{Spawn: spawn, Pos: el.Pos()})
 				continue
 			}
-			s.Args = append(s.Args, Arg{IsString: true, Str: el.Str, Spawn: el.Str, Pos: el.Pos})
+			s.Args = append(s.Args, Arg{IsString: true, Str: el.Str, Spawn: el.Str, Pos: el.Pos()})
 		}
 	}
 	if f, ok := e.get("env"); ok {
@@ -488,7 +488,7 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 			return nil, fmt.Sprintf("env is %s, not an object", f.Value.Kind.withArticle())
 		}
 		for _, v := range resolvedMembers(f.Value) {
-			ev := EnvVar{Name: v.Key, Pos: v.KeyPos, IsString: v.Value.Kind == jsonString}
+			ev := EnvVar{Name: v.Key, Pos: v.KeyPos(), IsString: v.Value.Kind == jsonString}
 			if !ev.IsString {
 				if d.StringsOnly || d.EnvStringsOnly {
 					return nil, fmt.Sprintf("env.%s is %s, not a string", v.Key, v.Value.Kind.withArticle())
@@ -528,7 +528,7 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 // duplicate), for the keys a client reads beyond Server's fields.
 func (s *Server) Value(key string) (Value, bool) {
 	if m, ok := s.entry.get(key); ok {
-		return Value{m.Value}, true
+		return Value{v: m.Value}, true
 	}
 	return Value{}, false
 }
@@ -622,7 +622,12 @@ func JSNumber(f float64) string {
 
 // Value is a read-only view of a decoded JSON value, for the other files a
 // client reads (its settings), so that they go through this one reader.
-type Value struct{ v *jsonValue }
+type Value struct {
+	v *jsonValue
+	// src is the file v was decoded from (DecodeDialect's values and
+	// theirs), for Source; nil for a server's entry.
+	src []byte
+}
 
 // DecodeDialect decodes a whole JSON file in dialect d (nil: agentty's);
 // bytes after the value fail it when d.TrailingFails or d is nil.
@@ -641,7 +646,7 @@ func DecodeDialect(data []byte, d *Dialect) (Value, error) {
 		r := &jsonReader{data: data, cLine: 1, cCol: 1}
 		return Value{}, &SyntaxError{Pos: r.pos(end), Msg: "unexpected " + describeByte(data, end) + " after the JSON value"}
 	}
-	return Value{v}, nil
+	return Value{v: v, src: data}, nil
 }
 
 // Kind is "null", "boolean", "number", "string", "array" or "object";
@@ -659,7 +664,7 @@ func (v Value) Get(key string) (Value, bool) {
 	if !ok {
 		return Value{}, false
 	}
-	return Value{m.Value}, true
+	return Value{v: m.Value, src: v.src}, true
 }
 
 // StringAt returns an object's member key when it is a string.
@@ -677,7 +682,7 @@ func (v Value) KeyPos(key string) (Pos, bool) {
 	if !ok {
 		return Pos{}, false
 	}
-	return m.KeyPos, true
+	return m.KeyPos(), true
 }
 
 // Keys returns an object's keys, each once (bytewise order).
@@ -716,7 +721,7 @@ func (v Value) Elems() []Value {
 	}
 	out := make([]Value, len(v.v.Elems))
 	for i, e := range v.v.Elems {
-		out[i] = Value{e}
+		out[i] = Value{v: e, src: v.src}
 	}
 	return out
 }
@@ -732,12 +737,12 @@ func (v Value) JSON() string {
 // Source is the value's exact text in the file and where it starts (a
 // byte offset), so a client can read a value nested in a larger file
 // (VS Code's settings.mcp of a .code-workspace) with the file's own
-// positions; nil for the zero Value.
+// positions; nil for the zero Value and for a server's entry's values.
 func (v Value) Source() (raw []byte, offset int) {
-	if v.v == nil {
+	if v.v == nil || v.src == nil {
 		return nil, 0
 	}
-	return v.v.Raw, v.v.Pos.Offset
+	return v.v.raw(v.src), int(v.v.at.off)
 }
 
 // Pos is where the value starts.
@@ -745,7 +750,7 @@ func (v Value) Pos() Pos {
 	if v.v == nil {
 		return Pos{}
 	}
-	return v.v.Pos
+	return v.v.Pos()
 }
 
 // Num returns a number's value (±Inf for JavaScript's Infinity).

@@ -58,9 +58,9 @@ func place(v *jsonValue, pos Pos) {
 	if v == nil {
 		return
 	}
-	v.Pos = pos
+	v.setPos(pos)
 	for i := range v.Members {
-		v.Members[i].KeyPos = pos
+		v.Members[i].setKeyPos(pos)
 		place(v.Members[i].Value, pos)
 	}
 	for _, e := range v.Elems {

@@ -79,18 +79,23 @@ type Pos struct {
 	Column int `json:"column"`
 }
 
+// jsonValue is one decoded value. A configuration of 100,000 servers
+// holds about half a million of them while it is evaluated, so the struct
+// is kept small: positions as 32-bit numbers (a file is at most
+// MaxFileSize), and no copy of the source text.
 type jsonValue struct {
 	Kind jsonKind
 	Bool bool
-	// Str is the decoded text of a string.
-	Str string
-	// Num is the value of a number; Int reports whether nlohmann would keep
-	// it as an integer (no fraction or exponent, fits 64 bits).
-	Num float64
+	// Int reports whether nlohmann would keep a number as an integer (no
+	// fraction or exponent, fits 64 bits).
 	Int bool
-	// Raw is the exact source text of the value.
-	Raw []byte
-	Pos Pos
+	// end is the offset just past the value's source text.
+	end int32
+	at  pos32
+	// Str is the decoded text of a string, the source text of a number.
+	Str string
+	// Num is the value of a number.
+	Num float64
 	// Elems are the elements of an array.
 	Elems []*jsonValue
 	// Members are the members of an object in source order, duplicates
@@ -98,11 +103,31 @@ type jsonValue struct {
 	Members []jsonMember
 }
 
+// pos32 is a Pos in a third of the space.
+type pos32 struct{ off, line, col int32 }
+
+func packPos(p Pos) pos32 { return pos32{int32(p.Offset), int32(p.Line), int32(p.Column)} }
+
+func (p pos32) Pos() Pos { return Pos{Offset: int(p.off), Line: int(p.line), Column: int(p.col)} }
+
+// Pos is where the value starts.
+func (v *jsonValue) Pos() Pos { return v.at.Pos() }
+
+func (v *jsonValue) setPos(p Pos) { v.at = packPos(p) }
+
+// raw is the value's source text in data, the file it was decoded from.
+func (v *jsonValue) raw(data []byte) []byte { return data[v.at.off:v.end] }
+
 type jsonMember struct {
-	Key    string
-	KeyPos Pos
-	Value  *jsonValue
+	Key   string
+	keyAt pos32
+	Value *jsonValue
 }
+
+// KeyPos is where the member's key starts.
+func (m jsonMember) KeyPos() Pos { return m.keyAt.Pos() }
+
+func (m *jsonMember) setKeyPos(p Pos) { m.keyAt = packPos(p) }
 
 // get returns the value of the last member named key (nlohmann replaces
 // earlier duplicates), or nil.
@@ -278,7 +303,7 @@ func (r *jsonReader) closes(v *jsonValue, end byte) bool {
 	r.skipSpace()
 	if r.i < len(r.data) && r.data[r.i] == end {
 		r.i++
-		v.Raw = r.data[v.Pos.Offset:r.i]
+		v.end = int32(r.i)
 		return true
 	}
 	return false
@@ -341,7 +366,7 @@ func (r *jsonReader) begin() (*jsonValue, error) {
 		return nil, r.errorf(r.i, "unexpected end of input")
 	}
 	start := r.i
-	v := &jsonValue{Pos: r.pos(start)}
+	v := &jsonValue{at: packPos(r.pos(start))}
 	switch c := r.data[r.i]; {
 	case c == '{':
 		v.Kind = jsonObject
@@ -379,7 +404,7 @@ func (r *jsonReader) begin() (*jsonValue, error) {
 	default:
 		return nil, r.errorf(r.i, "expected a value, found %s", describeByte(r.data, r.i))
 	}
-	v.Raw = r.data[start:r.i]
+	v.end = int32(r.i)
 	return v, nil
 }
 
@@ -418,7 +443,7 @@ func (r *jsonReader) first(v *jsonValue) (more bool, err error) {
 	}
 	if r.i < len(r.data) && r.data[r.i] == end {
 		r.i++
-		v.Raw = r.data[v.Pos.Offset:r.i]
+		v.end = int32(r.i)
 		return false, nil
 	}
 	if v.Kind == jsonObject {
@@ -452,7 +477,7 @@ func (r *jsonReader) next(v *jsonValue) (more bool, err error) {
 		return true, nil
 	case end:
 		r.i++
-		v.Raw = r.data[v.Pos.Offset:r.i]
+		v.end = int32(r.i)
 		return false, nil
 	}
 	return false, r.errorf(r.i, "expected ',' or '%c' in %s, found %s", end, in, describeByte(r.data, r.i))
@@ -482,7 +507,7 @@ func (r *jsonReader) key(v *jsonValue) error {
 	}
 	r.i++
 	r.skipSpace()
-	v.Members = append(v.Members, jsonMember{Key: key, KeyPos: kpos})
+	v.Members = append(v.Members, jsonMember{Key: key, keyAt: packPos(kpos)})
 	return nil
 }
 
@@ -695,7 +720,7 @@ func (r *jsonReader) number(v *jsonValue) error {
 		}
 	}
 	text := string(r.data[start:i])
-	v.Kind = jsonNumber
+	v.Kind, v.Str = jsonNumber, text
 	if !isFloat {
 		if text[0] == '-' {
 			if n, err := strconv.ParseInt(text, 10, 64); err == nil {
@@ -752,13 +777,13 @@ func appendCompact(b []byte, v *jsonValue) []byte {
 			switch {
 			case !v.Int:
 				b = appendNlohmannFloat(b, v.Num)
-			case string(v.Raw) == "-0":
+			case v.Str == "-0":
 				// Integers are kept as written (no leading zeros or
 				// signs other than '-' are valid), except "-0", which
 				// nlohmann stores as the integer 0.
 				b = append(b, '0')
 			default:
-				b = append(b, v.Raw...)
+				b = append(b, v.Str...)
 			}
 		case jsonString:
 			b = appendNlohmannString(b, v.Str)

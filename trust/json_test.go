@@ -158,8 +158,8 @@ func TestDecodeJSONStrings(t *testing.T) {
 		if v.Kind != jsonString || v.Str != tt.want {
 			t.Errorf("decodeJSON(%s) = %v %q, want string %q", tt.in, v.Kind, v.Str, tt.want)
 		}
-		if string(v.Raw) != tt.in {
-			t.Errorf("Raw = %q, want %q", v.Raw, tt.in)
+		if raw := v.raw([]byte(tt.in)); string(raw) != tt.in {
+			t.Errorf("raw = %q, want %q", raw, tt.in)
 		}
 	}
 }
@@ -333,8 +333,8 @@ func TestDecodeJSONDuplicatesKept(t *testing.T) {
 	if !ok || compactJSON(m.Value) != "3" {
 		t.Fatalf("get(a) = %v, want the last duplicate 3", m)
 	}
-	if m.KeyPos.Column != 14 {
-		t.Errorf("get(a) key column %d, want 14 (the last duplicate's)", m.KeyPos.Column)
+	if m.KeyPos().Column != 14 {
+		t.Errorf("get(a) key column %d, want 14 (the last duplicate's)", m.KeyPos().Column)
 	}
 	if _, ok := v.get("A"); ok {
 		t.Errorf("get is case-insensitive")
@@ -350,31 +350,31 @@ func TestDecodeJSONPositions(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if v.Pos != (Pos{Offset: 3, Line: 1, Column: 1}) {
-		t.Errorf("root pos %+v", v.Pos)
+	if v.Pos() != (Pos{Offset: 3, Line: 1, Column: 1}) {
+		t.Errorf("root pos %+v", v.Pos())
 	}
 	m0 := v.Members[0]
-	if m0.KeyPos.Line != 1 || m0.KeyPos.Column != 2 {
-		t.Errorf("key é日 at %d:%d, want 1:2", m0.KeyPos.Line, m0.KeyPos.Column)
+	if m0.KeyPos().Line != 1 || m0.KeyPos().Column != 2 {
+		t.Errorf("key é日 at %d:%d, want 1:2", m0.KeyPos().Line, m0.KeyPos().Column)
 	}
-	if k := m0.Value.Members[0].KeyPos; k.Line != 1 || k.Column != 9 {
+	if k := m0.Value.Members[0].KeyPos(); k.Line != 1 || k.Column != 9 {
 		t.Errorf("key k at %d:%d, want 1:9", k.Line, k.Column)
 	}
 	m1 := v.Members[1]
-	if m1.KeyPos.Line != 2 || m1.KeyPos.Column != 2 {
-		t.Errorf("key 😀x at %d:%d, want 2:2 (a tab is one column)", m1.KeyPos.Line, m1.KeyPos.Column)
+	if m1.KeyPos().Line != 2 || m1.KeyPos().Column != 2 {
+		t.Errorf("key 😀x at %d:%d, want 2:2 (a tab is one column)", m1.KeyPos().Line, m1.KeyPos().Column)
 	}
 	arr := m1.Value
-	if arr.Pos.Line != 3 || arr.Pos.Column != 3 {
-		t.Errorf("array at %d:%d, want 3:3 (\\r\\n is one line break)", arr.Pos.Line, arr.Pos.Column)
+	if arr.Pos().Line != 3 || arr.Pos().Column != 3 {
+		t.Errorf("array at %d:%d, want 3:3 (\\r\\n is one line break)", arr.Pos().Line, arr.Pos().Column)
 	}
 	want := []Pos{{Line: 3, Column: 4}, {Line: 3, Column: 10}, {Line: 3, Column: 20}}
 	for i, e := range arr.Elems {
-		if e.Pos.Line != want[i].Line || e.Pos.Column != want[i].Column {
-			t.Errorf("element %d at %d:%d, want %d:%d", i, e.Pos.Line, e.Pos.Column, want[i].Line, want[i].Column)
+		if e.Pos().Line != want[i].Line || e.Pos().Column != want[i].Column {
+			t.Errorf("element %d at %d:%d, want %d:%d", i, e.Pos().Line, e.Pos().Column, want[i].Line, want[i].Column)
 		}
-		if string(in[e.Pos.Offset:e.Pos.Offset+len(e.Raw)]) != string(e.Raw) {
-			t.Errorf("element %d: Offset %d does not locate Raw %q", i, e.Pos.Offset, e.Raw)
+		if raw, want := string(e.raw([]byte(in))), []string{"true", `"\u00e9"`, `"z"`}[i]; raw != want {
+			t.Errorf("element %d: source text %q, want %q", i, raw, want)
 		}
 	}
 }
@@ -442,8 +442,8 @@ func TestDecodeJSONDepth(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if end != len(tt.in) || !bytes.Equal(v.Raw, tt.in) {
-				t.Errorf("end %d of %d, raw %d bytes", end, len(tt.in), len(v.Raw))
+			if end != len(tt.in) || !bytes.Equal(v.raw(tt.in), tt.in) {
+				t.Errorf("end %d of %d, raw %d bytes", end, len(tt.in), len(v.raw(tt.in)))
 			}
 			if d := nestingDepth(v); d != tt.depth {
 				t.Errorf("depth %d, want %d", d, tt.depth)

@@ -74,7 +74,7 @@ func Parse(path string, data []byte, scope Scope) *Config {
 		mcp, hasMCP := root.get("mcpServers")
 		srv, hasSrv := root.get("servers")
 		if hasMCP && hasSrv {
-			c.addFinding("MG304", srv.KeyPos, "", "servers",
+			c.addFinding("MG304", srv.KeyPos(), "", "servers",
 				"both \"mcpServers\" and \"servers\" are present; agentty reads only one of them")
 		}
 		var table *jsonMember
@@ -177,7 +177,7 @@ func (c *Config) findDuplicates(root, table *jsonValue) {
 				}
 				if o.seen[m.Key] && !c.full("MG302") {
 					p := joinKey(strings.Join(at[:o.at], ""), m.Key)
-					c.addFinding("MG302", m.KeyPos, s, p,
+					c.addFinding("MG302", m.KeyPos(), s, p,
 						fmt.Sprintf("duplicate key %q: %s keeps only the last one, replacing the earlier value", p, c.who()))
 				}
 				o.seen[m.Key] = true
@@ -208,12 +208,12 @@ func joinKey(at, key string) string {
 func (c *Config) server(m jsonMember) (*Server, error) {
 	keyPath := c.ServersKey + "." + m.Key
 	if m.Value.Kind != jsonObject {
-		c.addFinding("MG307", m.KeyPos, m.Key, keyPath,
+		c.addFinding("MG307", m.KeyPos(), m.Key, keyPath,
 			fmt.Sprintf("server %q is %s, not an object: agentty fails on it", m.Key, m.Value.Kind.withArticle()))
 		return nil, fmt.Errorf("server %q: %w: entry is %s, not an object", m.Key, ErrWrongType, m.Value.Kind.withArticle())
 	}
 	e := m.Value
-	s := &Server{Name: m.Key, NamePos: m.KeyPos, entry: e}
+	s := &Server{Name: m.Key, NamePos: m.KeyPos(), entry: e}
 	for _, k := range resolvedMembers(e) {
 		s.Keys = append(s.Keys, k.Key)
 	}
@@ -224,7 +224,7 @@ func (c *Config) server(m jsonMember) (*Server, error) {
 			return ""
 		}
 		if f.Value.Kind != jsonString {
-			c.addFinding("MG307", f.KeyPos, s.Name, keyPath+"."+key,
+			c.addFinding("MG307", f.KeyPos(), s.Name, keyPath+"."+key,
 				fmt.Sprintf("server %q: %q is %s, not a string: agentty fails on it", s.Name, key, f.Value.Kind.withArticle()))
 			errs = append(errs, fmt.Errorf("server %q: %w: %s is %s, not a string", s.Name, ErrWrongType, key, f.Value.Kind.withArticle()))
 			return ""
@@ -240,18 +240,18 @@ func (c *Config) server(m jsonMember) (*Server, error) {
 		case jsonBool:
 			s.Disabled = f.Value.Bool
 		default:
-			c.addFinding("MG309", f.KeyPos, s.Name, keyPath+".disabled",
+			c.addFinding("MG309", f.KeyPos(), s.Name, keyPath+".disabled",
 				fmt.Sprintf("server %q: disabled is %s, not a boolean: agentty treats the server as enabled", s.Name, compactJSON(f.Value)))
 		}
 	}
 	if f, ok := e.get("args"); ok {
 		if f.Value.Kind != jsonArray {
-			c.addFinding("MG307", f.KeyPos, s.Name, keyPath+".args",
+			c.addFinding("MG307", f.KeyPos(), s.Name, keyPath+".args",
 				fmt.Sprintf("server %q: args is %s, not an array", s.Name, f.Value.Kind.withArticle()))
 			errs = append(errs, fmt.Errorf("server %q: %w: args is %s, not an array", s.Name, ErrWrongType, f.Value.Kind.withArticle()))
 		} else {
 			for _, el := range f.Value.Elems {
-				a := Arg{Pos: el.Pos}
+				a := Arg{Pos: el.Pos()}
 				if el.Kind == jsonString {
 					a.IsString, a.Str, a.Spawn = true, el.Str, cutNUL(el.Str)
 				} else {
@@ -263,12 +263,12 @@ func (c *Config) server(m jsonMember) (*Server, error) {
 	}
 	if f, ok := e.get("env"); ok {
 		if f.Value.Kind != jsonObject {
-			c.addFinding("MG307", f.KeyPos, s.Name, keyPath+".env",
+			c.addFinding("MG307", f.KeyPos(), s.Name, keyPath+".env",
 				fmt.Sprintf("server %q: env is %s, not an object", s.Name, f.Value.Kind.withArticle()))
 			errs = append(errs, fmt.Errorf("server %q: %w: env is %s, not an object", s.Name, ErrWrongType, f.Value.Kind.withArticle()))
 		} else {
 			for _, v := range resolvedMembers(f.Value) {
-				ev := EnvVar{Name: v.Key, Pos: v.KeyPos, IsString: v.Value.Kind == jsonString}
+				ev := EnvVar{Name: v.Key, Pos: v.KeyPos(), IsString: v.Value.Kind == jsonString}
 				if ev.IsString {
 					ev.Value = v.Value.Str
 				} else {
@@ -317,8 +317,8 @@ func (c *Config) integrity(s *Server, keyPath string) {
 	deceptive("name", s.NamePos, s.Name)
 	for _, key := range []string{"command", "url", "type"} {
 		if v, ok := s.entry.get(key); ok && v.Value.Kind == jsonString {
-			nul(key, v.KeyPos, v.Value.Str)
-			deceptive(key, v.KeyPos, v.Value.Str)
+			nul(key, v.KeyPos(), v.Value.Str)
+			deceptive(key, v.KeyPos(), v.Value.Str)
 		}
 	}
 	for i, a := range s.Args {

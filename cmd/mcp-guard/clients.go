@@ -39,10 +39,10 @@ func (g *gateView) clientsBlocked(e *env, w io.Writer, only client.ID, handOver 
 		}
 		views, blocking = append(views, cv), append(blocking, b)
 	}
-	var queue []pending
+	queue := make([]pending, 0, n)
 	for i, cv := range views {
-		for _, cs := range blocking[i] {
-			queue = append(queue, pending{cv: cv, cs: cs})
+		for k := range blocking[i] {
+			queue = append(queue, pending{cv: cv, cs: &blocking[i][k]})
 		}
 	}
 	report.WriteBlockingList(w, views, blocking, g.sameServers(oneDecision(queue)), reviewCmd, e.style(w))
@@ -53,12 +53,8 @@ func (g *gateView) clientsBlocked(e *env, w io.Writer, only client.ID, handOver 
 // several agents run is one item, its first entry's, the others in same
 // (gate.OneDecision).
 func oneDecision(queue []pending) []pending {
-	entries := make([]gate.ClientServer, len(queue))
-	for i, p := range queue {
-		entries[i] = p.cs
-	}
 	var out []pending
-	for _, set := range gate.OneDecision(entries) {
+	for _, set := range gate.OneDecisionOf(len(queue), func(i int) *gate.ClientServer { return queue[i].cs }) {
 		p := queue[set[0]]
 		for _, i := range set[1:] {
 			p.same = append(p.same, queue[i])
@@ -152,7 +148,7 @@ func (g *gateView) decideAll(ctx context.Context, e *env, w io.Writer, d trust.D
 // pending is one server that waits for review, and its agent.
 type pending struct {
 	cv *gate.ClientView
-	cs gate.ClientServer
+	cs *gate.ClientServer // an element of cv.Blocking's list: not copied
 	// same are the other agents' entries of the same version, which one
 	// decision about cs covers (oneDecision).
 	same []pending
@@ -166,8 +162,9 @@ func (g *gateView) waiting(only client.ID, handOver bool) []pending {
 		if only != "" && cv.Client != only {
 			continue
 		}
-		for _, cs := range cv.Blocking(handOver) {
-			out = append(out, pending{cv: cv, cs: cs})
+		b := cv.Blocking(handOver)
+		for i := range b {
+			out = append(out, pending{cv: cv, cs: &b[i]})
 		}
 	}
 	return out
@@ -178,9 +175,24 @@ func (g *gateView) waiting(only client.ID, handOver bool) []pending {
 // current version, nor one already reviewed.
 func (g *gateView) waitingTargets(only client.ID, handOver bool) gate.Targets {
 	var t gate.Targets
-	for _, p := range g.waiting(only, handOver) {
-		if p.cs.State != trust.StateDeclined {
-			t.Clients = append(t.Clients, p.cs)
+	for _, cv := range g.All() {
+		if only != "" && cv.Client != only {
+			continue
+		}
+		// Blocking's list is the view's own copy: filtered in place, and
+		// with one agent it is the targets' list as it stands (a
+		// ClientServer is large, and 100,000 servers may wait).
+		b := cv.Blocking(handOver)
+		kept := b[:0]
+		for i := range b {
+			if b[i].State != trust.StateDeclined {
+				kept = append(kept, b[i])
+			}
+		}
+		if t.Clients == nil {
+			t.Clients = kept
+		} else {
+			t.Clients = append(t.Clients, kept...)
 		}
 	}
 	return t
@@ -285,7 +297,7 @@ func (g *gateView) reviewJSON(c *cli.Command, e *env) error {
 	findings := g.findings()
 	var waits []report.ReviewWait
 	for _, p := range g.waiting(only, vetted(e)) {
-		waits = append(waits, report.ReviewWait{View: p.cv, Entry: p.cs, Since: g.SinceOf(p.cv, p.cs), Findings: itemFindings(p, findings)})
+		waits = append(waits, report.ReviewWait{View: p.cv, Entry: *p.cs, Since: g.SinceOf(p.cv, *p.cs), Findings: itemFindings(p, findings)})
 	}
 	if err := report.WriteJSON(e.stdout, report.NewReviewDoc(all, waits)); err != nil {
 		return failf("", "writing the review list: %v", err)
@@ -373,7 +385,7 @@ func (g *gateView) interactive(ctx context.Context, e *env, queue []pending, key
 		}
 		var t gate.Targets
 		for _, m := range queue[i].members() {
-			t.Clients = append(t.Clients, m.cs)
+			t.Clients = append(t.Clients, *m.cs)
 		}
 		o, err := g.decideAll(ctx, e, w, d, t)
 		if err != nil {
@@ -402,7 +414,7 @@ func (g *gateView) writeItem(ctx context.Context, e *env, w io.Writer, st report
 // and whether the diff left added lines out. full lifts the diff's caps.
 func (g *gateView) itemWriter(ctx context.Context, e *env, w io.Writer, st report.Style, queue []pending, i int, findings []trust.Finding, full bool) (write func(), shortened bool) {
 	p := queue[i]
-	since := g.SinceOf(p.cv, p.cs)
+	since := g.SinceOf(p.cv, *p.cs)
 	lim := project.ContentLimits{}
 	if full {
 		lim = fullDiff
@@ -416,10 +428,10 @@ func (g *gateView) itemWriter(ctx context.Context, e *env, w io.Writer, st repor
 		files, more := content.Content.Shortened()
 		shortened = len(files) > 0 || more > 0
 	}
-	item := report.ReviewItem{Index: i + 1, Total: len(queue), Title: p.cv.Title, Entry: p.cs, Since: since, Content: content,
+	item := report.ReviewItem{Index: i + 1, Total: len(queue), Title: p.cv.Title, Entry: *p.cs, Since: since, Content: content,
 		Findings: itemFindings(p, findings)}
 	for _, o := range p.same {
-		item.Others = append(item.Others, report.ReviewOther{Title: o.cv.Title, Entry: o.cs})
+		item.Others = append(item.Others, report.ReviewOther{Title: o.cv.Title, Entry: *o.cs})
 	}
 	return func() { report.WriteReviewItem(w, item, st) }, shortened
 }
@@ -444,7 +456,7 @@ func itemFindings(p pending, findings []trust.Finding) []trust.Finding {
 	}
 	gv := p.cs.Agentty
 	if gv == nil {
-		return p.cv.Findings(p.cs)
+		return p.cv.Findings(*p.cs)
 	}
 	var out []trust.Finding
 	for _, f := range findings {

@@ -198,7 +198,7 @@ func waitingWords(left []pending, n int) string {
 	}
 	list := make([]gate.ClientServer, len(left))
 	for i, p := range left {
-		list[i] = p.cs
+		list[i] = *p.cs
 	}
 	return report.WaitingEntries(list)
 }
