@@ -143,7 +143,13 @@ func (v *View) SelectTargets(names []string, only client.ID, d trust.Decision) (
 			problems = append(problems, fmt.Sprintf("%q names a server of more than one client (%s): qualify it as CLIENT:NAME (e.g. %s:%s) or pass --client", name, strings.Join(ids, ", "), example.ClientID(), lastName(name)))
 			continue
 		}
-		if p := found[0].refusal(name, d); p != "" {
+		// A plain name stays as typed (it names one server); a qualified
+		// one is said as the client's own label (claude:db -> claude-code:db).
+		shown := name
+		if id, _ := SplitName(name); id != "" {
+			shown = found[0].Label()
+		}
+		if p := found[0].refusal(shown, d); p != "" {
 			problems = append(problems, p)
 			continue
 		}
