@@ -101,7 +101,7 @@ const (
 	// (ClaudeArgv).
 	HandConfigFile
 	// HandAllowNames: the names that may run, on the command line
-	// (GeminiArgv): the client reads the entries itself.
+	// (AllowArgv): the client reads the entries itself.
 	HandAllowNames
 	// HandDisableNames: the project servers that must not run, turned off
 	// on the command line (CodexArgv).

@@ -334,8 +334,9 @@ func TestEvaluateClientsFound(t *testing.T) {
 			t.Errorf("unknown %q", c.Unknown)
 		}
 	}
-	// Copilot CLI reads a workspace .mcp.json too (docs/copilot-cli.md).
-	if strings.Join(ids, ",") != "agentty,claude-code,copilot-cli" || ev.GitTop != f.repo {
+	// Qwen Code and Copilot CLI read a workspace .mcp.json too
+	// (docs/qwen-code.md, docs/copilot-cli.md).
+	if strings.Join(ids, ",") != "agentty,claude-code,qwen-code,copilot-cli" || ev.GitTop != f.repo {
 		t.Errorf("clients %v, git top %s", ids, ev.GitTop)
 	}
 	if Lookup(ClaudeCode).Title() != "Claude Code" || Lookup(Agentty).Title() != "agentty" || Lookup("nope") != nil {

@@ -33,15 +33,7 @@ func (geminiClient) Headless() string   { return "" }
 // flag launch adds (0.61.0's source: listMcpServers); an
 // --allowed-mcp-server-names of the user's own adds names to the list
 // launch hands over (an array option: the values accumulate).
-func (geminiClient) Unhanded(args []string) string {
-	if ClaudeHealthCheck(args) { // the same words: mcp, then list
-		return "`gemini mcp list` starts the project's servers to show their status, whatever launch hands it"
-	}
-	if GeminiAllowFlag(args) {
-		return "your --allowed-mcp-server-names adds to the list with which launch hands Gemini CLI only the reviewed servers"
-	}
-	return ""
-}
+func (c geminiClient) Unhanded(args []string) string { return allowUnhanded(c, args) }
 
 // GeminiAllowFlag reports whether args, before `--`, name Gemini CLI's
 // --allowed-mcp-server-names in any form yargs reads: kebab or camel

@@ -127,17 +127,19 @@ func ClaudeHealthCheck(args []string) bool {
 	return false
 }
 
-// GeminiArgv is what `mcp-guard launch -- gemini ARGS…` execs: one
+// AllowArgv is what `mcp-guard launch -- gemini|qwen ARGS…` execs: one
 // --allowed-mcp-server-names=NAME per name that may run, then the user's
-// arguments unchanged. Gemini CLI then runs no other server (exact names;
-// the flag replaces the settings' mcp.allowed and mcp.excluded), in
-// interactive sessions and under -p alike. The option takes one value
-// (nargs 1) and the value is joined by "=", so a prompt that follows is
-// not taken for a name (observed on 0.61.0). Every name must be
-// GeminiPassable; to run no server, pass one name no server has (an
-// empty allowed passes the empty value, and Gemini CLI then refuses to
-// start: "mcpName is required").
-func GeminiArgv(argv0 string, allowed []string, args []string) []string {
+// arguments unchanged. Gemini CLI and Qwen Code (its fork) then run no
+// other server (the flag replaces the settings' mcp.allowed and
+// mcp.excluded), in interactive sessions and under -p alike; Qwen Code
+// applies it to its `.mcp.json` servers too and over YOLO mode. The
+// option takes one value (nargs 1) and the value is joined by "=", so a
+// prompt that follows is not taken for a name (observed on Gemini CLI
+// 0.61.0 and Qwen Code 0.24.4). Every name must be AllowPassable; to run
+// no server, pass one name no server has (an empty allowed passes the
+// empty value, and Gemini CLI then refuses to start: "mcpName is
+// required").
+func AllowArgv(argv0 string, allowed []string, args []string) []string {
 	out := []string{argv0}
 	for _, n := range allowed {
 		out = append(out, "--allowed-mcp-server-names="+n)
@@ -148,12 +150,53 @@ func GeminiArgv(argv0 string, allowed []string, args []string) []string {
 	return append(out, args...)
 }
 
+// allowUnhanded is Unhanded of a client launch hands an allow-list
+// (Gemini CLI, Qwen Code): `CMD mcp list` connects to every server the
+// settings let run, whatever the flag says (the same words as Claude
+// Code's health check: mcp, then list), and an --allowed-mcp-server-names
+// of the user's own adds names to the list (an array option: the values
+// accumulate).
+func allowUnhanded(c Client, args []string) string {
+	if ClaudeHealthCheck(args) {
+		return "`" + c.Command() + " mcp list` starts the project's servers to show their status, whatever launch hands it"
+	}
+	if GeminiAllowFlag(args) {
+		return "your --allowed-mcp-server-names adds to the list with which launch hands " + c.Title() + " only the reviewed servers"
+	}
+	return ""
+}
+
 // GeminiPassable reports whether --allowed-mcp-server-names can name
 // exactly name: Gemini CLI splits each value at commas and trims the
 // parts, so a name with a comma or surrounding space (or "") cannot be
 // passed; such a server is left out of the allow-list (it does not run).
 func GeminiPassable(name string) bool {
 	return name != "" && !strings.Contains(name, ",") && strings.TrimSpace(name) == name
+}
+
+// AllowPassable reports whether client id's --allowed-mcp-server-names
+// can name exactly name (GeminiPassable; Qwen Code also reads * and ? in
+// a value as a pattern, qwenPassable).
+func AllowPassable(id ID, name string) bool {
+	if p, ok := Lookup(id).(interface{ passable(string) bool }); ok {
+		return p.passable(name)
+	}
+	return GeminiPassable(name)
+}
+
+// AllowOwn are the user's own servers of a client whose Handover is
+// HandAllowNames: every name (all) and those its settings let run
+// (runs), which a launch names too, since the flag replaces the
+// settings' lists.
+func (st *State) AllowOwn() (runs, all []string) {
+	switch {
+	case st == nil:
+	case st.Gemini != nil:
+		return st.Gemini.UserRuns(), st.Gemini.User
+	case st.Qwen != nil:
+		return st.Qwen.UserRuns(), st.Qwen.User
+	}
+	return nil, nil
 }
 
 // CodexArgv is what `mcp-guard launch -- codex ARGS…` execs: one

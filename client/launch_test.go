@@ -35,7 +35,7 @@ func TestClaudeArgv(t *testing.T) {
 	}
 }
 
-func TestGeminiArgv(t *testing.T) {
+func TestAllowArgv(t *testing.T) {
 	for _, tc := range []struct {
 		allowed []string
 		want    []string
@@ -44,8 +44,8 @@ func TestGeminiArgv(t *testing.T) {
 		{[]string{"db", "My Server"}, []string{"gemini", "--allowed-mcp-server-names=db", "--allowed-mcp-server-names=My Server", "-p", "say ok"}},
 		{nil, []string{"gemini", "--allowed-mcp-server-names=", "-p", "say ok"}},
 	} {
-		if got := GeminiArgv("gemini", tc.allowed, []string{"-p", "say ok"}); !slices.Equal(got, tc.want) {
-			t.Errorf("GeminiArgv(%q) = %q, want %q", tc.allowed, got, tc.want)
+		if got := AllowArgv("gemini", tc.allowed, []string{"-p", "say ok"}); !slices.Equal(got, tc.want) {
+			t.Errorf("AllowArgv(%q) = %q, want %q", tc.allowed, got, tc.want)
 		}
 	}
 }
@@ -57,6 +57,23 @@ func TestGeminiPassable(t *testing.T) {
 	} {
 		if got := GeminiPassable(name); got != want {
 			t.Errorf("GeminiPassable(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
+
+func TestAllowPassable(t *testing.T) {
+	for _, tc := range []struct {
+		id   ID
+		name string
+		want bool
+	}{
+		{Gemini, "db", true}, {Gemini, "d*", true}, {Gemini, "a,b", false},
+		{QwenCode, "db", true}, {QwenCode, "My Server", true}, {QwenCode, "a.b", true},
+		{QwenCode, "d*", false}, {QwenCode, "d?", false}, {QwenCode, "*", false},
+		{QwenCode, "a,b", false}, {QwenCode, " db", false}, {QwenCode, "", false},
+	} {
+		if got := AllowPassable(tc.id, tc.name); got != tc.want {
+			t.Errorf("AllowPassable(%s, %q) = %v, want %v", tc.id, tc.name, got, tc.want)
 		}
 	}
 }

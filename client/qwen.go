@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
+	"sort"
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/surface"
@@ -15,50 +17,75 @@ import (
 
 // Qwen Code as observed on @qwen-code/qwen-code 0.24.4 (fidelity/qwen_test.go,
 // docs/qwen-code.md) and documented in its npm package. A Gemini CLI
-// fork: the workspace's `.qwen/settings.json` holds `mcpServers`. Unlike
-// Gemini CLI its folder trust is off by default; the folder's servers are
-// ignored only when the user turned folder trust on in ~/.qwen/settings.json
-// and the folder is not trusted. A workspace server starts only once the
-// user approved it: ~/.qwen/mcpApprovals.json (or
-// $QWEN_CODE_MCP_APPROVALS_PATH) binds the decision to the project root,
-// the name and a SHA-256 of the entry; a pending one does not start under
-// `qwen -p` and waits for a dialog in the terminal UI. mcp-guard does not
-// hand it a server list yet: launch starts it only when every server it
-// would run is reviewed (Unhanded). OPEN questions are decided in the
-// direction that never under-reports what runs.
+// fork: the workspace's `.qwen/settings.json` holds `mcpServers`, and the
+// launch directory's `.mcp.json` (Claude Code's file, read in Qwen Code's
+// reading of Claude's dialect) is a second project source, below the
+// workspace settings on a name clash. Unlike Gemini CLI its folder trust
+// is off by default; the folder's servers are ignored only when the user
+// turned folder trust on in ~/.qwen/settings.json and the folder is not
+// trusted. A project server starts only once the user approved it:
+// ~/.qwen/mcpApprovals.json (or $QWEN_CODE_MCP_APPROVALS_PATH) binds the
+// decision to the project root, the name and a SHA-256 of the entry; a
+// pending one does not start under `qwen -p` and waits for a dialog in the
+// terminal UI. In YOLO approval mode (`tools.approvalMode: "yolo"` in the
+// user's or, in a trusted folder, the workspace's settings) no approval is
+// asked. launch hands it the reviewed names with
+// --allowed-mcp-server-names, as Gemini CLI. OPEN questions are decided in
+// the direction that never under-reports what runs.
 type qwenClient struct{}
 
 func (qwenClient) ID() ID             { return QwenCode }
 func (qwenClient) Title() string      { return "Qwen Code" }
 func (qwenClient) Command() string    { return "qwen" }
-func (qwenClient) Handover() Handover { return HandNothing }
+func (qwenClient) Handover() Handover { return HandAllowNames }
 func (qwenClient) Headless() string   { return "" }
-func (qwenClient) Unhanded([]string) string {
-	return "mcp-guard hands Qwen Code no server list yet (its command line is not observed)"
-}
+
+// Unhanded: `qwen mcp list` connects to the servers to show their status
+// and, like Gemini CLI's, reads only the settings' lists (OPEN: read as
+// Gemini CLI's); an --allowed-mcp-server-names of the user's own adds
+// names to the list launch hands over (an array option).
+func (c qwenClient) Unhanded(args []string) string { return allowUnhanded(c, args) }
 func (qwenClient) Binds() string {
 	return "Qwen Code's approval binds the project, the name and a hash of the entry"
+}
+
+// passable: Qwen Code splits a value of --allowed-mcp-server-names at
+// commas and trims the parts (GeminiPassable), and reads a part with * or
+// ? as a pattern (matchesServerPattern in 0.24.4), which would allow other
+// names: such a server is left out of the allow-list (it does not run).
+func (qwenClient) passable(name string) bool {
+	return GeminiPassable(name) && !strings.ContainsAny(name, "*?")
 }
 
 // QwenSettingsFile is the workspace settings file below the launch
 // directory.
 var QwenSettingsFile = filepath.Join(".qwen", "settings.json")
 
-// Qwen Code's surface: the workspace settings, which hold its servers.
+// Qwen Code's surfaces: the workspace settings, which hold its servers,
+// and Claude Code's `.mcp.json` (declared there; Qwen Code reads it too).
 var (
 	KindQwenSettings = surface.Register(surface.Spec{Name: "qwen-settings", Client: string(QwenCode), Role: surface.Config, Patterns: []string{"**/.qwen/settings.json"}})
+	_                = surface.AlsoRead(string(QwenCode), KindClaudeMCP)
 	_                = registerDirs(QwenCode, "**/.qwen")
 )
 
+// Parse reads both of Qwen Code's project files in one dialect: it reads
+// `.mcp.json` as it reads its settings (strip-json-comments, then
+// JSON.parse; `mcpServers` an object, an entry that is not an object
+// skipped) and normalises each Claude Code entry (qwenNormalize), which
+// changes no command it spawns.
 func (qwenClient) Parse(path string, data []byte) *trust.Config {
 	return trust.ParseDialect(path, data, trust.ScopeProject, trust.QwenCode)
 }
 
-// Configs is the launch directory's .qwen/settings.json and those above it
-// up to the git top: the documentation says "the project's root"; Gemini
-// CLI reads only the launch directory's. OPEN: reading every one up to the
-// git top is the side that never under-reports. In the home directory the
-// file is the user's own.
+// Configs is, nearest first, the launch directory's .qwen/settings.json,
+// its `.mcp.json` (observed: the launch directory's only, below the
+// workspace settings on a name clash), then the .qwen/settings.json files
+// above it up to the git top: the documentation says "the project's
+// root"; Gemini CLI reads only the launch directory's. OPEN: reading every
+// one up to the git top is the side that never under-reports; they come
+// last so that they never hide a server Qwen Code does start. In the home
+// directory the files are the user's own.
 func (qwenClient) Configs(launchDir, gitTop string, env Env) ([]string, error) {
 	fsys := env.fs()
 	dir := realDir(launchDir, fsys)
@@ -72,6 +99,9 @@ func (qwenClient) Configs(launchDir, gitTop string, env Env) ([]string, error) {
 			break
 		}
 		if p := filepath.Join(d, QwenSettingsFile); present(fsys, p) {
+			out = append(out, p)
+		}
+		if p := filepath.Join(d, ClaudeMCPFile); d == dir && present(fsys, p) {
 			out = append(out, p)
 		}
 		if gitTop == "" {
@@ -101,6 +131,16 @@ type QwenState struct {
 	Approved         map[string][]string
 	Approvals        string
 	ApprovalsUnknown bool
+	// Yolo: Qwen Code runs in YOLO approval mode (tools.approvalMode
+	// "yolo"), which asks no server's approval; YoloBy names the file
+	// that sets it.
+	Yolo   bool
+	YoloBy string
+	// User are the names of the servers of ~/.qwen/settings.json, which
+	// Qwen Code starts without an approval; UserOff those its
+	// mcp.excluded names.
+	User    []string
+	userOff map[string]bool
 }
 
 // State reads ~/.qwen/settings.json (security.folderTrust.enabled, off by
@@ -116,7 +156,8 @@ func (qwenClient) State(launchDir, gitTop string, env Env) *State {
 	st := &State{Client: QwenCode, LaunchDir: dir, Qwen: qs}
 	user := Source{Path: filepath.Join(home, "settings.json"), Display: shown + "/settings.json"}
 	folders := Source{Path: filepath.Join(home, "trustedFolders.json"), Display: shown + "/trustedFolders.json"}
-	if v, ok := readJSONFile(fsys, &user, trust.QwenCode); ok && qwenFolderTrust(v) {
+	userSettings, userOK := readJSONFile(fsys, &user, trust.QwenCode)
+	if v, ok := userSettings, userOK; ok && qwenFolderTrust(v) {
 		rules := readGeminiFolders(fsys, &folders, dir)
 		qs.Trusted, qs.TrustedBy = rules.decide(dir)
 		qs.Source = folders.Display
@@ -156,14 +197,77 @@ func (qwenClient) State(launchDir, gitTop string, env Env) *State {
 	}
 	qs.ApprovalsUnknown = approvals.Err != nil
 	st.Sources = []Source{user, folders, approvals}
+	qs.readUser(userSettings)
+	// The approval mode: the workspace's settings win over the user's
+	// (merged settings); a trusted folder only (Qwen Code forces the
+	// default mode in one that is not). Every settings file the walk
+	// reads counts, the side that never under-reports.
+	mode, by := qwenApprovalMode(userSettings), user.Display
+	for i, d := range opencodeWalk(dir, gitTop) {
+		src := Source{Path: filepath.Join(d, QwenSettingsFile), RepoSide: true}
+		v, ok := readJSONFile(fsys, &src, trust.QwenCode)
+		if m := qwenApprovalMode(v); ok && m != "" && (i == 0 || m == "yolo") {
+			mode, by = m, QwenSettingsFile
+			if rel, err := filepath.Rel(dir, filepath.Join(d, QwenSettingsFile)); err == nil {
+				by = rel // as the launch directory sees it
+			}
+		}
+		if gitTop == "" {
+			break
+		}
+	}
+	qs.Yolo, qs.YoloBy = mode == "yolo", by
 	return st
 }
 
-// approved reports whether Qwen Code starts s without asking as far as its
-// approvals go: a record for its name whose hash is the entry's. Where
-// mcp-guard cannot compute Qwen Code's hash for certain, a record under the
-// name counts.
-func (qs *QwenState) approved(s *trust.Server) bool {
+// qwenApprovalMode is tools.approvalMode as Qwen Code reads it (trimmed,
+// lower case), "" when it is not a string.
+func qwenApprovalMode(v trust.Value) string {
+	tools, _ := v.Get("tools")
+	m, _ := tools.Get("approvalMode")
+	s, _ := m.Str()
+	return strings.ToLower(strings.TrimSpace(s))
+}
+
+// readUser takes the user's own servers from ~/.qwen/settings.json and
+// the names its mcp.excluded keeps from running (exact names; a pattern
+// with * or ? excludes nothing here, the side that keeps a server in the
+// launch's list rather than out of it).
+func (qs *QwenState) readUser(v trust.Value) {
+	qs.userOff = map[string]bool{}
+	m, _ := v.Get("mcpServers")
+	qs.User = m.Keys()
+	sort.Strings(qs.User)
+	mcp, _ := v.Get("mcp")
+	ex, _ := mcp.Get("excluded")
+	for _, e := range ex.Elems() {
+		if n, ok := e.Str(); ok {
+			qs.userOff[n] = true
+		}
+	}
+}
+
+// UserRuns are the user's own servers its settings let run, sorted: a
+// launch keeps them running, since --allowed-mcp-server-names replaces
+// the settings' lists.
+func (qs *QwenState) UserRuns() []string {
+	var out []string
+	for _, n := range qs.User {
+		if !qs.userOff[n] {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// approved reports whether Qwen Code starts s, read from the file at
+// path, without asking as far as its approvals go: a record for its name
+// whose hash is the entry's. Where mcp-guard cannot compute Qwen Code's
+// hash for certain, a record under the name counts. An entry of
+// `.mcp.json` is hashed normalised (observed); one of the settings, or of
+// a file not known (path ""), by either reading (OPEN whether Qwen Code
+// normalises a settings entry too: either hash counts).
+func (qs *QwenState) approved(s *trust.Server, path string) bool {
 	if qs.ApprovalsUnknown {
 		return true
 	}
@@ -171,9 +275,19 @@ func (qs *QwenState) approved(s *trust.Server) bool {
 	if len(hashes) == 0 {
 		return false
 	}
-	h, ok := qwenHash(s)
+	var want []string
+	for _, claude := range []bool{false, true} {
+		if !claude && filepath.Base(path) == ClaudeMCPFile {
+			continue // observed: Qwen Code hashes a .mcp.json entry normalised
+		}
+		h, ok := qwenHash(s, claude)
+		if !ok {
+			return true
+		}
+		want = append(want, h)
+	}
 	for _, a := range hashes {
-		if !ok || a == "" || a == h {
+		if a == "" || slices.Contains(want, a) {
 			return true
 		}
 	}
@@ -182,10 +296,11 @@ func (qs *QwenState) approved(s *trust.Server) bool {
 
 // qwenHash is Qwen Code's hashMcpServerConfig of an entry: SHA-256 of
 // JSON.stringify of the entry without scope, extensionName and
-// description, object keys sorted at every level. ok is false where Go's
-// text could differ from JavaScript's: escapes, non-ASCII text, numbers,
-// and integer-like keys (JavaScript orders those first).
-func qwenHash(s *trust.Server) (string, bool) {
+// description, object keys sorted at every level; an entry of `.mcp.json`
+// (claude) hashed as Qwen Code normalises it (qwenNormalize). ok is false
+// where Go's text could differ from JavaScript's: escapes, non-ASCII
+// text, numbers, and integer-like keys (JavaScript orders those first).
+func qwenHash(s *trust.Server, claude bool) (string, bool) {
 	text := s.Canonical()
 	if text == "" || strings.ContainsRune(text, '\\') {
 		return "", false
@@ -201,6 +316,9 @@ func qwenHash(s *trust.Server) (string, bool) {
 	if err := dec.Decode(&entry); err != nil || !qwenHashable(entry) {
 		return "", false
 	}
+	if claude {
+		qwenNormalize(entry)
+	}
 	for _, k := range []string{"scope", "extensionName", "description"} {
 		delete(entry, k)
 	}
@@ -212,6 +330,47 @@ func qwenHash(s *trust.Server) (string, bool) {
 	}
 	sum := sha256.Sum256(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 	return hex.EncodeToString(sum[:]), true
+}
+
+// qwenNormalize is Qwen Code's normalizeClaudeMcpServer (0.24.4) of a
+// `.mcp.json` entry, in place: beside a command, httpUrl or tcp any type
+// but "sdk" is dropped; an entry with a string url becomes an httpUrl
+// (type "http") or a url (any other type), its type dropped unless "sdk".
+func qwenNormalize(e map[string]any) {
+	t, hasType := e["type"]
+	if jsTruthy(e["command"]) || jsTruthy(e["httpUrl"]) || jsTruthy(e["tcp"]) {
+		if hasType && t != "sdk" {
+			delete(e, "type")
+		}
+		return
+	}
+	u, ok := e["url"].(string)
+	if !ok {
+		return
+	}
+	delete(e, "url")
+	if t != "sdk" {
+		delete(e, "type")
+	}
+	if t == "http" {
+		e["httpUrl"] = u
+	} else {
+		e["url"] = u
+	}
+}
+
+// jsTruthy is JavaScript's truthiness of a decoded JSON value (numbers
+// never reach it: qwenHashable refuses them first).
+func jsTruthy(v any) bool {
+	switch v := v.(type) {
+	case nil:
+		return false
+	case bool:
+		return v
+	case string:
+		return v != ""
+	}
+	return true
 }
 
 // qwenHashable: no number and no integer-like key anywhere in v.
@@ -244,22 +403,27 @@ func qwenFolderTrust(v trust.Value) bool {
 	return ok && b
 }
 
-func (qs *QwenState) answer(s *trust.Server) (runs bool, why string) {
+// qwenRuns begins the answer for a server Qwen Code runs without asking.
+const qwenRuns = "Qwen Code runs it without asking: "
+
+func (qs *QwenState) answer(s *trust.Server, path string) (runs bool, why string) {
 	switch {
 	case !qs.Trusted:
-		return false, "the folder is not trusted (" + qs.TrustedBy + "): Qwen Code ignores the workspace's settings"
-	case s != nil && !qs.approved(s):
+		return false, "the folder is not trusted (" + qs.TrustedBy + "): Qwen Code ignores the workspace's settings and .mcp.json"
+	case qs.Yolo:
+		return true, qwenRuns + qs.YoloBy + " sets tools.approvalMode \"yolo\", which asks no server's approval (" + qs.TrustedBy + ")"
+	case s != nil && !qs.approved(s, path):
 		return false, "Qwen Code asks before it starts it: " + qs.Approvals + " holds no approval of this entry for the project (" + qs.TrustedBy + ")"
 	case qs.ApprovalsUnknown:
 		return true, qs.Approvals + " cannot be read: counted as approved (" + qs.TrustedBy + ")"
 	}
-	return true, "Qwen Code runs it without asking: " + qs.Approvals + " approves this entry for the project (" + qs.TrustedBy + ")"
+	return true, qwenRuns + qs.Approvals + " approves this entry for the project (" + qs.TrustedBy + ")"
 }
 
 func (qwenClient) Gate(st *State, entries []Entry) []ServerVerdict {
 	out := make([]ServerVerdict, 0, len(entries))
 	for _, e := range entries {
-		runs, why := st.Qwen.answer(e.Server)
+		runs, why := st.Qwen.answer(e.Server, e.Path)
 		w := why + remoteNote(e.Server)
 		if e.Server != nil && runs && GeminiServerTrusted(e.Server) {
 			w += "; `trust: true` skips its tool-call confirmations"
@@ -275,9 +439,9 @@ func (qwenClient) Impact(st *State, _, new *trust.Server) Impact {
 	if new == nil {
 		return Impact{Why: "removed: Qwen Code no longer starts it"}
 	}
-	runs, why := st.Qwen.answer(new)
+	runs, why := st.Qwen.answer(new, "")
 	if runs {
-		why = fmt.Sprintf("Qwen Code runs `%s` without asking: %s", new.Name, why)
+		why = fmt.Sprintf("Qwen Code runs `%s` without asking: %s", new.Name, strings.TrimPrefix(why, qwenRuns))
 	}
 	return Impact{Interactive: runs, Headless: runs, Why: why, Source: st.Qwen.Source}
 }

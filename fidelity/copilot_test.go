@@ -201,6 +201,21 @@ func copilotScenarios() []agentScenario {
 			noPredict: "a flag of the command line: launch's handover (client.CopilotArgv), which the gate's reading of the folder does not model",
 		},
 		{
+			name:     "ws-command/-p",
+			contract: "trusted; a `.mcp.json` entry of type ws with a url and a command (Claude Code connects to the url): does Copilot CLI spawn the command?",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				s.trustCopilot(s.repo)
+				e := s.server("db")
+				e["type"], e["url"] = "ws", "ws://127.0.0.1:9/mcp"
+				s.write(".mcp.json", obj{"mcpServers": obj{"db": e, "other": s.server("other")}})
+			},
+			open:      true,
+			want:      []string{"other"},
+			answer:    "No: Copilot CLI connects to the url and never spawns the command, as Claude Code; its dialect counts type ws with a url as remote.",
+			noPredict: "a remote server: the gate counts a url Copilot CLI connects to as running, the markers record spawns (client/shared_mcp_test.go holds the reading)",
+		},
+		{
 			name:     "interpolation/-p",
 			contract: "command, args and env expand $VAR, ${VAR} and ${VAR:-default}, the server's own env included; an undefined variable stays literal",
 			mode:     headless,

@@ -9,7 +9,7 @@ import (
 )
 
 // launchScenario runs exactly the argv `mcp-guard launch -- gemini|codex`
-// builds (client.GeminiArgv, client.CodexArgv) around the agent's own
+// builds (client.AllowArgv, client.CodexArgv) around the agent's own
 // command, and checks which servers spawned.
 type launchScenario struct {
 	name  string
@@ -54,7 +54,7 @@ func testLaunch(t *testing.T, a *agent, all []launchScenario) {
 
 func geminiAllow(allowed ...string) func(*testing.T, []string) []string {
 	return func(_ *testing.T, argv []string) []string {
-		return client.GeminiArgv("gemini", allowed, argv)[1:]
+		return client.AllowArgv("gemini", allowed, argv)[1:]
 	}
 }
 

@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/mcp-guard/mcp-guard/client"
 )
 
 // The pinned Qwen Code, the version docs/qwen-code.md was modelled on.
@@ -90,18 +92,45 @@ func (s *sandbox) qwenFolderTrustOn() {
 // qwenServers: Qwen Code binds the decision to the project root, the name
 // and a SHA-256 of the entry's JSON with its keys sorted.
 func (s *sandbox) qwenApprove(names ...string) {
-	recs := obj{}
+	entries := obj{}
 	for _, n := range names {
+		entries[n] = s.server(n)
+	}
+	s.qwenApproveAt(s.repo, entries)
+}
+
+// qwenApproveAt records approvals of entries (name → the entry as Qwen
+// Code hashes it) for the project root dir, beside any recorded before.
+func (s *sandbox) qwenApproveAt(dir string, entries obj) {
+	path := filepath.Join(s.home, ".qwen", "mcpApprovals.json")
+	all := obj{}
+	if data, err := os.ReadFile(path); err == nil {
+		if err := json.Unmarshal(data, &all); err != nil {
+			s.t.Fatal(err)
+		}
+	}
+	recs, _ := all[dir].(obj)
+	if recs == nil {
+		recs = obj{}
+	}
+	for n, e := range entries {
 		var b bytes.Buffer
 		enc := json.NewEncoder(&b)
 		enc.SetEscapeHTML(false)
-		if err := enc.Encode(s.server(n)); err != nil {
+		if err := enc.Encode(e); err != nil {
 			s.t.Fatal(err)
 		}
 		sum := sha256.Sum256(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 		recs[n] = obj{"hash": hex.EncodeToString(sum[:]), "status": "approved"}
 	}
-	s.write("~/.qwen/mcpApprovals.json", obj{s.repo: recs})
+	all[dir] = recs
+	s.write("~/.qwen/mcpApprovals.json", all)
+}
+
+// qwenMCP writes <dir>/.mcp.json holding entries (name → entry), Claude
+// Code's file, which Qwen Code reads as its project MCP source.
+func (s *sandbox) qwenMCP(dir string, entries obj) {
+	s.write(filepath.Join(dir, ".mcp.json"), obj{"mcpServers": entries})
 }
 
 func TestQwenCode(t *testing.T) { testSuite(t, qwen) }
@@ -154,7 +183,173 @@ func qwenScenarios() []agentScenario {
 			args:      []string{"--allowed-mcp-server-names", "db"},
 			setup:     func(s *sandbox) { s.qwenServers(".", "db", "evil"); s.qwenApprove("db", "evil") },
 			want:      []string{"db"},
-			noPredict: "launch hands Qwen Code no server list yet",
+			noPredict: "a flag of the command line (launch's handover, TestQwenLaunch)",
+		},
+		{
+			name:     "mcp-json-pending/-p",
+			contract: "a server of the project's `.mcp.json` (Claude Code's file) the user never approved does not start under `qwen -p`",
+			mode:     headless,
+			setup:    func(s *sandbox) { s.qwenMCP(".", obj{"db": s.server("db")}) },
+			open:     true,
+			answer:   "Qwen Code reads the launch directory's `.mcp.json` as its project source, behind the same approval as `.qwen/settings.json`.",
+		},
+		{
+			name:     "mcp-json-approved/-p",
+			contract: "a `.mcp.json` server approved in ~/.qwen/mcpApprovals.json for this project, name and entry hash starts under `qwen -p`",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				s.qwenMCP(".", obj{"db": s.server("db"), "other": s.server("other")})
+				s.qwenApproveAt(s.repo, obj{"db": s.server("db")})
+			},
+			want:   []string{"db"},
+			open:   true,
+			answer: "Qwen Code starts an approved `.mcp.json` server as it starts an approved workspace server.",
+		},
+		{
+			name:     "mcp-json-type/-p",
+			contract: "Claude Code's dialect: a `.mcp.json` entry with `\"type\": \"stdio\"` starts once approved, its hash taken without `type`",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				e := s.server("db")
+				e["type"] = "stdio"
+				s.qwenMCP(".", obj{"db": e})
+				s.qwenApproveAt(s.repo, obj{"db": s.server("db")})
+			},
+			want:   []string{"db"},
+			open:   true,
+			answer: "Qwen Code normalises a Claude Code entry (drops `type` beside `command`) before it hashes it.",
+		},
+		{
+			name:     "mcp-json-clash-settings/-p",
+			contract: "a name in both `.qwen/settings.json` and `.mcp.json`, the settings' entry approved: the settings' entry starts",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				s.qwenServers(".", "db")
+				s.qwenMCP(".", obj{"db": s.server("db-mcp")})
+				s.qwenApprove("db")
+			},
+			want:   []string{"db"},
+			open:   true,
+			answer: "The workspace settings win a name over `.mcp.json`.",
+		},
+		{
+			name:     "mcp-json-clash-mcp/-p",
+			contract: "a name in both `.qwen/settings.json` and `.mcp.json`, only the `.mcp.json` entry approved: neither starts",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				s.qwenServers(".", "db")
+				s.qwenMCP(".", obj{"db": s.server("db-mcp")})
+				s.qwenApproveAt(s.repo, obj{"db": s.server("db-mcp")})
+			},
+			open:   true,
+			answer: "The `.mcp.json` entry of a name the settings hold is never read.",
+		},
+		{
+			name:     "mcp-json-subdir/-p",
+			contract: "`qwen -p` in a subdirectory: the git root's `.mcp.json` (approved for both directories) is not read",
+			mode:     headless,
+			dir:      "sub",
+			setup: func(s *sandbox) {
+				s.qwenMCP(".", obj{"db": s.server("db")})
+				s.write("sub/keep", "x")
+				s.qwenApproveAt(s.repo, obj{"db": s.server("db")})
+				s.qwenApproveAt(filepath.Join(s.repo, "sub"), obj{"db": s.server("db")})
+			},
+			open:   true,
+			answer: "Qwen Code reads `.mcp.json` of the launch directory only, no walk-up.",
+		},
+		{
+			name:     "mcp-json-untrusted/-p",
+			contract: "folder trust on, the folder not trusted: an approved `.mcp.json` server does not start",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				s.qwenFolderTrustOn()
+				s.qwenMCP(".", obj{"db": s.server("db")})
+				s.qwenApproveAt(s.repo, obj{"db": s.server("db")})
+			},
+			open:   true,
+			answer: "An untrusted folder starts none of the project's servers, `.mcp.json`'s included.",
+		},
+		{
+			name:     "mcp-json-allowed-names/-p",
+			contract: "`--allowed-mcp-server-names db` starts only db of the approved `.mcp.json` servers db and evil",
+			mode:     headless,
+			args:     []string{"--allowed-mcp-server-names", "db"},
+			setup: func(s *sandbox) {
+				s.qwenMCP(".", obj{"db": s.server("db"), "evil": s.server("evil")})
+				s.qwenApproveAt(s.repo, obj{"db": s.server("db"), "evil": s.server("evil")})
+			},
+			want:      []string{"db"},
+			noPredict: "a flag of the command line (launch's handover, TestQwenLaunch)",
+		},
+		{
+			name:     "yolo-settings/-p",
+			contract: "the repository's `.qwen/settings.json` sets `tools.approvalMode: \"yolo\"`: its servers and `.mcp.json`'s start without approval",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				s.write(".qwen/settings.json", obj{"tools": obj{"approvalMode": "yolo"}, "mcpServers": obj{"db": s.server("db")}})
+				s.qwenMCP(".", obj{"other": s.server("other")})
+			},
+			want:   []string{"db", "other"},
+			open:   true,
+			answer: "In YOLO approval mode Qwen Code skips its MCP approval gate, and a trusted folder's settings may set it.",
+		},
+		{
+			name:      "yolo-flag/-p",
+			contract:  "`qwen --yolo -p`: unapproved workspace and `.mcp.json` servers start",
+			mode:      headless,
+			args:      []string{"--yolo"},
+			setup:     func(s *sandbox) { s.qwenServers(".", "db"); s.qwenMCP(".", obj{"other": s.server("other")}) },
+			want:      []string{"db", "other"},
+			open:      true,
+			answer:    "`--yolo` (and `--approval-mode yolo`) skips the MCP approval gate.",
+			noPredict: "a flag of the user's command line",
 		},
 	}
+}
+
+// qwenAllow is the argv `mcp-guard launch -- qwen` builds
+// (client.AllowArgv) around Qwen Code's own.
+func qwenAllow(allowed ...string) func(*testing.T, []string) []string {
+	return func(_ *testing.T, argv []string) []string {
+		return client.AllowArgv("qwen", allowed, argv)[1:]
+	}
+}
+
+// TestQwenLaunch holds the allow-list `mcp-guard launch -- qwen` hands Qwen
+// Code: both project sources, over YOLO mode and the settings' lists; the
+// user's own servers only when named; a name with * is a pattern
+// (client.AllowPassable leaves such a server out).
+func TestQwenLaunch(t *testing.T) {
+	both := func(s *sandbox) {
+		s.qwenServers(".", "db", "evil")
+		s.qwenMCP(".", obj{"other": s.server("other"), "bad": s.server("bad")})
+		s.qwenApprove("db", "evil")
+		s.qwenApproveAt(s.repo, obj{"other": s.server("other"), "bad": s.server("bad")})
+	}
+	testLaunch(t, qwen, []launchScenario{
+		{name: "allowed-both-sources/-p", setup: both, wrap: qwenAllow("db", "other"), want: []string{"db", "other"}},
+		{name: "allowed-none/-p", setup: both, wrap: qwenAllow("mcp-guard-none"), want: nil},
+		{name: "empty-value/-p", setup: both, wrap: qwenAllow(), want: nil},
+		{name: "glob/-p", setup: both, wrap: qwenAllow("d*"), want: []string{"db"}},
+		{name: "exact-case/-p", setup: both, wrap: qwenAllow("DB"), want: nil},
+		{name: "yolo/-p", setup: func(s *sandbox) {
+			s.write(".qwen/settings.json", obj{"tools": obj{"approvalMode": "yolo"}, "mcpServers": obj{"db": s.server("db"), "evil": s.server("evil")}})
+			s.qwenMCP(".", obj{"other": s.server("other")})
+		}, wrap: qwenAllow("db"), want: []string{"db"}},
+		{name: "user-server/-p", setup: func(s *sandbox) {
+			both(s)
+			s.write("~/.qwen/settings.json", obj{"mcpServers": obj{"mine": s.server("mine")}})
+		}, wrap: qwenAllow("db", "mine"), want: []string{"db", "mine"}},
+		{name: "user-server-left-out/-p", setup: func(s *sandbox) {
+			both(s)
+			s.write("~/.qwen/settings.json", obj{"mcpServers": obj{"mine": s.server("mine")}})
+		}, wrap: qwenAllow("db"), want: []string{"db"}},
+		{name: "replaces-excluded/-p", setup: func(s *sandbox) {
+			both(s)
+			s.write(".qwen/settings.json", obj{"mcp": obj{"excluded": []string{"db"}}, "mcpServers": obj{"db": s.server("db"), "evil": s.server("evil")}})
+		}, wrap: qwenAllow("db"), want: []string{"db"}},
+		{name: "prompt-after-flag", setup: both, wrap: qwenAllow("db"),
+			args: []string{"-m", "fidelity-model", "-p", "say ok"}, want: []string{"db"}},
+	})
 }

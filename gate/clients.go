@@ -409,25 +409,24 @@ func (s ClientServer) Kind() string {
 	return s.Server.Kind
 }
 
-// GeminiAllowed is what `mcp-guard launch -- gemini` passes to
-// --allowed-mcp-server-names (client.GeminiArgv): the project servers
-// reviewed at their current version that Gemini CLI would run, then the
+// AllowedNames is what `mcp-guard launch -- gemini|qwen` passes to
+// --allowed-mcp-server-names (client.AllowArgv): the project servers
+// reviewed at their current version that the client would run, then the
 // user's own servers its settings let run, unless a project server of
-// the same name (which wins in Gemini CLI) is not reviewed. Names the
+// the same name (which wins in the client) is not reviewed. Names the
 // flag cannot carry are left out. Nothing allowed: a name no server has
 // (Gemini CLI refuses an empty value, observed on 0.61.0).
-func (cv *ClientView) GeminiAllowed() []string {
-	project, own := cv.geminiNames()
+func (cv *ClientView) AllowedNames() []string {
+	project, own := cv.allowNames()
 	out := append(project, own...)
 	if len(out) == 0 {
 		known := map[string]bool{}
 		for _, s := range cv.Servers {
 			known[s.Name] = true
 		}
-		if st := cv.Eval.State; st != nil && st.Gemini != nil {
-			for _, n := range st.Gemini.User {
-				known[n] = true
-			}
+		_, all := cv.Eval.State.AllowOwn()
+		for _, n := range all {
+			known[n] = true
 		}
 		none := "mcp-guard-none"
 		for known[none] {
@@ -438,24 +437,23 @@ func (cv *ClientView) GeminiAllowed() []string {
 	return out
 }
 
-// geminiNames are the reviewed project servers Gemini CLI may run and the
-// user's own it may run (GeminiAllowed).
-func (cv *ClientView) geminiNames() (project, own []string) {
+// allowNames are the reviewed project servers the client may run and the
+// user's own it may run (AllowedNames).
+func (cv *ClientView) allowNames() (project, own []string) {
 	inProject := map[string]bool{}
 	for _, s := range cv.Servers {
 		if !s.IsServer() {
 			continue
 		}
 		inProject[s.Name] = true
-		if s.reviewed() && s.Runs && client.GeminiPassable(s.Name) {
+		if s.reviewed() && s.Runs && client.AllowPassable(cv.Client, s.Name) {
 			project = append(project, s.Name)
 		}
 	}
-	if st := cv.Eval.State; st != nil && st.Gemini != nil {
-		for _, n := range st.Gemini.UserRuns() {
-			if !inProject[n] && client.GeminiPassable(n) {
-				own = append(own, n)
-			}
+	runs, _ := cv.Eval.State.AllowOwn()
+	for _, n := range runs {
+		if !inProject[n] && client.AllowPassable(cv.Client, n) {
+			own = append(own, n)
 		}
 	}
 	return project, own
@@ -490,8 +488,8 @@ func (cv *ClientView) UnreviewedEntries() []string {
 
 // Handoff is what a launch that hands the client a name list tells the
 // user: the reviewed project servers it runs, the user's own, and the
-// ones left out (for Gemini CLI also those whose name the flag cannot
-// carry).
+// ones left out (with an allow-list also those whose name the flag
+// cannot carry).
 func (cv *ClientView) Handoff() *Snapshot {
 	snap := &Snapshot{}
 	allow := client.Lookup(cv.Client).Handover() == client.HandAllowNames
@@ -499,14 +497,14 @@ func (cv *ClientView) Handoff() *Snapshot {
 		if !s.IsServer() {
 			continue
 		}
-		if s.reviewed() && s.Runs && (!allow || client.GeminiPassable(s.Name)) {
+		if s.reviewed() && s.Runs && (!allow || client.AllowPassable(cv.Client, s.Name)) {
 			snap.Servers = append(snap.Servers, s.Name)
 		} else {
 			snap.Left = append(snap.Left, s.Name)
 		}
 	}
 	if allow {
-		_, snap.Own = cv.geminiNames()
+		_, snap.Own = cv.allowNames()
 	} else {
 		snap.OwnAll = true
 	}

@@ -471,8 +471,8 @@ func TestLaunchNames(t *testing.T) {
 	} {
 		cv := &ClientView{Client: client.Gemini, Eval: tc.eval, Servers: tc.servers}
 		snap := cv.Handoff()
-		if got := cv.GeminiAllowed(); !slices.Equal(got, tc.allowed) {
-			t.Errorf("%s: GeminiAllowed = %q, want %q", tc.name, got, tc.allowed)
+		if got := cv.AllowedNames(); !slices.Equal(got, tc.allowed) {
+			t.Errorf("%s: AllowedNames = %q, want %q", tc.name, got, tc.allowed)
 		}
 		if got := cv.CodexOff(); !slices.Equal(got, tc.off) {
 			t.Errorf("%s: CodexOff = %q, want %q", tc.name, got, tc.off)

@@ -188,8 +188,9 @@ func TestHookClaudeLedgerAndRemoval(t *testing.T) {
 
 	p.commit(map[string]string{".mcp.json": `{"mcpServers":{}}`})
 	out = p.pull(&trust.Ledger{})
-	// Removed for each agent that read it: Claude Code and Copilot CLI.
-	if len(out.Changes) != 0 || len(out.Removed) != 2 || out.Removed[0].Client == out.Removed[1].Client {
+	// Removed for each agent that read it: Claude Code, Qwen Code and
+	// Copilot CLI.
+	if len(out.Changes) != 0 || len(out.Removed) != 3 || out.Removed[0].Client == out.Removed[1].Client {
 		t.Fatalf("changes %+v removed %+v", out.Changes, out.Removed)
 	}
 	if got := warningText(t, out); got != "" {

@@ -256,8 +256,10 @@ func TestCompareClaude(t *testing.T) {
 			new: map[string]string{"README": "b", "package-lock.json": `{"a":1}`}, home: approved, want: ""},
 		{name: "a dialect failure is a finding naming Claude Code", base: map[string]string{".mcp.json": claudeDB},
 			new: map[string]string{".mcp.json": `{"mcpServers":{"db":{"command":"node"},}}`}, home: approved,
-			// Each agent's parser fails in its own words: Copilot CLI's too.
-			want: ".mcp.json:db:removed:removed MG301:.mcp.json MG301:.mcp.json"},
+			// Each agent's parser fails in its own words: Copilot CLI's too;
+			// Qwen Code's reading (Gemini CLI's, tolerant) cannot tell what
+			// runs (MG310).
+			want: ".mcp.json:db:removed:removed MG301:.mcp.json MG301:.mcp.json MG310:.mcp.json"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { runClaudeCase(t, tt) })

@@ -126,14 +126,16 @@ var QwenCode = func() *Dialect {
 // JSON (a comment or a trailing comma skips the file), `mcpServers`
 // required, a server with a non-string arg or env value, or with neither
 // command nor url, skipped while its siblings load; an entry with a url
-// and no command, or of type http or sse, is connected to.
+// and no command, or of type http or sse, is connected to; so is one of
+// type ws with a url, whose command does not start (observed:
+// fidelity's ws-command scenario).
 var CopilotCLI = &Dialect{
 	Client:         "Copilot CLI",
 	ServersKey:     "mcpServers",
 	TrailingFails:  true,
 	SkipBadServers: true,
 	StringsOnly:    true,
-	RemoteTypes:    []string{"http", "sse"},
+	RemoteTypes:    []string{"http", "sse", "ws"},
 	URLIsRemote:    true,
 	// Observed: a 0-byte file is skipped with a warning, like any file
 	// that does not parse, and the session goes on.

@@ -653,6 +653,15 @@ var Rules = []Rule{
 			"environment wins over the file.\n\n" +
 			"Fix: remove the variable from the committed .env (keep .env out of the repository); set it in your own " +
 			"environment or ~/.gemini/.env if you need it."},
+	{ID: "MG751", Slug: "qwen-yolo-mode", Severity: SeverityHigh,
+		Title: "the repository's Qwen Code settings turn every approval off (YOLO mode)",
+		Help: "tools.approvalMode \"yolo\" in the repository's .qwen/settings.json makes Qwen Code, in a trusted folder, " +
+			"start every project MCP server (of .qwen/settings.json and .mcp.json) without the per-server approval it " +
+			"otherwise asks for, and run every tool call without confirmation (observed on Qwen Code 0.24.4: servers " +
+			"nobody approved started). A pull that adds a server then runs it at the next start. `mcp-guard launch -- qwen` " +
+			"still hands over only the reviewed servers (--allowed-mcp-server-names holds in YOLO mode).\n\n" +
+			"Fix: remove approvalMode from the repository's settings; choose YOLO for yourself (--yolo, or your own " +
+			"~/.qwen/settings.json) if you want it."},
 }
 
 // Fix is the rule's one-line fix: its help's last paragraph, without

@@ -204,11 +204,11 @@ func waitingWords(left []pending, n int) string {
 }
 
 // launchByName starts Gemini CLI or Codex with its reviewed project
-// servers named on its command line (client.GeminiArgv, client.CodexArgv):
+// servers named on its command line (client.AllowArgv, client.CodexArgv):
 // the client reads its configs itself after this, so the names are bound,
 // not the entries (the gate checked them moments before).
 func launchByName(e *env, cv *gate.ClientView, title, dir string, args []string) error {
-	argv, environ := client.GeminiArgv(args[0], cv.GeminiAllowed(), args[1:]), e.environ
+	argv, environ := client.AllowArgv(args[0], cv.AllowedNames(), args[1:]), e.environ
 	if cl := client.Lookup(cv.Client); cl.Handover() == client.HandDisableNames {
 		var err error
 		if argv, environ, err = client.DisableLaunch(cl, args[0], cv.CodexOff(), cv.UnreviewedEntries(), args[1:], e.environ); err != nil {

@@ -1,0 +1,2 @@
+// A stand-in MCP server: the fixture is read, never run.
+process.stdin.resume();
