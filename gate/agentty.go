@@ -76,7 +76,7 @@ func AgenttyEntry(gv *trust.GateVerdict, config string) ClientServer {
 		Agentty: gv,
 	}
 	if !validDeep(gv.Deep) {
-		cs.NoDeep = "mcp-guard could not read what it runs"
+		cs.NoDeep = "what it runs could not be read"
 	}
 	return cs
 }

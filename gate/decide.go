@@ -16,23 +16,6 @@ import (
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
-// decidable says why a decision cannot be recorded for a server ("" when
-// it can).
-func decidable(gv trust.GateVerdict, d trust.Decision) string {
-	s := gv.Server
-	switch {
-	case gv.Key.Server == "":
-		return fmt.Sprintf("%q is in the user's own configuration: mcp-guard does not review it", s.Name)
-	case d == trust.DecisionApproved && s.Disabled:
-		return fmt.Sprintf("%q is disabled: agentty does not run it", s.Name)
-	case s.Command == "" && s.URL == "":
-		return fmt.Sprintf("%q has neither command nor url: nothing runs", s.Name)
-	case !validDeep(gv.Deep):
-		return fmt.Sprintf("%q: mcp-guard could not fingerprint what it runs", s.Name)
-	}
-	return ""
-}
-
 func validDeep(d string) bool {
 	if len(d) != 64 || strings.ToLower(d) != d {
 		return false
@@ -109,6 +92,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 	// last, as below.
 	var targets []trust.GateVerdict
 	var others []ClientServer
+	all := t.Clients
 	for _, cs := range t.Clients {
 		if cs.Agentty != nil {
 			targets = append(targets, *cs.Agentty)
@@ -136,13 +120,8 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 		return nil, fail("use the newer mcp-guard that wrote it", fmt.Errorf("%s was written by a newer mcp-guard: nothing was recorded", v.Ledger.Path))
 	}
 	var problems []string
-	for _, gv := range targets {
-		if p := decidable(gv, d); p != "" {
-			problems = append(problems, p)
-		}
-	}
-	for _, cs := range t.Clients {
-		if p := clientDecidable(cs, d); p != "" {
+	for _, cs := range all {
+		if p := cs.refusal(cs.Label(), d); p != "" {
 			problems = append(problems, p)
 		}
 	}

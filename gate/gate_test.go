@@ -301,3 +301,25 @@ func TestRecordWithoutHome(t *testing.T) {
 		t.Errorf("error %q repeats the warning %q", fl.Err, v.Ledger.Err)
 	}
 }
+
+// agentty's servers are refused by the one rule every agent's are, in
+// the words its client gives: the plain name the user typed, the reason
+// said once.
+func TestAgenttyRefusalInItsClientsWords(t *testing.T) {
+	f := newFixture(t, `{"mcpServers":{"files":{"command":"/bin/echo","args":["files"]},"off":{"command":"/bin/echo","disabled":true}}}`)
+	v := f.view()
+	_, err := v.SelectTargets([]string{"off"}, "", trust.DecisionApproved)
+	if err == nil || !strings.Contains(err.Error(), `"off": disabled: agentty does not start it`) {
+		t.Errorf("approving a disabled server: %v", err)
+	}
+	bad := f.verdict(v, "files")
+	bad.Deep = ""
+	cs := AgenttyEntry(&bad, v.Config)
+	got := cs.refusal("files", trust.DecisionApproved)
+	if want := `"files": mcp-guard could not fingerprint what it runs (what it runs could not be read)`; got != want {
+		t.Errorf("refusal %q, want %q", got, want)
+	}
+	if p := AgenttyEntry(&bad, v.Config).refusal("files", trust.DecisionDeclined); strings.Count(p, "fingerprint") != 1 {
+		t.Errorf("declining: %q", p)
+	}
+}

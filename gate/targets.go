@@ -143,7 +143,13 @@ func (v *View) SelectTargets(names []string, only client.ID, d trust.Decision) (
 			problems = append(problems, fmt.Sprintf("%q names a server of more than one client (%s): qualify it as CLIENT:NAME (e.g. %s:%s) or pass --client", name, strings.Join(ids, ", "), example.ClientID(), lastName(name)))
 			continue
 		}
-		if p := found[0].refusal(d); p != "" {
+		// A plain name stays as typed (it names one server); a qualified
+		// one is said as the client's own label (claude:db -> claude-code:db).
+		shown := name
+		if id, _ := SplitName(name); id != "" {
+			shown = found[0].Label()
+		}
+		if p := found[0].refusal(shown, d); p != "" {
 			problems = append(problems, p)
 			continue
 		}
@@ -174,31 +180,24 @@ func lastName(name string) string {
 	return name
 }
 
-// refusal says why decision d cannot be recorded for cs ("" when it
-// can): agentty's servers in its words (decidable), every other client's
-// as below.
-func (cs ClientServer) refusal(d trust.Decision) string {
-	if cs.Agentty != nil {
-		return decidable(*cs.Agentty, d)
-	}
-	return clientDecidable(cs, d)
-}
-
-// clientDecidable says why a decision cannot be recorded for a client's
-// server ("" when it can).
-func clientDecidable(cs ClientServer, d trust.Decision) string {
+// refusal says why decision d cannot be recorded for cs, called name
+// there ("" when it can): one rule for every agent's server, agentty's
+// among them, each in its own client's words (ServerVerdict.Why).
+func (cs ClientServer) refusal(name string, d trust.Decision) string {
 	s := cs.Server
 	switch {
+	case cs.Key.Server == "":
+		return fmt.Sprintf("%q is in the user's own configuration: mcp-guard does not review it", name)
 	case s == nil || (s.Command == "" && s.URL == ""):
-		return fmt.Sprintf("%q has neither command nor url: nothing runs", cs.Label())
+		return fmt.Sprintf("%q has neither command nor url: nothing runs", name)
 	case d == trust.DecisionApproved && !cs.Runs:
-		return fmt.Sprintf("%q: %s", cs.Label(), cs.ServerVerdict.Why)
+		return fmt.Sprintf("%q: %s", name, cs.ServerVerdict.Why)
 	case !validDeep(cs.Deep):
 		why := cs.NoDeep
 		if why == "" {
 			why = "no deep fingerprint"
 		}
-		return fmt.Sprintf("%q: mcp-guard could not fingerprint what it runs (%s)", cs.Label(), why)
+		return fmt.Sprintf("%q: mcp-guard could not fingerprint what it runs (%s)", name, why)
 	}
 	return ""
 }
@@ -249,7 +248,7 @@ func (v *View) sameServer(found []*ClientServer, d trust.Decision) (picked []*Cl
 		return nil, nil
 	}
 	for _, cs := range found {
-		if p := cs.refusal(d); p != "" {
+		if p := cs.refusal(cs.Label(), d); p != "" {
 			why = append(why, p)
 		} else {
 			picked = append(picked, cs)
