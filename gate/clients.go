@@ -87,6 +87,12 @@ type ClientServer struct {
 	// Blocking(false) counts it.
 	Blocks bool
 	Why    trust.GateReason
+	// In is set when another entry of the same agent in another file has
+	// this name (two subagents' "hooks.Stop[0].hooks[0]", a hook in
+	// settings.json and in settings.local.json): the config's path, which
+	// Label appends ("claude-code:env@.claude/settings.local.json") so
+	// that every name approve takes names one entry.
+	In string
 }
 
 // Since is what changed in cs since the version last reviewed (its
@@ -126,7 +132,34 @@ func (cv *ClientView) name() {
 // Label is how messages name the server: "claude-code:db", "agentty:db"
 // (what review --approve takes, whatever else is here).
 func (s ClientServer) Label() string {
-	return string(s.ClientID()) + ":" + s.Name
+	return string(s.ClientID()) + ":" + s.Unique()
+}
+
+// Unique is the name that names s alone among its agent's entries: its
+// name, and "@" and its config's path when another file of the agent
+// has an entry of that name (In).
+func (s ClientServer) Unique() string {
+	if s.In != "" {
+		return s.Name + "@" + s.In
+	}
+	return s.Name
+}
+
+// qualify sets In on every entry of cv whose name another of its
+// configs also has, so that each one's Label names it alone.
+func (cv *ClientView) qualify() {
+	files := map[string]map[string]bool{}
+	for _, cs := range cv.Servers {
+		if files[cs.Name] == nil {
+			files[cs.Name] = map[string]bool{}
+		}
+		files[cs.Name][cs.Config] = true
+	}
+	for i := range cv.Servers {
+		if cs := &cv.Servers[i]; len(files[cs.Name]) > 1 {
+			cs.In = cs.Config
+		}
+	}
 }
 
 // ClientID is the agent s is a server of (its ledger key's client).

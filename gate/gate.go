@@ -113,6 +113,9 @@ func Evaluate(ctx context.Context, dir string, env Env) (*View, error) {
 		return nil, err
 	}
 	v.agentty = v.agenttyView()
+	for _, cv := range v.All() {
+		cv.qualify()
+	}
 	return v, nil
 }
 

@@ -68,7 +68,7 @@ func (v *View) names(id client.ID) []string {
 func (v *View) lookup(id client.ID, name string) []*ClientServer {
 	var out []*ClientServer
 	for _, cs := range v.candidates(id) {
-		if cs.Name == name {
+		if cs.Name == name || cs.In != "" && cs.Unique() == name {
 			out = append(out, cs)
 		}
 	}
@@ -140,7 +140,11 @@ func (v *View) SelectTargets(names []string, only client.ID, d trust.Decision) (
 					break
 				}
 			}
-			problems = append(problems, fmt.Sprintf("%q names a server of more than one client (%s): qualify it as CLIENT:NAME (e.g. %s:%s) or pass --client", name, strings.Join(ids, ", "), example.ClientID(), lastName(name)))
+			if one, files := oneClient(found); one {
+				problems = append(problems, fmt.Sprintf("%q names an entry of more than one file of %s (%s): name one as NAME@FILE (e.g. %s)", name, titleOf(example.ClientID()), strings.Join(files, ", "), example.Label()))
+				continue
+			}
+			problems = append(problems, fmt.Sprintf("%q names a server of more than one client (%s): qualify it as CLIENT:NAME (e.g. %s) or pass --client", name, strings.Join(ids, ", "), example.Label()))
 			continue
 		}
 		// A plain name stays as typed (it names one server); a qualified
@@ -173,11 +177,25 @@ func (v *View) nearest(name string, only client.ID) string {
 	return nearname.Of(name, v.names(only))
 }
 
-func lastName(name string) string {
-	if _, rest := SplitName(name); rest != "" {
-		return rest
+// titleOf is agent id's name in sentences.
+func titleOf(id client.ID) string {
+	if c := client.Lookup(id); c != nil {
+		return c.Title()
 	}
-	return name
+	return string(id)
+}
+
+// oneClient reports whether every server of found is one agent's, and
+// the configs they are in.
+func oneClient(found []*ClientServer) (bool, []string) {
+	var files []string
+	for _, m := range found {
+		if m.ClientID() != found[0].ClientID() {
+			return false, nil
+		}
+		files = append(files, m.Config)
+	}
+	return true, files
 }
 
 // refusal says why decision d cannot be recorded for cs, called name

@@ -24,7 +24,8 @@ func approveCommand(e *env) *cli.Command {
 			"hands it to the agent. For agentty it also adds the server's fingerprint to\n" +
 			"~/.agentty/mcp_approvals.json, exactly as `agentty plugin approve NAME --project` would.\n" +
 			"A name several agents load at one version (the same entry and files) is one decision for all of\n" +
-			"them; at different versions it is qualified (" + exampleLabel() + ") or given with --client. The same as\n" +
+			"them; at different versions it is qualified (" + exampleLabel() + ") or given with --client; an entry whose name\n" +
+			"another file of the same agent also has is NAME@FILE, as `check` lists it. The same as\n" +
 			"`mcp-guard review --approve NAME...`. Nothing is written unless every name is valid.",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "all", Usage: "approve everything that waits for review here, of every agent (never what you declined)"},

@@ -33,7 +33,7 @@ func reviewCommand(e *env) *cli.Command {
 			"servers. A server several agents run at one version is one decision, recorded for each; a\n" +
 			"name two agents load at different versions must be qualified (" + exampleLabel() + ", agentty:db) or\n" +
 			"given with --client, which also limits the review to one\n" +
-			"agent. Without a terminal it never asks: it lists what waits and exits 1, unless --approve,\n" +
+			"agent; an entry whose name another file of the same agent has is NAME@FILE, as `check` lists it. Without a terminal it never asks: it lists what waits and exits 1, unless --approve,\n" +
 			"--decline or --all say what to do. --json prints that list as the versioned JSON document\n" +
 			"(version 1; docs/schema/review.schema.json), every agent's config files with their state included,\n" +
 			"and decides nothing.",
