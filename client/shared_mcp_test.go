@@ -31,7 +31,8 @@ func spawned(c *trust.Config) []string {
 // every server the others start, except where a case names the reader
 // whose servers escape it (docs/fidelity.md, "One .mcp.json, three
 // readings"): there scan's server rules do not see what that client
-// starts. The test fails when a reading escapes that is not named, and
+// starts, unless Claude Code cannot read the file at all (a comment: scan
+// then reads the others' readings, project.Snapshot.Also). The test fails when a reading escapes that is not named, and
 // when a named one no longer does.
 func TestSharedMCPJSONReadings(t *testing.T) {
 	readers := map[string]func(string) *trust.Config{

@@ -146,6 +146,13 @@ type Snapshot struct {
 	// Clients are the other clients' configurations, sorted by path. Their findings are in each Config's Findings, not
 	// in Snapshot.Findings.
 	Clients []*Config
+	// Also are the readings of a file several clients read (Claude Code's
+	// .mcp.json, which Copilot CLI and Qwen Code read too) by a client
+	// that finds servers in it where the client that declared it cannot
+	// read it (a comment in .mcp.json: Claude Code fails the file, Qwen
+	// Code strips it and starts the servers): what that client starts,
+	// for scan's server rules.
+	Also []*Config
 	Others  []gitscan.Surface // hooks.json, acp-agents.json, personas, linked surface directories
 	Skipped []string          // submodules and nested repositories gitscan did not enter
 	// Findings: every config's Findings, and MG305/MG501-MG503 for the
@@ -176,6 +183,17 @@ func Load(ctx context.Context, repo *gitscan.Repo, side gitscan.Side, opts Optio
 			snap.Findings = append(snap.Findings, c.Findings()...)
 		default:
 			snap.Clients = append(snap.Clients, c)
+			if c.Config.Err != nil {
+				for _, id := range clientsOf(p)[1:] {
+					o, err := rd.loadConfig(id, p)
+					if err != nil {
+						return nil, err
+					}
+					if o != nil && o.Config.Err == nil && len(o.Config.Servers) > 0 {
+						snap.Also = append(snap.Also, o)
+					}
+				}
+			}
 		}
 	}
 	for _, s := range surfaces {

@@ -376,6 +376,13 @@ func (s *repoScan) snapshot(side gitscan.Side, notes bool) ([]trust.Finding, int
 		}
 		out = append(out, policy.CheckServers(c.Config, s.req.Options)...)
 	}
+	// What another reader of such a file starts where its declaring client
+	// reads nothing: the same server rules, in the same file.
+	for _, c := range snap.Also {
+		if s.below(c.Path) {
+			out = append(out, policy.CheckServers(c.Config, s.req.Options)...)
+		}
+	}
 	for _, o := range snap.Others {
 		if !s.below(o.Path) || o.Kind == surface.KindLinkedDir {
 			continue
