@@ -152,7 +152,7 @@ type Snapshot struct {
 	// read it (a comment in .mcp.json: Claude Code fails the file, Qwen
 	// Code strips it and starts the servers): what that client starts,
 	// for scan's server rules.
-	Also []*Config
+	Also    []*Config
 	Others  []gitscan.Surface // hooks.json, acp-agents.json, personas, linked surface directories
 	Skipped []string          // submodules and nested repositories gitscan did not enter
 	// Findings: every config's Findings, and MG305/MG501-MG503 for the
