@@ -132,23 +132,14 @@ func claudeAgentTree(root string, depth int, fsys FS) []string {
 		}
 		return ""
 	})
-	lister, ok := fsys.(interface {
-		ReadDir(string) ([]fs.DirEntry, error)
-	})
-	if !ok {
-		return out
-	}
-	ents, err := lister.ReadDir(root)
-	if err != nil {
-		return out
-	}
+	ents, _ := readDir(root, fsys)
 	for _, e := range ents {
 		p := filepath.Join(root, e.Name())
 		if fi, err := fsys.Stat(p); err != nil || !fi.IsDir() {
 			continue
 		}
 		if depth >= claudeAgentDepth {
-			out = append(out, p) // deeper than mcp-guard reads: unknown
+			out = append(out, p) // deeper than mcp-guard follows: unknown
 			continue
 		}
 		out = append(out, claudeAgentTree(p, depth+1, fsys)...)
@@ -181,14 +172,8 @@ func claudeSkills(dir, top string, fsys FS) []string {
 // of it ("" for none), sorted: those there, and those there but unreadable
 // (to say what cannot be known); nil when fsys cannot list root.
 func claudeDirFiles(root string, fsys FS, file func(name string) string) []string {
-	lister, ok := fsys.(interface {
-		ReadDir(string) ([]fs.DirEntry, error)
-	})
+	ents, ok := readDir(root, fsys)
 	if !ok {
-		return nil
-	}
-	ents, err := lister.ReadDir(root)
-	if err != nil {
 		return nil
 	}
 	var out []string
@@ -209,6 +194,20 @@ func claudeDirFiles(root string, fsys FS, file func(name string) string) []strin
 	slices.Sort(out)
 	return out
 }
+
+// readDir lists root when fsys can list directories (false when it
+// cannot, or root cannot be listed).
+func readDir(root string, fsys FS) ([]fs.DirEntry, bool) {
+	lister, ok := fsys.(interface {
+		ReadDir(string) ([]fs.DirEntry, error)
+	})
+	if !ok {
+		return nil, false
+	}
+	ents, err := lister.ReadDir(root)
+	return ents, err == nil
+}
+
 func (osFS) ReadDir(p string) ([]fs.DirEntry, error) { return os.ReadDir(p) }
 
 // parseClaudeSkill reads a SKILL.md's (or a subagent's, as kind)
