@@ -137,7 +137,11 @@ func (as *AgenttyState) config() *trust.Config {
 func AgenttyWords(v trust.Verdict) (why, source string) {
 	switch v.Reason {
 	case trust.ReasonApproved:
-		return "agentty approved this exact server (its fingerprint): it runs without asking", storeShown
+		fp := "its fingerprint"
+		if v.Server != nil && v.Server.Fingerprint != "" {
+			fp = "fingerprint " + v.Server.Fingerprint[:min(12, len(v.Server.Fingerprint))]
+		}
+		return "agentty approved this exact server (" + fp + "): it runs without asking", storeShown
 	case trust.ReasonWholeFile:
 		return "the whole file's hash is approved (legacy): agentty runs every server in it without asking", storeShown
 	case trust.ReasonEnv:
@@ -227,6 +231,55 @@ func (agenttyClient) StillRuns(v trust.Verdict) bool {
 }
 
 func (agenttyClient) Words(v trust.Verdict) (why, source string) { return AgenttyWords(v) }
+
+// Waits says in a few words why agentty's server blocks (gate verdict v),
+// and what agentty does with it meanwhile.
+func (agenttyClient) Waits(v trust.GateVerdict) string {
+	agentty := "agentty will ask before running it"
+	if v.Trusted {
+		agentty = "agentty runs it without asking"
+	}
+	switch v.Why {
+	case trust.GateNew:
+		return "never reviewed; " + agentty
+	case trust.GateChanged:
+		when := ""
+		if v.Last != nil && !v.Last.Time.IsZero() {
+			when = " on " + v.Last.Time.UTC().Format("2006-01-02")
+		}
+		verb := "reviewed"
+		switch {
+		case v.Last != nil && v.Last.Decision == trust.DecisionDeclined:
+			verb = "declined"
+		case v.Last != nil && v.Last.Adopted:
+			verb = "adopted"
+		}
+		return "changed since you " + verb + " it" + when + "; " + agentty
+	case trust.GateApprovedUnreviewed:
+		return "approved in agentty before mcp-guard reviewed it (review it, or accept every approval agentty already has with `mcp-guard hooks install --adopt`); " + agentty
+	case trust.GateBlanket:
+		return "trusted by " + blanketText(v.Reason) + ", never reviewed; " + agentty
+	case trust.GateUngated:
+		return "an " + string(v.Server.Transport) + " server agentty connects without asking, never reviewed"
+	case trust.GateDeclinedRuns:
+		return "you declined it, yet " + blanketText(v.Reason) + " still lets agentty run it; remove that grant (or the server)"
+	}
+	return string(v.Why)
+}
+
+func blanketText(r trust.Reason) string {
+	switch r {
+	case trust.ReasonEnv:
+		return "AGENTTY_MCP_ALLOW_PROJECT"
+	case trust.ReasonWholeFile:
+		return "a whole-file approval"
+	case trust.ReasonUngated:
+		return "its transport (agentty never gates http servers)"
+	case trust.ReasonApproved:
+		return "agentty's approval"
+	}
+	return string(r)
+}
 
 // KeyClient is client id as the ledger's keys and trust.Change name it:
 // "" for agentty, whose servers mcp-guard reviewed before it modelled

@@ -39,6 +39,9 @@ type StoreKeeper interface {
 	// Words are trust's verdict v of one of its servers in the client's
 	// words, and the file or setting that decided it ("" when none did).
 	Words(v trust.Verdict) (why, source string)
+	// Waits is why its server with gate verdict gv waits for review, and
+	// what the client does with it meanwhile, in the client's words.
+	Waits(gv trust.GateVerdict) string
 }
 
 // Keeper is the registry's client that keeps a store mcp-guard writes

@@ -74,6 +74,7 @@ func AgenttyEntry(gv *trust.GateVerdict, config string) ClientServer {
 		Blocks:  gv.Blocks && gv.Why != trust.GateDeclinedRuns,
 		Why:     gv.Why,
 		Agentty: gv,
+		Waits:   client.Keeper().Waits(*gv),
 	}
 	if !validDeep(gv.Deep) {
 		cs.NoDeep = "what it runs could not be read"

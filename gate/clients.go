@@ -65,6 +65,10 @@ type ClientServer struct {
 	// every other client): its approvals store is the one client store
 	// mcp-guard writes, and Decide writes it for these.
 	Agentty *trust.GateVerdict
+	// Waits is why it waits for review (or would, declined) and what the
+	// agent does meanwhile, in the words of a client that says more than
+	// the gate's reason (agentty's); "" for the others.
+	Waits string
 	// Outside: the config lies outside the git work tree (above its top,
 	// or no git at all), where mcp-guard does not fingerprint what a
 	// server runs: it cannot be reviewed, a launch that hands the client

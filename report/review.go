@@ -58,55 +58,6 @@ func Count(n int, one, many string) string {
 	return fmt.Sprintf("%d %s", n, many)
 }
 
-// GateReasonText says in a few words why a server blocks, and what agentty
-// does with it meanwhile.
-func GateReasonText(v trust.GateVerdict) string {
-	agentty := "agentty will ask before running it"
-	if v.Trusted {
-		agentty = "agentty runs it without asking"
-	}
-	switch v.Why {
-	case trust.GateNew:
-		return "never reviewed; " + agentty
-	case trust.GateChanged:
-		when := ""
-		if v.Last != nil && !v.Last.Time.IsZero() {
-			when = " on " + v.Last.Time.UTC().Format("2006-01-02")
-		}
-		verb := "reviewed"
-		switch {
-		case v.Last != nil && v.Last.Decision == trust.DecisionDeclined:
-			verb = "declined"
-		case v.Last != nil && v.Last.Adopted:
-			verb = "adopted"
-		}
-		return "changed since you " + verb + " it" + when + "; " + agentty
-	case trust.GateApprovedUnreviewed:
-		return "approved in agentty before mcp-guard reviewed it (review it, or accept every approval agentty already has with `mcp-guard hooks install --adopt`); " + agentty
-	case trust.GateBlanket:
-		return "trusted by " + blanketText(v.Reason) + ", never reviewed; " + agentty
-	case trust.GateUngated:
-		return "an " + string(v.Server.Transport) + " server agentty connects without asking, never reviewed"
-	case trust.GateDeclinedRuns:
-		return "you declined it, yet " + blanketText(v.Reason) + " still lets agentty run it; remove that grant (or the server)"
-	}
-	return string(v.Why)
-}
-
-func blanketText(r trust.Reason) string {
-	switch r {
-	case trust.ReasonEnv:
-		return "AGENTTY_MCP_ALLOW_PROJECT"
-	case trust.ReasonWholeFile:
-		return "a whole-file approval"
-	case trust.ReasonUngated:
-		return "its transport (agentty never gates http servers)"
-	case trust.ReasonApproved:
-		return "agentty's approval"
-	}
-	return string(r)
-}
-
 // ReviewItem is one server on the review screen, of any agent.
 type ReviewItem struct {
 	// Index and Total number the screens ("2/3").
@@ -223,8 +174,8 @@ const itemHang = 11
 // entryWords are what the agent titled title does with cs, in its words,
 // and why cs waits for review.
 func entryWords(cs gate.ClientServer, title string) (words, why string) {
-	if gv := cs.Agentty; gv != nil {
-		return reasonText(gv.Verdict), GateReasonText(*gv)
+	if cs.Waits != "" {
+		return cs.ServerVerdict.Why, cs.Waits
 	}
 	return cs.ServerVerdict.Why, clientGateReason(cs, title)
 }
@@ -549,10 +500,11 @@ func WriteSnapshotNote(w io.Writer, configPath string, snap *gate.Snapshot, st S
 }
 
 // ClientGateText says why a client's server blocks (or would, declined),
-// after the client's own reason; agentty's in its established words.
+// after the client's own reason; in its client's words (Waits) when the
+// client gave them.
 func ClientGateText(cs gate.ClientServer, title string) string {
-	if cs.Agentty != nil {
-		return GateReasonText(*cs.Agentty)
+	if cs.Waits != "" {
+		return cs.Waits
 	}
 	return clientGateReason(cs, title) + " (" + cs.ServerVerdict.Why + ")"
 }

@@ -424,13 +424,10 @@ func AddClients(doc *StatusDoc, clients []*gate.ClientView, findings []trust.Fin
 	doc.Findings = append(doc.Findings, findings...)
 }
 
-// AgentWords is an agent's verdict about a server in its words: agentty's
-// (with the fingerprint it approved), or the client's own, with what
-// `claude -p` does when that differs from an interactive session.
+// AgentWords is an agent's verdict about a server in the words its client
+// gave (agentty's names the fingerprint it approved), with what `claude
+// -p` does when that differs from an interactive session.
 func AgentWords(cv *gate.ClientView, cs gate.ClientServer) string {
-	if cs.Agentty != nil {
-		return reasonText(cs.Agentty.Verdict)
-	}
 	why := cs.ServerVerdict.Why
 	if h := cv.Headless; h != "" && cs.Interactive && cs.Headless && !strings.Contains(why, h) {
 		why += "; `" + h + "` runs it too"
