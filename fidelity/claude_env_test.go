@@ -116,6 +116,20 @@ func claudeEnvScenarios() []scenario {
 			noPredict: "mcp-guard counts every hook of a subagent as running in a trusted folder (it cannot tell when the model runs the subagent)",
 		},
 		{
+			name:     "subagent-below-launch/-p",
+			contract: "trusted claude -p launched at the git root whose model runs `helper`, a subagent of sub/.claude/agents (below the launch directory): is it loaded?",
+			mode:     headless,
+			env:      map[string]string{subagentVar: "helper"},
+			setup: func(s *sandbox) {
+				s.write("README.md", "probe\n")
+				s.trust()
+				s.frontmatterHooks("sub/.claude/agents/helper.md", "helper", map[string]string{"PreToolUse": "agent-pretool", "Stop": "agent-stop"})
+			},
+			open:      true,
+			answer:    "No: a subagent of a directory below the launch directory is not loaded at start.",
+			noPredict: "mcp-guard counts every hook of a subagent as running in a trusted folder (it cannot tell when the model runs the subagent)",
+		},
+		{
 			name:     "settings-env/-p",
 			contract: "claude -p with `env` in .claude/settings.json and a committed .env: which variables reach a project server and a hook?",
 			mode:     headless,
