@@ -95,8 +95,9 @@ func claudeAgentsRoot(p string) string {
 // up to the git root top (observed on 2.1.328), only dir outside a git
 // repository.
 // OPEN: which parents Claude Code reads outside a git repository, and
-// whether it reads the subagents of a directory below the launch directory
-// (its docs say nested skills are found once files there are worked on).
+// the subagents and skills of a directory below the launch directory once
+// the session works on files there (not loaded at start, observed; its
+// docs say nested skills are found then).
 func claudeProjectDirs(dir, top string) []string {
 	out := []string{dir}
 	if top == "" || top == dir {
