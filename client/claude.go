@@ -1,6 +1,7 @@
 package client
 
 import (
+	"cmp"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -291,9 +292,12 @@ func ClaudeSettings(data []byte) (trust.Value, error) {
 // itself and carries the variables as its own env, so that the launch
 // model binds what they make programs load (NODE_OPTIONS' --require, a
 // PATH into the repository) and a change of any of them re-gates it.
+// People are shown it as what it is, `env NAME=VALUE …` (Shown), not
+// the stand-in shell line it is modelled with.
 func addEnvEntry(c *trust.Config, out []*trust.Server, env trust.Value) []*trust.Server {
 	vars := map[string]string{}
-	for _, k := range env.Keys() {
+	keys := env.Keys()
+	for _, k := range keys {
 		v, _ := env.Get(k)
 		if s, ok := v.Str(); ok {
 			vars[k] = s
@@ -301,9 +305,21 @@ func addEnvEntry(c *trust.Config, out []*trust.Server, env trust.Value) []*trust
 			vars[k] = v.JSON() // as written: bound all the same
 		}
 	}
+	// What it is, in the file's order (a key set twice where its last
+	// value stands).
+	slices.SortStableFunc(keys, func(a, b string) int {
+		pa, _ := env.KeyPos(a)
+		pb, _ := env.KeyPos(b)
+		return cmp.Compare(pa.Offset, pb.Offset)
+	})
+	shown := []string{"env"}
+	for _, k := range keys {
+		shown = append(shown, k+"="+vars[k])
+	}
 	extra := map[string]any{"env": vars}
 	if env.Kind() != "object" {
 		extra = map[string]any{"settingsEnv": env.JSON()}
+		shown = append(shown, env.JSON())
 	}
 	s, err := trust.CommandEntry(c.Path, trust.ClaudeCode, EntryEnv, EntryEnv, "", "/bin/sh",
 		": Claude Code sets this env for its session and every server and hook it starts", env.Pos(), extra)
@@ -311,6 +327,7 @@ func addEnvEntry(c *trust.Config, out []*trust.Server, env trust.Value) []*trust
 		c.Err = trust.Unreadable(fmt.Errorf("env: %w", err))
 		return out
 	}
+	s.Shown = shown
 	return append(out, s)
 }
 

@@ -682,6 +682,15 @@ func TestClaudeSettingsEnv(t *testing.T) {
 	if other.Canonical() == s.Canonical() {
 		t.Error("a changed variable leaves the entry as it was")
 	}
+	// Shown as what it is, in the file's order, not as its stand-in
+	// shell line.
+	if got, want := strings.Join(s.Shown, "|"), "env|NODE_OPTIONS=--require ./x.js|N=1"; got != want {
+		t.Errorf("shown %q, want %q", got, want)
+	}
+	if odd := (claudeClient{}).Parse("/r/.claude/settings.json", []byte(`{"env":"A=1"}`)).Servers; len(odd) != 1 ||
+		strings.Join(odd[0].Shown, "|") != `env|"A=1"` {
+		t.Errorf("an env that is not an object: %+v", odd)
+	}
 	for _, data := range []string{`{"env":{}}`, `{"model":"x"}`, `{"env":null}`} {
 		if c := (claudeClient{}).Parse("/r/.claude/settings.json", []byte(data)); len(c.Servers) != 0 || c.Err != nil {
 			t.Errorf("%s: %+v %v", data, c.Servers, c.Err)

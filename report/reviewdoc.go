@@ -42,6 +42,8 @@ type ReviewEntry struct {
 	Command string   `json:"command"`
 	Args    []string `json:"args"`
 	URL     string   `json:"url,omitempty"`
+	// Shown is what an entry that runs nothing itself is, as in status.
+	Shown []string `json:"shown,omitempty"`
 	// Review is mcp-guard's review state: unreviewed (never, or changed
 	// since) or declined; Why says why it waits, in the agent's words.
 	Review string `json:"review"`
@@ -77,7 +79,7 @@ func NewReviewDoc(all []*gate.ClientView, waiting []ReviewWait) ReviewDoc {
 			e.Review = string(trust.StateUnreviewed)
 		}
 		if s := cs.Server; s != nil {
-			e.Kind, e.Command, e.URL = s.Kind, s.SpawnCommand(), s.URL
+			e.Kind, e.Command, e.URL, e.Shown = s.Kind, s.SpawnCommand(), s.URL, s.Shown
 			e.Args = append(e.Args, s.SpawnArgs()...)
 		}
 		sc := NewServerScope(cs.Scope, cs.Files)

@@ -151,6 +151,10 @@ type StatusServer struct {
 	Command     string   `json:"command"`
 	Args        []string `json:"args"`
 	URL         string   `json:"url,omitempty"`
+	// Shown is what an entry that runs nothing itself is, word by word
+	// (Claude Code's settings env: ["env", "NAME=VALUE", …]); command and
+	// args are then the stand-in the launch model analyses.
+	Shown []string `json:"shown,omitempty"`
 	// Review and Blocks are mcp-guard's own review state; set when a
 	// review ledger was consulted.
 	Review string `json:"review,omitempty"`
@@ -218,10 +222,19 @@ func WriteJSON(w io.Writer, v any) error {
 
 // CommandLine renders a server's command line for people: the command and
 // its spawn args joined by spaces, each sanitised; an arg that is empty or
-// holds spaces is quoted so the words stay countable.
+// holds spaces is quoted so the words stay countable. An entry that runs
+// nothing itself is rendered as its client says it is (Server.Shown),
+// with a NAME=VALUE word quoted after the = as a shell would take it.
 func CommandLine(s *trust.Server) string {
 	if s.Command == "" && s.URL != "" {
 		return Sanitize(s.URL)
+	}
+	if len(s.Shown) > 0 {
+		parts := make([]string, len(s.Shown))
+		for i, w := range s.Shown {
+			parts[i] = quoteAssignment(w)
+		}
+		return strings.Join(parts, " ")
 	}
 	parts := []string{quoteWord(s.Command)}
 	for _, a := range s.Args {
@@ -232,6 +245,27 @@ func CommandLine(s *trust.Server) string {
 		parts = append(parts, quoteWord(w))
 	}
 	return strings.Join(parts, " ")
+}
+
+// quoteAssignment is quoteWord of an environment assignment NAME=VALUE
+// that quotes only its value (NODE_OPTIONS='--require ./x.js'); any
+// other word is quoteWord's.
+func quoteAssignment(w string) string {
+	name, value, ok := strings.Cut(w, "=")
+	if !ok || !envName(name) {
+		return quoteWord(w)
+	}
+	return name + "=" + quoteWord(value)
+}
+
+// envName reports whether n is a shell variable name.
+func envName(n string) bool {
+	for i, r := range n {
+		if !(r == '_' || r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' || i > 0 && r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return n != ""
 }
 
 func quoteWord(w string) string {
@@ -403,7 +437,7 @@ func AddClients(doc *StatusDoc, clients []*gate.ClientView, findings []trust.Fin
 			ss.Headless, ss.Blocks = &headless, &blocks
 			if s != nil {
 				// What the client starts: its spawn view after interpolation.
-				ss.Transport, ss.Command, ss.URL = string(s.Transport), cs.Spawn.Command, s.URL
+				ss.Transport, ss.Command, ss.URL, ss.Shown = string(s.Transport), cs.Spawn.Command, s.URL, s.Shown
 				if cs.Spawn.Args != nil {
 					ss.Args = cs.Spawn.Args
 				}

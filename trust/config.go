@@ -226,6 +226,12 @@ type Server struct {
 	// comes from when that is outside the repository ("" when it is not).
 	Trees  []string
 	Remote string
+	// Shown, when set, is what people are shown of an entry that runs
+	// nothing itself, word by word as the repository wrote them, in place
+	// of the stand-in command line it is modelled with (Claude Code's
+	// settings env: `env NAME=VALUE …`, not `/bin/sh -c ': …'`). It is
+	// no part of what is fingerprinted or gated.
+	Shown []string
 
 	entry *jsonValue
 }
