@@ -404,8 +404,8 @@ func (claudeClient) Configs(launchDir, gitTop string, env Env) ([]string, error)
 			out = append(out, p) // read it, and say what cannot be known
 		}
 	}
-	out = append(out, claudeSkills(dir, fsys)...)
-	return append(out, claudeAgents(dir, fsys)...), nil
+	out = append(out, claudeSkills(dir, gitTop, fsys)...)
+	return append(out, claudeAgents(dir, gitTop, fsys)...), nil
 }
 
 // claudeMCPFiles are the `.mcp.json` files Claude Code reads from

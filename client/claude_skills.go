@@ -32,6 +32,13 @@ import (
 // Claude Code reads it as a kind of its own over the same files
 // (surface.Spec.Same), so agentty's rules and Claude Code's entries each
 // see it as what it is to them.
+//
+// Where Claude Code finds them (observed on 2.1.328, docs/fidelity.md):
+// launched in a subdirectory, it loads the subagents and skills of every
+// directory from there up to the git root (and runs their hooks); not
+// those above the git root. It reads .claude/agents recursively (a
+// subagent in .claude/agents/team/ runs as one directly in it), which
+// agentty does not: those files are a kind of Claude Code's alone.
 
 const (
 	// EntrySkillHook is a command hook of a skill's frontmatter.
@@ -51,27 +58,94 @@ var (
 	// `.claude/agents`, read by Claude Code as its subagents.
 	KindClaudeAgent = surface.Register(surface.Spec{Name: "claude-agent", Client: string(ClaudeCode), Role: surface.Sibling, Entries: true,
 		Patterns: []string{"**/.claude/agents/*.md"}, Same: KindPersona})
-	_ = registerDirs(ClaudeCode, "**/.claude/agents")
+	// KindClaudeAgentNested is a subagent in a subdirectory of
+	// .claude/agents, down to three directories (the matcher has no `**`
+	// inside a pattern).
+	// OPEN: a subagent deeper than that is read by launch and check
+	// (claudeAgents), but a pull that changes it is not in the git hook's
+	// comparison.
+	KindClaudeAgentNested = surface.Register(surface.Spec{Name: "claude-agent-nested", Client: string(ClaudeCode), Role: surface.Sibling, Entries: true,
+		Patterns: []string{"**/.claude/agents/*/*.md", "**/.claude/agents/*/*/*.md", "**/.claude/agents/*/*/*/*.md"}})
+	_ = registerDirs(ClaudeCode, "**/.claude/agents", "**/.claude/agents/*", "**/.claude/agents/*/*", "**/.claude/agents/*/*/*")
 )
 
-// isClaudeAgent reports whether p is a .claude/agents/<name>.md.
+// claudeAgentDepth is how many directories below .claude/agents mcp-guard
+// follows (a bound for a symlink loop).
+const claudeAgentDepth = 16
+
+// isClaudeAgent reports whether p is a .md file below a .claude/agents
+// (directly or in a subdirectory of it).
 func isClaudeAgent(p string) bool {
-	return strings.EqualFold(filepath.Ext(p), ".md") &&
-		strings.EqualFold(filepath.Base(filepath.Dir(p)), "agents") &&
-		strings.EqualFold(filepath.Base(filepath.Dir(filepath.Dir(p))), ".claude")
+	return strings.EqualFold(filepath.Ext(p), ".md") && claudeAgentsRoot(p) != ""
 }
 
-// claudeAgents are the subagent files of the launch directory's
-// .claude/agents (nil when fsys cannot list it).
-// OPEN: subagents of a parent directory, of a nested one, or in a
-// subdirectory of .claude/agents are not read.
-func claudeAgents(dir string, fsys FS) []string {
-	return claudeDirFiles(filepath.Join(dir, ".claude", "agents"), fsys, func(name string) string {
+// claudeAgentsRoot is the nearest .claude/agents directory p is below, ""
+// when none.
+func claudeAgentsRoot(p string) string {
+	for d := filepath.Dir(p); d != filepath.Dir(d); d = filepath.Dir(d) {
+		if strings.EqualFold(filepath.Base(d), "agents") && strings.EqualFold(filepath.Base(filepath.Dir(d)), ".claude") {
+			return d
+		}
+	}
+	return ""
+}
+
+// claudeProjectDirs are the directories whose .claude/agents and
+// .claude/skills Claude Code launched in dir reads: dir and each parent
+// up to the git root top (observed on 2.1.328), only dir outside a git
+// repository.
+// OPEN: which parents Claude Code reads outside a git repository, and
+// the subagents and skills of a directory below the launch directory once
+// the session works on files there (not loaded at start, observed; its
+// docs say nested skills are found then).
+func claudeProjectDirs(dir, top string) []string {
+	out := []string{dir}
+	if top == "" || top == dir {
+		return out
+	}
+	if rel, err := filepath.Rel(top, dir); err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return out
+	}
+	for d := dir; d != top && d != filepath.Dir(d); {
+		d = filepath.Dir(d)
+		out = append(out, d)
+	}
+	return out
+}
+
+// claudeAgents are the subagent files of the .claude/agents of dir and
+// its parents up to the git root top, read recursively (nil when fsys
+// cannot list them). A directory deeper than claudeAgentDepth is named
+// itself: not a file, it is read as one mcp-guard cannot read (MG310),
+// what runs from it unknown.
+func claudeAgents(dir, top string, fsys FS) []string {
+	var out []string
+	for _, d := range claudeProjectDirs(dir, top) {
+		out = append(out, claudeAgentTree(filepath.Join(d, ".claude", "agents"), 0, fsys)...)
+	}
+	return out
+}
+
+func claudeAgentTree(root string, depth int, fsys FS) []string {
+	out := claudeDirFiles(root, fsys, func(name string) string {
 		if strings.EqualFold(filepath.Ext(name), ".md") {
 			return name
 		}
 		return ""
 	})
+	ents, _ := readDir(root, fsys)
+	for _, e := range ents {
+		p := filepath.Join(root, e.Name())
+		if fi, err := fsys.Stat(p); err != nil || !fi.IsDir() {
+			continue
+		}
+		if depth >= claudeAgentDepth {
+			out = append(out, p) // deeper than mcp-guard follows: unknown
+			continue
+		}
+		out = append(out, claudeAgentTree(p, depth+1, fsys)...)
+	}
+	return out
 }
 
 // isClaudeSkill reports whether p is a .claude/skills/<name>/SKILL.md.
@@ -81,28 +155,26 @@ func isClaudeSkill(p string) bool {
 		strings.EqualFold(filepath.Base(filepath.Dir(filepath.Dir(filepath.Dir(p)))), ".claude")
 }
 
-// claudeSkills are the SKILL.md files of the launch directory's
-// .claude/skills (nil when fsys cannot list a directory).
-// OPEN: skills of a parent directory (up to the git root) or of a nested
-// one are not read; the launch directory's are what `claude -p` used.
-func claudeSkills(dir string, fsys FS) []string {
-	return claudeDirFiles(filepath.Join(dir, ".claude", "skills"), fsys, func(name string) string {
-		return filepath.Join(name, ClaudeSkillFile)
-	})
+// claudeSkills are the SKILL.md files of the .claude/skills of dir and
+// its parents up to the git root top (nil when fsys cannot list them).
+// Claude Code does not read .claude/skills recursively (its docs; a
+// skill's own subdirectories are its resources).
+func claudeSkills(dir, top string, fsys FS) []string {
+	var out []string
+	for _, d := range claudeProjectDirs(dir, top) {
+		out = append(out, claudeDirFiles(filepath.Join(d, ".claude", "skills"), fsys, func(name string) string {
+			return filepath.Join(name, ClaudeSkillFile)
+		})...)
+	}
+	return out
 }
 
 // claudeDirFiles are the files below root that file names for each entry
 // of it ("" for none), sorted: those there, and those there but unreadable
 // (to say what cannot be known); nil when fsys cannot list root.
 func claudeDirFiles(root string, fsys FS, file func(name string) string) []string {
-	lister, ok := fsys.(interface {
-		ReadDir(string) ([]fs.DirEntry, error)
-	})
+	ents, ok := readDir(root, fsys)
 	if !ok {
-		return nil
-	}
-	ents, err := lister.ReadDir(root)
-	if err != nil {
 		return nil
 	}
 	var out []string
@@ -123,6 +195,20 @@ func claudeDirFiles(root string, fsys FS, file func(name string) string) []strin
 	slices.Sort(out)
 	return out
 }
+
+// readDir lists root when fsys can list directories (false when it
+// cannot, or root cannot be listed).
+func readDir(root string, fsys FS) ([]fs.DirEntry, bool) {
+	lister, ok := fsys.(interface {
+		ReadDir(string) ([]fs.DirEntry, error)
+	})
+	if !ok {
+		return nil, false
+	}
+	ents, err := lister.ReadDir(root)
+	return ents, err == nil
+}
+
 func (osFS) ReadDir(p string) ([]fs.DirEntry, error) { return os.ReadDir(p) }
 
 // parseClaudeSkill reads a SKILL.md's (or a subagent's, as kind)

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -598,6 +599,67 @@ func TestClaudeSubagentHooks(t *testing.T) {
 		if v.Interactive != trusted || !v.Headless || !strings.Contains(v.Why, "this subagent's hook") {
 			t.Errorf("trusted %v: %+v", trusted, v)
 		}
+	}
+}
+
+// TestClaudeSubagentsAndSkillsFrom: launched in a subdirectory, Claude
+// Code loads the subagents and skills of every directory up to the git
+// root, not above it, and reads .claude/agents recursively (observed on
+// 2.1.328, docs/fidelity.md); one too deep for mcp-guard is unknown.
+func TestClaudeSubagentsAndSkillsFrom(t *testing.T) {
+	const hook = "---\nname: x\nhooks:\n  Stop:\n    - hooks: [{type: command, command: ./h.sh}]\n---\n"
+	f := newFixture(t)
+	for _, p := range []string{
+		"repo/.claude/agents/root.md", "repo/.claude/agents/team/nested.md", "repo/.claude/agents/a/b/c/deep.md",
+		"repo/.claude/skills/rootskill/SKILL.md", "repo/.claude/skills/suite/inner/SKILL.md",
+		"repo/sub/.claude/agents/mid.md", "repo/sub/deeper/.claude/skills/launch/SKILL.md",
+		"repo/other/.claude/agents/sibling.md", "repo/sub/deeper/below/.claude/agents/below.md",
+		".claude/agents/outside.md", ".claude/skills/outside/SKILL.md",
+	} {
+		f.write(p, hook)
+	}
+	deep := "repo/.claude/agents" + strings.Repeat("/d", claudeAgentDepth)
+	f.write(deep+"/x/toodeep.md", hook)
+	f.write(deep+"/deep.md", hook)
+	if err := os.MkdirAll(filepath.Join(f.root, "repo/sub/deeper"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	rel := func(ps []string) []string {
+		var out []string
+		for _, p := range ps {
+			r, _ := filepath.Rel(f.root, p)
+			out = append(out, filepath.ToSlash(r))
+		}
+		slices.Sort(out)
+		return out
+	}
+	got := rel(f.claude("repo/sub/deeper").Configs)
+	want := []string{
+		deep + "/x", // deeper than mcp-guard follows: unknown
+		"repo/.claude/agents/a/b/c/deep.md", deep + "/deep.md", "repo/.claude/agents/root.md", "repo/.claude/agents/team/nested.md",
+		"repo/.claude/skills/rootskill/SKILL.md",
+		"repo/sub/.claude/agents/mid.md", "repo/sub/deeper/.claude/skills/launch/SKILL.md",
+	}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("configs from repo/sub/deeper\n got %v\nwant %v", got, want)
+	}
+	ce := f.claude("repo/sub/deeper")
+	for _, c := range ce.Files {
+		if strings.HasSuffix(c.Path, "/x") && (c.Err == nil || len(c.Findings) != 1 || c.Findings[0].Rule != "MG310") {
+			t.Errorf("the directory too deep to follow is not unknown: %v %+v", c.Err, c.Findings)
+		}
+		if strings.HasSuffix(c.Path, "nested.md") && (len(c.Servers) != 1 || c.Servers[0].Kind != EntrySubagentHook) {
+			t.Errorf("a nested subagent's hook is not an entry: %+v %v", c.Servers, c.Err)
+		}
+	}
+	for p, k := range map[string]surface.Kind{".claude/agents/team/x.md": KindClaudeAgentNested, "a/.claude/agents/1/2/3/x.md": KindClaudeAgentNested} {
+		if got, ok := surface.Of(p); !ok || got != k {
+			t.Errorf("surface.Of(%s) = %v, want %v", p, got, k)
+		}
+	}
+	if got := trust.ConfigLaunchDir(trust.ClientClaudeCode, "a/.claude/agents/team/x.md"); got != "a" {
+		t.Errorf("launch directory of a nested subagent %q, want a", got)
 	}
 }
 

@@ -2,6 +2,7 @@ package fidelity
 
 import (
 	"maps"
+	"path/filepath"
 	"testing"
 )
 
@@ -57,6 +58,75 @@ func claudeEnvScenarios() []scenario {
 			want:      []string{"agent-posttool", "agent-pretool", "agent-stop", "agent-substop"},
 			open:      true,
 			answer:    "Trusted, its tool hooks run around its own tool call and its Stop and SubagentStop hooks when it finishes, without asking; SessionStart and UserPromptSubmit do not fire for a subagent.",
+			noPredict: "mcp-guard counts every hook of a subagent as running in a trusted folder (it cannot tell when the model runs the subagent)",
+		},
+		{
+			name:      "subagent-root-from-subdir/-p",
+			contract:  "trusted claude -p launched in repo/sub whose model runs `helper`, a subagent of the git root's .claude/agents: is it loaded, and do its hooks run?",
+			mode:      headless,
+			dir:       "sub",
+			env:       map[string]string{subagentVar: "helper"},
+			setup:     subagent(true),
+			want:      []string{"agent-pretool", "agent-stop", "agent-substop"},
+			open:      true,
+			answer:    "Yes: the git root's subagent is loaded in a subdirectory's session and its hooks run, without asking (its Read of README.md, which is not in sub/, fails: no PostToolUse).",
+			noPredict: "mcp-guard counts every hook of a subagent as running in a trusted folder (it cannot tell when the model runs the subagent)",
+		},
+		{
+			name:     "subagent-nested-dir/-p",
+			contract: "trusted claude -p whose model runs `helper`, a subagent in .claude/agents/team/: is it loaded, and do its hooks run?",
+			mode:     headless,
+			env:      map[string]string{subagentVar: "helper"},
+			setup: func(s *sandbox) {
+				s.write("README.md", "probe\n")
+				s.trust()
+				s.frontmatterHooks(".claude/agents/team/helper.md", "helper", map[string]string{"PreToolUse": "agent-pretool", "Stop": "agent-stop"})
+			},
+			want:      []string{"agent-pretool", "agent-stop"},
+			open:      true,
+			answer:    "Yes: .claude/agents is read recursively; a subagent in a subdirectory of it runs its hooks as one directly in it.",
+			noPredict: "mcp-guard counts every hook of a subagent as running in a trusted folder (it cannot tell when the model runs the subagent)",
+		},
+		{
+			name:     "skill-root-from-subdir/-p",
+			contract: "claude -p \"/probe\" launched in repo/sub with the skill `probe` in the git root's .claude/skills: do its hooks run?",
+			mode:     headless,
+			dir:      "sub",
+			env:      map[string]string{promptVar: "/probe"},
+			setup: func(s *sandbox) {
+				s.frontmatterHooks(".claude/skills/probe/SKILL.md", "probe", map[string]string{"Stop": "skill-stop"})
+			},
+			want:      []string{"skill-stop"},
+			open:      true,
+			answer:    "Yes: the git root's skill is loaded in a subdirectory's session and its Stop hook runs once it is used.",
+			noPredict: "mcp-guard counts every hook of a skill as running (it cannot tell which events fire while it is active)",
+		},
+		{
+			name:     "subagent-outside-repo/-p",
+			contract: "trusted claude -p whose model runs `helper`, a subagent of the directory above the git root (../.claude/agents): is it loaded?",
+			mode:     headless,
+			env:      map[string]string{subagentVar: "helper"},
+			setup: func(s *sandbox) {
+				s.write("README.md", "probe\n")
+				s.trust()
+				s.frontmatterHooks(filepath.Join(s.outer, ".claude/agents/helper.md"), "helper", map[string]string{"PreToolUse": "agent-pretool", "Stop": "agent-stop"})
+			},
+			open:      true,
+			answer:    "No: the model's call finds no subagent `helper`; Claude Code reads subagents up to the git root, not above it.",
+			noPredict: "mcp-guard counts every hook of a subagent as running in a trusted folder (it cannot tell when the model runs the subagent)",
+		},
+		{
+			name:     "subagent-below-launch/-p",
+			contract: "trusted claude -p launched at the git root whose model runs `helper`, a subagent of sub/.claude/agents (below the launch directory): is it loaded?",
+			mode:     headless,
+			env:      map[string]string{subagentVar: "helper"},
+			setup: func(s *sandbox) {
+				s.write("README.md", "probe\n")
+				s.trust()
+				s.frontmatterHooks("sub/.claude/agents/helper.md", "helper", map[string]string{"PreToolUse": "agent-pretool", "Stop": "agent-stop"})
+			},
+			open:      true,
+			answer:    "No: a subagent of a directory below the launch directory is not loaded at start.",
 			noPredict: "mcp-guard counts every hook of a subagent as running in a trusted folder (it cannot tell when the model runs the subagent)",
 		},
 		{

@@ -24,7 +24,9 @@ func TestKindOf(t *testing.T) {
 		".agentty/mcp.json.bak":          0,
 		".agentty/sub/mcp.json":          0,
 		"agentty/mcp.json":               0,
-		".claude/agents/sub/x.md":        0,
+		".claude/agents/sub/x.md":        client.KindClaudeAgentNested, // Claude Code reads .claude/agents recursively
+		".claude/agents/a/b/c/x.md":      client.KindClaudeAgentNested,
+		".claude/agents/a/b/c/d/x.md":    0, // deeper than the patterns: OPEN (docs/claude-code.md)
 		".claude/settings.json":          client.KindClaudeSettings,
 		"a/.Claude/Settings.Local.JSON":  client.KindClaudeSettings,
 		".claude/settings.json.bak":      0,

@@ -139,8 +139,8 @@ const ClientCline = "cline"
 // for the other clients), the directory holding `.mcp.json` for Claude
 // Code (and `.claude` for its settings files, whose hooks and helpers are
 // entries too, and for a skill's `.claude/skills/<name>/SKILL.md` or a
-// subagent's `.claude/agents/<name>.md`, whose frontmatter hooks run from
-// there).
+// subagent's `.claude/agents/<name>.md` (or in a subdirectory of it),
+// whose frontmatter hooks run from there).
 func ConfigLaunchDir(client, configPath string) string {
 	if client == ClientCline {
 		return LaunchDir(path.Dir(configPath))
@@ -152,9 +152,13 @@ func ConfigLaunchDir(client, configPath string) string {
 			strings.EqualFold(parts[n-3], "skills") && strings.EqualFold(parts[n-4], ".claude") {
 			return strings.Join(parts[:n-4], "/")
 		}
-		if n >= 3 && strings.EqualFold(path.Ext(parts[n-1]), ".md") &&
-			strings.EqualFold(parts[n-2], "agents") && strings.EqualFold(parts[n-3], ".claude") {
-			return strings.Join(parts[:n-3], "/")
+		if strings.EqualFold(path.Ext(parts[n-1]), ".md") {
+			// a subagent, directly in .claude/agents or below it
+			for i := n - 2; i >= 1; i-- {
+				if strings.EqualFold(parts[i], "agents") && strings.EqualFold(parts[i-1], ".claude") {
+					return strings.Join(parts[:i-1], "/")
+				}
+			}
 		}
 	}
 	if client != ClientClaudeCode || strings.EqualFold(path.Base(path.Dir(configPath)), ".claude") {
