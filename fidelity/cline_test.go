@@ -167,11 +167,18 @@ func TestClinePlugins(t *testing.T) {
 	}
 	// Observed on 3.0.65 (with strace): a node child runs
 	// plugin-sandbox-bootstrap.js, which opens b.js, d.ts and pkg's
-	// index.js through jiti (not a.cjs, c.mjs), and is ended with the run;
-	// no marker was written. Whether a longer task evaluates them is OPEN.
-	if ran := markerFiles(t, marks); len(ran) != 0 {
-		t.Errorf("a plugin ran %q: docs/cline.md says none did on 3.0.65\n%s", ran, out)
+	// index.js through jiti (not a.cjs, c.mjs), and is ended with the run.
+	// Whether a module runs before that depends on the machine's load:
+	// idle, the three it opens ran their top level and setup (js-*, ts-*,
+	// pkg-*; once only ts-*); loaded, none did. Held here: only modules of the directory run, which the
+	// model below covers whichever ran.
+	ran := markerFiles(t, marks)
+	for _, tag := range ran {
+		if !slices.Contains([]string{"cjs-top", "cjs-setup", "js-top", "js-setup", "mjs-top", "mjs-setup", "ts-top", "ts-setup", "pkg-top", "pkg-setup"}, tag) {
+			t.Errorf("a marker no plugin writes: %q", tag)
+		}
 	}
+	t.Logf("plugin markers written: %q", ran)
 	// client's model, sound either way: the directory leaves what Cline
 	// runs unknown, which keeps the gate closed.
 	ev, err := client.EvaluateOnly(s.repo, homeOnly(s.home), client.Cline)
