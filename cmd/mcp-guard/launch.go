@@ -68,6 +68,11 @@ func runLaunch(ctx context.Context, c *cli.Command, e *env) error {
 			// it: only a directory where every server it would spawn is
 			// reviewed runs it. Blocking(false) counts a declined one.
 			if n := g.clientsBlocked(e, e.stderr, who, false, reviewCommandLine(c)); n > 0 {
+				if cv := g.ClientOf(who); cv != nil && len(cv.Closed) > 0 && len(cv.Blocking(false)) == 0 {
+					// Nothing waits for review: a review cannot open it.
+					return refusef("nothing here waits for review; what keeps the gate closed is said above: change it, then `mcp-guard check` says whether "+cl.Title()+" may start",
+						"not starting %s: %s, and its gate is closed", report.Sanitize(strings.Join(args, " ")), why)
+				}
 				return refusef("review first (`"+reviewCommandLine(c)+"`); a declined server must be turned off in "+cl.Title()+"'s own settings or removed",
 					"not starting %s: %s, and %s not reviewed", report.Sanitize(strings.Join(args, " ")), why, report.Count(n, "of them is", "of them are"))
 			}
