@@ -662,6 +662,14 @@ var Rules = []Rule{
 			"still hands over only the reviewed servers (--allowed-mcp-server-names holds in YOLO mode).\n\n" +
 			"Fix: remove approvalMode from the repository's settings; choose YOLO for yourself (--yolo, or your own " +
 			"~/.qwen/settings.json) if you want it."},
+	{ID: "MG752", Slug: "cline-plugin", Severity: SeverityHigh,
+		Title: "the repository makes Cline run a plugin",
+		Help: "Cline 3.0.65 starts a plugin sandbox at each task that loads the JavaScript and TypeScript modules of " +
+			"the project's .cline/plugins directory (and a package's cline.plugins entries) and runs their top level " +
+			"and setup, with no prompt (observed; on a loaded machine the task may end first). A plugin is code run " +
+			"with your rights the moment Cline works in the checkout. mcp-guard cannot review plugins yet, so `check` " +
+			"fails and `launch` refuses Cline while the directory is there.\n\n" +
+			"Fix: remove the plugin from the repository, or keep it out of the checkout Cline works in."},
 }
 
 // Fix is the rule's one-line fix: its help's last paragraph, without

@@ -35,7 +35,7 @@ var iterating = map[string][]string{
 	"project":       nil,
 	"scan":          nil,
 	"hooks":         nil,
-	"policy":        {"claude.go", "codex.go", "clients.go", "opencode.go", "qwen.go", "copilot.go", "kiro.go", "amazonq.go", "roo.go", "surface.go", "ciagents.go", "ciworkflow.go"},
+	"policy":        {"claude.go", "codex.go", "clients.go", "opencode.go", "qwen.go", "copilot.go", "kiro.go", "amazonq.go", "roo.go", "cline.go", "surface.go", "ciagents.go", "ciworkflow.go"},
 	"surface":       {"ci.go"},
 	"gate":          nil,
 	"report":        nil,
