@@ -80,12 +80,22 @@ func fail(hint string, err error) error { return &Failure{Err: err, Hint: hint} 
 
 // Evaluate works out which servers of the configuration agentty would
 // read in dir wait for review.
+//
+// agentty's project configuration is read once: the read that computes
+// the deep fingerprints (project, over the work tree) is the one whose
+// servers agentty's verdicts are evaluated on (trust.Inspected), so a
+// deep fingerprint only ever binds the very entry agentty's view holds.
+// Where that read cannot stand for what agentty reads (it does not parse
+// as valid: a symlink out of the repository, a file git rewrites on
+// checkout, a file it cannot read), agentty's view is read from disk as
+// agentty reads it, and nothing in it has a deep fingerprint: nothing is
+// reviewed, the gate stays closed.
 func Evaluate(ctx context.Context, dir string, env Env) (*View, error) {
-	in, err := trust.Inspect(dir, env.Getenv)
+	loc, err := trust.Discover(dir, env.Getenv)
 	if err != nil {
 		return nil, fail("", err)
 	}
-	v := &View{Dir: dir, In: in, Servers: map[string]project.Server{}}
+	v := &View{Dir: dir, Servers: map[string]project.Server{}}
 	v.LedgerDir, err = trust.LedgerDir(env.Getenv)
 	if err != nil {
 		v.Ledger = &trust.Ledger{Err: err}
@@ -94,20 +104,24 @@ func Evaluate(ctx context.Context, dir string, env Env) (*View, error) {
 	}
 	ev := &evaluation{env: env}
 	defer ev.close()
-	cfg := in.Config
-	if cfg != nil && cfg.Scope == trust.ScopeProject && cfg.Valid() {
-		if err := v.loadProject(ctx, ev); err != nil {
+	var cfg *trust.Config
+	if loc.Scope == trust.ScopeProject {
+		if cfg, err = v.loadProject(ctx, ev, loc); err != nil {
 			return nil, err
 		}
+	} else if loc.Scope != trust.ScopeNone {
+		cfg = trust.Read(dir, loc)
 	}
+	in := trust.Inspected(dir, loc, cfg, env.Getenv)
+	v.In = in
 	g := trust.Gate{Ledger: v.Ledger, Repo: v.Repo, Config: v.Config}
 	v.Verdicts = g.Evaluate(in.Verdicts, func(s *trust.Server) string {
-		ps, ok := v.Servers[s.Name]
-		// Both reads must agree on the entry, or nothing is reviewed.
-		if !ok || ps.Canonical() != s.Canonical() {
-			return ""
+		// The deep fingerprint of this very entry (one read), or
+		// nothing is reviewed.
+		if ps, ok := v.Servers[s.Name]; ok && ps.Server == s {
+			return ps.Deep
 		}
-		return ps.Deep
+		return ""
 	})
 	if err := v.evaluateClients(ctx, ev); err != nil {
 		return nil, err
@@ -119,52 +133,90 @@ func Evaluate(ctx context.Context, dir string, env Env) (*View, error) {
 	return v, nil
 }
 
-// loadProject finds the repository around the launch directory, its
-// identity and HEAD, and the configuration's servers with deep
-// fingerprints; outside git the directory stands for the repository.
-func (v *View) loadProject(ctx context.Context, ev *evaluation) error {
+// loadProject reads agentty's project configuration at loc once, with
+// deep fingerprints, finding the repository around the launch directory,
+// its identity and HEAD (outside git the directory stands for the
+// repository), and returns it as agentty's view names it. A read that
+// does not parse as valid is replaced by agentty's own read from disk,
+// without deep fingerprints (see Evaluate); an invalid configuration
+// loads nothing else, as agentty runs nothing from it.
+func (v *View) loadProject(ctx context.Context, ev *evaluation, loc trust.Location) (*trust.Config, error) {
+	pc, err := v.readProject(ctx, ev)
+	if err == nil && pc != nil && pc.Config.Valid() {
+		for _, s := range pc.Servers {
+			v.Servers[s.Name] = s
+		}
+		return shownAs(pc.Config, loc.Shown(v.Dir)), nil
+	}
+	cfg := trust.Read(v.Dir, loc)
+	switch {
+	case !cfg.Valid():
+		// As agentty runs nothing from it, nothing of the repository is
+		// loaded for it.
+		v.Repo, v.Top, v.Config, v.Head = "", "", "", ""
+	case errors.As(err, new(*Failure)):
+		return nil, err // the repository around it cannot be read
+	case err != nil:
+		return nil, fail("nothing counts as reviewed until mcp-guard can read it", fmt.Errorf("%s: %v", cfg.Path, err))
+	}
+	return cfg, nil
+}
+
+// shownAs is cfg, read from the repository, with the path messages name
+// it by (its findings' too); its servers are cfg's own.
+func shownAs(cfg *trust.Config, shown string) *trust.Config {
+	if cfg.Path == shown {
+		return cfg
+	}
+	c := *cfg
+	c.Path = shown
+	c.Findings = make([]trust.Finding, len(cfg.Findings))
+	for i, f := range cfg.Findings {
+		if f.Path == cfg.Path {
+			f.Path = shown
+		}
+		c.Findings[i] = f
+	}
+	return &c
+}
+
+// readProject reads .agentty/mcp.json of the launch directory from the
+// repository's work tree (or from disk outside git, or when git does not
+// see it) with the deep fingerprints of its servers; nil when there is
+// none there. A Failure is the repository's, not the file's.
+func (v *View) readProject(ctx context.Context, ev *evaluation) (*project.Config, error) {
 	real, err := filepath.EvalSymlinks(v.Dir)
 	if err != nil {
 		real = v.Dir
 	}
-	var pc *project.Config
 	repo, cache, err := ev.open(real)
 	switch {
 	case errors.Is(err, gitscan.ErrNotRepository):
 		v.Repo, v.Config = trust.RepoIdentity(nil, real), ".agentty/mcp.json"
-		pc, err = project.LoadDir(ctx, real, project.Options{})
+		return project.LoadDir(ctx, real, project.Options{})
 	case err != nil:
-		return fail("", err)
-	default:
-		v.Top = repo.TopLevel()
-		rel, rerr := filepath.Rel(v.Top, real)
-		if rerr != nil {
-			return fail("", fmt.Errorf("%s is not inside %s: %v", real, v.Top, rerr))
-		}
-		v.Config = path.Join(filepath.ToSlash(rel), ".agentty/mcp.json")
-		roots, ierr := repo.Identity()
-		if ierr != nil {
-			return fail("", fmt.Errorf("%s: reading the repository's identity: %v", v.Top, ierr))
-		}
-		v.Repo = trust.RepoIdentity(roots, v.Top)
-		if head, herr := repo.Resolve("HEAD"); herr == nil {
-			v.Head = head.Commit()
-		}
-		pc, err = project.LoadConfig(ctx, repo, gitscan.WorkTree, v.Config, project.Options{Cache: cache})
-		if err == nil && pc == nil {
-			// Not visible to git (ignored): read it as agentty does.
-			pc, err = project.LoadDir(ctx, real, project.Options{})
-		}
+		return nil, fail("", err)
 	}
-	if err != nil {
-		return fail("nothing counts as reviewed until mcp-guard can read it", fmt.Errorf("%s: %v", v.In.Config.Path, err))
+	v.Top = repo.TopLevel()
+	rel, rerr := filepath.Rel(v.Top, real)
+	if rerr != nil {
+		return nil, fail("", fmt.Errorf("%s is not inside %s: %v", real, v.Top, rerr))
 	}
-	if pc != nil {
-		for _, s := range pc.Servers {
-			v.Servers[s.Name] = s
-		}
+	v.Config = path.Join(filepath.ToSlash(rel), ".agentty/mcp.json")
+	roots, ierr := repo.Identity()
+	if ierr != nil {
+		return nil, fail("", fmt.Errorf("%s: reading the repository's identity: %v", v.Top, ierr))
 	}
-	return nil
+	v.Repo = trust.RepoIdentity(roots, v.Top)
+	if head, herr := repo.Resolve("HEAD"); herr == nil {
+		v.Head = head.Commit()
+	}
+	pc, err := project.LoadConfig(ctx, repo, gitscan.WorkTree, v.Config, project.Options{Cache: cache})
+	if err == nil && pc == nil {
+		// Not visible to git (ignored): read it as agentty does.
+		pc, err = project.LoadDir(ctx, real, project.Options{})
+	}
+	return pc, err
 }
 
 // ConfigPath names the configuration for people ("" when there is none).

@@ -164,18 +164,30 @@ func Load(dir string, getenv Getenv) (Location, *Config, error) {
 	if err != nil || loc.Scope == ScopeNone {
 		return loc, nil, err
 	}
-	display := loc.Path
+	return loc, Read(dir, loc), nil
+}
+
+// Shown is the path of the configuration at loc (Discover's answer for
+// dir) as messages name it: a project's relative to dir.
+func (loc Location) Shown(dir string) string {
 	if rel, err := filepath.Rel(dir, loc.Path); err == nil && loc.Scope == ScopeProject {
-		display = rel
+		return rel
 	}
+	return loc.Path
+}
+
+// Read reads the configuration at loc (Discover's answer for dir, not
+// ScopeNone) from disk as agentty does.
+func Read(dir string, loc Location) *Config {
+	display := loc.Shown(dir)
 	data, err := ReadFile(loc.Path)
 	if errors.Is(err, ErrTooLarge) {
-		return loc, UnreadableConfig(display, loc.Scope, err), nil
+		return UnreadableConfig(display, loc.Scope, err)
 	}
 	if err != nil {
-		return loc, InvalidConfig(display, loc.Scope, err), nil
+		return InvalidConfig(display, loc.Scope, err)
 	}
 	// A symlinked configuration (loc.Symlink) is policy's MG305
 	// (policy.InspectionFindings).
-	return loc, Parse(display, data, loc.Scope), nil
+	return Parse(display, data, loc.Scope)
 }

@@ -30,12 +30,20 @@ func Inspect(dir string, getenv Getenv) (*Inspection, error) {
 	if err != nil {
 		return nil, err
 	}
+	return Inspected(dir, loc, cfg, getenv), nil
+}
+
+// Inspected is Inspect for a configuration the caller already read: cfg
+// is what agentty reads at loc (Discover's answer for dir; nil for
+// ScopeNone), parsed once, so that the caller can hand the same servers
+// to its other needs.
+func Inspected(dir string, loc Location, cfg *Config, getenv Getenv) *Inspection {
 	in := &Inspection{Dir: dir, Location: loc, Config: cfg}
 	store := LoadUserApprovals(getenv)
 	in.StorePath, in.StoreErr = store.Path, store.Err
 	approved := store.Approved
 	if cfg == nil {
-		return in, nil
+		return in
 	}
 	g := Grants{Approved: approved, AllowProject: getenv("AGENTTY_MCP_ALLOW_PROJECT")}
 	in.Verdicts = Evaluate(cfg, g)
@@ -56,7 +64,7 @@ func Inspect(dir string, getenv Getenv) (*Inspection, error) {
 		in.Findings = append(in.Findings, NewFinding("MG108", cfg.Path, Pos{Line: 1, Column: 1}, "", "",
 			"the whole file's hash is approved (legacy approval): agentty runs every server in it without asking, and any edit to the file revokes all of them at once"))
 	}
-	return in, nil
+	return in
 }
 
 // Pending reports whether any gated server waits for approval, or the
