@@ -267,6 +267,34 @@ func (agenttyClient) Waits(v trust.GateVerdict) string {
 	return string(v.Why)
 }
 
+func (agenttyClient) Recorded(d trust.Decision, v trust.Verdict, changed, stillRuns bool) string {
+	s := v.Server
+	if s == nil {
+		return ""
+	}
+	fp := "agentty fingerprint " + s.Fingerprint[:min(12, len(s.Fingerprint))]
+	if d == trust.DecisionApproved {
+		switch {
+		case changed:
+			return fp + " added"
+		case s.Gated:
+			return fp + " already there"
+		case s.URL != "":
+			return string(s.Transport) + ": agentty never asks before connecting"
+		}
+		return ""
+	}
+	switch {
+	case stillRuns && s.URL != "" && !s.Gated:
+		return "an " + string(s.Transport) + " server: agentty connects to it without asking when started directly; mcp-guard launch leaves it out"
+	case stillRuns:
+		return "trusted by " + blanketText(v.Reason) + " still lets agentty run it when started directly; mcp-guard launch leaves it out"
+	case changed:
+		return "its approval was removed from agentty's store (approvals are global: other repositories with the same command lose it too)"
+	}
+	return "agentty will ask before running it"
+}
+
 func blanketText(r trust.Reason) string {
 	switch r {
 	case trust.ReasonEnv:

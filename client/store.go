@@ -42,6 +42,13 @@ type StoreKeeper interface {
 	// Waits is why its server with gate verdict gv waits for review, and
 	// what the client does with it meanwhile, in the client's words.
 	Waits(gv trust.GateVerdict) string
+	// Recorded is what decision d did in the client's own store and to
+	// what the client runs when started directly, in its words, for a
+	// server whose verdict before the decision was v: changed says
+	// whether the store changed for it, stillRuns (a decline) whether the
+	// client still runs it (StillRuns). "" when there is nothing to say
+	// beyond the review itself.
+	Recorded(d trust.Decision, v trust.Verdict, changed, stillRuns bool) string
 }
 
 // Keeper is the registry's client that keeps a store mcp-guard writes

@@ -40,6 +40,11 @@ type Outcome struct {
 	// http server, which agentty never gates, or a blanket grant);
 	// `mcp-guard launch` leaves it out.
 	StillRuns bool
+	// Note is what the decision did in the agent's own files and to what
+	// it runs when started directly, in its words (a client that keeps a
+	// store mcp-guard writes: client.StoreKeeper.Recorded); "" when
+	// mcp-guard writes none of its files.
+	Note string
 	// Findings are the high and critical findings on what an approval
 	// let run, said beside it.
 	Findings []trust.Finding
@@ -232,6 +237,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 			// the fingerprint just removed.
 			out[i].StillRuns = keeper.StillRuns(gv.Verdict)
 		}
+		out[i].Note = keeper.Recorded(d, gv.Verdict, out[i].Changed, out[i].StillRuns)
 	}
 	for _, cs := range t.Clients {
 		o := Outcome{Entry: cs, Decision: d}

@@ -97,10 +97,7 @@ type ReviewOther struct {
 func WriteReviewItem(w io.Writer, it ReviewItem, st Style) error {
 	p := &printer{w: w}
 	cs := it.Entry
-	name := cs.Label()
-	if cs.Agentty != nil {
-		name = cs.Name // agentty's servers go by their bare names, as ever
-	}
+	name := cs.Label() // every agent's entry by the name approve takes
 	words, why := entryWords(cs, it.Title)
 	head := "── " + Sanitize(name)
 	if it.Total > 1 {
@@ -411,58 +408,30 @@ func writeServerFindings(p *printer, fs []trust.Finding, st Style) {
 	}
 }
 
-// writeDecision says what recording one decision did.
+// writeDecision says what recording one decision did: the review, and
+// what it did in the agent's own files (its words, Outcome.Note) or that
+// mcp-guard left them unchanged.
 func writeDecision(p *printer, o gate.Outcome, st Style) {
-	if o.Entry.Agentty == nil {
-		writeClientDecision(p, o, st)
-		return
-	}
-	s := o.Server
-	name := Sanitize(s.Name)
-	if o.Decision == trust.DecisionApproved {
-		note := "reviewed " + Short(o.Deep)
-		switch {
-		case o.Changed:
-			note = "agentty fingerprint " + Short(s.Fingerprint) + " added, " + note
-		case s.Gated:
-			note = "agentty fingerprint " + Short(s.Fingerprint) + " already there, " + note
-		case s.URL != "":
-			note = string(s.Transport) + ": agentty never asks before connecting, " + note
-		}
-		p.printf("%s %s  %s  %s\n", st.OK("approved"), name, CommandLine(s), st.Dim("("+note+")"))
-		return
-	}
-	var note string
-	switch {
-	case o.StillRuns && s.URL != "" && !s.Gated:
-		note = "an " + string(s.Transport) + " server: agentty connects to it without asking when started directly; mcp-guard launch leaves it out"
-	case o.StillRuns:
-		note = reasonText(o.Verdict) + " still lets agentty run it when started directly; mcp-guard launch leaves it out"
-	case o.Changed:
-		note = "its approval was removed from agentty's store (approvals are global: other repositories with the same command lose it too)"
-	default:
-		note = "agentty will ask before running it"
-	}
-	p.printf("%s %s  %s\n", st.Warning("declined"), name, st.Dim("("+note+")"))
-}
-
-// writeClientDecision says what recording a decision did for a server of
-// an agent whose own files mcp-guard does not write: the ledger only.
-func writeClientDecision(p *printer, o gate.Outcome, st Style) {
 	cs, title := o.Entry, Sanitize(o.Title)
 	if o.Decision == trust.DecisionApproved {
-		how := ""
-		if o.Command != "" {
-			how = ": `mcp-guard launch -- " + o.Command + "` hands it over"
+		own := Sanitize(o.Note)
+		if own == "" {
+			own = title + "'s own files unchanged"
+			if o.Command != "" {
+				own += ": `mcp-guard launch -- " + o.Command + "` hands it over"
+			}
 		}
 		p.printf("%s %s  %s  %s\n", st.OK("approved"), Sanitize(cs.Label()), CommandLine(cs.Server),
-			st.Dim("(reviewed "+Short(cs.Deep)+"; "+title+"'s own files unchanged"+how+")"))
+			st.Dim("(reviewed "+Short(cs.Deep)+"; "+own+")"))
 		return
 	}
 	// A client launch starts is handed only the reviewed servers; an
 	// editor (Cursor, VS Code) opens its configs itself.
 	note := "(`mcp-guard launch -- " + o.Command + "` leaves it out; " + title + " started directly may still run it)"
-	if o.Command == "" {
+	switch {
+	case o.Note != "":
+		note = "(" + Sanitize(o.Note) + ")"
+	case o.Command == "":
 		note = "(recorded; " + title + " opens it on its own: turn it off in " + title + "'s settings)"
 	}
 	p.printf("%s %s  %s\n", st.Warning("declined"), Sanitize(cs.Label()), st.Dim(note))
@@ -474,7 +443,7 @@ func writeClientDecision(p *printer, o gate.Outcome, st Style) {
 func WriteRestartNote(w io.Writer, outcomes []gate.Outcome) error {
 	for _, o := range outcomes {
 		if o.Decision == trust.DecisionApproved && o.Changed {
-			_, err := fmt.Fprintln(w, "restart agentty (if it is running) to connect approved servers")
+			_, err := fmt.Fprintf(w, "restart %s (if it is running) to connect approved servers\n", Sanitize(o.Title))
 			return err
 		}
 	}

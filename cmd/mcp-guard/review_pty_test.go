@@ -189,9 +189,9 @@ func TestReviewTerminalDropsTypeahead(t *testing.T) {
 	s.waitPrompt(1)
 	// Give a wrongly kept key time to be read and acted on.
 	time.Sleep(300 * time.Millisecond)
-	// A decision prints "approved a  …" on a line of its own; the agent
+	// A decision prints "approved agentty:a  …" on a line of its own; the agent
 	// line's own words may say "not approved".
-	if out := s.output(); strings.Contains(out, "approved a ") || strings.Contains(out, "approved b ") || strings.Contains(out, "── 2/2") {
+	if out := s.output(); strings.Contains(out, "approved agentty:a ") || strings.Contains(out, "approved agentty:b ") || strings.Contains(out, "── 2/2") {
 		t.Fatalf("type-ahead decided:\n%s", out)
 	}
 	if st := reviewStates(t, dir, environ); st["a"] != trust.StateUnreviewed || st["b"] != trust.StateUnreviewed {
@@ -199,8 +199,8 @@ func TestReviewTerminalDropsTypeahead(t *testing.T) {
 	}
 
 	s.send("a")
-	s.waitFor("approved a  /bin/echo", 1)
-	s.waitFor("── 2/2 b", 1)
+	s.waitFor("approved agentty:a  /bin/echo", 1)
+	s.waitFor("── 2/2 agentty:b", 1)
 	s.waitPrompt(2)
 	if st := reviewStates(t, dir, environ); st["a"] != trust.StateReviewed || st["b"] != trust.StateUnreviewed {
 		t.Fatalf("after a: %v, want a reviewed and b waiting", st)
@@ -210,7 +210,7 @@ func TestReviewTerminalDropsTypeahead(t *testing.T) {
 	if code != exitAttention || !strings.Contains(out, "stopped; 1 server still waits for review") {
 		t.Errorf("exit %d, want %d:\n%s", code, exitAttention, out)
 	}
-	if strings.Contains(out, "approved b") {
+	if strings.Contains(out, "approved agentty:b") {
 		t.Errorf("b was approved:\n%s", out)
 	}
 	if st := reviewStates(t, dir, environ); st["a"] != trust.StateReviewed || st["b"] != trust.StateUnreviewed {
@@ -242,14 +242,14 @@ func TestLaunchTerminal(t *testing.T) {
 	dir, environ := twoServers(t)
 	s := startPTY(t, environ, "", "-C", dir, "launch", "--", "echo", "LAUNCHED")
 	s.waitFor("2 servers wait for review before echo starts", 1)
-	s.waitFor("── 1/2 a", 1)
+	s.waitFor("── 1/2 agentty:a", 1)
 	s.waitPrompt(1)
 	s.send("a")
-	s.waitFor("approved a  /bin/echo", 1)
+	s.waitFor("approved agentty:a  /bin/echo", 1)
 	s.waitPrompt(2)
 	s.send("d")
 	code, out := s.wait()
-	if code != 0 || !strings.Contains(out, "declined b") || !strings.Contains(out, "\nLAUNCHED") {
+	if code != 0 || !strings.Contains(out, "declined agentty:b") || !strings.Contains(out, "\nLAUNCHED") {
 		t.Errorf("exit %d, want 0 and the agent started:\n%s", code, out)
 	}
 	if strings.Contains(out, "review them:") || strings.Contains(out, "for review:") {
@@ -344,14 +344,14 @@ func TestReviewTerminalPager(t *testing.T) {
 	s.send("f")
 	s.waitPrompt(1)
 	s.send("a")
-	s.waitFor("approved srv", 1)
+	s.waitFor("approved agentty:srv", 1)
 	s.waitPrompt(2)
 	s.send("a")
 	code, out := s.wait()
 	if code != 0 {
 		t.Errorf("exit %d:\n%s", code, out)
 	}
-	for _, want := range []string{"PAGED: ── 1/2 srv", "── 2/2 tiny", "approved tiny"} {
+	for _, want := range []string{"PAGED: ── 1/2 agentty:srv", "── 2/2 agentty:tiny", "approved agentty:tiny"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the terminal lacks %q:\n%s", want, out)
 		}
@@ -361,7 +361,7 @@ func TestReviewTerminalPager(t *testing.T) {
 			t.Errorf("the pager did not show %s:\n%s", line, out)
 		}
 	}
-	if strings.Contains(out, "PAGED: ── 2/2 tiny") {
+	if strings.Contains(out, "PAGED: ── 2/2 agentty:tiny") {
 		t.Errorf("a short screen went through the pager:\n%s", out)
 	}
 
@@ -435,7 +435,7 @@ func TestReviewTerminalOneDecision(t *testing.T) {
 	if code != 0 {
 		t.Errorf("exit %d, want 0:\n%s", code, out)
 	}
-	for _, want := range []string{"approved db  /bin/echo db", "approved claude-code:db  /bin/echo db", "approved gemini-cli:db  /bin/echo db"} {
+	for _, want := range []string{"approved agentty:db  /bin/echo db", "approved claude-code:db  /bin/echo db", "approved gemini-cli:db  /bin/echo db"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the terminal lacks %q:\n%s", want, out)
 		}

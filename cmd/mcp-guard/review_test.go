@@ -83,8 +83,8 @@ func TestInteractiveReviewKeys(t *testing.T) {
 	}
 	text := out.String()
 	for _, want := range []string{
-		"── 1/3 a", "approve: agentty may run this version", "interrupt: stop like quit", "press a to approve",
-		"approved a  /bin/echo a", "── 2/3 b", "declined b", "── 3/3 c", "env      NODE_OPTIONS=-r x", "skipped agentty:c",
+		"── 1/3 agentty:a", "approve: agentty may run this version", "interrupt: stop like quit", "press a to approve",
+		"approved agentty:a  /bin/echo a", "── 2/3 agentty:b", "declined agentty:b", "── 3/3 agentty:c", "env      NODE_OPTIONS=-r x", "skipped agentty:c",
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("output lacks %q:\n%s", want, text)
@@ -160,9 +160,9 @@ func TestInteractiveEveryKey(t *testing.T) {
 				wantLeft, wantCode, wantText := 3, 0, "stopped; 3 servers still wait"
 				switch row.Action {
 				case report.ReviewApprove:
-					wantLeft, wantText = 2, "approved a"
+					wantLeft, wantText = 2, "approved agentty:a"
 				case report.ReviewDecline:
-					wantLeft, wantText = 2, "declined a"
+					wantLeft, wantText = 2, "declined agentty:a"
 				case report.ReviewSkip:
 					wantText = "skipped a"
 				case report.ReviewInterrupt:
@@ -171,7 +171,7 @@ func TestInteractiveEveryKey(t *testing.T) {
 					wantText = report.ReviewHelp()
 				case report.ReviewShowAll:
 					// Nothing was left out: the screen again, whole.
-					if n := strings.Count(text, "── 1/3 a"); n != 2 {
+					if n := strings.Count(text, "── 1/3 agentty:a"); n != 2 {
 						t.Errorf("the screen shown %d times:\n%s", n, text)
 					}
 				case report.ReviewQuit:
@@ -240,12 +240,12 @@ func TestReviewRefusesUnseenAdditions(t *testing.T) {
 	}
 	text := out.String()
 	refused, full := strings.Index(text, report.ReviewApproveUnseen()), strings.Index(text, "+require('child_process')")
-	for _, want := range []string{"not fully shown (the caps left out what they add): server.js", "full diff [f]", "approved srv"} {
+	for _, want := range []string{"not fully shown (the caps left out what they add): server.js", "full diff [f]", "approved agentty:srv"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("output lacks %q", want)
 		}
 	}
-	if refused < 0 || full < refused || strings.Index(text, "approved srv") < full {
+	if refused < 0 || full < refused || strings.Index(text, "approved agentty:srv") < full {
 		t.Errorf("want the refusal, then the full diff, then the approval:\n%s", text)
 	}
 }
@@ -284,7 +284,7 @@ func TestReviewShowsNewServersFiles(t *testing.T) {
 	if strings.Contains(first, "+require('child_process')") {
 		t.Errorf("the cap should leave the last line for the full view:\n%s", first)
 	}
-	if full := strings.Index(text, "+require('child_process')"); full < 0 || strings.Index(text, "approved srv") < full {
+	if full := strings.Index(text, "+require('child_process')"); full < 0 || strings.Index(text, "approved agentty:srv") < full {
 		t.Errorf("want the whole file shown before the approval:\n%s", text)
 	}
 }
@@ -355,7 +355,7 @@ func TestOneReviewAcrossAgents(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := out.String()
-	if left != 4 || !strings.Contains(text, "── 1/4 a") || !strings.Contains(text, "stopped; 4 servers still wait for review") || strings.Contains(text, "claude-code:db  ") {
+	if left != 4 || !strings.Contains(text, "── 1/4 agentty:a") || !strings.Contains(text, "stopped; 4 servers still wait for review") || strings.Contains(text, "claude-code:db  ") {
 		t.Errorf("left %d:\n%s", left, text)
 	}
 	// --client filters: only Claude Code's server waits in its queue.

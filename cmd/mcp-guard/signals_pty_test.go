@@ -44,7 +44,7 @@ func TestSignalsAtThePrompt(t *testing.T) {
 			s := startPTY(t, environ, "", "-C", dir, "review")
 			s.waitPrompt(1)
 			s.send("a")
-			s.waitFor("approved a  /bin/echo", 1)
+			s.waitFor("approved agentty:a  /bin/echo", 1)
 			s.waitPrompt(2)
 			// The prompt reads a key in raw mode.
 			deadline := time.Now().Add(10 * time.Second)
