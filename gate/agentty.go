@@ -82,15 +82,6 @@ func AgenttyEntry(gv *trust.GateVerdict, config string) ClientServer {
 	return cs
 }
 
-// SinceOf is what changed in a server of cv since the version last
-// reviewed (View.Since for agentty's, ClientView.Since for the others').
-func (v *View) SinceOf(cv *ClientView, cs ClientServer) *trust.Change {
-	if cs.Agentty != nil {
-		return v.Since(*cs.Agentty)
-	}
-	return cv.Since(cs)
-}
-
 // InspectionGated reports whether the configuration trust.Inspect found
 // here (In) is gated: a project's, which All holds as its client's view.
 // One the user keeps (their own, an explicit file) never is, nor none.

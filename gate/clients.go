@@ -100,16 +100,21 @@ type ClientServer struct {
 }
 
 // Since is what changed in cs since the version last reviewed (its
-// baseline: the last approved version, else the last decision), as
-// View.Since says it for agentty; nil when it was never reviewed.
+// baseline: the last approved version, else the last decision): fields
+// and the items of its code scope, read in its client's dialect (nil:
+// agentty's, trust.Parse). nil when it was never reviewed.
 func (cv *ClientView) Since(cs ClientServer) *trust.Change {
 	base := cs.Last.Baseline()
-	d := client.Dialect(cv.Client)
-	if base == nil || cs.Server == nil || d == nil {
+	if base == nil || cs.Server == nil {
 		return nil
 	}
+	d := client.Dialect(cv.Client)
+	serversKey := "mcpServers"
+	if d != nil {
+		serversKey = d.ServersKey
+	}
 	name, _ := json.Marshal(cs.Name)
-	key, _ := json.Marshal(d.ServersKey)
+	key, _ := json.Marshal(serversKey)
 	wrap := func(entry string) *trust.Config {
 		return trust.ParseDialect(cs.Config, []byte(`{`+string(key)+`:{`+string(name)+`:`+entry+`}}`), trust.ScopeProject, d)
 	}

@@ -3,7 +3,6 @@ package gate
 import (
 	"context"
 	"encoding/hex"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"maps"
@@ -12,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/client"
-	"github.com/mcp-guard/mcp-guard/project"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -241,7 +239,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 	}
 	for _, cs := range t.Clients {
 		o := Outcome{Entry: cs, Decision: d}
-		o.Title, o.Command = agentWords(client.ID(cs.Key.Client))
+		o.Title, o.Command = agentWords(cs.ClientID())
 		out = append(out, o)
 	}
 	if d == trust.DecisionApproved {
@@ -299,6 +297,12 @@ func agentWords(id client.ID) (title, command string) {
 	return string(id), ""
 }
 
+// title is an agent's name in sentences (agentWords).
+func title(id client.ID) string {
+	t, _ := agentWords(id)
+	return t
+}
+
 // needsStore reports whether a decision about targets writes agentty's
 // store (some target is gated).
 func needsStore(targets []trust.GateVerdict) bool {
@@ -322,30 +326,6 @@ func withNote(err error, note string) error {
 		return f
 	}
 	return fail(note, err)
-}
-
-// Since is what changed in a server since the version the user last
-// reviewed (the last approved one, else the last decision): fields and the
-// items of its code scope. nil when it was never reviewed.
-func (v *View) Since(gv trust.GateVerdict) *trust.Change {
-	base := gv.Last.Baseline()
-	if base == nil {
-		return nil
-	}
-	name, _ := json.Marshal(gv.Server.Name)
-	wrap := func(entry string) *trust.Config {
-		return trust.Parse(v.Config, []byte(`{"mcpServers":{`+string(name)+`:`+entry+`}}`), trust.ScopeProject)
-	}
-	old := trust.Files{gv.Server.Name: base.FileIDs()}
-	cur := trust.Files{gv.Server.Name: v.Servers[gv.Server.Name].Files}
-	changes := trust.Diff(wrap(base.Entry), wrap(gv.Server.Canonical()), old, cur, trust.Grants{})
-	project.MarkWithin(changes, old, cur)
-	for _, c := range changes {
-		if c.Server == gv.Server.Name {
-			return &c
-		}
-	}
-	return &trust.Change{Server: gv.Server.Name}
 }
 
 // ledgerFix says how to make mcp-guard's ledger usable again: name its

@@ -5,10 +5,12 @@ import (
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
-// Findings are policy's findings about cs, one of cv's servers: the rules
-// on what its entry runs (MG1xx, MG2xx, MG4xx), located in its config as
-// cs.Config names it, the most severe first. Every agent's servers get
-// them, so that status and review show the danger scan shows.
+// Findings are the findings about cs, one of cv's servers, the most
+// severe first: what its config's parse says about it (MG3xx naming it:
+// a duplicate key, a deceptive string, a field the agent ignores) and
+// policy's rules on what its entry runs (MG1xx, MG2xx, MG4xx), located
+// in its config as cs.Config names it. Every agent's servers get them
+// from here, so that status and review show the danger scan shows.
 func (cv *ClientView) Findings(cs ClientServer) []trust.Finding {
 	if cs.Server == nil {
 		return nil
@@ -18,8 +20,17 @@ func (cv *ClientView) Findings(cs ClientServer) []trust.Finding {
 			continue
 		}
 		cfg := *cv.Eval.Files[i]
+		var out []trust.Finding
+		for _, f := range cfg.Findings {
+			if f.Server == cs.Name {
+				f.Path = cs.Config
+				out = append(out, f)
+			}
+		}
 		cfg.Path = cs.Config
-		return serverFindings(&cfg, cs.Server)
+		out = append(out, serverFindings(&cfg, cs.Server)...)
+		policy.SortBySeverity(out)
+		return out
 	}
 	return nil
 }

@@ -141,7 +141,7 @@ func (v *View) SelectTargets(names []string, only client.ID, d trust.Decision) (
 				}
 			}
 			if one, files := oneClient(found); one {
-				problems = append(problems, fmt.Sprintf("%q names an entry of more than one file of %s (%s): name one as NAME@FILE (e.g. %s)", name, titleOf(example.ClientID()), strings.Join(files, ", "), example.Label()))
+				problems = append(problems, fmt.Sprintf("%q names an entry of more than one file of %s (%s): name one as NAME@FILE (e.g. %s)", name, title(example.ClientID()), strings.Join(files, ", "), example.Label()))
 				continue
 			}
 			problems = append(problems, fmt.Sprintf("%q names a server of more than one client (%s): qualify it as CLIENT:NAME (e.g. %s) or pass --client", name, strings.Join(ids, ", "), example.Label()))
@@ -175,14 +175,6 @@ func (v *View) nearest(name string, only client.ID) string {
 		return ""
 	}
 	return nearname.Of(name, v.names(only))
-}
-
-// titleOf is agent id's name in sentences.
-func titleOf(id client.ID) string {
-	if c := client.Lookup(id); c != nil {
-		return c.Title()
-	}
-	return string(id)
 }
 
 // oneClient reports whether every server of found is one agent's, and

@@ -263,7 +263,7 @@ func (g *gateView) review(ctx context.Context, c *cli.Command, e *env, names []s
 		for i, p := range queue {
 			if p.cs.Last != nil {
 				fmt.Fprintln(e.info)
-				g.writeItem(ctx, e, e.info, st, queue, i, nil)
+				g.writeItem(ctx, e, e.info, st, queue, i)
 			}
 		}
 		fmt.Fprintln(e.stderr, "mcp-guard: not a terminal, so nothing was asked; decide with --approve NAME... or --decline NAME...")
@@ -294,10 +294,9 @@ func (g *gateView) reviewJSON(c *cli.Command, e *env) error {
 			all = append(all, cv)
 		}
 	}
-	findings := g.findings()
 	var waits []report.ReviewWait
 	for _, p := range g.waiting(only, vetted(e)) {
-		waits = append(waits, report.ReviewWait{View: p.cv, Entry: *p.cs, Since: g.SinceOf(p.cv, *p.cs), Findings: itemFindings(p, findings)})
+		waits = append(waits, report.ReviewWait{View: p.cv, Entry: *p.cs, Since: p.cv.Since(*p.cs), Findings: itemFindings(p)})
 	}
 	if err := report.WriteJSON(e.stdout, report.NewReviewDoc(all, waits)); err != nil {
 		return failf("", "writing the review list: %v", err)
@@ -342,7 +341,6 @@ func (g *gateView) interactive(ctx context.Context, e *env, queue []pending, key
 	queue = oneDecision(queue)
 	w := e.stdout
 	st := e.style(w)
-	findings := g.findings()
 	var decided []gate.Outcome
 	defer func() { report.WriteRestartNote(w, decided) }()
 	var shown func()
@@ -352,7 +350,7 @@ func (g *gateView) interactive(ctx context.Context, e *env, queue []pending, key
 			// The screen is rendered whole, then shown through the pager
 			// when it is longer than the terminal.
 			var screen strings.Builder
-			write, short := g.itemWriter(ctx, e, &screen, st, queue, i, findings, s == screenFull)
+			write, short := g.itemWriter(ctx, e, &screen, st, queue, i, s == screenFull)
 			write()
 			text := screen.String()
 			shown, shortened = func() { e.page(w, text) }, short
@@ -372,7 +370,7 @@ func (g *gateView) interactive(ctx context.Context, e *env, queue []pending, key
 		if a == report.ReviewDecline {
 			d, verb = trust.DecisionDeclined, "declined"
 		}
-		if a == report.ReviewApprove && !g.confirmCritical(w, keys, queue[i], findings) {
+		if a == report.ReviewApprove && !g.confirmCritical(w, keys, queue[i]) {
 			return false, 0, nil
 		}
 		if cs.Deep == "" {
@@ -403,8 +401,8 @@ func (g *gateView) interactive(ctx context.Context, e *env, queue []pending, key
 }
 
 // writeItem writes queue[i]'s review screen.
-func (g *gateView) writeItem(ctx context.Context, e *env, w io.Writer, st report.Style, queue []pending, i int, findings []trust.Finding) {
-	write, _ := g.itemWriter(ctx, e, w, st, queue, i, findings, false)
+func (g *gateView) writeItem(ctx context.Context, e *env, w io.Writer, st report.Style, queue []pending, i int) {
+	write, _ := g.itemWriter(ctx, e, w, st, queue, i, false)
 	write()
 }
 
@@ -412,9 +410,9 @@ func (g *gateView) writeItem(ctx context.Context, e *env, w io.Writer, st report
 // since the last review with the files' content, findings) and returns
 // what writes it, so that `?` shows it again without computing it again,
 // and whether the diff left added lines out. full lifts the diff's caps.
-func (g *gateView) itemWriter(ctx context.Context, e *env, w io.Writer, st report.Style, queue []pending, i int, findings []trust.Finding, full bool) (write func(), shortened bool) {
+func (g *gateView) itemWriter(ctx context.Context, e *env, w io.Writer, st report.Style, queue []pending, i int, full bool) (write func(), shortened bool) {
 	p := queue[i]
-	since := g.SinceOf(p.cv, *p.cs)
+	since := p.cv.Since(*p.cs)
 	lim := project.ContentLimits{}
 	if full {
 		lim = fullDiff
@@ -429,39 +427,28 @@ func (g *gateView) itemWriter(ctx context.Context, e *env, w io.Writer, st repor
 		shortened = len(files) > 0 || more > 0
 	}
 	item := report.ReviewItem{Index: i + 1, Total: len(queue), Title: p.cv.Title, Entry: *p.cs, Since: since, Content: content,
-		Findings: itemFindings(p, findings)}
+		Findings: itemFindings(p)}
 	for _, o := range p.same {
 		item.Others = append(item.Others, report.ReviewOther{Title: o.cv.Title, Entry: *o.cs})
 	}
 	return func() { report.WriteReviewItem(w, item, st) }, shortened
 }
 
-// itemFindings are the findings on p's server, the most severe first:
-// agentty's from findings (g.findings), every other agent's from its view.
-func itemFindings(p pending, findings []trust.Finding) []trust.Finding {
-	if len(p.same) > 0 {
-		// One decision for several agents: what any of them says.
-		var out []trust.Finding
-		seen := map[string]bool{}
-		for _, m := range p.members() {
-			for _, f := range itemFindings(m, findings) {
-				if k := f.Rule + "\x00" + f.Path + "\x00" + f.Message; !seen[k] {
-					seen[k] = true
-					out = append(out, f)
-				}
-			}
-		}
-		policy.SortBySeverity(out)
-		return out
-	}
-	gv := p.cs.Agentty
-	if gv == nil {
+// itemFindings are the findings on p's server, the most severe first,
+// from its agent's view (ClientView.Findings), as for every agent.
+func itemFindings(p pending) []trust.Finding {
+	if len(p.same) == 0 {
 		return p.cv.Findings(*p.cs)
 	}
+	// One decision for several agents: what any of them says.
 	var out []trust.Finding
-	for _, f := range findings {
-		if f.Server == gv.Server.Name {
-			out = append(out, f)
+	seen := map[string]bool{}
+	for _, m := range p.members() {
+		for _, f := range m.cv.Findings(*m.cs) {
+			if k := f.Rule + "\x00" + f.Path + "\x00" + f.Message; !seen[k] {
+				seen[k] = true
+				out = append(out, f)
+			}
 		}
 	}
 	policy.SortBySeverity(out)
@@ -471,9 +458,9 @@ func itemFindings(p pending, findings []trust.Finding) []trust.Finding {
 // confirmCritical asks, for a server with a critical finding, that its
 // name be typed before it is approved (one key is too easy to press by
 // habit there), and says so when it was not.
-func (g *gateView) confirmCritical(w io.Writer, keys keyReader, p pending, findings []trust.Finding) bool {
+func (g *gateView) confirmCritical(w io.Writer, keys keyReader, p pending) bool {
 	var rules []string
-	for _, f := range itemFindings(p, findings) {
+	for _, f := range itemFindings(p) {
 		if f.Severity == trust.SeverityCritical {
 			rules = append(rules, f.Rule)
 		}

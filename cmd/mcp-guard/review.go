@@ -12,9 +12,7 @@ import (
 	"golang.org/x/term"
 
 	"github.com/mcp-guard/mcp-guard/client"
-	"github.com/mcp-guard/mcp-guard/policy"
 	"github.com/mcp-guard/mcp-guard/report"
-	"github.com/mcp-guard/mcp-guard/trust"
 )
 
 func reviewCommand(e *env) *cli.Command {
@@ -159,13 +157,6 @@ func reviewKeys(e *env, w io.Writer, st report.Style, n int, keys keyReader,
 // shell reports for a program SIGINT stopped (128+2), which is what Ctrl-C
 // does to mcp-guard whenever the terminal is not waiting for a key.
 const exitInterrupted = 130
-
-// findings are the configuration's integrity findings and the policy
-// checks of its servers.
-func (g *gateView) findings() []trust.Finding {
-	out := append([]trust.Finding(nil), g.In.Findings...)
-	return append(out, policy.InspectionFindings(g.In, policy.Options{})...)
-}
 
 // interactive reports whether a person is at a terminal to answer.
 func (e *env) interactive() bool {

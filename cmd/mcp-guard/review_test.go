@@ -311,12 +311,13 @@ func TestSinceShowsWhatChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
-	for _, v := range trust.Blocking(g.Verdicts) {
-		ch := g.Since(v)
+	cv := g.ClientOf(client.Agentty)
+	for _, cs := range cv.Blocking(true) {
+		ch := cv.Since(cs)
 		if ch == nil || len(ch.Fields) != 1 {
-			t.Fatalf("%s: since %+v", v.Server.Name, ch)
+			t.Fatalf("%s: since %+v", cs.Name, ch)
 		}
-		got[v.Server.Name] = ch.Fields[0].Field + ": " + ch.Fields[0].Old + " -> " + ch.Fields[0].New
+		got[cs.Name] = ch.Fields[0].Field + ": " + ch.Fields[0].Old + " -> " + ch.Fields[0].New
 	}
 	want := map[string]string{"a": `command: "/bin/echo" -> "/bin/sh"`, "c": `env.NODE_OPTIONS: "-r x" -> "-r y"`}
 	if len(got) != len(want) || got["a"] != want["a"] || got["c"] != want["c"] {
