@@ -295,3 +295,83 @@ func contains(s []string, v string) bool {
 	}
 	return false
 }
+
+// renderers are the packages that render and parse for every agent alike:
+// where agentty differs, the gate asks its client (client.StoreKeeper) and
+// hands them the answer, so they never look at agentty's own data.
+var renderers = []string{"report", "cmd/mcp-guard", "client/words"}
+
+// TestRenderersDoNotBranchOnAgentty fails when report or the command line
+// selects a field or function named for agentty (ClientServer.Agentty,
+// State.Agentty, gate.AgenttyEntry, client.AgenttyWords): a branch that
+// names it rather than one path for every agent.
+func TestRenderersDoNotBranchOnAgentty(t *testing.T) {
+	for _, pkg := range renderers {
+		dir := filepath.Join("..", "..", pkg)
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range entries {
+			name := e.Name()
+			if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
+				continue
+			}
+			for _, bad := range agenttySelectors(t, filepath.Join(dir, name)) {
+				t.Errorf("%s/%s:%d selects %s: make agentty's difference a method of its client (client.StoreKeeper) and hand its answer over", pkg, name, bad.line, bad.what)
+			}
+		}
+	}
+}
+
+// TestTheAgenttyCheckCatches: the check finds a field and a function
+// named for agentty, and leaves other names alone.
+func TestTheAgenttyCheckCatches(t *testing.T) {
+	src := `package x
+func f(cs, st, o any) {
+	_ = cs.Agentty
+	_ = o.Entry.Agentty != nil
+	_ = gate.AgenttyEntry
+	_ = cs.Name
+	_ = agentty
+}
+`
+	p := filepath.Join(t.TempDir(), "x.go")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, b := range agenttySelectors(t, p) {
+		got = append(got, b.what)
+	}
+	if want := []string{"cs.Agentty", "o.Entry.Agentty", "gate.AgenttyEntry"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("caught %q, want %q", got, want)
+	}
+}
+
+func agenttySelectors(t *testing.T, path string) []spelling {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []spelling
+	ast.Inspect(file, func(n ast.Node) bool {
+		if s, ok := n.(*ast.SelectorExpr); ok && strings.HasPrefix(s.Sel.Name, "Agentty") {
+			out = append(out, spelling{fset.Position(s.Pos()).Line, exprText(s), "agentty"})
+		}
+		return true
+	})
+	return out
+}
+
+// exprText is a selector chain as written ("o.Entry.Agentty").
+func exprText(e ast.Expr) string {
+	switch e := e.(type) {
+	case *ast.Ident:
+		return e.Name
+	case *ast.SelectorExpr:
+		return exprText(e.X) + "." + e.Sel.Name
+	}
+	return "…"
+}
