@@ -29,12 +29,19 @@ func statusCommand(e *env) *cli.Command {
 			if c.NArg() > 0 {
 				return usageError("status takes no arguments")
 			}
-			in, err := inspect(c, e)
-			if err != nil {
-				return err
+			// agentty's configuration as the gate read it (once), or, when
+			// the gate could not look, as agentty reads it.
+			g := statusGate(ctx, c, e)
+			var in *trust.Inspection
+			if g != nil {
+				in = g.In
+			} else {
+				var err error
+				if in, err = inspect(c, e); err != nil {
+					return err
+				}
 			}
 			addPolicyFindings(e, in)
-			g := statusGate(ctx, c, e)
 			var clients, all []*gate.ClientView
 			if g != nil {
 				clients, all = g.Clients, g.All()
