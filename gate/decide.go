@@ -22,7 +22,7 @@ func validDeep(d string) bool {
 	return err == nil
 }
 
-// Outcome is what Record did for one server of any agent: Entry is the
+// Outcome is what Decide did for one server of any agent: Entry is the
 // server (Entry.Agentty set for agentty's, whose verdict GateVerdict
 // then is), Title and Command its agent's name and the command launch
 // starts it with ("" for an editor).
@@ -60,54 +60,38 @@ const (
 	stepLedger step = "ledger"
 )
 
-// Record records decision d for every target in agentty's store (approve
-// adds the fingerprint of each gated server, decline removes it) and in
-// mcp-guard's ledger (the reviewed version: entry, code scope, deep
-// fingerprint, HEAD). Everything is validated before anything is written,
-// and the two writes go in the order that fails safe: an approval reaches
-// the ledger first (a failure before agentty's store leaves agentty asking
-// the user), a decline reaches agentty's store first (a failure before the
-// ledger leaves the server waiting for review, never running behind a
-// decline).
-func (v *View) Record(ctx context.Context, d trust.Decision, targets []trust.GateVerdict) ([]Outcome, error) {
-	return v.record(ctx, d, targets, nil)
-}
-
-// Decide is Record for servers of every client: agentty's as Record
-// writes them, the other clients' to the ledger only (mcp-guard writes
-// nothing in their own files: `mcp-guard launch` hands them the reviewed
-// servers). Everything is validated before anything is written; the
-// ledger gets every review in one write.
+// Decide records decision d for servers of every client in mcp-guard's
+// ledger (the reviewed version: entry, code scope, deep fingerprint,
+// HEAD), and for those of the client that keeps a store mcp-guard writes
+// (client.Keeper: agentty) in that store too (approve adds the
+// fingerprint of each gated server, decline removes it); mcp-guard writes
+// nothing in any other client's own files: `mcp-guard launch` hands them
+// the reviewed servers. Everything is validated before anything is
+// written, the ledger gets every review in one write, and the two writes
+// go in the order that fails safe: an approval reaches the ledger first
+// (a failure before agentty's store leaves agentty asking the user), a
+// decline reaches agentty's store first (a failure before the ledger
+// leaves the server waiting for review, never running behind a decline).
 func (v *View) Decide(ctx context.Context, d trust.Decision, t Targets) ([]Outcome, error) {
 	return v.recordAll(ctx, d, t, nil)
 }
 
-func (v *View) record(ctx context.Context, d trust.Decision, targets []trust.GateVerdict, inject func(step) error) ([]Outcome, error) {
-	t := Targets{Clients: make([]ClientServer, len(targets))}
-	for i := range targets {
-		t.Clients[i] = v.agenttyServer(&targets[i])
-	}
-	return v.recordAll(ctx, d, t, inject)
-}
-
 func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, inject func(step) error) ([]Outcome, error) {
-	// agentty's servers are recorded as agentty's: its store first or
-	// last, as below.
-	var targets []trust.GateVerdict
-	var others []ClientServer
-	all := t.Clients
+	// One path for every agent's server: validated, reviewed in the
+	// ledger; the servers of the client that keeps a store mcp-guard
+	// writes (client.Keeper: agentty) also in its store, first or last as
+	// below. stored are their verdicts.
+	keeper := client.Keeper()
+	var stored []trust.GateVerdict
 	for _, cs := range t.Clients {
-		if cs.Agentty != nil {
-			targets = append(targets, *cs.Agentty)
-		} else {
-			others = append(others, cs)
+		if cs.ClientID() == keeper.ID() && cs.Agentty != nil {
+			stored = append(stored, *cs.Agentty)
 		}
 	}
-	t.Clients = others
 	if d != trust.DecisionApproved && d != trust.DecisionDeclined {
 		return nil, fmt.Errorf("decision %q: not one mcp-guard records", d)
 	}
-	if len(targets) > 0 || len(t.Clients) == 0 {
+	if len(stored) > 0 || len(stored) == len(t.Clients) {
 		if err := v.Reviewable(); err != nil {
 			return nil, err
 		}
@@ -123,7 +107,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 		return nil, fail("use the newer mcp-guard that wrote it", fmt.Errorf("%s was written by a newer mcp-guard: nothing was recorded", v.Ledger.Path))
 	}
 	var problems []string
-	for _, cs := range all {
+	for _, cs := range t.Clients {
 		if p := cs.refusal(cs.Label(), d); p != "" {
 			problems = append(problems, p)
 		}
@@ -131,19 +115,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 	if len(problems) > 0 {
 		return nil, refuse("nothing was recorded; `mcp-guard check` lists what waits for review", "cannot review: %s", strings.Join(problems, "; "))
 	}
-	reviews := make([]trust.Review, len(targets))
-	for i, gv := range targets {
-		reviews[i] = trust.Review{
-			ReviewKey: gv.Key,
-			DecidedVersion: trust.DecidedVersion{Decision: d, ReviewedVersion: trust.ReviewedVersion{
-				Deep: gv.Deep, Fingerprint: gv.Server.Fingerprint, Entry: gv.Server.Canonical(),
-				Files: trust.ReviewedFiles(v.Servers[gv.Server.Name].Files), Commit: v.Head,
-			}},
-		}
-		if err := reviews[i].Validate(); err != nil {
-			return nil, refuse("nothing was recorded", "cannot review %q: %v", gv.Server.Name, err)
-		}
-	}
+	reviews := make([]trust.Review, 0, len(t.Clients))
 	for _, cs := range t.Clients {
 		r := cs.review(d, v.clientHead(cs))
 		if err := r.Validate(); err != nil {
@@ -162,8 +134,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 		return fail("", err)
 	}
 	// The store must be writable as agentty reads it before either write.
-	keeper := client.Keeper()
-	if needsStore(targets) {
+	if needsStore(stored) {
 		if err := keeper.CheckStore(v.In.StorePath); err != nil {
 			return nil, storeErr(err) // nothing was recorded
 		}
@@ -171,7 +142,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 	var changed map[string]bool
 	writeStore := func() error {
 		var hashes []string
-		for _, gv := range targets {
+		for _, gv := range stored {
 			if gv.Server.Gated && gv.Server.Fingerprint != "" {
 				hashes = append(hashes, gv.Server.Fingerprint)
 			}
@@ -226,21 +197,20 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 			return nil, fail(hint+v.ledgerFix(false), fmt.Errorf("recording the review: %w", err))
 		}
 	}
-	out := make([]Outcome, len(targets), len(targets)+len(t.Clients))
-	for i, gv := range targets {
-		out[i] = Outcome{GateVerdict: gv, Entry: v.agenttyServer(&targets[i]), Decision: d, Changed: changed[gv.Server.Fingerprint]}
-		out[i].Title, out[i].Command = agentWords(keeper.ID())
-		if d == trust.DecisionDeclined {
-			// After the decline, agentty still runs it when its grant is not
-			// the fingerprint just removed.
-			out[i].StillRuns = keeper.StillRuns(gv.Verdict)
-		}
-		out[i].Note = keeper.Recorded(d, gv.Verdict, out[i].Changed, out[i].StillRuns)
-	}
-	for _, cs := range t.Clients {
-		o := Outcome{Entry: cs, Decision: d}
+	out := make([]Outcome, len(t.Clients))
+	for i, cs := range t.Clients {
+		o := &out[i]
+		*o = Outcome{Entry: cs, Decision: d}
 		o.Title, o.Command = agentWords(cs.ClientID())
-		out = append(out, o)
+		if gv := cs.Agentty; gv != nil && cs.ClientID() == keeper.ID() {
+			o.GateVerdict, o.Changed = *gv, changed[gv.Server.Fingerprint]
+			if d == trust.DecisionDeclined {
+				// After the decline, agentty still runs it when its grant
+				// is not the fingerprint just removed.
+				o.StillRuns = keeper.StillRuns(gv.Verdict)
+			}
+			o.Note = keeper.Recorded(d, gv.Verdict, o.Changed, o.StillRuns)
+		}
 	}
 	if d == trust.DecisionApproved {
 		for i := range out {

@@ -1,15 +1,19 @@
-// Package gate is where mcp-guard decides what may run when agentty starts
-// in a launch directory, and where the user's decisions are recorded.
+// Package gate is where mcp-guard decides what may run when an agent
+// starts in a launch directory, and where the user's decisions are
+// recorded.
 //
-// Evaluate reads agentty's view (trust.Inspect: the live configuration,
-// its verdicts, the approvals store), what each server runs (project and
-// the launch model: deep fingerprints over the work tree) and the user's
-// review ledger, and says per server whether it waits for review and why.
-// Record writes one decision (approve, decline) for a set of servers to
-// agentty's store and the ledger, having validated all of it first, in the
-// order that fails safe. Snapshot is the configuration `mcp-guard launch`
-// hands agentty: exactly the reviewed servers. The CLI only parses,
-// calls and renders; the package never prints and never exits.
+// Evaluate reads every agent's view (package client's answer; agentty's
+// through trust's reproduction of its rules, on the one read of its
+// configuration), what each server runs (project and the launch model:
+// deep fingerprints over the work tree) and the user's review ledger, and
+// says per agent and server whether it waits for review and why (View.All).
+// Decide writes one decision (approve, decline) for servers of any agent
+// to the ledger, and to the store of the client that keeps one mcp-guard
+// writes (agentty's), having validated all of it first, in the order that
+// fails safe. The handovers (Snapshot, Vetted, AllowedNames, …) are what
+// `mcp-guard launch` hands each agent: exactly the reviewed servers. The
+// CLI only parses, calls and renders; the package never prints and never
+// exits.
 package gate
 
 import (

@@ -225,7 +225,7 @@ func (cs ClientServer) review(d trust.Decision, head string) trust.Review {
 
 // clientHead is the HEAD a client's review records.
 func (v *View) clientHead(cs ClientServer) string {
-	if cv := v.ClientOf(client.ID(cs.Key.Client)); cv != nil {
+	if cv := v.ClientOf(cs.ClientID()); cv != nil {
 		return cv.Head
 	}
 	return ""

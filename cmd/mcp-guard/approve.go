@@ -93,7 +93,7 @@ func revokeApprovals(ctx context.Context, c *cli.Command, e *env) error {
 }
 
 // approveServers is `review --approve`: one approval records agentty's
-// fingerprint and mcp-guard's review (gate.Record).
+// fingerprint and mcp-guard's review (gate.Decide).
 func approveServers(ctx context.Context, c *cli.Command, e *env) error {
 	names := c.Args().Slice()
 	all := c.Bool("all")
