@@ -187,17 +187,11 @@ func TestOnlyTheRegistryNamesClients(t *testing.T) {
 	idents, words := forbidden(t)
 	used := map[string]bool{}
 	for pkg, rules := range iterating {
-		dir := filepath.Join("..", "..", pkg)
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range entries {
-			name := e.Name()
-			if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") || contains(rules, name) {
+		for _, name := range sources(t, pkg) {
+			if contains(rules, name) {
 				continue
 			}
-			for _, bad := range spelled(t, filepath.Join(dir, name), idents, words) {
+			for _, bad := range spelled(t, filepath.Join("..", "..", pkg, name), idents, words) {
 				if contains(debt[pkg+"/"+name], bad.what) {
 					used[pkg+"/"+name+" "+bad.what] = true
 					continue
@@ -248,11 +242,7 @@ type spelling struct {
 }
 
 func spelled(t *testing.T, path string, idents map[string]string, words []*regexp.Regexp) []spelling {
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fset, file := parse(t, path)
 	var out []spelling
 	ast.Inspect(file, func(n ast.Node) bool {
 		switch n := n.(type) {
@@ -287,6 +277,31 @@ func spelled(t *testing.T, path string, idents map[string]string, words []*regex
 
 var importPaths = map[string]struct{}{}
 
+// parse parses the Go file at path.
+func parse(t *testing.T, path string) (*token.FileSet, *ast.File) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return fset, file
+}
+
+// sources are the names of pkg's Go files, its tests left out.
+func sources(t *testing.T, pkg string) []string {
+	entries, err := os.ReadDir(filepath.Join("..", "..", pkg))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []string
+	for _, e := range entries {
+		if n := e.Name(); strings.HasSuffix(n, ".go") && !strings.HasSuffix(n, "_test.go") {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
 func contains(s []string, v string) bool {
 	for _, x := range s {
 		if x == v {
@@ -307,17 +322,8 @@ var renderers = []string{"report", "cmd/mcp-guard", "client/words"}
 // names it rather than one path for every agent.
 func TestRenderersDoNotBranchOnAgentty(t *testing.T) {
 	for _, pkg := range renderers {
-		dir := filepath.Join("..", "..", pkg)
-		entries, err := os.ReadDir(dir)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, e := range entries {
-			name := e.Name()
-			if !strings.HasSuffix(name, ".go") || strings.HasSuffix(name, "_test.go") {
-				continue
-			}
-			for _, bad := range agenttySelectors(t, filepath.Join(dir, name)) {
+		for _, name := range sources(t, pkg) {
+			for _, bad := range agenttySelectors(t, filepath.Join("..", "..", pkg, name)) {
 				t.Errorf("%s/%s:%d selects %s: make agentty's difference a method of its client (client.StoreKeeper) and hand its answer over", pkg, name, bad.line, bad.what)
 			}
 		}
@@ -350,11 +356,7 @@ func f(cs, st, o any) {
 }
 
 func agenttySelectors(t *testing.T, path string) []spelling {
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, path, nil, parser.SkipObjectResolution)
-	if err != nil {
-		t.Fatal(err)
-	}
+	fset, file := parse(t, path)
 	var out []spelling
 	ast.Inspect(file, func(n ast.Node) bool {
 		if s, ok := n.(*ast.SelectorExpr); ok && strings.HasPrefix(s.Sel.Name, "Agentty") {
