@@ -182,7 +182,7 @@ func (v *View) clientRevokes(names []string, all bool) ([]ClientServer, []string
 			// One version several agents load was one decision: its
 			// revoke takes it back for each of them (issue 23).
 			for _, cs := range same {
-				if cs.Agentty == nil {
+				if cs.ClientID() != client.Keeper().ID() {
 					out = append(out, *cs)
 				} else {
 					rest = append(rest, name)
