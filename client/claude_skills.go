@@ -59,14 +59,12 @@ var (
 	KindClaudeAgent = surface.Register(surface.Spec{Name: "claude-agent", Client: string(ClaudeCode), Role: surface.Sibling, Entries: true,
 		Patterns: []string{"**/.claude/agents/*.md"}, Same: KindPersona})
 	// KindClaudeAgentNested is a subagent in a subdirectory of
-	// .claude/agents, down to three directories (the matcher has no `**`
-	// inside a pattern).
-	// OPEN: a subagent deeper than that is read by launch and check
-	// (claudeAgents), but a pull that changes it is not in the git hook's
-	// comparison.
+	// .claude/agents, at any depth (git's `/**/`: Claude Code reads the
+	// directory recursively), so that the git hook names a pull that
+	// changes one however deep it is.
 	KindClaudeAgentNested = surface.Register(surface.Spec{Name: "claude-agent-nested", Client: string(ClaudeCode), Role: surface.Sibling, Entries: true,
-		Patterns: []string{"**/.claude/agents/*/*.md", "**/.claude/agents/*/*/*.md", "**/.claude/agents/*/*/*/*.md"}})
-	_ = registerDirs(ClaudeCode, "**/.claude/agents", "**/.claude/agents/*", "**/.claude/agents/*/*", "**/.claude/agents/*/*/*")
+		Patterns: []string{"**/.claude/agents/*/**/*.md"}})
+	_ = registerDirs(ClaudeCode, "**/.claude/agents", "**/.claude/agents/*", "**/.claude/agents/*/**/*")
 )
 
 // claudeAgentDepth is how many directories below .claude/agents mcp-guard

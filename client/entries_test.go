@@ -703,3 +703,26 @@ func TestClaudeSettingsEnv(t *testing.T) {
 		t.Errorf("untrusted: %+v", v)
 	}
 }
+
+// TestClaudePluginShown: a plugin entry is shown as what it is, the
+// plugin and its marketplace's source, not its stand-in shell line.
+func TestClaudePluginShown(t *testing.T) {
+	c := claudeClient{}.Parse("/r/.claude/settings.json", []byte(`{"extraKnownMarketplaces":{`+
+		`"m":{"source":{"source":"directory","path":"./mk"}},"g":{"source":{"source":"github","repo":"o/r"}},`+
+		`"u":{"source":{"source":"url","url":"https://x.example/m.json"}},"q":{"source":{"weird":1}}},`+
+		`"enabledPlugins":{"a@m":true,"b@g":true,"c@u":true,"d@q":true}}`))
+	want := map[string][]string{
+		"plugins.a@m": {"plugin", "a@m", "(source", "directory", "./mk)"},
+		"plugins.b@g": {"plugin", "b@g", "(source", "github", "o/r)"},
+		"plugins.c@u": {"plugin", "c@u", "(source", "url", "https://x.example/m.json)"},
+		"plugins.d@q": {"plugin", "d@q", "(source", `{"weird":1})`},
+	}
+	if len(c.Servers) != len(want) {
+		t.Fatalf("entries %+v (err %v)", c.Servers, c.Err)
+	}
+	for _, s := range c.Servers {
+		if !slices.Equal(s.Shown, want[s.Name]) {
+			t.Errorf("%s shown %q, want %q", s.Name, s.Shown, want[s.Name])
+		}
+	}
+}
