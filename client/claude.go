@@ -424,6 +424,7 @@ func (claudeClient) Configs(launchDir, gitTop string, env Env) ([]string, error)
 		}
 	}
 	out = append(out, claudeSkills(dir, gitTop, fsys)...)
+	out = append(out, claudeNestedSkills(dir, fsys)...)
 	return append(out, claudeAgents(dir, gitTop, fsys)...), nil
 }
 

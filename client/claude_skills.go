@@ -92,10 +92,11 @@ func claudeAgentsRoot(p string) string {
 // .claude/skills Claude Code launched in dir reads: dir and each parent
 // up to the git root top (observed on 2.1.328), only dir outside a git
 // repository.
+// The skills of a directory below the launch directory are
+// claudeNestedSkills'.
 // OPEN: which parents Claude Code reads outside a git repository, and
-// the subagents and skills of a directory below the launch directory once
-// the session works on files there (not loaded at start, observed; its
-// docs say nested skills are found then).
+// the subagents of a directory below the launch directory once the
+// session works on files there (not loaded at start, observed).
 func claudeProjectDirs(dir, top string) []string {
 	out := []string{dir}
 	if top == "" || top == dir {
@@ -164,6 +165,50 @@ func claudeSkills(dir, top string, fsys FS) []string {
 			return filepath.Join(name, ClaudeSkillFile)
 		})...)
 	}
+	return out
+}
+
+// claudeNestedDirs bounds the walk below the launch directory for nested
+// skills: past it (or past claudeAgentDepth directories down) the
+// directory the walk stops at is named itself, read as one mcp-guard
+// cannot read (MG310): what runs from below it is unknown, the gate
+// closed.
+const claudeNestedDirs = 20000
+
+// claudeNestedSkills are the SKILL.md files of the .claude/skills of
+// every directory below dir (dir's own are claudeSkills'): Claude Code
+// loads them once the session works on a file beside them, at any depth
+// (observed on 2.1.328, docs/fidelity.md), and mcp-guard cannot tell
+// which files a session will touch. Symlinked directories are not
+// followed, nor .git.
+// OPEN: Claude Code skips a gitignored directory's skills (observed);
+// mcp-guard reads them too (more, never less).
+func claudeNestedSkills(dir string, fsys FS) []string {
+	var out []string
+	left := claudeNestedDirs
+	var walk func(d string, depth int)
+	walk = func(d string, depth int) {
+		ents, ok := readDir(d, fsys)
+		if !ok {
+			return
+		}
+		for _, e := range ents {
+			if !e.IsDir() || e.Name() == ".git" {
+				continue
+			}
+			p := filepath.Join(d, e.Name())
+			if depth >= claudeAgentDepth || left <= 0 {
+				out = append(out, p) // past the bound: unknown
+				continue
+			}
+			left--
+			out = append(out, claudeDirFiles(filepath.Join(p, ".claude", "skills"), fsys, func(name string) string {
+				return filepath.Join(name, ClaudeSkillFile)
+			})...)
+			walk(p, depth+1)
+		}
+	}
+	walk(dir, 0)
 	return out
 }
 

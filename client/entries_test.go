@@ -726,3 +726,53 @@ func TestClaudePluginShown(t *testing.T) {
 		}
 	}
 }
+
+// TestClaudeNestedSkills: a skill of a .claude/skills below the launch
+// directory, at any depth, is an entry (Claude Code loads it once the
+// session works on a file beside it: observed on 2.1.328); a directory
+// past the walk's bound is unknown, not skipped.
+func TestClaudeNestedSkills(t *testing.T) {
+	const hook = "---\nname: x\nhooks:\n  Stop:\n    - hooks: [{type: command, command: ./h.sh}]\n---\n"
+	f := newFixture(t)
+	for _, p := range []string{
+		"repo/pkg/.claude/skills/near/SKILL.md", "repo/a/b/c/.claude/skills/far/SKILL.md",
+		"repo/.git/x/.claude/skills/git/SKILL.md", "repo/pkg/.claude/skills/near/ref/.claude/skills/res/SKILL.md",
+		"other/.claude/skills/sibling/SKILL.md",
+	} {
+		f.write(p, hook)
+	}
+	deep := "repo/n" + strings.Repeat("/d", claudeAgentDepth-1)
+	f.write(deep+"/.claude/skills/edge/SKILL.md", hook)
+	f.write(deep+"/x/.claude/skills/toodeep/SKILL.md", hook)
+	var got []string
+	for _, p := range f.claude("repo").Configs {
+		r, _ := filepath.Rel(f.root, p)
+		if !strings.Contains(r, "/agents/") {
+			got = append(got, filepath.ToSlash(r))
+		}
+	}
+	slices.Sort(got)
+	want := []string{
+		"repo/a/b/c/.claude/skills/far/SKILL.md", deep + "/.claude/skills/edge/SKILL.md", deep + "/x", deep + "/.claude", // past the bound: unknown
+		"repo/pkg/.claude/skills/near/SKILL.md", "repo/pkg/.claude/skills/near/ref/.claude/skills/res/SKILL.md",
+	}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("configs from repo\n got %v\nwant %v", got, want)
+	}
+	f.write("home/.claude.json", `{"projects":{"$KEY":{"hasTrustDialogAccepted":true}}}`)
+	ce := f.claude("repo")
+	for _, c := range ce.Files {
+		switch {
+		case strings.HasSuffix(c.Path, "/x") && (c.Err == nil || len(c.Findings) != 1 || c.Findings[0].Rule != "MG310"):
+			t.Errorf("the directory past the bound is not unknown: %v %+v", c.Err, c.Findings)
+		case strings.HasSuffix(c.Path, "far/SKILL.md") && (len(c.Servers) != 1 || c.Servers[0].Kind != EntrySkillHook):
+			t.Errorf("a nested skill's hook is not an entry: %+v %v", c.Servers, c.Err)
+		}
+	}
+	for _, s := range ce.Servers {
+		if s.Name == "hooks.Stop[0].hooks[0]" && !s.Interactive {
+			t.Errorf("a nested skill's hook in a trusted folder does not run: %+v", s)
+		}
+	}
+}
