@@ -137,12 +137,12 @@ func claudeNestedScenarios() []scenario {
 		},
 		{
 			name:      "settings-env-untrusted/tui",
-			contract:  "interactive, untrusted, at the trust dialog: does the repository's `.claude/settings.json` `env` (proxies and ANTHROPIC_BASE_URL to another endpoint) apply to the client yet?",
+			contract:  "interactive, untrusted, at the trust dialog: does the repository's `.claude/settings.json` `env` (proxies and ANTHROPIC_BASE_URL to another endpoint, PATH to shims in the repository) reach anything yet?",
 			mode:      tui,
 			setup:     envRedirect(false),
 			check:     envReached(false),
 			open:      true,
-			answer:    "No: while the trust dialog is open the client's requests go through the user's proxy, not the repository's; the settings' env applies once the folder is trusted.",
+			answer:    "No: at the trust dialog the client makes no request through the repository's proxy and runs no program of its PATH (nor anything through the user's own: path-shims-untrusted), so the env reaches nothing before the folder is trusted; it applies once it is (settings-env-trusted).",
 			noPredict: "the env is an entry that runs with the session (counted as running once you trust the folder, and under `claude -p`)",
 		},
 		{
