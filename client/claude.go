@@ -424,7 +424,11 @@ func (claudeClient) Configs(launchDir, gitTop string, env Env) ([]string, error)
 		}
 	}
 	out = append(out, claudeSkills(dir, gitTop, fsys)...)
-	out = append(out, claudeNestedSkills(dir, fsys)...)
+	nested, err := claudeNestedSkills(dir, fsys)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, nested...)
 	return append(out, claudeAgents(dir, gitTop, fsys)...), nil
 }
 

@@ -168,48 +168,65 @@ func claudeSkills(dir, top string, fsys FS) []string {
 	return out
 }
 
-// claudeNestedDirs bounds the walk below the launch directory for nested
-// skills: past it (or past claudeAgentDepth directories down) the
-// directory the walk stops at is named itself, read as one mcp-guard
-// cannot read (MG310): what runs from below it is unknown, the gate
-// closed.
-const claudeNestedDirs = 20000
+// claudeNestedDirs and claudeNestedDepth bound the walk below the launch
+// directory for nested skills (a tree as large as a big monorepo's, and
+// deeper than any real one): past either, what runs from below is
+// unknown, and the walk says where it stopped (ErrNestedBound).
+const (
+	claudeNestedDirs  = 100000
+	claudeNestedDepth = 64
+)
+
+// ErrNestedBound is the error of a launch directory whose tree is larger
+// or deeper than mcp-guard walks for Claude Code's nested skills.
+var ErrNestedBound = errors.New("a tree too deep or too large for mcp-guard's walk")
 
 // claudeNestedSkills are the SKILL.md files of the .claude/skills of
 // every directory below dir (dir's own are claudeSkills'): Claude Code
 // loads them once the session works on a file beside them, at any depth
 // (observed on 2.1.328, docs/fidelity.md), and mcp-guard cannot tell
 // which files a session will touch. Symlinked directories are not
-// followed, nor .git.
+// followed, nor .git. Past the walk's bounds it returns an error that
+// says where it stopped: the gate stays closed.
 // OPEN: Claude Code skips a gitignored directory's skills (observed);
-// mcp-guard reads them too (more, never less).
-func claudeNestedSkills(dir string, fsys FS) []string {
+// mcp-guard reads them too (more, never less), and walks such trees
+// (node_modules) in full.
+func claudeNestedSkills(dir string, fsys FS) ([]string, error) {
 	var out []string
 	left := claudeNestedDirs
-	var walk func(d string, depth int)
-	walk = func(d string, depth int) {
+	var walk func(d string, depth int) error
+	walk = func(d string, depth int) error {
 		ents, ok := readDir(d, fsys)
 		if !ok {
-			return
+			return nil
 		}
 		for _, e := range ents {
 			if !e.IsDir() || e.Name() == ".git" {
 				continue
 			}
 			p := filepath.Join(d, e.Name())
-			if depth >= claudeAgentDepth || left <= 0 {
-				out = append(out, p) // past the bound: unknown
-				continue
+			if depth > 0 && strings.EqualFold(e.Name(), ".claude") { // dir's own: claudeSkills
+				out = append(out, claudeDirFiles(filepath.Join(p, "skills"), fsys, func(name string) string {
+					return filepath.Join(name, ClaudeSkillFile)
+				})...)
+			}
+			switch {
+			case depth >= claudeNestedDepth:
+				return fmt.Errorf("Claude Code loads the skills of any .claude/skills below the launch directory once a session works there; mcp-guard stops looking %d directories down, at %s, so what runs from below it is unknown (%w)", claudeNestedDepth, p, ErrNestedBound)
+			case left <= 0:
+				return fmt.Errorf("Claude Code loads the skills of any .claude/skills below the launch directory once a session works there; mcp-guard stops looking after %d directories, at %s, so what runs from the rest is unknown (%w)", claudeNestedDirs, p, ErrNestedBound)
 			}
 			left--
-			out = append(out, claudeDirFiles(filepath.Join(p, ".claude", "skills"), fsys, func(name string) string {
-				return filepath.Join(name, ClaudeSkillFile)
-			})...)
-			walk(p, depth+1)
+			if err := walk(p, depth+1); err != nil {
+				return err
+			}
 		}
+		return nil
 	}
-	walk(dir, 0)
-	return out
+	if err := walk(dir, 0); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // claudeDirFiles are the files below root that file names for each entry

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -729,31 +730,27 @@ func TestClaudePluginShown(t *testing.T) {
 
 // TestClaudeNestedSkills: a skill of a .claude/skills below the launch
 // directory, at any depth, is an entry (Claude Code loads it once the
-// session works on a file beside it: observed on 2.1.328); a directory
-// past the walk's bound is unknown, not skipped.
+// session works on a file beside it: observed on 2.1.328); a tree past
+// the walk's bound closes the gate, saying where it stopped.
 func TestClaudeNestedSkills(t *testing.T) {
 	const hook = "---\nname: x\nhooks:\n  Stop:\n    - hooks: [{type: command, command: ./h.sh}]\n---\n"
 	f := newFixture(t)
+	deep := "repo/n" + strings.Repeat("/d", 20)
 	for _, p := range []string{
-		"repo/pkg/.claude/skills/near/SKILL.md", "repo/a/b/c/.claude/skills/far/SKILL.md",
+		"repo/pkg/.claude/skills/near/SKILL.md", "repo/a/b/c/.claude/skills/far/SKILL.md", deep + "/.claude/skills/deep/SKILL.md",
 		"repo/.git/x/.claude/skills/git/SKILL.md", "repo/pkg/.claude/skills/near/ref/.claude/skills/res/SKILL.md",
-		"other/.claude/skills/sibling/SKILL.md",
+		"repo/.claude/skills/own/SKILL.md", "other/.claude/skills/sibling/SKILL.md",
 	} {
 		f.write(p, hook)
 	}
-	deep := "repo/n" + strings.Repeat("/d", claudeAgentDepth-1)
-	f.write(deep+"/.claude/skills/edge/SKILL.md", hook)
-	f.write(deep+"/x/.claude/skills/toodeep/SKILL.md", hook)
 	var got []string
 	for _, p := range f.claude("repo").Configs {
 		r, _ := filepath.Rel(f.root, p)
-		if !strings.Contains(r, "/agents/") {
-			got = append(got, filepath.ToSlash(r))
-		}
+		got = append(got, filepath.ToSlash(r))
 	}
 	slices.Sort(got)
 	want := []string{
-		"repo/a/b/c/.claude/skills/far/SKILL.md", deep + "/.claude/skills/edge/SKILL.md", deep + "/x", deep + "/.claude", // past the bound: unknown
+		"repo/.claude/skills/own/SKILL.md", "repo/a/b/c/.claude/skills/far/SKILL.md", deep + "/.claude/skills/deep/SKILL.md",
 		"repo/pkg/.claude/skills/near/SKILL.md", "repo/pkg/.claude/skills/near/ref/.claude/skills/res/SKILL.md",
 	}
 	slices.Sort(want)
@@ -762,17 +759,21 @@ func TestClaudeNestedSkills(t *testing.T) {
 	}
 	f.write("home/.claude.json", `{"projects":{"$KEY":{"hasTrustDialogAccepted":true}}}`)
 	ce := f.claude("repo")
+	n := 0
 	for _, c := range ce.Files {
-		switch {
-		case strings.HasSuffix(c.Path, "/x") && (c.Err == nil || len(c.Findings) != 1 || c.Findings[0].Rule != "MG310"):
-			t.Errorf("the directory past the bound is not unknown: %v %+v", c.Err, c.Findings)
-		case strings.HasSuffix(c.Path, "far/SKILL.md") && (len(c.Servers) != 1 || c.Servers[0].Kind != EntrySkillHook):
-			t.Errorf("a nested skill's hook is not an entry: %+v %v", c.Servers, c.Err)
+		if strings.HasSuffix(c.Path, "far/SKILL.md") {
+			n++
+			if len(c.Servers) != 1 || c.Servers[0].Kind != EntrySkillHook {
+				t.Errorf("a nested skill's hook is not an entry: %+v %v", c.Servers, c.Err)
+			}
 		}
 	}
-	for _, s := range ce.Servers {
-		if s.Name == "hooks.Stop[0].hooks[0]" && !s.Interactive {
-			t.Errorf("a nested skill's hook in a trusted folder does not run: %+v", s)
-		}
+	if n != 1 || ce.Err != nil {
+		t.Errorf("the nested skill read %d times (err %v)", n, ce.Err)
+	}
+	// Deeper than mcp-guard walks: the gate is closed, and says where.
+	f.write("repo/n"+strings.Repeat("/d", claudeNestedDepth)+"/x/f", "")
+	if ce := f.claude("repo"); !errors.Is(ce.Err, ErrNestedBound) || !strings.Contains(ce.Err.Error(), "64 directories down, at "+filepath.Join(f.root, "repo/n")) {
+		t.Errorf("a tree past the bound: %v", ce.Err)
 	}
 }
