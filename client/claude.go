@@ -199,6 +199,7 @@ func claudePlugins(c *trust.Config, root trust.Value) []*trust.Server {
 			c.Err = trust.Unreadable(fmt.Errorf("plugin %q: %w", id, err))
 			continue
 		}
+		s.Shown = pluginShown(id, kind, src)
 		dir, _ := src.StringAt("path")
 		switch {
 		case (kind == "directory" || kind == "file") && dir != "":
@@ -217,6 +218,24 @@ func claudePlugins(c *trust.Config, root trust.Value) []*trust.Server {
 		out = append(out, s)
 	}
 	return out
+}
+
+// pluginShown is what people are shown of a plugin entry, instead of its
+// stand-in shell line: `plugin NAME@MARKETPLACE (source KIND WHERE)`,
+// WHERE the marketplace source's path, repo, url or package as written
+// (its JSON when it names none of them).
+func pluginShown(id, kind string, src trust.Value) []string {
+	where := ""
+	for _, k := range []string{"path", "repo", "url", "package"} {
+		if v, ok := src.StringAt(k); ok && v != "" {
+			where = v
+			break
+		}
+	}
+	if kind == "" || where == "" {
+		return []string{"plugin", id, "(source", src.JSON() + ")"}
+	}
+	return []string{"plugin", id, "(source", kind, where + ")"}
 }
 
 // hookCommand is one command of a settings file's hooks.
@@ -405,6 +424,11 @@ func (claudeClient) Configs(launchDir, gitTop string, env Env) ([]string, error)
 		}
 	}
 	out = append(out, claudeSkills(dir, gitTop, fsys)...)
+	nested, err := claudeNestedSkills(dir, fsys)
+	if err != nil {
+		return nil, err
+	}
+	out = append(out, nested...)
 	return append(out, claudeAgents(dir, gitTop, fsys)...), nil
 }
 

@@ -59,14 +59,12 @@ var (
 	KindClaudeAgent = surface.Register(surface.Spec{Name: "claude-agent", Client: string(ClaudeCode), Role: surface.Sibling, Entries: true,
 		Patterns: []string{"**/.claude/agents/*.md"}, Same: KindPersona})
 	// KindClaudeAgentNested is a subagent in a subdirectory of
-	// .claude/agents, down to three directories (the matcher has no `**`
-	// inside a pattern).
-	// OPEN: a subagent deeper than that is read by launch and check
-	// (claudeAgents), but a pull that changes it is not in the git hook's
-	// comparison.
+	// .claude/agents, at any depth (git's `/**/`: Claude Code reads the
+	// directory recursively), so that the git hook names a pull that
+	// changes one however deep it is.
 	KindClaudeAgentNested = surface.Register(surface.Spec{Name: "claude-agent-nested", Client: string(ClaudeCode), Role: surface.Sibling, Entries: true,
-		Patterns: []string{"**/.claude/agents/*/*.md", "**/.claude/agents/*/*/*.md", "**/.claude/agents/*/*/*/*.md"}})
-	_ = registerDirs(ClaudeCode, "**/.claude/agents", "**/.claude/agents/*", "**/.claude/agents/*/*", "**/.claude/agents/*/*/*")
+		Patterns: []string{"**/.claude/agents/*/**/*.md"}})
+	_ = registerDirs(ClaudeCode, "**/.claude/agents", "**/.claude/agents/*", "**/.claude/agents/*/**/*")
 )
 
 // claudeAgentDepth is how many directories below .claude/agents mcp-guard
@@ -94,10 +92,11 @@ func claudeAgentsRoot(p string) string {
 // .claude/skills Claude Code launched in dir reads: dir and each parent
 // up to the git root top (observed on 2.1.328), only dir outside a git
 // repository.
+// The skills of a directory below the launch directory are
+// claudeNestedSkills'.
 // OPEN: which parents Claude Code reads outside a git repository, and
-// the subagents and skills of a directory below the launch directory once
-// the session works on files there (not loaded at start, observed; its
-// docs say nested skills are found then).
+// the subagents of a directory below the launch directory once the
+// session works on files there (not loaded at start, observed).
 func claudeProjectDirs(dir, top string) []string {
 	out := []string{dir}
 	if top == "" || top == dir {
@@ -167,6 +166,67 @@ func claudeSkills(dir, top string, fsys FS) []string {
 		})...)
 	}
 	return out
+}
+
+// claudeNestedDirs and claudeNestedDepth bound the walk below the launch
+// directory for nested skills (a tree as large as a big monorepo's, and
+// deeper than any real one): past either, what runs from below is
+// unknown, and the walk says where it stopped (ErrNestedBound).
+const (
+	claudeNestedDirs  = 100000
+	claudeNestedDepth = 64
+)
+
+// ErrNestedBound is the error of a launch directory whose tree is larger
+// or deeper than mcp-guard walks for Claude Code's nested skills.
+var ErrNestedBound = errors.New("a tree too deep or too large for mcp-guard's walk")
+
+// claudeNestedSkills are the SKILL.md files of the .claude/skills of
+// every directory below dir (dir's own are claudeSkills'): Claude Code
+// loads them once the session works on a file beside them, at any depth
+// (observed on 2.1.328, docs/fidelity.md), and mcp-guard cannot tell
+// which files a session will touch. Symlinked directories are not
+// followed, nor .git. Past the walk's bounds it returns an error that
+// says where it stopped: the gate stays closed.
+// OPEN: Claude Code skips a gitignored directory's skills (observed);
+// mcp-guard reads them too (more, never less), and walks such trees
+// (node_modules) in full.
+func claudeNestedSkills(dir string, fsys FS) ([]string, error) {
+	var out []string
+	left := claudeNestedDirs
+	var walk func(d string, depth int) error
+	walk = func(d string, depth int) error {
+		ents, ok := readDir(d, fsys)
+		if !ok {
+			return nil
+		}
+		for _, e := range ents {
+			if !e.IsDir() || e.Name() == ".git" {
+				continue
+			}
+			p := filepath.Join(d, e.Name())
+			if depth > 0 && strings.EqualFold(e.Name(), ".claude") { // dir's own: claudeSkills
+				out = append(out, claudeDirFiles(filepath.Join(p, "skills"), fsys, func(name string) string {
+					return filepath.Join(name, ClaudeSkillFile)
+				})...)
+			}
+			switch {
+			case depth >= claudeNestedDepth:
+				return fmt.Errorf("Claude Code loads the skills of any .claude/skills below the launch directory once a session works there; mcp-guard stops looking %d directories down, at %s, so what runs from below it is unknown (%w)", claudeNestedDepth, p, ErrNestedBound)
+			case left <= 0:
+				return fmt.Errorf("Claude Code loads the skills of any .claude/skills below the launch directory once a session works there; mcp-guard stops looking after %d directories, at %s, so what runs from the rest is unknown (%w)", claudeNestedDirs, p, ErrNestedBound)
+			}
+			left--
+			if err := walk(p, depth+1); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := walk(dir, 0); err != nil {
+		return nil, err
+	}
+	return out, nil
 }
 
 // claudeDirFiles are the files below root that file names for each entry

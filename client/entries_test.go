@@ -1,6 +1,7 @@
 package client
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -701,5 +702,78 @@ func TestClaudeSettingsEnv(t *testing.T) {
 	v := verdictOf(t, f.claude("repo"), "env")
 	if v.Interactive || !v.Headless || !strings.Contains(v.Why, "ANTHROPIC_BASE_URL sends your key there") {
 		t.Errorf("untrusted: %+v", v)
+	}
+}
+
+// TestClaudePluginShown: a plugin entry is shown as what it is, the
+// plugin and its marketplace's source, not its stand-in shell line.
+func TestClaudePluginShown(t *testing.T) {
+	c := claudeClient{}.Parse("/r/.claude/settings.json", []byte(`{"extraKnownMarketplaces":{`+
+		`"m":{"source":{"source":"directory","path":"./mk"}},"g":{"source":{"source":"github","repo":"o/r"}},`+
+		`"u":{"source":{"source":"url","url":"https://x.example/m.json"}},"q":{"source":{"weird":1}}},`+
+		`"enabledPlugins":{"a@m":true,"b@g":true,"c@u":true,"d@q":true}}`))
+	want := map[string][]string{
+		"plugins.a@m": {"plugin", "a@m", "(source", "directory", "./mk)"},
+		"plugins.b@g": {"plugin", "b@g", "(source", "github", "o/r)"},
+		"plugins.c@u": {"plugin", "c@u", "(source", "url", "https://x.example/m.json)"},
+		"plugins.d@q": {"plugin", "d@q", "(source", `{"weird":1})`},
+	}
+	if len(c.Servers) != len(want) {
+		t.Fatalf("entries %+v (err %v)", c.Servers, c.Err)
+	}
+	for _, s := range c.Servers {
+		if !slices.Equal(s.Shown, want[s.Name]) {
+			t.Errorf("%s shown %q, want %q", s.Name, s.Shown, want[s.Name])
+		}
+	}
+}
+
+// TestClaudeNestedSkills: a skill of a .claude/skills below the launch
+// directory, at any depth, is an entry (Claude Code loads it once the
+// session works on a file beside it: observed on 2.1.328); a tree past
+// the walk's bound closes the gate, saying where it stopped.
+func TestClaudeNestedSkills(t *testing.T) {
+	const hook = "---\nname: x\nhooks:\n  Stop:\n    - hooks: [{type: command, command: ./h.sh}]\n---\n"
+	f := newFixture(t)
+	deep := "repo/n" + strings.Repeat("/d", 20)
+	for _, p := range []string{
+		"repo/pkg/.claude/skills/near/SKILL.md", "repo/a/b/c/.claude/skills/far/SKILL.md", deep + "/.claude/skills/deep/SKILL.md",
+		"repo/.git/x/.claude/skills/git/SKILL.md", "repo/pkg/.claude/skills/near/ref/.claude/skills/res/SKILL.md",
+		"repo/.claude/skills/own/SKILL.md", "other/.claude/skills/sibling/SKILL.md",
+	} {
+		f.write(p, hook)
+	}
+	var got []string
+	for _, p := range f.claude("repo").Configs {
+		r, _ := filepath.Rel(f.root, p)
+		got = append(got, filepath.ToSlash(r))
+	}
+	slices.Sort(got)
+	want := []string{
+		"repo/.claude/skills/own/SKILL.md", "repo/a/b/c/.claude/skills/far/SKILL.md", deep + "/.claude/skills/deep/SKILL.md",
+		"repo/pkg/.claude/skills/near/SKILL.md", "repo/pkg/.claude/skills/near/ref/.claude/skills/res/SKILL.md",
+	}
+	slices.Sort(want)
+	if !slices.Equal(got, want) {
+		t.Errorf("configs from repo\n got %v\nwant %v", got, want)
+	}
+	f.write("home/.claude.json", `{"projects":{"$KEY":{"hasTrustDialogAccepted":true}}}`)
+	ce := f.claude("repo")
+	n := 0
+	for _, c := range ce.Files {
+		if strings.HasSuffix(c.Path, "far/SKILL.md") {
+			n++
+			if len(c.Servers) != 1 || c.Servers[0].Kind != EntrySkillHook {
+				t.Errorf("a nested skill's hook is not an entry: %+v %v", c.Servers, c.Err)
+			}
+		}
+	}
+	if n != 1 || ce.Err != nil {
+		t.Errorf("the nested skill read %d times (err %v)", n, ce.Err)
+	}
+	// Deeper than mcp-guard walks: the gate is closed, and says where.
+	f.write("repo/n"+strings.Repeat("/d", claudeNestedDepth)+"/x/f", "")
+	if ce := f.claude("repo"); !errors.Is(ce.Err, ErrNestedBound) || !strings.Contains(ce.Err.Error(), "64 directories down, at "+filepath.Join(f.root, "repo/n")) {
+		t.Errorf("a tree past the bound: %v", ce.Err)
 	}
 }

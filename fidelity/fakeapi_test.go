@@ -31,6 +31,19 @@ type fakeAPI struct {
 	// its file's body, subagentBody) is answered with a Read of README.md,
 	// so that its tool hooks have a tool call to fire on.
 	read bool
+	// steps, when set, are tool calls the main session makes one after
+	// another: each request that offers a step's tool (and is not the
+	// subagent's) is answered with the next step; past the last, the turn
+	// ends. bodies records, per request, whether its body held needle.
+	steps  []step
+	needle string
+	seen   []bool
+}
+
+// step is one tool call the fake model makes (fakeAPI.steps).
+type step struct {
+	Tool  string         `json:"tool"`
+	Input map[string]any `json:"input"`
 }
 
 func newFakeAPI(t *testing.T) *fakeAPI {
@@ -82,6 +95,12 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	case f.called && !f.read && offers["Read"] && strings.Contains(string(body), subagentBody):
 		f.read, call = true, "Read"
 		input = map[string]any{"file_path": "README.md"}
+	case len(f.steps) > 0 && offers[f.steps[0].Tool]:
+		call, input = f.steps[0].Tool, f.steps[0].Input
+		f.steps = f.steps[1:]
+	}
+	if f.needle != "" {
+		f.seen = append(f.seen, strings.Contains(string(body), f.needle))
 	}
 	f.mu.Unlock()
 	if req.Model == "" {
@@ -141,7 +160,7 @@ func (f *fakeAPI) snapshot() (messages int, tools, other, proxied []string) {
 // toolUse answers with one call of the tool named call.
 func toolUse(w http.ResponseWriter, model, call string, input map[string]any, stream bool) {
 	usage := map[string]int{"input_tokens": 1, "output_tokens": 1}
-	block := map[string]any{"type": "tool_use", "id": "toolu_fidelity", "name": call, "input": input}
+	block := map[string]any{"type": "tool_use", "id": "toolu_fidelity_" + call, "name": call, "input": input}
 	msg := map[string]any{
 		"id": "msg_fidelity_call", "type": "message", "role": "assistant", "model": model,
 		"content": []any{block}, "stop_reason": "tool_use", "stop_sequence": nil, "usage": usage,
@@ -161,7 +180,7 @@ func toolUse(w http.ResponseWriter, model, call string, input map[string]any, st
 	events := []any{
 		map[string]any{"type": "message_start", "message": start},
 		map[string]any{"type": "content_block_start", "index": 0,
-			"content_block": map[string]any{"type": "tool_use", "id": "toolu_fidelity", "name": call, "input": map[string]any{}}},
+			"content_block": map[string]any{"type": "tool_use", "id": "toolu_fidelity_" + call, "name": call, "input": map[string]any{}}},
 		map[string]any{"type": "content_block_delta", "index": 0,
 			"delta": map[string]any{"type": "input_json_delta", "partial_json": string(in)}},
 		map[string]any{"type": "content_block_stop", "index": 0},

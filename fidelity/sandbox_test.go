@@ -129,6 +129,8 @@ type outcome struct {
 	tools   []string          // tools offered to the model (headless)
 	status  map[string]string // headless: the init event's mcp_servers, name → status
 	refused []string          // requests for other hosts the proxy refused
+	seen    []bool            // per model request: did it hold needleVar's text
+	left    int               // steps (stepsVar) the model never got to make
 }
 
 // mode is how a scenario runs the client.
@@ -147,6 +149,14 @@ const promptVar = "FID_PROMPT"
 // first answer runs (fakeAPI.subagent).
 const subagentVar = "FID_SUBAGENT"
 
+// stepsVar in a scenario's env is the JSON list of tool calls the fake
+// model's session makes (fakeAPI.steps); needleVar a text whose presence
+// in each request's body the endpoint records (outcome.seen).
+const (
+	stepsVar  = "FID_STEPS"
+	needleVar = "FID_NEEDLE"
+)
+
 // run runs the client once in repo/<dir> (see mode); the model endpoint
 // is always the fake one on 127.0.0.1.
 func (s *sandbox) run(bin string, m mode, dir string, args []string, env map[string]string) outcome {
@@ -159,6 +169,9 @@ func (s *sandbox) run(bin string, m mode, dir string, args []string, env map[str
 	// FID_BIN lets a config name the marker through ${FID_BIN}.
 	extra := map[string]string{"MARKER_DIR": markers, "FID_BIN": s.marker}
 	for k, v := range env {
+		if rest, ok := strings.CutPrefix(v, "~/"); ok {
+			v = filepath.Join(s.home, rest) // the HOME, as in args
+		}
 		extra[k] = v
 	}
 	args = slices.Clone(args)
@@ -170,6 +183,12 @@ func (s *sandbox) run(bin string, m mode, dir string, args []string, env map[str
 	argv := append([]string{"mcp", "list"}, args...)
 	api := newFakeAPI(s.t)
 	api.subagent = env[subagentVar]
+	if js := env[stepsVar]; js != "" {
+		if err := json.Unmarshal([]byte(js), &api.steps); err != nil {
+			s.t.Fatalf("%s: %v", stepsVar, err)
+		}
+	}
+	api.needle = env[needleVar]
 	for _, k := range []string{"ANTHROPIC_BASE_URL", "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"} {
 		extra[k] = api.URL
 	}
@@ -206,6 +225,9 @@ func (s *sandbox) run(bin string, m mode, dir string, args []string, env map[str
 	o := outcome{spawned: got, output: string(out)}
 	var other []string
 	o.api, o.tools, other, o.refused = api.snapshot()
+	api.mu.Lock()
+	o.seen, o.left = slices.Clone(api.seen), len(api.steps)
+	api.mu.Unlock()
 	if m == headless {
 		o.status = initStatus(o.output)
 		if o.api == 0 && (s.otherAPI == nil || s.otherAPI.messages == 0) {

@@ -2,6 +2,7 @@ package surface
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -69,10 +70,12 @@ func (x *index) find(path string) int {
 	return best
 }
 
-// segment is a literal name, `*` (any one name) or `*<suffix>`.
+// segment is a literal name, `*` (any one name), `*<suffix>`, or `**`
+// (any number of names, none included) between two others.
 type segment struct {
-	lit  string
-	star bool // lit is then the suffix
+	lit   string
+	star  bool // lit is then the suffix
+	stars bool // `**`
 }
 
 // compile accepts the subset of git's `:(glob)` syntax the taxonomy needs;
@@ -85,10 +88,19 @@ func compile(p string) (compiled, error) {
 	if p == "" || strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/") {
 		return c, fmt.Errorf("pattern %q: not a relative path", p)
 	}
-	for _, s := range strings.Split(p, "/") {
+	parts := strings.Split(p, "/")
+	for i, s := range parts {
 		switch {
 		case s == "" || s == "." || s == "..":
 			return c, fmt.Errorf("pattern %q: empty, . or .. component", p)
+		case s == "**":
+			// git's `/**/`: zero or more directories. Only between two
+			// other segments, and once (a second would make the match
+			// cost grow with the path's depth squared).
+			if i == 0 || i == len(parts)-1 || slices.ContainsFunc(c.segs, func(g segment) bool { return g.stars }) {
+				return c, fmt.Errorf("pattern %q: `**` only once, between two other components", p)
+			}
+			c.segs = append(c.segs, segment{stars: true})
 		case strings.ContainsAny(s, "?[\\"):
 			return c, fmt.Errorf("pattern %q: only `*` and `*suffix` wildcards are supported", p)
 		case strings.HasPrefix(s, "*"):
@@ -108,8 +120,26 @@ func compile(p string) (compiled, error) {
 // match reports whether path (slash-separated, repository-relative)
 // matches, ignoring ASCII case.
 func (c *compiled) match(path string) bool {
-	end := len(path)
-	for i := len(c.segs) - 1; i >= 0; i-- {
+	return c.matchAt(len(c.segs)-1, path, len(path))
+}
+
+// matchAt reports whether segs[:i+1] match path[:end] (end < 0: nothing
+// is left of the path).
+func (c *compiled) matchAt(i int, path string, end int) bool {
+	for ; i >= 0; i-- {
+		if c.segs[i].stars {
+			// Zero names, then one more at a time: the segments before
+			// it must match what is left.
+			for {
+				if c.matchAt(i-1, path, end) {
+					return true
+				}
+				if end < 0 {
+					return false
+				}
+				end = strings.LastIndexByte(path[:end], '/')
+			}
+		}
 		if end < 0 {
 			return false
 		}

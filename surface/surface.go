@@ -79,7 +79,8 @@ type Spec struct {
 	// Patterns are git `:(glob)` patterns, matched ignoring ASCII case: a
 	// leading `**/` means at any depth, otherwise the path is anchored at
 	// the repository root; other segments are literal names, `*` or
-	// `*<suffix>`.
+	// `*<suffix>`, and one `**` between two of them (none or any number
+	// of directories, git's `/**/`).
 	Patterns []string
 	// SharedOnly: the surface matters only when the repository shares it
 	// (tracked, or untracked and not ignored): a gitignored
