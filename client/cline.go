@@ -46,13 +46,35 @@ var (
 	clinePluginDir = filepath.Join(".cline", "plugins")
 )
 
+// ClinePlugin is the plugin a file below a repository's plugin directory
+// (a slash-separated path) belongs to, false for a file not below one:
+// a file directly in .cline/plugins is a plugin module ("a.js", entry
+// true), a package directory's package.json the plugin package ("pkg",
+// entry true: Cline loads its cline.plugins entries, observed), and any
+// other file below a package directory code that plugin may run ("pkg",
+// entry false).
+// OPEN: whether Cline loads a package directory without a package.json.
+func ClinePlugin(p string) (name string, entry, ok bool) {
+	parts := strings.Split(p, "/")
+	for i := len(parts) - 2; i >= 1; i-- {
+		if !strings.EqualFold(parts[i], "plugins") || !strings.EqualFold(parts[i-1], ".cline") {
+			continue
+		}
+		rest := parts[i+1:]
+		entry = len(rest) == 1 || len(rest) == 2 && strings.EqualFold(rest[1], "package.json")
+		return rest[0], entry, true
+	}
+	return "", false, false
+}
+
 // Cline's surfaces: every file of its hook directories (Parse tells a hook
-// by its name) and its plugin directory.
+// by its name) and every file below its plugin directory (a plugin, or
+// code one runs: ClinePlugin).
 var (
 	KindClineHook = surface.Register(surface.Spec{Name: "cline-hook", Client: string(Cline), Role: surface.Config,
 		Patterns: []string{"**/.clinerules/hooks/*", "**/.cline/hooks/*"}})
 	KindClinePlugin = surface.Register(surface.Spec{Name: "cline-plugin", Client: string(Cline), Role: surface.Sibling,
-		Patterns: []string{"**/.cline/plugins/*"}})
+		Patterns: []string{"**/.cline/plugins/**"}})
 	_ = registerDirs(Cline, "**/.clinerules", "**/.clinerules/hooks", "**/.cline", "**/.cline/hooks", "**/.cline/plugins")
 )
 

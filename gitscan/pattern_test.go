@@ -27,6 +27,9 @@ func TestKindOf(t *testing.T) {
 		".claude/agents/sub/x.md":        client.KindClaudeAgentNested, // Claude Code reads .claude/agents recursively
 		".claude/agents/a/b/c/x.md":      client.KindClaudeAgentNested,
 		".claude/agents/a/b/c/d/x.md":    0, // deeper than the patterns: OPEN (docs/claude-code.md)
+		".cline/plugins/p.js":            client.KindClinePlugin,
+		"a/.cline/plugins/pkg/lib/x.js":  client.KindClinePlugin, // anything below: a plugin runs it
+		".cline/plugins":                 0,
 		".claude/settings.json":          client.KindClaudeSettings,
 		"a/.Claude/Settings.Local.JSON":  client.KindClaudeSettings,
 		".claude/settings.json.bak":      0,

@@ -1,6 +1,8 @@
 package policy
 
 import (
+	"strconv"
+
 	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -13,6 +15,14 @@ func init() {
 }
 
 func checkClinePlugin(f File) []trust.Finding {
-	return []trust.Finding{trust.NewFinding("MG752", f.Path, fileStart, "", "",
-		"Cline loads the modules of .cline/plugins at its next task, without asking: their code runs with your rights, and mcp-guard cannot review plugins yet")}
+	name, entry, ok := client.ClinePlugin(f.Path)
+	if !ok {
+		return nil
+	}
+	what := "Cline loads the plugin " + strconv.Quote(name) + " of .cline/plugins at its next task, without asking: its code runs with your rights"
+	if !entry {
+		// Each file of a package: a change of any of them is named.
+		what = "code of the plugin package " + strconv.Quote(name) + ", which Cline loads from .cline/plugins at its next task, without asking: it runs with your rights"
+	}
+	return []trust.Finding{trust.NewFinding("MG752", f.Path, fileStart, "", "", what+", and mcp-guard cannot review plugins yet")}
 }

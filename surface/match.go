@@ -10,6 +10,7 @@ import (
 type compiled struct {
 	kind     Kind
 	anyDepth bool      // a leading `**/`
+	below    bool      // a trailing `/**`: any path below what segs match
 	segs     []segment // in path order
 }
 
@@ -37,7 +38,7 @@ func (x *index) add(c compiled) {
 	}
 	i := len(x.pats)
 	x.pats = append(x.pats, c)
-	if last := c.segs[len(c.segs)-1]; last.star {
+	if last := c.segs[len(c.segs)-1]; last.star || c.below {
 		x.star = append(x.star, i)
 	} else {
 		b := bucket(last.lit)
@@ -82,6 +83,9 @@ func compile(p string) (compiled, error) {
 	if strings.HasPrefix(p, "**/") {
 		c.anyDepth, p = true, p[3:]
 	}
+	if q, ok := strings.CutSuffix(p, "/**"); ok {
+		c.below, p = true, q
+	}
 	if p == "" || strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/") {
 		return c, fmt.Errorf("pattern %q: not a relative path", p)
 	}
@@ -106,8 +110,21 @@ func compile(p string) (compiled, error) {
 }
 
 // match reports whether path (slash-separated, repository-relative)
-// matches, ignoring ASCII case.
+// matches, ignoring ASCII case: with a trailing `/**`, whether a directory
+// above it does.
 func (c *compiled) match(path string) bool {
+	if !c.below {
+		return c.matchWhole(path)
+	}
+	for end := strings.LastIndexByte(path, '/'); end > 0; end = strings.LastIndexByte(path[:end], '/') {
+		if c.matchWhole(path[:end]) {
+			return true
+		}
+	}
+	return false
+}
+
+func (c *compiled) matchWhole(path string) bool {
 	end := len(path)
 	for i := len(c.segs) - 1; i >= 0; i-- {
 		if end < 0 {

@@ -3,7 +3,7 @@ package surface
 import "testing"
 
 func TestCompileRefusesWhatItCannotMatchLikeGit(t *testing.T) {
-	for _, p := range []string{"", "/a", "a/", "a//b", "**/", "a/../b", "a/?b", "a/[ab]", "a/b*c", "a/**/b", "*x*", `a\b`} {
+	for _, p := range []string{"", "/a", "a/", "a//b", "**/", "a/../b", "a/?b", "a/[ab]", "a/b*c", "a/**/b", "*x*", `a\b`, "/**", "**/**", "a/**/**"} {
 		if _, err := compile(p); err == nil {
 			t.Errorf("compile(%q) accepted", p)
 		}
@@ -12,7 +12,7 @@ func TestCompileRefusesWhatItCannotMatchLikeGit(t *testing.T) {
 
 func TestIndexMatchesLikeTheDeclaredPatterns(t *testing.T) {
 	var x index
-	for i, p := range []string{"**/.agentty/mcp.json", "**/.mcp.json", ".github/workflows/*.yml", "**/.claude/agents/*.md", "**/.vscode"} {
+	for i, p := range []string{"**/.agentty/mcp.json", "**/.mcp.json", ".github/workflows/*.yml", "**/.claude/agents/*.md", "**/.vscode", "**/.cline/plugins/**"} {
 		c, err := compile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -26,6 +26,8 @@ func TestIndexMatchesLikeTheDeclaredPatterns(t *testing.T) {
 		".github/workflows/ci.yml": 2, ".github/workflows/.yml": 2, "x/.github/workflows/ci.yml": -1, ".github/workflows/a/ci.yml": -1,
 		".claude/agents/r.md": 3, "a/.claude/agents/R.MD": 3, ".claude/agents/r.mdx": -1, "agents/r.md": -1,
 		".vscode": 4, "a/.VSCode": 4, ".vscode/x": -1, "": -1, "/": -1,
+		".cline/plugins/a.js": 5, "x/.Cline/Plugins/pkg/index.js": 5, ".cline/plugins/pkg/lib/deep/x.ts": 5,
+		".cline/plugins": -1, ".cline/pluginsx/a.js": -1, "cline/plugins/a.js": -1, ".cline/a.js": -1,
 	} {
 		if got := x.find(path); got != want {
 			t.Errorf("find(%q) = %d, want %d", path, got, want)
