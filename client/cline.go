@@ -250,22 +250,11 @@ func clinePackageModules(data []byte) ([]string, error) {
 	if !ok || c.Kind() == "null" {
 		return nil, nil
 	}
-	list, ok := c.Get("plugins")
-	if !ok || list.Kind() == "null" {
-		return nil, nil
+	mods, err := stringList(c, "plugins")
+	if err != nil {
+		return nil, fmt.Errorf("cline.%w", err)
 	}
-	if list.Kind() != "array" {
-		return nil, fmt.Errorf("cline.plugins is a %s, not an array", list.Kind())
-	}
-	var out []string
-	for i, e := range list.Elems() {
-		m, ok := e.Str()
-		if !ok {
-			return nil, fmt.Errorf("cline.plugins[%d] is a %s, not a string", i, e.Kind())
-		}
-		out = append(out, m)
-	}
-	return out, nil
+	return mods, nil
 }
 
 // shQuote is s as one word of a POSIX shell line.
