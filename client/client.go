@@ -425,7 +425,7 @@ func evaluateClient(c Client, dir, gitTop string, env Env) (ClientEvaluation, bo
 		return ce, true
 	}
 	// A client whose repository files leave what it runs unknown, though
-	// it finds no config there (Cline's .cline/plugins, Copilot CLI's
+	// it finds no config there (a Cline plugin package without a package.json, Copilot CLI's
 	// plugin settings), is evaluated with no entries, its State saying why.
 	unknown := false
 	if u, ok := c.(unknownWithout); ok {

@@ -97,20 +97,64 @@ func TestClineConfigs(t *testing.T) {
 	}
 }
 
-// A plugin directory, and a hook directory that cannot be listed, leave
-// what Cline runs unknown: the gate stays closed.
-func TestClineUnknown(t *testing.T) {
+// Each plugin of .cline/plugins is an entry of kind "plugin": a module
+// (every JavaScript and TypeScript extension: more than the observed .js
+// and .ts), run as tsx runs it from the workspace, and a package, whose
+// cline.plugins modules run and whose directory is bound whole. A package
+// directory without a package.json, a package.json Cline may still read
+// modules from, and a directory that cannot be listed leave what runs
+// unknown: the gate stays closed.
+func TestClinePluginEntries(t *testing.T) {
 	f := newFixture(t)
 	f.write("repo/.clinerules/hooks/TaskStart", "echo\n")
-	f.write("repo/.cline/plugins/p.js", "module.exports = {}\n")
-	ce := f.evaluate(Cline, "repo")
-	if len(ce.Unknown) != 1 || !strings.Contains(ce.Unknown[0], "plugin") {
-		t.Fatalf("unknown %q", ce.Unknown)
+	for _, m := range []string{"a.cjs", "b.js", "c.mjs", "d.ts"} {
+		f.write("repo/.cline/plugins/"+m, "module.exports = {}\n")
+	}
+	f.write("repo/.cline/plugins/README.md", "not a plugin\n")
+	f.write("repo/.cline/plugins/pkg/package.json", `{"name": "pkg", "cline": {"plugins": ["./index.js", "x's.js"]}}`)
+	f.write("repo/.cline/plugins/pkg/index.js", "require('./lib.js')\n")
+	ce := f.evaluate(Cline, "repo/sub")
+	if len(ce.Unknown) != 0 {
+		t.Errorf("unknown %q", ce.Unknown)
+	}
+	var names []string
+	for _, v := range ce.Servers {
+		names = append(names, v.Name)
+		if v.Server.Kind == EntryPlugin && (!v.Interactive || !v.Headless || !strings.Contains(v.Why, "loads this plugin")) {
+			t.Errorf("%s: %+v", v.Name, v)
+		}
+	}
+	want := []string{".cline/plugins/a.cjs", ".cline/plugins/b.js", ".cline/plugins/c.mjs", ".cline/plugins/d.ts", ".cline/plugins/pkg", ".clinerules/hooks/TaskStart"}
+	if !eqStrings(names, want) {
+		t.Fatalf("entries %q, want %q", names, want)
+	}
+	if v := verdict(ce, ".cline/plugins/d.ts"); v.Spawn.Command != "tsx" || !eqStrings(v.Spawn.Args, []string{".cline/plugins/d.ts"}) || v.Spawn.Cwd != f.repo {
+		t.Errorf("module spawn %+v", v.Spawn)
+	}
+	pkg := verdict(ce, ".cline/plugins/pkg")
+	if line := strings.Join(pkg.Spawn.Args, " "); line != `-c tsx '.cline/plugins/pkg/index.js'; tsx '.cline/plugins/pkg/x'\''s.js'` ||
+		!eqStrings(pkg.Server.Trees, []string{".cline/plugins/pkg"}) || pkg.Spawn.Cwd != f.repo {
+		t.Errorf("package spawn %+v, trees %q", pkg.Spawn, pkg.Server.Trees)
+	}
+	if im := (clineClient{}).Impact(ce.State, nil, pkg.Server); !im.Headless || !strings.Contains(im.Why, "plugin") {
+		t.Errorf("impact %+v", im)
+	}
+
+	for name, tc := range map[string]struct{ file, data, want string }{
+		"a package without a package.json": {"repo/.cline/plugins/nopkg/index.js", "x", "without a package.json"},
+		"cline.plugins of a bad shape":     {"repo/.cline/plugins/pkg/package.json", `{"cline": {"plugins": "./index.js"}}`, "Cline may still load"},
+		"a package.json that is not JSON":  {"repo/.cline/plugins/pkg/package.json", `{"cline": `, "Cline may still load"},
+	} {
+		g := newFixture(t)
+		g.write(tc.file, tc.data)
+		if ce := g.evaluate(Cline, "repo"); !strings.Contains(strings.Join(ce.Unknown, "\n"), tc.want) {
+			t.Errorf("%s: unknown %q", name, ce.Unknown)
+		}
 	}
 	env := f.env()
 	env.FS = noList{}
 	st := clineClient{}.State(f.repo, f.repo, env)
-	if len(st.Sources) != 2 || !strings.Contains(st.Sources[0].Err.Error(), "could not list") {
+	if len(st.Sources) != 2 || !strings.Contains(st.Sources[0].Err.Error(), "could not list") || !strings.Contains(st.Sources[1].Err.Error(), "plugins of this directory") {
 		t.Fatalf("sources %+v", st.Sources)
 	}
 }
@@ -121,7 +165,8 @@ func TestClineLaunchDir(t *testing.T) {
 	if string(Cline) != trust.ClientCline {
 		t.Fatalf("client id %q, trust's %q", Cline, trust.ClientCline)
 	}
-	for p, want := range map[string]string{".clinerules/hooks/TaskStart": "", "a/b/.cline/hooks/x": "a/b"} {
+	for p, want := range map[string]string{".clinerules/hooks/TaskStart": "", "a/b/.cline/hooks/x": "a/b",
+		".cline/plugins/p.js": "", "a/.cline/plugins/pkg/package.json": "a", "/r/.Cline/plugins/p.ts": "/r"} {
 		if got := trust.ConfigLaunchDir(trust.ClientCline, p); got != want {
 			t.Errorf("%s: %q, want %q", p, got, want)
 		}

@@ -302,7 +302,8 @@ func TestCopilotHookGate(t *testing.T) {
 }
 
 // With no server or hook of its own, a repository's plugin settings or
-// Cline's plugin directory still close the gate: the client is evaluated,
+// a Cline plugin package mcp-guard cannot read as an entry still close
+// the gate: the client is evaluated,
 // its state saying why.
 func TestUnknownWithoutConfig(t *testing.T) {
 	for _, tc := range []struct {
@@ -310,7 +311,7 @@ func TestUnknownWithoutConfig(t *testing.T) {
 		file, want string
 	}{
 		{CopilotCLI, "repo/.github/copilot/settings.json", "enabledPlugins"},
-		{Cline, "repo/.cline/plugins/p.js", ".cline/plugins"},
+		{Cline, "repo/.cline/plugins/pkg/index.js", "without a package.json"},
 	} {
 		f := newFixture(t)
 		f.write("repo/README", "x")

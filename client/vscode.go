@@ -4,7 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"net/url"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -201,12 +203,104 @@ const vscodeTaskWhy = "VS Code runs this task when the folder opens, once the wo
 // launch directory is the folder VS Code opens (the workspace folder). VS
 // Code does not walk up. Every *.code-workspace file in the launch
 // directory counts too: VS Code applies one once you open it, which
-// mcp-guard cannot tell (documented; more, never less).
-// OPEN: the folders a workspace file names (their own .vscode files) are
-// not followed.
-func (vscodeClient) Configs(launchDir, _ string, env Env) ([]string, error) {
-	out := append(workspaceFile(launchDir, VSCodeMCPFile, env.fs()), workspaceFile(launchDir, VSCodeTasksFile, env.fs())...)
-	return append(out, listNamed(env.fs(), launchDir, VSCodeWorkspaceExt)...), nil
+// mcp-guard cannot tell (documented; more, never less). So do the
+// .vscode/mcp.json and tasks.json of each folder such a file names inside
+// the repository (vscodeFolders): VS Code opens each as a workspace folder
+// and reads its MCP servers (mcpConfigPathsService: one config path per
+// folder) and runs its folder-open tasks (runAutomaticTasks: the tasks of
+// every folder). A folder it names outside the repository, or one
+// mcp-guard cannot resolve, is in the state (State) and keeps the gate
+// closed.
+func (vscodeClient) Configs(launchDir, gitTop string, env Env) ([]string, error) {
+	fsys := env.fs()
+	out := append(workspaceFile(launchDir, VSCodeMCPFile, fsys), workspaceFile(launchDir, VSCodeTasksFile, fsys)...)
+	files := listNamed(fsys, launchDir, VSCodeWorkspaceExt)
+	out = append(out, files...)
+	folders, _ := vscodeFolders(launchDir, gitTop, files, fsys)
+	for _, d := range folders {
+		for _, rel := range []string{VSCodeMCPFile, VSCodeTasksFile} {
+			for _, p := range workspaceFile(d, rel, fsys) {
+				if !slices.Contains(out, p) {
+					out = append(out, p)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// vscodeFolders are the workspace folders the workspace files name (each
+// "folders" element's "path", relative to the file's directory or
+// absolute, no variable resolved, as VS Code's toWorkspaceFolders reads
+// it; a "file://" "uri"), that are directories inside the repository (the
+// git work tree's top, else the launch directory) other than the launch
+// directory itself, by real path. closed are the folders VS Code would
+// read .vscode files from that mcp-guard does not follow: outside the
+// repository (when they hold a .vscode/mcp.json or tasks.json), or a URI
+// it cannot place (a remote folder), each a source with the reason.
+// A workspace file that cannot be read is reported by Parse.
+func vscodeFolders(launchDir, gitTop string, files []string, fsys FS) (dirs []string, closed []Source) {
+	self := realDir(launchDir, fsys)
+	root := self
+	if gitTop != "" {
+		root = realDir(gitTop, fsys)
+	}
+	for _, file := range files {
+		data, err := fsys.ReadFile(file)
+		if err != nil {
+			continue
+		}
+		v, err := trust.DecodeDialect(data, trust.VSCode)
+		if err != nil {
+			continue
+		}
+		folders, _ := v.Get("folders")
+		for i, f := range folders.Elems() {
+			at := fmt.Sprintf("%s: folders[%d]", filepath.Base(file), i)
+			var dir string
+			if p, ok := strOf(f, "path"); ok {
+				if p == "" {
+					continue // VS Code skips it
+				}
+				dir = filepath.FromSlash(p)
+				if !filepath.IsAbs(dir) {
+					dir = filepath.Join(filepath.Dir(file), dir)
+				}
+			} else if u, ok := strOf(f, "uri"); ok {
+				pu, err := url.Parse(u)
+				if err != nil || !strings.EqualFold(pu.Scheme, "file") || (pu.Host != "" && pu.Host != "localhost") {
+					closed = append(closed, Source{Path: file, Display: at, RepoSide: true, Present: true,
+						Err: fmt.Errorf("VS Code opens the folder %q this workspace file names and reads its .vscode/mcp.json and tasks.json; mcp-guard cannot place it", u)})
+					continue
+				}
+				dir = filepath.FromSlash(pu.Path)
+			} else {
+				continue // neither: VS Code ignores the element
+			}
+			fi, err := fsys.Stat(dir)
+			if err == nil && !fi.IsDir() || errors.Is(err, fs.ErrNotExist) {
+				continue // no folder: VS Code shows it missing and reads nothing
+			}
+			real := realDir(dir, fsys)
+			if err == nil && within(real, root) {
+				if real != self && !slices.Contains(dirs, real) {
+					dirs = append(dirs, real)
+				}
+				continue
+			}
+			if err != nil {
+				closed = append(closed, Source{Path: file, Display: at, RepoSide: true, Present: true,
+					Err: fmt.Errorf("VS Code opens the folder %s this workspace file names and reads its .vscode/mcp.json and tasks.json; mcp-guard cannot read it: %w", dir, err)})
+				continue
+			}
+			if len(workspaceFile(real, VSCodeMCPFile, fsys))+len(workspaceFile(real, VSCodeTasksFile, fsys)) == 0 {
+				continue // outside the repository, and nothing VS Code runs from it
+			}
+			closed = append(closed, Source{Path: file, Display: at, RepoSide: true, Present: true,
+				Err: fmt.Errorf("VS Code opens the folder %s this workspace file names, outside the repository, and reads its .vscode/mcp.json and tasks.json; mcp-guard reviews only the repository's files", dir)})
+		}
+	}
+	return dirs, closed
 }
 
 // workspaceFile is [dir/rel] when a file (or something mcp-guard cannot
@@ -389,7 +483,7 @@ func (vs *VSCodeState) AutostartOn() bool { return vs.Autostart != AutostartNeve
 
 // State reads .vscode/settings.json (JSONC). A file that cannot be read
 // makes the state unknown.
-func (vscodeClient) State(launchDir, _ string, env Env) *State {
+func (vscodeClient) State(launchDir, gitTop string, env Env) *State {
 	vs := &VSCodeState{Workspace: launchDir,
 		Settings: Source{Path: filepath.Join(launchDir, filepath.FromSlash(VSCodeSettingsFile)), Display: VSCodeSettingsFile, RepoSide: true}}
 	st := &State{Client: VSCode, LaunchDir: launchDir, VSCode: vs}
@@ -401,6 +495,8 @@ func (vscodeClient) State(launchDir, _ string, env Env) *State {
 		vs.Unknown = &src
 	}
 	st.Sources = append(st.Sources, vs.Settings)
+	_, closed := vscodeFolders(launchDir, gitTop, listNamed(env.fs(), launchDir, VSCodeWorkspaceExt), env.fs())
+	st.Sources = append(st.Sources, closed...)
 	return st
 }
 

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -453,4 +454,82 @@ func TestVSCodeWorkspaceFile(t *testing.T) {
 		return
 	}
 	t.Fatalf("no VS Code in %+v", ev.Clients)
+}
+
+// TestVSCodeWorkspaceFolders: the folders a workspace file in the launch
+// directory names are VS Code workspace folders, each with its own
+// .vscode/mcp.json and folder-open tasks (VS Code's mcpConfigPathsService
+// and runAutomaticTasks): a folder inside the repository is followed, its
+// ${workspaceFolder} that folder; a folder outside it that holds .vscode
+// files, or one mcp-guard cannot place, keeps the gate closed; a missing
+// folder, or one outside holding nothing VS Code reads, is quiet.
+func TestVSCodeWorkspaceFolders(t *testing.T) {
+	const tasks = `{"version": "2.0.0", "tasks": [{"label": "boot", "type": "shell", "command": "./boot.sh", "runOptions": {"runOn": "folderOpen"}}]}`
+	const mcp = `{"servers": {"%s": {"type": "stdio", "command": "node", "args": ["${workspaceFolder}/srv.js"]}}}`
+	cases := []struct {
+		name, folders string
+		configs       []string // below the repository
+		servers       map[string]string
+		unknown       []string
+	}{
+		{"inside, every form", `[{"path": "."}, {"path": "web"}, {"path": "./x/../api"}, {"uri": "file://$ROOT/repo/lib"}, {"path": "$KEY/web"}, {"path": "gone"}, {"name": "no path"}, 7]`,
+			[]string{"app.code-workspace", "web/.vscode/tasks.json", "api/.vscode/mcp.json", "lib/.vscode/mcp.json"},
+			map[string]string{"tasks[0]": "web/.vscode/tasks.json", "api": "api/.vscode/mcp.json", "lib": "lib/.vscode/mcp.json"}, nil},
+		{"a variable is not resolved", `[{"path": "${workspaceFolder}/web"}]`,
+			[]string{"app.code-workspace"}, nil, nil},
+		{"outside, with .vscode files", `[{"path": "../outside"}]`,
+			[]string{"app.code-workspace"}, nil, []string{"folders[0]", "outside the repository"}},
+		{"outside, nothing VS Code reads", `[{"path": "../empty"}, {"path": "/"}]`,
+			[]string{"app.code-workspace"}, nil, nil},
+		{"a remote folder", `[{"uri": "vscode-remote://ssh-remote+h/srv"}]`,
+			[]string{"app.code-workspace"}, nil, []string{"folders[0]", "cannot place"}},
+		{"a symlink out of the repository", `[{"path": "link"}]`,
+			[]string{"app.code-workspace"}, nil, []string{"outside the repository"}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t)
+			f.write("repo/app.code-workspace", `{"folders": `+tc.folders+`}`)
+			f.write("repo/web/.vscode/tasks.json", tasks)
+			f.write("repo/api/.vscode/mcp.json", fmt.Sprintf(mcp, "api"))
+			f.write("repo/lib/.vscode/mcp.json", fmt.Sprintf(mcp, "lib"))
+			f.write("outside/.vscode/tasks.json", tasks)
+			f.write("empty/README", "")
+			if err := os.Symlink(filepath.Join(f.root, "outside"), filepath.Join(f.repo, "link")); err != nil {
+				t.Fatal(err)
+			}
+			ce := f.evaluate(VSCode, "repo")
+			var want []string
+			for _, c := range tc.configs {
+				want = append(want, filepath.Join(f.repo, filepath.FromSlash(c)))
+			}
+			if !eqStrings(ce.Configs, want) {
+				t.Errorf("configs %q, want %q", ce.Configs, want)
+			}
+			for name, file := range tc.servers {
+				v := verdict(ce, name)
+				if v == nil || v.Path != filepath.Join(f.repo, filepath.FromSlash(file)) || !v.Interactive {
+					t.Errorf("%s: %+v", name, v)
+					continue
+				}
+				if v.Server.Kind == "" {
+					if dir := filepath.Dir(filepath.Dir(v.Path)); !eqStrings(v.Spawn.Args, []string{filepath.Join(dir, "srv.js")}) {
+						t.Errorf("%s: ${workspaceFolder} is not its folder: %q", name, v.Spawn.Args)
+					}
+				}
+			}
+			if len(ce.Servers) != len(tc.servers) {
+				t.Errorf("entries %+v", ce.Servers)
+			}
+			got := strings.Join(ce.Unknown, "\n")
+			if len(tc.unknown) == 0 && got != "" {
+				t.Errorf("unknown: %s", got)
+			}
+			for _, w := range tc.unknown {
+				if !strings.Contains(got, w) {
+					t.Errorf("unknown %q: no %q", got, w)
+				}
+			}
+		})
+	}
 }

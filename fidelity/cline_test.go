@@ -130,8 +130,8 @@ func killByHome(t *testing.T, home string) {
 // `.cline/plugins` (the workspace plugin directory of @cline/shared's
 // resolvePluginConfigSearchPaths) on a headless task: nothing written by
 // a module's top level or its setup, as CommonJS, ESM and TypeScript
-// files and as a package directory; and client's model, which keeps the
-// gate closed while the directory is there (docs/cline.md).
+// files and as a package directory; and client's model, which makes each
+// plugin an entry to review (docs/cline.md).
 func TestClinePlugins(t *testing.T) {
 	t.Parallel()
 	bin := clineCLI.get(t)
@@ -179,11 +179,22 @@ func TestClinePlugins(t *testing.T) {
 		}
 	}
 	t.Logf("plugin markers written: %q", ran)
-	// client's model, sound either way: the directory leaves what Cline
-	// runs unknown, which keeps the gate closed.
+	// client's model, sound whichever ran: every module that may run is an
+	// entry waiting for review (the .cjs and .mjs ones too: more, never
+	// less), the package one entry, and nothing is left unknown.
 	ev, err := client.EvaluateOnly(s.repo, homeOnly(s.home), client.Cline)
-	if err != nil || len(ev.Clients) != 1 || !strings.Contains(strings.Join(ev.Clients[0].Unknown, "\n"), filepath.Join(".cline", "plugins")) {
-		t.Errorf("client does not keep the gate closed for .cline/plugins: %+v %v", ev, err)
+	if err != nil || len(ev.Clients) != 1 {
+		t.Fatalf("client: %+v %v", ev, err)
+	}
+	var entries []string
+	for _, v := range ev.Clients[0].Servers {
+		if v.Server != nil && v.Server.Kind == client.EntryPlugin && v.Headless {
+			entries = append(entries, v.Name)
+		}
+	}
+	want := []string{".cline/plugins/a.cjs", ".cline/plugins/b.js", ".cline/plugins/c.mjs", ".cline/plugins/d.ts", ".cline/plugins/pkg"}
+	if !slices.Equal(entries, want) || len(ev.Clients[0].Unknown) != 0 {
+		t.Errorf("client's plugin entries %q (unknown %q), want %q", entries, ev.Clients[0].Unknown, want)
 	}
 }
 

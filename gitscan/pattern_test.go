@@ -68,6 +68,9 @@ func TestKindOf(t *testing.T) {
 		".agents/agents/readme.txt":         0,
 		"x/.claude/agents/y.md/z":           0,
 		".agentty/agents/deep/dir.md":       0,
+		".cline/plugins/p.js":               client.KindClinePlugin,
+		"a/.cline/plugins/pkg/lib/x.js":     client.KindClinePlugin, // anything below: a plugin runs it
+		".cline/plugins":                    0,
 	} {
 		k, ok := surface.Of(path)
 		if ok != (want != 0) || k != want {

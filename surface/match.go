@@ -11,6 +11,7 @@ import (
 type compiled struct {
 	kind     Kind
 	anyDepth bool      // a leading `**/`
+	below    bool      // a trailing `/**`: any path below what segs match
 	segs     []segment // in path order
 }
 
@@ -38,7 +39,7 @@ func (x *index) add(c compiled) {
 	}
 	i := len(x.pats)
 	x.pats = append(x.pats, c)
-	if last := c.segs[len(c.segs)-1]; last.star {
+	if last := c.segs[len(c.segs)-1]; last.star || c.below {
 		x.star = append(x.star, i)
 	} else {
 		b := bucket(last.lit)
@@ -85,6 +86,9 @@ func compile(p string) (compiled, error) {
 	if strings.HasPrefix(p, "**/") {
 		c.anyDepth, p = true, p[3:]
 	}
+	if q, ok := strings.CutSuffix(p, "/**"); ok {
+		c.below, p = true, q
+	}
 	if p == "" || strings.HasPrefix(p, "/") || strings.HasSuffix(p, "/") {
 		return c, fmt.Errorf("pattern %q: not a relative path", p)
 	}
@@ -118,9 +122,18 @@ func compile(p string) (compiled, error) {
 }
 
 // match reports whether path (slash-separated, repository-relative)
-// matches, ignoring ASCII case.
+// matches, ignoring ASCII case: with a trailing `/**`, whether a directory
+// above it does.
 func (c *compiled) match(path string) bool {
-	return c.matchAt(len(c.segs)-1, path, len(path))
+	if !c.below {
+		return c.matchAt(len(c.segs)-1, path, len(path))
+	}
+	for end := strings.LastIndexByte(path, '/'); end > 0; end = strings.LastIndexByte(path[:end], '/') {
+		if c.matchAt(len(c.segs)-1, path, end) {
+			return true
+		}
+	}
+	return false
 }
 
 // matchAt reports whether segs[:i+1] match path[:end] (end < 0: nothing

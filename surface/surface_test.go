@@ -3,7 +3,7 @@ package surface
 import "testing"
 
 func TestCompileRefusesWhatItCannotMatchLikeGit(t *testing.T) {
-	for _, p := range []string{"", "/a", "a/", "a//b", "**/", "a/../b", "a/?b", "a/[ab]", "a/b*c", "a/**", "**/**/a", "a/**/**/b", "a/**/b/**/c", "a/**x/b", "*x*", `a\b`} {
+	for _, p := range []string{"", "/a", "a/", "a//b", "**/", "a/../b", "a/?b", "a/[ab]", "a/b*c", "**/**/a", "a/**/**/b", "a/**/b/**/c", "a/**x/b", "*x*", `a\b`, "/**", "**/**", "a/**/**"} {
 		if _, err := compile(p); err == nil {
 			t.Errorf("compile(%q) accepted", p)
 		}
@@ -12,7 +12,7 @@ func TestCompileRefusesWhatItCannotMatchLikeGit(t *testing.T) {
 
 func TestIndexMatchesLikeTheDeclaredPatterns(t *testing.T) {
 	var x index
-	for i, p := range []string{"**/.agentty/mcp.json", "**/.mcp.json", ".github/workflows/*.yml", "**/.claude/agents/*.md", "**/.vscode", "**/.claude/agents/*/**/*.md", "docs/**/x"} {
+	for i, p := range []string{"**/.agentty/mcp.json", "**/.mcp.json", ".github/workflows/*.yml", "**/.claude/agents/*.md", "**/.vscode", "**/.claude/agents/*/**/*.md", "docs/**/x", "**/.cline/plugins/**"} {
 		c, err := compile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -30,6 +30,8 @@ func TestIndexMatchesLikeTheDeclaredPatterns(t *testing.T) {
 		".claude/agents/a/r.md": 5, "p/.claude/agents/a/b/c/d/e/r.md": 5, ".claude/agents/a/b/r.txt": -1,
 		".claude/agents/a/b/.claude/agents/r.md": 3, "x.claude/agents/a/r.md": -1, ".claude/agents/a": -1,
 		"docs/x": 6, "docs/a/b/x": 6, "a/docs/x": -1, "docs/a/xx": -1, "docsx": -1,
+		".cline/plugins/a.js": 7, "x/.Cline/Plugins/pkg/index.js": 7, ".cline/plugins/pkg/lib/deep/x.ts": 7,
+		".cline/plugins": -1, ".cline/pluginsx/a.js": -1, "cline/plugins/a.js": -1, ".cline/a.js": -1,
 	} {
 		if got := x.find(path); got != want {
 			t.Errorf("find(%q) = %d, want %d", path, got, want)

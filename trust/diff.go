@@ -143,6 +143,15 @@ const ClientCline = "cline"
 // whose frontmatter hooks run from there).
 func ConfigLaunchDir(client, configPath string) string {
 	if client == ClientCline {
+		// The directory holding the .clinerules or .cline the file is
+		// below (a hook file, a plugin module, a plugin package's
+		// package.json).
+		parts := strings.Split(configPath, "/")
+		for i := len(parts) - 2; i >= 0; i-- {
+			if strings.EqualFold(parts[i], ".cline") || strings.EqualFold(parts[i], ".clinerules") {
+				return strings.Join(parts[:i], "/")
+			}
+		}
 		return LaunchDir(path.Dir(configPath))
 	}
 	if client == ClientClaudeCode {

@@ -667,8 +667,9 @@ var Rules = []Rule{
 		Help: "Cline 3.0.65 starts a plugin sandbox at each task that loads the JavaScript and TypeScript modules of " +
 			"the project's .cline/plugins directory (and a package's cline.plugins entries) and runs their top level " +
 			"and setup, with no prompt (observed; on a loaded machine the task may end first). A plugin is code run " +
-			"with your rights the moment Cline works in the checkout. mcp-guard cannot review plugins yet, so `check` " +
-			"fails and `launch` refuses Cline while the directory is there.\n\n" +
+			"with your rights the moment Cline works in the checkout. Each plugin is an entry to review (`mcp-guard review`): " +
+			"`check` fails and `launch` refuses Cline until every plugin is reviewed, and since Cline has no switch to " +
+			"leave one plugin out, a declined plugin keeps `launch` refusing.\n\n" +
 			"Fix: remove the plugin from the repository, or keep it out of the checkout Cline works in."},
 }
 
