@@ -135,3 +135,11 @@ func (amazonqClient) Gate(st *State, entries []Entry) []ServerVerdict {
 func (amazonqClient) Impact(st *State, _, new *trust.Server) Impact {
 	return plainImpact("Amazon Q Developer", st, new, amazonqOff)
 }
+
+// AmazonQFile is an Amazon Q Developer file (.amazonq/mcp.json, a
+// workspace agent) as the client reads it (Parse): the positioned tree in
+// its dialect that the rules read too; an error where mcp-guard cannot
+// read it as Amazon Q Developer does.
+func AmazonQFile(data []byte) (trust.Value, error) {
+	return trust.DecodeDialect(data, amazonqDialect)
+}

@@ -571,3 +571,11 @@ func (copilotClient) disableLaunch(argv0 string, off, _, args, environ []string)
 	argv, err := CopilotArgv(argv0, off, args)
 	return argv, environ, err
 }
+
+// CopilotSettings is a `.github/copilot/settings*.json` as the client
+// reads it (Parse reads its hooks so): the positioned tree in its dialect
+// (JSON with comments and trailing commas) that the settings rules read
+// too; an error where mcp-guard cannot read it as Copilot CLI does.
+func CopilotSettings(data []byte) (trust.Value, error) {
+	return trust.DecodeDialect(data, trust.VSCode)
+}

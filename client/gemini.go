@@ -710,3 +710,11 @@ func (geminiClient) Impact(st *State, old, new *trust.Server) Impact {
 	}
 	return Impact{Interactive: runs, Headless: runs, Why: why, Source: src, RepoSide: repo}
 }
+
+// GeminiSettings is a Gemini CLI settings file as the client reads it
+// (State reads the workspace's and the user's so, Parse its servers): the
+// positioned tree in Gemini CLI's dialect that the settings rules read
+// too; an error where Gemini CLI cannot read it either.
+func GeminiSettings(data []byte) (trust.Value, error) {
+	return trust.DecodeDialect(data, trust.GeminiCLI)
+}

@@ -203,3 +203,10 @@ func (kiroClient) Gate(st *State, entries []Entry) []ServerVerdict {
 func (kiroClient) Impact(st *State, _, new *trust.Server) Impact {
 	return plainImpact("Kiro", st, new, kiroOff)
 }
+
+// KiroFile is a Kiro file (.kiro/settings/mcp.json, a hook file) as the
+// client reads it (Parse): the positioned tree in Kiro's dialect that the
+// rules read too; an error where mcp-guard cannot read it as Kiro does.
+func KiroFile(data []byte) (trust.Value, error) {
+	return trust.DecodeDialect(data, kiroDialect)
+}

@@ -596,3 +596,10 @@ func OpenCodeLaunchEnv(environ, off []string) ([]string, error) {
 }
 
 var opencodeSubst = lazyre.Regexp{Expr: `\{(env|file):`}
+
+// OpenCodeConfig is an OpenCode config file as the client reads it
+// (readOpenCodeDoc): the positioned tree in OpenCode's dialect that the
+// rules read too; an error where mcp-guard cannot read it as OpenCode does.
+func OpenCodeConfig(data []byte) (trust.Value, error) {
+	return trust.DecodeDialect(data, trust.OpenCode)
+}

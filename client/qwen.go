@@ -246,6 +246,28 @@ func qwenApprovalMode(v trust.Value) string {
 	return strings.ToLower(strings.TrimSpace(s))
 }
 
+// QwenSettings is a Qwen Code settings file as the client reads it (State
+// reads the workspace's and the user's so): the positioned tree in Qwen
+// Code's dialect that the settings rules read too; an error where Qwen
+// Code cannot read it either.
+func QwenSettings(data []byte) (trust.Value, error) {
+	return trust.DecodeDialect(data, trust.QwenCode)
+}
+
+// QwenYolo reports whether settings v put Qwen Code in YOLO approval mode,
+// read as State reads it (qwenApprovalMode), with the value as written
+// and where its key is, for a finding.
+func QwenYolo(v trust.Value) (written string, at trust.Pos, yolo bool) {
+	if qwenApprovalMode(v) != "yolo" {
+		return "", trust.Pos{}, false
+	}
+	tools, _ := v.Get("tools")
+	m, _ := tools.Get("approvalMode")
+	written, _ = m.Str()
+	at, _ = tools.KeyPos("approvalMode")
+	return written, at, true
+}
+
 // readUser takes the user's own servers from ~/.qwen/settings.json and
 // the names its mcp.excluded keeps from running (exact names; a pattern
 // with * or ? excludes nothing here, the side that keeps a server in the

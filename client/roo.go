@@ -111,3 +111,10 @@ func (rooClient) Gate(st *State, entries []Entry) []ServerVerdict {
 func (rooClient) Impact(st *State, _, new *trust.Server) Impact {
 	return plainImpact("Roo Code", st, new, rooOff)
 }
+
+// RooMCP is a .roo/mcp.json as the client reads it (Parse): the
+// positioned tree in Roo Code's dialect that the rules read too; an error
+// where mcp-guard cannot read it as Roo Code does.
+func RooMCP(data []byte) (trust.Value, error) {
+	return trust.DecodeDialect(data, rooDialect)
+}

@@ -24,16 +24,14 @@ func spawned(c *trust.Config) []string {
 	return out
 }
 
-// project.Load reads a `.mcp.json` once, in the dialect of the client that
-// declared it (Claude Code), for scan's findings; Copilot CLI and Qwen Code
-// read the same file in their own (the gate, check, launch and the hook
-// read it in each). Where the dialects differ, Claude Code's reading holds
-// every server the others start, except where a case names the reader
-// whose servers escape it (docs/fidelity.md, "One .mcp.json, three
-// readings"): there scan's server rules do not see what that client
-// starts, unless Claude Code cannot read the file at all (a comment: scan
-// then reads the others' readings, project.Snapshot.Also). The test fails when a reading escapes that is not named, and
-// when a named one no longer does.
+// scan reads a `.mcp.json` in the dialect of the client that declared it
+// (Claude Code) and, through Escapes, every entry another reader (Copilot
+// CLI, Qwen Code) reads otherwise, so that the server rules see what each
+// client starts (policy.CheckReadings). The test holds both: whatever a
+// reader starts is in Claude Code's reading or in what escapes it, for
+// every case; and the readings that differ are exactly the ones a case
+// names (docs/fidelity.md, "One .mcp.json, three readings"), so that a
+// difference that appears or disappears is seen.
 func TestSharedMCPJSONReadings(t *testing.T) {
 	readers := map[string]func(string) *trust.Config{
 		"Copilot CLI": parserOf(copilotClient{}, "/r/.mcp.json"),
@@ -41,15 +39,19 @@ func TestSharedMCPJSONReadings(t *testing.T) {
 	}
 	for _, tc := range []struct {
 		name, in string
-		escapes  []string // the readers whose servers Claude Code's reading does not hold
+		differs  []string // the readers whose reading holds an entry Claude Code's does not, or one mcp-guard cannot read
 	}{
 		{"plain", `{"mcpServers":{"db":{"command":"node","args":["a.js"]}}}`, nil},
 		{"type stdio", `{"mcpServers":{"db":{"type":"stdio","command":"node"}}}`, nil},
 		{"invalid UTF-8 (Claude Code's reader is lenient)", "{\"mcpServers\":{\"db\":{\"command\":\"n\xff\"}}}", nil},
 		{"a number past a double", `{"mcpServers":{"db":{"command":"node","timeout":1e400}}}`, nil},
-		{"url and no command", `{"mcpServers":{"db":{"url":"https://x.example"}}}`, nil},
+		// Claude Code skips a url without a type (MG307); Copilot CLI and
+		// Qwen Code connect to it: the url rules apply to theirs.
+		{"url and no command", `{"mcpServers":{"db":{"url":"https://x.example"}}}`, []string{"Copilot CLI", "Qwen Code"}},
 		{"url and command, no type", `{"mcpServers":{"db":{"url":"https://x.example","command":"evil"}}}`, nil},
 		{"unknown type with a command", `{"mcpServers":{"db":{"type":"pipe","command":"evil"}}}`, nil},
+		// Claude Code fails the file; Qwen Code may load it (mcp-guard
+		// cannot tell what it reads: unknown, said by its MG310).
 		{"a trailing comma", `{"mcpServers":{"db":{"command":"node"},}}`, []string{"Qwen Code"}},
 		{"empty file", ``, nil},
 		// Qwen Code strips comments before JSON.parse (0.24.4's
@@ -66,17 +68,27 @@ func TestSharedMCPJSONReadings(t *testing.T) {
 		{"sse with a command", `{"mcpServers":{"db":{"type":"sse","url":"https://x.example","command":"evil"}}}`, []string{"Qwen Code"}},
 		{"ws with a command", `{"mcpServers":{"db":{"type":"ws","url":"wss://x.example","command":"evil"}}}`, []string{"Qwen Code"}},
 	} {
-		claude := spawned(parseClaude(tc.in))
+		decl := parseClaude(tc.in)
+		claude := spawned(decl)
 		for who, read := range readers {
-			got := spawned(read(tc.in))
-			var escaped []string
-			for _, s := range got {
-				if !slices.Contains(claude, s) && !slices.Contains(claude, "unknown") {
-					escaped = append(escaped, s)
-				}
+			o := read(tc.in)
+			esc, unknown := Escapes(decl, o)
+			if named := slices.Contains(tc.differs, who); named != (len(esc) > 0 || unknown) {
+				t.Errorf("%s: %s's reading holds %q beyond Claude Code's (%q), unknown %v; named as differing: %v", tc.name, who, names(esc), claude, unknown, named)
 			}
-			if named := slices.Contains(tc.escapes, who); named != (len(escaped) > 0) {
-				t.Errorf("%s: %s starts %q, Claude Code's reading holds %q; named as escaping: %v", tc.name, who, got, claude, named)
+			if unknown != (o.Unreadable() && !decl.Unreadable()) {
+				t.Errorf("%s: %s's reading unknown %v, but Unreadable says %v", tc.name, who, unknown, o.Unreadable())
+			}
+			if unknown {
+				continue // said unknown: nothing to hold
+			}
+			// What scan's rules see: Claude Code's reading and what
+			// escapes it.
+			seen := append(claude, spawned(&trust.Config{Servers: esc})...)
+			for _, s := range spawned(o) {
+				if !slices.Contains(seen, s) && !slices.Contains(seen, "unknown") {
+					t.Errorf("%s: %s starts %s, which neither Claude Code's reading nor what escapes it holds", tc.name, who, s)
+				}
 			}
 		}
 	}

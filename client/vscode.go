@@ -777,3 +777,11 @@ func taskValue(v trust.Value) string {
 	}
 	return v.JSON()
 }
+
+// VSCodeFile is a VS Code settings or workspace file as the client reads
+// it (State reads .vscode/settings.json so, Parse a .code-workspace): the
+// positioned tree in VS Code's JSONC that the rules read too; an error
+// where mcp-guard cannot read it as VS Code does.
+func VSCodeFile(data []byte) (trust.Value, error) {
+	return trust.DecodeDialect(data, trust.VSCode)
+}

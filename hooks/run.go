@@ -87,8 +87,9 @@ type Outcome struct {
 	// client: worth one line, never a review.
 	Removed []trust.Change
 	// Dormant are servers the operation changed that their client runs
-	// nothing of here (Gemini CLI, Codex in a folder not trusted): worth
-	// one line, never a review.
+	// nothing of here without asking (Gemini CLI, Codex in a folder not
+	// trusted; Qwen Code before its approval), of the clients the user
+	// keeps state of (inUse): worth one line, never a review.
 	Dormant []trust.Change
 }
 
@@ -278,6 +279,7 @@ func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
 		}
 		out.Findings = fs
 	}
+	out.Dormant = inUse(out.Dormant, repo.TopLevel(), opts.Env)
 	var kept []trust.Change
 	kept, out.Findings = dedupe(repo.GitDir(), append(out.Changes, removed...), out.Findings, time.Now())
 	out.Changes = nil
@@ -289,6 +291,32 @@ func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
 		}
 	}
 	return out, nil
+}
+
+// inUse keeps the dormant changes of the agents whose state the user
+// keeps on this machine (client.State.InUse). A dormant change is one its
+// agent runs nothing of without asking (it asks first, or the folder is
+// not trusted): a line about it is for the people who use that agent, and
+// to everyone else it is noise on every pull that trains them to skip the
+// warning. Nothing else is dropped: a change an agent runs without asking
+// is never dormant, whatever the repository holds, and is named always.
+func inUse(cs []trust.Change, top string, env client.Env) []trust.Change {
+	used := map[string]bool{}
+	var out []trust.Change
+	for _, c := range cs {
+		key := c.Client + "\x00" + c.LaunchDir()
+		u, ok := used[key]
+		if !ok {
+			cl := client.Lookup(client.ID(c.Client))
+			u = cl == nil || top == "" ||
+				cl.State(filepath.Join(top, filepath.FromSlash(c.LaunchDir())), top, env).InUse(env)
+			used[key] = u
+		}
+		if u {
+			out = append(out, c)
+		}
+	}
+	return out
 }
 
 // identityOf is the ledger's name of repo, computed once when asked and

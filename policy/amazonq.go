@@ -25,7 +25,7 @@ func init() {
 var amazonqWidening = []string{"allowedCommands", "allowedPaths", "allowedServices", "autoAllowReadonly"}
 
 func checkAmazonQAgent(f File) []trust.Finding {
-	root, err := decodePositioned(f.Data)
+	root, err := clientTree(client.AmazonQFile, f.Data)
 	if err != nil {
 		return unparsedMention(f, err, "Amazon Q Developer", `"allowedTools"`, `"hooks"`, `"mcpServers"`)
 	}

@@ -20,8 +20,9 @@ import (
 // Gemini CLI reads .gemini/settings.json as JSON with comments (observed:
 // trailing commas and a BOM reject the whole file, the last duplicate key
 // wins); VS Code reads its files as JSONC, comments and trailing commas
-// allowed (from its documentation). Both are read with decodePositioned
-// after stripJSONC, so positions are the file's own. A settings file
+// allowed (from its documentation). Each is read once, by its client
+// model (client.GeminiSettings, client.VSCodeFile: the readings their
+// State and Parse use), with the file's own positions. A settings file
 // Gemini CLI rejects runs nothing, so its parse error is no finding; a
 // BOM, which Gemini CLI rejects, is skipped here: that reports more, never
 // less.
@@ -43,10 +44,13 @@ func init() {
 // checkGeminiSettings reports what a repository's Gemini CLI workspace
 // settings switch on or off.
 func checkGeminiSettings(f File) []trust.Finding {
-	root, err := decodePositioned(stripJSONC(f.Data, false))
-	if err != nil || root.kind != 'o' {
-		return nil // Gemini CLI rejects the file as well: nothing of it applies
+	// A BOM, which Gemini CLI rejects, is skipped: that reports more,
+	// never less.
+	v, err := client.GeminiSettings(bytes.TrimPrefix(f.Data, []byte("\xef\xbb\xbf")))
+	if err != nil || v.Kind() != "object" {
+		return nil // Gemini CLI rejects the file: nothing of it applies
 	}
+	root := fromClient(v)
 	var out []trust.Finding
 	out = append(out, trustedServers(f, root, "MG708",
 		"mcpServers.%s.trust: true: Gemini CLI runs every tool call of this server without asking for confirmation (and in a trusted folder the server itself runs with no approval at all)")...)
@@ -94,7 +98,7 @@ func trustedServers(f File, root *jnode, rule, msg string) []trust.Finding {
 // checkVSCodeSettings reports the workspace settings that make VS Code
 // start MCP servers by itself, or read other clients' server lists.
 func checkVSCodeSettings(f File) []trust.Finding {
-	root, err := decodePositioned(stripJSONC(f.Data, true))
+	root, err := clientTree(client.VSCodeFile, f.Data)
 	if err != nil {
 		return unparsedMention(f, err, "VS Code", "chat.mcp", `"mcp"`)
 	}
@@ -105,7 +109,7 @@ func checkVSCodeSettings(f File) []trust.Finding {
 // it is opened: its settings as the workspace settings are, its tasks as
 // tasks.json's (named "tasks.tasks[N]").
 func checkVSCodeWorkspace(f File) []trust.Finding {
-	root, err := decodePositioned(stripJSONC(f.Data, true))
+	root, err := clientTree(client.VSCodeFile, f.Data)
 	if err != nil {
 		return unparsedMention(f, err, "VS Code", "chat.mcp", `"mcp"`, "folderOpen")
 	}
@@ -232,7 +236,7 @@ func vscodeRuleMatchesAll(key string) bool {
 
 // checkVSCodeTasks reports the tasks VS Code runs when the folder opens.
 func checkVSCodeTasks(f File) []trust.Finding {
-	root, err := decodePositioned(stripJSONC(f.Data, true))
+	root, err := clientTree(client.VSCodeFile, f.Data)
 	if err != nil {
 		return unparsedMention(f, err, "VS Code", "folderOpen")
 	}

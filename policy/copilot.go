@@ -48,7 +48,7 @@ func checkCopilotHooks(f File) []trust.Finding {
 // checkCopilotSettings is MG725 for the settings' hooks and MG726 for the
 // hook directories and plugins they name.
 func checkCopilotSettings(f File) []trust.Finding {
-	root, err := decodePositioned(stripJSONC(f.Data, true))
+	root, err := clientTree(client.CopilotSettings, f.Data)
 	if err != nil {
 		return unparsedMention(f, err, "Copilot CLI", `"hooks"`, `"hookDirectories"`, `"enabledPlugins"`, `"extraKnownMarketplaces"`)
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
+	"slices"
 	"unicode/utf8"
 
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -178,4 +179,56 @@ func (d *posDecoder) build(tok json.Token, pos trust.Pos, depth int) (*jnode, er
 		n.kind, n.str = 'z', "null"
 	}
 	return n, nil
+}
+
+// fromClient is the tree a client model read (trust.Value: its dialect,
+// positions in the file) in the form the rules walk, so that a rules file
+// reads a file its client reads through that client's reading instead of
+// decoding the bytes again. An object's members are the ones the client
+// sees (each key once, the last duplicate winning).
+func fromClient(v trust.Value) *jnode {
+	n := &jnode{pos: v.Pos()}
+	switch v.Kind() {
+	case "object":
+		n.kind = 'o'
+		for _, k := range v.Keys() {
+			m, _ := v.Get(k)
+			kp, _ := v.KeyPos(k)
+			n.members = append(n.members, jmember{key: k, keyPos: kp, val: fromClient(m)})
+		}
+		slices.SortStableFunc(n.members, func(a, b jmember) int { return a.keyPos.Offset - b.keyPos.Offset })
+	case "array":
+		n.kind = 'a'
+		for _, e := range v.Elems() {
+			n.elems = append(n.elems, fromClient(e))
+		}
+	case "string":
+		n.kind = 's'
+		n.str, _ = v.Str()
+	case "number":
+		n.kind = 'n'
+		raw, _ := v.Source()
+		n.str = string(raw)
+	case "boolean":
+		n.kind = 'b'
+		if b, _ := v.Bool(); b {
+			n.str = "true"
+		} else {
+			n.str = "false"
+		}
+	default:
+		n.kind = 'z'
+	}
+	return n
+}
+
+// clientTree is f's bytes as its client model reads them (read: the
+// client's reader of that file, client.VSCodeFile, …), in the form the
+// rules walk; the client's error where it cannot read them.
+func clientTree(read func([]byte) (trust.Value, error), data []byte) (*jnode, error) {
+	v, err := read(data)
+	if err != nil {
+		return nil, err
+	}
+	return fromClient(v), nil
 }

@@ -20,7 +20,7 @@ func init() {
 }
 
 func checkKiroMCP(f File) []trust.Finding {
-	root, err := decodePositioned(stripJSONC(f.Data, true))
+	root, err := clientTree(client.KiroFile, f.Data)
 	if err != nil {
 		return unparsedMention(f, err, "Kiro", `"autoApprove"`)
 	}

@@ -27,7 +27,7 @@ func checkOpenCodePlugin(f File) []trust.Finding {
 // checkOpenCodeConfig reports a config's plugin list (MG722) and the
 // permissions it sets to allow (MG723).
 func checkOpenCodeConfig(f File) []trust.Finding {
-	root, err := decodePositioned(stripJSONC(f.Data, true))
+	root, err := clientTree(client.OpenCodeConfig, f.Data)
 	if err != nil {
 		return unparsedMention(f, err, "OpenCode", `"mcp"`, `"plugin"`, `"permission"`)
 	}

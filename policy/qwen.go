@@ -1,8 +1,6 @@
 package policy
 
 import (
-	"strings"
-
 	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -17,16 +15,28 @@ func init() {
 }
 
 func checkQwenSettings(f File) []trust.Finding {
-	root, err := decodePositioned(stripJSONC(f.Data, false))
+	// Read once, by the client model (client.QwenSettings: the tree its
+	// State reads the approval mode from).
+	root, err := client.QwenSettings(f.Data)
 	if err != nil {
 		return unparsedMention(f, err, "Qwen Code", `"trust"`)
 	}
-	out := trustedServers(f, root, "MG724",
-		"mcpServers.%s.trust: true: Qwen Code runs every tool call of this server without confirmation once the server is approved")
-	// MG751: the mode as Qwen Code reads it (trimmed, any case; client/qwen.go).
-	if m, ok := lookupPath(root, "tools", "approvalMode"); ok && m.val.kind == 's' && strings.EqualFold(strings.TrimSpace(m.val.str), "yolo") {
-		out = append(out, trust.NewFinding("MG751", f.Path, m.keyPos, "", "tools.approvalMode",
-			"tools.approvalMode: "+quote(m.val.str)+" in the workspace settings: in a trusted folder Qwen Code starts every project server without asking for its approval and runs every tool call without confirmation"))
+	var out []trust.Finding
+	servers, _ := root.Get("mcpServers")
+	for _, name := range servers.Keys() {
+		entry, _ := servers.Get(name)
+		if t, _ := entry.Get("trust"); t.Kind() == "boolean" {
+			if b, _ := t.Bool(); b {
+				pos, _ := entry.KeyPos("trust")
+				out = append(out, trust.NewFinding("MG724", f.Path, pos, name, "trust",
+					"mcpServers."+shortValue(name)+".trust: true: Qwen Code runs every tool call of this server without confirmation once the server is approved"))
+			}
+		}
+	}
+	// MG751: the mode as Qwen Code reads it (client.QwenYolo).
+	if written, pos, ok := client.QwenYolo(root); ok {
+		out = append(out, trust.NewFinding("MG751", f.Path, pos, "", "tools.approvalMode",
+			"tools.approvalMode: "+quote(written)+" in the workspace settings: in a trusted folder Qwen Code starts every project server without asking for its approval and runs every tool call without confirmation"))
 	}
 	return out
 }

@@ -15,7 +15,7 @@ func init() {
 }
 
 func checkRooMCP(f File) []trust.Finding {
-	root, err := decodePositioned(f.Data)
+	root, err := clientTree(client.RooMCP, f.Data)
 	if err != nil {
 		return unparsedMention(f, err, "Roo Code", `"alwaysAllow"`)
 	}

@@ -134,10 +134,11 @@ func CheckFile(f File, opts Options) []trust.Finding {
 				if !r.ownParse && !(reported && cfg.Unreadable()) {
 					out = append(out, cfg.Findings...)
 				}
-				out = append(out, CheckServers(cfg, opts)...)
-				if k == f.Kind && cfg.Err != nil {
-					out = append(out, alsoReadServers(f, k, opts)...)
+				var others []*trust.Config
+				if k == f.Kind {
+					others = otherReadings(f, k)
 				}
+				out = append(out, CheckReadings(cfg, others, opts)...)
 			}
 		}
 	}
@@ -145,29 +146,6 @@ func CheckFile(f File, opts Options) []trust.Finding {
 		out = append(out, sf)
 	}
 	return append(out, CheckContent(f, opts)...)
-}
-
-// alsoReadServers are the server rules on what another client that reads
-// f (surface.AlsoRead: Qwen Code's reading of Claude Code's .mcp.json)
-// starts from it where k's client cannot read it (a comment, which Qwen
-// Code strips): the file still runs something, through that client.
-// project.Snapshot.Also is the same for a repository's sides.
-func alsoReadServers(f File, k surface.Kind, opts Options) []trust.Finding {
-	readers := k.Readers()
-	if len(readers) < 2 {
-		return nil
-	}
-	var out []trust.Finding
-	for _, id := range readers[1:] {
-		c := client.Lookup(client.ID(id))
-		if c == nil {
-			continue
-		}
-		if cfg := c.Parse(f.Path, f.Data); cfg.Err == nil && len(cfg.Servers) > 0 {
-			out = append(out, CheckServers(cfg, opts)...)
-		}
-	}
-	return out
 }
 
 // kindsOf are f's kind and the kinds of other clients that read the same

@@ -119,12 +119,20 @@ type Config struct {
 	// Config is the parse result, never nil; Config.Err when agentty
 	// would run nothing from the file.
 	Config *trust.Config
+	// Readings are, for a file other clients read too (surface.AlsoRead:
+	// Claude Code's .mcp.json, which Copilot CLI and Qwen Code read), each
+	// one's parse of the same bytes, in Load's snapshot: scan's server
+	// rules go through what each reads otherwise (policy.CheckReadings).
+	Readings []*trust.Config
 	// Files holds every server's resolved scope at this side, by name.
 	Files   trust.Files
 	Servers []Server
 
 	// visited are the paths whose entries this answer depends on.
 	visited []string
+	// data are the bytes Config was parsed from; nil when it was not
+	// parsed (the file could not be read as one).
+	data []byte
 	// runDir is where its servers are spawned (Options.RunDir), nil for
 	// LaunchDir.
 	runDir *string
@@ -146,13 +154,6 @@ type Snapshot struct {
 	// Clients are the other clients' configurations, sorted by path. Their findings are in each Config's Findings, not
 	// in Snapshot.Findings.
 	Clients []*Config
-	// Also are the readings of a file several clients read (Claude Code's
-	// .mcp.json, which Copilot CLI and Qwen Code read too) by a client
-	// that finds servers in it where the client that declared it cannot
-	// read it (a comment in .mcp.json: Claude Code fails the file, Qwen
-	// Code strips it and starts the servers): what that client starts,
-	// for scan's server rules.
-	Also    []*Config
 	Others  []gitscan.Surface // hooks.json, acp-agents.json, personas, linked surface directories
 	Skipped []string          // submodules and nested repositories gitscan did not enter
 	// Findings: every config's Findings, and MG305/MG501-MG503 for the
@@ -183,15 +184,9 @@ func Load(ctx context.Context, repo *gitscan.Repo, side gitscan.Side, opts Optio
 			snap.Findings = append(snap.Findings, c.Findings()...)
 		default:
 			snap.Clients = append(snap.Clients, c)
-			if c.Config.Err != nil {
-				for _, id := range clientsOf(p)[1:] {
-					o, err := rd.loadConfig(id, p)
-					if err != nil {
-						return nil, err
-					}
-					if o != nil && o.Config.Err == nil && len(o.Config.Servers) > 0 {
-						snap.Also = append(snap.Also, o)
-					}
+			for _, id := range clientsOf(p)[1:] {
+				if o := client.Lookup(id); o != nil {
+					c.Readings = append(c.Readings, c.readingBy(o))
 				}
 			}
 		}
@@ -595,13 +590,23 @@ func (rd *reader) loadConfig(id client.ID, p string) (*Config, error) {
 		case err != nil:
 			return nil, fmt.Errorf("read %s at %s: %w", res.entry.Path, rd.side, err)
 		default:
-			c.Config = client.Lookup(id).Parse(p, data)
+			c.Config, c.data = client.Lookup(id).Parse(p, data), data
 		}
 	}
 	if err := resolveServers(c, &sideSource{rd: rd}, launch.Options{Root: rd.top}, rd.vars); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// readingBy is reader o's parse of the bytes c was read from; c's own
+// answer where they could not be read as a file (every client reads
+// nothing, or what none can tell, from it alike).
+func (c *Config) readingBy(o client.Client) *trust.Config {
+	if c.data == nil {
+		return c.Config
+	}
+	return o.Parse(c.Path, c.data)
 }
 
 // configBlob is the stored config at p and the rewrite git applies to it

@@ -28,9 +28,11 @@ type Warning struct {
 	// nothing is written.
 	Removed []trust.Change
 	// Dormant are servers the operation changed that their agent runs
-	// nothing of here (Gemini CLI or Codex in a folder the user has not
-	// trusted): one line, so that the warning does not leave them out
-	// without a word.
+	// nothing of here without asking (Gemini CLI or Codex in a folder the
+	// user has not trusted, Qwen Code before its approval): one line, so
+	// that the warning does not leave them out without a word. The hook
+	// hands only those of the agents the user keeps state of
+	// (client.State.InUse).
 	Dormant []trust.Change
 	// ReviewCommands resolve it: "mcp-guard review", "mcp-guard -C sub review".
 	// ScanCommands show the findings, each with its fix, for a warning of

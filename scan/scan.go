@@ -374,14 +374,9 @@ func (s *repoScan) snapshot(side gitscan.Side, notes bool) ([]trust.Finding, int
 		if !policy.OwnParse(k) && !(policy.ClientContent(k) && c.Config.Unreadable()) {
 			out = append(out, c.Findings()...)
 		}
-		out = append(out, policy.CheckServers(c.Config, s.req.Options)...)
-	}
-	// What another reader of such a file starts where its declaring client
-	// reads nothing: the same server rules, in the same file.
-	for _, c := range snap.Also {
-		if s.below(c.Path) {
-			out = append(out, policy.CheckServers(c.Config, s.req.Options)...)
-		}
+		// The server rules, on what each client that reads the file
+		// reads (another reader's reading of Claude Code's .mcp.json).
+		out = append(out, policy.CheckReadings(c.Config, c.Readings, s.req.Options)...)
 	}
 	for _, o := range snap.Others {
 		if !s.below(o.Path) || o.Kind == surface.KindLinkedDir {

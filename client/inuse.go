@@ -1,0 +1,48 @@
+package client
+
+import (
+	"path/filepath"
+
+	"github.com/mcp-guard/mcp-guard/trust"
+)
+
+// InUse reports whether the user keeps this agent's own state on this
+// machine: a file of st that is the user's (not the repository's) is
+// there, or the directory that holds one, other than the home directory
+// itself (~/.qwen for ~/.qwen/settings.json; ~/.claude.json alone says
+// nothing, every home holds that directory). The hook asks it before it
+// names a server an agent asks about anyway (report.Warning.Dormant): a
+// line about Qwen Code is noise to someone who never ran Qwen Code. It is
+// true wherever that cannot be told: no home directory, a state that
+// could not be read, a file that exists but cannot be read, or a state
+// that names no file of the user's.
+func (st *State) InUse(env Env) bool {
+	if st == nil || st.Err != nil {
+		return true
+	}
+	home := trust.HomeDir(env.getenv)
+	if home == "" {
+		return true
+	}
+	home = filepath.Clean(home)
+	fsys := env.fs()
+	user := false
+	for _, s := range st.Sources {
+		if s.RepoSide {
+			continue
+		}
+		user = true
+		if s.Present || s.Err != nil {
+			return true
+		}
+		if !filepath.IsAbs(s.Path) {
+			continue
+		}
+		if d := filepath.Dir(s.Path); d != home {
+			if fi, err := fsys.Stat(d); err == nil && fi.IsDir() {
+				return true
+			}
+		}
+	}
+	return !user
+}
