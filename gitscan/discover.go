@@ -87,13 +87,24 @@ func discover(dir string, env []string) (*location, error) {
 	if v, ok := getenv(env, "GIT_INDEX_FILE"); ok && v != "" {
 		loc.indexFile = absUnder(loc.top, v)
 	}
+	// Outside a linked worktree the common directory is the git
+	// directory: resolved once (each resolution is an lstat of every
+	// component of the path, on every hook).
+	shared := loc.commonDir == loc.gitDir
 	for _, p := range []*string{&loc.top, &loc.gitDir, &loc.commonDir} {
-		if real, err := filepath.EvalSymlinks(*p); err == nil {
+		if p == &loc.commonDir && shared {
+			loc.commonDir = loc.gitDir
+			continue
+		}
+		if real, err := evalSymlinks(*p); err == nil {
 			*p = real
 		}
 	}
 	return loc, nil
 }
+
+// evalSymlinks is filepath.EvalSymlinks; a test counts discover's.
+var evalSymlinks = filepath.EvalSymlinks
 
 // maxGitFileSize bounds a `.git` file ("gitdir: <path>"): git's own limit.
 const maxGitFileSize = 1 << 20

@@ -218,6 +218,9 @@ type changesMemo struct {
 	changes  []Change
 }
 
+// lookPath is exec.LookPath; a test counts the PATH walks of an Open.
+var lookPath = exec.LookPath
+
 // Open finds the repository containing dir (any directory inside its work
 // tree). Linked worktrees (a `.git` file naming a directory with a
 // `commondir`) are supported; bare repositories are refused. GIT_DIR,
@@ -253,8 +256,11 @@ func Open(dir string, opts ...Option) (*Repo, error) {
 		eng = EngineInProcess
 		if o.gitPath != "" {
 			eng = EngineWithGit
-		} else if _, err := exec.LookPath("git"); err == nil {
-			eng = EngineWithGit
+		} else if p, err := lookPath("git"); err == nil {
+			// Found once: openGit and a partial clone's fetch use this
+			// path instead of walking PATH again (each walk is a stat of
+			// git in every PATH directory, on every hook).
+			eng, o.gitPath = EngineWithGit, p
 		}
 	}
 	if eng == engineGitCatFile {

@@ -77,7 +77,7 @@ func (r *Repo) missing(err error, id, typ string, limit int64) ([]byte, error) {
 func (r *Repo) fetchObject(id, typ string, limit int64) ([]byte, error) {
 	git := r.opts.gitPath
 	if git == "" {
-		p, err := exec.LookPath("git")
+		p, err := lookPath("git")
 		if err != nil {
 			return nil, errors.New("git is not installed")
 		}

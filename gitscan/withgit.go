@@ -132,7 +132,7 @@ type gitBackend struct {
 func openGit(r *Repo, dir string) error {
 	gitPath := r.opts.gitPath
 	if gitPath == "" {
-		p, err := exec.LookPath("git")
+		p, err := lookPath("git")
 		if err != nil {
 			return fmt.Errorf("git engine: %w", err)
 		}
