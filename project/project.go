@@ -40,6 +40,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"path"
 	"path/filepath"
 	"sort"
@@ -632,14 +633,32 @@ type configBlob struct {
 // model, resolves it at src and computes the deep fingerprints.
 func resolveServers(c *Config, src source, opts launch.Options, vars client.Vars) error {
 	c.Files = trust.Files{}
+	// Servers whose analyses have the same inputs (spawnInput) share one
+	// analysis and its files: a configuration of many copies of one
+	// command line is analysed once. Only a hash of each input is kept;
+	// a match is confirmed against the first server's input, in full.
+	seed := maphash.MakeSeed()
+	first := map[uint64]int{}
 	for _, s := range c.Config.Servers {
-		sc, err := analyzeServer(c, s, src, opts, vars)
+		in := spawnInputOf(c, s, opts, vars)
+		key := in.key()
+		h := maphash.String(seed, key)
+		if i, ok := first[h]; ok && spawnInputOf(c, c.Servers[i].Server, opts, vars).key() == key {
+			files := c.Servers[i].Files
+			c.Servers = append(c.Servers, Server{Server: s, Files: files, Deep: trust.DeepFingerprint(s, files), Scope: c.Servers[i].Scope})
+			c.Files[s.Name] = files
+			continue
+		}
+		sc, err := analyzeSpawn(c, in, src, opts, vars)
 		if err != nil {
 			return fmt.Errorf("%s: server %q: %w", c.Path, s.Name, err)
 		}
 		files, err := scopeFiles(src, sc)
 		if err != nil {
 			return fmt.Errorf("%s: server %q: %w", c.Path, s.Name, err)
+		}
+		if _, ok := first[h]; !ok {
+			first[h] = len(c.Servers)
 		}
 		c.Servers = append(c.Servers, Server{Server: s, Files: files, Deep: trust.DeepFingerprint(s, files), Scope: sc})
 		c.Files[s.Name] = files
