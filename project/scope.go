@@ -307,7 +307,10 @@ func (s *sideSource) item(it launch.Item) (trust.Object, error) {
 	if outer != nil {
 		*outer = append(*outer, mine...)
 	}
-	if err == nil {
+	// Kept only when binding it took more than one lookup (a directory
+	// listed): one path's answer is in the resolution cache already, and
+	// npx probes node_modules/<package> for every server.
+	if err == nil && len(mine) > 1 {
 		s.rd.items[k] = itemMemo{obj: o, visited: slices.Clip(mine)}
 	}
 	return o, err
