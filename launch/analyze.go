@@ -62,6 +62,19 @@ type analyzer struct {
 	read map[string]bool
 }
 
+// argSources are the Source names of the first arguments, constant: a
+// configuration of 100,000 servers otherwise spelled "args[1]" anew for
+// each item of each server.
+var argSources = [...]string{"args[0]", "args[1]", "args[2]", "args[3]", "args[4]", "args[5]", "args[6]", "args[7]",
+	"args[8]", "args[9]", "args[10]", "args[11]", "args[12]", "args[13]", "args[14]", "args[15]"}
+
+func argSource(i int) string {
+	if i < len(argSources) {
+		return argSources[i]
+	}
+	return "args[" + strconv.Itoa(i) + "]"
+}
+
 // Analyze returns the code scope of a server launched from launchDir
 // (repository-relative, "" for the root). fsys may be nil: the scope then
 // holds what the command line alone names, without following scripts,
@@ -78,7 +91,7 @@ func Analyze(sp Spawn, launchDir string, fsys FS, opts Options) (*Scope, error) 
 	cut := func(s string) string { s, _, _ = strings.Cut(s, "\x00"); return s }
 	ws := []word{{text: cut(sp.Command), lit: true, source: "command"}}
 	for i, v := range sp.Args {
-		ws = append(ws, word{text: cut(v), lit: true, source: "args[" + strconv.Itoa(i) + "]"})
+		ws = append(ws, word{text: cut(v), lit: true, source: argSource(i)})
 	}
 	for _, v := range sp.Env {
 		a.envVar(v.Name, v.Value, "env."+v.Name, cx)

@@ -200,7 +200,10 @@ func (b *scopeBuilder) done() *Scope {
 		}
 		return a.Key < c.Key
 	})
-	return &b.s
+	// A copy: a pointer to b.s would keep the whole analyzer (its maps of
+	// what it read and saw) alive as long as the scope.
+	s := b.s
+	return &s
 }
 
 // repoPath resolves a path word against dir (repository-relative): "" when

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -392,17 +393,65 @@ func spawnDir(launchDir, cwd, top string) (string, bool) {
 	return rel, true
 }
 
-// analyzeServer is the server's code scope, spawned in its client's
-// directory (a cwd honoured): for a server whose command line depends on
-// variables, the union of what the raw and the expanded views run, plus
-// one text item per variable binding its value here (so that another
-// value re-gates the server) and a gap saying so.
-func analyzeServer(c *Config, s *trust.Server, src source, opts launch.Options, vars client.Vars) (*launch.Scope, error) {
+// spawnInput is everything a server's analysis depends on besides its
+// configuration's place and side: the views the launch model analyses,
+// the variables they used, the cwd and envFile the client gives it.
+type spawnInput struct {
+	views        []launch.Spawn
+	used         []string
+	cwd, envFile string
+}
+
+func spawnInputOf(c *Config, s *trust.Server, opts launch.Options, vars client.Vars) spawnInput {
 	configPath := c.Path
 	if opts.Root != "" {
 		configPath = filepath.Join(filepath.FromSlash(opts.Root), filepath.FromSlash(c.Path))
 	}
 	views, used, cwd, envFile := spawnViews(c.Client, s, configPath, vars)
+	return spawnInput{views: views, used: used, cwd: cwd, envFile: envFile}
+}
+
+// key encodes every field of in, each length-prefixed, so that two inputs
+// have the same key only when they are equal.
+func (in spawnInput) key() string {
+	var b strings.Builder
+	field := func(s string) {
+		b.WriteString(strconv.Itoa(len(s)))
+		b.WriteByte(':')
+		b.WriteString(s)
+	}
+	list := func(ss []string) {
+		field(strconv.Itoa(len(ss)))
+		for _, s := range ss {
+			field(s)
+		}
+	}
+	list(in.used)
+	field(in.cwd)
+	field(in.envFile)
+	field(strconv.Itoa(len(in.views)))
+	for _, v := range in.views {
+		field(v.Command)
+		list(v.Args)
+		field(strconv.Itoa(len(v.Env)))
+		for _, e := range v.Env {
+			field(e.Name)
+			field(e.Value)
+		}
+		field(v.EnvFile)
+		list(v.Trees)
+		field(v.Remote)
+	}
+	return b.String()
+}
+
+// analyzeSpawn is a server's code scope (in: its spawnInput), spawned in its client's
+// directory (a cwd honoured): for a server whose command line depends on
+// variables, the union of what the raw and the expanded views run, plus
+// one text item per variable binding its value here (so that another
+// value re-gates the server) and a gap saying so.
+func analyzeSpawn(c *Config, in spawnInput, src source, opts launch.Options, vars client.Vars) (*launch.Scope, error) {
+	views, used, cwd, envFile := in.views, in.used, in.cwd, in.envFile
 	from := c.LaunchDir
 	if c.runDir != nil {
 		from = path.Clean(*c.runDir)

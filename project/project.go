@@ -40,6 +40,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"hash/maphash"
 	"path"
 	"path/filepath"
 	"sort"
@@ -535,7 +536,7 @@ func uniqueSorted(ss []string) []string {
 // newReader reads one side, remembering resolved paths.
 func newReader(repo *gitscan.Repo, side gitscan.Side, opts Options) *reader {
 	sc := opts.Cache.side(side)
-	rd := &reader{repo: repo, side: side, cache: map[resolveKey]resolution{}, items: sc.items, vars: opts.Env.Vars(), runDir: opts.RunDir}
+	rd := &reader{repo: repo, side: side, cache: map[resolveKey]*resolution{}, items: sc.items, vars: opts.Env.Vars(), runDir: opts.RunDir}
 	if top := repo.TopLevel(); top != "" {
 		rd.top = filepath.ToSlash(filepath.Clean(top))
 		rd.tops = []string{rd.top}
@@ -637,14 +638,32 @@ type configBlob struct {
 // model, resolves it at src and computes the deep fingerprints.
 func resolveServers(c *Config, src source, opts launch.Options, vars client.Vars) error {
 	c.Files = trust.Files{}
+	// Servers whose analyses have the same inputs (spawnInput) share one
+	// analysis and its files: a configuration of many copies of one
+	// command line is analysed once. Only a hash of each input is kept;
+	// a match is confirmed against the first server's input, in full.
+	seed := maphash.MakeSeed()
+	first := map[uint64]int{}
 	for _, s := range c.Config.Servers {
-		sc, err := analyzeServer(c, s, src, opts, vars)
+		in := spawnInputOf(c, s, opts, vars)
+		key := in.key()
+		h := maphash.String(seed, key)
+		if i, ok := first[h]; ok && spawnInputOf(c, c.Servers[i].Server, opts, vars).key() == key {
+			files := c.Servers[i].Files
+			c.Servers = append(c.Servers, Server{Server: s, Files: files, Deep: trust.DeepFingerprint(s, files), Scope: c.Servers[i].Scope})
+			c.Files[s.Name] = files
+			continue
+		}
+		sc, err := analyzeSpawn(c, in, src, opts, vars)
 		if err != nil {
 			return fmt.Errorf("%s: server %q: %w", c.Path, s.Name, err)
 		}
 		files, err := scopeFiles(src, sc)
 		if err != nil {
 			return fmt.Errorf("%s: server %q: %w", c.Path, s.Name, err)
+		}
+		if _, ok := first[h]; !ok {
+			first[h] = len(c.Servers)
 		}
 		c.Servers = append(c.Servers, Server{Server: s, Files: files, Deep: trust.DeepFingerprint(s, files), Scope: sc})
 		c.Files[s.Name] = files
@@ -675,14 +694,27 @@ func (rd *reader) object(p string, dirOK bool) (trust.Object, []string, error) {
 func (rd *reader) resolveCached(p string) (resolution, error) {
 	key := resolveKey{rd.launch, p}
 	if res, ok := rd.cache[key]; ok {
-		return res, nil
+		if res == absentHere {
+			return resolution{visited: []string{p}}, nil
+		}
+		return *res, nil
 	}
 	res, err := rd.resolve(p)
-	if err == nil {
-		rd.cache[key] = res
+	switch {
+	case err != nil:
+	case res.entry.Mode == 0 && res.link.Mode == 0 && !res.outside && len(res.visited) == 1 && res.visited[0] == p:
+		rd.cache[key] = absentHere
+	default:
+		rd.cache[key] = &res
 	}
 	return res, err
 }
+
+// absentHere stands in the resolution cache for the commonest answer:
+// nothing at the path, which was looked up alone (no symlink on the way).
+// Every server launched through npx or uvx probes paths named after its
+// package; at 100,000 servers their answers were a tenth of the heap.
+var absentHere = &resolution{}
 
 // notAFile is the error for a configuration path whose entry is not a
 // file: worded as every reader words it (filekind).

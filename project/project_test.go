@@ -455,3 +455,54 @@ func fileID(files []trust.FileID, p string) string {
 	}
 	return ""
 }
+
+// TestSharedAnalysisOnlyForEqualInputs: servers with the same command
+// line, environment and directory share one analysis; one argument or one
+// variable apart, each is analysed on its own and binds its own files.
+func TestSharedAnalysisOnlyForEqualInputs(t *testing.T) {
+	dir := t.TempDir()
+	for p, s := range map[string]string{
+		".agentty/mcp.json": `{"mcpServers":{
+			"a":{"command":"node","args":["server.js"]},
+			"b":{"command":"node","args":["server.js"]},
+			"c":{"command":"node","args":["other.js"]},
+			"d":{"command":"node","args":["server.js"],"env":{"NODE_OPTIONS":"--require ./hook.js"}},
+			"e":{"command":"node","args":["server.js"],"env":{"NODE_OPTIONS":"--require ./hook2.js"}}}}`,
+		"server.js": "1", "other.js": "2", "hook.js": "3", "hook2.js": "4",
+	} {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c, err := LoadDir(context.Background(), dir, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	by := map[string]Server{}
+	for _, s := range c.Servers {
+		by[s.Name] = s
+	}
+	if by["a"].Scope != by["b"].Scope {
+		t.Error("a and b have the same inputs but were analysed twice")
+	}
+	if by["a"].Deep == "" || by["a"].Deep != by["b"].Deep {
+		t.Errorf("a and b: deep %q and %q", by["a"].Deep, by["b"].Deep)
+	}
+	for _, x := range []struct{ name, file string }{{"c", "other.js"}, {"d", "hook.js"}, {"e", "hook2.js"}} {
+		s := by[x.name]
+		if s.Scope == by["a"].Scope {
+			t.Errorf("%s shares a's analysis: its inputs differ", x.name)
+		}
+		if fileID(s.Files, x.file) == "" {
+			t.Errorf("%s does not bind %s: %+v", x.name, x.file, s.Files)
+		}
+		if s.Deep == by["a"].Deep {
+			t.Errorf("%s has a's deep fingerprint", x.name)
+		}
+	}
+	if fileID(by["e"].Files, "hook.js") != "" || fileID(by["d"].Files, "hook2.js") != "" {
+		t.Error("d and e share an analysis: their env differs")
+	}
+}

@@ -28,7 +28,7 @@ type resolveKey struct{ launch, path string }
 type reader struct {
 	repo  *gitscan.Repo
 	side  gitscan.Side
-	cache map[resolveKey]resolution
+	cache map[resolveKey]*resolution
 	// items are the scope items bound at this side (nil: not kept).
 	items map[itemKey]itemMemo
 	deps  map[string]bool // every path resolve visited (see recordDeps)

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"hash"
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/gitscan"
@@ -259,11 +260,33 @@ func writeFields(h hash.Hash, fields ...string) {
 
 // sideSource reads one side of a git repository for the launch model.
 type sideSource struct {
-	rd   *reader
+	rd *reader
+	// seen are the paths the answers so far depended on, each once (a
+	// configuration of 100,000 npx servers otherwise listed .npmrc and
+	// package.json 100,000 times); has holds them as a set.
 	seen []string
+	has  map[string]struct{}
+	// rec, while an item is bound, collects every path its binding
+	// depended on, repeats included, for the item's memo.
+	rec *[]string
 }
 
 func (s *sideSource) visited() []string { return s.seen }
+
+func (s *sideSource) depends(ps []string) {
+	if s.rec != nil {
+		*s.rec = append(*s.rec, ps...)
+	}
+	if s.has == nil {
+		s.has = map[string]struct{}{}
+	}
+	for _, p := range ps {
+		if _, ok := s.has[p]; !ok {
+			s.has[p] = struct{}{}
+			s.seen = append(s.seen, p)
+		}
+	}
+}
 
 func (s *sideSource) item(it launch.Item) (trust.Object, error) {
 	if s.rd.items == nil || it.Kind == launch.KindFile || it.Kind == launch.KindText {
@@ -273,13 +296,22 @@ func (s *sideSource) item(it launch.Item) (trust.Object, error) {
 	}
 	k := itemKey{launch: s.rd.launch, path: it.Path, lang: it.Lang, key: it.Key, text: it.Text, kind: it.Kind}
 	if m, ok := s.rd.items[k]; ok {
-		s.seen = append(s.seen, m.visited...)
+		s.depends(m.visited)
 		return m.obj, nil
 	}
-	before := len(s.seen)
+	var mine []string
+	outer := s.rec
+	s.rec = &mine
 	o, err := itemObject(s, it)
-	if err == nil {
-		s.rd.items[k] = itemMemo{obj: o, visited: s.seen[before:len(s.seen):len(s.seen)]}
+	s.rec = outer
+	if outer != nil {
+		*outer = append(*outer, mine...)
+	}
+	// Kept only when binding it took more than one lookup (a directory
+	// listed): one path's answer is in the resolution cache already, and
+	// npx probes node_modules/<package> for every server.
+	if err == nil && len(mine) > 1 {
+		s.rd.items[k] = itemMemo{obj: o, visited: slices.Clip(mine)}
 	}
 	return o, err
 }
@@ -289,7 +321,7 @@ func (s *sideSource) resolve(p string) (resolution, error) {
 	if err != nil {
 		return res, fmt.Errorf("at %s: %w", s.rd.side, err)
 	}
-	s.seen = append(s.seen, res.visited...)
+	s.depends(res.visited)
 	return res, nil
 }
 
@@ -352,7 +384,7 @@ func (s *sideSource) ReadDir(p string) ([]launch.DirEntry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("at %s: %w", s.rd.side, err)
 	}
-	s.seen = append(s.seen, res.entry.Path)
+	s.depends([]string{res.entry.Path})
 	out := make([]launch.DirEntry, 0, len(entries))
 	for _, e := range entries {
 		info := infoOf(resolution{entry: e})
@@ -379,7 +411,7 @@ func (s *sideSource) below(dir string) ([]gitscan.Entry, error) {
 	if err != nil {
 		return nil, fmt.Errorf("at %s: %w", s.rd.side, err)
 	}
-	s.seen = append(s.seen, dir)
+	s.depends([]string{dir})
 	return entries, nil
 }
 

@@ -188,16 +188,24 @@ func parseApprovals(path string, data []byte) ([]approvalEntry, error) {
 // are not strings are kept where they are and written back.
 type ApprovalsEdit struct {
 	entries []approvalEntry
+	// strs holds the string entries, built at the first lookup: approving
+	// 100,000 servers at once looks each one up before adding it, and a
+	// scan of the list per lookup made that quadratic.
+	strs map[string]struct{}
 }
 
 // Has reports whether hash is one of the string entries.
 func (e *ApprovalsEdit) Has(hash string) bool {
-	for _, x := range e.entries {
-		if x.value == nil && x.str == hash {
-			return true
+	if e.strs == nil {
+		e.strs = make(map[string]struct{}, len(e.entries))
+		for _, x := range e.entries {
+			if x.value == nil {
+				e.strs[x.str] = struct{}{}
+			}
 		}
 	}
-	return false
+	_, ok := e.strs[hash]
+	return ok
 }
 
 // Add appends hash unless it is already present, as agentty does (no
@@ -211,6 +219,7 @@ func (e *ApprovalsEdit) Add(hash string) (added bool, err error) {
 		return false, nil
 	}
 	e.entries = append(e.entries, approvalEntry{str: hash})
+	e.strs[hash] = struct{}{} // Has built it
 	return true, nil
 }
 
@@ -226,6 +235,9 @@ func (e *ApprovalsEdit) Remove(hash string) (removed bool) {
 		kept = append(kept, x)
 	}
 	e.entries = kept
+	if e.strs != nil {
+		delete(e.strs, hash) // every string entry equal to hash is gone
+	}
 	return removed
 }
 

@@ -396,6 +396,40 @@ func TestApprovalsEdit(t *testing.T) {
 	}
 }
 
+// TestApprovalsEditLookupAgreesWithList: Has, Add and Remove, in any
+// order (Remove before the first Has too), answer what a scan of the
+// entries answers; the store keeps non-string entries that look like hashes.
+func TestApprovalsEditLookupAgreesWithList(t *testing.T) {
+	r := rand.New(rand.NewPCG(22, 4))
+	hashes := []string{h("a"), h("b"), h("c"), h("d")}
+	for round := 0; round < 200; round++ {
+		e := &ApprovalsEdit{entries: []approvalEntry{{str: hashes[0]}, {value: &jsonValue{Kind: jsonString, Str: hashes[1]}}, {str: hashes[0]}}}
+		for step := 0; step < 12; step++ {
+			x := hashes[r.IntN(len(hashes))]
+			scan := false
+			for _, en := range e.entries {
+				if en.value == nil && en.str == x {
+					scan = true
+				}
+			}
+			switch r.IntN(3) {
+			case 0:
+				if got := e.Has(x); got != scan {
+					t.Fatalf("round %d step %d: Has(%.6s) = %v, the entries say %v", round, step, x, got, scan)
+				}
+			case 1:
+				if added, err := e.Add(x); err != nil || added == scan {
+					t.Fatalf("round %d step %d: Add(%.6s) = %v, %v with present=%v", round, step, x, added, err, scan)
+				}
+			case 2:
+				if removed := e.Remove(x); removed != scan {
+					t.Fatalf("round %d step %d: Remove(%.6s) = %v, the entries say %v", round, step, x, removed, scan)
+				}
+			}
+		}
+	}
+}
+
 // TestApprovalsNoChangeNoWrite: a no-op leaves the file alone, even when it
 // is not in agentty's layout, and creates nothing when there is no store.
 func TestApprovalsNoChangeNoWrite(t *testing.T) {

@@ -6,6 +6,7 @@ import (
 	"math"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/mcp-guard/mcp-guard/internal/hostile"
 )
@@ -508,5 +509,30 @@ func TestDescribeByteReadable(t *testing.T) {
 		if err != nil && strings.Contains(err.Error(), `\`) {
 			t.Errorf("%q: %v has a backslash", tt.in, err)
 		}
+	}
+}
+
+// TestDecodeSharesCommonWords: keys and values every server repeats are
+// one string however many servers hold them, and decode as written.
+func TestDecodeSharesCommonWords(t *testing.T) {
+	doc := []byte(`{"a":{"command":"npx","args":["-y","pkg-1"]},"b":{"command":"npx","args":["-y","pkg-2"]}}`)
+	v, _, err := decodeJSON(doc)
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := v.Members[0].Value, v.Members[1].Value
+	for i, want := range []string{"command", "args"} {
+		if a.Members[i].Key != want || b.Members[i].Key != want {
+			t.Fatalf("keys %q %q", a.Members[i].Key, b.Members[i].Key)
+		}
+		if unsafe.StringData(a.Members[i].Key) != unsafe.StringData(b.Members[i].Key) {
+			t.Errorf("%q decoded as two copies", want)
+		}
+	}
+	if x, y := a.Members[0].Value.Str, b.Members[0].Value.Str; x != "npx" || unsafe.StringData(x) != unsafe.StringData(y) {
+		t.Errorf("command %q: two copies", x)
+	}
+	if x, y := a.Members[1].Value.Elems[1].Str, b.Members[1].Value.Elems[1].Str; x != "pkg-1" || y != "pkg-2" {
+		t.Errorf("args %q %q", x, y)
 	}
 }
