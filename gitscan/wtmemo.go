@@ -17,7 +17,7 @@ type wtMemo struct {
 	entry  map[string]entryMemo
 	lookup map[string]entryMemo
 	flat   map[string][]Entry
-	all    []Entry // the whole work tree's listing, once made (rememberAll)
+	all    []Entry           // the whole work tree's listing, once made (rememberAll)
 	trees  map[string]string // a directory's tree id, by path
 }
 
