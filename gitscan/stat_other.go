@@ -29,3 +29,7 @@ func (t *topDir) close() {}
 func (r *Repo) lstatRel(p string) (fs.FileInfo, error) {
 	return os.Lstat(filepath.Join(r.top, filepath.FromSlash(p)))
 }
+
+// untrackedCandidates is Linux's (untracked_linux.go); here git lists
+// the untracked files itself.
+func (r *Repo) untrackedCandidates(idx *indexCache) ([]string, bool) { return nil, false }
