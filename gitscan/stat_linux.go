@@ -139,7 +139,7 @@ func (r *Repo) lstatRel(p string) (fs.FileInfo, error) {
 	}
 	fi := &lstatInfo{name: p[strings.LastIndexByte(p, '/')+1:]}
 	for {
-		err := unix.Fstatat(fd, p, &fi.st, unix.AT_SYMLINK_NOFOLLOW)
+		err := lstatAt(fd, p, &fi.st)
 		if err == nil {
 			return fi, nil
 		}
