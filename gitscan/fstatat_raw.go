@@ -3,6 +3,7 @@
 package gitscan
 
 import (
+	"strings"
 	"unsafe"
 
 	"golang.org/x/sys/unix"
@@ -15,12 +16,13 @@ import (
 // another (at 20,000 files: 5,000 futex wake-ups and 6,500 monitor
 // sleeps, the system time of a second git status). A blocked lstat (a
 // hung network mount) blocks the evaluation as it blocks git.
-func lstatAt(dirfd int, name string, st *unix.Stat_t) error {
-	p, err := unix.BytePtrFromString(name)
-	if err != nil {
-		return err
+func lstatAt(dirfd int, name string, st *unix.Stat_t, buf *[]byte) error {
+	if strings.IndexByte(name, 0) >= 0 {
+		return unix.EINVAL
 	}
-	_, _, e := unix.RawSyscall6(unix.SYS_NEWFSTATAT, uintptr(dirfd), uintptr(unsafe.Pointer(p)), uintptr(unsafe.Pointer(st)), unix.AT_SYMLINK_NOFOLLOW, 0, 0)
+	b := append(append((*buf)[:0], name...), 0) // the C string, in a buffer reused for every call
+	*buf = b
+	_, _, e := unix.RawSyscall6(unix.SYS_NEWFSTATAT, uintptr(dirfd), uintptr(unsafe.Pointer(&b[0])), uintptr(unsafe.Pointer(st)), unix.AT_SYMLINK_NOFOLLOW, 0, 0)
 	if e != 0 {
 		return e
 	}

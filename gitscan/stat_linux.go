@@ -18,8 +18,8 @@ func fileIno(fi os.FileInfo) uint64 {
 	switch st := fi.Sys().(type) {
 	case *syscall.Stat_t:
 		return uint64(st.Ino)
-	case *unix.Stat_t:
-		return st.Ino
+	case *lstatInfo:
+		return st.ino
 	}
 	return 0
 }
@@ -28,8 +28,8 @@ func fileCtime(fi os.FileInfo) (time.Time, bool) {
 	switch st := fi.Sys().(type) {
 	case *syscall.Stat_t:
 		return time.Unix(int64(st.Ctim.Sec), int64(st.Ctim.Nsec)), true
-	case *unix.Stat_t:
-		return time.Unix(st.Ctim.Sec, st.Ctim.Nsec), true
+	case *lstatInfo:
+		return time.Unix(int64(st.ctime.Sec), int64(st.ctime.Nsec)), true
 	}
 	return time.Time{}, false
 }
@@ -40,8 +40,8 @@ func sameFile(a, b os.FileInfo) bool {
 		switch st := fi.Sys().(type) {
 		case *syscall.Stat_t:
 			return st.Dev, st.Ino, true
-		case *unix.Stat_t:
-			return st.Dev, st.Ino, true
+		case *lstatInfo:
+			return st.dev, st.ino, true
 		}
 		return 0, 0, false
 	}
@@ -56,22 +56,27 @@ const openFlags = syscall.O_NOFOLLOW | syscall.O_NONBLOCK
 // are available to check (Linux); elsewhere every file is hashed.
 const statCacheUsable = true
 
-// lstatInfo is what one fstatat saw, as an fs.FileInfo.
+// lstatInfo is what one fstatat saw, as an fs.FileInfo: only the fields
+// gitscan reads (80 bytes, not a 144-byte stat buffer and a name per
+// file of the work tree).
 type lstatInfo struct {
-	name string
-	st   unix.Stat_t
+	name         string
+	mode         uint32
+	size         int64
+	mtime, ctime unix.Timespec
+	ino, dev     uint64
 }
 
 func (s *lstatInfo) Name() string       { return s.name }
-func (s *lstatInfo) Size() int64        { return s.st.Size }
-func (s *lstatInfo) ModTime() time.Time { return time.Unix(s.st.Mtim.Sec, s.st.Mtim.Nsec) }
-func (s *lstatInfo) IsDir() bool        { return s.st.Mode&unix.S_IFMT == unix.S_IFDIR }
-func (s *lstatInfo) Sys() any           { return &s.st }
+func (s *lstatInfo) Size() int64        { return s.size }
+func (s *lstatInfo) ModTime() time.Time { return time.Unix(int64(s.mtime.Sec), int64(s.mtime.Nsec)) }
+func (s *lstatInfo) IsDir() bool        { return s.mode&unix.S_IFMT == unix.S_IFDIR }
+func (s *lstatInfo) Sys() any           { return s }
 
 // Mode is os.Lstat's FileMode for the same stat data.
 func (s *lstatInfo) Mode() fs.FileMode {
-	m := fs.FileMode(s.st.Mode & 0o777)
-	switch s.st.Mode & unix.S_IFMT {
+	m := fs.FileMode(s.mode & 0o777)
+	switch s.mode & unix.S_IFMT {
 	case unix.S_IFBLK:
 		m |= fs.ModeDevice
 	case unix.S_IFCHR:
@@ -85,13 +90,13 @@ func (s *lstatInfo) Mode() fs.FileMode {
 	case unix.S_IFSOCK:
 		m |= fs.ModeSocket
 	}
-	if s.st.Mode&unix.S_ISGID != 0 {
+	if s.mode&unix.S_ISGID != 0 {
 		m |= fs.ModeSetgid
 	}
-	if s.st.Mode&unix.S_ISUID != 0 {
+	if s.mode&unix.S_ISUID != 0 {
 		m |= fs.ModeSetuid
 	}
-	if s.st.Mode&unix.S_ISVTX != 0 {
+	if s.mode&unix.S_ISVTX != 0 {
 		m |= fs.ModeSticky
 	}
 	return m
@@ -106,6 +111,8 @@ type topDir struct {
 	f      *os.File
 	fdNum  int
 	opened bool
+	st     unix.Stat_t // lstatRel's buffers, reused
+	path   []byte
 }
 
 func (t *topDir) fd(top string) (int, bool) {
@@ -137,11 +144,14 @@ func (r *Repo) lstatRel(p string) (fs.FileInfo, error) {
 	if !ok {
 		return os.Lstat(filepath.Join(r.top, filepath.FromSlash(p)))
 	}
-	fi := &lstatInfo{name: p[strings.LastIndexByte(p, '/')+1:]}
+	st := &r.topDir.st
 	for {
-		err := lstatAt(fd, p, &fi.st)
+		err := lstatAt(fd, p, st, &r.topDir.path)
 		if err == nil {
-			return fi, nil
+			return &lstatInfo{
+				name: p[strings.LastIndexByte(p, '/')+1:],
+				mode: uint32(st.Mode), size: int64(st.Size), mtime: st.Mtim, ctime: st.Ctim, ino: uint64(st.Ino), dev: uint64(st.Dev),
+			}, nil
 		}
 		if !errors.Is(err, unix.EINTR) {
 			return nil, &fs.PathError{Op: "lstat", Path: filepath.Join(r.top, filepath.FromSlash(p)), Err: err}
