@@ -204,6 +204,8 @@ type Repo struct {
 	wtListed bool
 	// wt is what the Repo learned of the work tree (see wtMemo).
 	wt wtMemo
+	// topDir is the work tree's top directory, opened for lstatRel.
+	topDir topDir
 	// attrs memoises .gitattributes reads (see attrFiles).
 	attrs map[string]attrMemo
 	// promisor is a partial clone's promisor remote, read on the first
@@ -287,6 +289,7 @@ func Open(dir string, opts ...Option) (*Repo, error) {
 // Close writes the surface cache if it changed and releases the engine's
 // resources (files, the git processes it keeps).
 func (r *Repo) Close() error {
+	r.topDir.close()
 	if r.cache != nil {
 		r.cache.flush()
 	}

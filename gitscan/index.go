@@ -7,8 +7,10 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/mcp-guard/mcp-guard/internal/gitobj"
@@ -211,13 +213,49 @@ func readIndexFile(path string, f objectFormat) ([]indexEntry, error) {
 }
 
 // indexCache keeps the parsed index while the index file is unchanged.
+// Its entries, sorted by path then stage as git writes them, are the one
+// table every question about the index looks up (by binary search, or by
+// a cursor when the question comes in path order): no map of 20,000 paths
+// is built for an evaluation that asks about each path once.
 type indexCache struct {
 	key     string
 	entries []indexEntry
-	stats   map[string]*indexStat
-	stage0  map[string]Entry
 	mtime   time.Time // of the index file: entries modified at or after it are racy
 	side    []Entry   // memo of indexSide
+}
+
+// find returns the position of p's first entry (lowest stage), or of the
+// first entry after p when it has none (ok false). Positions before from
+// are not looked at: a caller asking in path order passes the last
+// answer, and a path that is the next entry costs one comparison.
+func (c *indexCache) find(p string, from int) (int, bool) {
+	if c == nil {
+		return 0, false
+	}
+	es := c.entries
+	if from < 0 || from > len(es) || (from > 0 && es[from-1].Path >= p) {
+		from = 0 // not asked in path order: search it all
+	}
+	if from < len(es) && es[from].Path >= p {
+		return from, es[from].Path == p
+	}
+	i := from + sort.Search(len(es)-from, func(k int) bool { return es[from+k].Path >= p })
+	return i, i < len(es) && es[i].Path == p
+}
+
+// stage0 is p's stage-0 entry.
+func (c *indexCache) stage0(p string) (Entry, bool) {
+	e, _, ok := c.stage0At(p, 0)
+	return e, ok
+}
+
+// stage0At is stage0 with find's hint; it also returns the position.
+func (c *indexCache) stage0At(p string, from int) (Entry, int, bool) {
+	i, ok := c.find(p, from)
+	if !ok || c.entries[i].stage != 0 {
+		return Entry{}, i, false
+	}
+	return c.entries[i].Entry, i, true
 }
 
 // index returns the index entries (all stages, sorted by path then stage)
@@ -240,18 +278,17 @@ func (r *Repo) index() (*indexCache, error) {
 	if err != nil {
 		return nil, err
 	}
-	sort.SliceStable(entries, func(i, j int) bool {
-		if entries[i].Path != entries[j].Path {
-			return entries[i].Path < entries[j].Path
+	less := func(a, b indexEntry) int {
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
 		}
-		return entries[i].stage < entries[j].stage
-	})
-	c := &indexCache{key: key, entries: entries, stats: make(map[string]*indexStat, len(entries)), stage0: make(map[string]Entry, len(entries))}
-	for _, e := range entries {
-		if e.stage == 0 {
-			c.stage0[e.Path] = e.Entry
-		}
+		return a.stage - b.stage
 	}
+	// git writes its index sorted: sort only one that is not.
+	if !slices.IsSortedFunc(entries, less) {
+		slices.SortStableFunc(entries, less)
+	}
+	c := &indexCache{key: key, entries: entries}
 	if fi != nil {
 		c.mtime = fi.ModTime()
 	}
@@ -259,9 +296,7 @@ func (r *Repo) index() (*indexCache, error) {
 	for _, e := range entries {
 		if e.stat != nil {
 			haveStat = true
-			if e.stage == 0 {
-				c.stats[e.Path] = e.stat
-			}
+			break
 		}
 	}
 	if !haveStat && fi != nil {
@@ -269,9 +304,12 @@ func (r *Repo) index() (*indexCache, error) {
 		// from the file itself when gitscan can decode it. If it cannot
 		// (split index...), every file is hashed: slower, never wrong.
 		if dec, err := readIndexFile(r.indexFile, r.format); err == nil {
-			for _, e := range dec {
-				if e.stage == 0 {
-					c.stats[e.Path] = e.stat
+			for _, d := range dec {
+				if d.stage != 0 {
+					continue
+				}
+				if i, ok := c.find(d.Path, 0); ok && entries[i].stage == 0 {
+					entries[i].stat = d.stat
 				}
 			}
 		}

@@ -147,10 +147,65 @@ func (r *Repo) worktreePaths() ([]string, error) {
 	if r.wtListed {
 		return r.wtPaths, nil
 	}
-	paths, err := r.be.worktreePaths()
+	paths, ok, err := r.worktreePathsWalked()
 	if err != nil {
 		return nil, err
 	}
+	if !ok {
+		if paths, err = r.be.worktreePaths(); err != nil {
+			return nil, err
+		}
+	}
 	r.wtPaths, r.wtListed = paths, true
 	return paths, nil
+}
+
+// The most names untrackedCandidates may hand to git as pathspecs (and
+// their bytes); beyond either, git lists the whole work tree itself.
+const (
+	maxUntrackedPathspecs     = 2000
+	maxUntrackedPathspecBytes = 64 << 10
+)
+
+// worktreePathsWalked is what `git ls-files -c -o --exclude-standard`
+// answers, for the git engine under a snapshot: the index's paths, plus
+// git's own answer for the names the index does not account for
+// (untrackedCandidates), only when there are any. The ignore rules stay
+// git's. ok is false when the caller must ask git about everything.
+func (r *Repo) worktreePathsWalked() ([]string, bool, error) {
+	g, isGit := r.be.(*gitBackend)
+	if !r.wt.on || !isGit {
+		return nil, false, nil
+	}
+	idx, err := r.index()
+	if err != nil {
+		return nil, false, err
+	}
+	cands, ok := r.untrackedCandidates(idx)
+	if !ok || len(cands) > maxUntrackedPathspecs {
+		return nil, false, nil
+	}
+	size := 0
+	for _, c := range cands {
+		size += len(c) + len(":(literal)") + 1
+	}
+	if size > maxUntrackedPathspecBytes {
+		return nil, false, nil
+	}
+	paths := make([]string, 0, len(idx.entries)+len(cands))
+	for i, e := range idx.entries {
+		if i == 0 || e.Path != idx.entries[i-1].Path {
+			paths = append(paths, e.Path)
+		}
+	}
+	if len(cands) > 0 {
+		more, err := g.untrackedIn(cands)
+		if err != nil {
+			return nil, false, err
+		}
+		paths = append(paths, more...)
+		sort.Strings(paths)
+		paths = dedupSorted(paths)
+	}
+	return paths, true, nil
 }

@@ -188,6 +188,9 @@ func treeIDOfOnce(f objectFormat, entries []Entry, strip int, memo map[string]st
 }
 
 func (r *Repo) lookupWorktree(path string) (Entry, bool, error) {
+	if e, ok := r.wt.listed(path); ok {
+		return e, true, nil // a file seen before
+	}
 	if m, ok := r.wt.entry[path]; ok && m.ok {
 		return m.e, true, nil // a file seen before
 	}
@@ -211,7 +214,7 @@ func (r *Repo) lookupWorktreeOnce(path string) (Entry, bool, error) {
 	}
 	fi, err := r.lstatPath(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		if e, ok := idx.stage0[path]; ok && r.isSkipWorktree(idx, path) {
+		if e, ok := idx.stage0(path); ok && r.isSkipWorktree(idx, path) {
 			return e, true, nil
 		}
 		return Entry{}, false, nil
@@ -222,7 +225,7 @@ func (r *Repo) lookupWorktreeOnce(path string) (Entry, bool, error) {
 	if !fi.IsDir() {
 		return r.worktreeEntry(path, idx)
 	}
-	if e, ok := idx.stage0[path]; ok && e.Mode == ModeSubmodule {
+	if e, ok := idx.stage0(path); ok && e.Mode == ModeSubmodule {
 		return e, true, nil
 	}
 	entries, err := r.flatWorktree(idx, path)
@@ -536,6 +539,16 @@ func (r *Repo) flatWorktree(idx *indexCache, dir string) ([]Entry, error) {
 	if l, ok := r.wt.flat[dir]; ok {
 		return l, nil
 	}
+	if dir == "" && r.wt.all != nil {
+		return r.wt.all, nil
+	}
+	if dir != "" && r.wt.all != nil {
+		// Below a directory is a run of the whole tree's listing.
+		lo, hi := prefixRun(r.wt.all, dir+"/")
+		l := r.wt.all[lo:hi:hi]
+		r.wt.rememberListing(dir, l)
+		return l, nil
+	}
 	paths, err := r.worktreePaths()
 	if err != nil {
 		return nil, err
@@ -549,25 +562,40 @@ func (r *Repo) flatWorktree(idx *indexCache, dir string) ([]Entry, error) {
 		}
 		paths = paths[lo:hi]
 	}
-	r.wt.expect(len(paths))
+	// The whole tree's listing is itself the memo of its files' entries
+	// (worktreeEntry looks there first): only a directory's listing
+	// remembers each entry.
+	whole := dir == ""
 	out := make([]Entry, 0, len(paths))
+	at := 0 // where the last path was in the index: paths come in its order
 	for _, p := range paths {
 		if strings.HasSuffix(p, "/") {
 			continue
 		}
-		if e, ok := idx.stage0[p]; ok && e.Mode == ModeSubmodule {
+		ie, i, inIdx := idx.stage0At(p, at)
+		at = i
+		if inIdx && ie.Mode == ModeSubmodule {
 			if fi, err := r.lstatPath(p); err == nil && fi.IsDir() {
-				out = append(out, e)
+				out = append(out, ie)
 			}
 			continue
 		}
-		e, ok, err := r.worktreeEntry(p, idx)
-		if err != nil {
-			return nil, err
+		var e Entry
+		var ok bool
+		if m, seen := r.wt.entry[p]; seen {
+			e, ok = m.e, m.ok
+		} else {
+			e, ok, at, err = r.worktreeEntryOnce(p, idx, at)
+			if err != nil {
+				return nil, err
+			}
+			if !whole || !ok {
+				r.wt.rememberEntry(p, e, ok)
+			}
 		}
 		if ok {
 			out = append(out, e)
-		} else if ie, inIdx := idx.stage0[p]; inIdx && r.isSkipWorktree(idx, p) {
+		} else if inIdx && idx.entries[i].skipWorktree {
 			out = append(out, ie)
 		}
 	}
@@ -575,8 +603,19 @@ func (r *Repo) flatWorktree(idx *indexCache, dir string) ([]Entry, error) {
 	if !slices.IsSortedFunc(out, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) }) {
 		sort.Slice(out, func(i, j int) bool { return out[i].Path < out[j].Path })
 	}
-	r.wt.rememberListing(dir, out)
+	if whole {
+		r.wt.rememberAll(out)
+	} else {
+		r.wt.rememberListing(dir, out)
+	}
 	return out, nil
+}
+
+// prefixRun is the run of the sorted entries whose paths start with prefix.
+func prefixRun(es []Entry, prefix string) (int, int) {
+	lo := sort.Search(len(es), func(i int) bool { return es[i].Path >= prefix })
+	hi := lo + sort.Search(len(es)-lo, func(i int) bool { return !strings.HasPrefix(es[lo+i].Path, prefix) })
+	return lo, hi
 }
 
 // diffFlat compares two sorted flat lists.

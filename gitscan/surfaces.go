@@ -247,7 +247,7 @@ func (r *Repo) worktreeSurfaces() ([]Surface, []string, error) {
 			skipped = append(skipped, strings.TrimSuffix(p, "/"))
 			continue
 		}
-		if e, ok := idx.stage0[p]; ok && e.Mode == ModeSubmodule {
+		if e, ok := idx.stage0(p); ok && e.Mode == ModeSubmodule {
 			skipped = append(skipped, p)
 			continue
 		}

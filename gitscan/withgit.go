@@ -618,6 +618,20 @@ func (g *gitBackend) worktreePaths() ([]string, error) {
 	return dedupSorted(paths), nil
 }
 
+// untrackedIn is `git ls-files -o --exclude-standard` for the given
+// paths (files, or directories: everything below them).
+func (g *gitBackend) untrackedIn(paths []string) ([]string, error) {
+	args := append(make([]string, 0, len(paths)+5), "ls-files", "-z", "-o", "--exclude-standard", "--")
+	for _, p := range paths {
+		args = append(args, ":(literal)"+p)
+	}
+	out, err := g.run(context.Background(), args...)
+	if err != nil {
+		return nil, err
+	}
+	return splitZ(out), nil
+}
+
 func (g *gitBackend) ignoredSurfacePaths() ([]string, error) {
 	args := append([]string{"ls-files", "-z", "-o", "-i", "--exclude-standard", "--"}, ignoredSurfacePathspecs()...)
 	out, err := g.run(context.Background(), args...)

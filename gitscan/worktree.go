@@ -90,7 +90,7 @@ func (r *Repo) lstatOnce(p string) (fs.FileInfo, error) {
 			return nil, fs.ErrNotExist
 		}
 	}
-	fi, err := os.Lstat(filepath.Join(r.top, filepath.FromSlash(p)))
+	fi, err := r.lstatRel(p)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fs.ErrNotExist
 	}
@@ -174,7 +174,7 @@ func (r *Repo) openRegular(p string, fi fs.FileInfo) (*os.File, error) {
 		f.Close()
 		return nil, fmt.Errorf("%s: %w", p, ErrNotRegular)
 	}
-	if !os.SameFile(st, fi) {
+	if !sameFile(st, fi) {
 		f.Close()
 		return nil, fmt.Errorf("%s: changed while being read", p)
 	}
@@ -209,68 +209,75 @@ func (r *Repo) hashWorktreeFile(p string, fi fs.FileInfo) (string, error) {
 // cache when it proves the content is unchanged. ok is false for paths that
 // do not exist or are not files git would store.
 func (r *Repo) worktreeEntry(p string, idx *indexCache) (Entry, bool, error) {
+	if e, ok := r.wt.listed(p); ok {
+		return e, true, nil
+	}
 	if m, ok := r.wt.entry[p]; ok {
 		return m.e, m.ok, nil
 	}
-	e, ok, err := r.worktreeEntryOnce(p, idx)
+	e, ok, _, err := r.worktreeEntryOnce(p, idx, 0)
 	if err == nil {
 		r.wt.rememberEntry(p, e, ok)
 	}
 	return e, ok, err
 }
 
-func (r *Repo) worktreeEntryOnce(p string, idx *indexCache) (Entry, bool, error) {
+// worktreeEntryOnce looks at p; at is where p is (or would be) in the
+// index, found from the hint from (see indexCache.find).
+func (r *Repo) worktreeEntryOnce(p string, idx *indexCache, from int) (e Entry, ok bool, at int, err error) {
 	fi, err := r.lstatPath(p)
 	if errors.Is(err, fs.ErrNotExist) {
-		return Entry{}, false, nil
+		return Entry{}, false, from, nil
 	}
 	if err != nil {
-		return Entry{}, false, err
+		return Entry{}, false, from, err
 	}
 	mode := fileMode(fi)
 	if mode == 0 {
-		return Entry{}, false, nil
+		return Entry{}, false, from, nil
 	}
-	if id, ok := idx.cleanID(p, fi, mode); ok {
-		return Entry{Path: p, Mode: mode, ID: id}, true, nil
+	id, at, ok := idx.cleanID(p, fi, mode, from)
+	if ok {
+		return Entry{Path: p, Mode: mode, ID: id}, true, at, nil
 	}
-	id, err := r.hashWorktreeFile(p, fi)
+	id, err = r.hashWorktreeFile(p, fi)
 	if err != nil {
-		return Entry{}, false, err
+		return Entry{}, false, at, err
 	}
-	return Entry{Path: p, Mode: mode, ID: id}, true, nil
+	return Entry{Path: p, Mode: mode, ID: id}, true, at, nil
 }
 
 // cleanID returns the index's blob id for p when lstat proves the file is
 // the one the index recorded: same mode, size, mtime, ctime and inode, and
-// modified strictly before the index was written (not racily clean).
-func (c *indexCache) cleanID(p string, fi fs.FileInfo, mode Mode) (string, bool) {
+// modified strictly before the index was written (not racily clean). at
+// is p's position in the index (see find, whose hint from is).
+func (c *indexCache) cleanID(p string, fi fs.FileInfo, mode Mode, from int) (id string, at int, ok bool) {
 	if !statCacheUsable || c == nil {
-		return "", false
+		return "", from, false
 	}
-	st := c.stats[p]
-	if st == nil {
-		return "", false
+	entry, at, ok := c.stage0At(p, from)
+	if !ok {
+		return "", at, false
 	}
-	entry, ok := c.stage0[p]
-	if !ok || entry.Mode != mode {
-		return "", false
+	st := c.entries[at].stat
+	if st == nil || entry.Mode != mode {
+		return "", at, false
 	}
 	ctime, ok := fileCtime(fi)
 	if !ok || !ctime.Equal(st.ctime()) || !fi.ModTime().Equal(st.mtime()) ||
 		uint32(fi.Size()) != st.size || uint32(fileIno(fi)) != st.ino {
-		return "", false
+		return "", at, false
 	}
 	if c.mtime.IsZero() || !st.mtime().Before(c.mtime) {
-		return "", false
+		return "", at, false
 	}
 	if st.size == 0 && entry.ID != emptyBlobSHA1 && entry.ID != emptyBlobSHA256 {
 		// git writes a racily clean entry with size 0 ("smudged") so that
 		// it is never taken for clean again; only an empty blob's entry
 		// says what a size of 0 means.
-		return "", false
+		return "", at, false
 	}
-	return entry.ID, true
+	return entry.ID, at, true
 }
 
 // The ids of the empty blob in the two object formats.

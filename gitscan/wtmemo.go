@@ -2,6 +2,7 @@ package gitscan
 
 import (
 	"io/fs"
+	"sort"
 )
 
 // wtMemo is what a Repo opened WithWorktreeSnapshot learned of the work
@@ -16,6 +17,7 @@ type wtMemo struct {
 	entry  map[string]entryMemo
 	lookup map[string]entryMemo
 	flat   map[string][]Entry
+	all    []Entry           // the whole work tree's listing, once made (rememberAll)
 	trees  map[string]string // a directory's tree id, by path
 }
 
@@ -56,19 +58,22 @@ func (m *wtMemo) treeIDs() map[string]string {
 	return m.trees
 }
 
-// expect makes room for n more entries before a listing fills them: a
-// map grown one split at a time costs more than the lookups it serves
-// (a listing of the whole work tree adds every file). A few entries
-// remembered before are copied into the larger map.
-func (m *wtMemo) expect(n int) {
-	if !m.on || n <= len(m.entry) {
-		return
+// rememberAll keeps the whole work tree's listing (sorted by path): it
+// answers for each file in it (listed) and for every directory below
+// (flatWorktree), in place of a memo entry per file.
+func (m *wtMemo) rememberAll(l []Entry) {
+	if m.on {
+		m.all = l[:len(l):len(l)]
 	}
-	grown := make(map[string]entryMemo, len(m.entry)+n)
-	for k, v := range m.entry {
-		grown[k] = v
+}
+
+// listed is p's entry in the whole work tree's listing, if it is there.
+func (m *wtMemo) listed(p string) (Entry, bool) {
+	i := sort.Search(len(m.all), func(i int) bool { return m.all[i].Path >= p })
+	if i < len(m.all) && m.all[i].Path == p {
+		return m.all[i], true
 	}
-	m.entry = grown
+	return Entry{}, false
 }
 
 // remember sets (*memo)[k] = v when the memo is on.

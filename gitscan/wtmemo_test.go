@@ -1,6 +1,7 @@
 package gitscan
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
@@ -92,29 +93,42 @@ func TestSmudgedEntryIsNotClean(t *testing.T) {
 	if !statCacheUsable {
 		t.Skip("no stat cache on this platform")
 	}
-	p := filepath.Join(t.TempDir(), "f")
+	top := t.TempDir()
+	p := filepath.Join(top, "f")
 	if err := os.WriteFile(p, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	fi, err := os.Lstat(p)
+	osFI, err := os.Lstat(p)
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctime, ok := fileCtime(fi)
-	if !ok {
-		t.Skip("no ctime")
+	// The snapshot's own lstat (relative to the work tree's top) must
+	// give cleanID what os.Lstat gives it.
+	r := &Repo{top: top}
+	defer r.topDir.close()
+	relFI, err := r.lstatRel("f")
+	if err != nil {
+		t.Fatal(err)
 	}
-	for id, clean := range map[string]bool{emptyBlobSHA1: true, "0123456789012345678901234567890123456789": false} {
-		c := &indexCache{
-			stats: map[string]*indexStat{"f": {
-				mtimeSec: uint32(fi.ModTime().Unix()), mtimeNsec: uint32(fi.ModTime().Nanosecond()),
-				ctimeSec: uint32(ctime.Unix()), ctimeNsec: uint32(ctime.Nanosecond()),
-				size: 0, ino: uint32(fileIno(fi))}},
-			stage0: map[string]Entry{"f": {Path: "f", Mode: ModeRegular, ID: id}},
-			mtime:  fi.ModTime().Add(time.Hour),
+	for _, fi := range []fs.FileInfo{osFI, relFI} {
+		ctime, ok := fileCtime(fi)
+		if !ok {
+			t.Fatalf("%T: no ctime", fi)
 		}
-		if got, ok := c.cleanID("f", fi, ModeRegular); ok != clean || (ok && got != id) {
-			t.Errorf("entry %s of size 0: clean %v (%q), want %v", id, ok, got, clean)
+		if !sameFile(fi, osFI) || fi.Mode() != osFI.Mode() || !fi.ModTime().Equal(osFI.ModTime()) || fi.Size() != osFI.Size() {
+			t.Errorf("%T: not what os.Lstat says: %v %v %v", fi, fi.Mode(), fi.ModTime(), fi.Size())
+		}
+		for id, clean := range map[string]bool{emptyBlobSHA1: true, "0123456789012345678901234567890123456789": false} {
+			c := &indexCache{
+				entries: []indexEntry{{Entry: Entry{Path: "f", Mode: ModeRegular, ID: id}, stat: &indexStat{
+					mtimeSec: uint32(fi.ModTime().Unix()), mtimeNsec: uint32(fi.ModTime().Nanosecond()),
+					ctimeSec: uint32(ctime.Unix()), ctimeNsec: uint32(ctime.Nanosecond()),
+					size: 0, ino: uint32(fileIno(fi))}}},
+				mtime: fi.ModTime().Add(time.Hour),
+			}
+			if got, _, ok := c.cleanID("f", fi, ModeRegular, 0); ok != clean || (ok && got != id) {
+				t.Errorf("%T: entry %s of size 0: clean %v (%q), want %v", fi, id, ok, got, clean)
+			}
 		}
 	}
 }
@@ -141,6 +155,37 @@ func TestSnapshotKeepsAnAbsentParent(t *testing.T) {
 		live := openT(t, dir, env, e)
 		if _, ok, err := live.Lookup(WorkTree, "node_modules/.bin/b"); !ok || err != nil {
 			t.Errorf("%v: without the snapshot node_modules/.bin/b: %v %v, want found", e, ok, err)
+		}
+	}
+}
+
+// TestIndexFindAnyHint: find answers the same wherever its hint points
+// (the listing passes the last position; a wrong hint may only cost a
+// search), for present, absent, unmerged and out-of-range paths.
+func TestIndexFindAnyHint(t *testing.T) {
+	var es []indexEntry
+	for _, p := range []string{"a", "a/b", "a/c", "b", "b", "b", "c.js", "d/e/f", "z"} {
+		stage := 0
+		if p == "b" {
+			stage = len(es) - 2 // stages 1, 2, 3
+		}
+		es = append(es, indexEntry{Entry: Entry{Path: p}, stage: stage})
+	}
+	c := &indexCache{entries: es}
+	for _, p := range []string{"", "a", "a/", "a/b", "a/bb", "b", "c", "c.js", "d", "d/e/f", "y", "z", "zz"} {
+		want := 0
+		for want < len(es) && es[want].Path < p {
+			want++
+		}
+		wantOK := want < len(es) && es[want].Path == p
+		for from := -1; from <= len(es)+1; from++ {
+			if got, ok := c.find(p, from); got != want || ok != wantOK {
+				t.Errorf("find(%q, %d) = %d %v, want %d %v", p, from, got, ok, want, wantOK)
+			}
+		}
+		e, ok := c.stage0(p)
+		if ok != (wantOK && es[want].stage == 0) || (ok && e.Path != p) {
+			t.Errorf("stage0(%q) = %v %v", p, e, ok)
 		}
 	}
 }
