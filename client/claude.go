@@ -424,7 +424,7 @@ func (claudeClient) Configs(launchDir, gitTop string, env Env) ([]string, error)
 		}
 	}
 	out = append(out, claudeSkills(dir, gitTop, fsys)...)
-	nested, err := claudeNestedSkills(dir, fsys)
+	nested, err := claudeNestedSkills(dir, gitTop, env)
 	if err != nil {
 		return nil, err
 	}

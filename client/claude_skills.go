@@ -182,16 +182,80 @@ const (
 var ErrNestedBound = errors.New("a tree too deep or too large for mcp-guard's walk")
 
 // claudeNestedSkills are the SKILL.md files of the .claude/skills of
-// every directory below dir (dir's own are claudeSkills'): Claude Code
-// loads them once the session works on a file beside them, at any depth
-// (observed on 2.1.328, docs/fidelity.md), and mcp-guard cannot tell
-// which files a session will touch. Symlinked directories are not
-// followed, nor .git. Past the walk's bounds it returns an error that
-// says where it stopped: the gate stays closed.
-// OPEN: Claude Code skips a gitignored directory's skills (observed);
-// mcp-guard reads them too (more, never less), and walks such trees
-// (node_modules) in full.
-func claudeNestedSkills(dir string, fsys FS) ([]string, error) {
+// every directory below dir inside the git work tree gitTop (dir's own
+// are claudeSkills'): Claude Code loads them once the session works on a
+// file beside them, at any depth (observed on 2.1.328, docs/fidelity.md),
+// and mcp-guard cannot tell which files a session will touch.
+//
+// Which .claude/skills directories there are comes from what the
+// repository carries (env.Shared: the index, symlinked .claude and
+// .claude/skills directories included), not from a walk of the work
+// tree: a launch does not list node_modules, and a repository cannot
+// place a skill git does not track. Each one found is then read as
+// claudeSkills reads the launch directory's.
+// OPEN: a skill below the launch directory the repository does not
+// carry (untracked: written on this machine after the clone) is not
+// gated; outside a git repository nothing below the launch directory is
+// (Claude Code's discovery there was not observed). Claude Code skips a
+// gitignored directory's skills (observed); a tracked one in an ignored
+// directory is read all the same (more, never less).
+func claudeNestedSkills(dir, gitTop string, env Env) ([]string, error) {
+	if gitTop == "" {
+		return nil, nil
+	}
+	fsys := env.fs()
+	if env.Shared == nil {
+		return claudeNestedWalk(realDir(dir, fsys), fsys)
+	}
+	real := realDir(dir, fsys)
+	rel, err := filepath.Rel(gitTop, real)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return nil, nil
+	}
+	rel = filepath.ToSlash(rel)
+	prefix := rel + "/"
+	if rel == "." {
+		rel, prefix = "", ""
+	}
+	files, err := env.Shared(gitTop, rel)
+	if err != nil {
+		return nil, fmt.Errorf("Claude Code loads the skills of any .claude/skills below the launch directory once a session works there; mcp-guard cannot list what the repository carries there: %w", err)
+	}
+	dirs := map[string]bool{}
+	for _, f := range files {
+		sub, ok := strings.CutPrefix(f.Path, prefix)
+		if !ok {
+			continue
+		}
+		comps := strings.Split(sub, "/")
+		for i := 1; i < len(comps); i++ { // 0: the launch directory's own
+			if !strings.EqualFold(comps[i], ".claude") {
+				continue
+			}
+			switch {
+			case i+1 < len(comps) && strings.EqualFold(comps[i+1], "skills") && (i+2 < len(comps) || f.Link):
+				dirs[strings.Join(comps[:i+2], "/")] = true
+			case i+1 == len(comps) && f.Link: // a symlinked .claude
+				dirs[strings.Join(comps[:i+1], "/")+"/skills"] = true
+			}
+		}
+	}
+	var out []string
+	for d := range dirs {
+		out = append(out, claudeDirFiles(filepath.Join(real, filepath.FromSlash(d)), fsys, func(name string) string {
+			return filepath.Join(name, ClaudeSkillFile)
+		})...)
+	}
+	slices.Sort(out)
+	return out, nil
+}
+
+// claudeNestedWalk is claudeNestedSkills for a caller that cannot list
+// what the repository carries (no Env.Shared): a walk of the file system
+// below dir, bounded. Symlinked directories are not followed, nor .git.
+// Past the walk's bounds it returns an error that says where it stopped:
+// the gate stays closed.
+func claudeNestedWalk(dir string, fsys FS) ([]string, error) {
 	var out []string
 	left := claudeNestedDirs
 	var walk func(d string, depth int) error

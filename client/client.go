@@ -136,6 +136,20 @@ type Env struct {
 	LookupEnv func(string) (string, bool)
 	// FS reads files; nil is OS.
 	FS FS
+	// Shared, when set, lists what the repository at gitTop carries below
+	// rel (repository-relative, slash-separated; "" the root): its tracked
+	// entries, symlinks marked, not followed. The gate sets it from the
+	// index, so that a client whose files may sit anywhere below the
+	// launch directory (Claude Code's nested skills) finds them without
+	// walking the work tree, and as the repository placed them. Without
+	// it such a client walks the file system.
+	Shared func(gitTop, rel string) ([]SharedFile, error)
+}
+
+// SharedFile is one entry Env.Shared lists.
+type SharedFile struct {
+	Path string // repository-relative, slash-separated
+	Link bool   // a symbolic link
 }
 
 // Vars is a variable lookup that tells unset from empty.

@@ -122,7 +122,7 @@ func claudeNestedScenarios() []scenario {
 			check:     offered(false),
 			open:      true,
 			answer:    "No: a skill of a gitignored directory is not loaded, even once the session reads a file beside it.",
-			noPredict: "mcp-guard counts a nested skill's hooks in an ignored directory too (it does not read ignore rules for them: more, never less)",
+			noPredict: "mcp-guard gates the nested skills the repository tracks; this one, in an ignored directory, is untracked, so it is not gated either (not compared event by event)",
 		},
 		{
 			name:      "skill-nested-untouched/-p",

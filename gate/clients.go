@@ -200,7 +200,9 @@ func (v *View) evaluateClients(ctx context.Context, e *evaluation) error {
 			others = append(others, c.ID())
 		}
 	}
-	ev, err := client.EvaluateOnly(v.Dir, clientEnv(env), others...)
+	cenv := clientEnv(env)
+	cenv.Shared = e.shared
+	ev, err := client.EvaluateOnly(v.Dir, cenv, others...)
 	if err != nil {
 		return fail("", err)
 	}

@@ -1,6 +1,7 @@
 package gate
 
 import (
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/project"
 )
@@ -38,6 +39,27 @@ func (e *evaluation) open(dir string) (*gitscan.Repo, *project.Cache, error) {
 	e.repos = append(e.repos, s)
 	return r, s.cache, nil
 }
+
+// shared lists what the repository at top carries below rel (client.Env.Shared):
+// its index's entries, from the repository the evaluation shares.
+func (e *evaluation) shared(top, rel string) ([]client.SharedFile, error) {
+	repo, _, err := e.open(top)
+	if err != nil {
+		return nil, err
+	}
+	ents, err := repo.Files(gitscan.Index, rel, sharedLimit)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]client.SharedFile, 0, len(ents))
+	for _, en := range ents {
+		out = append(out, client.SharedFile{Path: en.Path, Link: en.Mode == gitscan.ModeSymlink})
+	}
+	return out, nil
+}
+
+// sharedLimit bounds what shared lists: a scope item's own bound.
+const sharedLimit = 1_000_000
 
 func (e *evaluation) close() {
 	for _, s := range e.repos {
