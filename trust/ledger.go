@@ -729,6 +729,16 @@ func replaceFile(path string, data []byte, mode fs.FileMode) error {
 	return nil
 }
 
+type lockWaitKey struct{}
+
+// WithLockWait is ctx with f, which lockExclusive calls once, before it
+// waits, when another process holds the lock it needs: what names the
+// protected file ("the review ledger"), lockPath the lock. A person
+// waiting up to LockTimeout is told why (cmd says it on stderr).
+func WithLockWait(ctx context.Context, f func(what, lockPath string)) context.Context {
+	return context.WithValue(ctx, lockWaitKey{}, f)
+}
+
 // lockExclusive takes an exclusive flock on lockPath, waiting until ctx is
 // done, or LockTimeout when ctx has no deadline. what names the protected
 // file in messages.
@@ -739,7 +749,13 @@ func lockExclusive(ctx context.Context, lockPath, what string) (unlock func(), e
 		defer cancel()
 	}
 	lock := flock.New(lockPath, flock.SetPermissions(0o600))
-	locked, err := lock.TryLockContext(ctx, 5*time.Millisecond)
+	locked, err := lock.TryLock()
+	if err == nil && !locked {
+		if f, ok := ctx.Value(lockWaitKey{}).(func(what, lockPath string)); ok {
+			f(what, lockPath)
+		}
+		locked, err = lock.TryLockContext(ctx, 5*time.Millisecond)
+	}
 	if err != nil && !errors.Is(err, context.DeadlineExceeded) && !errors.Is(err, context.Canceled) {
 		return nil, fmt.Errorf("%s: cannot lock %s: %w; check that %s is writable", lockPath, what, unwrapPathErr(err), filepath.Dir(lockPath))
 	}

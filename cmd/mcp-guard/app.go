@@ -14,6 +14,7 @@ import (
 	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/internal/nearname"
 	"github.com/mcp-guard/mcp-guard/report"
+	"github.com/mcp-guard/mcp-guard/trust"
 )
 
 // Exit codes, the same for every command.
@@ -111,6 +112,9 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 	if len(args) > 1 && args[1] == "hook" {
 		code = hookEntry(ctx, e, args[2:])
 	} else {
+		ctx = trust.WithLockWait(ctx, func(what, lockPath string) {
+			fmt.Fprintf(e.stderr, "mcp-guard: waiting for %s: another mcp-guard process holds %s (at most %v)\n", what, report.Sanitize(lockPath), trust.LockTimeout)
+		})
 		code = e.exitCode(newApp(e).Run(ctx, args))
 	}
 	if out.err != nil && code != exitFailure {

@@ -3,10 +3,11 @@
 package main
 
 import (
+	"bufio"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -96,8 +97,25 @@ func TestSignalDuringLockWait(t *testing.T) {
 	// sh -c 'trap "" INT; exec …' starts mcp-guard with SIGINT ignored.
 	cmd := exec.Command("sh", "-c", `trap "" INT; exec "$0" "$@"`, bin, "-C", dir, "approve", "a")
 	cmd.Env = environ
+	// Its stderr is read line by line: mcp-guard says when it starts
+	// waiting for the lock, and the SIGINT is sent only then.
+	pr, pw := io.Pipe()
+	cmd.Stderr = pw
 	var stderr strings.Builder
-	cmd.Stderr = &stderr
+	waiting := make(chan struct{})
+	readDone := make(chan struct{})
+	go func() {
+		defer close(readDone)
+		sc := bufio.NewScanner(pr)
+		once := false
+		for sc.Scan() {
+			stderr.WriteString(sc.Text() + "\n")
+			if !once && strings.Contains(sc.Text(), "waiting for the review ledger: another mcp-guard process holds") {
+				once = true
+				close(waiting)
+			}
+		}
+	}()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
@@ -105,13 +123,19 @@ func TestSignalDuringLockWait(t *testing.T) {
 	// file open; its handler was installed at start): a fixed sleep was
 	// too short on a loaded machine, the SIGINT arrived while SIGINT was
 	// still ignored, and the approve waited out the lock.
-	waitOpen(t, cmd.Process.Pid, filepath.Join(ledgerDir, trust.LedgerFileName+".lock"))
+	select {
+	case <-waiting:
+	case <-time.After(time.Minute):
+		t.Fatal("mcp-guard never said it waits for the review ledger's lock")
+	}
 	start := time.Now()
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		t.Fatal(err)
 	}
 	err = cmd.Wait()
 	took := time.Since(start)
+	pw.Close()
+	<-readDone
 	if code := cmd.ProcessState.ExitCode(); code != 130 {
 		t.Errorf("exit %d (%v), want 130:\n%s", code, err, stderr.String())
 	}
@@ -121,20 +145,4 @@ func TestSignalDuringLockWait(t *testing.T) {
 	if st := reviewStates(t, dir, environ); st["a"] != trust.StateUnreviewed {
 		t.Errorf("a is %v after an interrupted approve, want unreviewed", st["a"])
 	}
-}
-
-// waitOpen waits until process pid has path open (/proc/PID/fd), at most
-// a minute, and fails the test otherwise.
-func waitOpen(t *testing.T, pid int, path string) {
-	t.Helper()
-	fds := filepath.Join("/proc", strconv.Itoa(pid), "fd")
-	for deadline := time.Now().Add(time.Minute); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-		ents, _ := os.ReadDir(fds)
-		for _, e := range ents {
-			if target, err := os.Readlink(filepath.Join(fds, e.Name())); err == nil && target == path {
-				return
-			}
-		}
-	}
-	t.Fatalf("process %d never opened %s", pid, path)
 }
