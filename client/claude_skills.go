@@ -94,9 +94,11 @@ func claudeAgentsRoot(p string) string {
 // repository.
 // The skills of a directory below the launch directory are
 // claudeNestedSkills'.
-// OPEN: which parents Claude Code reads outside a git repository, and
-// the subagents of a directory below the launch directory once the
-// session works on files there (not loaded at start, observed).
+// OPEN: which parents Claude Code reads outside a git repository. The
+// subagents of a directory below the launch directory are not loaded at
+// start (observed); whether they are once the session works on files
+// there was not observed: claudeNestedSkills counts them, as it counts
+// that directory's skills (more, never less).
 func claudeProjectDirs(dir, top string) []string {
 	out := []string{dir}
 	if top == "" || top == dir {
@@ -181,8 +183,10 @@ const (
 // or deeper than mcp-guard walks for Claude Code's nested skills.
 var ErrNestedBound = errors.New("a tree too deep or too large for mcp-guard's walk")
 
-// claudeNestedSkills are the SKILL.md files of the .claude/skills of
-// every directory below dir inside the git work tree gitTop (dir's own
+// claudeNestedSkills are the SKILL.md files of the .claude/skills, and
+// the subagent files of the .claude/agents (whether Claude Code loads
+// those once the session works beside them was not observed: counted,
+// more, never less), of every directory below dir inside the git work tree gitTop (dir's own
 // are claudeSkills'): Claude Code loads them once the session works on a
 // file beside them, at any depth (observed on 2.1.328, docs/fidelity.md),
 // and mcp-guard cannot tell which files a session will touch.
@@ -233,21 +237,33 @@ func claudeNestedSkills(dir, gitTop string, env Env) ([]string, error) {
 				continue
 			}
 			switch {
-			case i+1 < len(comps) && strings.EqualFold(comps[i+1], "skills") && (i+2 < len(comps) || f.Link):
+			case i+1 < len(comps) && (i+2 < len(comps) || f.Link) &&
+				(strings.EqualFold(comps[i+1], "skills") || strings.EqualFold(comps[i+1], "agents")):
 				dirs[strings.Join(comps[:i+2], "/")] = true
 			case i+1 == len(comps) && f.Link: // a symlinked .claude
-				dirs[strings.Join(comps[:i+1], "/")+"/skills"] = true
+				d := strings.Join(comps[:i+1], "/")
+				dirs[d+"/skills"], dirs[d+"/agents"] = true, true
 			}
 		}
 	}
 	var out []string
 	for d := range dirs {
-		out = append(out, claudeDirFiles(filepath.Join(real, filepath.FromSlash(d)), fsys, func(name string) string {
-			return filepath.Join(name, ClaudeSkillFile)
-		})...)
+		out = append(out, claudeNestedDir(filepath.Join(real, filepath.FromSlash(d)), fsys)...)
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// claudeNestedDir is what a .claude/skills or .claude/agents directory
+// below the launch directory holds, read as the launch directory's own:
+// each skill's SKILL.md, or the subagent files, recursively.
+func claudeNestedDir(d string, fsys FS) []string {
+	if strings.EqualFold(filepath.Base(d), "agents") {
+		return claudeAgentTree(d, 0, fsys)
+	}
+	return claudeDirFiles(d, fsys, func(name string) string {
+		return filepath.Join(name, ClaudeSkillFile)
+	})
 }
 
 // claudeNestedWalk is claudeNestedSkills for a caller that cannot list
@@ -269,10 +285,9 @@ func claudeNestedWalk(dir string, fsys FS) ([]string, error) {
 				continue
 			}
 			p := filepath.Join(d, e.Name())
-			if depth > 0 && strings.EqualFold(e.Name(), ".claude") { // dir's own: claudeSkills
-				out = append(out, claudeDirFiles(filepath.Join(p, "skills"), fsys, func(name string) string {
-					return filepath.Join(name, ClaudeSkillFile)
-				})...)
+			if depth > 0 && strings.EqualFold(e.Name(), ".claude") { // dir's own: claudeSkills, claudeAgents
+				out = append(out, claudeNestedDir(filepath.Join(p, "skills"), fsys)...)
+				out = append(out, claudeNestedDir(filepath.Join(p, "agents"), fsys)...)
 			}
 			switch {
 			case depth >= claudeNestedDepth:
