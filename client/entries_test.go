@@ -606,7 +606,9 @@ func TestClaudeSubagentHooks(t *testing.T) {
 // TestClaudeSubagentsAndSkillsFrom: launched in a subdirectory, Claude
 // Code loads the subagents and skills of every directory up to the git
 // root, not above it, and reads .claude/agents recursively (observed on
-// 2.1.328, docs/fidelity.md); one too deep for mcp-guard is unknown.
+// 2.1.328, docs/fidelity.md); one too deep for mcp-guard is unknown. A
+// subagent below the launch directory counts too (not observed: more,
+// never less).
 func TestClaudeSubagentsAndSkillsFrom(t *testing.T) {
 	const hook = "---\nname: x\nhooks:\n  Stop:\n    - hooks: [{type: command, command: ./h.sh}]\n---\n"
 	f := newFixture(t)
@@ -640,6 +642,9 @@ func TestClaudeSubagentsAndSkillsFrom(t *testing.T) {
 		"repo/.claude/agents/a/b/c/deep.md", deep + "/deep.md", "repo/.claude/agents/root.md", "repo/.claude/agents/team/nested.md",
 		"repo/.claude/skills/rootskill/SKILL.md",
 		"repo/sub/.claude/agents/mid.md", "repo/sub/deeper/.claude/skills/launch/SKILL.md",
+		// below the launch directory: counted (whether Claude Code loads
+		// it once the session works there was not observed)
+		"repo/sub/deeper/below/.claude/agents/below.md",
 	}
 	slices.Sort(want)
 	if !slices.Equal(got, want) {
