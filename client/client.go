@@ -654,6 +654,27 @@ type ShellRunner interface {
 	ShellRuns(k surface.Kind) func(path string, data []byte) (dir string, runs []trust.HookRun)
 }
 
+// Includer is a client whose config brings other files' entries in: when
+// it applies the config it also runs what each included file holds (VS
+// Code's workspace file: the .vscode/mcp.json and tasks.json of each
+// folder it lists inside the repository). project.Compare names the
+// entries of a file a change newly includes, though the file itself did
+// not change.
+type Includer interface {
+	// Includes are the files the config at configPath (absolute) brings
+	// in, read through env's FS, each with the client's words for why
+	// (none when it brings in nothing).
+	Includes(configPath, gitTop string, env Env) []Included
+}
+
+// Included is a file a config brings in (Includer).
+type Included struct {
+	// Path is absolute.
+	Path string
+	// Why says, in the client's words, how the config brings it in.
+	Why string
+}
+
 // ShellRuns asks the client whose surface k is how to read the shell
 // command lines it runs from such a file (ShellRunner); nil when it runs
 // none from it.

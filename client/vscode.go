@@ -217,16 +217,53 @@ func (vscodeClient) Configs(launchDir, gitTop string, env Env) ([]string, error)
 	files := listNamed(fsys, launchDir, VSCodeWorkspaceExt)
 	out = append(out, files...)
 	folders, _ := vscodeFolders(launchDir, gitTop, files, fsys)
-	for _, d := range folders {
-		for _, rel := range []string{VSCodeMCPFile, VSCodeTasksFile} {
-			for _, p := range workspaceFile(d, rel, fsys) {
-				if !slices.Contains(out, p) {
-					out = append(out, p)
-				}
-			}
+	for _, p := range folderConfigs(folders, fsys) {
+		if !slices.Contains(out, p) {
+			out = append(out, p)
 		}
 	}
 	return out, nil
+}
+
+// folderConfigs are the .vscode/mcp.json and tasks.json VS Code reads in
+// each workspace folder of dirs.
+func folderConfigs(dirs []string, fsys FS) []string {
+	var out []string
+	for _, d := range dirs {
+		for _, rel := range []string{VSCodeMCPFile, VSCodeTasksFile} {
+			out = append(out, workspaceFile(d, rel, fsys)...)
+		}
+	}
+	return out
+}
+
+// Includes: a workspace file brings in the .vscode/mcp.json and
+// tasks.json of each folder it lists inside the repository (Configs), so
+// a change that only lists a folder makes VS Code run what that folder
+// already held once the workspace opens.
+func (vscodeClient) Includes(configPath, gitTop string, env Env) []Included {
+	if !isVSCodeWorkspace(configPath) {
+		return nil
+	}
+	fsys := env.fs()
+	dir := filepath.Dir(configPath)
+	folders, _ := vscodeFolders(dir, gitTop, []string{configPath}, fsys)
+	var out []Included
+	for _, d := range folders {
+		for _, p := range folderConfigs([]string{d}, fsys) {
+			out = append(out, Included{Path: p, Why: fmt.Sprintf("the workspace file %s lists the folder %s, which VS Code opens with that workspace", filepath.Base(configPath), folderName(realDir(dir, fsys), d))})
+		}
+	}
+	return out
+}
+
+// folderName is a workspace folder as said to the user: relative to the
+// workspace file's directory when below it.
+func folderName(base, dir string) string {
+	if r, err := filepath.Rel(base, dir); err == nil && r != ".." && !strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(r)
+	}
+	return dir
 }
 
 // vscodeFolders are the workspace folders the workspace files name (each

@@ -506,6 +506,18 @@ func TestVSCodeWorkspaceFolders(t *testing.T) {
 			if !eqStrings(ce.Configs, want) {
 				t.Errorf("configs %q, want %q", ce.Configs, want)
 			}
+			// What the workspace file brings in (the hook's question) is
+			// what it adds to the launch directory's configs.
+			var inc []string
+			for _, in := range (vscodeClient{}).Includes(want[0], f.repo, Env{}) {
+				inc = append(inc, in.Path)
+				if !strings.HasPrefix(in.Why, "the workspace file app.code-workspace lists the folder ") {
+					t.Errorf("%s: why %q", in.Path, in.Why)
+				}
+			}
+			if !eqStrings(inc, want[1:]) {
+				t.Errorf("includes %q, want %q", inc, want[1:])
+			}
 			for name, file := range tc.servers {
 				v := verdict(ce, name)
 				if v == nil || v.Path != filepath.Join(f.repo, filepath.FromSlash(file)) || !v.Interactive {

@@ -610,13 +610,19 @@ func (g *grades) pair(id client.ID, launchDir string) [2]*client.State {
 	dir := filepath.Join(top, filepath.FromSlash(launchDir))
 	cl := client.Lookup(id)
 	var st [2]*client.State
-	for i, rd := range []*reader{g.ro, g.rn} {
-		env := g.env
-		env.FS = &stateFS{rd: rd, sides: []*reader{g.ro, g.rn}, top: top, home: g.home}
-		st[i] = cl.State(dir, top, env)
+	for i := range st {
+		st[i] = cl.State(dir, top, g.sideEnv(i))
 	}
 	g.states[key] = st
 	return st
+}
+
+// sideEnv is the clients' environment at the old (0) or the new (1) side:
+// repository files read at that side (stateFS).
+func (g *grades) sideEnv(side int) client.Env {
+	env := g.env
+	env.FS = &stateFS{rd: []*reader{g.ro, g.rn}[side], sides: []*reader{g.ro, g.rn}, top: g.top(), home: g.home}
+	return env
 }
 
 // grader is trust.Grader for one configuration of client id: the impact

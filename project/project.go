@@ -43,6 +43,7 @@ import (
 	"hash/maphash"
 	"path"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -302,14 +303,24 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 	// A file several clients read (`.mcp.json`: Claude Code, Copilot
 	// CLI) is each one's config: read in its dialect, graded in its words.
 	seen := map[string]bool{}
+	var compared []clientConfig
 	for _, p := range uniqueSorted(paths) {
 		for _, id := range clientsOf(p) {
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			if err := compareConfig(repo, old, new, ro, rn, cs, grades, govern, opts, res, seen, id, p); err != nil {
+			did, err := compareConfig(repo, old, new, ro, rn, cs, grades, govern, opts, res, seen, id, p)
+			if err != nil {
 				return nil, err
 			}
+			if did {
+				compared = append(compared, clientConfig{id, p})
+			}
+		}
+	}
+	for _, c := range compared {
+		if err := includedChanges(grades, res, seen, c.id, c.path); err != nil {
+			return nil, err
 		}
 	}
 
@@ -357,23 +368,31 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 	return res, nil
 }
 
+// clientConfig is one client's configuration path.
+type clientConfig struct {
+	id   client.ID
+	path string
+}
+
 // compareConfig compares client id's configuration at p at both sides
-// into res. A finding several clients' readings of one file share (a
-// server rule on a shared `.mcp.json`) is said once (seen).
-func compareConfig(repo *gitscan.Repo, old, new gitscan.Side, ro, rn *reader, cs *changeSet, grades *grades, govern map[client.ID]bool, opts Options, res *Result, seen map[string]bool, id client.ID, p string) error {
+// into res, and reports whether it did (something the configuration
+// depends on, or its client's grade, may have changed). A finding several
+// clients' readings of one file share (a server rule on a shared
+// `.mcp.json`) is said once (seen).
+func compareConfig(repo *gitscan.Repo, old, new gitscan.Side, ro, rn *reader, cs *changeSet, grades *grades, govern map[client.ID]bool, opts Options, res *Result, seen map[string]bool, id client.ID, p string) (bool, error) {
 	c0, err := ro.loadConfig(id, p)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if c0 != nil && !cs.touchesAny(c0.visited) && !govern[id] {
 		if opts.Configs {
 			res.Configs = append(res.Configs, ConfigSides{Client: id, Path: p, Old: c0.Config, New: c0.Config})
 		}
-		return nil // nothing it depends on changed
+		return false, nil // nothing it depends on changed
 	}
 	c1, err := rn.loadConfig(id, p)
 	if err != nil {
-		return err
+		return false, err
 	}
 	if opts.Configs && (c0 != nil || c1 != nil) {
 		cfg := ConfigSides{Client: id, Path: p}
@@ -413,12 +432,74 @@ func compareConfig(repo *gitscan.Repo, old, new gitscan.Side, ro, rn *reader, cs
 	if c1 != nil {
 		fs = append(fs, changedServerFindings(c1.Config, diff)...)
 	}
+	addFindings(res, seen, fs)
+	return true, nil
+}
+
+// addFindings adds fs to res, each once (seen).
+func addFindings(res *Result, seen map[string]bool, fs []trust.Finding) {
 	for _, f := range fs {
 		key := f.Rule + "\x00" + f.Path + "\x00" + f.Server + "\x00" + f.Message
 		if !seen[key] {
 			seen[key] = true
 			res.Findings = append(res.Findings, f)
 		}
+	}
+}
+
+// includedChanges adds to res what client id newly runs because its
+// configuration at p (compared: something it depends on changed) now
+// brings in a file it did not bring in before (client.Includer: a VS Code
+// workspace file that now lists a folder whose .vscode/tasks.json was
+// committed before). Each entry of such a file is added, from the user's
+// point of view, at the file's own path and name (what review and check
+// key it by), graded as p's launch directory grades it. An entry res
+// already names (the file changed too, and was compared as itself) is not
+// said twice; a file no longer brought in still runs when its own folder
+// is opened, so it is no alarm.
+func includedChanges(g *grades, res *Result, seen map[string]bool, id client.ID, p string) error {
+	inc, ok := client.Lookup(id).(client.Includer)
+	if !ok {
+		return nil
+	}
+	top := g.top()
+	var before, after []client.Included
+	for i, out := range []*[]client.Included{&before, &after} {
+		for _, f := range inc.Includes(g.abs(p), top, g.sideEnv(i)) {
+			if r, ok := repoPath(f.Path, "", top); ok && r != p {
+				f.Path = r
+				*out = append(*out, f)
+			}
+		}
+	}
+	named := map[string]bool{}
+	for _, ch := range res.Changes {
+		named[ch.Path+"\x00"+ch.Server] = true
+	}
+	grade := g.grader(id, trust.ConfigLaunchDir(ChangeClient(id), p))
+	for _, f := range after {
+		if slices.ContainsFunc(before, func(b client.Included) bool { return b.Path == f.Path }) {
+			continue
+		}
+		c1, err := g.rn.loadConfig(id, f.Path)
+		if err != nil {
+			return err
+		}
+		if c1 == nil {
+			continue
+		}
+		diff := trust.DiffClient(ChangeClient(id), nil, c1.Config, nil, c1.Files, grade)
+		MarkWithin(diff, nil, c1.Files)
+		var shown []trust.Change
+		for _, ch := range diff {
+			if key := ch.Path + "\x00" + ch.Server; !named[key] {
+				named[key] = true
+				ch.Reasons = append([]string{f.Why}, ch.Reasons...)
+				shown = append(shown, ch)
+			}
+		}
+		res.Changes = append(res.Changes, shown...)
+		addFindings(res, seen, changedServerFindings(c1.Config, shown))
 	}
 	return nil
 }
