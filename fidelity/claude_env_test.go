@@ -127,7 +127,7 @@ func claudeEnvScenarios() []scenario {
 			},
 			open:      true,
 			answer:    "No: a subagent of a directory below the launch directory is not loaded at start.",
-			noPredict: "mcp-guard counts every hook of a subagent as running in a trusted folder (it cannot tell when the model runs the subagent)",
+			noPredict: "mcp-guard counts a subagent below the launch directory as running its hooks (whether Claude Code loads it once the session works there was not observed: more, never less)",
 		},
 		{
 			name:     "settings-env/-p",
