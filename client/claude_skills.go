@@ -228,8 +228,8 @@ func claudeNestedSkills(dir, gitTop string, env Env) ([]string, error) {
 	dirs := map[string]bool{}
 	for _, f := range files {
 		sub, ok := strings.CutPrefix(f.Path, prefix)
-		if !ok {
-			continue
+		if !ok || !hasClaudeDir(sub) {
+			continue // most of a repository: no allocation per path
 		}
 		comps := strings.Split(sub, "/")
 		for i := 1; i < len(comps); i++ { // 0: the launch directory's own
@@ -252,6 +252,18 @@ func claudeNestedSkills(dir, gitTop string, env Env) ([]string, error) {
 	}
 	slices.Sort(out)
 	return out, nil
+}
+
+// hasClaudeDir reports whether p (slash-separated) has a component
+// ".claude" (ASCII case ignored) below its first.
+func hasClaudeDir(p string) bool {
+	const name = "/.claude"
+	for i := 0; i+len(name) <= len(p); i++ {
+		if p[i] == '/' && strings.EqualFold(p[i:i+len(name)], name) && (i+len(name) == len(p) || p[i+len(name)] == '/') {
+			return true
+		}
+	}
+	return false
 }
 
 // claudeNestedDir is what a .claude/skills or .claude/agents directory
