@@ -787,7 +787,7 @@ func TestHasClaudeDir(t *testing.T) {
 	for p, want := range map[string]bool{
 		"a/.claude/skills/x/SKILL.md": true, "a/b/.CLAUDE": true, "a/.Claude/agents/x.md": true,
 		".claude/skills/x/SKILL.md": false, // the launch directory's own: claudeSkills
-		"a/.claudex/y": false, "a/x.claude/y": false, "a/claude/y": false, "": false, "/.claude": true,
+		"a/.claudex/y":              false, "a/x.claude/y": false, "a/claude/y": false, "": false, "/.claude": true,
 	} {
 		if got := hasClaudeDir(p); got != want {
 			t.Errorf("hasClaudeDir(%q) = %v, want %v", p, got, want)
