@@ -93,9 +93,17 @@ func (s *sandbox) trustCodexHooks() {
 	time.Sleep(300 * time.Millisecond)
 	tmux("send-keys", "-t", "fid", "Enter")
 	path := filepath.Join(s.home, ".codex", "config.toml")
+	var pressed time.Time
 	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(300 * time.Millisecond) {
 		if data, _ := os.ReadFile(path); strings.Contains(string(data), "trusted_hash") {
 			return
+		}
+		// On a loaded machine the Down can reach Codex after the Enter, which
+		// then opens the hooks list ("t trust all · enter review · esc
+		// close") instead of trusting: trust all from there, as its footer says.
+		if time.Since(pressed) > 2*time.Second && strings.Contains(tmux("capture-pane", "-p", "-t", "fid"), "t trust all") {
+			tmux("send-keys", "-t", "fid", "t")
+			pressed = time.Now()
 		}
 	}
 	s.t.Fatalf("Codex recorded no trusted_hash:\n%s", tmux("capture-pane", "-p", "-t", "fid"))
