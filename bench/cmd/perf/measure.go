@@ -458,13 +458,13 @@ func (b *bench) hook(repos []repo) error {
 	w := b.report
 	fmt.Fprintf(w, "## Hook after a pull\n\n")
 	fmt.Fprintf(w, "`mcp-guard hook post-merge 0` (ORIG_HEAD = bench/base, HEAD = the pull) vs `git rev-parse ORIG_HEAD:.agentty/mcp.json HEAD:.agentty/mcp.json`.\n")
+	fmt.Fprintf(w, "The hook's environment: %q (-hook-env: what the installed hook scripts set).\n", b.o.hookEnv)
 	fmt.Fprintf(w, "Reads: objects read by the in-process equivalent (gitscan's read counter): resolving the two revisions + the pruned comparison + anything more.\n\n")
 	fmt.Fprintf(w, "| repository | pull | cache | %s | reads |\n", pairHeader)
 	fmt.Fprintf(w, "|---|---|---|%s|---|\n", pairAlign)
 	baseline := []string{"git", "rev-parse", "ORIG_HEAD:.agentty/mcp.json", "HEAD:.agentty/mcp.json"}
 	// The hook as the installed scripts start it (hooks.HookEnv).
 	ours := append(strings.Fields(b.o.hookEnv), b.bin, "hook", "post-merge", "0")
-	fmt.Fprintf(w, "The hook's environment: %q (-hook-env).\n\n", b.o.hookEnv)
 	// git's own answer to the hook's question (did any surface, at any
 	// depth, change?), without the scripts the servers run.
 	question := append([]string{"git", "diff-tree", "-r", "--quiet", "ORIG_HEAD", "HEAD", "--"}, surfacePathspecs()...)
