@@ -414,7 +414,7 @@ func TestManagers(t *testing.T) {
 func TestIntegrationLines(t *testing.T) {
 	root := "/repo"
 	got := Integration(ManagerHusky, Dir{Path: "/repo/.husky/_", WorkTree: root}, []string{"post-merge"})
-	if len(got) != 1 || got[0] != `echo 'command -v mcp-guard >/dev/null && mcp-guard hook post-merge "$@" || true' >> '.husky/post-merge'` {
+	if len(got) != 1 || got[0] != `echo 'command -v mcp-guard >/dev/null && GOMAXPROCS=1 mcp-guard hook post-merge "$@" || true' >> '.husky/post-merge'` {
 		t.Errorf("husky: %q", got)
 	}
 	got = Integration(ManagerLefthook, Dir{}, []string{"post-rewrite"})
