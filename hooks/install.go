@@ -61,6 +61,14 @@ const TemplateVersion = 1
 // post-merge.mcp-guard-chained.
 const ChainedSuffix = ".mcp-guard-chained"
 
+// HookEnv is what the installed hooks set in mcp-guard's environment, and
+// only in its: one processor (GOMAXPROCS=1). The hook's path runs nothing
+// in parallel (one goroutine does the work while another waits for it or
+// the time budget), and a Go program told so from the start faults in
+// fewer pages and starts fewer threads (BENCHMARKS.md, branch hook6).
+// Set from inside the process, it comes too late to save most of that.
+const HookEnv = "GOMAXPROCS=1"
+
 //go:embed templates/hook.sh
 var hookTemplateText string
 
@@ -80,7 +88,7 @@ func Script(typ, binary string) ([]byte, error) {
 		return nil, fmt.Errorf("mcp-guard's path %q is not absolute: the hook runs from another directory", binary)
 	}
 	var b bytes.Buffer
-	err := hookTemplate().Execute(&b, struct{ Type, Binary string }{typ, shellQuote(binary)})
+	err := hookTemplate().Execute(&b, struct{ Type, Binary, Env string }{typ, shellQuote(binary), HookEnv})
 	return b.Bytes(), err
 }
 

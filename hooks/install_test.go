@@ -11,14 +11,26 @@ import (
 )
 
 // fakeGuard writes an executable standing in for mcp-guard: it appends its
-// arguments and its stdin to log, so tests can see what the hook passed.
+// environment's GOMAXPROCS (set or not), its arguments and its stdin to
+// log, so tests can see what the hook passed.
 func fakeGuard(t *testing.T, dir, log string) string {
 	t.Helper()
 	p := filepath.Join(dir, "bin dir", "mcp-guard")
 	mustDo(t, os.MkdirAll(filepath.Dir(p), 0o755))
-	script := fmt.Sprintf("#!/bin/sh\n{ printf 'guard:'; printf ' [%%s]' \"$@\"; printf '\\n'; cat | sed 's/^/guard-stdin: /'; } >> %s\nexit 7\n", shellQuote(log))
+	script := fmt.Sprintf("#!/bin/sh\n{ printf 'guard:'; printf '%%s' \"${GOMAXPROCS+ GOMAXPROCS=$GOMAXPROCS}\"; printf ' [%%s]' \"$@\"; printf '\\n'; cat | sed 's/^/guard-stdin: /'; } >> %s\nexit 7\n", shellQuote(log))
 	mustDo(t, os.WriteFile(p, []byte(script), 0o755))
 	return p
+}
+
+// guardedRepo is a repository's empty hooks directory, with a fakeGuard
+// logging to log.
+func guardedRepo(t *testing.T) (d Dir, log, bin string) {
+	t.Helper()
+	root := t.TempDir()
+	d = Dir{Path: filepath.Join(root, ".git", "hooks")}
+	mustDo(t, os.MkdirAll(d.Path, 0o755))
+	log = filepath.Join(root, "log")
+	return d, log, fakeGuard(t, root, log)
 }
 
 func mustDo(t *testing.T, err error) {
@@ -44,7 +56,14 @@ func runHook(t *testing.T, path, stdin string, env []string, args ...string) (st
 	cmd := exec.Command(path, args...)
 	cmd.Dir = filepath.Dir(filepath.Dir(path))
 	cmd.Stdin = strings.NewReader(stdin)
-	cmd.Env = append(os.Environ(), env...)
+	// What the hook sets for mcp-guard alone is seen only if it was not
+	// set already.
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GOMAXPROCS=") {
+			cmd.Env = append(cmd.Env, kv)
+		}
+	}
+	cmd.Env = append(cmd.Env, env...)
 	var errb bytes.Buffer
 	cmd.Stderr = &errb
 	err := cmd.Run()
@@ -176,19 +195,15 @@ func everyType(action Action, last string) string {
 // mcp-guard gets too), and uninstall restores it byte for byte, mode and
 // all.
 func TestChainedHookRunsFirst(t *testing.T) {
-	root := t.TempDir()
-	d := Dir{Path: filepath.Join(root, ".git", "hooks")}
-	mustDo(t, os.MkdirAll(d.Path, 0o755))
-	log := filepath.Join(root, "log")
-	bin := fakeGuard(t, root, log)
+	d, log, bin := guardedRepo(t)
 	orig := map[string]string{}
 	for i, typ := range Types {
-		body := fmt.Sprintf("#!/bin/sh\n# someone's %s\n{ printf 'theirs:'; printf ' [%%s]' \"$@\"; printf '\\n'; cat | sed 's/^/theirs-stdin: /'; } >> %s\nexit %d\n", typ, shellQuote(log), 3+i)
+		body := fmt.Sprintf("#!/bin/sh\n# someone's %s\n{ printf 'theirs:'; printf '%%s' \"${GOMAXPROCS+ GOMAXPROCS=$GOMAXPROCS}\"; printf ' [%%s]' \"$@\"; printf '\\n'; cat | sed 's/^/theirs-stdin: /'; } >> %s\nexit %d\n", typ, shellQuote(log), 3+i)
 		orig[typ] = body
 		mustDo(t, os.WriteFile(filepath.Join(d.Path, typ), []byte(body), 0o750))
 	}
 	// A symlinked hook stays a symlink.
-	mustDo(t, os.WriteFile(filepath.Join(root, "shared-hook"), []byte("#!/bin/sh\nexit 0\n"), 0o755))
+	mustDo(t, os.WriteFile(filepath.Join(filepath.Dir(log), "shared-hook"), []byte("#!/bin/sh\nexit 0\n"), 0o755))
 
 	rs, err := Install(d, Options{Binary: bin, RefTransaction: true})
 	mustDo(t, err)
@@ -224,11 +239,13 @@ func TestChainedHookRunsFirst(t *testing.T) {
 	theirsTx := func(state string) string {
 		return "theirs: [" + state + "]\ntheirs-stdin: " + c1 + " " + c2 + " refs/remotes/origin/main\ntheirs-stdin: " + c1 + " " + c2 + " HEAD\ntheirs-stdin: " + c1 + " " + c1 + " refs/stash\n"
 	}
-	want := "theirs: [0]\nguard: [hook] [post-merge] [0]\n" +
+	// mcp-guard runs on one processor (HookEnv); the chained hook gets
+	// the environment git gave.
+	want := "theirs: [0]\nguard: GOMAXPROCS=1 [hook] [post-merge] [0]\n" +
 		"theirs: [rebase]\ntheirs-stdin: 1111 2222\ntheirs-stdin: 3333 4444\n" +
-		"guard: [hook] [post-rewrite] [rebase]\nguard-stdin: 1111 2222\nguard-stdin: 3333 4444\n" +
+		"guard: GOMAXPROCS=1 [hook] [post-rewrite] [rebase]\nguard-stdin: 1111 2222\nguard-stdin: 3333 4444\n" +
 		theirsTx("prepared") + theirsTx("committed") +
-		"guard: [hook] [reference-transaction] [committed]\nguard-stdin: " + c1 + " " + c2 + " HEAD\n"
+		"guard: GOMAXPROCS=1 [hook] [reference-transaction] [committed]\nguard-stdin: " + c1 + " " + c2 + " HEAD\n"
 	if got := readString(t, log); got != want {
 		t.Errorf("log:\n%s\nwant:\n%s", got, want)
 	}
@@ -296,7 +313,7 @@ func TestFallsBackToPath(t *testing.T) {
 	_, err := Install(d, Options{Binary: filepath.Join(root, "gone", "mcp-guard")})
 	mustDo(t, err)
 	_, code := runHook(t, filepath.Join(d.Path, "post-merge"), "", []string{"PATH=" + filepath.Dir(bin) + ":/usr/bin:/bin"}, "0")
-	if got := readString(t, log); code != 0 || got != "guard: [hook] [post-merge] [0]\n" {
+	if got := readString(t, log); code != 0 || got != "guard: GOMAXPROCS=1 [hook] [post-merge] [0]\n" {
 		t.Errorf("exit %d, log %q", code, got)
 	}
 }
@@ -397,7 +414,7 @@ func TestManagers(t *testing.T) {
 func TestIntegrationLines(t *testing.T) {
 	root := "/repo"
 	got := Integration(ManagerHusky, Dir{Path: "/repo/.husky/_", WorkTree: root}, []string{"post-merge"})
-	if len(got) != 1 || got[0] != `echo 'command -v mcp-guard >/dev/null && mcp-guard hook post-merge "$@" || true' >> '.husky/post-merge'` {
+	if len(got) != 1 || got[0] != `echo 'command -v mcp-guard >/dev/null && GOMAXPROCS=1 mcp-guard hook post-merge "$@" || true' >> '.husky/post-merge'` {
 		t.Errorf("husky: %q", got)
 	}
 	got = Integration(ManagerLefthook, Dir{}, []string{"post-rewrite"})
@@ -415,4 +432,44 @@ func snapshot(t *testing.T, dir string) map[string]string {
 		out[e.Name()] = string(b)
 	}
 	return out
+}
+
+// TestTemplateChangeRewritesOldHooks: a hook an earlier mcp-guard wrote
+// (here the template before it set HookEnv) is mcp-guard's but not
+// current: `hooks status` calls it outdated and `hooks install` rewrites
+// it in place, keeping the hook it chains.
+func TestTemplateChangeRewritesOldHooks(t *testing.T) {
+	d, log, bin := guardedRepo(t)
+	theirs := "#!/bin/sh\nexit 0\n"
+	mustDo(t, os.WriteFile(filepath.Join(d.Path, "post-merge"), []byte(theirs), 0o755))
+	_, err := Install(d, Options{Binary: bin})
+	mustDo(t, err)
+	for _, typ := range Types[:5] {
+		p := filepath.Join(d.Path, typ)
+		s := readString(t, p)
+		old := strings.ReplaceAll(s, HookEnv+" ", "")
+		if old == s {
+			t.Fatalf("%s: the script does not set %s", typ, HookEnv)
+		}
+		mustDo(t, os.WriteFile(p, []byte(old), 0o755))
+	}
+	hs, err := Inspect(d)
+	mustDo(t, err)
+	for _, h := range hs[:5] {
+		if h.Kind != KindOurs || h.Current || h.Binary != bin {
+			t.Errorf("%s: kind %s current %v binary %q, want an outdated hook of ours", h.Type, h.Kind, h.Current, h.Binary)
+		}
+	}
+	rs, err := Install(d, Options{Binary: bin})
+	mustDo(t, err)
+	if got := actions(rs); got != "post-checkout=updated post-merge=updated post-rewrite=updated post-commit=updated post-applypatch=updated" {
+		t.Errorf("install over the old template: %s", got)
+	}
+	if readString(t, filepath.Join(d.Path, "post-merge"+ChainedSuffix)) != theirs {
+		t.Error("the chained hook was not kept")
+	}
+	_, code := runHook(t, filepath.Join(d.Path, "post-merge"), "", nil, "0")
+	if got := readString(t, log); code != 0 || got != "guard: GOMAXPROCS=1 [hook] [post-merge] [0]\n" {
+		t.Errorf("exit %d, log %q", code, got)
+	}
 }

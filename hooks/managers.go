@@ -19,9 +19,10 @@ import (
 // nothing and succeeds.
 
 // guarded is the shell command that runs `mcp-guard hook ARGS` when
-// mcp-guard is on PATH, and succeeds without it.
+// mcp-guard is on PATH (with HookEnv, as mcp-guard's own script does), and
+// succeeds without it.
 func guarded(args string) string {
-	return "command -v mcp-guard >/dev/null && mcp-guard hook" + args + " || true"
+	return "command -v mcp-guard >/dev/null && " + HookEnv + " mcp-guard hook" + args + " || true"
 }
 
 // lefthookFiles are lefthook's configuration files, in its order.

@@ -7,7 +7,8 @@
 # this file; it runs first and its exit status is this hook's. Then mcp-guard
 # says what the operation changed in what your AI coding agents run. That part never
 # fails the git operation, never waits for input and gives up after a few
-# seconds. MCP_GUARD=0 skips it.
+# seconds. MCP_GUARD=0 skips it. mcp-guard runs with {{.Env}}: it does
+# nothing in parallel, and starts with fewer threads and pages so.
 
 hook={{.Type}}
 mcp_guard={{.Binary}}
@@ -84,9 +85,9 @@ if [ "${MCP_GUARD-}" != 0 ]; then
 	if [ -z "$mcp_guard" ]; then
 		echo "mcp-guard: not found ($recorded is gone and mcp-guard is not on PATH): not checking what this $hook changed in what your agents run" >&2
 	elif [ "$hook" = post-rewrite ] || [ "$hook" = reference-transaction ]; then
-		printf '%s' "$input" | "$mcp_guard" hook "$hook" "$@"
+		printf '%s' "$input" | {{.Env}} "$mcp_guard" hook "$hook" "$@"
 	else
-		"$mcp_guard" hook "$hook" "$@" </dev/null
+		{{.Env}} "$mcp_guard" hook "$hook" "$@" </dev/null
 	fi
 fi
 exit $status

@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+
+	"github.com/mcp-guard/mcp-guard/hooks"
 )
 
 func main() {
@@ -24,6 +26,7 @@ func main() {
 	flag.StringVar(&o.only, "only", "", "comma-separated parts to run: hook,diff,history,gate,tree,servers (default all), or startup alone (process start, also part of hook)")
 	flag.Float64Var(&o.scale, "scale", 1, "multiply every repository size by this (0.1 for a quick trial)")
 	flag.StringVar(&o.bin, "bin", "", "measure this mcp-guard binary instead of building the module's (before/after comparisons)")
+	flag.StringVar(&o.hookEnv, "hook-env", hooks.HookEnv, "what the installed hook scripts set in the hook's environment (VAR=value ...; \"\" for nothing, as before they set it)")
 	flag.Parse()
 	if err := run(o); err != nil {
 		fmt.Fprintf(os.Stderr, "perf: %v\n", err)
@@ -41,6 +44,7 @@ type options struct {
 	only        string
 	scale       float64
 	bin         string
+	hookEnv     string
 }
 
 func run(o options) error {

@@ -181,9 +181,11 @@ func (b *bench) machine() {
 
 // run executes one command and returns its wall and CPU time. Exit status
 // 1 is mcp-guard's "needs attention", not a failure.
+// run runs args in dir.
 func (b *bench) run(dir string, args []string) (sample, error) {
+	env, args := b.envOf(args)
 	cmd := exec.Command(args[0], args[1:]...)
-	cmd.Dir, cmd.Env = dir, b.env
+	cmd.Dir, cmd.Env = dir, env
 	var stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = io.Discard, &stderr
 	t0 := time.Now()
@@ -201,6 +203,31 @@ func (b *bench) run(dir string, args []string) (sample, error) {
 	return sample{wall, cpu}, nil
 }
 
+// envOf is the environment to run args in and the command: leading
+// VAR=value words of args are set in the environment, as sh does.
+func (b *bench) envOf(args []string) ([]string, []string) {
+	env := b.env
+	for len(args) > 1 && isAssignment(args[0]) {
+		env = append(env[:len(env):len(env)], args[0])
+		args = args[1:]
+	}
+	return env, args
+}
+
+// isAssignment reports whether w is sh's VAR=value.
+func isAssignment(w string) bool {
+	k, _, ok := strings.Cut(w, "=")
+	if !ok || k == "" {
+		return false
+	}
+	for i, c := range k {
+		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || i > 0 && '0' <= c && c <= '9') {
+			return false
+		}
+	}
+	return true
+}
+
 // peakRSS runs the command under /usr/bin/time, whose own small size keeps
 // the child's maximum resident set honest (a child spawned by this Go
 // program with vfork would inherit its parent's peak in ru_maxrss).
@@ -214,8 +241,9 @@ func (b *bench) peakRSS(dir string, args []string, prepare func()) int64 {
 			prepare()
 		}
 		f := filepath.Join(b.o.out, "rss.txt")
+		env, args := b.envOf(args)
 		cmd := exec.Command("/usr/bin/time", append([]string{"-o", f, "-f", "%M"}, args...)...)
-		cmd.Dir, cmd.Env = dir, b.env
+		cmd.Dir, cmd.Env = dir, env
 		cmd.Stdout, cmd.Stderr = io.Discard, io.Discard
 		cmd.Run()
 		data, _ := os.ReadFile(f)
@@ -430,11 +458,13 @@ func (b *bench) hook(repos []repo) error {
 	w := b.report
 	fmt.Fprintf(w, "## Hook after a pull\n\n")
 	fmt.Fprintf(w, "`mcp-guard hook post-merge 0` (ORIG_HEAD = bench/base, HEAD = the pull) vs `git rev-parse ORIG_HEAD:.agentty/mcp.json HEAD:.agentty/mcp.json`.\n")
+	fmt.Fprintf(w, "The hook's environment: %q (-hook-env: what the installed hook scripts set).\n", b.o.hookEnv)
 	fmt.Fprintf(w, "Reads: objects read by the in-process equivalent (gitscan's read counter): resolving the two revisions + the pruned comparison + anything more.\n\n")
 	fmt.Fprintf(w, "| repository | pull | cache | %s | reads |\n", pairHeader)
 	fmt.Fprintf(w, "|---|---|---|%s|---|\n", pairAlign)
 	baseline := []string{"git", "rev-parse", "ORIG_HEAD:.agentty/mcp.json", "HEAD:.agentty/mcp.json"}
-	ours := []string{b.bin, "hook", "post-merge", "0"}
+	// The hook as the installed scripts start it (hooks.HookEnv).
+	ours := append(strings.Fields(b.o.hookEnv), b.bin, "hook", "post-merge", "0")
 	// git's own answer to the hook's question (did any surface, at any
 	// depth, change?), without the scripts the servers run.
 	question := append([]string{"git", "diff-tree", "-r", "--quiet", "ORIG_HEAD", "HEAD", "--"}, surfacePathspecs()...)

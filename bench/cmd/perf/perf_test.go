@@ -6,6 +6,8 @@ import (
 	"os/exec"
 	"path/filepath"
 	"testing"
+
+	"github.com/mcp-guard/mcp-guard/hooks"
 )
 
 // TestPerfSmoke runs the whole benchmark on tiny repositories (every
@@ -28,8 +30,9 @@ func TestPerfSmoke(t *testing.T) {
 	// Small repositories whose histories still touch a surface, one run
 	// per cell, no warm-up and one peak-memory run: this checks the tool,
 	// it measures nothing (four processes per cell, against ten at the
-	// command line's defaults with -runs 1).
-	if err := run(options{out: out, runs: 1, historyRuns: 1, rssRuns: 1, scale: 0.01}); err != nil {
+	// command line's defaults with -runs 1). The hook runs as the
+	// installed scripts start it, with hooks.HookEnv.
+	if err := run(options{out: out, runs: 1, historyRuns: 1, rssRuns: 1, scale: 0.01, hookEnv: hooks.HookEnv}); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(filepath.Join(out, "results.json"))

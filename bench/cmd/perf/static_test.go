@@ -24,3 +24,21 @@ func TestNoCgo(t *testing.T) {
 		t.Errorf("packages linked into mcp-guard use cgo (the binary is no longer static):\n%s", s)
 	}
 }
+
+// TestEnvOf: the hook runs with what the installed scripts set
+// (-hook-env), given as sh's leading VAR=value words.
+func TestEnvOf(t *testing.T) {
+	b := &bench{env: []string{"HOME=/h"}}
+	env, args := b.envOf([]string{"GOMAXPROCS=1", "/bin/mcp-guard", "hook", "x=y"})
+	if strings.Join(env, " ") != "HOME=/h GOMAXPROCS=1" || strings.Join(args, " ") != "/bin/mcp-guard hook x=y" {
+		t.Errorf("env %q, args %q", env, args)
+	}
+	if len(b.env) != 1 {
+		t.Errorf("b.env changed: %q", b.env)
+	}
+	for _, w := range []string{"/a=b/mcp-guard", "=x", "1A=x", "A-B=x"} {
+		if isAssignment(w) {
+			t.Errorf("%q taken for an assignment", w)
+		}
+	}
+}
