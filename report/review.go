@@ -557,7 +557,7 @@ func WriteBlockingList(w io.Writer, views []*gate.ClientView, blocking [][]gate.
 				t = []string{cs.Label()}
 			}
 			for _, l := range t {
-				labels = append(labels, quoteWord(l))
+				labels = append(labels, hintWord(l))
 			}
 		}
 	}
