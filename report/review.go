@@ -546,12 +546,17 @@ func WriteBlockingList(w io.Writer, views []*gate.ClientView, blocking [][]gate.
 			}
 		}
 	}
-	var labels []string
+	var labels, outs []string
 	for i, cv := range views {
 		if err := WriteClientBlocking(w, cv, blocking[i], st); err != nil {
 			return err
 		}
 		for _, cs := range blocking[i] {
+			if cs.Why == trust.GateDeclinedRuns {
+				// Declining it again, or a review, only leads back here.
+				outs = append(outs, DeclinedRunsWayOut(cs, cv.Title))
+				continue
+			}
 			t, ok := typed[cs.Label()]
 			if !ok {
 				t = []string{cs.Label()}
@@ -559,6 +564,11 @@ func WriteBlockingList(w io.Writer, views []*gate.ClientView, blocking [][]gate.
 			for _, l := range t {
 				labels = append(labels, hintWord(l))
 			}
+		}
+	}
+	for _, o := range outs {
+		if _, err := fmt.Fprintln(w, o); err != nil {
+			return err
 		}
 	}
 	if len(labels) == 0 {
@@ -574,6 +584,14 @@ func WriteBlockingList(w io.Writer, views []*gate.ClientView, blocking [][]gate.
 	}
 	_, err := fmt.Fprintf(w, "review them: %s  (or %s --approve %s, or --decline)\n", reviewCmd, reviewCmd, strings.Join(labels, " "))
 	return err
+}
+
+// DeclinedRunsWayOut is the way out for an entry the user declined that
+// its agent still runs on its own (launch has nothing to hand it that
+// leaves the entry out): turn it off or remove it, or approve it.
+func DeclinedRunsWayOut(cs gate.ClientServer, title string) string {
+	return "you declined " + hintWord(cs.Label()) + ", yet " + title + " runs it on its own: turn it off in " + title +
+		"'s own settings or remove it from " + Sanitize(cs.Config) + ", or approve it: mcp-guard review --approve " + hintWord(cs.Label())
 }
 
 // WriteClientBlocking lists an agent's servers that keep `mcp-guard
