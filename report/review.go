@@ -433,6 +433,10 @@ func writeDecision(p *printer, o gate.Outcome, st Style) {
 		note = "(" + Sanitize(o.Note) + ")"
 	case o.Command == "":
 		note = "(recorded; " + title + " opens it on its own: turn it off in " + title + "'s settings)"
+	case !cs.LaunchLeavesOut():
+		// launch has no way to hand the client a set without it.
+		note = "(`mcp-guard launch -- " + o.Command + "` cannot leave it out, so it refuses while it is here; " + title +
+			" started directly runs it: turn it off in " + title + "'s own settings or remove it from " + Sanitize(cs.Config) + ")"
 	}
 	p.printf("%s %s  %s\n", st.Warning("declined"), Sanitize(cs.Label()), st.Dim(note))
 }
