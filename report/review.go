@@ -682,7 +682,7 @@ func WriteUnknownLaunch(w io.Writer, command string, clients []*gate.ClientView,
 	for i, cv := range clients {
 		titles[i] = cv.Title
 	}
-	_, err := fmt.Fprintf(w, "mcp-guard: %s is not an agent mcp-guard knows: no server of %s waits for review (as `mcp-guard check` says), but nothing can be handed to it, so an agent it starts reads its configs itself, declined servers included\n",
+	_, err := fmt.Fprintf(w, "mcp-guard: launch has no hand-over for %s: no server of %s waits for review (as `mcp-guard check` says), but nothing can be handed to it, so what it starts reads its configs itself, declined servers included\n",
 		Sanitize(command), JoinList(titles, "or"))
 	return err
 }
