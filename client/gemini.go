@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
-	"sort"
 	"strings"
 	"unicode"
 
@@ -355,6 +354,39 @@ type GeminiState struct {
 	User []string
 }
 
+// geminiExtensionServers are the names of the MCP servers of the
+// extensions the user installed: ~/.gemini/extensions/*/gemini-extension.json,
+// or a linked extension's (.gemini-extension-install.json "type": "link")
+// in its source directory, where 0.61.0 reads it. They are the user's own
+// (a workspace's extensions do not load, docs/gemini-cli.md), and Gemini
+// CLI starts them under --allowed-mcp-server-names only when named
+// (isBlockedBySettings), so a launch must name them. A file that does not
+// parse loads no extension in Gemini CLI either.
+func geminiExtensionServers(fsys FS, home string) []string {
+	dir := filepath.Join(home, "extensions")
+	ents, _ := readDir(dir, fsys)
+	var out []string
+	for _, e := range ents {
+		ext := filepath.Join(dir, e.Name())
+		meta := Source{Path: filepath.Join(ext, ".gemini-extension-install.json")}
+		if v, ok := readJSONFile(fsys, &meta, trust.GeminiCLI); ok {
+			t, _ := v.Get("type")
+			src, _ := v.Get("source")
+			kind, _ := t.Str()
+			if from, ok := src.Str(); ok && kind == "link" {
+				ext = from
+			}
+		}
+		conf := Source{Path: filepath.Join(ext, "gemini-extension.json")}
+		if v, ok := readJSONFile(fsys, &conf, trust.GeminiCLI); ok {
+			if m, ok := v.Get("mcpServers"); ok && m.Kind() == "object" {
+				out = append(out, m.Keys()...)
+			}
+		}
+	}
+	return out
+}
+
 type geminiList struct {
 	names map[string]bool
 	src   string
@@ -392,9 +424,11 @@ func (geminiClient) State(launchDir, _ string, env Env) *State {
 		gs.readLists(userV, user.Display)
 		if m, ok := userV.Get("mcpServers"); ok && m.Kind() == "object" {
 			gs.User = m.Keys()
-			sort.Strings(gs.User)
 		}
 	}
+	gs.User = append(gs.User, geminiExtensionServers(fsys, home)...)
+	slices.Sort(gs.User)
+	gs.User = slices.Compact(gs.User)
 	if v, ok := readJSONFile(fsys, &enable, trust.GeminiCLI); ok {
 		gs.readEnablement(v, &enable)
 	}

@@ -412,7 +412,7 @@ func (l location) load(ctx context.Context, repo *gitscan.Repo, p, launchReal st
 // blocks every launch.
 func (cv *ClientView) Blocking(vetted bool) []ClientServer {
 	blocks := func(s *ClientServer) bool {
-		left := vetted && (s.IsServer() || client.HandsEntry(cv.Client, s.Path, s.Server))
+		left := vetted && s.LaunchLeavesOut()
 		return s.Blocks || (!left && s.Runs && (s.Why == trust.GateDeclinedRuns || s.Outside))
 	}
 	// Counted first: a ClientServer is large, and a configuration may
@@ -439,6 +439,13 @@ func (cv *ClientView) Blocking(vetted bool) []ClientServer {
 // its current version, inside the work tree.
 func (s ClientServer) reviewed() bool {
 	return s.State == trust.StateReviewed && !s.Outside && s.Server != nil
+}
+
+// LaunchLeavesOut: `mcp-guard launch` can hand its client a set without
+// s (a server, or an entry the client's handover carries), so a declined
+// s does not keep the launch from starting.
+func (s ClientServer) LaunchLeavesOut() bool {
+	return s.IsServer() || client.HandsEntry(s.ClientID(), s.Path, s.Server)
 }
 
 // IsServer reports whether s is an MCP server, what a handover carries;

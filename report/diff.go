@@ -461,13 +461,13 @@ func approveCommands(cs []trust.Change) []string {
 		if _, ok := names[d]; !ok {
 			dirs = append(dirs, d)
 		}
-		names[d] = append(names[d], quoteWord(c.Server))
+		names[d] = append(names[d], hintWord(c.Server))
 	}
 	var out []string
 	for _, d := range dirs {
 		cmd := "mcp-guard approve "
 		if d != "" {
-			cmd = "mcp-guard -C " + quoteWord(d) + " approve "
+			cmd = "mcp-guard -C " + hintWord(d) + " approve "
 		}
 		out = append(out, cmd+strings.Join(names[d], " "))
 	}

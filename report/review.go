@@ -433,6 +433,10 @@ func writeDecision(p *printer, o gate.Outcome, st Style) {
 		note = "(" + Sanitize(o.Note) + ")"
 	case o.Command == "":
 		note = "(recorded; " + title + " opens it on its own: turn it off in " + title + "'s settings)"
+	case !cs.LaunchLeavesOut():
+		// launch has no way to hand the client a set without it.
+		note = "(`mcp-guard launch -- " + o.Command + "` cannot leave it out, so it refuses while it is here; " + title +
+			" started directly runs it: turn it off in " + title + "'s own settings or remove it from " + Sanitize(cs.Config) + ")"
 	}
 	p.printf("%s %s  %s\n", st.Warning("declined"), Sanitize(cs.Label()), st.Dim(note))
 }
@@ -546,19 +550,29 @@ func WriteBlockingList(w io.Writer, views []*gate.ClientView, blocking [][]gate.
 			}
 		}
 	}
-	var labels []string
+	var labels, outs []string
 	for i, cv := range views {
 		if err := WriteClientBlocking(w, cv, blocking[i], st); err != nil {
 			return err
 		}
 		for _, cs := range blocking[i] {
+			if cs.Why == trust.GateDeclinedRuns {
+				// Declining it again, or a review, only leads back here.
+				outs = append(outs, DeclinedRunsWayOut(cs, cv.Title))
+				continue
+			}
 			t, ok := typed[cs.Label()]
 			if !ok {
 				t = []string{cs.Label()}
 			}
 			for _, l := range t {
-				labels = append(labels, quoteWord(l))
+				labels = append(labels, hintWord(l))
 			}
+		}
+	}
+	for _, o := range outs {
+		if _, err := fmt.Fprintln(w, o); err != nil {
+			return err
 		}
 	}
 	if len(labels) == 0 {
@@ -574,6 +588,14 @@ func WriteBlockingList(w io.Writer, views []*gate.ClientView, blocking [][]gate.
 	}
 	_, err := fmt.Fprintf(w, "review them: %s  (or %s --approve %s, or --decline)\n", reviewCmd, reviewCmd, strings.Join(labels, " "))
 	return err
+}
+
+// DeclinedRunsWayOut is the way out for an entry the user declined that
+// its agent still runs on its own (launch has nothing to hand it that
+// leaves the entry out): turn it off or remove it, or approve it.
+func DeclinedRunsWayOut(cs gate.ClientServer, title string) string {
+	return "you declined " + hintWord(cs.Label()) + ", yet " + title + " runs it on its own: turn it off in " + title +
+		"'s own settings or remove it from " + Sanitize(cs.Config) + ", or approve it: mcp-guard review --approve " + hintWord(cs.Label())
 }
 
 // WriteClientBlocking lists an agent's servers that keep `mcp-guard
@@ -660,7 +682,7 @@ func WriteUnknownLaunch(w io.Writer, command string, clients []*gate.ClientView,
 	for i, cv := range clients {
 		titles[i] = cv.Title
 	}
-	_, err := fmt.Fprintf(w, "mcp-guard: %s is not an agent mcp-guard knows: no server of %s waits for review (as `mcp-guard check` says), but nothing can be handed to it, so an agent it starts reads its configs itself, declined servers included\n",
+	_, err := fmt.Fprintf(w, "mcp-guard: launch has no hand-over for %s: no server of %s waits for review (as `mcp-guard check` says), but nothing can be handed to it, so what it starts reads its configs itself, declined servers included\n",
 		Sanitize(command), JoinList(titles, "or"))
 	return err
 }

@@ -14,6 +14,7 @@ import (
 	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/report"
+	"github.com/mcp-guard/mcp-guard/trust"
 )
 
 func launchCommand(e *env) *cli.Command {
@@ -176,8 +177,11 @@ func (g *gateView) clear(ctx context.Context, c *cli.Command, e *env, who client
 		}
 	}
 	if !review {
-		return nil, refusef("review them (`"+reviewCommandLine(c)+"` on a terminal, or with --approve NAME or --decline NAME), then launch again",
-			"not starting %s: %s for review", report.Sanitize(name), waitingWords(g.waiting(who, handOver), n))
+		hint := "review them (`" + reviewCommandLine(c) + "` on a terminal, or with --approve NAME or --decline NAME), then launch again"
+		if out := declinedWayOut(g.waiting(who, handOver)); out != "" {
+			hint = out
+		}
+		return nil, refusef(hint, "not starting %s: %s for review", report.Sanitize(name), waitingWords(g.waiting(who, handOver), n))
 	}
 	fmt.Fprintf(e.stdout, "%s for review before %s starts\n\n", waitingWords(g.waiting(who, handOver), n), report.Sanitize(name))
 	// On a terminal: the review, then the gate again.
@@ -189,10 +193,28 @@ func (g *gateView) clear(ctx context.Context, c *cli.Command, e *env, who client
 		return nil, withHint(err, "nothing was started")
 	}
 	if left := g.waiting(who, handOver); len(left) > 0 {
-		return nil, refusef("run `"+reviewCommandLine(c)+"` when you are ready",
-			"not starting %s: %s for review", report.Sanitize(name), report.Waiting(len(left), "still"))
+		hint := "run `" + reviewCommandLine(c) + "` when you are ready"
+		if out := declinedWayOut(left); out != "" {
+			hint = out
+		}
+		return nil, refusef(hint, "not starting %s: %s for review", report.Sanitize(name), report.Waiting(len(left), "still"))
 	}
 	return g, nil
+}
+
+// declinedWayOut is the hint when everything that keeps a launch from
+// starting is an entry the user declined that its agent runs on its own:
+// a review, or declining it again, would only lead back to the refusal,
+// so it names the way out instead ("" when something else waits).
+func declinedWayOut(left []pending) string {
+	var outs []string
+	for _, p := range left {
+		if p.cs.Why != trust.GateDeclinedRuns {
+			return ""
+		}
+		outs = append(outs, report.DeclinedRunsWayOut(*p.cs, p.cv.Title))
+	}
+	return strings.Join(outs, "; ") + "; then launch again"
 }
 
 // waitingWords is how many of what wait (n: the count with closed
