@@ -207,20 +207,35 @@ func (agenttyClient) WriteStore(ctx context.Context, path string, d trust.Decisi
 	return changed, err
 }
 
-func (agenttyClient) RevokeStore(ctx context.Context, path string, servers [][]string, whole string) ([]bool, bool, error) {
-	changed := make([]bool, len(servers))
-	var wholeChanged bool
-	err := trust.UpdateApprovals(ctx, path, func(ed *trust.ApprovalsEdit) error {
+// Revoke removes the servers' fingerprints from agentty's store (agentty
+// has no revoke) and, with whole, the hash of the configuration (its
+// legacy whole-file approval); a whole-file approval left in place still
+// lets agentty run every server of the file.
+func (agenttyClient) Revoke(ctx context.Context, st *State, servers [][]string, whole bool) (StoreRevocation, error) {
+	in := st.Agentty.Inspection
+	out := StoreRevocation{Changed: make([]bool, len(servers))}
+	cfg := st.Agentty.config()
+	var hash string
+	if whole {
+		out.WholeOf, hash = cfg.Path, cfg.SHA256
+	}
+	err := trust.UpdateApprovals(ctx, in.StorePath, func(ed *trust.ApprovalsEdit) error {
 		for i, fps := range servers {
-			changed[i] = false
+			out.Changed[i] = false
 			for _, fp := range fps {
-				changed[i] = ed.Remove(fp) || changed[i]
+				out.Changed[i] = ed.Remove(fp) || out.Changed[i]
 			}
 		}
-		wholeChanged = whole != "" && ed.Remove(whole)
+		out.WholeChanged = hash != "" && ed.Remove(hash)
 		return nil
 	})
-	return changed, wholeChanged, err
+	if err != nil {
+		return StoreRevocation{}, err
+	}
+	if in.Blanket == "whole-file" && !whole {
+		out.Still = "the whole file is still approved, so agentty still runs every server in it; run `mcp-guard revoke --whole-file`"
+	}
+	return out, nil
 }
 
 // StillRuns: agentty never gates an http/sse entry, and a blanket grant

@@ -308,7 +308,7 @@ func TestSelectAmbiguous(t *testing.T) {
 		t.Fatalf("a refused revoke forgot claude-code:db: %q", db.State)
 	}
 	res, err := v.Revoke(context.Background(), []string{"claude-code:db"}, false, false)
-	if err != nil || len(res.Forgotten) != 1 || !res.Forgotten[0].Changed || len(res.Servers) != 0 {
+	if err != nil || len(res.Servers) != 1 || !res.Servers[0].Changed || res.Servers[0].Store || res.Servers[0].Server.Label() != "claude-code:db" {
 		t.Fatalf("revoke claude-code:db: %v %+v", err, res)
 	}
 	v = f.view()

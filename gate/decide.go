@@ -201,7 +201,9 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 	for i, cs := range t.Clients {
 		o := &out[i]
 		*o = Outcome{Entry: cs, Decision: d}
-		o.Title, o.Command = agentWords(cs.ClientID())
+		if cv := v.viewOf(cs.ClientID()); cv != nil {
+			o.Title, o.Command = cv.Title, cv.Command
+		}
 		if gv := cs.Agentty; gv != nil && cs.ClientID() == keeper.ID() {
 			o.GateVerdict, o.Changed = *gv, changed[gv.Server.Fingerprint]
 			if d == trust.DecisionDeclined {
@@ -256,21 +258,6 @@ func (v *View) severeFindings(cs ClientServer) []trust.Finding {
 		}
 	}
 	return out
-}
-
-// agentWords are an agent's name in sentences and the command launch
-// starts it with ("" for an editor).
-func agentWords(id client.ID) (title, command string) {
-	if c := client.Lookup(id); c != nil {
-		return c.Title(), c.Command()
-	}
-	return string(id), ""
-}
-
-// title is an agent's name in sentences (agentWords).
-func title(id client.ID) string {
-	t, _ := agentWords(id)
-	return t
 }
 
 // needsStore reports whether a decision about targets writes agentty's

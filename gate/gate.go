@@ -56,6 +56,9 @@ type View struct {
 	// agentty's view in front of them.
 	Clients []*ClientView
 	agentty *ClientView
+	// own is agentty's view of a configuration the user keeps (their
+	// own, an explicit file), which the gate never counts (Shown).
+	own *ClientView
 }
 
 // Refusal is a request the gate understood and refused (the CLI's exit
@@ -130,7 +133,11 @@ func Evaluate(ctx context.Context, dir string, env Env) (*View, error) {
 	if err := v.evaluateClients(ctx, ev); err != nil {
 		return nil, err
 	}
-	v.agentty = v.agenttyView()
+	if cv := v.agenttyView(); cv != nil && cv.Ungated {
+		v.own = cv
+	} else {
+		v.agentty = cv
+	}
 	for _, cv := range v.All() {
 		cv.qualify()
 	}
