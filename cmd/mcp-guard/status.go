@@ -25,7 +25,7 @@ func statusCommand(e *env) *cli.Command {
 		UsageText: "mcp-guard [-C DIR] status [--json]",
 		Description: "Exit status: 0 when nothing waits for approval, 1 when a gated server is pending\n" +
 			"or the configuration is invalid, 2 when mcp-guard could not look.",
-		Flags: formatFlags(textJSON, "print the versioned JSON document (version 1) instead of text"),
+		Flags: formatFlags(textJSON, "print the versioned JSON document (version 2: one entry per agent) instead of text"),
 		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.NArg() > 0 {
 				return usageError("status takes no arguments")
