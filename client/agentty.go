@@ -207,6 +207,11 @@ func (agenttyClient) WriteStore(ctx context.Context, path string, d trust.Decisi
 	return changed, err
 }
 
+// Inspected is agentty's state from the gate's inspection in.
+func (agenttyClient) Inspected(in *trust.Inspection) *State {
+	return &State{Client: Agentty, Agentty: &AgenttyState{Inspection: in}}
+}
+
 // Revoke removes the servers' fingerprints from agentty's store (agentty
 // has no revoke) and, with whole, the hash of the configuration (its
 // legacy whole-file approval); a whole-file approval left in place still

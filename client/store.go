@@ -18,6 +18,10 @@ import (
 // project grades a change against it (trust.Diff).
 type StoreKeeper interface {
 	Client
+	// Inspected is the client's state here as trust's reading of its
+	// configuration in says it (the gate's one read: in names the store,
+	// the configuration and its grants); Revoke takes it.
+	Inspected(in *trust.Inspection) *State
 	// CheckStore says why the store at path cannot take a decision (it
 	// does not parse the way the client reads it; mcp-guard never
 	// rewrites such a store); nil when it can.

@@ -22,11 +22,12 @@ func (v *View) agenttyView() *ClientView {
 	if cfg == nil {
 		return nil
 	}
-	id := client.Keeper().ID()
+	keeper := client.Keeper()
+	id := keeper.ID()
 	cv := &ClientView{Client: id, Repo: v.Repo, Top: v.Top, Head: v.Head, Store: v.In.StorePath, Inspection: v.In,
 		Ungated: cfg.Scope != trust.ScopeProject,
 		Eval: client.ClientEvaluation{Client: id, Configs: []string{cfg.Path}, Files: []*trust.Config{cfg},
-			State: &client.State{Client: id, Agentty: &client.AgenttyState{Inspection: v.In}}}}
+			State: keeper.Inspected(v.In)}}
 	cv.name()
 	if err := v.Invalid(); err != nil {
 		cv.Closed = append(cv.Closed, err.Error())

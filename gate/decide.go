@@ -81,10 +81,13 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 	// ledger; the servers of the client that keeps a store mcp-guard
 	// writes (client.Keeper: agentty) also in its store, first or last as
 	// below. stored are their verdicts.
-	keeper := client.Keeper()
+	var keeper client.StoreKeeper
+	var store string
 	var stored []trust.GateVerdict
 	for _, cs := range t.Clients {
-		if cs.ClientID() == keeper.ID() && cs.Agentty != nil {
+		cv := v.ClientOf(cs.ClientID())
+		if k := keeperOf(cv); k != nil && cs.Agentty != nil {
+			keeper, store = k, cv.Store
 			stored = append(stored, *cs.Agentty)
 		}
 	}
@@ -127,7 +130,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 	storeErr := func(err error) error {
 		switch {
 		case errors.Is(err, trust.ErrApprovalsInvalid):
-			return fail("mcp-guard never rewrites a store it cannot read; fix or move "+v.In.StorePath+" (agentty approves nothing while it is invalid)", err)
+			return fail("mcp-guard never rewrites a store it cannot read; fix or move "+store+" (agentty approves nothing while it is invalid)", err)
 		case errors.Is(err, trust.ErrNoHome):
 			return fail("set HOME", err)
 		}
@@ -135,7 +138,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 	}
 	// The store must be writable as agentty reads it before either write.
 	if needsStore(stored) {
-		if err := keeper.CheckStore(v.In.StorePath); err != nil {
+		if err := keeper.CheckStore(store); err != nil {
 			return nil, storeErr(err) // nothing was recorded
 		}
 	}
@@ -156,7 +159,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 			}
 		}
 		var err error
-		changed, err = keeper.WriteStore(ctx, v.In.StorePath, d, hashes)
+		changed, err = keeper.WriteStore(ctx, store, d, hashes)
 		return err
 	}
 	writeLedger := func() error {
@@ -204,7 +207,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 		if cv := v.viewOf(cs.ClientID()); cv != nil {
 			o.Title, o.Command = cv.Title, cv.Command
 		}
-		if gv := cs.Agentty; gv != nil && cs.ClientID() == keeper.ID() {
+		if gv := cs.Agentty; gv != nil && keeper != nil && cs.ClientID() == keeper.ID() {
 			o.GateVerdict, o.Changed = *gv, changed[gv.Server.Fingerprint]
 			if d == trust.DecisionDeclined {
 				// After the decline, agentty still runs it when its grant
