@@ -84,7 +84,10 @@ func (v *View) Revoke(ctx context.Context, names []string, all, wholeFile bool) 
 		if keeperOf(cv) == nil {
 			continue
 		}
-		if len(stores[cv.Client]) > 0 || wholeFile {
+		if len(stores[cv.Client]) > 0 || wholeFile || all {
+			// A store is not written while mcp-guard cannot tell what the
+			// configuration holds (nor is --all said to have nothing to
+			// take back).
 			if len(cv.Closed) > 0 {
 				return nil, refuse("fix the file first; `mcp-guard status` shows why", "nothing was written: %s", cv.Closed[0])
 			}
@@ -129,8 +132,11 @@ func (v *View) Revoke(ctx context.Context, names []string, all, wholeFile bool) 
 	if len(forget) > 0 {
 		forgotten, err := v.forget(ctx, forget)
 		if err != nil {
-			if len(keepers) > 0 {
-				err = withNote(err, "the agents' own stores were changed")
+			var f *Failure
+			if len(keepers) > 0 && errors.As(err, &f) {
+				// The stores are written: say so, not "nothing was written".
+				f.Hint = "the approvals left " + keepers[0].Title + "'s store, but mcp-guard's ledger still holds the other reviews; " +
+					strings.Replace(v.ledgerFix(false), "review again", "revoke again", 1)
 			}
 			return nil, err
 		}
