@@ -136,6 +136,16 @@ func (v *View) Shown() []*ClientView {
 	return append([]*ClientView{v.own}, v.All()...)
 }
 
+// byClient is every view of Shown by its agent, for a loop over many
+// servers that asks each one's view.
+func (v *View) byClient() map[client.ID]*ClientView {
+	out := map[client.ID]*ClientView{}
+	for _, cv := range v.Shown() {
+		out[cv.Client] = cv
+	}
+	return out
+}
+
 // viewOf is the view of agent id among Shown, nil when it was not found.
 func (v *View) viewOf(id client.ID) *ClientView {
 	for _, cv := range v.Shown() {

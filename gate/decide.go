@@ -84,8 +84,12 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 	var keeper client.StoreKeeper
 	var store string
 	var stored []trust.GateVerdict
+	views := v.byClient()
 	for _, cs := range t.Clients {
-		cv := v.ClientOf(cs.ClientID())
+		cv := views[cs.ClientID()]
+		if cv != nil && cv.Ungated {
+			cv = nil // the gate writes nothing for it (refused below)
+		}
 		if k := keeperOf(cv); k != nil && cs.Agentty != nil {
 			keeper, store = k, cv.Store
 			stored = append(stored, *cs.Agentty)
@@ -204,7 +208,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 	for i, cs := range t.Clients {
 		o := &out[i]
 		*o = Outcome{Entry: cs, Decision: d}
-		if cv := v.viewOf(cs.ClientID()); cv != nil {
+		if cv := views[cs.ClientID()]; cv != nil {
 			o.Title, o.Command = cv.Title, cv.Command
 		}
 		if gv := cs.Agentty; gv != nil && keeper != nil && cs.ClientID() == keeper.ID() {

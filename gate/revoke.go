@@ -72,8 +72,9 @@ func (v *View) Revoke(ctx context.Context, names []string, all, wholeFile bool) 
 	// Group by client: each store is written once, with its servers.
 	stores := map[client.ID][]int{}
 	var forget []ClientServer
+	views := v.byClient()
 	for i, cs := range selected {
-		if cv := v.ClientOf(cs.ClientID()); keeperOf(cv) != nil {
+		if cv := views[cs.ClientID()]; keeperOf(cv) != nil {
 			stores[cv.Client] = append(stores[cv.Client], i)
 		} else {
 			forget = append(forget, cs)
