@@ -31,8 +31,8 @@ type WholeRevoked struct {
 	Changed bool
 }
 
-// Revocation is what Revoke did: one entry per server, in the order All
-// lists the agents.
+// Revocation is what Revoke did: one entry per server, in the order of
+// the names (with --all, as All lists the agents and their servers).
 type Revocation struct {
 	Servers []Revoked
 	// Whole is what the whole-file approvals asked to go became.
