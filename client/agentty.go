@@ -224,14 +224,23 @@ func (agenttyClient) Revoke(ctx context.Context, st *State, servers [][]string, 
 	if whole {
 		out.WholeOf, hash = cfg.Path, cfg.SHA256
 	}
+	var all []string
+	for _, fps := range servers {
+		all = append(all, fps...)
+	}
+	if hash != "" {
+		all = append(all, hash)
+	}
 	err := trust.UpdateApprovals(ctx, in.StorePath, func(ed *trust.ApprovalsEdit) error {
+		// One pass over the store, whatever the number of servers.
+		removed := ed.RemoveAll(all)
 		for i, fps := range servers {
 			out.Changed[i] = false
 			for _, fp := range fps {
-				out.Changed[i] = ed.Remove(fp) || out.Changed[i]
+				out.Changed[i] = out.Changed[i] || removed[fp]
 			}
 		}
-		out.WholeChanged = hash != "" && ed.Remove(hash)
+		out.WholeChanged = hash != "" && removed[hash]
 		return nil
 	})
 	if err != nil {
