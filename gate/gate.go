@@ -230,14 +230,6 @@ func (v *View) readProject(ctx context.Context, ev *evaluation) (*project.Config
 	return pc, err
 }
 
-// ConfigPath names the configuration for people ("" when there is none).
-func (v *View) ConfigPath() string {
-	if v.In.Config != nil {
-		return v.In.Config.Path
-	}
-	return ""
-}
-
 // Invalid says why a project configuration that mcp-guard cannot read the
 // way agentty does blocks the launch: agentty would run nothing from it if
 // mcp-guard read it right, but if mcp-guard is wrong about what agentty

@@ -101,8 +101,6 @@ func gateErr(err error) error {
 	return failf("", "%v", err)
 }
 
-func (g *gateView) configPath() string { return g.ConfigPath() }
-
 // warnLedger says on stderr why nothing counts as reviewed, if so.
 func (g *gateView) warnLedger(e *env) {
 	if g.Ledger.Err != nil {
