@@ -42,8 +42,8 @@ func revokeCommand(e *env) *cli.Command {
 		Usage:         "take back reviews: the servers wait for review again (agentty's approvals are removed from its store)",
 		UsageText:     "mcp-guard [-C DIR] revoke NAME... | --all | --whole-file",
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "all", Usage: "revoke every server of the configuration"},
-			&cli.BoolFlag{Name: "whole-file", Usage: "revoke a legacy whole-file approval of the configuration"},
+			&cli.BoolFlag{Name: "all", Usage: "revoke every approval and review here, of every agent"},
+			&cli.BoolFlag{Name: "whole-file", Usage: "revoke a legacy whole-file approval (an agent's approval of its whole configuration: agentty's)"},
 		},
 		Action: func(ctx context.Context, c *cli.Command) error { return revokeApprovals(ctx, c, e) },
 	}
