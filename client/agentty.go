@@ -207,20 +207,49 @@ func (agenttyClient) WriteStore(ctx context.Context, path string, d trust.Decisi
 	return changed, err
 }
 
-func (agenttyClient) RevokeStore(ctx context.Context, path string, servers [][]string, whole string) ([]bool, bool, error) {
-	changed := make([]bool, len(servers))
-	var wholeChanged bool
-	err := trust.UpdateApprovals(ctx, path, func(ed *trust.ApprovalsEdit) error {
+// Inspected is agentty's state from the gate's inspection in.
+func (agenttyClient) Inspected(in *trust.Inspection) *State {
+	return &State{Client: Agentty, Agentty: &AgenttyState{Inspection: in}}
+}
+
+// Revoke removes the servers' fingerprints from agentty's store (agentty
+// has no revoke) and, with whole, the hash of the configuration (its
+// legacy whole-file approval); a whole-file approval left in place still
+// lets agentty run every server of the file.
+func (agenttyClient) Revoke(ctx context.Context, st *State, servers [][]string, whole bool) (StoreRevocation, error) {
+	in := st.Agentty.Inspection
+	out := StoreRevocation{Changed: make([]bool, len(servers))}
+	cfg := st.Agentty.config()
+	var hash string
+	if whole {
+		out.WholeOf, hash = cfg.Path, cfg.SHA256
+	}
+	var all []string
+	for _, fps := range servers {
+		all = append(all, fps...)
+	}
+	if hash != "" {
+		all = append(all, hash)
+	}
+	err := trust.UpdateApprovals(ctx, in.StorePath, func(ed *trust.ApprovalsEdit) error {
+		// One pass over the store, whatever the number of servers.
+		removed := ed.RemoveAll(all)
 		for i, fps := range servers {
-			changed[i] = false
+			out.Changed[i] = false
 			for _, fp := range fps {
-				changed[i] = ed.Remove(fp) || changed[i]
+				out.Changed[i] = out.Changed[i] || removed[fp]
 			}
 		}
-		wholeChanged = whole != "" && ed.Remove(whole)
+		out.WholeChanged = hash != "" && removed[hash]
 		return nil
 	})
-	return changed, wholeChanged, err
+	if err != nil {
+		return StoreRevocation{}, err
+	}
+	if in.Blanket == "whole-file" && !whole {
+		out.Still = "the whole file is still approved, so agentty still runs every server in it; run `mcp-guard revoke --whole-file`"
+	}
+	return out, nil
 }
 
 // StillRuns: agentty never gates an http/sse entry, and a blanket grant

@@ -18,6 +18,10 @@ import (
 // project grades a change against it (trust.Diff).
 type StoreKeeper interface {
 	Client
+	// Inspected is the client's state here as trust's reading of its
+	// configuration in says it (the gate's one read: in names the store,
+	// the configuration and its grants); Revoke takes it.
+	Inspected(in *trust.Inspection) *State
 	// CheckStore says why the store at path cannot take a decision (it
 	// does not parse the way the client reads it; mcp-guard never
 	// rewrites such a store); nil when it can.
@@ -26,12 +30,14 @@ type StoreKeeper interface {
 	// under its lock: an approval adds each, a decline removes it.
 	// changed says, per fingerprint, whether the store changed for it.
 	WriteStore(ctx context.Context, path string, d trust.Decision, fingerprints []string) (changed map[string]bool, err error)
-	// RevokeStore removes from the store at path every fingerprint of each
-	// server (one list per server: the versions a revoke covers) and the
-	// whole file's hash (whole, "" for none). changed says, per server,
-	// whether the store lost one of its fingerprints; wholeChanged
-	// whether it lost the whole file's hash.
-	RevokeStore(ctx context.Context, path string, servers [][]string, whole string) (changed []bool, wholeChanged bool, err error)
+	// Revoke takes back the client's own approvals in its store (st is
+	// its state here, which names the store and the configuration), under
+	// the store's lock: every fingerprint of each server (one list per
+	// server: the versions a revoke covers) and, with whole, its approval
+	// of the configuration as a whole (agentty's legacy whole-file
+	// approval). mcp-guard's ledger keeps its reviews: the client asks
+	// again before running what left its store.
+	Revoke(ctx context.Context, st *State, servers [][]string, whole bool) (StoreRevocation, error)
 	// StillRuns reports whether the client still runs a server whose
 	// verdict before a decline was gv once its fingerprint has left the
 	// store (started directly, not through `mcp-guard launch`).
@@ -49,6 +55,21 @@ type StoreKeeper interface {
 	// client still runs it (StillRuns). "" when there is nothing to say
 	// beyond the review itself.
 	Recorded(d trust.Decision, v trust.Verdict, changed, stillRuns bool) string
+}
+
+// StoreRevocation is what StoreKeeper.Revoke did in a client's store.
+type StoreRevocation struct {
+	// Changed says, per server, whether the store lost one of its
+	// fingerprints.
+	Changed []bool
+	// WholeOf is the configuration whose approval as a whole was asked to
+	// go ("" when none was); WholeChanged: there was one, and it is gone.
+	WholeOf      string
+	WholeChanged bool
+	// Still is what the client still runs without asking after the
+	// revoke, in its words, with the command that stops it ("" when
+	// nothing): its approval of the whole configuration, not asked to go.
+	Still string
 }
 
 // Keeper is the registry's client that keeps a store mcp-guard writes

@@ -5,22 +5,29 @@ import (
 	"fmt"
 
 	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/project"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
-// agenttyView is agentty as one client of the gate: its project
-// configuration's servers as ClientServers (each carrying agentty's own
-// verdict), so that check, launch, review and decide walk one list of
-// every agent (View.All). nil when agentty has no project configuration
-// here (its user's own, or an explicit file, is never gated).
+// agenttyView is agentty as one client of the gate: its configuration's
+// servers as ClientServers (each carrying agentty's own verdict), so that
+// check, launch, review, decide, revoke and status walk one list of every
+// agent (View.All). A configuration the user keeps (their own, an
+// explicit file) is never gated: its view is Ungated, and only status
+// and the refusals that name it see it. nil when agentty reads none here.
+// Its state here names its approvals store (Store), which its client
+// writes (client.StoreKeeper).
 func (v *View) agenttyView() *ClientView {
 	cfg := v.In.Config
-	if cfg == nil || cfg.Scope != trust.ScopeProject {
+	if cfg == nil {
 		return nil
 	}
-	id := client.Keeper().ID()
-	cv := &ClientView{Client: id, Repo: v.Repo, Top: v.Top, Head: v.Head,
-		Eval: client.ClientEvaluation{Client: id, Configs: []string{cfg.Path}, Files: []*trust.Config{cfg}}}
+	keeper := client.Keeper()
+	id := keeper.ID()
+	cv := &ClientView{Client: id, Repo: v.Repo, Top: v.Top, Head: v.Head, Store: v.In.StorePath, Inspection: v.In,
+		Ungated: cfg.Scope != trust.ScopeProject,
+		Eval: client.ClientEvaluation{Client: id, Configs: []string{cfg.Path}, Files: []*trust.Config{cfg},
+			State: keeper.Inspected(v.In)}}
 	cv.name()
 	if err := v.Invalid(); err != nil {
 		cv.Closed = append(cv.Closed, err.Error())
@@ -35,11 +42,7 @@ func (v *View) agenttyView() *ClientView {
 	// doubling at a time copied it again and again (100,000 servers).
 	cv.Servers = make([]ClientServer, 0, len(v.Verdicts))
 	for i := range v.Verdicts {
-		gv := &v.Verdicts[i]
-		if gv.Key.Server == "" {
-			continue
-		}
-		cv.Servers = append(cv.Servers, v.agenttyServer(gv))
+		cv.Servers = append(cv.Servers, v.agenttyServer(&v.Verdicts[i]))
 	}
 	if len(cv.Servers) == 0 {
 		cv.Servers = nil // as before: no servers is nil, not empty
@@ -52,6 +55,9 @@ func (v *View) agenttyServer(gv *trust.GateVerdict) ClientServer {
 	cs := AgenttyEntry(gv, v.Config)
 	if v.In.Config != nil {
 		cs.Path = v.In.Config.Path
+		if cs.Config == "" {
+			cs.Config = cs.Path // the user's own: named as agentty finds it
+		}
 	}
 	if ps, ok := v.Servers[gv.Server.Name]; ok {
 		cs.Files, cs.Scope = ps.Files, ps.Scope
@@ -82,11 +88,6 @@ func AgenttyEntry(gv *trust.GateVerdict, config string) ClientServer {
 	return cs
 }
 
-// InspectionGated reports whether the configuration trust.Inspect found
-// here (In) is gated: a project's, which All holds as its client's view.
-// One the user keeps (their own, an explicit file) never is, nor none.
-func (v *View) InspectionGated() bool { return v.agentty != nil }
-
 // All is every agent found here, agentty first when it has a project
 // configuration, then the other clients in the registry's order: the one
 // list check, launch, review and decide walk.
@@ -95,6 +96,73 @@ func (v *View) All() []*ClientView {
 		return v.Clients
 	}
 	return append([]*ClientView{v.agentty}, v.Clients...)
+}
+
+// Inspect is agentty's view of dir as agentty reads it, without review
+// state or the other agents: what status shows when Evaluate could not
+// look (its warning says why). Its view is Ungated: no gate was
+// evaluated over it.
+func Inspect(dir string, env Env) (*View, error) {
+	in, err := trust.Inspect(dir, env.Getenv)
+	if err != nil {
+		return nil, fail("", err)
+	}
+	v := &View{Dir: dir, In: in, Ledger: &trust.Ledger{}, Servers: map[string]project.Server{}}
+	for _, vd := range in.Verdicts {
+		v.Verdicts = append(v.Verdicts, trust.GateVerdict{Verdict: vd})
+	}
+	if v.own = v.agenttyView(); v.own != nil {
+		v.own.Ungated = true
+	}
+	return v, nil
+}
+
+// Notes are what finding the agents' configurations here says that no
+// agent's view carries (AGENTTY_MCP_CONFIG naming no file: agentty reads
+// none at all).
+func (v *View) Notes() []string {
+	if v.In != nil && v.In.Config == nil && v.In.Location.Note != "" {
+		return []string{v.In.Location.Note}
+	}
+	return nil
+}
+
+// Shown is every agent status shows here: All, after agentty's view of a
+// configuration the user keeps (Ungated: the gate counts none of it).
+func (v *View) Shown() []*ClientView {
+	if v.own == nil {
+		return v.All()
+	}
+	return append([]*ClientView{v.own}, v.All()...)
+}
+
+// byClient is every view of Shown by its agent, for a loop over many
+// servers that asks each one's view.
+func (v *View) byClient() map[client.ID]*ClientView {
+	out := map[client.ID]*ClientView{}
+	for _, cv := range v.Shown() {
+		out[cv.Client] = cv
+	}
+	return out
+}
+
+// viewOf is the view of agent id among Shown, nil when it was not found.
+func (v *View) viewOf(id client.ID) *ClientView {
+	for _, cv := range v.Shown() {
+		if cv.Client == id {
+			return cv
+		}
+	}
+	return nil
+}
+
+// titleOf names agent id in sentences: its view's title (the registry's
+// words), its id when it has none here.
+func (v *View) titleOf(id client.ID) string {
+	if cv := v.viewOf(id); cv != nil {
+		return cv.Title
+	}
+	return string(id)
 }
 
 // ClientOf is the view of agent id among All, nil when it was not found.

@@ -17,9 +17,9 @@ import (
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
-// ClientView is one client other than agentty found in the launch
-// directory (package client's answer), with mcp-guard's review state of
-// each server it loads.
+// ClientView is one agent found in the launch directory (package
+// client's answer; agentty's through trust's reproduction of its rules),
+// with mcp-guard's review state of each server it loads.
 type ClientView struct {
 	Client client.ID
 	// Title names the agent in sentences; Command is what `mcp-guard
@@ -31,7 +31,20 @@ type ClientView struct {
 	// runs is reviewed (Cline, Continue); otherwise it hands over only the
 	// reviewed servers.
 	HandsNothing bool
-	Eval         client.ClientEvaluation
+	// Ungated: mcp-guard holds no gate over the configuration here: one
+	// the user keeps (agentty's own, an explicit file), or one status read
+	// as the agent reads it because the gate could not be evaluated
+	// (Inspect). Only status shows it (View.Shown).
+	Ungated bool
+	// Inspection is the client's reading of its configuration the way
+	// it reads it (scope, the whole file's hash, its grants, each server's
+	// verdict), for a client whose rules trust reproduces (agentty); nil
+	// for every other client. Its verdicts are Servers' in order.
+	Inspection *trust.Inspection
+	// Store is the approvals store of the client's own that mcp-guard
+	// writes (client.StoreKeeper: agentty's), "" for every other client.
+	Store string
+	Eval  client.ClientEvaluation
 	// Servers are the winning entry of each name, sorted by name.
 	Servers []ClientServer
 	// Closed says why the gate stays closed for this client whatever was

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -291,14 +292,7 @@ func TestSelectAmbiguous(t *testing.T) {
 	}
 	// Revoking a Claude Code server forgets mcp-guard's review: it waits
 	// again, and agentty's db keeps its review.
-	tg, err := v.SelectTargets([]string{"claude-code:db", "agentty:db"}, "", trust.DecisionApproved)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if _, err := v.Decide(context.Background(), trust.DecisionApproved, tg); err != nil {
-		t.Fatal(err)
-	}
-	v = f.view()
+	v = f.approve(v, "claude-code:db", "agentty:db")
 	// A request with a name that is not acceptable writes nothing, the
 	// other agent's part included.
 	if _, err := v.Revoke(context.Background(), []string{"claude-code:db", "agentty:nosuch"}, false, false); err == nil {
@@ -308,7 +302,7 @@ func TestSelectAmbiguous(t *testing.T) {
 		t.Fatalf("a refused revoke forgot claude-code:db: %q", db.State)
 	}
 	res, err := v.Revoke(context.Background(), []string{"claude-code:db"}, false, false)
-	if err != nil || len(res.Forgotten) != 1 || !res.Forgotten[0].Changed || len(res.Servers) != 0 {
+	if err != nil || len(res.Servers) != 1 || !res.Servers[0].Changed || res.Servers[0].Store || res.Servers[0].Server.Label() != "claude-code:db" {
 		t.Fatalf("revoke claude-code:db: %v %+v", err, res)
 	}
 	v = f.view()
@@ -319,6 +313,57 @@ func TestSelectAmbiguous(t *testing.T) {
 		if gv.Server.Name == "db" && gv.State != trust.StateReviewed {
 			t.Errorf("agentty's db lost its review: %q", gv.State)
 		}
+	}
+}
+
+// approve approves the named servers of v and evaluates the gate again.
+func (f *repoFixture) approve(v *View, names ...string) *View {
+	f.t.Helper()
+	tg, err := v.SelectTargets(names, "", trust.DecisionApproved)
+	if err != nil {
+		f.t.Fatal(err)
+	}
+	if _, err := v.Decide(context.Background(), trust.DecisionApproved, tg); err != nil {
+		f.t.Fatal(err)
+	}
+	return f.view()
+}
+
+// TestRevokeOneList: one revoke over agentty's and Claude Code's servers
+// is one list, in the order of the names: agentty's approval leaves its store
+// (its review stays), Claude Code's review is forgotten; the whole-file
+// approval goes through agentty's client.
+func TestRevokeOneList(t *testing.T) {
+	f := newRepoFixture(t, claudeTwo)
+	f.write(".agentty/mcp.json", `{"mcpServers":{"db":{"command":"/bin/echo","args":["agentty-db"]}}}`)
+	f.git("add", ".")
+	f.git("commit", "-qm", "agentty")
+	v := f.view()
+	v = f.approve(v, "claude-code:db", "agentty:db")
+	res, err := v.Revoke(context.Background(), []string{"claude-code:db", "agentty:db"}, false, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range res.Servers {
+		got = append(got, fmt.Sprintf("%s store=%v changed=%v", r.Server.Label(), r.Store, r.Changed))
+	}
+	if want := "claude-code:db store=false changed=true|agentty:db store=true changed=true"; strings.Join(got, "|") != want {
+		t.Errorf("revoked %q, want %q", got, want)
+	}
+	if len(res.Whole) != 1 || res.Whole[0].Config != ".agentty/mcp.json" || res.Whole[0].Changed || len(res.Still) != 0 {
+		t.Errorf("whole-file: %+v still %q", res.Whole, res.Still)
+	}
+	store, err := os.ReadFile(filepath.Join(f.home, ".agentty", trust.ApprovalsFileName))
+	if err != nil || strings.Contains(string(store), `"`) {
+		t.Errorf("agentty's store after the revoke: %s %v", store, err)
+	}
+	v = f.view()
+	if db := f.server(v, "db"); db.State != trust.StateUnreviewed {
+		t.Errorf("claude-code:db after revoke: %q", db.State)
+	}
+	if db := v.ClientOf(client.Agentty).Servers[0]; db.State != trust.StateReviewed || db.Interactive {
+		t.Errorf("agentty:db after revoke: %q, runs without asking %v", db.State, db.Interactive)
 	}
 }
 

@@ -81,10 +81,17 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 	// ledger; the servers of the client that keeps a store mcp-guard
 	// writes (client.Keeper: agentty) also in its store, first or last as
 	// below. stored are their verdicts.
-	keeper := client.Keeper()
+	var keeper client.StoreKeeper
+	var store string
 	var stored []trust.GateVerdict
+	views := v.byClient()
 	for _, cs := range t.Clients {
-		if cs.ClientID() == keeper.ID() && cs.Agentty != nil {
+		cv := views[cs.ClientID()]
+		if cv != nil && cv.Ungated {
+			cv = nil // the gate writes nothing for it (refused below)
+		}
+		if k := keeperOf(cv); k != nil && cs.Agentty != nil {
+			keeper, store = k, cv.Store
 			stored = append(stored, *cs.Agentty)
 		}
 	}
@@ -127,7 +134,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 	storeErr := func(err error) error {
 		switch {
 		case errors.Is(err, trust.ErrApprovalsInvalid):
-			return fail("mcp-guard never rewrites a store it cannot read; fix or move "+v.In.StorePath+" (agentty approves nothing while it is invalid)", err)
+			return fail("mcp-guard never rewrites a store it cannot read; fix or move "+store+" (agentty approves nothing while it is invalid)", err)
 		case errors.Is(err, trust.ErrNoHome):
 			return fail("set HOME", err)
 		}
@@ -135,7 +142,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 	}
 	// The store must be writable as agentty reads it before either write.
 	if needsStore(stored) {
-		if err := keeper.CheckStore(v.In.StorePath); err != nil {
+		if err := keeper.CheckStore(store); err != nil {
 			return nil, storeErr(err) // nothing was recorded
 		}
 	}
@@ -156,7 +163,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 			}
 		}
 		var err error
-		changed, err = keeper.WriteStore(ctx, v.In.StorePath, d, hashes)
+		changed, err = keeper.WriteStore(ctx, store, d, hashes)
 		return err
 	}
 	writeLedger := func() error {
@@ -201,8 +208,10 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 	for i, cs := range t.Clients {
 		o := &out[i]
 		*o = Outcome{Entry: cs, Decision: d}
-		o.Title, o.Command = agentWords(cs.ClientID())
-		if gv := cs.Agentty; gv != nil && cs.ClientID() == keeper.ID() {
+		if cv := views[cs.ClientID()]; cv != nil {
+			o.Title, o.Command = cv.Title, cv.Command
+		}
+		if gv := cs.Agentty; gv != nil && keeper != nil && cs.ClientID() == keeper.ID() {
 			o.GateVerdict, o.Changed = *gv, changed[gv.Server.Fingerprint]
 			if d == trust.DecisionDeclined {
 				// After the decline, agentty still runs it when its grant
@@ -256,21 +265,6 @@ func (v *View) severeFindings(cs ClientServer) []trust.Finding {
 		}
 	}
 	return out
-}
-
-// agentWords are an agent's name in sentences and the command launch
-// starts it with ("" for an editor).
-func agentWords(id client.ID) (title, command string) {
-	if c := client.Lookup(id); c != nil {
-		return c.Title(), c.Command()
-	}
-	return string(id), ""
-}
-
-// title is an agent's name in sentences (agentWords).
-func title(id client.ID) string {
-	t, _ := agentWords(id)
-	return t
 }
 
 // needsStore reports whether a decision about targets writes agentty's

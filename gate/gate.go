@@ -56,6 +56,9 @@ type View struct {
 	// agentty's view in front of them.
 	Clients []*ClientView
 	agentty *ClientView
+	// own is agentty's view of a configuration the user keeps (their
+	// own, an explicit file), which the gate never counts (Shown).
+	own *ClientView
 }
 
 // Refusal is a request the gate understood and refused (the CLI's exit
@@ -130,7 +133,11 @@ func Evaluate(ctx context.Context, dir string, env Env) (*View, error) {
 	if err := v.evaluateClients(ctx, ev); err != nil {
 		return nil, err
 	}
-	v.agentty = v.agenttyView()
+	if cv := v.agenttyView(); cv != nil && cv.Ungated {
+		v.own = cv
+	} else {
+		v.agentty = cv
+	}
 	for _, cv := range v.All() {
 		cv.qualify()
 	}
@@ -221,14 +228,6 @@ func (v *View) readProject(ctx context.Context, ev *evaluation) (*project.Config
 		pc, err = project.LoadDir(ctx, real, project.Options{})
 	}
 	return pc, err
-}
-
-// ConfigPath names the configuration for people ("" when there is none).
-func (v *View) ConfigPath() string {
-	if v.In.Config != nil {
-		return v.In.Config.Path
-	}
-	return ""
 }
 
 // Invalid says why a project configuration that mcp-guard cannot read the

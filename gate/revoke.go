@@ -2,6 +2,7 @@ package gate
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -9,131 +10,187 @@ import (
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
-// Revoked is what Revoke did for one server.
+// Revoked is what Revoke did for one server of any agent.
 type Revoked struct {
-	Server *trust.Server
-	// Changed: its fingerprint, or that of another version of it the
-	// ledger remembers, was in agentty's store and is gone.
+	Server ClientServer
+	// Store: its approval was its client's own, in the store mcp-guard
+	// writes for that client (client.StoreKeeper: agentty's); Changed
+	// then says that a fingerprint of one of its versions left the store
+	// (mcp-guard's review stays: the client asks before running it).
+	// Otherwise Changed says mcp-guard's review of it (every version) was
+	// forgotten: it waits for review again.
+	Store   bool
 	Changed bool
 }
 
-// Forgotten is what Revoke did for a server of a client other than
-// agentty: its decisions in mcp-guard's ledger are gone (Changed), so it
-// waits for review again.
-type Forgotten struct {
-	Server  ClientServer
+// WholeRevoked is what Revoke did to a client's approval of a whole
+// configuration (agentty's legacy whole-file approval): Config names the
+// configuration; Changed: there was one, and it is gone.
+type WholeRevoked struct {
+	Config  string
 	Changed bool
 }
 
-// Revocation is what Revoke did.
+// Revocation is what Revoke did: one entry per server, in the order of
+// the names (with --all, as All lists the agents and their servers).
 type Revocation struct {
-	Servers   []Revoked
-	Forgotten []Forgotten
-	// WholeFile: a whole-file approval was asked to go; WholeFileChanged:
-	// there was one and it is gone.
-	WholeFile, WholeFileChanged bool
-	// StillBlanket: the whole file is still approved (not asked to go), so
-	// agentty still runs every server in it.
-	StillBlanket bool
+	Servers []Revoked
+	// Whole is what the whole-file approvals asked to go became.
+	Whole []WholeRevoked
+	// Still is what a client still runs without asking, in its words,
+	// with the command that stops it (a whole-file approval not asked to
+	// go).
+	Still []string
 }
 
-// Revoke takes back decisions: for agentty it removes servers' approvals
-// from agentty's store (agentty has no revoke), for every other client
-// it forgets mcp-guard's review, so the server waits for review again
-// (mcp-guard wrote nothing in those clients' own files). The named
-// servers (qualified as review takes them), every one with all, and
-// agentty's legacy whole-file approval with wholeFile. The whole request
-// is refused if any name is not acceptable; each store is then updated
-// once, under its lock. mcp-guard's ledger keeps agentty's reviews: a
+// Revoke takes back decisions about servers of any agent: the named ones
+// (qualified as review takes them), every one with all, and, with
+// wholeFile, a client's approval of its configuration as a whole. One
+// path for every agent: a server whose client keeps its own approvals
+// store mcp-guard writes (client.StoreKeeper: agentty, which has no
+// revoke) leaves that store, and mcp-guard's ledger keeps its review (a
 // revoked agentty server that was reviewed runs again only after agentty
-// asks. A revoke covers every version of the server: agentty's store loses
-// the fingerprint of each version the ledger remembers (another branch's
-// or worktree's), and another client's server forgets them all.
+// asks); any other server's review is forgotten in mcp-guard's ledger,
+// so it waits for review again (mcp-guard wrote nothing in that client's
+// own files). A revoke covers every version of a server: its client's
+// store loses the fingerprint of each version the ledger remembers
+// (another branch's or worktree's), and the ledger forgets them all.
+//
+// The whole request is refused if any name is not acceptable; each store
+// is then written once, under its lock, the client stores before the
+// ledger (a store mcp-guard cannot read stops the revoke before anything
+// is written).
 func (v *View) Revoke(ctx context.Context, names []string, all, wholeFile bool) (*Revocation, error) {
-	forget, names, err := v.clientRevokes(names, all)
+	if len(v.All()) == 0 {
+		return nil, refuse("run it where an agent's MCP configuration is, or pass -C DIR; `mcp-guard status` says what it reads",
+			"no MCP configuration here that mcp-guard gates: nothing to revoke")
+	}
+	selected, err := v.revokeTargets(names, all)
 	if err != nil {
 		return nil, err
 	}
-	out := &Revocation{WholeFile: wholeFile}
-	cfg := v.In.Config
-	// agentty's part: names left for it, its whole-file approval, or --all
-	// over its project servers (--all where its only configuration is the
-	// user's own, and no other agent is here, is refused as before).
-	agentty := len(names) > 0 || wholeFile || (all && cfg != nil && (cfg.Scope == trust.ScopeProject || len(v.Clients) == 0))
-	if !agentty && len(forget) == 0 && len(v.Clients) == 0 {
-		return nil, refuse("run it where an agent's MCP configuration is, or pass -C DIR", "no MCP configuration of any agent here: nothing to revoke")
+	// Group by client: each store is written once, with its servers.
+	stores := map[client.ID][]int{}
+	var forget []ClientServer
+	views := v.byClient()
+	for i, cs := range selected {
+		if cv := views[cs.ClientID()]; keeperOf(cv) != nil {
+			stores[cv.Client] = append(stores[cv.Client], i)
+		} else {
+			forget = append(forget, cs)
+		}
 	}
-	// Everything is validated before anything is written.
-	var selected []*trust.Server
-	if agentty {
-		if selected, err = v.revokable(names, all, wholeFile); err != nil {
+	var keepers []*ClientView
+	for _, cv := range v.All() {
+		if keeperOf(cv) == nil {
+			continue
+		}
+		if len(stores[cv.Client]) > 0 || wholeFile || all {
+			// A store is not written while mcp-guard cannot tell what the
+			// configuration holds (nor is --all said to have nothing to
+			// take back).
+			if len(cv.Closed) > 0 {
+				return nil, refuse("fix the file first; `mcp-guard status` shows why", "nothing was written: %s", cv.Closed[0])
+			}
+			keepers = append(keepers, cv)
+		}
+	}
+	if wholeFile && len(keepers) == 0 {
+		return nil, refuse("`mcp-guard status` says what each agent reads here", "no agent here keeps a whole-file approval mcp-guard can revoke: nothing to revoke")
+	}
+	if len(forget) > 0 {
+		if err := v.ledgerUsable(); err != nil {
 			return nil, err
+		}
+	}
+	out := &Revocation{Servers: make([]Revoked, len(selected))}
+	for i, cs := range selected {
+		out.Servers[i] = Revoked{Server: cs}
+	}
+	for _, cv := range keepers {
+		idx := stores[cv.Client]
+		fps := make([][]string, len(idx))
+		for j, i := range idx {
+			fps[j] = fingerprints(selected[i])
+		}
+		res, err := keeperOf(cv).Revoke(ctx, cv.Eval.State, fps, wholeFile)
+		if err != nil {
+			if errors.Is(err, trust.ErrApprovalsInvalid) {
+				return nil, fail(fmt.Sprintf("mcp-guard never rewrites a store it cannot read; fix or move %s (%s approves nothing while it is invalid)", cv.Store, cv.Title), err)
+			}
+			return nil, fail("", err)
+		}
+		for j, i := range idx {
+			out.Servers[i].Store, out.Servers[i].Changed = true, res.Changed[j]
+		}
+		if res.WholeOf != "" {
+			out.Whole = append(out.Whole, WholeRevoked{Config: res.WholeOf, Changed: res.WholeChanged})
+		}
+		if res.Still != "" {
+			out.Still = append(out.Still, res.Still)
 		}
 	}
 	if len(forget) > 0 {
-		if out.Forgotten, err = v.forget(ctx, forget); err != nil {
+		forgotten, err := v.forget(ctx, forget)
+		if err != nil {
+			var f *Failure
+			if len(keepers) > 0 && errors.As(err, &f) {
+				// The stores are written: say so, not "nothing was written".
+				f.Hint = "the approvals left " + keepers[0].Title + "'s store, but mcp-guard's ledger still holds the other reviews; " +
+					strings.Replace(v.ledgerFix(false), "review again", "revoke again", 1)
+			}
 			return nil, err
 		}
+		k := 0
+		for i := range out.Servers {
+			if !out.Servers[i].Store {
+				out.Servers[i].Changed = forgotten[k]
+				k++
+			}
+		}
 	}
-	if !agentty {
-		return out, nil
-	}
-	fps := make([][]string, len(selected))
-	for i, s := range selected {
-		fps[i] = v.fingerprints(s)
-	}
-	var whole string
-	if wholeFile {
-		whole = cfg.SHA256
-	}
-	changed, wholeChanged, err := client.Keeper().RevokeStore(ctx, v.In.StorePath, fps, whole)
-	if err != nil {
-		return nil, fail("mcp-guard never rewrites a store it cannot read; fix or move "+v.In.StorePath+" (agentty approves nothing while it is invalid)", err)
-	}
-	for i, s := range selected {
-		out.Servers = append(out.Servers, Revoked{Server: s, Changed: changed[i]})
-	}
-	out.WholeFileChanged = wholeChanged
-	out.StillBlanket = v.In.Blanket == "whole-file" && !wholeFile
 	return out, nil
 }
 
-// fingerprints are agentty's fingerprints of s: its current one and those
-// of the other versions of it the ledger remembers.
-func (v *View) fingerprints(s *trust.Server) []string {
-	out := []string{s.Fingerprint}
-	for _, gv := range v.Verdicts {
-		if gv.Server != s {
-			continue
-		}
-		for _, d := range gv.Last.Versions() {
-			if d.Fingerprint != "" && d.Fingerprint != s.Fingerprint {
-				out = append(out, d.Fingerprint)
-			}
+// keeperOf is cv's client when it keeps its own approvals store that
+// mcp-guard writes (client.StoreKeeper) and its state here names it; nil
+// otherwise (and for nil).
+func keeperOf(cv *ClientView) client.StoreKeeper {
+	if cv == nil || cv.Eval.State == nil {
+		return nil
+	}
+	k, _ := client.Lookup(cv.Client).(client.StoreKeeper)
+	return k
+}
+
+// fingerprints are the client's own fingerprints of cs: its current one
+// and those of the other versions of it the ledger remembers.
+func fingerprints(cs ClientServer) []string {
+	var out []string
+	if cs.Server != nil && cs.Server.Fingerprint != "" {
+		out = append(out, cs.Server.Fingerprint)
+	}
+	for _, d := range cs.Last.Versions() {
+		if d.Fingerprint != "" && (cs.Server == nil || d.Fingerprint != cs.Server.Fingerprint) {
+			out = append(out, d.Fingerprint)
 		}
 	}
 	return out
 }
 
-// revokable are agentty's servers a revoke of names (every gated one with
-// all) removes from its store, or why the request is refused.
-func (v *View) revokable(names []string, all, wholeFile bool) ([]*trust.Server, error) {
-	cfg := v.In.Config
-	switch {
-	case cfg == nil:
-		return nil, refuse("`mcp-guard status` lists the servers here", "no MCP configuration here has %s: nothing to revoke", quoteList(names))
-	case cfg.Scope != trust.ScopeProject:
-		return nil, refuse("only project servers (.agentty/mcp.json in the launch directory) need approval",
-			"%s is a %s configuration: agentty never gates its servers", cfg.Path, cfg.Scope)
-	}
-	if err := v.Invalid(); err != nil {
-		return nil, err
-	}
-	var selected []*trust.Server
+// revokeTargets are the servers a revoke of names (with all, every one
+// with something to take back) covers, across every agent, or why the
+// request is refused. A plain name that several agents load at one
+// version (SameVersion) was one decision: its revoke takes it back for
+// each of them (issue 23); at different versions it must be qualified.
+func (v *View) revokeTargets(names []string, all bool) ([]ClientServer, error) {
+	var out []ClientServer
 	if all {
-		for _, s := range cfg.Servers {
-			if s.Fingerprint != "" {
-				selected = append(selected, s)
+		for _, cv := range v.All() {
+			for _, cs := range cv.Servers {
+				if revocable(cv, cs) {
+					out = append(out, cs)
+				}
 			}
 		}
 	}
@@ -144,85 +201,59 @@ func (v *View) revokable(names []string, all, wholeFile bool) ([]*trust.Server, 
 			continue
 		}
 		seen[name] = true
-		s := cfg.Server(name)
+		id, bare := SplitName(name)
+		var found []*ClientServer
+		if id == "" {
+			found = v.lookup("", name)
+		} else {
+			found = v.lookup(id, bare)
+		}
 		switch {
-		case s == nil:
-			problems = append(problems, fmt.Sprintf("%q: no such server in %s", name, cfg.Path))
-		case s.Fingerprint == "":
-			problems = append(problems, fmt.Sprintf("%q has neither command nor url: it was never approved", name))
-		default:
-			selected = append(selected, s)
+		case len(found) == 0 && id == "":
+			problems = append(problems, fmt.Sprintf("%q: no such server here", name))
+			continue
+		case len(found) == 0:
+			problems = append(problems, fmt.Sprintf("%q: %s has no such server here", name, id))
+			continue
+		case len(found) > 1 && !oneVersion(found):
+			problems = append(problems, fmt.Sprintf("%q names a server of more than one client: qualify it (%s)", name, qualified(found)))
+			continue
+		}
+		for _, cs := range found {
+			if p := v.revokeRefusal(name, cs); p != "" {
+				problems = append(problems, p)
+				continue
+			}
+			out = append(out, *cs)
 		}
 	}
 	if len(problems) > 0 {
 		return nil, refuse("nothing was written; `mcp-guard status` lists the servers", "cannot revoke: %s", strings.Join(problems, "; "))
 	}
-	return selected, nil
+	return out, nil
 }
 
-// clientRevokes splits names into the servers of clients other than
-// agentty (a plain name is agentty's when agentty has it; a name two
-// other clients load must be qualified) and the names left for agentty;
-// with all, every server of every other client that has a decision.
-func (v *View) clientRevokes(names []string, all bool) ([]ClientServer, []string, error) {
-	var out []ClientServer
-	var rest, problems []string
-	if all {
-		for _, cv := range v.Clients {
-			for _, cs := range cv.Servers {
-				if cs.Last != nil || cs.State != trust.StateUnreviewed {
-					out = append(out, cs)
-				}
-			}
-		}
+// revocable reports whether cs, a server of cv, has something a revoke
+// --all takes back: a fingerprint its client's own store may hold, or
+// (any other client) a decision in mcp-guard's ledger.
+func revocable(cv *ClientView, cs ClientServer) bool {
+	if keeperOf(cv) != nil {
+		return cs.Server != nil && cs.Server.Fingerprint != ""
 	}
-	for _, name := range names {
-		id, bare := SplitName(name)
-		if same := v.sameAcross(id, name); same != nil {
-			// One version several agents load was one decision: its
-			// revoke takes it back for each of them (issue 23).
-			for _, cs := range same {
-				if cs.ClientID() != client.Keeper().ID() {
-					out = append(out, *cs)
-				} else {
-					rest = append(rest, name)
-				}
-			}
-			continue
-		}
-		if keeper := client.Keeper().ID(); id == "" && len(v.lookup(keeper, name)) > 0 || id == keeper {
-			rest = append(rest, bare)
-			continue
-		}
-		found := v.lookup(id, bare)
-		switch {
-		case len(found) == 0 && id == "":
-			rest = append(rest, name) // agentty's to refuse
-		case len(found) == 0:
-			problems = append(problems, fmt.Sprintf("%q: %s has no such server here", name, id))
-		case len(found) > 1:
-			problems = append(problems, fmt.Sprintf("%q names a server of more than one client: qualify it (%s)", name, qualified(found)))
-		default:
-			out = append(out, *found[0])
-		}
-	}
-	if len(problems) > 0 {
-		return nil, nil, refuse("nothing was written; `mcp-guard status` lists the servers", "cannot revoke: %s", strings.Join(problems, "; "))
-	}
-	return out, rest, nil
+	return cs.Last != nil || cs.State != trust.StateUnreviewed
 }
 
-// sameAcross is every server a plain name (id "") means when more than
-// one agent loads it and all of them load one version (SameVersion);
-// nil otherwise.
-func (v *View) sameAcross(id client.ID, name string) []*ClientServer {
-	if id != "" {
-		return nil
+// revokeRefusal says why cs, named name, cannot be revoked ("" when it
+// can): a server of a configuration the user keeps (mcp-guard gates none
+// of it), or one with nothing its client's store could hold.
+func (v *View) revokeRefusal(name string, cs *ClientServer) string {
+	switch {
+	case cs.Key.Server == "":
+		return fmt.Sprintf("%q is in %s, the user's own configuration: %s never gates it", name, cs.Config, v.titleOf(cs.ClientID()))
+	case keeperOf(v.ClientOf(cs.ClientID())) != nil && (cs.Server == nil || cs.Server.Fingerprint == ""):
+		return fmt.Sprintf("%q has neither command nor url: it was never approved", name)
 	}
-	if found := v.lookup("", name); oneVersion(found) {
-		return found
-	}
-	return nil
+	return ""
 }
 
 // qualified names each server as CLIENT:NAME.
@@ -234,29 +265,27 @@ func qualified(found []*ClientServer) string {
 	return strings.Join(out, ", ")
 }
 
-func quoteList(names []string) string {
-	out := make([]string, len(names))
-	for i, n := range names {
-		out[i] = fmt.Sprintf("%q", n)
+// ledgerUsable refuses a revoke that must forget reviews when mcp-guard's
+// ledger cannot be written.
+func (v *View) ledgerUsable() error {
+	if v.LedgerDir == "" || v.Ledger.Err != nil {
+		return fail("nothing was written; "+strings.Replace(v.ledgerFix(true), "review again", "revoke again", 1), fmt.Errorf("mcp-guard's ledger cannot be used: %v", v.Ledger.Err))
 	}
-	return strings.Join(out, ", ")
+	if v.Ledger.Newer {
+		return fail("use the newer mcp-guard that wrote it", fmt.Errorf("%s was written by a newer mcp-guard: nothing was written", v.Ledger.Path))
+	}
+	return nil
 }
 
 // forget removes mcp-guard's decisions about servers from the ledger,
-// under its lock: each then waits for review again.
-func (v *View) forget(ctx context.Context, servers []ClientServer) ([]Forgotten, error) {
-	if v.LedgerDir == "" || v.Ledger.Err != nil {
-		return nil, fail("nothing was written; "+strings.Replace(v.ledgerFix(true), "review again", "revoke again", 1), fmt.Errorf("mcp-guard's ledger cannot be used: %v", v.Ledger.Err))
-	}
-	if v.Ledger.Newer {
-		return nil, fail("use the newer mcp-guard that wrote it", fmt.Errorf("%s was written by a newer mcp-guard: nothing was written", v.Ledger.Path))
-	}
-	var out []Forgotten
+// under its lock: each then waits for review again. changed says, per
+// server, whether the ledger had one.
+func (v *View) forget(ctx context.Context, servers []ClientServer) ([]bool, error) {
+	out := make([]bool, len(servers))
 	err := trust.UpdateLedger(ctx, v.LedgerDir, func(ed *trust.LedgerEdit) error {
 		ed.Path = v.Top
-		out = out[:0]
-		for _, cs := range servers {
-			out = append(out, Forgotten{Server: cs, Changed: ed.Forget(cs.Key)})
+		for i, cs := range servers {
+			out[i] = ed.Forget(cs.Key)
 		}
 		return nil
 	})

@@ -32,8 +32,10 @@ const maxSnapshots = 32
 
 // Snapshot is the configuration `mcp-guard launch` hands agentty.
 type Snapshot struct {
-	// Path is the file (under the ledger directory, 0600).
-	Path string
+	// Path is the file (under the ledger directory, 0600); Config names
+	// the configuration it was taken from, for messages (set for a
+	// snapshot named by a variable, Snapshot).
+	Path, Config string
 	// Servers are the names it holds, in the configuration's order; Left
 	// those of the configuration it leaves out (declined, or never run).
 	Servers, Left []string
@@ -66,7 +68,13 @@ func (v *View) Snapshot(id client.ID) (*Snapshot, error) {
 	if err := v.Reviewable(); err != nil {
 		return nil, err
 	}
-	return v.Vetted(id)
+	snap, err := v.Vetted(id)
+	if err == nil {
+		if cv := v.ClientOf(id); cv != nil && len(cv.Eval.Configs) > 0 {
+			snap.Config = cv.Eval.Configs[0]
+		}
+	}
+	return snap, err
 }
 
 // writeVetted writes a vetted file under the ledger directory, named by

@@ -32,19 +32,12 @@ func SplitName(name string) (client.ID, string) {
 }
 
 // candidates are the servers a typed name may mean, of client id (""
-// any client): every agent's, as All lists them, and, when agentty reads
-// a configuration mcp-guard does not gate (the user's own, an explicit
-// file), its servers too, so that a decision about one is refused with
-// the reason rather than as an unknown name.
+// any client): every agent's, as Shown lists them (a configuration the
+// user keeps among them, so that a decision about one of its servers is
+// refused with the reason rather than as an unknown name).
 func (v *View) candidates(id client.ID) []*ClientServer {
 	var out []*ClientServer
-	if v.agentty == nil && (id == "" || id == client.Keeper().ID()) {
-		for i := range v.Verdicts {
-			cs := AgenttyEntry(&v.Verdicts[i], v.Config)
-			out = append(out, &cs)
-		}
-	}
-	for _, cv := range v.All() {
+	for _, cv := range v.Shown() {
 		if id != "" && id != cv.Client {
 			continue
 		}
@@ -141,7 +134,7 @@ func (v *View) SelectTargets(names []string, only client.ID, d trust.Decision) (
 				}
 			}
 			if one, files := oneClient(found); one {
-				problems = append(problems, fmt.Sprintf("%q names an entry of more than one file of %s (%s): name one as NAME@FILE (e.g. %s)", name, title(example.ClientID()), strings.Join(files, ", "), example.Label()))
+				problems = append(problems, fmt.Sprintf("%q names an entry of more than one file of %s (%s): name one as NAME@FILE (e.g. %s)", name, v.titleOf(example.ClientID()), strings.Join(files, ", "), example.Label()))
 				continue
 			}
 			problems = append(problems, fmt.Sprintf("%q names a server of more than one client (%s): qualify it as CLIENT:NAME (e.g. %s) or pass --client", name, strings.Join(ids, ", "), example.Label()))

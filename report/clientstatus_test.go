@@ -68,8 +68,7 @@ func TestClientStatusGolden(t *testing.T) {
 		t.Error("an escape reached the output")
 	}
 
-	doc := StatusDoc{Version: StatusVersion, Servers: []StatusServer{}, Findings: []trust.Finding{}}
-	AddClients(&doc, []*gate.ClientView{cv}, findings)
+	doc := NewStatusDoc([]*gate.ClientView{cv}, [][]trust.Finding{findings}, nil)
 	js, err := json.MarshalIndent(doc, "", "  ")
 	if err != nil {
 		t.Fatal(err)

@@ -113,9 +113,10 @@ func FuzzStatusText(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte, mode uint8, note string) {
 		c := trust.Parse(".agentty/mcp.json", data, scopes[int(mode/4)%len(scopes)])
 		in := inspection(c, grantsOf(mode), note)
+		views := []*gate.ClientView{{Client: client.Agentty, Title: "agentty", Inspection: in, Ungated: true, Eval: client.ClientEvaluation{Configs: []string{c.Path}, Files: []*trust.Config{c}}}}
 		for _, color := range []bool{false, true} {
 			var b bytes.Buffer
-			if err := report.WriteStatus(&b, in, client.Titles(), report.NewStyle(color)); err != nil {
+			if err := writeOwnStatus(&b, in, report.NewStyle(color)); err != nil {
 				t.Fatal(err)
 			}
 			if err := terminalSafe(b.String(), color); err != nil {
@@ -126,7 +127,7 @@ func FuzzStatusText(f *testing.F) {
 			}
 		}
 		var j bytes.Buffer
-		if err := report.WriteJSON(&j, report.NewStatusDoc(in)); err != nil {
+		if err := report.WriteJSON(&j, report.NewStatusDoc(views, nil, nil)); err != nil {
 			t.Fatal(err)
 		}
 		if !json.Valid(j.Bytes()) {

@@ -360,26 +360,6 @@ func ReviewHelp() string {
 	return b.String()
 }
 
-// AddReviewState fills the review state of each server of a status
-// document (built from the same inspection the verdicts come from): review
-// is reviewed, declined or unreviewed, blocks whether it keeps agentty from
-// starting. Servers the gate never asks about (user configuration) get
-// neither.
-func AddReviewState(doc *StatusDoc, verdicts []trust.GateVerdict, scopes map[string]ServerScope) {
-	for i := range doc.Servers {
-		if sc, ok := scopes[doc.Servers[i].Name]; ok {
-			doc.Servers[i].Scope, doc.Servers[i].Unresolved = sc.Items, sc.Unresolved
-		}
-	}
-	reviewed := gateVerdictsByName(verdicts)
-	for i := range doc.Servers {
-		if v := reviewed[doc.Servers[i].Name]; v != nil {
-			blocks := v.Blocks
-			doc.Servers[i].Review, doc.Servers[i].Blocks = string(v.State), &blocks
-		}
-	}
-}
-
 // WriteDecisions says what recording a decision did for each server, of
 // any agent (WriteRestartNote ends the run).
 func WriteDecisions(w io.Writer, outcomes []gate.Outcome, st Style) error {
@@ -687,22 +667,41 @@ func WriteUnknownLaunch(w io.Writer, command string, clients []*gate.ClientView,
 	return err
 }
 
-// WriteForgotten says what revoke did for servers of clients other than
-// agentty: mcp-guard's review is gone, the client's own approval (if any)
-// is not.
-func WriteForgotten(w io.Writer, forgotten []gate.Forgotten, st Style) error {
+// WriteRevocation says what revoke did, for every agent's server alike:
+// an approval that left its client's own store (named with the
+// fingerprint it had), or mcp-guard's review forgotten (the client's own
+// approval, if any, untouched); then the whole-file approvals asked to go.
+func WriteRevocation(w io.Writer, res *gate.Revocation, st Style) error {
 	p := &printer{w: w}
-	for _, f := range forgotten {
-		cs := f.Server
-		if !f.Changed {
+	for _, r := range res.Servers {
+		cs := r.Server
+		switch {
+		case r.Store:
+			fp := ""
+			if cs.Server != nil {
+				fp = Short(cs.Server.Fingerprint)
+			}
+			verb := st.Warning("revoked")
+			if !r.Changed {
+				verb = "not approved"
+			}
+			p.printf("%s %s  %s\n", verb, Sanitize(cs.Name), st.Dim(fp))
+		case !r.Changed:
 			p.printf("not reviewed %s\n", Sanitize(cs.Label()))
-			continue
+		default:
+			note := "mcp-guard's review forgotten: it waits for review again"
+			if cs.Source != "" && cs.Interactive {
+				note += "; its own approval, in " + Sanitize(cs.Source) + ", is untouched"
+			}
+			p.printf("%s %s  %s\n", st.Warning("revoked"), Sanitize(cs.Label()), st.Dim("("+note+")"))
 		}
-		note := "mcp-guard's review forgotten: it waits for review again"
-		if cs.Source != "" && cs.Interactive {
-			note += "; its own approval, in " + Sanitize(cs.Source) + ", is untouched"
+	}
+	for _, wr := range res.Whole {
+		if wr.Changed {
+			p.printf("%s the whole-file approval of %s\n", st.Warning("revoked"), Sanitize(wr.Config))
+		} else {
+			p.printf("%s has no whole-file approval\n", Sanitize(wr.Config))
 		}
-		p.printf("%s %s  %s\n", st.Warning("revoked"), Sanitize(cs.Label()), st.Dim("("+note+")"))
 	}
 	return p.err
 }

@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/project"
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -140,9 +141,15 @@ func TestAddReviewState(t *testing.T) {
 	for i, v := range vs {
 		in.Verdicts[i] = v.Verdict
 	}
-	doc := NewStatusDoc(in)
-	AddReviewState(&doc, vs, nil)
-	for _, s := range doc.Servers {
+	cv := &gate.ClientView{Client: client.Agentty, Title: "agentty", Inspection: in}
+	for _, gv := range vs {
+		cv.Servers = append(cv.Servers, gate.ClientServer{ServerVerdict: client.ServerVerdict{Name: gv.Server.Name}, State: gv.State, Blocks: gv.Blocks, Why: gv.Why})
+	}
+	doc := NewStatusDoc([]*gate.ClientView{cv}, nil, nil)
+	if len(doc.Agents) != 1 || doc.Agents[0].Config == nil || len(doc.Agents[0].Servers) != len(vs) {
+		t.Fatalf("agentty's entry: %+v", doc.Agents)
+	}
+	for _, s := range doc.Agents[0].Servers {
 		if s.Review != "unreviewed" || s.Blocks == nil || !*s.Blocks {
 			t.Errorf("%s: review %q blocks %v", s.Name, s.Review, s.Blocks)
 		}

@@ -8,24 +8,42 @@ import (
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/gate"
+	"github.com/mcp-guard/mcp-guard/policy"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
 // StatusVersion is the version of the `status --json` document. Fields are
 // only ever added within a version; a removal or a change of meaning bumps
-// it.
-const StatusVersion = 1
+// it. Version 2 made it one list of agents: agentty's configuration,
+// servers and findings, top-level in version 1, are in its entry, as every
+// other agent's are in theirs (docs/json.md).
+const StatusVersion = 2
 
-// StatusDoc is the `status --json` document, version 1.
+// StatusDoc is the `status --json` document, version 2.
 type StatusDoc struct {
-	Version  int             `json:"version"`
-	Config   StatusConfig    `json:"config"`
+	Version int `json:"version"`
+	// Agents are every agent found here, each with the config files it
+	// reads and what became of them (so that a file that does not parse is
+	// seen), its servers and the findings on its files.
+	Agents []StatusDocAgent `json:"agents"`
+	// Notes are what finding the configurations said that no agent's entry
+	// carries (AGENTTY_MCP_CONFIG naming no file).
+	Notes []string `json:"notes,omitempty"`
+}
+
+// StatusDocAgent is one agent of the status document.
+type StatusDocAgent struct {
+	StatusAgent
+	// Gated: mcp-guard gates its servers here; false for a configuration
+	// the user keeps (agentty's own, an explicit file), or when status
+	// could not evaluate the gate (review state unknown).
+	Gated bool `json:"gated"`
+	// Config is the configuration as the agent reads it, for an agent
+	// whose rules mcp-guard reproduces (agentty): scope, whole-file hash,
+	// blanket grant; absent for the others.
+	Config   *StatusConfig   `json:"config,omitempty"`
 	Servers  []StatusServer  `json:"servers"`
 	Findings []trust.Finding `json:"findings"`
-	// Agents are every agent found here with each config file it reads
-	// and what became of it, so that a file that does not parse is seen
-	// (not only the servers of those that do). Added in version 1.
-	Agents []StatusAgent `json:"agents"`
 }
 
 // StatusAgent is one agent found here: its config files, and why its
@@ -68,11 +86,6 @@ const (
 	FileInvalid    = "invalid"
 	FileUnreadable = "unreadable"
 )
-
-// AddAgents lists every agent of all with its config files.
-func AddAgents(doc *StatusDoc, all []*gate.ClientView) {
-	doc.Agents = append(doc.Agents, AgentStates(all)...)
-}
 
 // AgentStates are every agent of all with its config files and their state:
 // the "agents" of the status and review documents.
@@ -175,41 +188,76 @@ type StatusServer struct {
 	RepoSide bool   `json:"repo_side,omitempty"`
 }
 
-// NewStatusDoc builds the status document from an inspection.
-func NewStatusDoc(in *trust.Inspection) StatusDoc {
-	doc := StatusDoc{Version: StatusVersion, Servers: []StatusServer{}, Findings: []trust.Finding{}, Agents: []StatusAgent{}}
-	doc.Config.Scope = string(in.Location.Scope)
-	doc.Config.Note = in.Location.Note
+// NewStatusDoc builds the status document: every agent of views (the
+// gate's View.Shown) with its servers and findings[i], the findings on
+// the files of views[i] (an agent whose Inspection the gate handed over
+// has those in it too); notes are what no agent's entry carries.
+func NewStatusDoc(views []*gate.ClientView, findings [][]trust.Finding, notes []string) StatusDoc {
+	doc := StatusDoc{Version: StatusVersion, Agents: []StatusDocAgent{}, Notes: notes}
+	states := AgentStates(views)
+	for i, cv := range views {
+		a := StatusDocAgent{StatusAgent: states[i], Gated: !cv.Ungated, Servers: []StatusServer{}, Findings: []trust.Finding{}}
+		if in := cv.Inspection; in != nil {
+			a.Config = statusConfig(in)
+			a.Servers = inspectedServers(in, cv)
+			a.Findings = append(a.Findings, in.Findings...)
+		} else {
+			a.Servers = clientServers(cv)
+		}
+		if i < len(findings) {
+			a.Findings = append(a.Findings, findings[i]...)
+		}
+		doc.Agents = append(doc.Agents, a)
+	}
+	return doc
+}
+
+// statusConfig is the configuration an agent reads as in says it does.
+func statusConfig(in *trust.Inspection) *StatusConfig {
+	out := &StatusConfig{Scope: string(in.Location.Scope), Note: in.Location.Note, Valid: true}
 	if in.StoreErr != nil {
-		doc.Config.StoreError = in.StoreErr.Error()
+		out.StoreError = in.StoreErr.Error()
 	}
 	if c := in.Config; c != nil {
-		doc.Config.Path = c.Path
-		doc.Config.SHA256 = c.SHA256
-		doc.Config.Valid = c.Valid()
-		doc.Config.Unreadable = c.Unreadable()
-		doc.Config.Blanket = in.Blanket
+		out.Path, out.SHA256, out.Valid, out.Unreadable, out.Blanket = c.Path, c.SHA256, c.Valid(), c.Unreadable(), in.Blanket
 		if c.Err != nil {
-			doc.Config.Error = c.Err.Error()
+			out.Error = c.Err.Error()
 		}
-	} else {
-		doc.Config.Valid = true
 	}
-	for _, v := range in.Verdicts {
+	return out
+}
+
+// inspectedServers are the servers of cv as its Inspection judges them
+// (trust is the verdict's reason), with the gate's review state of each
+// (cv.Servers, in the same order) when the gate asks about it.
+func inspectedServers(in *trust.Inspection, cv *gate.ClientView) []StatusServer {
+	out := make([]StatusServer, 0, len(in.Verdicts))
+	for i, v := range in.Verdicts {
 		s := v.Server
 		args := s.SpawnArgs()
 		if args == nil {
 			args = []string{}
 		}
-		doc.Servers = append(doc.Servers, StatusServer{
+		ss := StatusServer{
 			Name: s.Name, Transport: string(s.Transport), Gated: s.Gated, Disabled: s.Disabled,
 			Fingerprint: s.Fingerprint, Trusted: v.Trusted, Trust: string(v.Reason),
 			Command: s.SpawnCommand(), Args: args, URL: s.URL,
-			Client: "agentty", Path: in.Config.Path,
-		})
+			Client: string(cv.Client), Path: in.Config.Path,
+		}
+		if i < len(cv.Servers) && cv.Servers[i].Name == s.Name {
+			cs := cv.Servers[i]
+			if cs.Scope != nil {
+				sc := NewServerScope(cs.Scope, cs.Files)
+				ss.Scope, ss.Unresolved = sc.Items, sc.Unresolved
+			}
+			if cs.State != "" {
+				blocks := cs.Blocks || cs.Why == trust.GateDeclinedRuns
+				ss.Review, ss.Blocks = string(cs.State), &blocks
+			}
+		}
+		out = append(out, ss)
 	}
-	doc.Findings = append(doc.Findings, in.Findings...)
-	return doc
+	return out
 }
 
 // WriteJSON writes v as indented JSON with a final newline.
@@ -337,23 +385,52 @@ func padRight(s string, n int) string {
 	return s
 }
 
-// WriteStatus renders agentty's inspection for people, in the manner of
-// `agentty plugin list --project`, plus why each server is trusted: what
-// status says of agentty when no gate stands over it (its user's own or
-// an explicit configuration, none at all, or a gate that could not be
-// evaluated). titles are the agents mcp-guard knows, named when there is
-// none here. A gated project configuration is one agent of
-// WriteClientStatus.
-func WriteStatus(w io.Writer, in *trust.Inspection, titles []string, st Style) error {
-	p := &printer{w: w}
-	switch {
-	case in.Config == nil:
+// WriteStatusText writes status for people: every agent of views (the
+// gate's View.Shown), findings[i] those on the files of views[i]. An agent
+// the gate holds no gate over (Ungated) whose reading the gate handed
+// over (Inspection: agentty's own configuration) is said as the agent
+// finds it (writeInspection), first; every other agent in one form
+// (WriteClientStatus). notes are what no agent carries; titles the agents
+// mcp-guard knows, named when there is none here.
+func WriteStatusText(w io.Writer, views []*gate.ClientView, findings [][]trust.Finding, notes, titles []string, st Style) error {
+	if len(views) == 0 {
+		p := &printer{w: w}
 		p.printf("no MCP configuration of any agent here (%s): no project server starts here\n", strings.Join(titles, ", "))
-		if in.Location.Note != "" {
-			p.printf("note: %s\n", Sanitize(in.Location.Note))
+		for _, n := range notes {
+			p.printf("note: %s\n", Sanitize(n))
 		}
 		return p.err
 	}
+	var gated []*gate.ClientView
+	var all []trust.Finding
+	for i, cv := range views {
+		if cv.Ungated && cv.Inspection != nil {
+			if err := writeInspection(w, cv.Inspection, st); err != nil {
+				return err
+			}
+			continue
+		}
+		gated = append(gated, cv)
+		if cv.Inspection != nil {
+			all = append(all, cv.Inspection.Findings...)
+		}
+		if i < len(findings) {
+			all = append(all, findings[i]...)
+		}
+	}
+	if len(gated) == 0 {
+		return nil
+	}
+	policy.SortBySeverity(all)
+	return WriteClientStatus(w, gated, all, len(gated) < len(views), st)
+}
+
+// writeInspection renders agentty's reading of a configuration no gate
+// stands over (in: its user's own or an explicit configuration, or one
+// read when the gate could not be evaluated), in the manner of `agentty
+// plugin list --project`, plus why each server is trusted.
+func writeInspection(w io.Writer, in *trust.Inspection, st Style) error {
+	p := &printer{w: w}
 	c := in.Config
 	p.printf("%s (%s configuration%s):\n", st.Bold(Sanitize(c.Path)), c.Scope, gatedNote(c.Scope))
 	if in.Location.Note != "" {
@@ -395,19 +472,6 @@ func WriteStatus(w io.Writer, in *trust.Inspection, titles []string, st Style) e
 	return p.err
 }
 
-// gateVerdictsByName indexes the verdicts the gate asks about (a State
-// set) by server name, the last one winning; a lookup per server keeps
-// status linear in the number of servers.
-func gateVerdictsByName(gate []trust.GateVerdict) map[string]*trust.GateVerdict {
-	m := make(map[string]*trust.GateVerdict, len(gate))
-	for i := range gate {
-		if gate[i].State != "" {
-			m[gate[i].Server.Name] = &gate[i]
-		}
-	}
-	return m
-}
-
 func gatedNote(s trust.Scope) string {
 	if s == trust.ScopeProject {
 		return ", gated"
@@ -443,38 +507,37 @@ func (p *printer) printf(format string, args ...any) {
 	_, p.err = fmt.Fprintf(p.w, format, args...)
 }
 
-// AddClients appends the servers of the other clients (Claude Code) to a
-// status document, after agentty's, with their findings.
-func AddClients(doc *StatusDoc, clients []*gate.ClientView, findings []trust.Finding) {
-	for _, cv := range clients {
-		for _, cs := range cv.Servers {
-			s := cs.Server
-			ss := StatusServer{Name: cs.Name, Client: string(cv.Client), Path: cs.Config, Args: []string{},
-				Trusted: cs.Interactive, Trust: cs.ServerVerdict.Why, Source: cs.Source, RepoSide: cs.RepoSide,
-				Review: string(cs.State)}
-			headless, blocks := cs.Headless, cs.Blocks
-			ss.Headless, ss.Blocks = &headless, &blocks
-			if s != nil {
-				// What the client starts: its spawn view after interpolation.
-				ss.Transport, ss.Command, ss.URL, ss.Shown = string(s.Transport), cs.Spawn.Command, s.URL, s.Shown
-				if cs.Spawn.Args != nil {
-					ss.Args = cs.Spawn.Args
-				}
-				if cs.Spawn.Command == "" {
-					ss.Command = s.SpawnCommand()
-					if a := s.SpawnArgs(); a != nil {
-						ss.Args = a
-					}
+// clientServers are cv's servers as its client judges them, with the
+// gate's review state of each.
+func clientServers(cv *gate.ClientView) []StatusServer {
+	out := make([]StatusServer, 0, len(cv.Servers))
+	for _, cs := range cv.Servers {
+		s := cs.Server
+		ss := StatusServer{Name: cs.Name, Client: string(cv.Client), Path: cs.Config, Args: []string{},
+			Trusted: cs.Interactive, Trust: cs.ServerVerdict.Why, Source: cs.Source, RepoSide: cs.RepoSide,
+			Review: string(cs.State)}
+		headless, blocks := cs.Headless, cs.Blocks
+		ss.Headless, ss.Blocks = &headless, &blocks
+		if s != nil {
+			// What the client starts: its spawn view after interpolation.
+			ss.Transport, ss.Command, ss.URL, ss.Shown = string(s.Transport), cs.Spawn.Command, s.URL, s.Shown
+			if cs.Spawn.Args != nil {
+				ss.Args = cs.Spawn.Args
+			}
+			if cs.Spawn.Command == "" {
+				ss.Command = s.SpawnCommand()
+				if a := s.SpawnArgs(); a != nil {
+					ss.Args = a
 				}
 			}
-			if cs.Scope != nil {
-				sc := NewServerScope(cs.Scope, cs.Files)
-				ss.Scope, ss.Unresolved = sc.Items, sc.Unresolved
-			}
-			doc.Servers = append(doc.Servers, ss)
 		}
+		if cs.Scope != nil {
+			sc := NewServerScope(cs.Scope, cs.Files)
+			ss.Scope, ss.Unresolved = sc.Items, sc.Unresolved
+		}
+		out = append(out, ss)
 	}
-	doc.Findings = append(doc.Findings, findings...)
+	return out
 }
 
 // AgentWords is an agent's verdict about a server in the words its client

@@ -241,6 +241,31 @@ func (e *ApprovalsEdit) Remove(hash string) (removed bool) {
 	return removed
 }
 
+// RemoveAll deletes every string entry equal to one of hashes in one
+// pass (Remove per hash is a pass each: quadratic for a revoke of every
+// server) and reports which of them there was one of.
+func (e *ApprovalsEdit) RemoveAll(hashes []string) (removed map[string]bool) {
+	removed = make(map[string]bool, len(hashes))
+	for _, h := range hashes {
+		removed[h] = false
+	}
+	kept := e.entries[:0]
+	for _, x := range e.entries {
+		if _, ok := removed[x.str]; ok && x.value == nil {
+			removed[x.str] = true
+			continue
+		}
+		kept = append(kept, x)
+	}
+	e.entries = kept
+	if e.strs != nil {
+		for _, h := range hashes {
+			delete(e.strs, h)
+		}
+	}
+	return removed
+}
+
 // Hashes returns the string entries in order.
 func (e *ApprovalsEdit) Hashes() []string {
 	var out []string

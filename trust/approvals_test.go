@@ -1089,3 +1089,34 @@ func TestUpdatesLeaveOneLockFileEach(t *testing.T) {
 		}
 	}
 }
+
+// TestApprovalsEditRemoveAll: one pass removes every string entry equal
+// to one of the hashes (both copies of a duplicate), keeps the others and
+// the non-string entries in order, says which were there, and Has agrees.
+func TestApprovalsEditRemoveAll(t *testing.T) {
+	ctx := context.Background()
+	path := writeStore(t, `[1,"`+h("a")+`",{"k":"`+h("b")+`"},"`+h("c")+`","`+h("a")+`","`+h("d")+`"]`)
+	err := UpdateApprovals(ctx, path, func(e *ApprovalsEdit) error {
+		if !e.Has(h("a")) {
+			t.Error("Has(a) before = false")
+		}
+		got := e.RemoveAll([]string{h("a"), h("b"), h("d")})
+		if !got[h("a")] || got[h("b")] || !got[h("d")] || len(got) != 3 {
+			t.Errorf("removed %v", got)
+		}
+		if e.Has(h("a")) || e.Has(h("d")) || !e.Has(h("c")) {
+			t.Error("Has disagrees with what RemoveAll did")
+		}
+		if hs := e.Hashes(); len(hs) != 1 || hs[0] != h("c") {
+			t.Errorf("Hashes() = %q", hs)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil || !bytes.Contains(data, []byte(`"k"`)) || bytes.Count(data, []byte(h("c"))) != 1 {
+		t.Errorf("written store %s, %v", data, err)
+	}
+}

@@ -42,8 +42,8 @@ func revokeCommand(e *env) *cli.Command {
 		Usage:         "take back reviews: the servers wait for review again (agentty's approvals are removed from its store)",
 		UsageText:     "mcp-guard [-C DIR] revoke NAME... | --all | --whole-file",
 		Flags: []cli.Flag{
-			&cli.BoolFlag{Name: "all", Usage: "revoke every server of the configuration"},
-			&cli.BoolFlag{Name: "whole-file", Usage: "revoke a legacy whole-file approval of the configuration"},
+			&cli.BoolFlag{Name: "all", Usage: "revoke every approval and review here, of every agent"},
+			&cli.BoolFlag{Name: "whole-file", Usage: "revoke a legacy whole-file approval (an agent's approval of its whole configuration: agentty's)"},
 		},
 		Action: func(ctx context.Context, c *cli.Command) error { return revokeApprovals(ctx, c, e) },
 	}
@@ -67,27 +67,14 @@ func revokeApprovals(ctx context.Context, c *cli.Command, e *env) error {
 	if err != nil {
 		return gateErr(err)
 	}
-	st := e.style(e.info)
-	report.WriteForgotten(e.info, res.Forgotten, st)
-	for _, r := range res.Servers {
-		if r.Changed {
-			fmt.Fprintf(e.info, "%s %s  %s\n", st.Warning("revoked"), report.Sanitize(r.Server.Name), st.Dim(report.Short(r.Server.Fingerprint)))
-		} else {
-			fmt.Fprintf(e.info, "not approved %s  %s\n", report.Sanitize(r.Server.Name), st.Dim(report.Short(r.Server.Fingerprint)))
-		}
+	if err := report.WriteRevocation(e.info, res, e.style(e.info)); err != nil {
+		return failf("", "writing what was revoked: %v", err)
 	}
-	if all && len(res.Servers) == 0 && len(res.Forgotten) == 0 && !wholeFile {
-		fmt.Fprintf(e.info, "no gated servers in %s: nothing to revoke\n", report.Sanitize(g.configPath()))
+	if all && len(res.Servers) == 0 && !wholeFile {
+		fmt.Fprintln(e.info, "nothing here was approved or reviewed: nothing to revoke")
 	}
-	if res.WholeFile {
-		if res.WholeFileChanged {
-			fmt.Fprintf(e.info, "%s the whole-file approval of %s\n", st.Warning("revoked"), report.Sanitize(g.configPath()))
-		} else {
-			fmt.Fprintf(e.info, "%s has no whole-file approval\n", report.Sanitize(g.configPath()))
-		}
-	}
-	if res.StillBlanket {
-		fmt.Fprintf(e.stderr, "mcp-guard: warning: the whole file is still approved, so agentty still runs every server in it; run `mcp-guard revoke --whole-file`\n")
+	for _, still := range res.Still {
+		fmt.Fprintf(e.stderr, "mcp-guard: warning: %s\n", report.Sanitize(still))
 	}
 	return nil
 }

@@ -106,33 +106,9 @@ func gateErr(err error) error {
 	return failf("", "%v", err)
 }
 
-func (g *gateView) configPath() string { return g.ConfigPath() }
-
 // warnLedger says on stderr why nothing counts as reviewed, if so.
 func (g *gateView) warnLedger(e *env) {
 	if g.Ledger.Err != nil {
 		fmt.Fprintf(e.stderr, "mcp-guard: warning: %s\n", report.Sanitize(g.Ledger.Err.Error()))
 	}
-}
-
-// statusGate evaluates mcp-guard's gate for the launch directory: the
-// review state and what each server runs from the repository. When it
-// cannot, a warning on stderr says why and it is nil.
-func statusGate(ctx context.Context, c *cli.Command, e *env) *gateView {
-	g, err := gateHere(ctx, c, e)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "mcp-guard: warning: review state unknown: %s\n", report.Sanitize(err.Error()))
-		return nil
-	}
-	return g
-}
-
-// scopesOf is what each of agentty's servers runs from the repository,
-// by name, for the JSON status.
-func scopesOf(g *gateView) map[string]report.ServerScope {
-	scopes := map[string]report.ServerScope{}
-	for name, s := range g.Servers {
-		scopes[name] = report.NewServerScope(s.Scope, s.Files)
-	}
-	return scopes
 }

@@ -51,16 +51,30 @@ func TestClaudeFixture(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, out = status("--json")
+	type server struct {
+		Name, Client, Path, Source string
+		Trusted                    bool
+		RepoSide                   bool `json:"repo_side"`
+		Headless                   *bool
+	}
 	var doc struct {
-		Servers []struct {
-			Name, Client, Path, Source string
-			Trusted                    bool
-			RepoSide                   bool `json:"repo_side"`
-			Headless                   *bool
+		Agents []struct {
+			Client  string
+			Servers []server
 		}
+		Servers []server
 	}
 	if err := json.Unmarshal([]byte(out), &doc); err != nil {
 		t.Fatalf("%v:\n%s", err, out)
+	}
+	// Each agent's servers are in its entry (status version 2).
+	for _, a := range doc.Agents {
+		for _, s := range a.Servers {
+			if s.Client != a.Client {
+				t.Errorf("%s's entry holds a server of %s: %+v", a.Client, s.Client, s)
+			}
+		}
+		doc.Servers = append(doc.Servers, a.Servers...)
 	}
 	// Copilot CLI and Qwen Code read .mcp.json too; with an empty home
 	// (no trusted folder, no approval) they run none.

@@ -104,7 +104,7 @@ func runLaunch(ctx context.Context, c *cli.Command, e *env) error {
 			}
 			environ = setEnv(environ, gate.ConfigEnv, snap.Path)
 			if len(snap.Left) > 0 {
-				report.WriteSnapshotNote(e.stderr, g.configPath(), snap, e.style(e.stderr))
+				report.WriteSnapshotNote(e.stderr, snap.Config, snap, e.style(e.stderr))
 			}
 		}
 		if len(unhanded) > 0 {
@@ -128,7 +128,7 @@ func runLaunch(ctx context.Context, c *cli.Command, e *env) error {
 			return withHint(gateErr(err), "nothing was started")
 		}
 		if len(snap.Left) > 0 {
-			report.WriteSnapshotNote(e.stderr, g.configPath(), snap, e.style(e.stderr))
+			report.WriteSnapshotNote(e.stderr, snap.Config, snap, e.style(e.stderr))
 		}
 		return execIn(dir, args, setEnv(e.environ, gate.ConfigEnv, snap.Path))
 	case client.HandConfigFile:

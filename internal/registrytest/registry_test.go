@@ -17,6 +17,7 @@ import (
 	"go/token"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"sort"
 	"strconv"
@@ -24,6 +25,7 @@ import (
 	"testing"
 
 	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/surface"
 )
 
@@ -340,6 +342,10 @@ func f(cs, st, o any) {
 	_ = gate.AgenttyEntry
 	_ = cs.Name
 	_ = agentty
+	_ = g.InspectionGated()
+	_ = res.Forgotten
+	_, _ = trust.Inspect(dir, nil)
+	_, _ = gate.Inspect(dir, env)
 }
 `
 	p := filepath.Join(t.TempDir(), "x.go")
@@ -350,21 +356,59 @@ func f(cs, st, o any) {
 	for _, b := range agenttySelectors(t, p) {
 		got = append(got, b.what)
 	}
-	if want := []string{"cs.Agentty", "o.Entry.Agentty", "gate.AgenttyEntry"}; strings.Join(got, "|") != strings.Join(want, "|") {
+	if want := []string{"cs.Agentty", "o.Entry.Agentty", "gate.AgenttyEntry", "g.InspectionGated", "res.Forgotten", "trust.Inspect"}; strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("caught %q, want %q", got, want)
 	}
+}
+
+// agenttyTrack are the names of agentty's own track that the one path
+// replaced (issue 20): a renderer that selects one again reads agentty's
+// data beside the one list of agents. Where agentty differs, the gate
+// hands its answer over in a ClientView (Inspection, Store, Ungated) and
+// its client's methods (client.StoreKeeper) say the rest.
+var agenttyTrack = map[string]bool{
+	"InspectionGated":  true, // gate.View: status asks View.Shown
+	"Forgotten":        true, // gate.Revocation: one Servers list
+	"StillBlanket":     true, // gate.Revocation: Still, in the client's words
+	"WholeFileChanged": true, // gate.Revocation: Whole
+	"RevokeStore":      true, // client.StoreKeeper: Revoke
+	"Keeper":           true, // client.Keeper: the gate asks it, renderers never
+	"StorePath":        true, // trust.Inspection: ClientView.Store
+	"AddReviewState":   true, // report: NewStatusDoc, one entry per agent
+	"AddClients":       true,
+	"AddAgents":        true,
+	"trust.Inspect":    true, // cmd reads agentty's configuration through the gate (gate.Inspect)
+	"trust.Inspected":  true,
 }
 
 func agenttySelectors(t *testing.T, path string) []spelling {
 	fset, file := parse(t, path)
 	var out []spelling
 	ast.Inspect(file, func(n ast.Node) bool {
-		if s, ok := n.(*ast.SelectorExpr); ok && strings.HasPrefix(s.Sel.Name, "Agentty") {
-			out = append(out, spelling{fset.Position(s.Pos()).Line, exprText(s), "agentty"})
+		s, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		if text := exprText(s); strings.HasPrefix(s.Sel.Name, "Agentty") || agenttyTrack[s.Sel.Name] || agenttyTrack[text] {
+			out = append(out, spelling{fset.Position(s.Pos()).Line, text, "agentty"})
 		}
 		return true
 	})
 	return out
+}
+
+// TestStatusIsOneListOfAgents fails when the status document grows a
+// top-level field again (version 1 had agentty's config, servers and
+// findings there): every agent's facts are in its entry.
+func TestStatusIsOneListOfAgents(t *testing.T) {
+	want := map[string]bool{"version": true, "agents": true, "notes": true}
+	typ := reflect.TypeOf(report.StatusDoc{})
+	for i := 0; i < typ.NumField(); i++ {
+		name, _, _ := strings.Cut(typ.Field(i).Tag.Get("json"), ",")
+		if !want[name] {
+			t.Errorf("report.StatusDoc has the top-level field %s (%q): put it in the agent's entry (report.StatusDocAgent)", typ.Field(i).Name, name)
+		}
+	}
 }
 
 // exprText is a selector chain as written ("o.Entry.Agentty").
