@@ -34,13 +34,12 @@ func (c *serverCheck) secrets() {
 		case "command", "args", "env", "url", "type", "disabled":
 			continue
 		}
-		raw, _ := s.Member(k)
-		n, err := decodePositioned([]byte(raw))
-		if err != nil {
+		v, ok := s.Value(k)
+		if !ok {
 			continue
 		}
 		pos := s.KeyPos(k)
-		walkStrings(n, k, func(path, name, value string) bool {
+		walkStrings(fromClient(v), k, func(path, name, value string) bool {
 			if sec, prefix, why, ok := textSecret(name, value); ok {
 				c.secret(pos, path, sec, prefix, why)
 				return false
