@@ -136,7 +136,7 @@ func CheckFile(f File, opts Options) []trust.Finding {
 				}
 				var others []*trust.Config
 				if k == f.Kind {
-					others = otherReadings(f, k)
+					others = client.OtherReadings(k, f.Path, f.Data, nil)
 				}
 				out = append(out, CheckReadings(cfg, others, opts)...)
 			}
