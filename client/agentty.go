@@ -133,7 +133,7 @@ type AgenttyState struct {
 func (agenttyClient) State(launchDir, _ string, env Env) *State {
 	in, err := trust.Inspect(launchDir, env.getenv)
 	as := &AgenttyState{Inspection: in, Approvals: trust.LoadUserApprovals(env.getenv),
-		AllowProject: env.getenv("AGENTTY_MCP_ALLOW_PROJECT"), Err: err}
+		AllowProject: env.getenv(allowProjectVar), Err: err}
 	st := &State{Client: Agentty, LaunchDir: launchDir, Agentty: as, Err: err}
 	if as.Approvals.Path != "" {
 		st.Sources = append(st.Sources, Source{Path: as.Approvals.Path, Display: storeShown, Err: as.Approvals.Err, Present: as.Approvals.Exists})
@@ -142,6 +142,16 @@ func (agenttyClient) State(launchDir, _ string, env Env) *State {
 }
 
 const storeShown = "~/.agentty/mcp_approvals.json"
+
+// allowProjectVar makes agentty run every project server without asking.
+const allowProjectVar = "AGENTTY_MCP_ALLOW_PROJECT"
+
+// Grants are the fingerprints of the user's store and
+// AGENTTY_MCP_ALLOW_PROJECT, as State reads them.
+func (agenttyClient) Grants(env Env) (trust.Grants, error) {
+	store := trust.LoadUserApprovals(env.getenv)
+	return trust.Grants{Approved: store.Approved, AllowProject: env.getenv(allowProjectVar)}, store.Err
+}
 
 // files is the configuration agentty reads, with its real scope, for
 // Evaluate; the Path of its servers' entries is made absolute.

@@ -184,3 +184,33 @@ func FuzzAgenttyFile(f *testing.F) {
 		}
 	})
 }
+
+// TestAgenttyGrants: the store keeper's Grants, which the hook and diff
+// grade a change against, are what State reads: the user's store and
+// AGENTTY_MCP_ALLOW_PROJECT; a store that does not parse approves nothing
+// and says why.
+func TestAgenttyGrants(t *testing.T) {
+	home := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(home, ".agentty"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	store := filepath.Join(home, ".agentty", trust.ApprovalsFileName)
+	fp := strings.Repeat("a", 64)
+	if err := os.WriteFile(store, []byte(`["`+fp+`"]`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := Env{Getenv: func(k string) string {
+		return map[string]string{"HOME": home, "AGENTTY_MCP_ALLOW_PROJECT": "1"}[k]
+	}}
+	g, err := Keeper().Grants(env)
+	st := Lookup(Agentty).State(t.TempDir(), "", env).Agentty
+	if err != nil || !g.Approved(fp) || g.Approved(strings.Repeat("b", 64)) || g.AllowProject != "1" || g.AllowProject != st.AllowProject || !st.Approvals.Approved(fp) {
+		t.Errorf("Grants = %+v, %v; State %+v", g, err, st)
+	}
+	if err := os.WriteFile(store, []byte(`["`+fp+`"] junk`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if g, err := Keeper().Grants(env); err == nil || g.Approved(fp) {
+		t.Errorf("a store that does not parse: %v, approves %v", err, g.Approved(fp))
+	}
+}

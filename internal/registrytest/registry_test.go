@@ -342,12 +342,8 @@ func f(cs, st, o any) {
 	_ = agentty
 }
 `
-	p := filepath.Join(t.TempDir(), "x.go")
-	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	var got []string
-	for _, b := range agenttySelectors(t, p) {
+	for _, b := range agenttySelectors(t, sourceFile(t, src)) {
 		got = append(got, b.what)
 	}
 	if want := []string{"cs.Agentty", "o.Entry.Agentty", "gate.AgenttyEntry"}; strings.Join(got, "|") != strings.Join(want, "|") {
@@ -376,4 +372,99 @@ func exprText(e ast.Expr) string {
 		return exprText(e.X) + "." + e.Sel.Name
 	}
 	return "…"
+}
+
+// agenttyReaders are trust's readers of agentty's own files: its
+// configuration (trust.Parse, Discover, Inspect, Inspected), its approvals
+// store, and its other JSON files (DecodeFirst). agentty's client reads
+// them (client/agentty.go: Parse, State, Grants, AgenttyFile) and every
+// other package asks it, as it asks every other client.
+var agenttyReaders = []string{"Parse", "Discover", "Inspect", "Inspected", "LoadUserApprovals", "LoadApprovals", "DecodeFirst", "DecodeDialect"}
+
+// readerDebt are the iterating files that still call one of
+// agenttyReaders, each with the readers it may call and why.
+var readerDebt = map[string][]string{
+	// The gate's inspection of the one configuration agentty reads in a
+	// launch directory, and adopt's read of agentty's store: the gate
+	// evaluates agentty through trust's reproduction of its rules, and
+	// moving that into its client is the gate's own change.
+	"gate/gate.go":  {"Discover", "Inspected"},
+	"gate/adopt.go": {"LoadUserApprovals"},
+	// status renders trust's inspection of the launch directory.
+	"cmd/mcp-guard/status.go": {"Inspect"},
+	// scan --user reads the user's own configuration, in user scope,
+	// which agentty's client (a project configuration) does not parse.
+	"cmd/mcp-guard/scan.go": {"Parse"},
+}
+
+// TestAgenttyFilesReadThroughItsClient: the packages that iterate the
+// registry read agentty's files through its client, not with trust's
+// readers of them (one reader per file, for agentty too: the hook's
+// grants, a plain directory's configuration, the rules on hooks.json and
+// acp-agents.json).
+func TestAgenttyFilesReadThroughItsClient(t *testing.T) {
+	used := map[string]bool{}
+	for pkg := range iterating {
+		for _, name := range sources(t, pkg) {
+			f := pkg + "/" + name
+			for _, bad := range trustReaders(t, filepath.Join("..", "..", pkg, name)) {
+				if contains(readerDebt[f], bad.what) {
+					used[f+" "+bad.what] = true
+					continue
+				}
+				t.Errorf("%s:%d calls trust.%s: read agentty's file through its client (client.Keeper(), client.Lookup, client.AgenttyFile)", f, bad.line, bad.what)
+			}
+		}
+	}
+	for f, names := range readerDebt {
+		for _, n := range names {
+			if !used[f+" "+n] {
+				t.Errorf("readerDebt lists trust.%s in %s, which no longer calls it: remove it", n, f)
+			}
+		}
+	}
+}
+
+// TestTheReaderCheckCatches: the check finds a call of one of trust's
+// readers of agentty's files and leaves trust's other functions alone.
+func TestTheReaderCheckCatches(t *testing.T) {
+	src := `package x
+func f(p string, b []byte) {
+	_ = trust.Parse(p, b, trust.ScopeProject)
+	_ = trust.LoadUserApprovals(nil).Approved
+	_ = trust.NewFinding("MG1", p, trust.Pos{}, "", "", "")
+	_ = client.Lookup("x").Parse(p, b)
+}
+`
+	var got []string
+	for _, b := range trustReaders(t, sourceFile(t, src)) {
+		got = append(got, b.what)
+	}
+	if want := []string{"Parse", "LoadUserApprovals"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("caught %q, want %q", got, want)
+	}
+}
+
+func trustReaders(t *testing.T, path string) []spelling {
+	fset, file := parse(t, path)
+	var out []spelling
+	ast.Inspect(file, func(n ast.Node) bool {
+		if s, ok := n.(*ast.SelectorExpr); ok {
+			if x, ok := s.X.(*ast.Ident); ok && x.Name == "trust" && contains(agenttyReaders, s.Sel.Name) {
+				out = append(out, spelling{fset.Position(s.Pos()).Line, s.Sel.Name, "agentty"})
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// sourceFile writes src to a Go file of its own, for the tests that hold
+// a check to what it must catch.
+func sourceFile(t *testing.T, src string) string {
+	p := filepath.Join(t.TempDir(), "x.go")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
