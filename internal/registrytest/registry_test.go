@@ -9,6 +9,11 @@
 // Code, Cursor), surface.go (agentty's file-level rules and the
 // dispatcher), ciagents.go and ciworkflow.go (CI, which names the agents a
 // workflow runs). docs/architecture.md has the recipe for a new client.
+//
+// It also keeps one reader per file: policy decodes no client's file
+// itself, and agentty's files are read through its client
+// (TestPolicyReadsClientFilesThroughTheirClient,
+// TestAgenttyFilesReadThroughItsClient).
 package registrytest
 
 import (
@@ -18,6 +23,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -388,13 +394,13 @@ var readerDebt = map[string][]string{
 	// launch directory, and adopt's read of agentty's store: the gate
 	// evaluates agentty through trust's reproduction of its rules, and
 	// moving that into its client is the gate's own change.
-	"gate/gate.go":  {"Discover", "Inspected"},
-	"gate/adopt.go": {"LoadUserApprovals"},
+	"gate/gate.go":  {"trust.Discover", "trust.Inspected"},
+	"gate/adopt.go": {"trust.LoadUserApprovals"},
 	// status renders trust's inspection of the launch directory.
-	"cmd/mcp-guard/status.go": {"Inspect"},
+	"cmd/mcp-guard/status.go": {"trust.Inspect"},
 	// scan --user reads the user's own configuration, in user scope,
 	// which agentty's client (a project configuration) does not parse.
-	"cmd/mcp-guard/scan.go": {"Parse"},
+	"cmd/mcp-guard/scan.go": {"trust.Parse"},
 }
 
 // TestAgenttyFilesReadThroughItsClient: the packages that iterate the
@@ -403,23 +409,40 @@ var readerDebt = map[string][]string{
 // grants, a plain directory's configuration, the rules on hooks.json and
 // acp-agents.json).
 func TestAgenttyFilesReadThroughItsClient(t *testing.T) {
-	used := map[string]bool{}
+	var found []use
 	for pkg := range iterating {
 		for _, name := range sources(t, pkg) {
-			f := pkg + "/" + name
-			for _, bad := range trustReaders(t, filepath.Join("..", "..", pkg, name)) {
-				if contains(readerDebt[f], bad.what) {
-					used[f+" "+bad.what] = true
-					continue
-				}
-				t.Errorf("%s:%d calls trust.%s: read agentty's file through its client (client.Keeper(), client.Lookup, client.AgenttyFile)", f, bad.line, bad.what)
+			for _, s := range trustReaders(t, filepath.Join("..", "..", pkg, name)) {
+				found = append(found, use{pkg + "/" + name, s.line, "trust." + s.what})
 			}
 		}
 	}
-	for f, names := range readerDebt {
-		for _, n := range names {
-			if !used[f+" "+n] {
-				t.Errorf("readerDebt lists trust.%s in %s, which no longer calls it: remove it", n, f)
+	holdTo(t, found, readerDebt, "readerDebt", "read agentty's file through its client (client.Keeper(), client.Lookup, client.AgenttyFile)")
+}
+
+// use is one call a check found: where, and what it calls.
+type use struct {
+	file string
+	line int
+	what string
+}
+
+// holdTo fails on every use found that debt (named name) does not allow
+// its file, saying fix, and on every entry of debt no longer used.
+func holdTo(t *testing.T, found []use, debt map[string][]string, name, fix string) {
+	t.Helper()
+	used := map[string]bool{}
+	for _, u := range found {
+		if contains(debt[u.file], u.what) {
+			used[u.file+" "+u.what] = true
+			continue
+		}
+		t.Errorf("%s:%d calls %s: %s", u.file, u.line, u.what, fix)
+	}
+	for f, whats := range debt {
+		for _, w := range whats {
+			if !used[f+" "+w] {
+				t.Errorf("%s lists %s in %s, which no longer calls it: remove it", name, w, f)
 			}
 		}
 	}
@@ -467,4 +490,113 @@ func sourceFile(t *testing.T, src string) string {
 		t.Fatal(err)
 	}
 	return p
+}
+
+// ownDecoders are the policy files that decode bytes themselves, each
+// with the decoders it calls and why: none of them is a file a client
+// reads (docs/architecture.md, "One reader per file"). Shrink it; never
+// grow it with a client's file.
+var ownDecoders = map[string][]string{
+	// mcp-guard's own baseline file.
+	"policy/baseline.go": {"json.Unmarshal"},
+	// mcp-guard's own .mcp-guard.yaml.
+	"policy/ignorefile.go": {"yaml.NewDecoder"},
+	// CI workflows: the CI runner reads them, no client model does.
+	"policy/ciworkflow.go": {"yaml.NewDecoder"},
+}
+
+// TestPolicyReadsClientFilesThroughTheirClient keeps one reader per
+// file: policy reads a file a client reads through that client's model
+// (client.ClaudeSettings, client.AgenttyFile, a client's Parse, …); no
+// policy file decodes JSON, YAML or TOML itself or calls trust's readers
+// (trust.Parse, DecodeDialect, DecodeFirst), except ownDecoders.
+func TestPolicyReadsClientFilesThroughTheirClient(t *testing.T) {
+	var found []use
+	for _, name := range sources(t, "policy") {
+		found = append(found, ownDecodes(t, filepath.Join("..", "..", "policy", name), "policy/"+name)...)
+	}
+	if len(found) == 0 {
+		t.Fatal("no decoding call found in policy: the check is broken")
+	}
+	holdTo(t, found, ownDecoders, "ownDecoders", "read the file through its client model's reader (or, for a file no client reads, say why in ownDecoders and docs/architecture.md)")
+}
+
+// TestTheDecodeCheckCatches: ownDecodes finds each way of decoding a file
+// in policy and leaves encoding alone.
+func TestTheDecodeCheckCatches(t *testing.T) {
+	src := `package x
+import (
+	"encoding/json"
+	yml "go.yaml.in/yaml/v3"
+	"github.com/pelletier/go-toml/v2"
+)
+func f(b []byte, v any) {
+	_ = json.Unmarshal(b, v)
+	_ = json.NewDecoder(nil)
+	_ = json.NewEncoder(nil)
+	_ = yml.Unmarshal(b, v)
+	_ = toml.Unmarshal(b, v)
+	_ = trust.Parse("p", b, trust.ScopeProject)
+	_ = trust.DecodeFirst(b)
+	_ = client.AgenttyFile(b)
+}
+`
+	var got []string
+	for _, u := range ownDecodes(t, sourceFile(t, src), "x.go") {
+		got = append(got, u.what)
+	}
+	if want := "json.Unmarshal|json.NewDecoder|yaml.Unmarshal|toml.Unmarshal|trust.Parse|trust.DecodeFirst"; strings.Join(got, "|") != want {
+		t.Errorf("caught %s, want %s", got, want)
+	}
+}
+
+// ownDecodes lists the decoding calls in the Go file at path (named
+// name), as "json.Unmarshal", "yaml.NewDecoder", "toml.X", "trust.Parse"
+// (whatever the import's local name).
+func ownDecodes(t *testing.T, path, name string) []use {
+	fset, f := parse(t, path)
+	pkgs := map[string]string{} // local name -> json, yaml, toml
+	for _, im := range f.Imports {
+		p, _ := strconv.Unquote(im.Path.Value)
+		var kind, name string
+		switch {
+		case p == "encoding/json":
+			kind, name = "json", "json"
+		case strings.Contains(p, "yaml"):
+			kind, name = "yaml", "yaml"
+		case strings.Contains(p, "toml"):
+			kind, name = "toml", "toml"
+		default:
+			continue
+		}
+		if im.Name != nil {
+			name = im.Name.Name
+		}
+		pkgs[name] = kind
+	}
+	decoders := map[string][]string{
+		"json":  {"Unmarshal", "NewDecoder", "Valid"},
+		"yaml":  {"Unmarshal", "NewDecoder"},
+		"trust": {"Parse", "DecodeDialect", "DecodeFirst"},
+	}
+	var out []use
+	ast.Inspect(f, func(n ast.Node) bool {
+		s, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		x, ok := s.X.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		kind := pkgs[x.Name]
+		if x.Name == "trust" {
+			kind = "trust"
+		}
+		if kind == "toml" || slices.Contains(decoders[kind], s.Sel.Name) {
+			out = append(out, use{name, fset.Position(s.Pos()).Line, kind + "." + s.Sel.Name})
+		}
+		return true
+	})
+	return out
 }
