@@ -304,7 +304,7 @@ func CheckContent(f File, opts Options) []trust.Finding {
 func checkHooks(f File) []trust.Finding {
 	v, err := client.AgenttyFile(f.Data)
 	if err != nil {
-		return nil
+		return unreadSibling(f, "MG501", err)
 	}
 	var out []trust.Finding
 	for _, h := range client.AgenttyHooks(v) {
@@ -314,6 +314,19 @@ func checkHooks(f File) []trust.Finding {
 		out = append(out, runSecrets(f.Path, h.Where, h.At, h.Run)...)
 	}
 	return out
+}
+
+// unreadSibling is what a hooks.json or acp-agents.json whose reading
+// failed with err says: nothing when agentty cannot parse it either (it
+// runs nothing from it); rule (MG501, MG502) when mcp-guard did not read
+// it (more values than it decodes) while agentty may, so what it runs
+// went unchecked.
+func unreadSibling(f File, rule string, err error) []trust.Finding {
+	if !errors.Is(err, trust.ErrUnreadable) {
+		return nil
+	}
+	return []trust.Finding{trust.NewFinding(rule, f.Path, fileStart, "", "",
+		"mcp-guard cannot read this file ("+err.Error()+"): agentty may run what it holds, and no rule checked any of it")}
 }
 
 // runSecrets reports known tokens in a hook command.
@@ -328,7 +341,10 @@ func runSecrets(p, key string, pos trust.Pos, src string) []trust.Finding {
 // its command line, env and credentials.
 func checkACPAgents(f File, opts Options) []trust.Finding {
 	root, err := clientTree(client.AgenttyFile, f.Data)
-	if err != nil || root.kind != 'o' {
+	if err != nil {
+		return unreadSibling(f, "MG502", err)
+	}
+	if root.kind != 'o' {
 		return nil
 	}
 	table, ok := root.get("acpAgents")
