@@ -35,7 +35,7 @@ func (c *serverCheck) secrets() {
 			continue
 		}
 		v, ok := s.Value(k)
-		if !ok {
+		if !ok || !nestedWithin(v, maxSecretDepth) {
 			continue
 		}
 		pos := s.KeyPos(k)
@@ -47,6 +47,31 @@ func (c *serverCheck) secrets() {
 			return true
 		})
 	}
+}
+
+// maxSecretDepth bounds how deep a key's value is searched for secrets:
+// walkStrings builds every string's key path, so a value nested 100,000
+// levels deep would cost gigabytes of paths (a status of such a
+// configuration, TestHostileStatusLimits). A deeper value is not searched.
+const maxSecretDepth = 512
+
+// nestedWithin reports whether v nests no more than depth arrays and
+// objects deep.
+func nestedWithin(v trust.Value, depth int) bool {
+	if depth < 0 {
+		return false
+	}
+	for _, e := range v.Elems() {
+		if !nestedWithin(e, depth-1) {
+			return false
+		}
+	}
+	for _, k := range v.Keys() {
+		if m, _ := v.Get(k); !nestedWithin(m, depth-1) {
+			return false
+		}
+	}
+	return true
 }
 
 // walkStrings calls fn for every string value under n with its key path

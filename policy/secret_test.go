@@ -1,8 +1,12 @@
 package policy
 
 import (
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcp-guard/mcp-guard/trust"
 )
 
 func TestSecretValue(t *testing.T) {
@@ -102,5 +106,33 @@ func TestKeyLikeName(t *testing.T) {
 		if got := keyLikeName(name); got != want {
 			t.Errorf("keyLikeName(%q) = %v, want %v", name, got, want)
 		}
+	}
+}
+
+// TestSecretsOfADeepValue: a key's value nested 100,000 levels deep (which
+// agentty reads) is not searched for secrets past maxSecretDepth, so the
+// rules stay within memory; one within it still is.
+func TestSecretsOfADeepValue(t *testing.T) {
+	const n = 100000
+	deep := `{"mcpServers":{"deep":{"command":"x","headers":` + strings.Repeat(`{"a":`, n) + `"ghp_0123456789abcdef0123456789abcdef0123"` + strings.Repeat("}", n) + `}}}`
+	cfg := trust.Parse(".mcp.json", []byte(deep), trust.ScopeProject)
+	if cfg.Err != nil {
+		t.Fatal(cfg.Err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	fs := CheckServers(cfg, Options{})
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 64<<20 {
+		t.Errorf("CheckServers allocated %d bytes", got)
+	}
+	for _, f := range fs {
+		if f.Rule == "MG401" {
+			t.Errorf("searched past maxSecretDepth: %.200s", f.Message)
+		}
+	}
+	shallow := `{"mcpServers":{"s":{"command":"x","headers":` + strings.Repeat(`{"a":`, 10) + `"ghp_0123456789abcdef0123456789abcdef0123"` + strings.Repeat("}", 10) + `}}}`
+	if !slices.ContainsFunc(CheckServers(trust.Parse(".mcp.json", []byte(shallow), trust.ScopeProject), Options{}), func(f trust.Finding) bool { return f.Rule == "MG401" }) {
+		t.Error("a secret 10 levels deep is not found")
 	}
 }
