@@ -3,6 +3,8 @@ package client
 import (
 	"context"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -33,15 +35,64 @@ var (
 	_             = registerDirs(Agentty, "**/.agentty", "**/.agentty/agents", "**/.agents", "**/.agents/agents", "**/.claude", "**/.claude/agents")
 )
 
+// AgenttyFile is one of agentty's other JSON files (a hooks.json, an
+// acp-agents.json) as agentty reads it: the first value, the bytes after
+// it ignored (nlohmann::json stops there), the last duplicate key
+// winning, every value positioned in the file. The one reading of those
+// files: the launch model's hook commands (ShellRuns) and the rules on
+// them (policy) both take it.
+func AgenttyFile(data []byte) (trust.Value, error) { return trust.DecodeFirst(data) }
+
+// AgenttyHook is one `run` command of a project's hooks.json.
+type AgenttyHook struct {
+	// Where names it: "pre_tool[0].run"; At is where its key is.
+	Where string
+	At    trust.Pos
+	// Run is the command as written, whole (agentty hands the shell the
+	// text up to its first NUL: ShellRuns).
+	Run string
+}
+
+// AgenttyHooks lists the `run` commands of hooks.json v (AgenttyFile),
+// as agentty reads them: the string `run` of every element of the
+// `pre_tool` and `post_tool` arrays, the last duplicate key winning.
+// agentty approves the hooks file by its hash, which does not cover the
+// scripts they run (spec §6.12).
+func AgenttyHooks(v trust.Value) []AgenttyHook {
+	var out []AgenttyHook
+	for _, phase := range []string{"pre_tool", "post_tool"} {
+		list, _ := v.Get(phase)
+		for i, e := range list.Elems() {
+			run, ok := e.StringAt("run")
+			if !ok {
+				continue
+			}
+			at, _ := e.KeyPos("run")
+			out = append(out, AgenttyHook{Where: phase + "[" + strconv.Itoa(i) + "].run", At: at, Run: run})
+		}
+	}
+	return out
+}
+
 // ShellRuns: agentty runs the `run` commands of a project's
 // .agentty/hooks.json with a shell from the launch directory holding
-// `.agentty`.
+// `.agentty`, each cut at its first NUL. A file agentty cannot parse has
+// none.
 func (agenttyClient) ShellRuns(k surface.Kind) func(path string, data []byte) (string, []trust.HookRun) {
 	if k != KindHooks {
 		return nil
 	}
 	return func(path string, data []byte) (string, []trust.HookRun) {
-		return trust.LaunchDir(path), trust.HookRuns(data)
+		v, err := AgenttyFile(data)
+		if err != nil {
+			return trust.LaunchDir(path), nil
+		}
+		var runs []trust.HookRun
+		for _, h := range AgenttyHooks(v) {
+			run, _, _ := strings.Cut(h.Run, "\x00")
+			runs = append(runs, trust.HookRun{Where: h.Where, Run: run})
+		}
+		return trust.LaunchDir(path), runs
 	}
 }
 
@@ -82,7 +133,7 @@ type AgenttyState struct {
 func (agenttyClient) State(launchDir, _ string, env Env) *State {
 	in, err := trust.Inspect(launchDir, env.getenv)
 	as := &AgenttyState{Inspection: in, Approvals: trust.LoadUserApprovals(env.getenv),
-		AllowProject: env.getenv("AGENTTY_MCP_ALLOW_PROJECT"), Err: err}
+		AllowProject: env.getenv(allowProjectVar), Err: err}
 	st := &State{Client: Agentty, LaunchDir: launchDir, Agentty: as, Err: err}
 	if as.Approvals.Path != "" {
 		st.Sources = append(st.Sources, Source{Path: as.Approvals.Path, Display: storeShown, Err: as.Approvals.Err, Present: as.Approvals.Exists})
@@ -91,6 +142,16 @@ func (agenttyClient) State(launchDir, _ string, env Env) *State {
 }
 
 const storeShown = "~/.agentty/mcp_approvals.json"
+
+// allowProjectVar makes agentty run every project server without asking.
+const allowProjectVar = "AGENTTY_MCP_ALLOW_PROJECT"
+
+// Grants are the fingerprints of the user's store and
+// AGENTTY_MCP_ALLOW_PROJECT, as State reads them.
+func (agenttyClient) Grants(env Env) (trust.Grants, error) {
+	store := trust.LoadUserApprovals(env.getenv)
+	return trust.Grants{Approved: store.Approved, AllowProject: env.getenv(allowProjectVar)}, store.Err
+}
 
 // files is the configuration agentty reads, with its real scope, for
 // Evaluate; the Path of its servers' entries is made absolute.

@@ -3,8 +3,33 @@ package client
 import (
 	"slices"
 
+	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
+
+// OtherReadings are the readings of the file at path, of kind k, by the
+// clients other than the one that declared k that read it too
+// (surface.AlsoRead: Copilot CLI's and Qwen Code's of Claude Code's
+// `.mcp.json`), each in its own dialect, in declaration order. It is the
+// one answer to "who else reads this file, and what do they read": a
+// repository's sides (project.Load) and a plain directory (policy) both
+// ask it. data nil means the file could not be read as one: every client
+// then reads what unread says (nothing, or what none can tell).
+func OtherReadings(k surface.Kind, path string, data []byte, unread *trust.Config) []*trust.Config {
+	readers := k.Readers()
+	var out []*trust.Config
+	for _, id := range readers[min(1, len(readers)):] {
+		c := Lookup(ID(id))
+		switch {
+		case c == nil:
+		case data == nil:
+			out = append(out, unread)
+		default:
+			out = append(out, c.Parse(path, data))
+		}
+	}
+	return out
+}
 
 // Escapes are the entries reading o of a file holds that reading d of the
 // same file does not hold as they are: what o's client starts or connects

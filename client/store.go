@@ -26,6 +26,13 @@ type StoreKeeper interface {
 	// does not parse the way the client reads it; mcp-guard never
 	// rewrites such a store); nil when it can.
 	CheckStore(path string) error
+	// Grants is what the client consults before it runs a project server
+	// without asking (its store's approvals, the settings that trust every
+	// project server), read from the user's home and environment as State
+	// reads them: what project grades a change against (trust.Diff) on
+	// the hook's and diff's path. err says why the store approves nothing
+	// (trust.ErrNoHome when there is no home to find it in).
+	Grants(env Env) (g trust.Grants, err error)
 	// WriteStore records decision d for fingerprints in the store at path,
 	// under its lock: an approval adds each, a decline removes it.
 	// changed says, per fingerprint, whether the store changed for it.

@@ -190,21 +190,3 @@ func TestPairedFiles(t *testing.T) {
 		t.Fatal("no paired files")
 	}
 }
-
-// TestClientRulesReadTheClientModel keeps one reader per file: the rules
-// files of the clients whose files the client model reads ask it
-// (client.ClaudeSettings, client.QwenSettings, client.GeminiSettings, …);
-// they do not decode the file themselves.
-func TestClientRulesReadTheClientModel(t *testing.T) {
-	for _, file := range []string{"claude.go", "qwen.go", "clients.go", "copilot.go", "kiro.go", "amazonq.go", "roo.go", "opencode.go"} {
-		src, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, own := range []string{"decodePositioned(", "json.Unmarshal(", "json.NewDecoder(", "toml.", "yaml."} {
-			if strings.Contains(string(src), own) {
-				t.Errorf("policy/%s calls %s: read the file through its client model's reader", file, own)
-			}
-		}
-	}
-}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"net/netip"
 	"net/url"
+	"strconv"
 	"strings"
 	"unicode/utf8"
 
@@ -34,15 +35,14 @@ func (c *serverCheck) secrets() {
 		case "command", "args", "env", "url", "type", "disabled":
 			continue
 		}
-		raw, _ := s.Member(k)
-		n, err := decodePositioned([]byte(raw))
-		if err != nil {
+		v, ok := s.Value(k)
+		if !ok || !nestedWithin(v, maxSecretDepth) {
 			continue
 		}
 		pos := s.KeyPos(k)
-		walkStrings(n, k, func(path, name, value string) bool {
+		walkStrings(fromClient(v), []string{k}, func(path func() string, name, value string) bool {
 			if sec, prefix, why, ok := textSecret(name, value); ok {
-				c.secret(pos, path, sec, prefix, why)
+				c.secret(pos, path(), sec, prefix, why)
 				return false
 			}
 			return true
@@ -50,30 +50,65 @@ func (c *serverCheck) secrets() {
 	}
 }
 
+// maxSecretDepth bounds how deep a key's value is searched for secrets: a
+// value nested 100,000 levels deep (a status of such a configuration,
+// TestHostileStatusLimits) is not searched at all.
+const maxSecretDepth = 512
+
+// nestedWithin reports whether v nests no more than depth arrays and
+// objects deep.
+func nestedWithin(v trust.Value, depth int) bool {
+	if depth < 0 {
+		return false
+	}
+	for _, e := range v.Elems() {
+		if !nestedWithin(e, depth-1) {
+			return false
+		}
+	}
+	for _, k := range v.Keys() {
+		if m, _ := v.Get(k); !nestedWithin(m, depth-1) {
+			return false
+		}
+	}
+	return true
+}
+
 // walkStrings calls fn for every string value under n with its key path
-// and the name of the key that holds it, until fn returns false.
-func walkStrings(n *jnode, path string, fn func(path, name, value string) bool) bool {
+// (segs joined: "headers.X[0]", built only when fn asks for it, so that
+// long keys nested deep cost no more than the file's size) and the name
+// of the key that holds it (the path after its last dot), until fn
+// returns false. segs are the path's segments so far: the key, then
+// ".key" or "[i]" for each level.
+func walkStrings(n *jnode, segs []string, fn func(path func() string, name, value string) bool) bool {
 	switch n.kind {
 	case 's':
-		name := path
-		if i := strings.LastIndexByte(path, '.'); i >= 0 {
-			name = path[i+1:]
-		}
-		return fn(path, name, n.str)
+		return fn(func() string { return strings.Join(segs, "") }, pathName(segs), n.str)
 	case 'o':
 		for _, m := range n.resolved() {
-			if !walkStrings(m.val, path+"."+m.key, fn) {
+			if !walkStrings(m.val, append(segs, "."+m.key), fn) {
 				return false
 			}
 		}
 	case 'a':
 		for i, e := range n.elems {
-			if !walkStrings(e, fmt.Sprintf("%s[%d]", path, i), fn) {
+			if !walkStrings(e, append(segs, "["+strconv.Itoa(i)+"]"), fn) {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// pathName is the part of the path segs make after its last dot (all of
+// it when there is none).
+func pathName(segs []string) string {
+	for i := len(segs) - 1; i >= 0; i-- {
+		if j := strings.LastIndexByte(segs[i], '.'); j >= 0 {
+			return segs[i][j+1:] + strings.Join(segs[i+1:], "")
+		}
+	}
+	return strings.Join(segs, "")
 }
 
 // textSecret is secretValue, then a search for a known token anywhere in

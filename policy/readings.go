@@ -2,7 +2,6 @@ package policy
 
 import (
 	"github.com/mcp-guard/mcp-guard/client"
-	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -49,19 +48,6 @@ func CheckReadings(decl *trust.Config, others []*trust.Config, opts Options) []t
 				said[k] = true
 				out = append(out, f)
 			}
-		}
-	}
-	return out
-}
-
-// otherReadings are the readings of f by the clients other than k's that
-// read it too (surface.AlsoRead), each in its own dialect.
-func otherReadings(f File, k surface.Kind) []*trust.Config {
-	readers := k.Readers()
-	var out []*trust.Config
-	for _, id := range readers[min(1, len(readers)):] {
-		if c := client.Lookup(client.ID(id)); c != nil {
-			out = append(out, c.Parse(f.Path, f.Data))
 		}
 	}
 	return out

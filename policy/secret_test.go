@@ -1,8 +1,12 @@
 package policy
 
 import (
+	"runtime"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcp-guard/mcp-guard/trust"
 )
 
 func TestSecretValue(t *testing.T) {
@@ -102,5 +106,47 @@ func TestKeyLikeName(t *testing.T) {
 		if got := keyLikeName(name); got != want {
 			t.Errorf("keyLikeName(%q) = %v, want %v", name, got, want)
 		}
+	}
+}
+
+// TestSecretsOfADeepValue: a key's value nested 100,000 levels deep (which
+// agentty reads) is not searched for secrets past maxSecretDepth, and long
+// keys nested within it cost no more than their size, so the rules stay
+// within memory; a secret within the bound is still found, with its path.
+func TestSecretsOfADeepValue(t *testing.T) {
+	const n = 100000
+	deep := `{"mcpServers":{"deep":{"command":"x","headers":` + strings.Repeat(`{"a":`, n) + `"ghp_0123456789abcdef0123456789abcdef0123"` + strings.Repeat("}", n) + `}}}`
+	cfg := trust.Parse(".mcp.json", []byte(deep), trust.ScopeProject)
+	if cfg.Err != nil {
+		t.Fatal(cfg.Err)
+	}
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	fs := CheckServers(cfg, Options{})
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 64<<20 {
+		t.Errorf("CheckServers allocated %d bytes", got)
+	}
+	for _, f := range fs {
+		if f.Rule == "MG401" {
+			t.Errorf("searched past maxSecretDepth: %.200s", f.Message)
+		}
+	}
+	// Long keys within the bound: 400 levels of 30,000-byte keys (12 MB)
+	// built 2.3 GB of key paths when each string's path was built.
+	key := strings.Repeat("k", 30000)
+	long := `{"mcpServers":{"long":{"command":"x","headers":` + strings.Repeat(`{"`+key+`":`, 400) + `"v"` + strings.Repeat("}", 400) + `}}}`
+	cfg = trust.Parse(".mcp.json", []byte(long), trust.ScopeProject)
+	runtime.ReadMemStats(&before)
+	CheckServers(cfg, Options{})
+	runtime.ReadMemStats(&after)
+	if got := after.TotalAlloc - before.TotalAlloc; got > 256<<20 {
+		t.Errorf("long keys: CheckServers allocated %d bytes", got)
+	}
+	shallow := `{"mcpServers":{"s":{"command":"x","headers":` + strings.Repeat(`{"a":`, 10) + `"ghp_0123456789abcdef0123456789abcdef0123"` + strings.Repeat("}", 10) + `}}}`
+	if !slices.ContainsFunc(CheckServers(trust.Parse(".mcp.json", []byte(shallow), trust.ScopeProject), Options{}), func(f trust.Finding) bool {
+		return f.Rule == "MG401" && f.Key == "mcpServers.s.headers"+strings.Repeat(".a", 10)
+	}) {
+		t.Error("a secret 10 levels deep is not found at its path")
 	}
 }

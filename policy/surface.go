@@ -113,7 +113,7 @@ func CheckFile(f File, opts Options) []trust.Finding {
 		if f.Err != nil {
 			return append(out, trust.InvalidConfig(f.Path, trust.ScopeProject, f.Err).Findings...)
 		}
-		cfg := trust.Parse(f.Path, f.Data, trust.ScopeProject)
+		cfg := kindClient(f.Kind).Parse(f.Path, f.Data)
 		out = append(out, cfg.Findings...)
 		out = append(out, CheckServers(cfg, opts)...)
 		return out
@@ -136,7 +136,7 @@ func CheckFile(f File, opts Options) []trust.Finding {
 				}
 				var others []*trust.Config
 				if k == f.Kind {
-					others = otherReadings(f, k)
+					others = client.OtherReadings(k, f.Path, f.Data, nil)
 				}
 				out = append(out, CheckReadings(cfg, others, opts)...)
 			}
@@ -299,31 +299,34 @@ func CheckContent(f File, opts Options) []trust.Finding {
 }
 
 // checkHooks analyses every `run` command of a hooks.json like a shell
-// script.
+// script, each as agentty reads the file (client.AgenttyHooks), whole as
+// written.
 func checkHooks(f File) []trust.Finding {
-	root, err := decodePositioned(f.Data)
-	if err != nil || root.kind != 'o' {
-		return nil
+	v, err := client.AgenttyFile(f.Data)
+	if err != nil {
+		return unreadSibling(f, "MG501", err)
 	}
 	var out []trust.Finding
-	for _, phase := range []string{"pre_tool", "post_tool"} {
-		m, ok := root.get(phase)
-		if !ok || m.val.kind != 'a' {
-			continue
+	for _, h := range client.AgenttyHooks(v) {
+		for _, a := range analyzeScript(h.Run, 0) {
+			out = append(out, a.finding(f.Path, h.At, "", h.Where, h.Where+": "+a.detail+a.tail))
 		}
-		for i, e := range m.val.elems {
-			r, ok := e.get("run")
-			if !ok || r.val.kind != 's' {
-				continue
-			}
-			key := fmt.Sprintf("%s[%d].run", phase, i)
-			for _, h := range analyzeScript(r.val.str, 0) {
-				out = append(out, h.finding(f.Path, r.keyPos, "", key, key+": "+h.detail+h.tail))
-			}
-			out = append(out, runSecrets(f.Path, key, r.keyPos, r.val.str)...)
-		}
+		out = append(out, runSecrets(f.Path, h.Where, h.At, h.Run)...)
 	}
 	return out
+}
+
+// unreadSibling is what a hooks.json or acp-agents.json whose reading
+// failed with err says: nothing when agentty cannot parse it either (it
+// runs nothing from it); rule (MG501, MG502) when mcp-guard did not read
+// it (more values than it decodes) while agentty may, so what it runs
+// went unchecked.
+func unreadSibling(f File, rule string, err error) []trust.Finding {
+	if !errors.Is(err, trust.ErrUnreadable) {
+		return nil
+	}
+	return []trust.Finding{trust.NewFinding(rule, f.Path, fileStart, "", "",
+		"mcp-guard cannot read this file ("+err.Error()+"): agentty may run what it holds, and no rule checked any of it")}
 }
 
 // runSecrets reports known tokens in a hook command.
@@ -337,8 +340,11 @@ func runSecrets(p, key string, pos trust.Pos, src string) []trust.Finding {
 // checkACPAgents checks each agent of an acp-agents.json like a server:
 // its command line, env and credentials.
 func checkACPAgents(f File, opts Options) []trust.Finding {
-	root, err := decodePositioned(f.Data)
-	if err != nil || root.kind != 'o' {
+	root, err := clientTree(client.AgenttyFile, f.Data)
+	if err != nil {
+		return unreadSibling(f, "MG502", err)
+	}
+	if root.kind != 'o' {
 		return nil
 	}
 	table, ok := root.get("acpAgents")
@@ -360,10 +366,11 @@ func checkAgent(p, tableKey string, m jmember, opts Options) []trust.Finding {
 	if m.val.kind != 'o' {
 		return nil
 	}
-	// Present the entry to trust.Parse as a one-server configuration, so
-	// that it is read exactly like a server (string views, env, NULs).
+	// Present the entry to agentty's reader as a one-server
+	// configuration, so that it is read exactly like a server (string
+	// views, env, NULs).
 	raw := []byte(`{"mcpServers":{"a":` + jnodeJSON(m.val) + `}}`)
-	cfg := trust.Parse(p, raw, trust.ScopeProject)
+	cfg := client.Lookup(client.Agentty).Parse(p, raw)
 	if len(cfg.Servers) != 1 {
 		return nil
 	}

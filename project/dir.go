@@ -67,7 +67,7 @@ func LoadDir(ctx context.Context, dir string, opts Options) (*Config, error) {
 	if err != nil {
 		c.Config = trust.InvalidConfig(p, trust.ScopeProject, err)
 	} else {
-		c.Config = trust.Parse(p, data, trust.ScopeProject)
+		c.Config = client.Lookup(c.Client).Parse(p, data)
 		c.Entry = gitscan.Entry{Path: p, Mode: gitscan.ModeRegular, ID: gitBlobID(data)}
 	}
 	src := &diskSource{root: dir, ctx: ctx}

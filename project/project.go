@@ -186,10 +186,8 @@ func Load(ctx context.Context, repo *gitscan.Repo, side gitscan.Side, opts Optio
 			snap.Findings = append(snap.Findings, c.Findings()...)
 		default:
 			snap.Clients = append(snap.Clients, c)
-			for _, id := range clientsOf(p)[1:] {
-				if o := client.Lookup(id); o != nil {
-					c.Readings = append(c.Readings, c.readingBy(o))
-				}
+			if k, ok := surface.Of(p); ok {
+				c.Readings = client.OtherReadings(k, p, c.data, c.Config)
 			}
 		}
 	}
@@ -679,16 +677,6 @@ func (rd *reader) loadConfig(id client.ID, p string) (*Config, error) {
 		return nil, err
 	}
 	return c, nil
-}
-
-// readingBy is reader o's parse of the bytes c was read from; c's own
-// answer where they could not be read as a file (every client reads
-// nothing, or what none can tell, from it alike).
-func (c *Config) readingBy(o client.Client) *trust.Config {
-	if c.data == nil {
-		return c.Config
-	}
-	return o.Parse(c.Path, c.data)
 }
 
 // configBlob is the stored config at p and the rewrite git applies to it

@@ -7,7 +7,6 @@ import (
 	"hash"
 	"path"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/surface"
@@ -90,35 +89,12 @@ func LaunchDir(configPath string) string {
 	return d
 }
 
-// HookRun is one `run` command of a project .agentty/hooks.json.
+// HookRun is one `run` command of a project .agentty/hooks.json, as the
+// launch model runs it (client.AgenttyHooks reads them).
 type HookRun struct {
 	// Where names it: "pre_tool[0].run".
 	Where string
 	// Run is the shell command line (cut at its first NUL, as agentty
 	// passes it to the shell).
 	Run string
-}
-
-// HookRuns lists the `run` commands of a hooks.json, as agentty reads the
-// file (the last duplicate key wins). agentty approves the hooks file by
-// its hash, which does not cover the scripts they run (spec §6.12). A
-// file that does not parse has none.
-func HookRuns(data []byte) []HookRun {
-	root, _, err := decodeJSON(data)
-	if err != nil || root.Kind != jsonObject {
-		return nil
-	}
-	var out []HookRun
-	for _, key := range []string{"pre_tool", "post_tool"} {
-		m, ok := root.get(key)
-		if !ok || m.Value.Kind != jsonArray {
-			continue
-		}
-		for i, e := range m.Value.Elems {
-			if run, ok := e.get("run"); ok && run.Value.Kind == jsonString {
-				out = append(out, HookRun{Where: key + "[" + strconv.Itoa(i) + "].run", Run: cutNUL(run.Value.Str)})
-			}
-		}
-	}
-	return out
 }

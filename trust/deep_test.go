@@ -1,7 +1,6 @@
 package trust
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 )
@@ -99,19 +98,5 @@ func TestDeepFingerprint(t *testing.T) {
 	same := oneServer(t, `{ "args" : ["server.js"], "command":"x", "command" : "node" }`)
 	if got := DeepFingerprint(same, files); got != fp {
 		t.Errorf("equivalent entry: deep fingerprint %s, want %s", got, fp)
-	}
-}
-
-func TestHookRuns(t *testing.T) {
-	data := []byte(`{"pre_tool":[{"match":"*","run":"./hooks/check.sh --strict"},{"run":1}],"post_tool":[{"run":"bash scripts/log.sh >> /tmp/x"}],"pre_tool":[{"run":"./last.sh\u0000 --hidden"}]}`)
-	// The last duplicate of pre_tool wins, as agentty reads it.
-	got := fmt.Sprint(HookRuns(data))
-	if want := "[{pre_tool[0].run ./last.sh} {post_tool[0].run bash scripts/log.sh >> /tmp/x}]"; got != want {
-		t.Errorf("HookRuns = %s, want %s", got, want)
-	}
-	for _, bad := range []string{``, `[]`, `{"pre_tool":{}}`, `{"pre_tool":[`} {
-		if runs := HookRuns([]byte(bad)); len(runs) != 0 {
-			t.Errorf("%q: %v", bad, runs)
-		}
 	}
 }

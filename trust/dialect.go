@@ -649,6 +649,25 @@ func DecodeDialect(data []byte, d *Dialect) (Value, error) {
 	return Value{v: v, src: data}, nil
 }
 
+// DecodeFirst decodes the first JSON value of data as agentty reads its
+// other files (hooks.json, acp-agents.json: nlohmann::json, whose parser
+// stops after the first value): a byte order mark skipped, the bytes
+// after the value ignored, the last duplicate key winning. Values keep
+// their positions in data.
+func DecodeFirst(data []byte) (Value, error) {
+	if len(data) > MaxFileSize {
+		return Value{}, Unreadable(fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, len(data), MaxFileSize))
+	}
+	v, _, err := decodeJSON(data)
+	if errors.Is(err, ErrTooManyValues) {
+		return Value{}, Unreadable(err)
+	}
+	if err != nil {
+		return Value{}, err
+	}
+	return Value{v: v, src: data}, nil
+}
+
 // Kind is "null", "boolean", "number", "string", "array" or "object";
 // "" for the zero Value.
 func (v Value) Kind() string {

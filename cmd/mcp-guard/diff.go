@@ -63,12 +63,12 @@ func diffCommand(e *env) *cli.Command {
 				}
 			}
 
-			store := trust.LoadUserApprovals(e.getenv)
-			if store.Err != nil && !errors.Is(store.Err, trust.ErrNoHome) {
-				fmt.Fprintf(e.stderr, "mcp-guard: warning: the approvals store approves nothing: %s\n", report.Sanitize(store.Err.Error()))
+			cenv := client.Env{Getenv: e.getenv, LookupEnv: func(k string) (string, bool) { v, ok := e.vars[k]; return v, ok }}
+			grants, err := client.Keeper().Grants(cenv)
+			if err != nil && !errors.Is(err, trust.ErrNoHome) {
+				fmt.Fprintf(e.stderr, "mcp-guard: warning: the approvals store approves nothing: %s\n", report.Sanitize(err.Error()))
 			}
-			opts := project.Options{Grants: trust.Grants{Approved: store.Approved, AllowProject: e.getenv("AGENTTY_MCP_ALLOW_PROJECT")},
-				Env: client.Env{Getenv: e.getenv, LookupEnv: func(k string) (string, bool) { v, ok := e.vars[k]; return v, ok }}}
+			opts := project.Options{Grants: grants, Env: cenv}
 			format, err := outputFormat(c, textJSON)
 			if err != nil {
 				return err

@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v3"
 	"golang.org/x/term"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/client/words"
 	"github.com/mcp-guard/mcp-guard/hooks"
 	"github.com/mcp-guard/mcp-guard/report"
@@ -62,13 +63,13 @@ func runHook(ctx context.Context, e *env, args []string, dir string) error {
 	}
 	st := e.style(e.stderr)
 	budget := hooks.Timeout(e.getenv)
+	// What agentty consults, read by its client (a store that cannot be
+	// read approves nothing; the hook only warns).
+	grants, _ := client.Keeper().Grants(client.Env{Getenv: e.getenv})
 	req := hooks.Request{
 		Type: typ, Args: args, Dir: dir, Env: e.environ, Timeout: budget,
 		LoadLedger: func() *trust.Ledger { return trust.LoadUserLedger(e.getenv) },
-		Grants: trust.Grants{
-			Approved:     trust.LoadUserApprovals(e.getenv).Approved,
-			AllowProject: e.getenv("AGENTTY_MCP_ALLOW_PROJECT"),
-		},
+		Grants:     grants,
 	}
 	// stdin carries post-rewrite's pairs; it is never read from a terminal.
 	if f, ok := e.stdin.(*os.File); !ok || !term.IsTerminal(int(f.Fd())) {

@@ -9,6 +9,11 @@
 // Code, Cursor), surface.go (agentty's file-level rules and the
 // dispatcher), ciagents.go and ciworkflow.go (CI, which names the agents a
 // workflow runs). docs/architecture.md has the recipe for a new client.
+//
+// It also keeps one reader per file: policy decodes no client's file
+// itself, and agentty's files are read through its client
+// (TestPolicyReadsClientFilesThroughTheirClient,
+// TestAgenttyFilesReadThroughItsClient).
 package registrytest
 
 import (
@@ -19,6 +24,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -348,12 +354,8 @@ func f(cs, st, o any) {
 	_, _ = gate.Inspect(dir, env)
 }
 `
-	p := filepath.Join(t.TempDir(), "x.go")
-	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
 	var got []string
-	for _, b := range agenttySelectors(t, p) {
+	for _, b := range agenttySelectors(t, sourceFile(t, src)) {
 		got = append(got, b.what)
 	}
 	if want := []string{"cs.Agentty", "o.Entry.Agentty", "gate.AgenttyEntry", "g.InspectionGated", "res.Forgotten", "trust.Inspect"}; strings.Join(got, "|") != strings.Join(want, "|") {
@@ -420,4 +422,225 @@ func exprText(e ast.Expr) string {
 		return exprText(e.X) + "." + e.Sel.Name
 	}
 	return "…"
+}
+
+// agenttyReaders are trust's readers of agentty's own files: its
+// configuration (trust.Parse, Discover, Inspect, Inspected), its approvals
+// store, and its other JSON files (DecodeFirst). agentty's client reads
+// them (client/agentty.go: Parse, State, Grants, AgenttyFile) and every
+// other package asks it, as it asks every other client.
+var agenttyReaders = []string{"Parse", "Discover", "Inspect", "Inspected", "LoadUserApprovals", "LoadApprovals", "DecodeFirst", "DecodeDialect"}
+
+// readerDebt are the iterating files that still call one of
+// agenttyReaders, each with the readers it may call and why.
+var readerDebt = map[string][]string{
+	// The gate's inspection of the one configuration agentty reads in a
+	// launch directory, and adopt's read of agentty's store: the gate
+	// evaluates agentty through trust's reproduction of its rules, and
+	// moving that into its client is the gate's own change.
+	"gate/gate.go":  {"trust.Discover", "trust.Inspected"},
+	"gate/adopt.go": {"trust.LoadUserApprovals"},
+	// status renders trust's inspection of the launch directory.
+	"cmd/mcp-guard/status.go": {"trust.Inspect"},
+	// scan --user reads the user's own configuration, in user scope,
+	// which agentty's client (a project configuration) does not parse.
+	"cmd/mcp-guard/scan.go": {"trust.Parse"},
+}
+
+// TestAgenttyFilesReadThroughItsClient: the packages that iterate the
+// registry read agentty's files through its client, not with trust's
+// readers of them (one reader per file, for agentty too: the hook's
+// grants, a plain directory's configuration, the rules on hooks.json and
+// acp-agents.json).
+func TestAgenttyFilesReadThroughItsClient(t *testing.T) {
+	var found []use
+	for pkg := range iterating {
+		for _, name := range sources(t, pkg) {
+			for _, s := range trustReaders(t, filepath.Join("..", "..", pkg, name)) {
+				found = append(found, use{pkg + "/" + name, s.line, "trust." + s.what})
+			}
+		}
+	}
+	holdTo(t, found, readerDebt, "readerDebt", "read agentty's file through its client (client.Keeper(), client.Lookup, client.AgenttyFile)")
+}
+
+// use is one call a check found: where, and what it calls.
+type use struct {
+	file string
+	line int
+	what string
+}
+
+// holdTo fails on every use found that debt (named name) does not allow
+// its file, saying fix, and on every entry of debt no longer used.
+func holdTo(t *testing.T, found []use, debt map[string][]string, name, fix string) {
+	t.Helper()
+	used := map[string]bool{}
+	for _, u := range found {
+		if contains(debt[u.file], u.what) {
+			used[u.file+" "+u.what] = true
+			continue
+		}
+		t.Errorf("%s:%d calls %s: %s", u.file, u.line, u.what, fix)
+	}
+	for f, whats := range debt {
+		for _, w := range whats {
+			if !used[f+" "+w] {
+				t.Errorf("%s lists %s in %s, which no longer calls it: remove it", name, w, f)
+			}
+		}
+	}
+}
+
+// TestTheReaderCheckCatches: the check finds a call of one of trust's
+// readers of agentty's files and leaves trust's other functions alone.
+func TestTheReaderCheckCatches(t *testing.T) {
+	src := `package x
+func f(p string, b []byte) {
+	_ = trust.Parse(p, b, trust.ScopeProject)
+	_ = trust.LoadUserApprovals(nil).Approved
+	_ = trust.NewFinding("MG1", p, trust.Pos{}, "", "", "")
+	_ = client.Lookup("x").Parse(p, b)
+}
+`
+	var got []string
+	for _, b := range trustReaders(t, sourceFile(t, src)) {
+		got = append(got, b.what)
+	}
+	if want := []string{"Parse", "LoadUserApprovals"}; strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("caught %q, want %q", got, want)
+	}
+}
+
+func trustReaders(t *testing.T, path string) []spelling {
+	fset, file := parse(t, path)
+	var out []spelling
+	ast.Inspect(file, func(n ast.Node) bool {
+		if s, ok := n.(*ast.SelectorExpr); ok {
+			if x, ok := s.X.(*ast.Ident); ok && x.Name == "trust" && contains(agenttyReaders, s.Sel.Name) {
+				out = append(out, spelling{fset.Position(s.Pos()).Line, s.Sel.Name, "agentty"})
+			}
+		}
+		return true
+	})
+	return out
+}
+
+// sourceFile writes src to a Go file of its own, for the tests that hold
+// a check to what it must catch.
+func sourceFile(t *testing.T, src string) string {
+	p := filepath.Join(t.TempDir(), "x.go")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// ownDecoders are the policy files that decode bytes themselves, each
+// with the decoders it calls and why: none of them is a file a client
+// reads (docs/architecture.md, "One reader per file"). Shrink it; never
+// grow it with a client's file.
+var ownDecoders = map[string][]string{
+	// mcp-guard's own baseline file.
+	"policy/baseline.go": {"json.Unmarshal"},
+	// mcp-guard's own .mcp-guard.yaml.
+	"policy/ignorefile.go": {"yaml.NewDecoder"},
+	// CI workflows: the CI runner reads them, no client model does.
+	"policy/ciworkflow.go": {"yaml.NewDecoder"},
+}
+
+// TestPolicyReadsClientFilesThroughTheirClient keeps one reader per
+// file: policy reads a file a client reads through that client's model
+// (client.ClaudeSettings, client.AgenttyFile, a client's Parse, …); no
+// policy file decodes JSON, YAML or TOML itself or calls trust's readers
+// (trust.Parse, DecodeDialect, DecodeFirst), except ownDecoders.
+func TestPolicyReadsClientFilesThroughTheirClient(t *testing.T) {
+	var found []use
+	for _, name := range sources(t, "policy") {
+		found = append(found, ownDecodes(t, filepath.Join("..", "..", "policy", name), "policy/"+name)...)
+	}
+	if len(found) == 0 {
+		t.Fatal("no decoding call found in policy: the check is broken")
+	}
+	holdTo(t, found, ownDecoders, "ownDecoders", "read the file through its client model's reader (or, for a file no client reads, say why in ownDecoders and docs/architecture.md)")
+}
+
+// TestTheDecodeCheckCatches: ownDecodes finds each way of decoding a file
+// in policy and leaves encoding alone.
+func TestTheDecodeCheckCatches(t *testing.T) {
+	src := `package x
+import (
+	"encoding/json"
+	yml "go.yaml.in/yaml/v3"
+	"github.com/pelletier/go-toml/v2"
+)
+func f(b []byte, v any) {
+	_ = json.Unmarshal(b, v)
+	_ = json.NewDecoder(nil)
+	_ = json.NewEncoder(nil)
+	_ = yml.Unmarshal(b, v)
+	_ = toml.Unmarshal(b, v)
+	_ = trust.Parse("p", b, trust.ScopeProject)
+	_ = trust.DecodeFirst(b)
+	_ = client.AgenttyFile(b)
+}
+`
+	var got []string
+	for _, u := range ownDecodes(t, sourceFile(t, src), "x.go") {
+		got = append(got, u.what)
+	}
+	if want := "json.Unmarshal|json.NewDecoder|yaml.Unmarshal|toml.Unmarshal|trust.Parse|trust.DecodeFirst"; strings.Join(got, "|") != want {
+		t.Errorf("caught %s, want %s", got, want)
+	}
+}
+
+// ownDecodes lists the decoding calls in the Go file at path (named
+// name), as "json.Unmarshal", "yaml.NewDecoder", "toml.X", "trust.Parse"
+// (whatever the import's local name).
+func ownDecodes(t *testing.T, path, name string) []use {
+	fset, f := parse(t, path)
+	pkgs := map[string]string{} // local name -> json, yaml, toml
+	for _, im := range f.Imports {
+		p, _ := strconv.Unquote(im.Path.Value)
+		var kind, name string
+		switch {
+		case p == "encoding/json":
+			kind, name = "json", "json"
+		case strings.Contains(p, "yaml"):
+			kind, name = "yaml", "yaml"
+		case strings.Contains(p, "toml"):
+			kind, name = "toml", "toml"
+		default:
+			continue
+		}
+		if im.Name != nil {
+			name = im.Name.Name
+		}
+		pkgs[name] = kind
+	}
+	decoders := map[string][]string{
+		"json":  {"Unmarshal", "NewDecoder", "Valid"},
+		"yaml":  {"Unmarshal", "NewDecoder"},
+		"trust": {"Parse", "DecodeDialect", "DecodeFirst"},
+	}
+	var out []use
+	ast.Inspect(f, func(n ast.Node) bool {
+		s, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		x, ok := s.X.(*ast.Ident)
+		if !ok {
+			return true
+		}
+		kind := pkgs[x.Name]
+		if x.Name == "trust" {
+			kind = "trust"
+		}
+		if kind == "toml" || slices.Contains(decoders[kind], s.Sel.Name) {
+			out = append(out, use{name, fset.Position(s.Pos()).Line, kind + "." + s.Sel.Name})
+		}
+		return true
+	})
+	return out
 }
