@@ -24,7 +24,7 @@ type backend interface {
 	// headUnborn reports whether HEAD points at a branch with no commit.
 	headUnborn() (bool, error)
 	// indexEntries lists the index (stage-0 entries and unmerged stages).
-	indexEntries() ([]indexEntry, error)
+	indexEntries() (indexFile, error)
 	// worktreePaths lists the work tree's candidate paths, sorted: tracked
 	// and untracked-not-ignored files; untracked nested repositories end
 	// in "/".
@@ -64,6 +64,7 @@ type indexEntry struct {
 	Entry
 	stage        int
 	skipWorktree bool
+	intentToAdd  bool       // git add -N: in no tree git writes
 	stat         *indexStat // nil when the engine could not read it
 }
 

@@ -198,7 +198,7 @@ func TestDecodeIndexAgreesWithGit(t *testing.T) {
 			t.Fatalf("version %s: %v", v, err)
 		}
 		var got []string
-		for _, e := range entries {
+		for _, e := range entries.entries {
 			tag := "H"
 			if e.skipWorktree {
 				tag = "S"
@@ -230,13 +230,18 @@ func TestDecodeIndexAgreesWithGit(t *testing.T) {
 func FuzzDecodeIndex(f *testing.F) {
 	f.Add([]byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x00" + strings.Repeat("\x00", 20)))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		entries, err := decodeIndex(data, formatSHA1, "index")
+		ix, err := decodeIndex(data, formatSHA1, "index")
 		if err != nil {
 			return
 		}
-		for _, e := range entries {
+		for _, e := range ix.entries {
 			if validPath(e.Path) != nil || e.Path == "" || !formatSHA1.validID(e.ID) {
 				t.Fatalf("invalid entry accepted: %+v", e)
+			}
+		}
+		for dir, ct := range ix.trees {
+			if validPath(dir) != nil || ct.entries < 0 || !formatSHA1.validID(ct.id) {
+				t.Fatalf("invalid cache tree accepted: %q %+v", dir, ct)
 			}
 		}
 	})
