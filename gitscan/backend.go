@@ -59,13 +59,16 @@ type revLister interface {
 	revList(ctx context.Context, to, since string, pathspecs []string) ([]string, error)
 }
 
-// indexEntry is one index entry.
-type indexEntry struct {
-	Entry
-	stage        int
+// indexMeta is what the index says of one entry besides its Entry (kept
+// beside the entries, not in them: the index's own entries are then the
+// Index side's listing, and 28 bytes an entry with no pointer for the
+// collector to follow).
+type indexMeta struct {
+	stat         indexStat // when hasStat: the engine could read it
+	stage        uint8
 	skipWorktree bool
-	intentToAdd  bool       // git add -N: in no tree git writes
-	stat         *indexStat // nil when the engine could not read it
+	intentToAdd  bool // git add -N: in no tree git writes
+	hasStat      bool
 }
 
 // readsNatively reports whether objects are read in process (not through

@@ -198,12 +198,12 @@ func TestDecodeIndexAgreesWithGit(t *testing.T) {
 			t.Fatalf("version %s: %v", v, err)
 		}
 		var got []string
-		for _, e := range entries.entries {
+		for k, e := range entries.entries {
 			tag := "H"
-			if e.skipWorktree {
+			if entries.meta[k].skipWorktree {
 				tag = "S"
 			}
-			got = append(got, fmt.Sprintf("%s %s %s %d\t%s", tag, e.Mode, e.ID, e.stage, e.Path))
+			got = append(got, fmt.Sprintf("%s %s %s %d\t%s", tag, e.Mode, e.ID, entries.meta[k].stage, e.Path))
 		}
 		want := strings.Split(strings.TrimSpace(run(t, env, dir, nil, "ls-files", "-s", "-t")), "\n")
 		// ls-files tags conflicts "M"; the stage says the same.

@@ -38,7 +38,8 @@ const maxIndexSize = 1 << 30
 // indexFile is a decoded index: its entries, in the file's order, and the
 // valid directories of its cache-tree extension (TREE).
 type indexFile struct {
-	entries []indexEntry
+	entries []Entry
+	meta    []indexMeta // meta[i] is entries[i]'s
 	trees   cacheTrees
 }
 
@@ -76,12 +77,12 @@ func decodeIndex(data []byte, f objectFormat, name string) (indexFile, error) {
 	if count > end/(40+hl) {
 		return indexFile{}, bad("more entries than bytes")
 	}
-	out := make([]indexEntry, 0, count)
+	out := make([]Entry, 0, count)
 	// Every entry's stat data, hex id and path live in three shared
 	// buffers, the ids and paths written once into builders whose
 	// strings the entries slice (no copy of either at the end): an index
 	// of 20,000 files costs a handful of allocations, not 60,000.
-	stats := make([]indexStat, count)
+	meta := make([]indexMeta, count)
 	var hexIDs, paths strings.Builder
 	hexIDs.Grow(count * 2 * hl)
 	paths.Grow(max(0, end-12-count*(40+hl+2)))
@@ -96,8 +97,9 @@ func decodeIndex(data []byte, f objectFormat, name string) (indexFile, error) {
 			return indexFile{}, bad("truncated entry")
 		}
 		be := binary.BigEndian
-		st := &stats[k]
-		*st = indexStat{
+		m := &meta[k]
+		m.hasStat = true
+		m.stat = indexStat{
 			ctimeSec: be.Uint32(data[p:]), ctimeNsec: be.Uint32(data[p+4:]),
 			mtimeSec: be.Uint32(data[p+8:]), mtimeNsec: be.Uint32(data[p+12:]),
 			ino:  be.Uint32(data[p+20:]),
@@ -159,18 +161,13 @@ func decodeIndex(data []byte, f objectFormat, name string) (indexFile, error) {
 		// extension (refused below, with its own message) explains it:
 		// there an entry names a shared-index entry it replaces.
 		pathless = pathless || pathStart == paths.Len()
-		out = append(out, indexEntry{
-			Entry:        Entry{Mode: mode},
-			stage:        int(flags>>12) & 3,
-			skipWorktree: skip,
-			intentToAdd:  ita,
-			stat:         st,
-		})
+		m.stage, m.skipWorktree, m.intentToAdd = uint8(flags>>12)&3, skip, ita
+		out = append(out, Entry{Mode: mode})
 	}
 	allPaths, allIDs := paths.String(), hexIDs.String()
 	pathStart := 0
 	for k := range out {
-		e := &out[k].Entry
+		e := &out[k]
 		e.Path, e.ID = allPaths[pathStart:pathEnd[k]], allIDs[k*2*hl:(k+1)*2*hl]
 		pathStart = pathEnd[k]
 		if err := validPath(e.Path); err != nil {
@@ -207,7 +204,7 @@ func decodeIndex(data []byte, f objectFormat, name string) (indexFile, error) {
 	if pathless {
 		return indexFile{}, bad("an entry without a path")
 	}
-	return indexFile{entries: out, trees: trees}, nil
+	return indexFile{entries: out, meta: meta, trees: trees}, nil
 }
 
 // decodeCacheTree decodes the cache-tree extension (index-format.txt):
@@ -307,11 +304,13 @@ func readIndexFile(path string, f objectFormat) (indexFile, error) {
 // a cursor when the question comes in path order): no map of 20,000 paths
 // is built for an evaluation that asks about each path once.
 type indexCache struct {
-	key     string
-	entries []indexEntry
-	trees   cacheTrees // the index's cache tree (see treeFromIndex)
-	mtime   time.Time  // of the index file: entries modified at or after it are racy
-	side    []Entry    // memo of indexSide
+	key      string
+	entries  []Entry
+	meta     []indexMeta // meta[i] is entries[i]'s
+	unmerged bool        // some entry is at a stage other than 0
+	trees    cacheTrees  // the index's cache tree (see treeFromIndex)
+	mtime    time.Time   // of the index file: entries modified at or after it are racy
+	side     []Entry     // memo of indexSide
 }
 
 // find returns the position of p's first entry (lowest stage), or of the
@@ -342,10 +341,10 @@ func (c *indexCache) stage0(p string) (Entry, bool) {
 // stage0At is stage0 with find's hint; it also returns the position.
 func (c *indexCache) stage0At(p string, from int) (Entry, int, bool) {
 	i, ok := c.find(p, from)
-	if !ok || c.entries[i].stage != 0 {
+	if !ok || c.meta[i].stage != 0 {
 		return Entry{}, i, false
 	}
-	return c.entries[i].Entry, i, true
+	return c.entries[i], i, true
 }
 
 // index returns the index entries (all stages, sorted by path then stage)
@@ -368,39 +367,50 @@ func (r *Repo) index() (*indexCache, error) {
 	if err != nil {
 		return nil, err
 	}
-	entries := ix.entries
-	less := func(a, b indexEntry) int {
-		if c := strings.Compare(a.Path, b.Path); c != 0 {
+	entries, meta := ix.entries, ix.meta
+	less := func(i, j int) int {
+		if c := strings.Compare(entries[i].Path, entries[j].Path); c != 0 {
 			return c
 		}
-		return a.stage - b.stage
+		return int(meta[i].stage) - int(meta[j].stage)
 	}
 	// git writes its index sorted: sort only one that is not.
-	if !slices.IsSortedFunc(entries, less) {
-		slices.SortStableFunc(entries, less)
+	sorted := true
+	for i := 1; i < len(entries) && sorted; i++ {
+		sorted = less(i-1, i) <= 0
 	}
-	c := &indexCache{key: key, entries: entries, trees: ix.trees}
+	if !sorted {
+		perm := make([]int, len(entries))
+		for i := range perm {
+			perm[i] = i
+		}
+		slices.SortStableFunc(perm, less)
+		es, ms := make([]Entry, len(perm)), make([]indexMeta, len(perm))
+		for k, i := range perm {
+			es[k], ms[k] = entries[i], meta[i]
+		}
+		entries, meta = es, ms
+	}
+	c := &indexCache{key: key, entries: entries, meta: meta, trees: ix.trees}
 	if fi != nil {
 		c.mtime = fi.ModTime()
 	}
 	haveStat := false
-	for _, e := range entries {
-		if e.stat != nil {
-			haveStat = true
-			break
-		}
+	for i := range meta {
+		haveStat = haveStat || meta[i].hasStat
+		c.unmerged = c.unmerged || meta[i].stage != 0
 	}
 	if !haveStat && fi != nil {
 		// The git engine lists entries with ls-files; take the stat data
 		// from the file itself when gitscan can decode it. If it cannot
 		// (split index...), every file is hashed: slower, never wrong.
 		if dec, err := readIndexFile(r.indexFile, r.format); err == nil {
-			for _, d := range dec.entries {
-				if d.stage != 0 {
+			for k, d := range dec.entries {
+				if dec.meta[k].stage != 0 {
 					continue
 				}
-				if i, ok := c.find(d.Path, 0); ok && entries[i].stage == 0 {
-					entries[i].stat = d.stat
+				if i, ok := c.find(d.Path, 0); ok && meta[i].stage == 0 {
+					meta[i].stat, meta[i].hasStat = dec.meta[k].stat, true
 				}
 			}
 		}
@@ -434,8 +444,8 @@ func (c *indexCache) treeFromIndex(dir string, entries []Entry) (string, bool) {
 		return "", false
 	}
 	for k := range entries {
-		ie := &es[lo+k]
-		if ie.stage != 0 || ie.intentToAdd || ie.Path != entries[k].Path ||
+		ie, m := &es[lo+k], &c.meta[lo+k]
+		if m.stage != 0 || m.intentToAdd || ie.Path != entries[k].Path ||
 			ie.Mode != entries[k].Mode || ie.ID != entries[k].ID {
 			return "", false
 		}
@@ -450,7 +460,12 @@ func (c *indexCache) treeFromIndex(dir string, entries []Entry) (string, bool) {
 
 // indexSide is the Index side as a flat, sorted list: for an unmerged path
 // the first present of stages 2 ("ours"), 3 and 1.
+// Without unmerged entries that is the entries themselves (capped: an
+// append never writes into them), no copy of the index.
 func (c *indexCache) indexSide() []Entry {
+	if !c.unmerged {
+		return c.entries[:len(c.entries):len(c.entries)]
+	}
 	if c.side != nil {
 		return c.side
 	}
@@ -460,11 +475,10 @@ func (c *indexCache) indexSide() []Entry {
 		for j < len(c.entries) && c.entries[j].Path == c.entries[i].Path {
 			j++
 		}
-		group := c.entries[i:j]
 		best := -1
-		for _, want := range []int{0, 2, 3, 1} {
-			for k, e := range group {
-				if e.stage == want {
+		for _, want := range []uint8{0, 2, 3, 1} {
+			for k := i; k < j; k++ {
+				if c.meta[k].stage == want {
 					best = k
 					break
 				}
@@ -474,9 +488,9 @@ func (c *indexCache) indexSide() []Entry {
 			}
 		}
 		if best < 0 {
-			best = 0
+			best = i
 		}
-		out = append(out, group[best].Entry)
+		out = append(out, c.entries[best])
 		i = j
 	}
 	c.side = out

@@ -246,7 +246,7 @@ func (r *Repo) lookupWorktreeOnce(path string) (Entry, bool, error) {
 
 func (r *Repo) isSkipWorktree(idx *indexCache, path string) bool {
 	i := sort.Search(len(idx.entries), func(i int) bool { return idx.entries[i].Path >= path })
-	return i < len(idx.entries) && idx.entries[i].Path == path && idx.entries[i].skipWorktree
+	return i < len(idx.entries) && idx.entries[i].Path == path && idx.meta[i].skipWorktree
 }
 
 // ReadBlob reads the content of a file at side: a regular file's bytes or
@@ -604,7 +604,7 @@ func (r *Repo) flatWorktree(idx *indexCache, dir string) ([]Entry, error) {
 		}
 		if ok {
 			out = append(out, e)
-		} else if inIdx && idx.entries[i].skipWorktree {
+		} else if inIdx && idx.meta[i].skipWorktree {
 			out = append(out, ie)
 		}
 	}

@@ -588,7 +588,8 @@ func (g *gitBackend) indexEntries() (indexFile, error) {
 	if err != nil {
 		return indexFile{}, err
 	}
-	var entries []indexEntry
+	var entries []Entry
+	var meta []indexMeta
 	for _, rec := range splitZ(out) {
 		// "<tag> <mode> <id> <stage>\t<path>"
 		f, path, mode, err := g.parseRecord("ls-files", rec, 4, 1, 2)
@@ -599,15 +600,15 @@ func (g *gitBackend) indexEntries() (indexFile, error) {
 		if err != nil {
 			return indexFile{}, fmt.Errorf("git ls-files: unexpected record %q", rec)
 		}
-		entries = append(entries, indexEntry{
-			Entry:        Entry{Path: path, Mode: mode, ID: f[2]},
-			stage:        stage,
-			skipWorktree: f[0] == "S",
-		})
+		if stage < 0 || stage > 3 {
+			return indexFile{}, fmt.Errorf("git ls-files: unexpected record %q", rec)
+		}
+		entries = append(entries, Entry{Path: path, Mode: mode, ID: f[2]})
+		meta = append(meta, indexMeta{stage: uint8(stage), skipWorktree: f[0] == "S"})
 	}
 	// git ls-files says nothing of the cache tree: every directory's id
 	// is computed.
-	return indexFile{entries: entries}, nil
+	return indexFile{entries: entries, meta: meta}, nil
 }
 
 func (g *gitBackend) worktreePaths() ([]string, error) {

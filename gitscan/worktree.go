@@ -278,10 +278,11 @@ func (c *indexCache) cleanID(p string, fi fs.FileInfo, mode Mode, from int) (id 
 	if !ok {
 		return "", at, false
 	}
-	st := c.entries[at].stat
-	if st == nil || entry.Mode != mode {
+	m := &c.meta[at]
+	if !m.hasStat || entry.Mode != mode {
 		return "", at, false
 	}
+	st := &m.stat
 	ctime, ok := fileCtime(fi)
 	if !ok || !ctime.Equal(st.ctime()) || !fi.ModTime().Equal(st.mtime()) ||
 		uint32(fi.Size()) != st.size || uint32(fileIno(fi)) != st.ino {
@@ -316,7 +317,7 @@ const (
 // With surfaces set it also walks what the ignore rules exclude and
 // returns, in ignored, the untracked files and symlinks there that are
 // agentty surfaces (see ignoredSurfacePaths).
-func walkWorktree(top, commonDir string, idx []indexEntry, env []string, surfaces bool) (paths, ignored []string, err error) {
+func walkWorktree(top, commonDir string, idx []Entry, env []string, surfaces bool) (paths, ignored []string, err error) {
 	tracked := map[string]bool{}
 	for _, e := range idx {
 		paths = append(paths, e.Path)
