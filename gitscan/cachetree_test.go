@@ -323,3 +323,46 @@ func TestCacheTreeStaleIsNotTrusted(t *testing.T) {
 		})
 	}
 }
+
+// TestIndexListingCopiesNothing: listing the Index side below a directory
+// (Claude Code's nested-skills lookup does on every check) answers from
+// the index's own entries, without a copy of them, and the same entries
+// as git ls-files; with an unmerged path, stage 2 stands for it.
+func TestIndexListingCopiesNothing(t *testing.T) {
+	needGit(t)
+	env := testEnv(t)
+	dir := smallRepo(t, env)
+	for _, e := range engines {
+		r := openT(t, dir, env, e, WithWorktreeSnapshot())
+		for _, d := range []string{"", "sub", "src"} {
+			files, err := r.Files(Index, d, 100)
+			if err != nil {
+				t.Fatal(err)
+			}
+			spec := d
+			if spec == "" {
+				spec = "."
+			}
+			want := strings.Fields(run(t, env, dir, nil, "ls-files", "--", spec))
+			var got []string
+			for _, f := range files {
+				got = append(got, f.Path)
+			}
+			if strings.Join(got, " ") != strings.Join(want, " ") {
+				t.Errorf("%v: %q: %v, want %v", e, d, got, want)
+			}
+			if n := testing.AllocsPerRun(20, func() { r.Files(Index, d, 100) }); n > 0 {
+				t.Errorf("%v: Files(Index, %q): %v allocations, want no copy", e, d, n)
+			}
+		}
+	}
+	blob := strings.TrimSpace(run(t, env, dir, []byte("ours"), "hash-object", "-w", "--stdin"))
+	run(t, env, dir, []byte(fmt.Sprintf("0 %s\tsrc/server.js\n100644 %s 2\tsrc/server.js\n", strings.Repeat("0", 40), blob)), "update-index", "--index-info")
+	for _, e := range engines {
+		r := openT(t, dir, env, e)
+		files, err := r.Files(Index, "src", 100)
+		if err != nil || len(files) != 1 || files[0].ID != blob {
+			t.Errorf("%v: unmerged: %+v %v, want stage 2's %s", e, files, err, blob)
+		}
+	}
+}
