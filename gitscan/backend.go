@@ -24,7 +24,7 @@ type backend interface {
 	// headUnborn reports whether HEAD points at a branch with no commit.
 	headUnborn() (bool, error)
 	// indexEntries lists the index (stage-0 entries and unmerged stages).
-	indexEntries() ([]indexEntry, error)
+	indexEntries() (indexFile, error)
 	// worktreePaths lists the work tree's candidate paths, sorted: tracked
 	// and untracked-not-ignored files; untracked nested repositories end
 	// in "/".
@@ -59,12 +59,16 @@ type revLister interface {
 	revList(ctx context.Context, to, since string, pathspecs []string) ([]string, error)
 }
 
-// indexEntry is one index entry.
-type indexEntry struct {
-	Entry
-	stage        int
+// indexMeta is what the index says of one entry besides its Entry (kept
+// beside the entries, not in them: the index's own entries are then the
+// Index side's listing, and 28 bytes an entry with no pointer for the
+// collector to follow).
+type indexMeta struct {
+	stat         indexStat // when hasStat: the engine could read it
+	stage        uint8
 	skipWorktree bool
-	stat         *indexStat // nil when the engine could not read it
+	intentToAdd  bool // git add -N: in no tree git writes
+	hasStat      bool
 }
 
 // readsNatively reports whether objects are read in process (not through

@@ -198,12 +198,12 @@ func TestDecodeIndexAgreesWithGit(t *testing.T) {
 			t.Fatalf("version %s: %v", v, err)
 		}
 		var got []string
-		for _, e := range entries {
+		for k, e := range entries.entries {
 			tag := "H"
-			if e.skipWorktree {
+			if entries.meta[k].skipWorktree {
 				tag = "S"
 			}
-			got = append(got, fmt.Sprintf("%s %s %s %d\t%s", tag, e.Mode, e.ID, e.stage, e.Path))
+			got = append(got, fmt.Sprintf("%s %s %s %d\t%s", tag, e.Mode, e.ID, entries.meta[k].stage, e.Path))
 		}
 		want := strings.Split(strings.TrimSpace(run(t, env, dir, nil, "ls-files", "-s", "-t")), "\n")
 		// ls-files tags conflicts "M"; the stage says the same.
@@ -230,13 +230,18 @@ func TestDecodeIndexAgreesWithGit(t *testing.T) {
 func FuzzDecodeIndex(f *testing.F) {
 	f.Add([]byte("DIRC\x00\x00\x00\x02\x00\x00\x00\x00" + strings.Repeat("\x00", 20)))
 	f.Fuzz(func(t *testing.T, data []byte) {
-		entries, err := decodeIndex(data, formatSHA1, "index")
+		ix, err := decodeIndex(data, formatSHA1, "index")
 		if err != nil {
 			return
 		}
-		for _, e := range entries {
+		for _, e := range ix.entries {
 			if validPath(e.Path) != nil || e.Path == "" || !formatSHA1.validID(e.ID) {
 				t.Fatalf("invalid entry accepted: %+v", e)
+			}
+		}
+		for dir, ct := range ix.trees {
+			if validPath(dir) != nil || ct.entries < 0 || !formatSHA1.validID(ct.id) {
+				t.Fatalf("invalid cache tree accepted: %q %+v", dir, ct)
 			}
 		}
 	})

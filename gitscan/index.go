@@ -35,130 +35,151 @@ func (st *indexStat) ctime() time.Time { return time.Unix(int64(st.ctimeSec), in
 // the largest repositories are a few hundred megabytes).
 const maxIndexSize = 1 << 30
 
+// indexFile is a decoded index: its entries, in the file's order, and the
+// valid directories of its cache-tree extension (TREE).
+type indexFile struct {
+	entries []Entry
+	meta    []indexMeta // meta[i] is entries[i]'s
+	trees   cacheTrees
+}
+
+// cacheTrees are the valid entries of an index's cache-tree extension, by
+// directory path ("" the root): the tree id git would write for the index
+// entries below it, and how many entries those are. A directory git has
+// invalidated since (an entry below it added, removed or changed) is
+// absent, as is every directory of an index without the extension.
+type cacheTrees map[string]cacheTree
+
+type cacheTree struct {
+	id      string // hex
+	entries int
+}
+
 // decodeIndex parses an index file (git's index-format.txt, versions 2-4,
-// SHA-1 or SHA-256 ids). Optional extensions (an upper-case first letter:
-// TREE, REUC, UNTR, FSMN, EOIE, IEOT...) are skipped; required ones it
-// does not know, among them split index ("link") and sparse index
-// ("sdir", whose entries are whole directories), are ErrUnsupported:
-// answering from half an index would be answering wrongly.
-func decodeIndex(data []byte, f objectFormat, name string) ([]indexEntry, error) {
+// SHA-1 or SHA-256 ids). The cache-tree extension (TREE) is decoded;
+// other optional extensions (an upper-case first letter: REUC, UNTR,
+// FSMN, EOIE, IEOT...) are skipped; required ones it does not know, among
+// them split index ("link") and sparse index ("sdir", whose entries are
+// whole directories), are ErrUnsupported: answering from half an index
+// would be answering wrongly.
+func decodeIndex(data []byte, f objectFormat, name string) (indexFile, error) {
 	bad := func(what string) error { return fmt.Errorf("%s: damaged index: %s", name, what) }
 	hl := f.rawLen
 	if len(data) < 12+hl || string(data[:4]) != "DIRC" {
-		return nil, bad("no header")
+		return indexFile{}, bad("no header")
 	}
 	version := binary.BigEndian.Uint32(data[4:8])
 	if version < 2 || version > 4 {
-		return nil, fmt.Errorf("%s: index version %d: %w", name, version, errNativeUnsupported)
+		return indexFile{}, fmt.Errorf("%s: index version %d: %w", name, version, errNativeUnsupported)
 	}
 	count := int(binary.BigEndian.Uint32(data[8:12]))
 	end := len(data) - hl // the trailing checksum
 	if count > end/(40+hl) {
-		return nil, bad("more entries than bytes")
+		return indexFile{}, bad("more entries than bytes")
 	}
-	out := make([]indexEntry, 0, count)
+	out := make([]Entry, 0, count)
 	// Every entry's stat data, hex id and path live in three shared
-	// buffers (the paths' and ids' converted to one string each at the
-	// end): an index of 20,000 files costs a handful of allocations, not
-	// 60,000.
-	stats := make([]indexStat, count)
-	hexIDs := make([]byte, count*2*hl)
-	paths := make([]byte, 0, max(0, end-12-count*(40+hl+2)))
+	// buffers, the ids and paths written once into builders whose
+	// strings the entries slice (no copy of either at the end): an index
+	// of 20,000 files costs a handful of allocations, not 60,000.
+	meta := make([]indexMeta, count)
+	var hexIDs, paths strings.Builder
+	hexIDs.Grow(count * 2 * hl)
+	paths.Grow(max(0, end-12-count*(40+hl+2)))
 	pathEnd := make([]int, count)
+	var hexBuf [2 * 32]byte
 	prevStart, prevEnd := 0, 0
 	pathless := false
 	p := 12
 	for k := 0; k < count; k++ {
 		start := p
 		if p+40+hl+2 > end {
-			return nil, bad("truncated entry")
+			return indexFile{}, bad("truncated entry")
 		}
 		be := binary.BigEndian
-		st := &stats[k]
-		*st = indexStat{
+		m := &meta[k]
+		m.hasStat = true
+		m.stat = indexStat{
 			ctimeSec: be.Uint32(data[p:]), ctimeNsec: be.Uint32(data[p+4:]),
 			mtimeSec: be.Uint32(data[p+8:]), mtimeNsec: be.Uint32(data[p+12:]),
 			ino:  be.Uint32(data[p+20:]),
 			size: be.Uint32(data[p+36:]),
 		}
 		rawMode := be.Uint32(data[p+24:])
-		hex.Encode(hexIDs[k*2*hl:], data[p+40:p+40+hl])
+		hexIDs.Write(hexBuf[:hex.Encode(hexBuf[:], data[p+40:p+40+hl])])
 		p += 40 + hl
 		flags := binary.BigEndian.Uint16(data[p:])
 		p += 2
-		skip := false
+		skip, ita := false, false
 		if flags&0x4000 != 0 {
 			if version < 3 || p+2 > end {
-				return nil, bad("extended flags")
+				return indexFile{}, bad("extended flags")
 			}
 			ext := binary.BigEndian.Uint16(data[p:])
-			skip = ext&0x4000 != 0
+			skip, ita = ext&0x4000 != 0, ext&0x2000 != 0
 			p += 2
 		}
-		pathStart := len(paths)
+		pathStart := paths.Len()
 		if version == 4 {
 			strip, n := indexVarint(data[p:end])
 			if n <= 0 || strip > uint64(prevEnd-prevStart) {
-				return nil, bad("path prefix")
+				return indexFile{}, bad("path prefix")
 			}
 			p += n
 			nul := bytes.IndexByte(data[p:end], 0)
 			if nul < 0 {
-				return nil, bad("path")
+				return indexFile{}, bad("path")
 			}
-			paths = append(paths, paths[prevStart:prevEnd-int(strip)]...)
-			paths = append(paths, data[p:p+nul]...)
+			paths.WriteString(paths.String()[prevStart : prevEnd-int(strip)])
+			paths.Write(data[p : p+nul])
 			p += nul + 1
 		} else {
 			nul := bytes.IndexByte(data[p:end], 0)
 			if nul < 0 {
-				return nil, bad("path")
+				return indexFile{}, bad("path")
 			}
-			paths = append(paths, data[p:p+nul]...)
+			paths.Write(data[p : p+nul])
 			p += nul + 1
 			// Entries are padded with NULs to a multiple of 8 bytes.
 			for (p-start)%8 != 0 {
 				if p >= end || data[p] != 0 {
-					return nil, bad("padding")
+					return indexFile{}, bad("padding")
 				}
 				p++
 			}
 		}
-		prevStart, prevEnd = pathStart, len(paths)
-		pathEnd[k] = len(paths)
+		prevStart, prevEnd = pathStart, paths.Len()
+		pathEnd[k] = paths.Len()
 		mode, ok := modeFromGit(rawMode)
 		if !ok || mode == ModeTree {
 			if mode == ModeTree {
-				return nil, fmt.Errorf("%s: a sparse index (directory entries): %w", name, errNativeUnsupported)
+				return indexFile{}, fmt.Errorf("%s: a sparse index (directory entries): %w", name, errNativeUnsupported)
 			}
-			return nil, fmt.Errorf("%s: %s: unknown mode %o", name, paths[pathStart:], rawMode)
+			return indexFile{}, fmt.Errorf("%s: %s: unknown mode %o", name, paths.String()[pathStart:], rawMode)
 		}
 		// An entry without a path is damage, unless a split index's
 		// extension (refused below, with its own message) explains it:
 		// there an entry names a shared-index entry it replaces.
-		pathless = pathless || pathStart == len(paths)
-		out = append(out, indexEntry{
-			Entry:        Entry{Mode: mode},
-			stage:        int(flags>>12) & 3,
-			skipWorktree: skip,
-			stat:         st,
-		})
+		pathless = pathless || pathStart == paths.Len()
+		m.stage, m.skipWorktree, m.intentToAdd = uint8(flags>>12)&3, skip, ita
+		out = append(out, Entry{Mode: mode})
 	}
-	allPaths, allIDs := string(paths), string(hexIDs)
+	allPaths, allIDs := paths.String(), hexIDs.String()
 	pathStart := 0
 	for k := range out {
-		e := &out[k].Entry
+		e := &out[k]
 		e.Path, e.ID = allPaths[pathStart:pathEnd[k]], allIDs[k*2*hl:(k+1)*2*hl]
 		pathStart = pathEnd[k]
 		if err := validPath(e.Path); err != nil {
-			return nil, fmt.Errorf("%s: %w", name, err)
+			return indexFile{}, fmt.Errorf("%s: %w", name, err)
 		}
 	}
+	var trees cacheTrees
 	for p+8 <= end {
 		sig := string(data[p : p+4])
 		size := int(binary.BigEndian.Uint32(data[p+4:]))
 		if size < 0 || p+8+size > end {
-			return nil, bad("extension " + strconv.Quote(sig))
+			return indexFile{}, bad("extension " + strconv.Quote(sig))
 		}
 		if sig[0] < 'A' || sig[0] > 'Z' {
 			what := "an index extension gitscan does not know (" + strconv.Quote(sig) + ")"
@@ -168,17 +189,82 @@ func decodeIndex(data []byte, f objectFormat, name string) ([]indexEntry, error)
 			case "sdir":
 				what = "a sparse index"
 			}
-			return nil, fmt.Errorf("%s: %s: %w", name, what, errNativeUnsupported)
+			return indexFile{}, fmt.Errorf("%s: %s: %w", name, what, errNativeUnsupported)
+		}
+		if sig == "TREE" {
+			// Optional: a cache tree gitscan cannot read is one it does
+			// not use (every directory's id is then computed).
+			trees, _ = decodeCacheTree(data[p+8:p+8+size], hl)
 		}
 		p += 8 + size
 	}
 	if p != end {
-		return nil, bad("trailing bytes")
+		return indexFile{}, bad("trailing bytes")
 	}
 	if pathless {
-		return nil, bad("an entry without a path")
+		return indexFile{}, bad("an entry without a path")
 	}
-	return out, nil
+	return indexFile{entries: out, meta: meta, trees: trees}, nil
+}
+
+// decodeCacheTree decodes the cache-tree extension (index-format.txt):
+// directories in pre-order, each "name NUL entry_count SP subtrees LF",
+// then its tree id when entry_count is not negative (-1: invalidated),
+// then its subtrees. Only valid directories are kept, by full path; a
+// malformed extension is none at all (ok false).
+func decodeCacheTree(b []byte, hl int) (trees cacheTrees, ok bool) {
+	trees = cacheTrees{}
+	var node func(dir string, depth int) bool
+	node = func(dir string, depth int) bool {
+		if depth > 4096 {
+			return false
+		}
+		nul := bytes.IndexByte(b, 0)
+		if nul < 0 {
+			return false
+		}
+		name := string(b[:nul])
+		b = b[nul+1:]
+		lf := bytes.IndexByte(b, '\n')
+		if lf < 0 {
+			return false
+		}
+		countText, subText, ok := strings.Cut(string(b[:lf]), " ")
+		b = b[lf+1:]
+		count, err1 := strconv.Atoi(countText)
+		subs, err2 := strconv.Atoi(subText)
+		if !ok || err1 != nil || err2 != nil || count < -1 || subs < 0 || subs > len(b) {
+			return false
+		}
+		p := name
+		switch {
+		case depth == 0:
+			if name != "" {
+				return false
+			}
+		case name == "" || strings.Contains(name, "/"):
+			return false
+		case dir != "":
+			p = dir + "/" + name
+		}
+		if count >= 0 {
+			if len(b) < hl {
+				return false
+			}
+			trees[p] = cacheTree{id: hex.EncodeToString(b[:hl]), entries: count}
+			b = b[hl:]
+		}
+		for range subs {
+			if !node(p, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	if !node("", 0) || len(b) != 0 {
+		return nil, false
+	}
+	return trees, true
 }
 
 // indexVarint is the offset encoding of index v4 path prefixes.
@@ -201,13 +287,13 @@ func indexVarint(b []byte) (uint64, int) {
 }
 
 // readIndexFile reads and decodes an index file; absent is empty.
-func readIndexFile(path string, f objectFormat) ([]indexEntry, error) {
+func readIndexFile(path string, f objectFormat) (indexFile, error) {
 	data, err := gitobj.ReadSmallFile(path, maxIndexSize)
 	if errors.Is(err, os.ErrNotExist) {
-		return nil, nil
+		return indexFile{}, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("index: %w", err)
+		return indexFile{}, fmt.Errorf("index: %w", err)
 	}
 	return decodeIndex(data, f, path)
 }
@@ -218,10 +304,13 @@ func readIndexFile(path string, f objectFormat) ([]indexEntry, error) {
 // a cursor when the question comes in path order): no map of 20,000 paths
 // is built for an evaluation that asks about each path once.
 type indexCache struct {
-	key     string
-	entries []indexEntry
-	mtime   time.Time // of the index file: entries modified at or after it are racy
-	side    []Entry   // memo of indexSide
+	key      string
+	entries  []Entry
+	meta     []indexMeta // meta[i] is entries[i]'s
+	unmerged bool        // some entry is at a stage other than 0
+	trees    cacheTrees  // the index's cache tree (see treeFromIndex)
+	mtime    time.Time   // of the index file: entries modified at or after it are racy
+	side     []Entry     // memo of indexSide
 }
 
 // find returns the position of p's first entry (lowest stage), or of the
@@ -252,10 +341,10 @@ func (c *indexCache) stage0(p string) (Entry, bool) {
 // stage0At is stage0 with find's hint; it also returns the position.
 func (c *indexCache) stage0At(p string, from int) (Entry, int, bool) {
 	i, ok := c.find(p, from)
-	if !ok || c.entries[i].stage != 0 {
+	if !ok || c.meta[i].stage != 0 {
 		return Entry{}, i, false
 	}
-	return c.entries[i].Entry, i, true
+	return c.entries[i], i, true
 }
 
 // index returns the index entries (all stages, sorted by path then stage)
@@ -274,42 +363,54 @@ func (r *Repo) index() (*indexCache, error) {
 	if r.idx.key == key && r.idx.key != "" {
 		return r.idx, nil
 	}
-	entries, err := r.be.indexEntries()
+	ix, err := r.be.indexEntries()
 	if err != nil {
 		return nil, err
 	}
-	less := func(a, b indexEntry) int {
-		if c := strings.Compare(a.Path, b.Path); c != 0 {
+	entries, meta := ix.entries, ix.meta
+	less := func(i, j int) int {
+		if c := strings.Compare(entries[i].Path, entries[j].Path); c != 0 {
 			return c
 		}
-		return a.stage - b.stage
+		return int(meta[i].stage) - int(meta[j].stage)
 	}
 	// git writes its index sorted: sort only one that is not.
-	if !slices.IsSortedFunc(entries, less) {
-		slices.SortStableFunc(entries, less)
+	sorted := true
+	for i := 1; i < len(entries) && sorted; i++ {
+		sorted = less(i-1, i) <= 0
 	}
-	c := &indexCache{key: key, entries: entries}
+	if !sorted {
+		perm := make([]int, len(entries))
+		for i := range perm {
+			perm[i] = i
+		}
+		slices.SortStableFunc(perm, less)
+		es, ms := make([]Entry, len(perm)), make([]indexMeta, len(perm))
+		for k, i := range perm {
+			es[k], ms[k] = entries[i], meta[i]
+		}
+		entries, meta = es, ms
+	}
+	c := &indexCache{key: key, entries: entries, meta: meta, trees: ix.trees}
 	if fi != nil {
 		c.mtime = fi.ModTime()
 	}
 	haveStat := false
-	for _, e := range entries {
-		if e.stat != nil {
-			haveStat = true
-			break
-		}
+	for i := range meta {
+		haveStat = haveStat || meta[i].hasStat
+		c.unmerged = c.unmerged || meta[i].stage != 0
 	}
 	if !haveStat && fi != nil {
 		// The git engine lists entries with ls-files; take the stat data
 		// from the file itself when gitscan can decode it. If it cannot
 		// (split index...), every file is hashed: slower, never wrong.
 		if dec, err := readIndexFile(r.indexFile, r.format); err == nil {
-			for _, d := range dec {
-				if d.stage != 0 {
+			for k, d := range dec.entries {
+				if dec.meta[k].stage != 0 {
 					continue
 				}
-				if i, ok := c.find(d.Path, 0); ok && entries[i].stage == 0 {
-					entries[i].stat = d.stat
+				if i, ok := c.find(d.Path, 0); ok && meta[i].stage == 0 {
+					meta[i].stat, meta[i].hasStat = dec.meta[k].stat, true
 				}
 			}
 		}
@@ -318,9 +419,53 @@ func (r *Repo) index() (*indexCache, error) {
 	return c, nil
 }
 
+// treeFromIndex is the index's cache-tree id for dir ("" the root) when
+// entries, the files below dir as listed (sorted by path), are exactly
+// the index's entries below it: as many as the cache tree counted, each
+// at stage 0 and not intent-to-add, with the same path, mode and id. git
+// invalidates a directory's cache tree whenever an entry below it
+// changes; comparing the listing with the entries is what ties the id to
+// the work tree too (an edited, new, removed or re-moded file differs).
+func (c *indexCache) treeFromIndex(dir string, entries []Entry) (string, bool) {
+	if c == nil || len(entries) == 0 {
+		return "", false
+	}
+	ct, ok := c.trees[dir]
+	if !ok || ct.entries != len(entries) {
+		return "", false
+	}
+	es := c.entries
+	lo := 0
+	if dir != "" {
+		prefix := dir + "/"
+		lo = sort.Search(len(es), func(i int) bool { return es[i].Path >= prefix })
+	}
+	if lo+len(entries) > len(es) {
+		return "", false
+	}
+	for k := range entries {
+		ie, m := &es[lo+k], &c.meta[lo+k]
+		if m.stage != 0 || m.intentToAdd || ie.Path != entries[k].Path ||
+			ie.Mode != entries[k].Mode || ie.ID != entries[k].ID {
+			return "", false
+		}
+	}
+	// The entry after the run must be outside dir: the cache tree
+	// counted every entry below it (checked by the count), but say so.
+	if n := lo + len(entries); n < len(es) && (dir == "" || strings.HasPrefix(es[n].Path, dir+"/")) {
+		return "", false
+	}
+	return ct.id, true
+}
+
 // indexSide is the Index side as a flat, sorted list: for an unmerged path
 // the first present of stages 2 ("ours"), 3 and 1.
+// Without unmerged entries that is the entries themselves (capped: an
+// append never writes into them), no copy of the index.
 func (c *indexCache) indexSide() []Entry {
+	if !c.unmerged {
+		return c.entries[:len(c.entries):len(c.entries)]
+	}
 	if c.side != nil {
 		return c.side
 	}
@@ -330,11 +475,10 @@ func (c *indexCache) indexSide() []Entry {
 		for j < len(c.entries) && c.entries[j].Path == c.entries[i].Path {
 			j++
 		}
-		group := c.entries[i:j]
 		best := -1
-		for _, want := range []int{0, 2, 3, 1} {
-			for k, e := range group {
-				if e.stage == want {
+		for _, want := range []uint8{0, 2, 3, 1} {
+			for k := i; k < j; k++ {
+				if c.meta[k].stage == want {
 					best = k
 					break
 				}
@@ -344,9 +488,9 @@ func (c *indexCache) indexSide() []Entry {
 			}
 		}
 		if best < 0 {
-			best = 0
+			best = i
 		}
-		out = append(out, group[best].Entry)
+		out = append(out, c.entries[best])
 		i = j
 	}
 	c.side = out

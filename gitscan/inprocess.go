@@ -99,12 +99,12 @@ func (g *inProcessBackend) headUnborn() (bool, error) {
 	return unborn, err
 }
 
-func (g *inProcessBackend) indexEntries() ([]indexEntry, error) {
-	entries, err := readIndexFile(g.indexFile, g.nat.format)
+func (g *inProcessBackend) indexEntries() (indexFile, error) {
+	ix, err := readIndexFile(g.indexFile, g.nat.format)
 	if errors.Is(err, ErrUnsupported) {
-		return nil, fmt.Errorf("%w; the in-process engine cannot read it, install git", err)
+		return indexFile{}, fmt.Errorf("%w; the in-process engine cannot read it, install git", err)
 	}
-	return entries, err
+	return ix, err
 }
 
 func (g *inProcessBackend) worktreePaths() ([]string, error) {
@@ -112,7 +112,7 @@ func (g *inProcessBackend) worktreePaths() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	paths, _, err := walkWorktree(g.loc.top, g.loc.commonDir, idx, g.env, false)
+	paths, _, err := walkWorktree(g.loc.top, g.loc.commonDir, idx.entries, g.env, false)
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +125,7 @@ func (g *inProcessBackend) ignoredSurfacePaths() ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
-	_, ignored, err := walkWorktree(g.loc.top, g.loc.commonDir, idx, g.env, true)
+	_, ignored, err := walkWorktree(g.loc.top, g.loc.commonDir, idx.entries, g.env, true)
 	if err != nil {
 		return nil, err
 	}

@@ -35,26 +35,22 @@ func (r *Repo) Files(side Side, dir string, limit int) ([]Entry, error) {
 		}
 		var all []Entry
 		if side.kind == sideIndex {
+			// The Index side is sorted by path: below dir is one run
+			// of it (no copy of the index for a question about it).
 			all = idx.indexSide()
+			if dir != "" {
+				lo, hi := prefixRun(all, dir+"/")
+				all = all[lo:hi]
+			}
 		} else if all, err = r.flatWorktree(idx, dir); err != nil {
 			return nil, err
-		} else {
-			// flatWorktree listed exactly the entries below dir: no copy
-			// (capped, so that an append never writes into a memo).
-			if len(all) > limit {
-				return nil, fmt.Errorf("%s: more than %d files: %w", dir, limit, ErrTooLarge)
-			}
-			return all[:len(all):len(all)], nil
 		}
-		for _, e := range all {
-			if dir == "" || strings.HasPrefix(e.Path, dir+"/") {
-				if len(out) >= limit {
-					return nil, fmt.Errorf("%s: more than %d files: %w", dir, limit, ErrTooLarge)
-				}
-				out = append(out, e)
-			}
+		// Exactly the entries below dir: no copy (capped, so that an
+		// append never writes into the index or a memo).
+		if len(all) > limit {
+			return nil, fmt.Errorf("%s: more than %d files: %w", dir, limit, ErrTooLarge)
 		}
-		return out, nil
+		return all[:len(all):len(all)], nil
 	}
 	return nil, fmt.Errorf("side %v: unknown", side)
 }

@@ -61,7 +61,7 @@ func (r *Repo) Lookup(side Side, path string) (e Entry, ok bool, err error) {
 			return Entry{}, false, err
 		}
 		entries := idx.indexSide()
-		return lookupFlat(r.format, entries, path, nil)
+		return lookupFlat(r.format, entries, path, nil, idx)
 	case sideWorkTree:
 		return r.lookupWorktree(path)
 	}
@@ -104,8 +104,9 @@ func (r *Repo) lookupTree(tree, path string) (Entry, bool, error) {
 }
 
 // lookupFlat finds path in a sorted flat list of file entries; a directory
-// gets the tree id git would write for the files below it.
-func lookupFlat(f objectFormat, entries []Entry, path string, memo map[string]string) (Entry, bool, error) {
+// gets the tree id git would write for the files below it (from idx's
+// cache tree where it holds for them, see treeFromIndex; idx may be nil).
+func lookupFlat(f objectFormat, entries []Entry, path string, memo map[string]string, idx *indexCache) (Entry, bool, error) {
 	i := sort.Search(len(entries), func(i int) bool { return entries[i].Path >= path })
 	if i < len(entries) && entries[i].Path == path {
 		return entries[i], true, nil
@@ -122,7 +123,7 @@ func lookupFlat(f objectFormat, entries []Entry, path string, memo map[string]st
 	if k == j {
 		return Entry{}, false, nil
 	}
-	id, err := treeIDOf(f, entries[j:k], len(prefix), memo)
+	id, err := treeIDOf(f, entries[j:k], len(prefix), memo, idx)
 	if err != nil {
 		return Entry{}, false, err
 	}
@@ -132,22 +133,30 @@ func lookupFlat(f objectFormat, entries []Entry, path string, memo map[string]st
 // treeIDOf computes the tree id git would write for entries (sorted by
 // path, all sharing a prefix of length strip); memo (nil: none) keeps the
 // ids of the subdirectories met, by path, for the next lookup below them.
-func treeIDOf(f objectFormat, entries []Entry, strip int, memo map[string]string) (string, error) {
+// A directory whose entries are the index's, as its cache tree counted
+// them, has the cache tree's id without being hashed (idx nil: none).
+func treeIDOf(f objectFormat, entries []Entry, strip int, memo map[string]string, idx *indexCache) (string, error) {
 	dir := ""
-	if memo != nil && len(entries) > 0 && strip > 0 {
+	if len(entries) > 0 && strip > 0 {
 		dir = entries[0].Path[:strip-1]
+	}
+	if memo != nil && dir != "" {
 		if id, ok := memo[dir]; ok {
 			return id, nil
 		}
 	}
-	id, err := treeIDOfOnce(f, entries, strip, memo)
-	if err == nil && dir != "" {
+	id, ok := idx.treeFromIndex(dir, entries)
+	var err error
+	if !ok {
+		id, err = treeIDOfOnce(f, entries, strip, memo, idx)
+	}
+	if err == nil && memo != nil && dir != "" {
 		memo[dir] = id
 	}
 	return id, err
 }
 
-func treeIDOfOnce(f objectFormat, entries []Entry, strip int, memo map[string]string) (string, error) {
+func treeIDOfOnce(f objectFormat, entries []Entry, strip int, memo map[string]string, idx *indexCache) (string, error) {
 	// The entries' raw ids are decoded into one buffer, converted to one
 	// string at the end (rawsOf): a directory costs a few allocations
 	// however many files it holds.
@@ -167,7 +176,7 @@ func treeIDOfOnce(f objectFormat, entries []Entry, strip int, memo map[string]st
 		for j < len(entries) && strings.HasPrefix(entries[j].Path, sub) {
 			j++
 		}
-		id, err := treeIDOf(f, entries[i:j], len(sub), memo)
+		id, err := treeIDOf(f, entries[i:j], len(sub), memo, idx)
 		if err != nil {
 			return "", err
 		}
@@ -232,12 +241,12 @@ func (r *Repo) lookupWorktreeOnce(path string) (Entry, bool, error) {
 	if err != nil {
 		return Entry{}, false, err
 	}
-	return lookupFlat(r.format, entries, path, r.wt.treeIDs())
+	return lookupFlat(r.format, entries, path, r.wt.treeIDs(), idx)
 }
 
 func (r *Repo) isSkipWorktree(idx *indexCache, path string) bool {
 	i := sort.Search(len(idx.entries), func(i int) bool { return idx.entries[i].Path >= path })
-	return i < len(idx.entries) && idx.entries[i].Path == path && idx.entries[i].skipWorktree
+	return i < len(idx.entries) && idx.entries[i].Path == path && idx.meta[i].skipWorktree
 }
 
 // ReadBlob reads the content of a file at side: a regular file's bytes or
@@ -595,7 +604,7 @@ func (r *Repo) flatWorktree(idx *indexCache, dir string) ([]Entry, error) {
 		}
 		if ok {
 			out = append(out, e)
-		} else if inIdx && idx.entries[i].skipWorktree {
+		} else if inIdx && idx.meta[i].skipWorktree {
 			out = append(out, ie)
 		}
 	}

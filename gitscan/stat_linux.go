@@ -113,6 +113,7 @@ type topDir struct {
 	opened bool
 	st     unix.Stat_t // lstatRel's buffers, reused
 	path   []byte
+	file   lstatInfo // lstatScratch's answer, reused
 }
 
 func (t *topDir) fd(top string) (int, bool) {
@@ -140,6 +141,18 @@ func (t *topDir) close() {
 // lstatRel lstats the repository path p (not "") below the work tree's
 // top: what os.Lstat of the joined path answers.
 func (r *Repo) lstatRel(p string) (fs.FileInfo, error) {
+	return r.lstatInto(p, nil)
+}
+
+// lstatScratch is lstatRel answered in a buffer the next call reuses: for
+// a caller that is done with the answer before it lstats again (the
+// whole tree's listing, 80 bytes a file otherwise).
+func (r *Repo) lstatScratch(p string) (fs.FileInfo, error) {
+	return r.lstatInto(p, &r.topDir.file)
+}
+
+// lstatInto is lstatRel, answered in into when not nil.
+func (r *Repo) lstatInto(p string, into *lstatInfo) (fs.FileInfo, error) {
 	fd, ok := r.topDir.fd(r.top)
 	if !ok {
 		return os.Lstat(filepath.Join(r.top, filepath.FromSlash(p)))
@@ -148,10 +161,14 @@ func (r *Repo) lstatRel(p string) (fs.FileInfo, error) {
 	for {
 		err := lstatAt(fd, p, st, &r.topDir.path)
 		if err == nil {
-			return &lstatInfo{
+			if into == nil {
+				into = new(lstatInfo)
+			}
+			*into = lstatInfo{
 				name: p[strings.LastIndexByte(p, '/')+1:],
 				mode: uint32(st.Mode), size: int64(st.Size), mtime: st.Mtim, ctime: st.Ctim, ino: uint64(st.Ino), dev: uint64(st.Dev),
-			}, nil
+			}
+			return into, nil
 		}
 		if !errors.Is(err, unix.EINTR) {
 			return nil, &fs.PathError{Op: "lstat", Path: filepath.Join(r.top, filepath.FromSlash(p)), Err: err}

@@ -30,6 +30,9 @@ func (r *Repo) lstatRel(p string) (fs.FileInfo, error) {
 	return os.Lstat(filepath.Join(r.top, filepath.FromSlash(p)))
 }
 
+// lstatScratch is lstatRel (see stat_linux.go).
+func (r *Repo) lstatScratch(p string) (fs.FileInfo, error) { return r.lstatRel(p) }
+
 // untrackedCandidates is Linux's (untracked_linux.go); here git lists
 // the untracked files itself.
 func (r *Repo) untrackedCandidates(idx *indexCache) ([]string, bool) { return nil, false }

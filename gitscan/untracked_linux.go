@@ -64,9 +64,20 @@ func (r *Repo) untrackedCandidates(idx *indexCache) (cands []string, ok bool) {
 					raw = raw[:k]
 				}
 				off += reclen
-				name := string(raw)
-				if name == "." || name == ".." || name == ".git" {
+				if string(raw) == "." || string(raw) == ".." || string(raw) == ".git" {
 					continue // git never lists nor enters a .git
+				}
+				// The index entry named raw (exact), and the run of
+				// entries below raw/ (a directory's tracked files). The
+				// name is a string of its own only where it is kept: a
+				// tracked file costs no allocation.
+				i := lo + sort.Search(hi-lo, func(k int) bool { return es[lo+k].Path[plen:] >= string(raw) })
+				exact := i < hi && es[i].Path[plen:] == string(raw)
+				var name string
+				if exact {
+					name = es[i].Path[plen:]
+				} else {
+					name = string(raw)
 				}
 				if typ == unix.DT_UNKNOWN {
 					var st unix.Stat_t
@@ -76,13 +87,11 @@ func (r *Repo) untrackedCandidates(idx *indexCache) (cands []string, ok bool) {
 					}
 					typ = dtypeOf(st.Mode)
 				}
-				// The index entry named name (exact), and the run of
-				// entries below name/ (a directory's tracked files).
-				i := lo + sort.Search(hi-lo, func(k int) bool { return es[lo+k].Path[plen:] >= name })
-				exact := i < hi && es[i].Path[plen:] == name
-				p := name
-				if dir != "" {
-					p = dir + "/" + name
+				path := func() string {
+					if dir == "" {
+						return name
+					}
+					return dir + "/" + name
 				}
 				switch typ {
 				case unix.DT_DIR:
@@ -95,15 +104,15 @@ func (r *Repo) untrackedCandidates(idx *indexCache) (cands []string, ok bool) {
 					if exact || a == b {
 						// Nothing tracked below (or a tracked file where
 						// a directory is now): git decides what is there.
-						cands = append(cands, p)
+						cands = append(cands, path())
 						continue
 					}
-					subs = append(subs, subdir{p, a, b})
+					subs = append(subs, subdir{path(), a, b})
 				default:
 					if exact && es[i].Mode != ModeSubmodule {
 						continue // a tracked file: listed from the index
 					}
-					cands = append(cands, p)
+					cands = append(cands, path())
 				}
 			}
 		}

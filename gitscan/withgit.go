@@ -578,34 +578,37 @@ func (g *gitBackend) headUnborn() (bool, error) {
 // process (versions 2 to 4, the extensions git writes by default); what the
 // decoder declares unsupported (a split or sparse index, another version)
 // goes to git ls-files. A damaged index is the decoder's error.
-func (g *gitBackend) indexEntries() ([]indexEntry, error) {
+func (g *gitBackend) indexEntries() (indexFile, error) {
 	if g.nat != nil && g.indexFile != "" {
-		if entries, err := readIndexFile(g.indexFile, g.format); !fallsBackToGit(err) {
-			return entries, err
+		if ix, err := readIndexFile(g.indexFile, g.format); !fallsBackToGit(err) {
+			return ix, err
 		}
 	}
 	out, err := g.run(context.Background(), "ls-files", "-z", "-s", "-t")
 	if err != nil {
-		return nil, err
+		return indexFile{}, err
 	}
-	var entries []indexEntry
+	var entries []Entry
+	var meta []indexMeta
 	for _, rec := range splitZ(out) {
 		// "<tag> <mode> <id> <stage>\t<path>"
 		f, path, mode, err := g.parseRecord("ls-files", rec, 4, 1, 2)
 		if err != nil {
-			return nil, err
+			return indexFile{}, err
 		}
 		stage, err := strconv.Atoi(f[3])
 		if err != nil {
-			return nil, fmt.Errorf("git ls-files: unexpected record %q", rec)
+			return indexFile{}, fmt.Errorf("git ls-files: unexpected record %q", rec)
 		}
-		entries = append(entries, indexEntry{
-			Entry:        Entry{Path: path, Mode: mode, ID: f[2]},
-			stage:        stage,
-			skipWorktree: f[0] == "S",
-		})
+		if stage < 0 || stage > 3 {
+			return indexFile{}, fmt.Errorf("git ls-files: unexpected record %q", rec)
+		}
+		entries = append(entries, Entry{Path: path, Mode: mode, ID: f[2]})
+		meta = append(meta, indexMeta{stage: uint8(stage), skipWorktree: f[0] == "S"})
 	}
-	return entries, nil
+	// git ls-files says nothing of the cache tree: every directory's id
+	// is computed.
+	return indexFile{entries: entries, meta: meta}, nil
 }
 
 func (g *gitBackend) worktreePaths() ([]string, error) {

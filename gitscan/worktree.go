@@ -43,7 +43,7 @@ func (r *Repo) lstatMemo(p string) (fs.FileInfo, error) {
 	if m, ok := r.wt.stat[p]; ok {
 		return m.fi, m.err
 	}
-	fi, err := r.lstatOnce(p)
+	fi, err := r.lstatOnce(p, false)
 	if err == nil && fi.IsDir() {
 		// Directories are asked about again for every path below them;
 		// a file's answer is kept as its entry (worktreeEntry).
@@ -62,15 +62,28 @@ func (r *Repo) lstatParent(p string) (fs.FileInfo, error) {
 	if m, ok := r.wt.stat[p]; ok {
 		return m.fi, m.err
 	}
-	fi, err := r.lstatOnce(p)
+	fi, err := r.lstatOnce(p, false)
 	if err == nil || errors.Is(err, fs.ErrNotExist) {
 		r.wt.rememberStat(p, fi, err)
 	}
 	return fi, err
 }
 
-// lstatOnce lstats p after its parent directory (through the memo).
-func (r *Repo) lstatOnce(p string) (fs.FileInfo, error) {
+// lstatFile is lstatPath for a caller done with the answer before its
+// next lstat (see lstatScratch): nothing is remembered, nor allocated.
+func (r *Repo) lstatFile(p string) (fs.FileInfo, error) {
+	if err := validPath(p); err != nil {
+		return nil, err
+	}
+	if m, ok := r.wt.stat[p]; ok {
+		return m.fi, m.err
+	}
+	return r.lstatOnce(p, true)
+}
+
+// lstatOnce lstats p after its parent directory (through the memo); with
+// scratch, in lstatScratch's reused buffer.
+func (r *Repo) lstatOnce(p string, scratch bool) (fs.FileInfo, error) {
 	if p == "" {
 		return os.Lstat(r.top)
 	}
@@ -90,7 +103,13 @@ func (r *Repo) lstatOnce(p string) (fs.FileInfo, error) {
 			return nil, fs.ErrNotExist
 		}
 	}
-	fi, err := r.lstatRel(p)
+	var fi fs.FileInfo
+	var err error
+	if scratch {
+		fi, err = r.lstatScratch(p)
+	} else {
+		fi, err = r.lstatRel(p)
+	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, fs.ErrNotExist
 	}
@@ -225,7 +244,7 @@ func (r *Repo) worktreeEntry(p string, idx *indexCache) (Entry, bool, error) {
 // worktreeEntryOnce looks at p; at is where p is (or would be) in the
 // index, found from the hint from (see indexCache.find).
 func (r *Repo) worktreeEntryOnce(p string, idx *indexCache, from int) (e Entry, ok bool, at int, err error) {
-	fi, err := r.lstatPath(p)
+	fi, err := r.lstatFile(p) // fi is not kept: see lstatScratch
 	if errors.Is(err, fs.ErrNotExist) {
 		return Entry{}, false, from, nil
 	}
@@ -259,10 +278,11 @@ func (c *indexCache) cleanID(p string, fi fs.FileInfo, mode Mode, from int) (id 
 	if !ok {
 		return "", at, false
 	}
-	st := c.entries[at].stat
-	if st == nil || entry.Mode != mode {
+	m := &c.meta[at]
+	if !m.hasStat || entry.Mode != mode {
 		return "", at, false
 	}
+	st := &m.stat
 	ctime, ok := fileCtime(fi)
 	if !ok || !ctime.Equal(st.ctime()) || !fi.ModTime().Equal(st.mtime()) ||
 		uint32(fi.Size()) != st.size || uint32(fileIno(fi)) != st.ino {
@@ -297,7 +317,7 @@ const (
 // With surfaces set it also walks what the ignore rules exclude and
 // returns, in ignored, the untracked files and symlinks there that are
 // agentty surfaces (see ignoredSurfacePaths).
-func walkWorktree(top, commonDir string, idx []indexEntry, env []string, surfaces bool) (paths, ignored []string, err error) {
+func walkWorktree(top, commonDir string, idx []Entry, env []string, surfaces bool) (paths, ignored []string, err error) {
 	tracked := map[string]bool{}
 	for _, e := range idx {
 		paths = append(paths, e.Path)

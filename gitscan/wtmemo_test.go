@@ -120,7 +120,8 @@ func TestSmudgedEntryIsNotClean(t *testing.T) {
 		}
 		for id, clean := range map[string]bool{emptyBlobSHA1: true, "0123456789012345678901234567890123456789": false} {
 			c := &indexCache{
-				entries: []indexEntry{{Entry: Entry{Path: "f", Mode: ModeRegular, ID: id}, stat: &indexStat{
+				entries: []Entry{{Path: "f", Mode: ModeRegular, ID: id}},
+				meta: []indexMeta{{hasStat: true, stat: indexStat{
 					mtimeSec: uint32(fi.ModTime().Unix()), mtimeNsec: uint32(fi.ModTime().Nanosecond()),
 					ctimeSec: uint32(ctime.Unix()), ctimeNsec: uint32(ctime.Nanosecond()),
 					size: 0, ino: uint32(fileIno(fi))}}},
@@ -163,15 +164,17 @@ func TestSnapshotKeepsAnAbsentParent(t *testing.T) {
 // (the listing passes the last position; a wrong hint may only cost a
 // search), for present, absent, unmerged and out-of-range paths.
 func TestIndexFindAnyHint(t *testing.T) {
-	var es []indexEntry
+	var es []Entry
+	var meta []indexMeta
 	for _, p := range []string{"a", "a/b", "a/c", "b", "b", "b", "c.js", "d/e/f", "z"} {
 		stage := 0
 		if p == "b" {
 			stage = len(es) - 2 // stages 1, 2, 3
 		}
-		es = append(es, indexEntry{Entry: Entry{Path: p}, stage: stage})
+		es = append(es, Entry{Path: p})
+		meta = append(meta, indexMeta{stage: uint8(stage)})
 	}
-	c := &indexCache{entries: es}
+	c := &indexCache{entries: es, meta: meta, unmerged: true}
 	for _, p := range []string{"", "a", "a/", "a/b", "a/bb", "b", "c", "c.js", "d", "d/e/f", "y", "z", "zz"} {
 		want := 0
 		for want < len(es) && es[want].Path < p {
@@ -184,7 +187,7 @@ func TestIndexFindAnyHint(t *testing.T) {
 			}
 		}
 		e, ok := c.stage0(p)
-		if ok != (wantOK && es[want].stage == 0) || (ok && e.Path != p) {
+		if ok != (wantOK && meta[want].stage == 0) || (ok && e.Path != p) {
 			t.Errorf("stage0(%q) = %v %v", p, e, ok)
 		}
 	}

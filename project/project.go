@@ -56,6 +56,15 @@ import (
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
+// StoreGrants is what the client that keeps its own approvals store
+// consults before it runs a project server (client.StoreKeeper.Grants),
+// for Options.Grants: the hook and diff ask here, so the command line
+// never picks that client out. An unreadable store approves nothing; its
+// error is returned beside the empty grants for the caller to show.
+func StoreGrants(env client.Env) (trust.Grants, error) {
+	return client.Keeper().Grants(env)
+}
+
 // Options tune Load and Compare.
 type Options struct {
 	// Grants is what agentty consults (the approvals store and

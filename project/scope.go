@@ -10,6 +10,7 @@ import (
 	"path"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/launch"
@@ -203,13 +204,9 @@ func modulesObject(src source, dir, lang string) (trust.Object, error) {
 			// A directory that holds no code runs nothing when imported
 			// (an empty namespace package), and a regular module of that
 			// name anywhere on the path wins over it: docs/ does not count.
-			var code recorder
-			if err := writeCode(src, &code, target.Path, lang, e.Name, 0); err != nil {
+			code := &dirCode{h: h, name: e.Name}
+			if err := writeCode(src, code, target.Path, lang, e.Name, 0); err != nil {
 				return trust.Object{}, err
-			}
-			if len(code.b) > 0 {
-				writeFields(h, e.Name, "dir")
-				h.Write(code.b)
 			}
 			continue
 		}
@@ -222,15 +219,28 @@ func modulesObject(src source, dir, lang string) (trust.Object, error) {
 	return trust.Object{Mode: modeModules + lang, ID: hex.EncodeToString(h.Sum(nil))}, nil
 }
 
-// recorder is a hash.Hash that keeps what is written, for a digest that
-// takes it only when there is something.
-type recorder struct{ b []byte }
+// dirCode is the hash.Hash writeCode writes a package directory's code
+// to: the directory's fields (name, "dir") go to h before the first
+// byte of code, and nothing when the directory holds none. The digest is
+// the one of writing the fields, then the code; the code is not kept (a
+// package holding the whole work tree was all of it in memory).
+type dirCode struct {
+	h       hash.Hash
+	name    string
+	started bool
+}
 
-func (r *recorder) Write(p []byte) (int, error) { r.b = append(r.b, p...); return len(p), nil }
-func (r *recorder) Sum(b []byte) []byte         { return append(b, r.b...) }
-func (r *recorder) Reset()                      { r.b = nil }
-func (r *recorder) Size() int                   { return len(r.b) }
-func (r *recorder) BlockSize() int              { return 1 }
+func (d *dirCode) Write(p []byte) (int, error) {
+	if len(p) > 0 && !d.started {
+		d.started = true
+		writeFields(d.h, d.name, "dir")
+	}
+	return d.h.Write(p)
+}
+func (d *dirCode) Sum(b []byte) []byte { return d.h.Sum(b) }
+func (d *dirCode) Reset()              { d.h.Reset(); d.started = false }
+func (d *dirCode) Size() int           { return d.h.Size() }
+func (d *dirCode) BlockSize() int      { return d.h.BlockSize() }
 
 func joinPath(dir, name string) string {
 	if dir == "" {
@@ -250,13 +260,23 @@ func digest(fields ...string) string {
 }
 
 // writeFields writes length-prefixed fields, so the encoding is injective.
+// They are written in one call from a reused buffer: a whole-tree binding
+// writes three fields for each of 200,000 files.
 func writeFields(h hash.Hash, fields ...string) {
+	bp := fieldBufs.Get().(*[]byte)
+	b := (*bp)[:0]
 	for _, s := range fields {
-		var n [binary.MaxVarintLen64]byte
-		h.Write(n[:binary.PutUvarint(n[:], uint64(len(s)))])
-		h.Write([]byte(s))
+		b = binary.AppendUvarint(b, uint64(len(s)))
+		b = append(b, s...)
+	}
+	h.Write(b)
+	if cap(b) <= 64<<10 {
+		*bp = b
+		fieldBufs.Put(bp)
 	}
 }
+
+var fieldBufs = sync.Pool{New: func() any { b := make([]byte, 0, 256); return &b }}
 
 // sideSource reads one side of a git repository for the launch model.
 type sideSource struct {

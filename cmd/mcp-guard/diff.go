@@ -64,7 +64,7 @@ func diffCommand(e *env) *cli.Command {
 			}
 
 			cenv := client.Env{Getenv: e.getenv, LookupEnv: func(k string) (string, bool) { v, ok := e.vars[k]; return v, ok }}
-			grants, err := client.Keeper().Grants(cenv)
+			grants, err := project.StoreGrants(cenv)
 			if err != nil && !errors.Is(err, trust.ErrNoHome) {
 				fmt.Fprintf(e.stderr, "mcp-guard: warning: the approvals store approves nothing: %s\n", report.Sanitize(err.Error()))
 			}

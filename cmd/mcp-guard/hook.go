@@ -12,6 +12,7 @@ import (
 	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/client/words"
 	"github.com/mcp-guard/mcp-guard/hooks"
+	"github.com/mcp-guard/mcp-guard/project"
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -65,7 +66,7 @@ func runHook(ctx context.Context, e *env, args []string, dir string) error {
 	budget := hooks.Timeout(e.getenv)
 	// What agentty consults, read by its client (a store that cannot be
 	// read approves nothing; the hook only warns).
-	grants, _ := client.Keeper().Grants(client.Env{Getenv: e.getenv})
+	grants, _ := project.StoreGrants(client.Env{Getenv: e.getenv})
 	req := hooks.Request{
 		Type: typ, Args: args, Dir: dir, Env: e.environ, Timeout: budget,
 		LoadLedger: func() *trust.Ledger { return trust.LoadUserLedger(e.getenv) },

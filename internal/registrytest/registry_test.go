@@ -440,8 +440,10 @@ var readerDebt = map[string][]string{
 	// moving that into its client is the gate's own change.
 	"gate/gate.go":  {"trust.Discover", "trust.Inspected"},
 	"gate/adopt.go": {"trust.LoadUserApprovals"},
-	// status renders trust's inspection of the launch directory.
-	"cmd/mcp-guard/status.go": {"trust.Inspect"},
+	// What status shows when the gate could not be evaluated: agentty's
+	// configuration as trust reproduces agentty's reading, with no review
+	// state (gate.Inspect, Ungated).
+	"gate/agentty.go": {"trust.Inspect"},
 	// scan --user reads the user's own configuration, in user scope,
 	// which agentty's client (a project configuration) does not parse.
 	"cmd/mcp-guard/scan.go": {"trust.Parse"},
