@@ -84,7 +84,12 @@ func (geminiClient) Parse(path string, data []byte) *trust.Config {
 	}
 	if hooks, ok := root.Get("hooks"); ok {
 		for _, h := range hookCommands(hooks, "hooks", 0) {
-			add(EntryHook, h.name, h.line, h.pos)
+			s, err := hookEntry(path, trust.GeminiCLI, EntryHook, h.name, h, false, nil)
+			if err != nil {
+				c.Err = trust.Unreadable(fmt.Errorf("%s %q: %w", EntryHook, h.name, err))
+				continue
+			}
+			out = append(out, s)
 		}
 	}
 	tools, _ := root.Get("tools")
