@@ -101,7 +101,7 @@ func (claudeClient) entryHandoff(files []HandoffFile, reviewed func(config strin
 		}
 		read = true
 		for _, k := range root.Keys() {
-			if !claudeRunsKey(k) {
+			if !claudeRunsKey(k) && !slices.Contains(claudeWithheldKeys, k) {
 				v, _ := root.Get(k)
 				obj[k] = joinSettings(obj[k], v)
 			}
