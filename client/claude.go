@@ -270,6 +270,14 @@ type hookCommand struct {
 // shellPlain are the bytes a shell word may hold unquoted and mean itself.
 const shellPlain = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-"
 
+// runsNoCommand reports whether a hook of type t runs no command here: a
+// "prompt" or "agent" hook asks the model, an "http" one posts to a URL,
+// an "mcp_tool" one calls a tool of a server already configured (gated
+// as that server). Claude Code 2.1.328's list of them (its bundle).
+func runsNoCommand(t string) bool {
+	return t == "prompt" || t == "agent" || t == "http" || t == "mcp_tool"
+}
+
 // hookMembers are the members of a command hook, besides the command and
 // its args, that change what runs: the shell that reads the line
 // (Claude Code's "bash" or "powershell") and the env it runs with (Gemini
@@ -393,7 +401,7 @@ func hookCommands(v trust.Value, at string, depth int) []hookCommand {
 		return out
 	case "object":
 		if t, ok := v.Get("type"); ok {
-			if s, _ := t.Str(); s == "prompt" || s == "agent" || s == "http" {
+			if s, _ := t.Str(); runsNoCommand(s) {
 				return nil
 			}
 		}

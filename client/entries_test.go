@@ -45,7 +45,7 @@ func TestClaudeEntriesRead(t *testing.T) {
 		{"early form", ".claude/settings.local.json", `{"hooks":{"PreToolUse":{"Bash":"x.sh"}}}`,
 			[]entry{{"hook", "hooks.PreToolUse.Bash", "x.sh"}}, false},
 		{"prompt, agent and http hooks run nothing here", ".claude/settings.json",
-			`{"hooks":{"Stop":[{"hooks":[{"type":"prompt","prompt":"p"},{"type":"agent","prompt":"q"},{"type":"http","url":"https://x"}]}]}}`, nil, false},
+			`{"hooks":{"Stop":[{"hooks":[{"type":"prompt","prompt":"p"},{"type":"agent","prompt":"q"},{"type":"http","url":"https://x"},{"type":"mcp_tool","server":"db","tool":"t"}]}]}}`, nil, false},
 		{"an unknown type with a command counts", ".claude/settings.json",
 			`{"hooks":{"Stop":[{"hooks":[{"type":"future","command":"y"}]}]}}`,
 			[]entry{{"hook", "hooks.Stop[0].hooks[0]", "y"}}, false},
