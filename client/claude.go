@@ -89,10 +89,26 @@ const (
 
 // claudeHelperKeys are the settings whose string value Claude Code runs
 // with /bin/sh; claudeCommandObjects hold a `command` of type "command".
+// Together they are the list Claude Code 2.1.328 itself keeps of the
+// settings that run a command (its bundle), but for processWrapper and
+// policyHelpers, which it does not take from a repository's settings
+// (claudeWithheldKeys). gcpAuthRefresh, proxyAuthHelper and
+// subagentStatusLine: from that list and the settings schema, not observed.
 var (
-	claudeHelperKeys     = []string{"apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "otelHeadersHelper"}
-	claudeCommandObjects = []string{"statusLine", "fileSuggestion"}
+	claudeHelperKeys     = []string{"apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "gcpAuthRefresh", "otelHeadersHelper", "proxyAuthHelper"}
+	claudeCommandObjects = []string{"statusLine", "fileSuggestion", "subagentStatusLine"}
 )
+
+// claudeWithheldKeys are settings Claude Code does not take from a
+// project's or local settings file but does from a `--settings` file
+// (its schema's own words, 2.1.328): a launch's handoff, which is such a
+// file, must not carry them from the repository, or launch would make
+// them count. processWrapper is an argv prefix for its background
+// processes; autoMemoryDirectory where it writes memory; the others
+// widen what a repository may do.
+var claudeWithheldKeys = []string{"processWrapper", "policyHelper", "policyHelpers", "autoMemoryDirectory",
+	"footerLinksRegexes", "bashEditDiffEnabled", "enableArtifact", "spinnerTipsOverride",
+	"pluginSuggestionMarketplaces", "prependPlugins", "appendPlugins", "remoteTools", "skipDangerousModePermissionPrompt"}
 
 // ClaudeHelperKeys are the settings whose string Claude Code runs with
 // /bin/sh, ClaudeCommandObjects those whose `command` it runs: each one
@@ -133,7 +149,7 @@ func parseClaudeSettings(p string, data []byte) *trust.Config {
 	var out []*trust.Server
 	if hooks, ok := root.Get("hooks"); ok {
 		for _, h := range hookCommands(hooks, "hooks", 0) {
-			out = addEntry(c, out, EntryHook, h.name, "", h.line, h.pos)
+			out = addHook(c, out, EntryHook, h, h.pos)
 		}
 	}
 	for _, k := range claudeHelperKeys {
@@ -242,6 +258,124 @@ func pluginShown(id, kind string, src trust.Value) []string {
 type hookCommand struct {
 	name, line string
 	pos        trust.Pos
+	// argv is the exec form ({"command": "node", "args": ["x.js"]}):
+	// the command and its arguments, set when the hook has `args`.
+	argv []string
+	// with are the hook's other members that change what its command
+	// does: the shell that reads the line, the env it runs with, the
+	// `args` of a client that runs no exec form. A change of one re-gates it.
+	with map[string]any
+}
+
+// shellPlain are the bytes a shell word may hold unquoted and mean itself.
+const shellPlain = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-"
+
+// runsNoCommand reports whether a hook of type t runs no command here: a
+// "prompt" or "agent" hook asks the model, an "http" one posts to a URL,
+// an "mcp_tool" one calls a tool of a server already configured (gated
+// as that server). Claude Code 2.1.328's list of them (its bundle).
+func runsNoCommand(t string) bool {
+	return t == "prompt" || t == "agent" || t == "http" || t == "mcp_tool"
+}
+
+// hookMembers are the members of a command hook, besides the command and
+// its args, that change what runs: the shell that reads the line
+// (Claude Code's "bash" or "powershell") and the env it runs with (Gemini
+// CLI spreads a hook's `env` into its environment: a BASH_ENV or
+// NODE_OPTIONS there runs a file of the repository).
+var hookMembers = []string{"shell", "env"}
+
+// hookEntry is the entry of the hook h of the file path, named name, of
+// kind: a client that runs a hook's `args` as its exec form (exec:
+// Claude Code, spawning the command with those arguments and no shell)
+// gets the command and its arguments as they run (the line of those words,
+// each quoted); any other reads the line with /bin/sh and binds the args
+// as written. extra are more members
+// the client binds (Codex's hash).
+func hookEntry(path string, d *trust.Dialect, kind, name string, h hookCommand, exec bool, extra map[string]any) (*trust.Server, error) {
+	m := map[string]any{}
+	for k, v := range h.with {
+		m[k] = v
+	}
+	for k, v := range extra {
+		m[k] = v
+	}
+	if exec && h.argv != nil {
+		// The exec form as the line that runs the same argv: each word
+		// quoted, so no shell reads it otherwise.
+		words := make([]string, len(h.argv))
+		for i, w := range h.argv {
+			words[i] = w
+			if w == "" || strings.TrimLeft(w, shellPlain) != "" {
+				words[i] = shQuote(w)
+			}
+		}
+		return trust.CommandEntry(path, d, kind, name, "", "/bin/sh", strings.Join(words, " "), h.pos, m)
+	}
+	if h.argv != nil {
+		m["hookArgs"] = h.argv[1:]
+	}
+	return trust.CommandEntry(path, d, kind, name, "", "/bin/sh", h.line, h.pos, m)
+}
+
+// withHookMembers sets on each command of cmds, the commands of the hook
+// object v, the exec form and the members that change what it runs. A
+// member in a form no client reads binds the whole hook as its text:
+// what runs from it is then bound, not modelled.
+func withHookMembers(v trust.Value, cmds []hookCommand) []hookCommand {
+	with := map[string]any{}
+	text := false
+	for _, k := range hookMembers {
+		m, ok := v.Get(k)
+		if !ok || m.Kind() == "null" {
+			continue
+		}
+		var x any
+		if json.Unmarshal([]byte(m.JSON()), &x) != nil {
+			text = true
+			continue
+		}
+		if env, isObj := x.(map[string]any); k == "env" && isObj {
+			for _, e := range env {
+				if _, isStr := e.(string); !isStr {
+					text = true
+				}
+			}
+		} else if k == "env" {
+			text = true
+		}
+		with[k] = x
+	}
+	var args []string
+	if a, ok := v.Get("args"); ok && a.Kind() != "null" {
+		args = []string{}
+		for _, e := range a.Elems() {
+			s, isStr := e.Str()
+			if e.Kind() != "string" || !isStr {
+				text = true
+			}
+			args = append(args, s)
+		}
+		if a.Kind() != "array" {
+			text = true
+		}
+	}
+	out := make([]hookCommand, 0, len(cmds))
+	for _, h := range cmds {
+		if text {
+			h.line, h.argv, h.with = v.JSON(), nil, nil
+			out = append(out, h)
+			continue
+		}
+		if args != nil {
+			h.argv = append([]string{h.line}, args...)
+		}
+		if len(with) > 0 {
+			h.with = with
+		}
+		out = append(out, h)
+	}
+	return out
 }
 
 // claudeHookCommands are the commands below v, named by where they
@@ -267,12 +401,12 @@ func hookCommands(v trust.Value, at string, depth int) []hookCommand {
 		return out
 	case "object":
 		if t, ok := v.Get("type"); ok {
-			if s, _ := t.Str(); s == "prompt" || s == "agent" || s == "http" {
+			if s, _ := t.Str(); runsNoCommand(s) {
 				return nil
 			}
 		}
 		if c, ok := v.Get("command"); ok {
-			return hookCommands(c, at, depth+1)
+			return withHookMembers(v, hookCommands(c, at, depth+1))
 		}
 		var out []hookCommand
 		for _, k := range v.Keys() {
@@ -362,6 +496,18 @@ func addEntry(c *trust.Config, out []*trust.Server, kind, name, of, line string,
 	s, err := trust.CommandEntry(c.Path, trust.ClaudeCode, kind, name, of, "/bin/sh", line, pos, nil)
 	if err != nil {
 		c.Err = trust.Unreadable(fmt.Errorf("%s %q: %w", kind, name, err))
+		return out
+	}
+	return append(out, s)
+}
+
+// addHook appends Claude Code's hook h (its exec form as it runs it) at
+// pos, as addEntry does a command line.
+func addHook(c *trust.Config, out []*trust.Server, kind string, h hookCommand, pos trust.Pos) []*trust.Server {
+	h.pos = pos
+	s, err := hookEntry(c.Path, trust.ClaudeCode, kind, h.name, h, true, nil)
+	if err != nil {
+		c.Err = trust.Unreadable(fmt.Errorf("%s %q: %w", kind, h.name, err))
 		return out
 	}
 	return append(out, s)

@@ -76,7 +76,7 @@ func (claudeClient) handsEntry(config string, s *trust.Server) bool {
 // entryHandoff is the --settings object: of each settings file, in Claude
 // Code's precedence (local first), its reviewed entries in the file's own
 // form. A hook is carried whole (matcher, timeout) when its commands are
-// all reviewed; a hook of type prompt, agent or http is no entry and is
+// all reviewed; a hook of type prompt, agent, http or mcp_tool is no entry and is
 // left out with the file. A helper key is decided by the first file that
 // sets it. A reviewed plugin whose marketplace lies outside the
 // repository cannot be handed over as reviewed (its content is not): when
@@ -101,7 +101,7 @@ func (claudeClient) entryHandoff(files []HandoffFile, reviewed func(config strin
 		}
 		read = true
 		for _, k := range root.Keys() {
-			if !claudeRunsKey(k) {
+			if !claudeRunsKey(k) && !slices.Contains(claudeWithheldKeys, k) {
 				v, _ := root.Get(k)
 				obj[k] = joinSettings(obj[k], v)
 			}
@@ -280,7 +280,7 @@ func filterHooks(v trust.Value, at string, keep map[string]bool, depth int) (any
 		return out, len(out) > 0
 	case "object":
 		if t, ok := v.Get("type"); ok {
-			if s, _ := t.Str(); s == "prompt" || s == "agent" || s == "http" {
+			if s, _ := t.Str(); runsNoCommand(s) {
 				return nil, false
 			}
 		}

@@ -51,6 +51,14 @@ func TestClaudeHandoff(t *testing.T) {
 			left:     []string{"env"},
 		},
 		{
+			name: "settings Claude Code takes from --settings but not from a repository's file are not handed over; unreviewed helpers of its own list are left out",
+			files: map[string]string{shared: `{"processWrapper":"./w.sh","autoMemoryDirectory":"/tmp/m","footerLinksRegexes":[],"model":"x",` +
+				`"gcpAuthRefresh":"g.sh","proxyAuthHelper":"p.sh","subagentStatusLine":{"type":"command","command":"s.sh"},"hooks":{"Stop":[{"hooks":[{"type":"command","command":"ok.sh"}]}]}}`},
+			reviewed: []string{shared + " hooks.Stop[0].hooks[0]"},
+			want:     `{"hooks":{"Stop":[{"hooks":[{"command":"ok.sh","type":"command"}]}]},"model":"x"}`,
+			left:     []string{"gcpAuthRefresh", "proxyAuthHelper", "subagentStatusLine"},
+		},
+		{
 			name:     "reviewed statusLine and plugin of a marketplace in the repository",
 			files:    map[string]string{shared: `{"statusLine":{"type":"command","command":"s.sh"},"extraKnownMarketplaces":{"m":{"source":{"source":"directory","path":"./m"}},"o":{"source":{"source":"directory","path":"./o"}}},"enabledPlugins":{"p@m":true,"q@o":true}}`},
 			reviewed: []string{shared + " statusLine", shared + " plugins.p@m"},

@@ -414,7 +414,7 @@ func parseClaudeSkill(p string, data []byte, kind string) *trust.Config {
 	pos := trust.Pos{Line: line + key.Line - 1, Column: key.Column}
 	var out []*trust.Server
 	for _, h := range hookCommands(root, "hooks", 0) {
-		out = addEntry(c, out, kind, h.name, "", h.line, pos)
+		out = addHook(c, out, kind, h, pos)
 	}
 	c.Servers = out
 	uniqueEntries(c)

@@ -196,7 +196,8 @@ func codexHookEntries(path string, hooks trust.Value, at func(name string) trust
 		if hash := codexHookHash(hooks, h.name); hash != "" {
 			extra = map[string]any{codexHashKey: hash}
 		}
-		s, err := trust.CommandEntry(path, trust.Codex, EntryHook, h.name, "", "/bin/sh", h.line, pos, extra)
+		h.pos = pos
+		s, err := hookEntry(path, trust.Codex, EntryHook, h.name, h, false, extra)
 		if err != nil {
 			return nil, fmt.Errorf("hook %q: %w", h.name, err)
 		}

@@ -74,7 +74,7 @@ func (cursorClient) Parse(path string, data []byte) *trust.Config {
 	}
 	hooks, _ := root.Get("hooks")
 	for _, h := range hookCommands(hooks, "hooks", 0) {
-		s, err := trust.CommandEntry(path, trust.Cursor, EntryHook, h.name, "", "/bin/sh", h.line, h.pos, nil)
+		s, err := hookEntry(path, trust.Cursor, EntryHook, h.name, h, false, nil)
 		if err != nil {
 			c.Err = trust.Unreadable(err)
 			break

@@ -72,27 +72,7 @@ func (geminiClient) Parse(path string, data []byte) *trust.Config {
 	if err != nil || root.Kind() != "object" {
 		return c
 	}
-	var out []*trust.Server
-	add := func(kind, name, line string, pos trust.Pos) {
-		s, err := trust.CommandEntry(path, trust.GeminiCLI, kind, name, "", "/bin/sh", line, pos, nil)
-		if err != nil {
-			c.Err = trust.Unreadable(fmt.Errorf("%s %q: %w", kind, name, err))
-			return
-		}
-		out = append(out, s)
-	}
-	if hooks, ok := root.Get("hooks"); ok {
-		for _, h := range hookCommands(hooks, "hooks", 0) {
-			add(EntryHook, h.name, h.line, h.pos)
-		}
-	}
-	tools, _ := root.Get("tools")
-	for _, k := range geminiToolCommands {
-		if v, ok := tools.Get(k); ok && nonBlank(v) {
-			line, _ := v.Str()
-			add(k, "tools."+k, line, v.Pos())
-		}
-	}
+	out := settingsEntries(c, trust.GeminiCLI, root)
 	if mcp, ok := root.Get("mcp"); ok {
 		if v, ok := mcp.Get("serverCommand"); ok && truthy(v) {
 			if s := geminiServerCommand(c, v); s != nil {
@@ -110,6 +90,35 @@ func (geminiClient) Parse(path string, data []byte) *trust.Config {
 	c.Servers = append(c.Servers, out...)
 	uniqueEntries(c)
 	return c
+}
+
+// settingsEntries are the entries of a Gemini CLI settings file (or of a
+// fork's: Qwen Code's) besides its servers, read in dialect d: every hook
+// command (`hooks`, of every event) and the tool commands
+// (geminiToolCommands). An entry that does not read leaves c unreadable.
+func settingsEntries(c *trust.Config, d *trust.Dialect, root trust.Value) []*trust.Server {
+	var out []*trust.Server
+	add := func(kind, name string, h hookCommand) {
+		s, err := hookEntry(c.Path, d, kind, name, h, false, nil)
+		if err != nil {
+			c.Err = trust.Unreadable(fmt.Errorf("%s %q: %w", kind, name, err))
+			return
+		}
+		out = append(out, s)
+	}
+	if hooks, ok := root.Get("hooks"); ok {
+		for _, h := range hookCommands(hooks, "hooks", 0) {
+			add(EntryHook, h.name, h)
+		}
+	}
+	tools, _ := root.Get("tools")
+	for _, k := range geminiToolCommands {
+		if v, ok := tools.Get(k); ok && nonBlank(v) {
+			line, _ := v.Str()
+			add(k, "tools."+k, hookCommand{line: line, pos: v.Pos()})
+		}
+	}
+	return out
 }
 
 // GeminiCommandServer is the name of the MCP server Gemini CLI starts from

@@ -145,7 +145,7 @@ func plainHookEntries(c *trust.Config, d *trust.Dialect, hooks []hookCommand) {
 		}
 	}
 	for _, h := range hooks {
-		s, err := trust.CommandEntry(c.Path, d, EntryHook, stem+"."+h.name, "", "/bin/sh", h.line, h.pos, nil)
+		s, err := hookEntry(c.Path, d, EntryHook, stem+"."+h.name, h, false, nil)
 		if err != nil {
 			c.Err = trust.Unreadable(fmt.Errorf("hook %q: %w", h.name, err))
 			break

@@ -85,7 +85,19 @@ func (qwenClient) Parse(path string, data []byte) *trust.Config {
 	if filepath.Base(filepath.FromSlash(path)) == ".mcp.json" {
 		return trust.ParseDialect(path, data, trust.ScopeProject, qwenMCPJSON)
 	}
-	return trust.ParseDialect(path, data, trust.ScopeProject, trust.QwenCode)
+	c := trust.ParseDialect(path, data, trust.ScopeProject, trust.QwenCode)
+	if c.Err != nil {
+		return c
+	}
+	// A fork of Gemini CLI, it runs the settings' hooks and tool commands
+	// as Gemini CLI does (its bundle, 0.24.4: executeCommandHook with the
+	// hook's env, hooks on unless disableAllHooks, toolDiscoveryCommand;
+	// not observed): entries, as Gemini CLI's.
+	if root, err := trust.DecodeDialect(data, trust.QwenCode); err == nil && root.Kind() == "object" {
+		c.Servers = append(c.Servers, settingsEntries(c, trust.QwenCode, root)...)
+		uniqueEntries(c)
+	}
+	return c
 }
 
 // qwenMCPJSON is Qwen Code's dialect for `.mcp.json` (see Parse).
@@ -449,6 +461,11 @@ func (qs *QwenState) answer(s *trust.Server, path string) (runs bool, why string
 	switch {
 	case !qs.Trusted:
 		return false, "the folder is not trusted (" + qs.TrustedBy + "): Qwen Code ignores the workspace's settings and .mcp.json"
+	case s != nil && s.Kind != "":
+		// No approval of Qwen Code's covers a hook or a tool command
+		// (OPEN: read from its bundle, not observed; disableAllHooks is
+		// not modelled: a hook counts as running).
+		return true, "Qwen Code runs this " + s.Kind + " without asking: no approval of its covers it (" + qs.TrustedBy + ")"
 	case qs.Yolo:
 		return true, qwenRuns + qs.YoloBy + " sets tools.approvalMode \"yolo\", which asks no server's approval (" + qs.TrustedBy + ")"
 	case s != nil && !qs.approved(s, path):
@@ -479,7 +496,7 @@ func (qwenClient) Impact(st *State, _, new *trust.Server) Impact {
 		return Impact{Why: "removed: Qwen Code no longer starts it"}
 	}
 	runs, why := st.Qwen.answer(new, "")
-	if runs {
+	if runs && new.Kind == "" {
 		why = fmt.Sprintf("Qwen Code runs `%s` without asking: %s", new.Name, strings.TrimPrefix(why, qwenRuns))
 	}
 	return Impact{Interactive: runs, Headless: runs, Why: why, Source: st.Qwen.Source}

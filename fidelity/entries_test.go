@@ -3,6 +3,8 @@ package fidelity
 import (
 	"fmt"
 	"maps"
+	"os"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -83,6 +85,19 @@ func entryScenarios() []scenario {
 			check:  ranIn("hook-sub", "a"),
 			open:   true,
 			answer: "Hooks follow the settings files: the launch directory's settings.json runs, the git root's does not.",
+		},
+		{
+			name:     "settings-hook-exec/-p",
+			contract: "claude -p runs a SessionStart hook in the exec form (`command` and `args`, no shell), spawning the command with those arguments",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				s.write(".claude/settings.json", obj{"hooks": obj{"SessionStart": []obj{{"hooks": []obj{
+					{"type": "command", "command": s.marker, "args": []string{markerFlag, "hook-exec"}}}}}}})
+			},
+			want:   []string{"hook-exec"},
+			check:  ranIn("hook-exec", ""),
+			open:   true,
+			answer: "The exec form runs: the command with its `args`, so a pull that changes only the args changes what runs (mcp-guard binds them).",
 		},
 		{
 			name:     "helpers/-p",
@@ -210,6 +225,24 @@ func geminiEntryScenarios() []agentScenario {
 			want:   []string{"discover", "hook-agent", "hook-start"},
 			open:   true,
 			answer: "All three run without asking in a trusted folder; Gemini CLI prints a warning that the project's hooks will be executed, and stops with an error when the discovery command's output is not JSON.",
+		},
+		{
+			name:     "hook-env/-p",
+			contract: "trusted `gemini -p` with a BeforeAgent hook whose command is `probe-tool` and whose `env` sets PATH to start with the repository's bin: does the repository's bin/probe-tool run?",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				s.trustGemini()
+				s.write("bin/probe-tool", "#!/bin/sh\nMARKER_DIR="+shQuote(s.liveMarkers())+" exec "+shQuote(s.marker)+" "+markerFlag+" hook-env </dev/null\n")
+				if err := os.Chmod(filepath.Join(s.repo, "bin/probe-tool"), 0o755); err != nil {
+					s.t.Fatal(err)
+				}
+				s.write(".gemini/settings.json", obj{"hooks": obj{"BeforeAgent": []obj{{"hooks": []obj{
+					{"type": "command", "command": "probe-tool", "env": obj{"PATH": "bin:/usr/bin:/bin"}}}}}}})
+			},
+			want:      []string{"hook-env"},
+			open:      true,
+			answer:    "Yes: Gemini CLI spreads a hook's `env` into its environment (a PATH into the repository chose what the line ran): mcp-guard binds the env and the files it makes the line run.",
+			noPredict: "the marker is a file the hook's env makes its line run; mcp-guard predicts the hook itself, hooks.BeforeAgent[0].hooks[0]",
 		},
 		{
 			name: "server-command/-p",

@@ -138,6 +138,25 @@ func TestQwenCode(t *testing.T) { testSuite(t, qwen) }
 func qwenScenarios() []agentScenario {
 	return []agentScenario{
 		{
+			name:     "entries/-p",
+			contract: "`qwen -p` (folder trust off, its default): do the workspace's tools.discoveryCommand and SessionStart and UserPromptSubmit hooks run?",
+			mode:     headless,
+			setup: func(s *sandbox) {
+				hook := func(n string) []obj {
+					return []obj{{"hooks": []obj{{"type": "command", "command": s.shCommand(n, "true")}}}}
+				}
+				s.write(".qwen/settings.json", obj{
+					"tools": obj{"discoveryCommand": s.shCommand("discover", "echo []")},
+					"hooks": obj{"SessionStart": hook("hook-start"), "UserPromptSubmit": hook("hook-prompt")},
+				})
+			},
+			want: []string{"hook-prompt", "hook-start"},
+			open: true,
+			answer: "Both hooks run without asking, as Gemini CLI's do; the discovery command did not start in this run " +
+				"(why was not observed). mcp-guard reads all three as entries that run without asking (attack6).",
+			noPredict: "mcp-guard counts the discovery command too, which this run did not start: more, never less",
+		},
+		{
 			name:         "pending/-p",
 			contract:     "a workspace `.qwen/settings.json` server the user never approved does not start under `qwen -p` (folder trust off, its default)",
 			mode:         headless,

@@ -371,8 +371,8 @@ var Rules = []Rule{
 			"call before trusting the folder."},
 	{ID: "MG703", Slug: "claude-command-setting", Severity: SeverityLow,
 		Title: "the repository's Claude Code settings name a command Claude Code runs",
-		Help: "apiKeyHelper, awsAuthRefresh, awsCredentialExport and otelHeadersHelper are run with /bin/sh, and " +
-			"statusLine and fileSuggestion of type command are run as shell commands, by Claude Code itself; in a " +
+		Help: "apiKeyHelper, awsAuthRefresh, awsCredentialExport, gcpAuthRefresh, otelHeadersHelper and proxyAuthHelper are run with /bin/sh, and " +
+			"statusLine, fileSuggestion and subagentStatusLine of type command are run as shell commands, by Claude Code itself; in a " +
 			"repository's settings they run repository-chosen code whenever Claude Code starts or redraws, and a " +
 			"credential helper also sees and shapes the credentials.\n\n" +
 			"Fix: set these in your own ~/.claude/settings.json, not in the repository."},
