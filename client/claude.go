@@ -110,6 +110,21 @@ var claudeWithheldKeys = []string{"processWrapper", "policyHelper", "policyHelpe
 	"footerLinksRegexes", "bashEditDiffEnabled", "enableArtifact", "spinnerTipsOverride",
 	"pluginSuggestionMarketplaces", "prependPlugins", "appendPlugins", "remoteTools", "skipDangerousModePermissionPrompt"}
 
+// EntryNouns are Claude Code's words for its entry kinds: hooks (of
+// settings, skills and subagents), helpers, status line and file
+// suggestion commands, plugins, and the settings env.
+func (claudeClient) EntryNouns() map[string]string {
+	out := map[string]string{
+		EntryHook: "hooks", EntrySkillHook: "hooks", EntrySubagentHook: "hooks",
+		EntryHeadersHelper: "helpers", EntryPlugin: "plugins", EntryEnv: "env settings",
+		"statusLine": "status line commands", "subagentStatusLine": "status line commands", "fileSuggestion": "file suggestion commands",
+	}
+	for _, k := range claudeHelperKeys {
+		out[k] = "helpers"
+	}
+	return out
+}
+
 // ClaudeHelperKeys are the settings whose string Claude Code runs with
 // /bin/sh, ClaudeCommandObjects those whose `command` it runs: each one
 // an entry kind of its own, for the rules that name them.

@@ -85,6 +85,32 @@ type Client interface {
 	Impact(st *State, old, new *trust.Server) Impact
 }
 
+// entryNouns is implemented by a client whose entries besides MCP
+// servers have words of their own: kind (trust.Server.Kind) to the
+// plural noun people read ("helpers" for Claude Code's apiKeyHelper).
+type entryNouns interface {
+	EntryNouns() map[string]string
+}
+
+// EntryNoun is what c calls its entries of kind, plural, for a heading
+// that says what a change brings: "MCP servers" for a server (kind ""),
+// the client's own word where it has one, "hooks" for a hook, else
+// "commands".
+func EntryNoun(c Client, kind string) string {
+	if kind == "" {
+		return "MCP servers"
+	}
+	if n, ok := c.(entryNouns); ok {
+		if w := n.EntryNouns()[kind]; w != "" {
+			return w
+		}
+	}
+	if kind == EntryHook {
+		return "hooks"
+	}
+	return "commands"
+}
+
 // Handover is how `mcp-guard launch` hands a client exactly the reviewed
 // servers.
 type Handover int

@@ -183,6 +183,11 @@ func (clineClient) Parse(path string, data []byte) *trust.Config {
 // of .cline/plugins, or a package directory there (its package.json).
 const clinePluginKind = EntryPlugin
 
+// EntryNouns are Cline's words for its entries: hooks and plugins.
+func (clineClient) EntryNouns() map[string]string {
+	return map[string]string{EntryHook: "hooks", clinePluginKind: "plugins"}
+}
+
 // clinePluginExts are the extensions of the modules of .cline/plugins
 // counted as plugins: Cline's sandbox opened the .js and .ts ones through
 // jiti and not the .cjs and .mjs ones (observed on 3.0.65); every

@@ -42,6 +42,11 @@ func (continueClient) Binds() string {
 // EntryInstall is the install command of .continue/environment.json.
 const EntryInstall = "install"
 
+// EntryNouns are Continue's words for its entries: install commands.
+func (continueClient) EntryNouns() map[string]string {
+	return map[string]string{EntryInstall: "install commands"}
+}
+
 // ContinueEnvironmentFile is the file, below the directory cn starts in.
 var ContinueEnvironmentFile = filepath.Join(".continue", "environment.json")
 

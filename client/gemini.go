@@ -205,6 +205,16 @@ func geminiWords(line string) (argv []string, ok bool) {
 // CLI runs: each an entry kind.
 var geminiToolCommands = []string{"discoveryCommand", "callCommand"}
 
+// EntryNouns are Gemini CLI's words for its entry kinds: hooks, and the
+// tool commands (geminiToolCommands).
+func (geminiClient) EntryNouns() map[string]string {
+	out := map[string]string{EntryHook: "hooks"}
+	for _, k := range geminiToolCommands {
+		out[k] = "tool commands"
+	}
+	return out
+}
+
 // GeminiSettingsFile is the workspace settings file below the launch
 // directory.
 var GeminiSettingsFile = filepath.Join(".gemini", "settings.json")

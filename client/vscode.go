@@ -196,6 +196,9 @@ func addVSCodeTasks(c *trust.Config, prefix string, tasks []FolderOpenTask) {
 // EntryTask is a VS Code task that runs when the folder opens.
 const EntryTask = "task"
 
+// EntryNouns are VS Code's words for its entries: tasks.
+func (vscodeClient) EntryNouns() map[string]string { return map[string]string{EntryTask: "tasks"} }
+
 // vscodeTaskWhy is when VS Code runs a folder-open task.
 const vscodeTaskWhy = "VS Code runs this task when the folder opens, once the workspace is trusted and automatic tasks are allowed (task.allowAutomaticTasks, which it asks about once); mcp-guard cannot read either decision, so it counts as running without asking"
 

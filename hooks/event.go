@@ -14,7 +14,8 @@ import (
 type Rev string
 
 const (
-	// RevEmpty is the state before a clone: no files at all.
+	// RevEmpty is the state before a first checkout (a clone, git
+	// worktree add, a checkout onto an unborn branch): no files at all.
 	RevEmpty Rev = ""
 	// RevIndex is the staged index (a squash merge stages its result).
 	RevIndex Rev = ":index"
@@ -31,9 +32,9 @@ type Event struct {
 	Old, New Rev
 	// Skip says why there is nothing to compare ("" when there is).
 	Skip string
-	// Op names the operation for people: "clone", "checkout", "file
-	// checkout", "merge", "rebase", "amend", "stash pop", "reset",
-	// "cherry-pick", "revert", "am".
+	// Op names the operation for people: "clone", "worktree" (git
+	// worktree add), "checkout", "file checkout", "merge", "rebase",
+	// "amend", "stash pop", "reset", "cherry-pick", "revert", "am".
 	Op string
 
 	// fallbackOld replaces Old when it cannot be resolved (post-rewrite:
@@ -46,6 +47,40 @@ type Event struct {
 	// fromReflog is set when the reflog's newest entry also gives the
 	// move itself (post-commit and post-applypatch have no arguments).
 	fromReflog bool
+	// first is set for a checkout from no commit (post-checkout with an
+	// all-zeros PREV): everything it checked out is new.
+	first bool
+}
+
+// Brings reports whether the event started from no files (a clone, a new
+// worktree, a checkout onto an unborn branch): a warning then says what
+// it brings, not what it changed.
+func (ev Event) Brings() bool { return ev.first }
+
+// FirstCheckout names a first checkout (Brings) from what git leaves
+// behind when it runs post-checkout: HEAD's newest reflog entry, which
+// git writes before the hook, and whether the git directory is a linked
+// worktree's (.git/worktrees/NAME, with a commondir file). A clone's
+// entry says "clone: from URL"; git worktree add's says nothing, or
+// "reset: moving to HEAD" for a new branch; a checkout onto an unborn
+// branch (after git init and a fetch, or from an orphan branch) says
+// "checkout: moving from A to B", in a worktree too. Without a reflog
+// (core.logAllRefUpdates off) a clone is named "checkout", which it also
+// is: the words never claim more than git shows. Other events are
+// returned as they are.
+func (ev Event) FirstCheckout(linked bool, reflogMsg string) Event {
+	if !ev.first {
+		return ev
+	}
+	switch {
+	case strings.HasPrefix(reflogMsg, "clone: "):
+		ev.Op = "clone"
+	case linked && !strings.HasPrefix(reflogMsg, "checkout: "):
+		ev.Op = "worktree"
+	default:
+		ev.Op = "checkout"
+	}
+	return ev
 }
 
 // MaxRewriteInput bounds how much of post-rewrite's (and
@@ -68,7 +103,9 @@ const skipNoMove = "HEAD did not move"
 // `mcp-guard hook`: its PRE_COMMIT_* variables then say which hook it is.
 //
 //   - post-checkout PREV NEW FLAG: only branch checkouts (FLAG 1) that
-//     moved HEAD; PREV is all zeros on a clone;
+//     moved HEAD; PREV is all zeros on a first checkout: a clone's, git
+//     worktree add's, or one onto an unborn branch (FirstCheckout tells
+//     them apart; until then Op is "checkout");
 //   - post-merge SQUASH: ORIG_HEAD to HEAD, or HEAD to the index for a
 //     squash merge (its result is only staged);
 //   - post-checkout PREV NEW 0 (a file checkout: `git checkout REV --
@@ -123,7 +160,7 @@ func ParseEvent(typ string, args []string, stdin io.Reader, getenv Getenv) (Even
 			ev.Op = "rebase" // the rebase's checkout of its new base
 		}
 		if isZeroRev(prev) {
-			ev.Old, ev.Op = RevEmpty, "clone"
+			ev.Old, ev.Op, ev.first = RevEmpty, "checkout", true
 		}
 	case "post-merge":
 		ev.Op = "merge"

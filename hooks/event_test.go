@@ -43,8 +43,8 @@ func TestParseEvent(t *testing.T) {
 		{name: "branch checkout", typ: "post-checkout", args: []string{c1, c2, "1"}, old: c1, new: c2, op: "checkout"},
 		{name: "file checkout", typ: "post-checkout", args: []string{c1, c1, "0"}, old: "HEAD", new: RevWorkTree, op: "file checkout"},
 		{name: "checkout -b", typ: "post-checkout", args: []string{c1, c1, "1"}, old: c1, new: c1, skip: true, op: "checkout"},
-		{name: "clone", typ: "post-checkout", args: []string{zeros, c2, "1"}, old: RevEmpty, new: c2, op: "clone"},
-		{name: "sha256 clone", typ: "post-checkout", args: []string{strings.Repeat("0", 64), c2, "1"}, old: RevEmpty, new: c2, op: "clone"},
+		{name: "first checkout", typ: "post-checkout", args: []string{zeros, c2, "1"}, old: RevEmpty, new: c2, op: "checkout"},
+		{name: "sha256 first checkout", typ: "post-checkout", args: []string{strings.Repeat("0", 64), c2, "1"}, old: RevEmpty, new: c2, op: "checkout"},
 		{name: "checkout missing args", typ: "post-checkout", args: []string{c1}, err: true},
 		{name: "merge", typ: "post-merge", args: []string{"0"}, old: "ORIG_HEAD", new: "HEAD", op: "merge"},
 		{name: "squash merge", typ: "post-merge", args: []string{"1"}, old: "HEAD", new: RevIndex, op: "merge"},
@@ -252,5 +252,37 @@ func TestRunTinyBudget(t *testing.T) {
 		if out.Event.Op != "checkout" || out.Event.ManualCommand() != "mcp-guard diff "+c1+" "+c2 {
 			t.Fatalf("event %+v", out.Event)
 		}
+	}
+}
+
+// TestFirstCheckout names a checkout from no commit by what git leaves
+// when it runs post-checkout (observed on git 2.39; hook_worktree.txtar
+// and hook_template.txtar run real git).
+func TestFirstCheckout(t *testing.T) {
+	first, err := ParseEvent("post-checkout", []string{zeros, c2, "1"}, nil, envOf())
+	if err != nil || !first.Brings() {
+		t.Fatalf("a checkout from zeros: %+v, %v", first, err)
+	}
+	for _, tc := range []struct {
+		name   string
+		linked bool
+		msg    string
+		want   string
+	}{
+		{"clone", false, "clone: from https://example.com/r.git", "clone"},
+		{"clone of a submodule or a linked dir's own clone", true, "clone: from ../r", "clone"},
+		{"worktree add --detach", true, "", "worktree"},
+		{"worktree add -b", true, "reset: moving to HEAD", "worktree"},
+		{"init, fetch, checkout", false, "checkout: moving from master to main", "checkout"},
+		{"orphan branch, then a checkout, in a worktree", true, "checkout: moving from o2 to main", "checkout"},
+		{"no reflog", false, "", "checkout"},
+	} {
+		if got := first.FirstCheckout(tc.linked, tc.msg).Op; got != tc.want {
+			t.Errorf("%s: %q, want %q", tc.name, got, tc.want)
+		}
+	}
+	moved, _ := ParseEvent("post-checkout", []string{c1, c2, "1"}, nil, envOf())
+	if moved.Brings() || moved.FirstCheckout(true, "clone: from x").Op != "checkout" {
+		t.Error("a checkout that moved HEAD is not a first checkout")
 	}
 }

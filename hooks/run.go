@@ -186,6 +186,11 @@ func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
 		return out, err
 	}
 	defer repo.Close()
+	if ev.Brings() {
+		_, _, msg := lastReflogEntry(repo.GitDir())
+		ev = ev.FirstCheckout(filepath.Clean(repo.GitDir()) != filepath.Clean(repo.CommonDir()), msg)
+		out.Event = ev
+	}
 	if ev.byReflog {
 		ev = ev.classify(lastReflogEntry(repo.GitDir()))
 		out.Event = ev

@@ -9,6 +9,10 @@ type Agent struct {
 	// editor); Headless its run that starts servers without asking where
 	// an interactive session asks ("claude -p"; "" when none).
 	Command, Headless string
+	// Nouns names its entries of a kind (trust.Server.Kind, "" for an MCP
+	// server), plural, in its words ("hooks", "helpers", "tasks"); nil:
+	// "MCP servers" for a server, "entries" for any other kind.
+	Nouns func(kind string) string
 }
 
 // Agents are the agents a rendering may name, by the id trust.Change and
@@ -25,6 +29,19 @@ func (a Agents) title(id string) string {
 		return agenttyTitle
 	}
 	return Sanitize(id)
+}
+
+// noun is what the agent of id calls entries of kind, plural, sanitised.
+func (a Agents) noun(id, kind string) string {
+	if ag, ok := a[id]; ok && ag.Nouns != nil {
+		if w := ag.Nouns(kind); w != "" {
+			return Sanitize(w)
+		}
+	}
+	if kind == "" {
+		return "MCP servers"
+	}
+	return "entries"
 }
 
 // headlessOf is the headless run of the agent titled title ("" when none).

@@ -14,7 +14,8 @@ import (
 func registry() Agents {
 	out := Agents{}
 	for _, c := range client.All() {
-		out[project.ChangeClient(c.ID())] = Agent{Title: c.Title(), Command: c.Command(), Headless: c.Headless()}
+		out[project.ChangeClient(c.ID())] = Agent{Title: c.Title(), Command: c.Command(), Headless: c.Headless(),
+			Nouns: func(kind string) string { return client.EntryNoun(c, kind) }}
 	}
 	return out
 }

@@ -44,7 +44,7 @@ func TestHostileRenderers(t *testing.T) {
 			if err := report.WriteDiff(&diff, report.Diff{Old: report.DiffSide{Commit: "empty"}, New: report.DiffSide{Commit: "worktree"}, Changes: changes, Findings: c.Findings}, report.NewStyle(false)); err != nil {
 				t.Fatal(err)
 			}
-			if err := report.WriteWarning(&warning, report.Warning{Op: "clone", Changes: changes, Findings: c.Findings}, report.NewStyle(false)); err != nil {
+			if err := report.WriteWarning(&warning, report.Warning{Op: "clone", Brings: true, Changes: changes, Findings: c.Findings}, report.NewStyle(false)); err != nil {
 				t.Fatal(err)
 			}
 			v := trust.GateVerdict{Verdict: in.Verdicts[0], Blocks: true, Why: trust.GateNew}

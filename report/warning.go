@@ -15,8 +15,13 @@ import (
 // rebase: the servers that need attention, the most dangerous first,
 // grouped by client.
 type Warning struct {
-	// Op names the operation: "clone", "checkout", "merge", "rebase".
+	// Op names the operation: "clone", "worktree", "checkout", "merge",
+	// "rebase".
 	Op string
+	// Brings is set when the operation started from no files (a clone, a
+	// new worktree, a checkout onto an unborn branch): everything is new,
+	// and the heading names what the operation brings, kind by kind.
+	Brings bool
 	// Changes need attention, in the order to show them (trust-preserving
 	// first; project.Compare sorts them so), of every client.
 	Changes []trust.Change
@@ -87,17 +92,25 @@ func WriteWarning(w io.Writer, wr Warning, st Style) error {
 		// Removals alone stay silent: checking an older branch out
 		// removes servers every time, and nothing new can run.
 		if len(wr.Dormant) > 0 {
-			p.printf("%s this %s changed servers that do not run here:\n", st.Bold("mcp-guard:"), op)
+			verb := "changed"
+			if wr.Brings {
+				verb = "brings"
+			}
+			p.printf("%s this %s %s %s that do not run here:\n", st.Bold("mcp-guard:"), Sanitize(op), verb, entryNouns(wr.Agents, wr.Dormant))
 			p.printf("%s\n", dormantLine(wr.Agents, wr.Dormant))
 		}
 		return p.err
 	}
 	clients := warningClients(wr)
 	agents := JoinList(clients, "and")
-	if op == "clone" {
-		p.printf("%s this clone brings MCP servers %s may run:\n", st.Bold("mcp-guard:"), agents)
-	} else {
-		p.printf("%s this %s changed what %s may run here:\n", st.Bold("mcp-guard:"), op, agents)
+	switch {
+	case wr.Brings && len(wr.Changes) > 0:
+		p.printf("%s this %s brings %s %s may run:\n", st.Bold("mcp-guard:"), Sanitize(op), entryNouns(wr.Agents, wr.Changes), agents)
+	case wr.Brings:
+		// Findings alone: files about what runs, nothing that waits.
+		p.printf("%s this %s brings files that change what %s may run:\n", st.Bold("mcp-guard:"), Sanitize(op), agents)
+	default:
+		p.printf("%s this %s changed what %s may run here:\n", st.Bold("mcp-guard:"), Sanitize(op), agents)
 	}
 	grouped := len(clients) > 1 || clients[0] != agenttyTitle
 	groups := warningGroups(wr, clients, grouped, st)
@@ -328,6 +341,35 @@ func hookVerdict(c trust.Change, st Style) string {
 		return st.Pending(padRight("asks first", hookVerdictWidth))
 	}
 	return padRight(ImpactName(c), hookVerdictWidth)
+}
+
+// entryNouns says what the changes are, each kind in its agent's words:
+// "MCP servers" first when there are any, then the other kinds in the
+// order they first appear ("MCP servers, hooks and helpers").
+func entryNouns(a Agents, cs []trust.Change) string {
+	var servers bool
+	var others []string
+	for _, c := range cs {
+		s := c.New
+		if s == nil {
+			s = c.Old
+		}
+		kind := ""
+		if s != nil {
+			kind = s.Kind
+		}
+		n := a.noun(c.Client, kind)
+		switch {
+		case n == a.noun(c.Client, ""):
+			servers = true
+		case !slices.Contains(others, n):
+			others = append(others, n)
+		}
+	}
+	if servers {
+		others = append([]string{a.noun("", "")}, others...)
+	}
+	return JoinList(others, "and")
 }
 
 // dormantLine names the servers a change touched whose agent runs

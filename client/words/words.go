@@ -17,7 +17,8 @@ import (
 func Agents() report.Agents {
 	out := report.Agents{}
 	for _, c := range client.All() {
-		out[project.ChangeClient(c.ID())] = report.Agent{Title: c.Title(), Command: c.Command(), Headless: c.Headless()}
+		out[project.ChangeClient(c.ID())] = report.Agent{Title: c.Title(), Command: c.Command(), Headless: c.Headless(),
+			Nouns: func(kind string) string { return client.EntryNoun(c, kind) }}
 	}
 	return out
 }

@@ -19,6 +19,12 @@ func TestAgentsNameTheRegistry(t *testing.T) {
 		if !ok || got.Title != c.Title() || got.Command != c.Command() || got.Headless != c.Headless() {
 			t.Errorf("%s: %+v", c.ID(), got)
 		}
+		// Each agent's entries in its own words (the hook's heading).
+		for _, kind := range []string{"", "hook", "task", "apiKeyHelper"} {
+			if got.Nouns == nil || got.Nouns(kind) != client.EntryNoun(c, kind) {
+				t.Errorf("%s: the noun of %q is not the client's", c.ID(), kind)
+			}
+		}
 	}
 }
 

@@ -96,7 +96,7 @@ func runHook(ctx context.Context, e *env, args []string, dir string) error {
 		}
 		reviews, scans = append(reviews, at+" review"), append(scans, at+" scan")
 	}
-	report.WriteWarning(e.stderr, report.Warning{Op: out.Event.Op, Changes: out.Changes, Findings: out.Findings, Removed: out.Removed, Dormant: out.Dormant, ReviewCommands: reviews, ScanCommands: scans,
+	report.WriteWarning(e.stderr, report.Warning{Op: out.Event.Op, Brings: out.Event.Brings(), Changes: out.Changes, Findings: out.Findings, Removed: out.Removed, Dormant: out.Dormant, ReviewCommands: reviews, ScanCommands: scans,
 		Agents: words.Agents(), FindingClients: words.FindingClients(out.Findings)}, st)
 	return nil
 }

@@ -210,6 +210,11 @@ func hooksUninstall(ctx context.Context, c *cli.Command, e *env) error {
 
 func printHookResults(e *env, d hooks.Dir, rs []hooks.Result) {
 	st := e.style(e.info)
+	types := make([]string, len(rs))
+	for i, r := range rs {
+		types[i] = r.Type
+	}
+	width := columnWidth(types)
 	for _, r := range rs {
 		action := fmt.Sprintf("%-9s", r.Action)
 		switch r.Action {
@@ -218,7 +223,7 @@ func printHookResults(e *env, d hooks.Dir, rs []hooks.Result) {
 		case hooks.ActionManaged, hooks.ActionRefused, hooks.ActionForeign:
 			action = st.Warning(action)
 		}
-		line := fmt.Sprintf("%s %-13s %s", action, r.Type, report.Sanitize(r.Path))
+		line := fmt.Sprintf("%s %-*s %s", action, width, r.Type, report.Sanitize(r.Path))
 		switch {
 		case r.Action == hooks.ActionChained:
 			line += fmt.Sprintf("  (the hook that was there runs first, from %s)", report.Sanitize(filepath.Base(r.Chained)))
@@ -241,6 +246,16 @@ func printHookResults(e *env, d hooks.Dir, rs []hooks.Result) {
 	}
 }
 
+// columnWidth is the width of a column of hook types: the longest one
+// listed (post-applypatch, or reference-transaction when it is listed).
+func columnWidth(types []string) int {
+	w := 0
+	for _, t := range types {
+		w = max(w, len(t))
+	}
+	return w
+}
+
 func hooksStatus(ctx context.Context, c *cli.Command, e *env) error {
 	d, err := hooksDir(c, e)
 	if err != nil {
@@ -256,6 +271,11 @@ func hooksStatus(ctx context.Context, c *cli.Command, e *env) error {
 		fmt.Fprintf(e.info, " (core.hooksPath = %s)", report.Sanitize(d.HooksPath))
 	}
 	fmt.Fprintln(e.info)
+	types := make([]string, len(hs))
+	for i, h := range hs {
+		types[i] = h.Type
+	}
+	width := columnWidth(types)
 	for _, h := range hs {
 		var state string
 		switch {
@@ -274,11 +294,11 @@ func hooksStatus(ctx context.Context, c *cli.Command, e *env) error {
 		default:
 			state = st.Warning("not installed")
 		}
-		fmt.Fprintf(e.info, "  %-13s %s\n", h.Type, state)
+		fmt.Fprintf(e.info, "  %-*s %s\n", width, h.Type, state)
 		if h.Kind == hooks.KindOurs {
-			fmt.Fprintf(e.info, "  %-13s calls %s\n", "", report.Sanitize(h.Binary))
+			fmt.Fprintf(e.info, "  %-*s calls %s\n", width, "", report.Sanitize(h.Binary))
 			if _, err := os.Stat(h.Binary); err != nil {
-				fmt.Fprintf(e.info, "  %-13s %s that binary is gone; the hook falls back to mcp-guard on PATH\n", "", st.Warning("note:"))
+				fmt.Fprintf(e.info, "  %-*s %s that binary is gone; the hook falls back to mcp-guard on PATH\n", width, "", st.Warning("note:"))
 			}
 		}
 		if h.Chained != "" {
@@ -286,7 +306,7 @@ func hooksStatus(ctx context.Context, c *cli.Command, e *env) error {
 			if !h.ChainedRuns {
 				runs = "not executable, so it does not run (git would not run it either)"
 			}
-			fmt.Fprintf(e.info, "  %-13s chains %s (%s)\n", "", report.Sanitize(h.Chained), runs)
+			fmt.Fprintf(e.info, "  %-*s chains %s (%s)\n", width, "", report.Sanitize(h.Chained), runs)
 		}
 	}
 	sharedHooksPath(e, d)
