@@ -96,7 +96,10 @@ type Server struct {
 	// launch.Item.Label), Deep the deep fingerprint over them.
 	Files []trust.FileID
 	Deep  string
-	// Scope is what the server runs from the repository, and why.
+	// Scope is what the server runs from the repository, and why: the
+	// items of its code scope the side holds (Files; one with nothing
+	// there is bound by being absent from Files), the inline code and
+	// what the launch model could not follow.
 	Scope *launch.Scope
 }
 
@@ -746,7 +749,7 @@ func resolveServers(c *Config, src source, opts launch.Options, vars client.Vars
 		if _, ok := first[h]; !ok {
 			first[h] = len(c.Servers)
 		}
-		c.Servers = append(c.Servers, Server{Server: s, Files: files, Deep: trust.DeepFingerprint(s, files), Scope: sc})
+		c.Servers = append(c.Servers, Server{Server: s, Files: files, Deep: trust.DeepFingerprint(s, files), Scope: held(sc, files)})
 		c.Files[s.Name] = files
 	}
 	c.visited = append(c.visited, src.visited()...)

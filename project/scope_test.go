@@ -69,3 +69,47 @@ func TestModulesIgnoreCodelessDirectories(t *testing.T) {
 		t.Error("a module in an importable directory did not re-gate python -m")
 	}
 }
+
+// TestScopeKeepsWhatIsThere: a server keeps the items of its scope the
+// side holds, with its gaps; a probe with nothing there (npx's
+// node_modules/.bin/<package>) is bound by its absence from Files and is
+// not kept, and the deep fingerprint is what it was with every item.
+func TestScopeKeepsWhatIsThere(t *testing.T) {
+	r := newRepo(t)
+	r.commit(map[string]string{
+		".agentty/mcp.json": `{"mcpServers":{"x":{"command":"npx","args":["-y","pkg-x"]},"n":{"command":"sh","args":["-c","node server.js; eval \"$X\""]}}}`,
+		"package.json":      `{"name":"root"}`,
+		"server.js":         "1",
+	})
+	g := r.open()
+	c, err := LoadConfig(context.Background(), g, r.side(g, "HEAD"), ".agentty/mcp.json", Options{})
+	if err != nil || c == nil || len(c.Servers) != 2 {
+		t.Fatalf("LoadConfig: %v, %v", c, err)
+	}
+	for _, s := range c.Servers {
+		full, err := launch.Analyze(spawnOf(s.Server), "", nil, launch.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		present := map[string]bool{}
+		for _, f := range s.Files {
+			present[f.Path] = true
+		}
+		var kept []string
+		for _, it := range s.Scope.Items {
+			if !present[it.Label()] {
+				t.Errorf("%s keeps %q, which the side does not hold", s.Name, it.Label())
+			}
+			kept = append(kept, it.Label())
+		}
+		if len(kept) != len(s.Files) {
+			t.Errorf("%s keeps %q for files %+v", s.Name, kept, s.Files)
+		}
+		if len(full.Items) <= len(s.Files) {
+			t.Errorf("%s: the launch model named %d items, %d there: the test binds nothing absent", s.Name, len(full.Items), len(s.Files))
+		}
+		if s.Name == "n" && len(s.Scope.Gaps) == 0 {
+			t.Errorf("n lost its gaps: %+v", s.Scope)
+		}
+	}
+}
