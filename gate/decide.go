@@ -28,7 +28,9 @@ func validDeep(d string) bool {
 // starts it with ("" for an editor).
 type Outcome struct {
 	trust.GateVerdict
-	Entry          ClientServer
+	// Entry is the target decided (one of Targets.Clients, shared: an
+	// outcome of 100,000 held its own copy of each).
+	Entry          *ClientServer
 	Title, Command string
 	Decision       trust.Decision
 	// Changed: agentty's store changed for it (its fingerprint added on
@@ -198,7 +200,8 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 		}
 	}
 	out := make([]Outcome, len(t.Clients))
-	for i, cs := range t.Clients {
+	for i := range t.Clients {
+		cs := &t.Clients[i]
 		o := &out[i]
 		*o = Outcome{Entry: cs, Decision: d}
 		o.Title, o.Command = agentWords(cs.ClientID())
@@ -214,7 +217,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 	}
 	if d == trust.DecisionApproved {
 		for i := range out {
-			out[i].Findings = v.severeFindings(out[i].Entry)
+			out[i].Findings = v.severeFindings(*out[i].Entry)
 		}
 	}
 	return oneDecisionOrder(out), nil
@@ -223,7 +226,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 // oneDecisionOrder puts the outcomes of one server version several agents
 // run (OneDecision) together, the first naming the agents it covered.
 func oneDecisionOrder(out []Outcome) []Outcome {
-	sets := OneDecisionOf(len(out), func(i int) *ClientServer { return &out[i].Entry })
+	sets := OneDecisionOf(len(out), func(i int) *ClientServer { return out[i].Entry })
 	if len(sets) == len(out) {
 		return out
 	}
