@@ -690,8 +690,13 @@ func UpdateLedger(ctx context.Context, dir string, fn func(*LedgerEdit) error) e
 // newline are, one review at a time: a review --all of 100,000 servers
 // held the whole encoding three times over (encoding, indenting, the
 // indented copy) at its peak.
+//
+// A ledger longer than LoadLedger reads (MaxFileSize) is not written: it
+// would review nothing afterwards, every earlier review included, and
+// mcp-guard would refuse to rewrite it.
 func writeLedger(w io.Writer, reviews []*Review) error {
-	bw := bufio.NewWriterSize(w, 64<<10)
+	cw := &countingWriter{w: w}
+	bw := bufio.NewWriterSize(cw, 64<<10)
 	fmt.Fprintf(bw, "{\n  \"version\": %d,\n  \"reviews\": [", LedgerVersion)
 	for i, r := range reviews {
 		data, err := json.MarshalIndent(r, "    ", "  ")
@@ -703,12 +708,33 @@ func writeLedger(w io.Writer, reviews []*Review) error {
 		}
 		bw.WriteString("\n    ")
 		bw.Write(data)
+		if cw.n+int64(bw.Buffered()) > MaxFileSize {
+			return fmt.Errorf("%w: the review ledger would pass %d bytes, the most mcp-guard reads, with %d reviews", ErrTooLarge, MaxFileSize, len(reviews))
+		}
 	}
 	if len(reviews) > 0 {
 		bw.WriteString("\n  ")
 	}
 	bw.WriteString("]\n}\n")
-	return bw.Flush()
+	if err := bw.Flush(); err != nil {
+		return err
+	}
+	if cw.n > MaxFileSize {
+		return fmt.Errorf("%w: the review ledger would pass %d bytes, the most mcp-guard reads, with %d reviews", ErrTooLarge, MaxFileSize, len(reviews))
+	}
+	return nil
+}
+
+// countingWriter counts what passes through it.
+type countingWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countingWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.n += int64(n)
+	return n, err
 }
 
 // ledgerIsRegular refuses a ledger path that is a symlink or anything but a

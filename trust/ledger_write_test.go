@@ -2,7 +2,13 @@ package trust
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -31,5 +37,41 @@ func TestWriteLedgerIsMarshalIndent(t *testing.T) {
 		if !bytes.Equal(got.Bytes(), want) {
 			t.Errorf("%d reviews: writeLedger wrote\n%s\nwant\n%s", len(reviews), got.Bytes(), want)
 		}
+	}
+}
+
+// TestLedgerNeverWrittenPastWhatIsRead: a decision that would make the
+// ledger longer than LoadLedger reads records nothing and leaves the
+// ledger as it was (a review --all of 100,000 servers wrote 53 MB, which
+// then reviewed nothing, the earlier reviews included, and which
+// mcp-guard refused to rewrite).
+func TestLedgerNeverWrittenPastWhatIsRead(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "mcp-guard")
+	first := testReview("r", "c", "first", DecisionApproved, h("first"))
+	if err := UpdateLedger(context.Background(), dir, record(first)); err != nil {
+		t.Fatal(err)
+	}
+	before, err := os.ReadFile(filepath.Join(dir, LedgerFileName))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var big []Review
+	for i := 0; i < 17; i++ {
+		r := testReview("r", "c", fmt.Sprint("big", i), DecisionApproved, h(fmt.Sprint(i)))
+		r.Entry = `{"command":"` + strings.Repeat("x", 1<<20) + `"}`
+		big = append(big, r)
+	}
+	err = UpdateLedger(context.Background(), dir, record(big...))
+	if !errors.Is(err, ErrTooLarge) {
+		t.Fatalf("UpdateLedger = %v, want ErrTooLarge", err)
+	}
+	after, _ := os.ReadFile(filepath.Join(dir, LedgerFileName))
+	if !bytes.Equal(before, after) {
+		t.Error("the ledger changed")
+	}
+	if l := LoadLedger(dir); l.Err != nil {
+		t.Errorf("the ledger no longer reads: %v", l.Err)
+	} else if st, _ := l.State(first.ReviewKey, first.Deep); st != StateReviewed {
+		t.Errorf("the earlier review no longer counts: %s", st)
 	}
 }
