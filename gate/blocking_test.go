@@ -1,7 +1,10 @@
 package gate
 
 import (
+	"errors"
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/mcp-guard/mcp-guard/client"
@@ -53,5 +56,18 @@ func TestQualifyNamesOnlyWhatTwoConfigsShare(t *testing.T) {
 	}
 	if want := []string{"x", "", "y", "", ""}; !slices.Equal(got, want) {
 		t.Errorf("In = %q, want %q", got, want)
+	}
+}
+
+// TestWriteFixForATooLargeLedger: a ledger that would grow past what is
+// read is resolved by deciding about fewer servers, not by making a
+// directory writable.
+func TestWriteFixForATooLargeLedger(t *testing.T) {
+	v := &View{LedgerDir: "/h/.local/state/mcp-guard", Ledger: &trust.Ledger{}}
+	if got := v.writeFix(fmt.Errorf("x: %w", trust.ErrTooLarge)); !strings.Contains(got, "fewer servers") || strings.Contains(got, "writable") {
+		t.Errorf("too large: %q", got)
+	}
+	if got := v.writeFix(errors.New("permission denied")); !strings.Contains(got, "writable") {
+		t.Errorf("unwritable: %q", got)
 	}
 }

@@ -182,7 +182,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 	}
 	if d == trust.DecisionApproved {
 		if err := writeLedger(); err != nil {
-			return nil, fail("nothing was recorded; "+v.ledgerFix(false), fmt.Errorf("recording the review: %w", err))
+			return nil, fail("nothing was recorded; "+v.writeFix(err), fmt.Errorf("recording the review: %w", err))
 		}
 		if err := writeStore(); err != nil {
 			return nil, withNote(storeErr(err), "the review is recorded, but agentty's store was not changed: agentty will ask before running it; approve again once the store is fixed")
@@ -196,7 +196,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 			if slices.Contains(slices.Collect(maps.Values(changed)), true) {
 				hint = "agentty's store no longer approves it, but mcp-guard's ledger does not record the decline; "
 			}
-			return nil, fail(hint+v.ledgerFix(false), fmt.Errorf("recording the review: %w", err))
+			return nil, fail(hint+v.writeFix(err), fmt.Errorf("recording the review: %w", err))
 		}
 	}
 	out := make([]Outcome, len(t.Clients))
@@ -305,6 +305,14 @@ func withNote(err error, note string) error {
 // file, and MCP_GUARD_HOME for a HOME that cannot be written; unreadable
 // when the ledger could not be read (its warning says why), else it could
 // not be written.
+// writeFix is what resolves err, the ledger's write failing.
+func (v *View) writeFix(err error) string {
+	if errors.Is(err, trust.ErrTooLarge) {
+		return "the review ledger holds at most 16 MiB of reviews (about 30,000 small servers): decide about fewer servers, or `mcp-guard revoke` what is no longer used"
+	}
+	return v.ledgerFix(false)
+}
+
 func (v *View) ledgerFix(unreadable bool) string {
 	file := v.Ledger.Path
 	if file == "" {

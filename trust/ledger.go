@@ -765,6 +765,9 @@ func replaceFile(path string, mode fs.FileMode, write func(io.Writer) error) err
 	}
 	defer pending.Cleanup()
 	err = write(pending)
+	if errors.Is(err, ErrTooLarge) {
+		return fmt.Errorf("%s: %w; it is unchanged", path, err)
+	}
 	if err == nil {
 		err = pending.Close()
 	}
