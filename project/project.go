@@ -287,6 +287,7 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 		return nil, fmt.Errorf("list agentty surfaces at %s: %w", new, err)
 	}
 	ro, rn := newReader(repo, old, opts), newReader(repo, new, opts)
+	ro.keepDeps, rn.keepDeps = true, true
 	res := &Result{Old: old, New: new, Skipped: skipped}
 	grades := newGrades(ro, rn, opts.Env, oldSurf, newSurf)
 	govern := map[client.ID]bool{}

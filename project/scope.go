@@ -300,6 +300,9 @@ func (s *sideSource) depends(ps []string) {
 	if s.rec != nil {
 		*s.rec = append(*s.rec, ps...)
 	}
+	if !s.rd.keepDeps {
+		return
+	}
 	if s.has == nil {
 		s.has = map[string]struct{}{}
 	}

@@ -2,6 +2,7 @@ package project
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/mcp-guard/mcp-guard/launch"
@@ -111,5 +112,34 @@ func TestScopeKeepsWhatIsThere(t *testing.T) {
 		if s.Name == "n" && len(s.Scope.Gaps) == 0 {
 			t.Errorf("n lost its gaps: %+v", s.Scope)
 		}
+	}
+}
+
+// TestLoadKeepsNoDependencyLists: what a load's answers depended on is
+// kept for Compare only; a load for the gate keeps none (100,000 servers
+// kept a few hundred thousand paths twice over), and binds the same.
+func TestLoadKeepsNoDependencyLists(t *testing.T) {
+	r := newRepo(t)
+	r.commit(map[string]string{".agentty/mcp.json": `{"mcpServers":{"x":{"command":"npx","args":["-y","pkg-x"]}}}`})
+	g := r.open()
+	rd := newReader(g, r.side(g, "HEAD"), Options{})
+	c, err := rd.loadConfig(clientsOf(".agentty/mcp.json")[0], ".agentty/mcp.json")
+	if err != nil || c == nil || len(c.Servers) != 1 {
+		t.Fatalf("loadConfig: %v, %v", c, err)
+	}
+	if len(rd.deps) != 0 || slices.Contains(c.visited, "node_modules/.bin/pkg-x") {
+		t.Errorf("a load kept dependency lists: %d paths, visited %q", len(rd.deps), c.visited)
+	}
+	kept := newReader(g, r.side(g, "HEAD"), Options{})
+	kept.keepDeps = true
+	k, err := kept.loadConfig(clientsOf(".agentty/mcp.json")[0], ".agentty/mcp.json")
+	if err != nil || k == nil {
+		t.Fatalf("loadConfig: %v, %v", k, err)
+	}
+	if !kept.deps["node_modules/.bin/pkg-x"] || !slices.Contains(k.visited, "node_modules/.bin/pkg-x") {
+		t.Errorf("Compare's reader lost what the answer depended on: visited %q", k.visited)
+	}
+	if k.Servers[0].Deep != c.Servers[0].Deep {
+		t.Error("keeping the lists changed the deep fingerprint")
 	}
 }
