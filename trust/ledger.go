@@ -695,9 +695,9 @@ func UpdateLedger(ctx context.Context, dir string, fn func(*LedgerEdit) error) e
 // would review nothing afterwards, every earlier review included, and
 // mcp-guard would refuse to rewrite it.
 func writeLedger(w io.Writer, reviews []*Review) error {
-	cw := &countingWriter{w: w}
-	bw := bufio.NewWriterSize(cw, 64<<10)
-	fmt.Fprintf(bw, "{\n  \"version\": %d,\n  \"reviews\": [", LedgerVersion)
+	tooLarge := fmt.Errorf("%w: the review ledger would pass %d bytes, the most mcp-guard reads, with %d reviews", ErrTooLarge, MaxFileSize, len(reviews))
+	bw := bufio.NewWriterSize(w, 64<<10)
+	n, _ := fmt.Fprintf(bw, "{\n  \"version\": %d,\n  \"reviews\": [", LedgerVersion)
 	for i, r := range reviews {
 		data, err := json.MarshalIndent(r, "    ", "  ")
 		if err != nil {
@@ -705,36 +705,23 @@ func writeLedger(w io.Writer, reviews []*Review) error {
 		}
 		if i > 0 {
 			bw.WriteByte(',')
+			n++
 		}
 		bw.WriteString("\n    ")
 		bw.Write(data)
-		if cw.n+int64(bw.Buffered()) > MaxFileSize {
-			return fmt.Errorf("%w: the review ledger would pass %d bytes, the most mcp-guard reads, with %d reviews", ErrTooLarge, MaxFileSize, len(reviews))
+		if n += 5 + len(data); n > MaxFileSize {
+			return tooLarge
 		}
 	}
+	end := "]\n}\n"
 	if len(reviews) > 0 {
-		bw.WriteString("\n  ")
+		end = "\n  " + end
 	}
-	bw.WriteString("]\n}\n")
-	if err := bw.Flush(); err != nil {
-		return err
+	if n+len(end) > MaxFileSize {
+		return tooLarge
 	}
-	if cw.n > MaxFileSize {
-		return fmt.Errorf("%w: the review ledger would pass %d bytes, the most mcp-guard reads, with %d reviews", ErrTooLarge, MaxFileSize, len(reviews))
-	}
-	return nil
-}
-
-// countingWriter counts what passes through it.
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-func (c *countingWriter) Write(b []byte) (int, error) {
-	n, err := c.w.Write(b)
-	c.n += int64(n)
-	return n, err
+	bw.WriteString(end)
+	return bw.Flush()
 }
 
 // ledgerIsRegular refuses a ledger path that is a symlink or anything but a

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -73,5 +74,32 @@ func TestLedgerNeverWrittenPastWhatIsRead(t *testing.T) {
 		t.Errorf("the ledger no longer reads: %v", l.Err)
 	} else if st, _ := l.State(first.ReviewKey, first.Deep); st != StateReviewed {
 		t.Errorf("the earlier review no longer counts: %s", st)
+	}
+}
+
+// TestWriteLedgerLimitIsExact: a ledger of exactly MaxFileSize bytes is
+// written; one byte more is not.
+func TestWriteLedgerLimitIsExact(t *testing.T) {
+	a := testReview("r", "c", "a", DecisionApproved, h("a"))
+	b := testReview("r", "c", "b", DecisionApproved, h("b"))
+	size := func(e int) int {
+		b.Entry = strings.Repeat("x", e)
+		out, err := json.MarshalIndent(ledgerFile{Version: LedgerVersion, Reviews: []*Review{&a, &b}}, "", "  ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		return len(out) + 1
+	}
+	e := MaxFileSize - size(0)
+	if got := size(e); got != MaxFileSize {
+		t.Fatalf("the test's ledger is %d bytes", got)
+	}
+	var buf bytes.Buffer
+	if err := writeLedger(&buf, []*Review{&a, &b}); err != nil || buf.Len() != MaxFileSize {
+		t.Errorf("%d bytes: %v", buf.Len(), err)
+	}
+	size(e + 1)
+	if err := writeLedger(io.Discard, []*Review{&a, &b}); !errors.Is(err, ErrTooLarge) {
+		t.Errorf("one byte over: %v", err)
 	}
 }
