@@ -143,3 +143,29 @@ func TestLoadKeepsNoDependencyLists(t *testing.T) {
 		t.Error("keeping the lists changed the deep fingerprint")
 	}
 }
+
+// TestAbsentProbesNotCached: a path looked up alone with nothing there
+// (npx's node_modules/.bin/<package>) is not kept in the resolution
+// cache; what is there is; the deep fingerprint is what it was.
+func TestAbsentProbesNotCached(t *testing.T) {
+	r := newRepo(t)
+	r.commit(map[string]string{".agentty/mcp.json": `{"mcpServers":{"x":{"command":"npx","args":["-y","pkg-x"]}}}`, "package.json": `{"name":"root"}`})
+	g := r.open()
+	rd := newReader(g, r.side(g, "HEAD"), Options{})
+	c, err := rd.loadConfig(clientsOf(".agentty/mcp.json")[0], ".agentty/mcp.json")
+	if err != nil || c == nil || len(c.Servers) != 1 {
+		t.Fatalf("loadConfig: %v, %v", c, err)
+	}
+	for key := range rd.cache {
+		if key.path == "node_modules/.bin/pkg-x" {
+			t.Errorf("the cache keeps the absent probe %q", key.path)
+		}
+	}
+	if _, ok := rd.cache[resolveKey{rd.launch, "package.json"}]; !ok {
+		t.Error("the cache lost a path that is there")
+	}
+	again, err := newReader(g, r.side(g, "HEAD"), Options{}).loadConfig(clientsOf(".agentty/mcp.json")[0], ".agentty/mcp.json")
+	if err != nil || again.Servers[0].Deep != c.Servers[0].Deep {
+		t.Errorf("deep fingerprint %q, then %q (%v)", c.Servers[0].Deep, again.Servers[0].Deep, err)
+	}
+}
