@@ -170,15 +170,22 @@ func (s ClientServer) Unique() string {
 // qualify sets In on every entry of cv whose name another of its
 // configs also has, so that each one's Label names it alone.
 func (cv *ClientView) qualify() {
-	files := map[string]map[string]bool{}
+	// Each name's first config, and the names seen in a second one: a
+	// set of configs per name was a map per server (100,000 of them).
+	first := make(map[string]string, len(cv.Servers))
+	shared := map[string]bool{}
 	for _, cs := range cv.Servers {
-		if files[cs.Name] == nil {
-			files[cs.Name] = map[string]bool{}
+		if c, ok := first[cs.Name]; !ok {
+			first[cs.Name] = cs.Config
+		} else if c != cs.Config {
+			shared[cs.Name] = true
 		}
-		files[cs.Name][cs.Config] = true
+	}
+	if len(shared) == 0 {
+		return
 	}
 	for i := range cv.Servers {
-		if cs := &cv.Servers[i]; len(files[cs.Name]) > 1 {
+		if cs := &cv.Servers[i]; shared[cs.Name] {
 			cs.In = cs.Config
 		}
 	}
@@ -423,6 +430,11 @@ func (l location) load(ctx context.Context, repo *gitscan.Repo, p, launchReal st
 // when the client's handover carries entries (client.HandsEntry);
 // otherwise no handover keeps it from running: declined or outside, it
 // blocks every launch.
+//
+// When every server blocks (a configuration nobody reviewed yet), the
+// list is the view's own, capped so that appending to it copies: a
+// ClientServer is large, and a copy of 100,000 of them was a sixth of
+// review --all's peak. Callers read it and never modify it.
 func (cv *ClientView) Blocking(vetted bool) []ClientServer {
 	blocks := func(s *ClientServer) bool {
 		left := vetted && s.LaunchLeavesOut()
@@ -438,6 +450,9 @@ func (cv *ClientView) Blocking(vetted bool) []ClientServer {
 	}
 	if n == 0 {
 		return nil
+	}
+	if n == len(cv.Servers) {
+		return cv.Servers[:n:n]
 	}
 	out := make([]ClientServer, 0, n)
 	for i := range cv.Servers {

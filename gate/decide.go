@@ -28,7 +28,9 @@ func validDeep(d string) bool {
 // starts it with ("" for an editor).
 type Outcome struct {
 	trust.GateVerdict
-	Entry          ClientServer
+	// Entry is the target decided (one of Targets.Clients, shared: an
+	// outcome of 100,000 held its own copy of each).
+	Entry          *ClientServer
 	Title, Command string
 	Decision       trust.Decision
 	// Changed: agentty's store changed for it (its fingerprint added on
@@ -187,7 +189,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 	}
 	if d == trust.DecisionApproved {
 		if err := writeLedger(); err != nil {
-			return nil, fail("nothing was recorded; "+v.ledgerFix(false), fmt.Errorf("recording the review: %w", err))
+			return nil, fail("nothing was recorded; "+v.writeFix(err), fmt.Errorf("recording the review: %w", err))
 		}
 		if err := writeStore(); err != nil {
 			return nil, withNote(storeErr(err), "the review is recorded, but agentty's store was not changed: agentty will ask before running it; approve again once the store is fixed")
@@ -201,11 +203,12 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 			if slices.Contains(slices.Collect(maps.Values(changed)), true) {
 				hint = "agentty's store no longer approves it, but mcp-guard's ledger does not record the decline; "
 			}
-			return nil, fail(hint+v.ledgerFix(false), fmt.Errorf("recording the review: %w", err))
+			return nil, fail(hint+v.writeFix(err), fmt.Errorf("recording the review: %w", err))
 		}
 	}
 	out := make([]Outcome, len(t.Clients))
-	for i, cs := range t.Clients {
+	for i := range t.Clients {
+		cs := &t.Clients[i]
 		o := &out[i]
 		*o = Outcome{Entry: cs, Decision: d}
 		if cv := views[cs.ClientID()]; cv != nil {
@@ -223,7 +226,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 	}
 	if d == trust.DecisionApproved {
 		for i := range out {
-			out[i].Findings = v.severeFindings(out[i].Entry)
+			out[i].Findings = v.severeFindings(*out[i].Entry)
 		}
 	}
 	return oneDecisionOrder(out), nil
@@ -232,7 +235,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 // oneDecisionOrder puts the outcomes of one server version several agents
 // run (OneDecision) together, the first naming the agents it covered.
 func oneDecisionOrder(out []Outcome) []Outcome {
-	sets := OneDecisionOf(len(out), func(i int) *ClientServer { return &out[i].Entry })
+	sets := OneDecisionOf(len(out), func(i int) *ClientServer { return out[i].Entry })
 	if len(sets) == len(out) {
 		return out
 	}
@@ -296,6 +299,14 @@ func withNote(err error, note string) error {
 // file, and MCP_GUARD_HOME for a HOME that cannot be written; unreadable
 // when the ledger could not be read (its warning says why), else it could
 // not be written.
+// writeFix is what resolves err, the ledger's write failing.
+func (v *View) writeFix(err error) string {
+	if errors.Is(err, trust.ErrTooLarge) {
+		return "the review ledger holds at most 16 MiB of reviews (about 30,000 small servers): decide about fewer servers, or `mcp-guard revoke` what is no longer used"
+	}
+	return v.ledgerFix(false)
+}
+
 func (v *View) ledgerFix(unreadable bool) string {
 	file := v.Ledger.Path
 	if file == "" {

@@ -69,7 +69,9 @@ func TestLoadClaudeConfig(t *testing.T) {
 			path: ".mcp.json", finding: "MG301 Claude Code cannot read this file"},
 		{name: "a non-string arg skips that server only", files: map[string]string{".mcp.json": `{"mcpServers":{"a":{"command":"x","args":[1]},"b":{"command":"node","args":["server.js"]}}}`, "server.js": "x"},
 			path: ".mcp.json", servers: "b", scope: []string{"server.js"}, finding: `MG307 Claude Code skips server "a"`},
-		{name: "interpolation: raw and expanded views both bound", files: map[string]string{".mcp.json": `{"mcpServers":{"db":{"command":"node","args":["${DIR:-lib}/srv.js"]}}}`, "tools/srv.js": "x", "lib/srv.js": "y"},
+		// The raw view's path is a file here (a server keeps only the
+		// items the side holds; absent, it is bound by its absence).
+		{name: "interpolation: raw and expanded views both bound", files: map[string]string{".mcp.json": `{"mcpServers":{"db":{"command":"node","args":["${DIR:-lib}/srv.js"]}}}`, "tools/srv.js": "x", "lib/srv.js": "y", "${DIR:-lib}/srv.js": "z"},
 			path: ".mcp.json", vars: map[string]string{"DIR": "tools"}, servers: "db", scope: []string{"tools/srv.js", ".mcp.json: ${DIR}", "${DIR:-lib}/srv.js"}},
 		{name: "interpolation: an unset variable takes its default", files: map[string]string{".mcp.json": `{"mcpServers":{"db":{"command":"node","args":["${DIR:-lib}/srv.js"]}}}`, "tools/srv.js": "x", "lib/srv.js": "y"},
 			path: ".mcp.json", servers: "db", scope: []string{"lib/srv.js", ".mcp.json: ${DIR}"}},

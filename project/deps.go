@@ -152,6 +152,9 @@ func keys(sets ...map[string]bool) []string {
 // depended on, for recordDeps.
 func (rd *reader) resolve(p string) (resolution, error) {
 	res, err := rd.resolvePath(p)
+	if !rd.keepDeps {
+		return res, err
+	}
 	if rd.deps == nil {
 		rd.deps = map[string]bool{}
 	}
@@ -168,11 +171,13 @@ func (rd *reader) resolve(p string) (resolution, error) {
 func (rd *reader) listNames(dir string) []string {
 	src := &sideSource{rd: rd}
 	ents, err := src.ReadDir(dir)
-	if rd.deps == nil {
-		rd.deps = map[string]bool{}
-	}
-	for _, v := range src.visited() {
-		rd.deps[v] = true
+	if rd.keepDeps {
+		if rd.deps == nil {
+			rd.deps = map[string]bool{}
+		}
+		for _, v := range src.visited() {
+			rd.deps[v] = true
+		}
 	}
 	if err != nil {
 		return nil

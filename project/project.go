@@ -105,7 +105,10 @@ type Server struct {
 	// launch.Item.Label), Deep the deep fingerprint over them.
 	Files []trust.FileID
 	Deep  string
-	// Scope is what the server runs from the repository, and why.
+	// Scope is what the server runs from the repository, and why: the
+	// items of its code scope the side holds (Files; one with nothing
+	// there is bound by being absent from Files), the inline code and
+	// what the launch model could not follow.
 	Scope *launch.Scope
 }
 
@@ -291,6 +294,7 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 		return nil, fmt.Errorf("list agentty surfaces at %s: %w", new, err)
 	}
 	ro, rn := newReader(repo, old, opts), newReader(repo, new, opts)
+	ro.keepDeps, rn.keepDeps = true, true
 	res := &Result{Old: old, New: new, Skipped: skipped}
 	grades := newGrades(ro, rn, opts.Env, oldSurf, newSurf)
 	govern := map[client.ID]bool{}
@@ -743,7 +747,7 @@ func resolveServers(c *Config, src source, opts launch.Options, vars client.Vars
 		if _, ok := first[h]; !ok {
 			first[h] = len(c.Servers)
 		}
-		c.Servers = append(c.Servers, Server{Server: s, Files: files, Deep: trust.DeepFingerprint(s, files), Scope: sc})
+		c.Servers = append(c.Servers, Server{Server: s, Files: files, Deep: trust.DeepFingerprint(s, files), Scope: held(sc, files)})
 		c.Files[s.Name] = files
 	}
 	c.visited = append(c.visited, src.visited()...)
@@ -772,27 +776,24 @@ func (rd *reader) object(p string, dirOK bool) (trust.Object, []string, error) {
 func (rd *reader) resolveCached(p string) (resolution, error) {
 	key := resolveKey{rd.launch, p}
 	if res, ok := rd.cache[key]; ok {
-		if res == absentHere {
-			return resolution{visited: []string{p}}, nil
-		}
 		return *res, nil
 	}
 	res, err := rd.resolve(p)
-	switch {
-	case err != nil:
-	case res.entry.Mode == 0 && res.link.Mode == 0 && !res.outside && len(res.visited) == 1 && res.visited[0] == p:
-		rd.cache[key] = absentHere
-	default:
+	if err == nil && !absentAlone(res, p) {
 		rd.cache[key] = &res
 	}
 	return res, err
 }
 
-// absentHere stands in the resolution cache for the commonest answer:
-// nothing at the path, which was looked up alone (no symlink on the way).
+// absentAlone reports the commonest answer, which the resolution cache
+// does not keep: nothing at p, looked up alone (no symlink on the way).
 // Every server launched through npx or uvx probes paths named after its
-// package; at 100,000 servers their answers were a tenth of the heap.
-var absentHere = &resolution{}
+// package; at 100,000 servers their keys alone were a tenth of the heap,
+// and looking such a path up again costs one lookup in the side, which
+// gitscan remembers for the work tree.
+func absentAlone(res resolution, p string) bool {
+	return res.entry.Mode == 0 && res.link.Mode == 0 && !res.outside && len(res.visited) == 1 && res.visited[0] == p
+}
 
 // notAFile is the error for a configuration path whose entry is not a
 // file: worded as every reader words it (filekind).

@@ -32,6 +32,10 @@ type reader struct {
 	// items are the scope items bound at this side (nil: not kept).
 	items map[itemKey]itemMemo
 	deps  map[string]bool // every path resolve visited (see recordDeps)
+	// keepDeps: what the answers depended on is remembered (rd.deps, each
+	// config's visited), for Compare; a load for the gate never asks, and
+	// at 100,000 servers each list held a few hundred thousand paths.
+	keepDeps bool
 	// launch is the launch directory of the configuration being read:
 	// `/proc/self/cwd` in a symlink target means it.
 	launch string

@@ -56,6 +56,29 @@ func scopeFiles(src source, sc *launch.Scope) ([]trust.FileID, error) {
 	return out, nil
 }
 
+// held is sc as a server keeps it once bound: the items files holds (the
+// side has something there), with sc's inline code and gaps. An item with
+// nothing there is bound by its absence from files, and what is shown of
+// a scope lists only what is there (report.NewServerScope); keeping every
+// probe (npx looks for four paths per package) for each server of a
+// 100,000-server configuration held most of its scopes' memory.
+func held(sc *launch.Scope, files []trust.FileID) *launch.Scope {
+	if len(files) == len(sc.Items) {
+		return sc // every item is there
+	}
+	out := &launch.Scope{Inline: sc.Inline, Gaps: sc.Gaps}
+	for _, it := range sc.Items {
+		label := it.Label()
+		for _, f := range files {
+			if f.Path == label {
+				out.Items = append(out.Items, it)
+				break
+			}
+		}
+	}
+	return out
+}
+
 // Modes of the objects that stand for items other than one path's entry.
 const (
 	modeTreeLinks = "tree+links" // a tree whose symlinks lead elsewhere in the repository
@@ -296,6 +319,9 @@ func (s *sideSource) visited() []string { return s.seen }
 func (s *sideSource) depends(ps []string) {
 	if s.rec != nil {
 		*s.rec = append(*s.rec, ps...)
+	}
+	if !s.rd.keepDeps {
+		return
 	}
 	if s.has == nil {
 		s.has = map[string]struct{}{}

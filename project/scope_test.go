@@ -2,6 +2,7 @@ package project
 
 import (
 	"context"
+	"slices"
 	"testing"
 
 	"github.com/mcp-guard/mcp-guard/launch"
@@ -67,5 +68,104 @@ func TestModulesIgnoreCodelessDirectories(t *testing.T) {
 	}
 	if deep(b) == deep(c) {
 		t.Error("a module in an importable directory did not re-gate python -m")
+	}
+}
+
+// TestScopeKeepsWhatIsThere: a server keeps the items of its scope the
+// side holds, with its gaps; a probe with nothing there (npx's
+// node_modules/.bin/<package>) is bound by its absence from Files and is
+// not kept, and the deep fingerprint is what it was with every item.
+func TestScopeKeepsWhatIsThere(t *testing.T) {
+	r := newRepo(t)
+	r.commit(map[string]string{
+		".agentty/mcp.json": `{"mcpServers":{"x":{"command":"npx","args":["-y","pkg-x"]},"n":{"command":"sh","args":["-c","node server.js; eval \"$X\""]}}}`,
+		"package.json":      `{"name":"root"}`,
+		"server.js":         "1",
+	})
+	g := r.open()
+	c, err := LoadConfig(context.Background(), g, r.side(g, "HEAD"), ".agentty/mcp.json", Options{})
+	if err != nil || c == nil || len(c.Servers) != 2 {
+		t.Fatalf("LoadConfig: %v, %v", c, err)
+	}
+	for _, s := range c.Servers {
+		full, err := launch.Analyze(spawnOf(s.Server), "", nil, launch.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		present := map[string]bool{}
+		for _, f := range s.Files {
+			present[f.Path] = true
+		}
+		var kept []string
+		for _, it := range s.Scope.Items {
+			if !present[it.Label()] {
+				t.Errorf("%s keeps %q, which the side does not hold", s.Name, it.Label())
+			}
+			kept = append(kept, it.Label())
+		}
+		if len(kept) != len(s.Files) {
+			t.Errorf("%s keeps %q for files %+v", s.Name, kept, s.Files)
+		}
+		if len(full.Items) <= len(s.Files) {
+			t.Errorf("%s: the launch model named %d items, %d there: the test binds nothing absent", s.Name, len(full.Items), len(s.Files))
+		}
+		if s.Name == "n" && len(s.Scope.Gaps) == 0 {
+			t.Errorf("n lost its gaps: %+v", s.Scope)
+		}
+	}
+}
+
+// TestLoadKeepsNoDependencyLists: what a load's answers depended on is
+// kept for Compare only; a load for the gate keeps none (100,000 servers
+// kept a few hundred thousand paths twice over), and binds the same.
+func TestLoadKeepsNoDependencyLists(t *testing.T) {
+	r := newRepo(t)
+	r.commit(map[string]string{".agentty/mcp.json": `{"mcpServers":{"x":{"command":"npx","args":["-y","pkg-x"]}}}`})
+	g := r.open()
+	rd := newReader(g, r.side(g, "HEAD"), Options{})
+	c, err := rd.loadConfig(clientsOf(".agentty/mcp.json")[0], ".agentty/mcp.json")
+	if err != nil || c == nil || len(c.Servers) != 1 {
+		t.Fatalf("loadConfig: %v, %v", c, err)
+	}
+	if len(rd.deps) != 0 || slices.Contains(c.visited, "node_modules/.bin/pkg-x") {
+		t.Errorf("a load kept dependency lists: %d paths, visited %q", len(rd.deps), c.visited)
+	}
+	kept := newReader(g, r.side(g, "HEAD"), Options{})
+	kept.keepDeps = true
+	k, err := kept.loadConfig(clientsOf(".agentty/mcp.json")[0], ".agentty/mcp.json")
+	if err != nil || k == nil {
+		t.Fatalf("loadConfig: %v, %v", k, err)
+	}
+	if !kept.deps["node_modules/.bin/pkg-x"] || !slices.Contains(k.visited, "node_modules/.bin/pkg-x") {
+		t.Errorf("Compare's reader lost what the answer depended on: visited %q", k.visited)
+	}
+	if k.Servers[0].Deep != c.Servers[0].Deep {
+		t.Error("keeping the lists changed the deep fingerprint")
+	}
+}
+
+// TestAbsentProbesNotCached: a path looked up alone with nothing there
+// (npx's node_modules/.bin/<package>) is not kept in the resolution
+// cache; what is there is; the deep fingerprint is what it was.
+func TestAbsentProbesNotCached(t *testing.T) {
+	r := newRepo(t)
+	r.commit(map[string]string{".agentty/mcp.json": `{"mcpServers":{"x":{"command":"npx","args":["-y","pkg-x"]}}}`, "package.json": `{"name":"root"}`})
+	g := r.open()
+	rd := newReader(g, r.side(g, "HEAD"), Options{})
+	c, err := rd.loadConfig(clientsOf(".agentty/mcp.json")[0], ".agentty/mcp.json")
+	if err != nil || c == nil || len(c.Servers) != 1 {
+		t.Fatalf("loadConfig: %v, %v", c, err)
+	}
+	for key := range rd.cache {
+		if key.path == "node_modules/.bin/pkg-x" {
+			t.Errorf("the cache keeps the absent probe %q", key.path)
+		}
+	}
+	if _, ok := rd.cache[resolveKey{rd.launch, "package.json"}]; !ok {
+		t.Error("the cache lost a path that is there")
+	}
+	again, err := newReader(g, r.side(g, "HEAD"), Options{}).loadConfig(clientsOf(".agentty/mcp.json")[0], ".agentty/mcp.json")
+	if err != nil || again.Servers[0].Deep != c.Servers[0].Deep {
+		t.Errorf("deep fingerprint %q, then %q (%v)", c.Servers[0].Deep, again.Servers[0].Deep, err)
 	}
 }

@@ -60,8 +60,8 @@ func TestClientStatusGolden(t *testing.T) {
 	}
 	b.WriteString("--- decisions\n")
 	WriteDecisions(&b, []gate.Outcome{
-		{Entry: cv.Servers[0], Title: "Claude Code", Command: "claude", Decision: trust.DecisionApproved},
-		{Entry: cv.Servers[1], Title: "Claude Code", Command: "claude", Decision: trust.DecisionDeclined},
+		{Entry: &cv.Servers[0], Title: "Claude Code", Command: "claude", Decision: trust.DecisionApproved},
+		{Entry: &cv.Servers[1], Title: "Claude Code", Command: "claude", Decision: trust.DecisionDeclined},
 	}, Style{})
 	checkGolden(t, "status/claude.txt", b.Bytes())
 	if bytes.Contains(b.Bytes(), []byte("\x1b")) {
@@ -93,7 +93,7 @@ func TestClientHostileBytes(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, d := range []trust.Decision{trust.DecisionApproved, trust.DecisionDeclined} {
-		if err := WriteDecisions(&b, []gate.Outcome{{Entry: cs, Title: "Claude Code", Command: "claude", Decision: d}}, Style{}); err != nil {
+		if err := WriteDecisions(&b, []gate.Outcome{{Entry: &cs, Title: "Claude Code", Command: "claude", Decision: d}}, Style{}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -262,13 +262,23 @@ func diff(client string, old, new *Config, oldFiles, newFiles Files, g Grants, g
 		}
 	}
 	renamedFrom := map[string]bool{}
-	for _, a := range added {
-		canon := newSide.byName[a].Canonical()
+	if len(removed) > 0 {
+		// Each removed entry's canonical form once, the names in order:
+		// an added server takes the first one left with its form. (It
+		// was computed again for every added server: quadratic in a
+		// pull that renames many, and every added server's form was
+		// computed even when nothing was removed.)
+		byCanon := map[string][]string{}
 		for _, r := range removed {
-			if !renamedFrom[r] && oldSide.byName[r].Canonical() == canon {
-				pairs[a] = r
-				renamedFrom[r] = true
-				break
+			canon := oldSide.byName[r].Canonical()
+			byCanon[canon] = append(byCanon[canon], r)
+		}
+		for _, a := range added {
+			canon := newSide.byName[a].Canonical()
+			if rs := byCanon[canon]; len(rs) > 0 {
+				pairs[a] = rs[0]
+				renamedFrom[rs[0]] = true
+				byCanon[canon] = rs[1:]
 			}
 		}
 	}

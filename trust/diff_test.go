@@ -371,3 +371,38 @@ func FuzzDiff(f *testing.F) {
 		}
 	})
 }
+
+// TestDiffRenamePairsLikeTheFirstLeft: renames pair an added server with
+// the first removed one left whose entry is the same, in order, over
+// mixed forms; and the pairing costs each entry's canonical form once,
+// not once per added server (a pull renaming N servers computed N² of
+// them: counted by allocations).
+func TestDiffRenamePairsLikeTheFirstLeft(t *testing.T) {
+	old := projectConfig(".agentty/mcp.json", `{"mcpServers":{"a":{"command":"x"},"b":{"command":"y"},"c":{"command":"x"},"d":{"command":"z"}}}`)
+	new := projectConfig(".agentty/mcp.json", `{"mcpServers":{"p":{"command":"x"},"q":{"command":"x"},"r":{"command":"x"},"s":{"command":"y"}}}`)
+	got := summary(Diff(old, new, nil, nil, Grants{}))
+	want := "p:renamed:new-unapproved<a q:renamed:new-unapproved<c r:added:new-unapproved s:renamed:new-unapproved<b d:removed:removed"
+	if got != want {
+		t.Errorf("renames: %q, want %q", got, want)
+	}
+	const n = 400
+	var ob, nb strings.Builder
+	ob.WriteString(`{"mcpServers":{`)
+	nb.WriteString(`{"mcpServers":{`)
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			ob.WriteString(",")
+			nb.WriteString(",")
+		}
+		fmt.Fprintf(&ob, `"old%d":{"command":"c%d","args":["-y"]}`, i, n-1-i)
+		fmt.Fprintf(&nb, `"new%d":{"command":"c%d","args":["-y"]}`, i, i)
+	}
+	old = projectConfig(".agentty/mcp.json", ob.String()+"}}")
+	new = projectConfig(".agentty/mcp.json", nb.String()+"}}")
+	if s := summary(Diff(old, new, nil, nil, Grants{})); strings.Count(s, ":renamed:") != n {
+		t.Fatalf("%d renames of %d", strings.Count(s, ":renamed:"), n)
+	}
+	if a := testing.AllocsPerRun(1, func() { Diff(old, new, nil, nil, Grants{}) }); a > 100*n {
+		t.Errorf("renaming %d servers took %.0f allocations: the pairing is not linear", n, a)
+	}
+}

@@ -1,11 +1,13 @@
 package trust
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -676,14 +678,50 @@ func UpdateLedger(ctx context.Context, dir string, fn func(*LedgerEdit) error) e
 	if len(edit.audit) == 0 {
 		return nil
 	}
-	data, err := json.MarshalIndent(ledgerFile{Version: LedgerVersion, Reviews: sortedReviews(edit.reviews)}, "", "  ")
-	if err != nil {
-		return fmt.Errorf("%s: encoding the review ledger: %w", path, err)
-	}
-	if err := replaceFile(path, append(data, '\n'), 0o600); err != nil {
+	reviews := sortedReviews(edit.reviews)
+	if err := replaceFile(path, 0o600, func(w io.Writer) error { return writeLedger(w, reviews) }); err != nil {
 		return err
 	}
 	return AppendAudit(dir, edit.audit...)
+}
+
+// writeLedger writes reviews.json's content to w, byte for byte what
+// json.MarshalIndent of the ledgerFile (indented by two spaces) and a
+// newline are, one review at a time: a review --all of 100,000 servers
+// held the whole encoding three times over (encoding, indenting, the
+// indented copy) at its peak.
+//
+// A ledger longer than LoadLedger reads (MaxFileSize) is not written: it
+// would review nothing afterwards, every earlier review included, and
+// mcp-guard would refuse to rewrite it.
+func writeLedger(w io.Writer, reviews []*Review) error {
+	tooLarge := fmt.Errorf("%w: the review ledger would pass %d bytes, the most mcp-guard reads, with %d reviews", ErrTooLarge, MaxFileSize, len(reviews))
+	bw := bufio.NewWriterSize(w, 64<<10)
+	n, _ := fmt.Fprintf(bw, "{\n  \"version\": %d,\n  \"reviews\": [", LedgerVersion)
+	for i, r := range reviews {
+		data, err := json.MarshalIndent(r, "    ", "  ")
+		if err != nil {
+			return fmt.Errorf("encoding the review ledger: %w", err)
+		}
+		if i > 0 {
+			bw.WriteByte(',')
+			n++
+		}
+		bw.WriteString("\n    ")
+		bw.Write(data)
+		if n += 5 + len(data); n > MaxFileSize {
+			return tooLarge
+		}
+	}
+	end := "]\n}\n"
+	if len(reviews) > 0 {
+		end = "\n  " + end
+	}
+	if n+len(end) > MaxFileSize {
+		return tooLarge
+	}
+	bw.WriteString(end)
+	return bw.Flush()
 }
 
 // ledgerIsRegular refuses a ledger path that is a symlink or anything but a
@@ -703,16 +741,20 @@ func ledgerIsRegular(path string) error {
 	return nil
 }
 
-// replaceFile atomically replaces path with data (see internal/atomicfile):
-// a reader sees the old content or the new, never a mix.
-func replaceFile(path string, data []byte, mode fs.FileMode) error {
+// replaceFile atomically replaces path with what write writes (see
+// internal/atomicfile): a reader sees the old content or the new, never a
+// mix.
+func replaceFile(path string, mode fs.FileMode, write func(io.Writer) error) error {
 	dir := filepath.Dir(path)
 	pending, err := atomicfile.Create(path, mode)
 	if err != nil {
 		return fmt.Errorf("%s: cannot write %s: %w; check that the directory is writable", dir, filepath.Base(path), unwrapPathErr(err))
 	}
 	defer pending.Cleanup()
-	_, err = pending.Write(data)
+	err = write(pending)
+	if errors.Is(err, ErrTooLarge) {
+		return fmt.Errorf("%s: %w; it is unchanged", path, err)
+	}
 	if err == nil {
 		err = pending.Close()
 	}

@@ -170,6 +170,18 @@ func (g *gateView) waiting(only client.ID, handOver bool) []pending {
 	return out
 }
 
+// declinedIn counts the servers of b the user declined at their current
+// version.
+func declinedIn(b []gate.ClientServer) int {
+	n := 0
+	for i := range b {
+		if b[i].State == trust.StateDeclined {
+			n++
+		}
+	}
+	return n
+}
+
 // waitingTargets are what --all decides: everything that waits for
 // review (only's, when set), never a server the user declined at its
 // current version, nor one already reviewed.
@@ -179,14 +191,18 @@ func (g *gateView) waitingTargets(only client.ID, handOver bool) gate.Targets {
 		if only != "" && cv.Client != only {
 			continue
 		}
-		// Blocking's list is the view's own copy: filtered in place, and
-		// with one agent it is the targets' list as it stands (a
-		// ClientServer is large, and 100,000 servers may wait).
+		// With one agent, Blocking's list is the targets' list as it
+		// stands, unless a declined server must be left out: a
+		// ClientServer is large, and 100,000 servers may wait. Blocking's
+		// list may be the view's own: it is never modified here.
 		b := cv.Blocking(handOver)
-		kept := b[:0]
-		for i := range b {
-			if b[i].State != trust.StateDeclined {
-				kept = append(kept, b[i])
+		kept := b
+		if declined := declinedIn(b); declined > 0 {
+			kept = make([]gate.ClientServer, 0, len(b)-declined)
+			for i := range b {
+				if b[i].State != trust.StateDeclined {
+					kept = append(kept, b[i])
+				}
 			}
 		}
 		if t.Clients == nil {
