@@ -295,23 +295,11 @@ func CommandLine(s *trust.Server) string {
 	return strings.Join(parts, " ")
 }
 
-// hintWord is w as one shell word for a command a hint asks the user to
-// run: left bare only when every character is one no POSIX shell or zsh
-// gives a meaning to, single-quoted otherwise. A repository chooses its
-// servers' and entries' names, so `a;id`, `b$(id)` or a Claude Code
-// hook's `hooks.SessionStart[0].hooks[0]` (a glob zsh refuses when
-// nothing matches) must reach mcp-guard as the name, not run or expand.
+// hintWord is w, sanitised, as one shell word for a command a hint asks
+// the user to run (gate.ShellWord): a repository chooses its servers' and
+// entries' names, so `a;id` or `b$(id)` must reach mcp-guard as the name.
 func hintWord(w string) string {
-	s := Sanitize(w)
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-.,:/@%+=", r)) {
-			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-		}
-	}
-	if s == "" {
-		return "''"
-	}
-	return s
+	return gate.ShellWord(Sanitize(w))
 }
 
 // quoteAssignment is quoteWord of an environment assignment NAME=VALUE
