@@ -373,25 +373,39 @@ func padRight(s string, n int) string {
 	return s
 }
 
-// WriteStatusText writes status for people: every agent of views (the
-// gate's View.Shown), findings[i] those on the files of views[i]. An agent
-// the gate holds no gate over (Ungated) whose reading the gate handed
-// over (Inspection: agentty's own configuration) is said as the agent
-// finds it (writeInspection), first; every other agent in one form
-// (WriteClientStatus). notes are what no agent carries; titles the agents
-// mcp-guard knows, named when there is none here.
-func WriteStatusText(w io.Writer, views []*gate.ClientView, findings [][]trust.Finding, notes, titles []string, st Style) error {
-	if len(views) == 0 {
-		p := &printer{w: w}
-		p.printf("no MCP configuration of any agent here (%s): no project server starts here\n", strings.Join(titles, ", "))
-		for _, n := range notes {
-			p.printf("note: %s\n", Sanitize(n))
-		}
-		return p.err
+// StatusText is what `status` shows people.
+type StatusText struct {
+	// Views are every agent here (the gate's View.Shown); Findings[i]
+	// those on the files of Views[i].
+	Views    []*gate.ClientView
+	Findings [][]trust.Finding
+	// Idle[i]: the user keeps no state of Views[i]'s agent on this
+	// machine (client.State.InUse is false). Such an agent, when nothing
+	// of it blocks a launch or closes its gate, is said in one line.
+	Idle []bool
+	// Unknown is why the gate could not be evaluated ("" when it was):
+	// what the agents here run is then not known.
+	Unknown string
+	// Notes are what no agent carries; Titles the agents mcp-guard knows,
+	// named when there is none here.
+	Notes, Titles []string
+}
+
+// WriteStatusText writes status for people. An agent the gate holds no
+// gate over (Ungated) whose reading the gate handed over (Inspection:
+// agentty's own configuration) is said as the agent finds it
+// (writeInspection), first; every other agent in one form
+// (WriteClientStatus); a finding once per file, with the agents that
+// read it.
+func WriteStatusText(w io.Writer, t StatusText, st Style) error {
+	p := &printer{w: w}
+	if len(t.Views) == 0 && t.Unknown == "" {
+		p.printf("no MCP configuration of any agent here (%s): no project server starts here\n", strings.Join(t.Titles, ", "))
 	}
 	var gated []*gate.ClientView
-	var all []trust.Finding
-	for i, cv := range views {
+	var idle []bool
+	var found []statusFinding
+	for i, cv := range t.Views {
 		if cv.Ungated && cv.Inspection != nil {
 			if err := writeInspection(w, cv.Inspection, st); err != nil {
 				return err
@@ -399,18 +413,114 @@ func WriteStatusText(w io.Writer, views []*gate.ClientView, findings [][]trust.F
 			continue
 		}
 		gated = append(gated, cv)
+		idle = append(idle, i < len(t.Idle) && t.Idle[i])
+		var fs []trust.Finding
 		if cv.Inspection != nil {
-			all = append(all, cv.Inspection.Findings...)
+			fs = append(fs, cv.Inspection.Findings...)
 		}
-		if i < len(findings) {
-			all = append(all, findings[i]...)
+		if i < len(t.Findings) {
+			fs = append(fs, t.Findings[i]...)
+		}
+		for _, f := range fs {
+			found = append(found, statusFinding{Finding: f, by: cv.Title})
 		}
 	}
-	if len(gated) == 0 {
-		return nil
+	if len(gated) > 0 {
+		if err := writeClientStatus(w, gated, idle, mergeFindings(found, gated), len(gated) < len(t.Views), st); err != nil {
+			return err
+		}
 	}
-	policy.SortBySeverity(all)
-	return WriteClientStatus(w, gated, all, len(gated) < len(views), st)
+	if t.Unknown != "" {
+		p.printf("%s what the agents here run is not known: mcp-guard could not evaluate its gate (%s), so nothing here counts as reviewed\n", st.Danger("state unknown:"), Sanitize(t.Unknown))
+	}
+	for _, n := range t.Notes {
+		p.printf("note: %s\n", Sanitize(n))
+	}
+	return p.err
+}
+
+// statusFinding is a finding as status says it: once per file, with the
+// agents that read that file (readers) when more than one does.
+type statusFinding struct {
+	trust.Finding
+	by      string   // the agent whose evaluation found it
+	readers []string // the agents that read its file, when several do
+}
+
+// mergeFindings says each finding once: the findings of several agents on
+// one file that differ at most in the agent they name (MG105's "Claude
+// Code's approval does not cover its content") are one, said with "each
+// agent" for the agent's name, and the agents that read the file
+// (clients' config files, or the agents that found it) are named.
+func mergeFindings(found []statusFinding, clients []*gate.ClientView) []statusFinding {
+	readers := map[string][]string{}
+	for _, cv := range clients {
+		for _, n := range configNames(cv) {
+			readers[n] = appendOnce(readers[n], cv.Title)
+		}
+	}
+	type key struct {
+		rule, path, msg string
+		line            int
+		sev             trust.Severity
+	}
+	index := map[key]int{}
+	var out []statusFinding
+	for _, f := range found {
+		msg := f.Message
+		if f.by != "" {
+			msg = strings.ReplaceAll(msg, f.by, "\x00")
+		}
+		k := key{f.Rule, f.Path, msg, f.Line, f.Severity}
+		if i, ok := index[k]; ok {
+			if o := &out[i]; o.by != f.by && !contains(o.readers, f.by) {
+				o.readers = appendOnce(o.readers, f.by)
+				o.Message = strings.ReplaceAll(msg, "\x00", "each agent")
+			}
+			continue
+		}
+		index[k] = len(out)
+		f.readers = []string{f.by}
+		out = append(out, f)
+	}
+	for i := range out {
+		for _, r := range readers[out[i].Path] {
+			out[i].readers = appendOnce(out[i].readers, r)
+		}
+	}
+	// In scan's order: a merged finding is one of its kind, so its
+	// readers are found again by what it says where.
+	type said struct {
+		rule, path, key, msg string
+		line, col            int
+	}
+	fs := make([]trust.Finding, len(out))
+	by := make(map[said][]string, len(out))
+	for i, f := range out {
+		fs[i] = f.Finding
+		by[said{f.Rule, f.Path, f.Key, f.Message, f.Line, f.Column}] = f.readers
+	}
+	policy.SortBySeverity(fs)
+	for i, f := range fs {
+		out[i] = statusFinding{Finding: f, readers: by[said{f.Rule, f.Path, f.Key, f.Message, f.Line, f.Column}]}
+	}
+	return out
+}
+
+func appendOnce(list []string, s string) []string {
+	if contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 // writeInspection renders agentty's reading of a configuration no gate
@@ -545,13 +655,37 @@ func AgentWords(cv *gate.ClientView, cs gate.ClientServer) string {
 // agents' files. after says whether other text came first (a blank line
 // then separates them).
 func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust.Finding, after bool, st Style) error {
+	fs := make([]statusFinding, len(findings))
+	for i, f := range findings {
+		fs[i] = statusFinding{Finding: f}
+	}
+	return writeClientStatus(w, clients, nil, fs, after, st)
+}
+
+// writeClientStatus is WriteClientStatus with each finding's readers, and
+// the agents the user keeps no state of (idle[i] for clients[i]) folded
+// into one line when nothing of theirs needs the user (folded).
+func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, findings []statusFinding, after bool, st Style) error {
 	p := &printer{w: w}
-	blocks := false
+	var shown, quiet []*gate.ClientView
 	for i, cv := range clients {
+		if i < len(idle) && idle[i] && folded(cv) {
+			quiet = append(quiet, cv)
+		} else {
+			shown = append(shown, cv)
+		}
+	}
+	var waiting bool
+	var wayOut []string
+	for i, cv := range shown {
 		if i > 0 || after {
 			p.printf("\n")
 		}
-		p.printf("%s (%s: %s):\n", st.Bold(cv.Title), plural(len(cv.Eval.Configs), "config file", "config files"), Sanitize(strings.Join(configNames(cv), ", ")))
+		files := "no config file"
+		if names := configNames(cv); len(names) > 0 {
+			files = plural(len(names), "config file", "config files") + ": " + Sanitize(strings.Join(names, ", "))
+		}
+		p.printf("%s (%s):\n", st.Bold(cv.Title), files)
 		for _, c := range cv.Closed {
 			p.printf("  %s %s\n", st.Danger("closed:"), Sanitize(c))
 		}
@@ -575,9 +709,12 @@ func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust
 			}
 			review := "review: " + string(cs.State)
 			switch {
+			case declinedRuns(cs):
+				review += ", blocks launch: " + clientGateReason(cs, cv.Title)
+				wayOut = append(wayOut, DeclinedRunsWayOut(cs, cv.Title))
 			case cs.Blocks:
 				review += ", blocks launch: " + clientGateReason(cs, cv.Title)
-				blocks = true
+				waiting = true
 			case cs.Outside && cs.Runs:
 				review += ", left out by launch: " + clientGateReason(cs, cv.Title)
 			}
@@ -589,16 +726,89 @@ func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust
 			p.printf("      %s\n", st.Dim("["+Sanitize(review)+"]"))
 		}
 	}
-	if len(clients) > 0 {
-		p.printf("%s\n", statusLegend(clients, st))
+	if len(shown) > 0 {
+		p.printf("%s\n", statusLegend(shown, st))
+	}
+	for _, l := range foldedLines(quiet) {
+		p.printf("%s\n", l)
 	}
 	for _, f := range findings {
-		p.printf("%s %s %s:%d: %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, Sanitize(f.Message))
+		by := ""
+		if len(f.readers) > 1 {
+			by = " (read by " + JoinList(f.readers, "and") + ")"
+		}
+		p.printf("%s %s %s:%d: %s%s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, Sanitize(f.Message), by)
 	}
-	if blocks {
+	if waiting {
 		p.printf("mcp-guard launch refuses to start an agent while its servers wait for review (mcp-guard review)\n")
 	}
+	for _, l := range wayOut {
+		p.printf("%s\n", l)
+	}
 	return p.err
+}
+
+// declinedRuns reports whether cs is an entry the user declined that
+// its agent runs on its own and launch cannot leave out: it keeps the
+// launch refused (gate.ClientView.Blocking), and reviewing it again only
+// leads back here (DeclinedRunsWayOut).
+func declinedRuns(cs gate.ClientServer) bool {
+	return cs.Why == trust.GateDeclinedRuns && cs.Runs && !cs.LaunchLeavesOut()
+}
+
+// folded reports whether cv can be said in one line when its user keeps
+// no state of it: nothing of it blocks a launch, its gate is not closed,
+// it has no note, and it starts nothing here without asking.
+func folded(cv *gate.ClientView) bool {
+	if len(cv.Closed) > 0 || len(cv.Notes) > 0 || len(cv.Servers) == 0 {
+		return false
+	}
+	for _, cs := range cv.Servers {
+		if cs.Blocks || declinedRuns(cs) || cs.Interactive || cs.Headless {
+			return false
+		}
+	}
+	return true
+}
+
+// foldedLines say the agents the user keeps no state of, one line for
+// those that read the same files and hold the same servers in the same
+// review state: "Qwen Code and Copilot CLI also read .mcp.json (db, x:
+// unreviewed) ...".
+func foldedLines(quiet []*gate.ClientView) []string {
+	var keys []string
+	titles := map[string][]string{}
+	for _, cv := range quiet {
+		states := map[string][]string{}
+		var order []string
+		for _, cs := range cv.Servers {
+			st := string(cs.State)
+			if _, ok := states[st]; !ok {
+				order = append(order, st)
+			}
+			states[st] = append(states[st], Sanitize(cs.Name))
+		}
+		var parts []string
+		for _, st := range order {
+			parts = append(parts, strings.Join(states[st], ", ")+": "+st)
+		}
+		k := Sanitize(strings.Join(configNames(cv), ", ")) + " (" + strings.Join(parts, "; ") + ")"
+		if _, ok := titles[k]; !ok {
+			keys = append(keys, k)
+		}
+		titles[k] = append(titles[k], cv.Title)
+	}
+	var out []string
+	for _, k := range keys {
+		t := titles[k]
+		reads, they, none := "reads", "it", "it starts none of them"
+		if len(t) > 1 {
+			reads, they, none = "read", "them", "none starts them"
+		}
+		out = append(out, JoinList(t, "and")+" also "+reads+" "+k+": you keep no state of "+they+" on this machine, and "+none+
+			" without asking (mcp-guard status --json has "+they+" in full)")
+	}
+	return out
 }
 
 // configNames are cv's config files as status names them: relative to
