@@ -485,11 +485,15 @@ func clientGateReason(cs gate.ClientServer, title string) string {
 // agents run (gate.SameVersion): "db — the same server for agentty,
 // Claude Code and Gemini CLI: one decision covers all three".
 func OneDecisionLine(name string, titles []string) string {
-	all := "both"
-	if n := len(titles); n > 2 {
-		all = "all " + numberWord(n)
+	return Sanitize(name) + " — the same server for " + JoinList(titles, "and") + ": one decision covers " + coverWord(len(titles))
+}
+
+// coverWord is what one decision covers of n agents: "both", "all three".
+func coverWord(n int) string {
+	if n > 2 {
+		return "all " + numberWord(n)
 	}
-	return Sanitize(name) + " — the same server for " + JoinList(titles, "and") + ": one decision covers " + all
+	return "both"
 }
 
 // numberWord is n in words up to ten, else in digits.

@@ -664,7 +664,8 @@ func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust
 
 // writeClientStatus is WriteClientStatus with each finding's readers, and
 // the agents the user keeps no state of (idle[i] for clients[i]) folded
-// into one line when nothing of theirs needs the user (folded).
+// into one line when nothing of theirs needs the user (folded) and some
+// other agent is shown in full.
 func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, findings []statusFinding, after bool, st Style) error {
 	p := &printer{w: w}
 	var shown, quiet []*gate.ClientView
@@ -675,8 +676,12 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 			shown = append(shown, cv)
 		}
 	}
+	if len(shown) == 0 { // folded, but beside nothing: said in full
+		shown, quiet = clients, nil
+	}
 	var waiting bool
 	var wayOut []string
+	same := sameServers(shown)
 	for i, cv := range shown {
 		if i > 0 || after {
 			p.printf("\n")
@@ -695,35 +700,55 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 		if len(cv.Servers) == 0 {
 			p.printf("  no servers\n")
 		}
-		for _, cs := range cv.Servers {
-			mark := "  "
-			switch {
-			case cs.Interactive:
-				mark = st.OK("✓ ")
-			case cs.Runs:
-				mark = st.Pending("— ")
+		for k := range cv.Servers {
+			cs := &cv.Servers[k]
+			mark := serverMark(*cs, st)
+			// Every entry's review counts for the closing lines, said or not.
+			review, blocks, way := reviewState(*cs, cv.Title)
+			waiting = waiting || blocks
+			if way != "" {
+				wayOut = append(wayOut, way)
+			}
+			if lead, ok := same.leadOf[cs]; ok {
+				p.printf("  %s%s %s  %s\n", mark, padRight(Sanitize(cs.Name), 16), "the same server as "+lead.cv.Title+"'s above: one decision covers "+coverWord(len(same.others[lead.cs])+1), st.Dim(Sanitize(cs.Config)))
+				continue
 			}
 			cmd := ""
 			if cs.Server != nil {
 				cmd = CommandLine(cs.Server)
 			}
-			review := "review: " + string(cs.State)
-			switch {
-			case declinedRuns(cs):
-				review += ", blocks launch: " + clientGateReason(cs, cv.Title)
-				wayOut = append(wayOut, DeclinedRunsWayOut(cs, cv.Title))
-			case cs.Blocks:
-				review += ", blocks launch: " + clientGateReason(cs, cv.Title)
-				waiting = true
-			case cs.Outside && cs.Runs:
-				review += ", left out by launch: " + clientGateReason(cs, cv.Title)
-			}
 			p.printf("  %s%s %s  %s\n", mark, padRight(Sanitize(cs.Name), 16), cmd, st.Dim(Sanitize(cs.Config)))
-			p.printf("      %s\n", Sanitize(AgentWords(cv, cs)))
+			members := append([]serverRef{{cv, cs}}, same.others[cs]...)
+			if len(members) == 1 {
+				p.printf("      %s\n", Sanitize(AgentWords(cv, *cs)))
+			} else {
+				for _, m := range members {
+					p.printf("      %s: %s\n", m.cv.Title, Sanitize(AgentWords(m.cv, *m.cs)))
+				}
+			}
 			for _, l := range scopeLines(NewServerScope(cs.Scope, cs.Files), 6) {
 				p.printf("      %s\n", st.Dim(l))
 			}
-			p.printf("      %s\n", st.Dim("["+Sanitize(review)+"]"))
+			reviews := []string{review}
+			for _, m := range members[1:] {
+				r, _, _ := reviewState(*m.cs, m.cv.Title)
+				reviews = appendOnce(reviews, r)
+			}
+			if len(reviews) == 1 {
+				p.printf("      %s\n", st.Dim("["+Sanitize(review)+"]"))
+			} else {
+				for _, m := range members {
+					r, _, _ := reviewState(*m.cs, m.cv.Title)
+					p.printf("      %s\n", st.Dim("["+m.cv.Title+": "+Sanitize(r)+"]"))
+				}
+			}
+			if len(members) > 1 {
+				titles := make([]string, len(members))
+				for i, m := range members {
+					titles[i] = m.cv.Title
+				}
+				p.printf("      %s\n", OneDecisionLine(cs.Name, titles))
+			}
 		}
 	}
 	if len(shown) > 0 {
@@ -746,6 +771,66 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 		p.printf("%s\n", l)
 	}
 	return p.err
+}
+
+// serverMark is the mark before a server: runs without asking, or asks.
+func serverMark(cs gate.ClientServer, st Style) string {
+	switch {
+	case cs.Interactive:
+		return st.OK("✓ ")
+	case cs.Runs:
+		return st.Pending("— ")
+	}
+	return "  "
+}
+
+// reviewState is cs's review state as status says it, whether it keeps
+// the launch waiting for review, and the way out when it is a declined
+// entry its agent runs on its own (which review cannot clear).
+func reviewState(cs gate.ClientServer, title string) (review string, waits bool, wayOut string) {
+	review = "review: " + string(cs.State)
+	switch {
+	case declinedRuns(cs):
+		return review + ", blocks launch: " + clientGateReason(cs, title), false, DeclinedRunsWayOut(cs, title)
+	case cs.Blocks:
+		return review + ", blocks launch: " + clientGateReason(cs, title), true, ""
+	case cs.Outside && cs.Runs:
+		review += ", left out by launch: " + clientGateReason(cs, title)
+	}
+	return review, false, ""
+}
+
+// serverRef is one agent's entry.
+type serverRef struct {
+	cv *gate.ClientView
+	cs *gate.ClientServer
+}
+
+// sameSet is what one decision covers among the agents status shows
+// (gate.OneDecision, as review groups them): each set's first entry
+// (the lead, said in full) with the others' entries, and each other
+// entry's lead (said in one line under its own agent).
+type sameSet struct {
+	others map[*gate.ClientServer][]serverRef
+	leadOf map[*gate.ClientServer]serverRef
+}
+
+func sameServers(clients []*gate.ClientView) sameSet {
+	out := sameSet{others: map[*gate.ClientServer][]serverRef{}, leadOf: map[*gate.ClientServer]serverRef{}}
+	var refs []serverRef
+	for _, cv := range clients {
+		for k := range cv.Servers {
+			refs = append(refs, serverRef{cv, &cv.Servers[k]})
+		}
+	}
+	for _, set := range gate.OneDecisionOf(len(refs), func(i int) *gate.ClientServer { return refs[i].cs }) {
+		lead := refs[set[0]]
+		for _, i := range set[1:] {
+			out.others[lead.cs] = append(out.others[lead.cs], refs[i])
+			out.leadOf[refs[i].cs] = lead
+		}
+	}
+	return out
 }
 
 // declinedRuns reports whether cs is an entry the user declined that
