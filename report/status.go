@@ -614,7 +614,7 @@ func clientServers(cv *gate.ClientView) []StatusServer {
 		ss := StatusServer{Name: cs.Name, Client: string(cv.Client), Path: cs.Config, Args: []string{},
 			Trusted: cs.Interactive, Trust: cs.ServerVerdict.Why, Source: cs.Source, RepoSide: cs.RepoSide,
 			Review: string(cs.State)}
-		headless, blocks := cs.Headless, cs.Blocks
+		headless, blocks := cs.Headless, cs.Blocks || declinedRuns(cs)
 		ss.Headless, ss.Blocks = &headless, &blocks
 		if s != nil {
 			// What the client starts: its spawn view after interpolation.
@@ -664,20 +664,28 @@ func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust
 
 // writeClientStatus is WriteClientStatus with each finding's readers, and
 // the agents the user keeps no state of (idle[i] for clients[i]) folded
-// into one line when nothing of theirs needs the user (folded) and some
-// other agent is shown in full.
+// into one line when nothing of theirs needs the user (folded) and an
+// agent shown in full reads each of their files.
 func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, findings []statusFinding, after bool, st Style) error {
 	p := &printer{w: w}
+	// Folded: an idle agent that needs nothing of the user and reads only
+	// files an agent shown in full reads too (.mcp.json beside Claude
+	// Code); a file of its own (.qwen/settings.json) keeps it in full.
+	read := map[string]bool{}
+	for i, cv := range clients {
+		if i >= len(idle) || !idle[i] || !folded(cv) {
+			for _, n := range configNames(cv) {
+				read[n] = true
+			}
+		}
+	}
 	var shown, quiet []*gate.ClientView
 	for i, cv := range clients {
-		if i < len(idle) && idle[i] && folded(cv) {
+		if i < len(idle) && idle[i] && folded(cv) && allRead(configNames(cv), read) {
 			quiet = append(quiet, cv)
 		} else {
 			shown = append(shown, cv)
 		}
-	}
-	if len(shown) == 0 { // folded, but beside nothing: said in full
-		shown, quiet = clients, nil
 	}
 	var waiting bool
 	var wayOut []string
@@ -839,6 +847,16 @@ func sameServers(clients []*gate.ClientView) sameSet {
 // leads back here (DeclinedRunsWayOut).
 func declinedRuns(cs gate.ClientServer) bool {
 	return cs.Why == trust.GateDeclinedRuns && cs.Runs && !cs.LaunchLeavesOut()
+}
+
+// allRead reports whether every name is in read.
+func allRead(names []string, read map[string]bool) bool {
+	for _, n := range names {
+		if !read[n] {
+			return false
+		}
+	}
+	return true
 }
 
 // folded reports whether cv can be said in one line when its user keeps
