@@ -121,5 +121,5 @@ func TestHostileManyServersStatus(t *testing.T) {
 func writeOwnStatus(w io.Writer, in *trust.Inspection, st report.Style) error {
 	views := []*gate.ClientView{{Client: client.Agentty, Title: "agentty", Inspection: in, Ungated: true,
 		Eval: client.ClientEvaluation{Configs: []string{in.Config.Path}, Files: []*trust.Config{in.Config}}}}
-	return report.WriteStatusText(w, views, nil, nil, client.Titles(), st)
+	return report.WriteStatusText(w, report.StatusText{Views: views, Titles: client.Titles()}, st)
 }

@@ -485,11 +485,15 @@ func clientGateReason(cs gate.ClientServer, title string) string {
 // agents run (gate.SameVersion): "db — the same server for agentty,
 // Claude Code and Gemini CLI: one decision covers all three".
 func OneDecisionLine(name string, titles []string) string {
-	all := "both"
-	if n := len(titles); n > 2 {
-		all = "all " + numberWord(n)
+	return Sanitize(name) + " — the same server for " + JoinList(titles, "and") + ": one decision covers " + coverWord(len(titles))
+}
+
+// coverWord is what one decision covers of n agents: "both", "all three".
+func coverWord(n int) string {
+	if n > 2 {
+		return "all " + numberWord(n)
 	}
-	return Sanitize(name) + " — the same server for " + JoinList(titles, "and") + ": one decision covers " + all
+	return "both"
 }
 
 // numberWord is n in words up to ten, else in digits.
@@ -670,24 +674,23 @@ func WriteUnknownLaunch(w io.Writer, command string, clients []*gate.ClientView,
 // WriteRevocation says what revoke did, for every agent's server alike:
 // an approval that left its client's own store (named with the
 // fingerprint it had), or mcp-guard's review forgotten (the client's own
-// approval, if any, untouched); then the whole-file approvals asked to go.
+// approval, if any, untouched); then, in one line, the entries the name
+// also covers that had nothing to revoke (another agent's copy never
+// approved); then the whole-file approvals asked to go.
 func WriteRevocation(w io.Writer, res *gate.Revocation, st Style) error {
 	p := &printer{w: w}
+	var untouched []string
 	for _, r := range res.Servers {
 		cs := r.Server
 		switch {
+		case !r.Changed:
+			untouched = append(untouched, Sanitize(cs.Label()))
 		case r.Store:
 			fp := ""
 			if cs.Server != nil {
 				fp = Short(cs.Server.Fingerprint)
 			}
-			verb := st.Warning("revoked")
-			if !r.Changed {
-				verb = "not approved"
-			}
-			p.printf("%s %s  %s\n", verb, Sanitize(cs.Name), st.Dim(fp))
-		case !r.Changed:
-			p.printf("not reviewed %s\n", Sanitize(cs.Label()))
+			p.printf("%s %s  %s\n", st.Warning("revoked"), Sanitize(cs.Name), st.Dim(fp))
 		default:
 			note := "mcp-guard's review forgotten: it waits for review again"
 			if cs.Source != "" && cs.Interactive {
@@ -695,6 +698,9 @@ func WriteRevocation(w io.Writer, res *gate.Revocation, st Style) error {
 			}
 			p.printf("%s %s  %s\n", st.Warning("revoked"), Sanitize(cs.Label()), st.Dim("("+note+")"))
 		}
+	}
+	if len(untouched) > 0 {
+		p.printf("nothing to revoke for %s: never approved or reviewed\n", strings.Join(untouched, ", "))
 	}
 	for _, wr := range res.Whole {
 		if wr.Changed {

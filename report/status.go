@@ -295,23 +295,11 @@ func CommandLine(s *trust.Server) string {
 	return strings.Join(parts, " ")
 }
 
-// hintWord is w as one shell word for a command a hint asks the user to
-// run: left bare only when every character is one no POSIX shell or zsh
-// gives a meaning to, single-quoted otherwise. A repository chooses its
-// servers' and entries' names, so `a;id`, `b$(id)` or a Claude Code
-// hook's `hooks.SessionStart[0].hooks[0]` (a glob zsh refuses when
-// nothing matches) must reach mcp-guard as the name, not run or expand.
+// hintWord is w, sanitised, as one shell word for a command a hint asks
+// the user to run (gate.ShellWord): a repository chooses its servers' and
+// entries' names, so `a;id` or `b$(id)` must reach mcp-guard as the name.
 func hintWord(w string) string {
-	s := Sanitize(w)
-	for _, r := range s {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-.,:/@%+=", r)) {
-			return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-		}
-	}
-	if s == "" {
-		return "''"
-	}
-	return s
+	return gate.ShellWord(Sanitize(w))
 }
 
 // quoteAssignment is quoteWord of an environment assignment NAME=VALUE
@@ -385,25 +373,39 @@ func padRight(s string, n int) string {
 	return s
 }
 
-// WriteStatusText writes status for people: every agent of views (the
-// gate's View.Shown), findings[i] those on the files of views[i]. An agent
-// the gate holds no gate over (Ungated) whose reading the gate handed
-// over (Inspection: agentty's own configuration) is said as the agent
-// finds it (writeInspection), first; every other agent in one form
-// (WriteClientStatus). notes are what no agent carries; titles the agents
-// mcp-guard knows, named when there is none here.
-func WriteStatusText(w io.Writer, views []*gate.ClientView, findings [][]trust.Finding, notes, titles []string, st Style) error {
-	if len(views) == 0 {
-		p := &printer{w: w}
-		p.printf("no MCP configuration of any agent here (%s): no project server starts here\n", strings.Join(titles, ", "))
-		for _, n := range notes {
-			p.printf("note: %s\n", Sanitize(n))
-		}
-		return p.err
+// StatusText is what `status` shows people.
+type StatusText struct {
+	// Views are every agent here (the gate's View.Shown); Findings[i]
+	// those on the files of Views[i].
+	Views    []*gate.ClientView
+	Findings [][]trust.Finding
+	// Idle[i]: the user keeps no state of Views[i]'s agent on this
+	// machine (client.State.InUse is false). Such an agent, when nothing
+	// of it blocks a launch or closes its gate, is said in one line.
+	Idle []bool
+	// Unknown is why the gate could not be evaluated ("" when it was):
+	// what the agents here run is then not known.
+	Unknown string
+	// Notes are what no agent carries; Titles the agents mcp-guard knows,
+	// named when there is none here.
+	Notes, Titles []string
+}
+
+// WriteStatusText writes status for people. An agent the gate holds no
+// gate over (Ungated) whose reading the gate handed over (Inspection:
+// agentty's own configuration) is said as the agent finds it
+// (writeInspection), first; every other agent in one form
+// (WriteClientStatus); a finding once per file, with the agents that
+// read it.
+func WriteStatusText(w io.Writer, t StatusText, st Style) error {
+	p := &printer{w: w}
+	if len(t.Views) == 0 && t.Unknown == "" {
+		p.printf("no MCP configuration of any agent here (%s): no project server starts here\n", strings.Join(t.Titles, ", "))
 	}
 	var gated []*gate.ClientView
-	var all []trust.Finding
-	for i, cv := range views {
+	var idle []bool
+	var found []statusFinding
+	for i, cv := range t.Views {
 		if cv.Ungated && cv.Inspection != nil {
 			if err := writeInspection(w, cv.Inspection, st); err != nil {
 				return err
@@ -411,18 +413,114 @@ func WriteStatusText(w io.Writer, views []*gate.ClientView, findings [][]trust.F
 			continue
 		}
 		gated = append(gated, cv)
+		idle = append(idle, i < len(t.Idle) && t.Idle[i])
+		var fs []trust.Finding
 		if cv.Inspection != nil {
-			all = append(all, cv.Inspection.Findings...)
+			fs = append(fs, cv.Inspection.Findings...)
 		}
-		if i < len(findings) {
-			all = append(all, findings[i]...)
+		if i < len(t.Findings) {
+			fs = append(fs, t.Findings[i]...)
+		}
+		for _, f := range fs {
+			found = append(found, statusFinding{Finding: f, by: cv.Title})
 		}
 	}
-	if len(gated) == 0 {
-		return nil
+	if len(gated) > 0 {
+		if err := writeClientStatus(w, gated, idle, mergeFindings(found, gated), len(gated) < len(t.Views), st); err != nil {
+			return err
+		}
 	}
-	policy.SortBySeverity(all)
-	return WriteClientStatus(w, gated, all, len(gated) < len(views), st)
+	if t.Unknown != "" {
+		p.printf("%s what the agents here run is not known: mcp-guard could not evaluate its gate (%s), so nothing here counts as reviewed\n", st.Danger("state unknown:"), Sanitize(t.Unknown))
+	}
+	for _, n := range t.Notes {
+		p.printf("note: %s\n", Sanitize(n))
+	}
+	return p.err
+}
+
+// statusFinding is a finding as status says it: once per file, with the
+// agents that read that file (readers) when more than one does.
+type statusFinding struct {
+	trust.Finding
+	by      string   // the agent whose evaluation found it
+	readers []string // the agents that read its file, when several do
+}
+
+// mergeFindings says each finding once: the findings of several agents on
+// one file that differ at most in the agent they name (MG105's "Claude
+// Code's approval does not cover its content") are one, said with "each
+// agent" for the agent's name, and the agents that read the file
+// (clients' config files, or the agents that found it) are named.
+func mergeFindings(found []statusFinding, clients []*gate.ClientView) []statusFinding {
+	readers := map[string][]string{}
+	for _, cv := range clients {
+		for _, n := range configNames(cv) {
+			readers[n] = appendOnce(readers[n], cv.Title)
+		}
+	}
+	type key struct {
+		rule, path, msg string
+		line            int
+		sev             trust.Severity
+	}
+	index := map[key]int{}
+	var out []statusFinding
+	for _, f := range found {
+		msg := f.Message
+		if f.by != "" {
+			msg = strings.ReplaceAll(msg, f.by, "\x00")
+		}
+		k := key{f.Rule, f.Path, msg, f.Line, f.Severity}
+		if i, ok := index[k]; ok {
+			if o := &out[i]; o.by != f.by && !contains(o.readers, f.by) {
+				o.readers = appendOnce(o.readers, f.by)
+				o.Message = strings.ReplaceAll(msg, "\x00", "each agent")
+			}
+			continue
+		}
+		index[k] = len(out)
+		f.readers = []string{f.by}
+		out = append(out, f)
+	}
+	for i := range out {
+		for _, r := range readers[out[i].Path] {
+			out[i].readers = appendOnce(out[i].readers, r)
+		}
+	}
+	// In scan's order: a merged finding is one of its kind, so its
+	// readers are found again by what it says where.
+	type said struct {
+		rule, path, key, msg string
+		line, col            int
+	}
+	fs := make([]trust.Finding, len(out))
+	by := make(map[said][]string, len(out))
+	for i, f := range out {
+		fs[i] = f.Finding
+		by[said{f.Rule, f.Path, f.Key, f.Message, f.Line, f.Column}] = f.readers
+	}
+	policy.SortBySeverity(fs)
+	for i, f := range fs {
+		out[i] = statusFinding{Finding: f, readers: by[said{f.Rule, f.Path, f.Key, f.Message, f.Line, f.Column}]}
+	}
+	return out
+}
+
+func appendOnce(list []string, s string) []string {
+	if contains(list, s) {
+		return list
+	}
+	return append(list, s)
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
 }
 
 // writeInspection renders agentty's reading of a configuration no gate
@@ -516,7 +614,7 @@ func clientServers(cv *gate.ClientView) []StatusServer {
 		ss := StatusServer{Name: cs.Name, Client: string(cv.Client), Path: cs.Config, Args: []string{},
 			Trusted: cs.Interactive, Trust: cs.ServerVerdict.Why, Source: cs.Source, RepoSide: cs.RepoSide,
 			Review: string(cs.State)}
-		headless, blocks := cs.Headless, cs.Blocks
+		headless, blocks := cs.Headless, cs.Blocks || declinedRuns(cs)
 		ss.Headless, ss.Blocks = &headless, &blocks
 		if s != nil {
 			// What the client starts: its spawn view after interpolation.
@@ -557,13 +655,50 @@ func AgentWords(cv *gate.ClientView, cs gate.ClientServer) string {
 // agents' files. after says whether other text came first (a blank line
 // then separates them).
 func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust.Finding, after bool, st Style) error {
+	fs := make([]statusFinding, len(findings))
+	for i, f := range findings {
+		fs[i] = statusFinding{Finding: f}
+	}
+	return writeClientStatus(w, clients, nil, fs, after, st)
+}
+
+// writeClientStatus is WriteClientStatus with each finding's readers, and
+// the agents the user keeps no state of (idle[i] for clients[i]) folded
+// into one line when nothing of theirs needs the user (folded) and an
+// agent shown in full reads each of their files.
+func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, findings []statusFinding, after bool, st Style) error {
 	p := &printer{w: w}
-	blocks := false
+	// Folded: an idle agent that needs nothing of the user and reads only
+	// files an agent shown in full reads too (.mcp.json beside Claude
+	// Code); a file of its own (.qwen/settings.json) keeps it in full.
+	read := map[string]bool{}
 	for i, cv := range clients {
+		if i >= len(idle) || !idle[i] || !folded(cv) {
+			for _, n := range configNames(cv) {
+				read[n] = true
+			}
+		}
+	}
+	var shown, quiet []*gate.ClientView
+	for i, cv := range clients {
+		if i < len(idle) && idle[i] && folded(cv) && allRead(configNames(cv), read) {
+			quiet = append(quiet, cv)
+		} else {
+			shown = append(shown, cv)
+		}
+	}
+	var waiting bool
+	var wayOut []string
+	same := sameServers(shown)
+	for i, cv := range shown {
 		if i > 0 || after {
 			p.printf("\n")
 		}
-		p.printf("%s (%s: %s):\n", st.Bold(cv.Title), plural(len(cv.Eval.Configs), "config file", "config files"), Sanitize(strings.Join(configNames(cv), ", ")))
+		files := "no config file"
+		if names := configNames(cv); len(names) > 0 {
+			files = plural(len(names), "config file", "config files") + ": " + Sanitize(strings.Join(names, ", "))
+		}
+		p.printf("%s (%s):\n", st.Bold(cv.Title), files)
 		for _, c := range cv.Closed {
 			p.printf("  %s %s\n", st.Danger("closed:"), Sanitize(c))
 		}
@@ -573,44 +708,210 @@ func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust
 		if len(cv.Servers) == 0 {
 			p.printf("  no servers\n")
 		}
-		for _, cs := range cv.Servers {
-			mark := "  "
-			switch {
-			case cs.Interactive:
-				mark = st.OK("✓ ")
-			case cs.Runs:
-				mark = st.Pending("— ")
+		for k := range cv.Servers {
+			cs := &cv.Servers[k]
+			mark := serverMark(*cs, st)
+			// Every entry's review counts for the closing lines, said or not.
+			review, blocks, way := reviewState(*cs, cv.Title)
+			waiting = waiting || blocks
+			if way != "" {
+				wayOut = append(wayOut, way)
+			}
+			if lead, ok := same.leadOf[cs]; ok {
+				p.printf("  %s%s %s  %s\n", mark, padRight(Sanitize(cs.Name), 16), "the same server as "+lead.cv.Title+"'s above: one decision covers "+coverWord(len(same.others[lead.cs])+1), st.Dim(Sanitize(cs.Config)))
+				continue
 			}
 			cmd := ""
 			if cs.Server != nil {
 				cmd = CommandLine(cs.Server)
 			}
-			review := "review: " + string(cs.State)
-			switch {
-			case cs.Blocks:
-				review += ", blocks launch: " + clientGateReason(cs, cv.Title)
-				blocks = true
-			case cs.Outside && cs.Runs:
-				review += ", left out by launch: " + clientGateReason(cs, cv.Title)
-			}
 			p.printf("  %s%s %s  %s\n", mark, padRight(Sanitize(cs.Name), 16), cmd, st.Dim(Sanitize(cs.Config)))
-			p.printf("      %s\n", Sanitize(AgentWords(cv, cs)))
+			members := append([]serverRef{{cv, cs}}, same.others[cs]...)
+			if len(members) == 1 {
+				p.printf("      %s\n", Sanitize(AgentWords(cv, *cs)))
+			} else {
+				for _, m := range members {
+					p.printf("      %s: %s\n", m.cv.Title, Sanitize(AgentWords(m.cv, *m.cs)))
+				}
+			}
 			for _, l := range scopeLines(NewServerScope(cs.Scope, cs.Files), 6) {
 				p.printf("      %s\n", st.Dim(l))
 			}
-			p.printf("      %s\n", st.Dim("["+Sanitize(review)+"]"))
+			reviews := []string{review}
+			for _, m := range members[1:] {
+				r, _, _ := reviewState(*m.cs, m.cv.Title)
+				reviews = appendOnce(reviews, r)
+			}
+			if len(reviews) == 1 {
+				p.printf("      %s\n", st.Dim("["+Sanitize(review)+"]"))
+			} else {
+				for _, m := range members {
+					r, _, _ := reviewState(*m.cs, m.cv.Title)
+					p.printf("      %s\n", st.Dim("["+m.cv.Title+": "+Sanitize(r)+"]"))
+				}
+			}
+			if len(members) > 1 {
+				titles := make([]string, len(members))
+				for i, m := range members {
+					titles[i] = m.cv.Title
+				}
+				p.printf("      %s\n", OneDecisionLine(cs.Name, titles))
+			}
 		}
 	}
-	if len(clients) > 0 {
-		p.printf("%s\n", statusLegend(clients, st))
+	if len(shown) > 0 {
+		p.printf("%s\n", statusLegend(shown, st))
+	}
+	for _, l := range foldedLines(quiet) {
+		p.printf("%s\n", l)
 	}
 	for _, f := range findings {
-		p.printf("%s %s %s:%d: %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, Sanitize(f.Message))
+		by := ""
+		if len(f.readers) > 1 {
+			by = " (read by " + JoinList(f.readers, "and") + ")"
+		}
+		p.printf("%s %s %s:%d: %s%s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, Sanitize(f.Message), by)
 	}
-	if blocks {
+	if waiting {
 		p.printf("mcp-guard launch refuses to start an agent while its servers wait for review (mcp-guard review)\n")
 	}
+	for _, l := range wayOut {
+		p.printf("%s\n", l)
+	}
 	return p.err
+}
+
+// serverMark is the mark before a server: runs without asking, or asks.
+func serverMark(cs gate.ClientServer, st Style) string {
+	switch {
+	case cs.Interactive:
+		return st.OK("✓ ")
+	case cs.Runs:
+		return st.Pending("— ")
+	}
+	return "  "
+}
+
+// reviewState is cs's review state as status says it, whether it keeps
+// the launch waiting for review, and the way out when it is a declined
+// entry its agent runs on its own (which review cannot clear).
+func reviewState(cs gate.ClientServer, title string) (review string, waits bool, wayOut string) {
+	review = "review: " + string(cs.State)
+	switch {
+	case declinedRuns(cs):
+		return review + ", blocks launch: " + clientGateReason(cs, title), false, DeclinedRunsWayOut(cs, title)
+	case cs.Blocks:
+		return review + ", blocks launch: " + clientGateReason(cs, title), true, ""
+	case cs.Outside && cs.Runs:
+		review += ", left out by launch: " + clientGateReason(cs, title)
+	}
+	return review, false, ""
+}
+
+// serverRef is one agent's entry.
+type serverRef struct {
+	cv *gate.ClientView
+	cs *gate.ClientServer
+}
+
+// sameSet is what one decision covers among the agents status shows
+// (gate.OneDecision, as review groups them): each set's first entry
+// (the lead, said in full) with the others' entries, and each other
+// entry's lead (said in one line under its own agent).
+type sameSet struct {
+	others map[*gate.ClientServer][]serverRef
+	leadOf map[*gate.ClientServer]serverRef
+}
+
+func sameServers(clients []*gate.ClientView) sameSet {
+	out := sameSet{others: map[*gate.ClientServer][]serverRef{}, leadOf: map[*gate.ClientServer]serverRef{}}
+	var refs []serverRef
+	for _, cv := range clients {
+		for k := range cv.Servers {
+			refs = append(refs, serverRef{cv, &cv.Servers[k]})
+		}
+	}
+	for _, set := range gate.OneDecisionOf(len(refs), func(i int) *gate.ClientServer { return refs[i].cs }) {
+		lead := refs[set[0]]
+		for _, i := range set[1:] {
+			out.others[lead.cs] = append(out.others[lead.cs], refs[i])
+			out.leadOf[refs[i].cs] = lead
+		}
+	}
+	return out
+}
+
+// declinedRuns reports whether cs is an entry the user declined that
+// its agent runs on its own and launch cannot leave out: it keeps the
+// launch refused (gate.ClientView.Blocking), and reviewing it again only
+// leads back here (DeclinedRunsWayOut).
+func declinedRuns(cs gate.ClientServer) bool {
+	return cs.Why == trust.GateDeclinedRuns && cs.Runs && !cs.LaunchLeavesOut()
+}
+
+// allRead reports whether every name is in read.
+func allRead(names []string, read map[string]bool) bool {
+	for _, n := range names {
+		if !read[n] {
+			return false
+		}
+	}
+	return true
+}
+
+// folded reports whether cv can be said in one line when its user keeps
+// no state of it: nothing of it blocks a launch, its gate is not closed,
+// it has no note, and it starts nothing here without asking.
+func folded(cv *gate.ClientView) bool {
+	if len(cv.Closed) > 0 || len(cv.Notes) > 0 || len(cv.Servers) == 0 {
+		return false
+	}
+	for _, cs := range cv.Servers {
+		if cs.Blocks || declinedRuns(cs) || cs.Interactive || cs.Headless {
+			return false
+		}
+	}
+	return true
+}
+
+// foldedLines say the agents the user keeps no state of, one line for
+// those that read the same files and hold the same servers in the same
+// review state: "Qwen Code and Copilot CLI also read .mcp.json (db, x:
+// unreviewed) ...".
+func foldedLines(quiet []*gate.ClientView) []string {
+	var keys []string
+	titles := map[string][]string{}
+	for _, cv := range quiet {
+		states := map[string][]string{}
+		var order []string
+		for _, cs := range cv.Servers {
+			st := string(cs.State)
+			if _, ok := states[st]; !ok {
+				order = append(order, st)
+			}
+			states[st] = append(states[st], Sanitize(cs.Name))
+		}
+		var parts []string
+		for _, st := range order {
+			parts = append(parts, strings.Join(states[st], ", ")+": "+st)
+		}
+		k := Sanitize(strings.Join(configNames(cv), ", ")) + " (" + strings.Join(parts, "; ") + ")"
+		if _, ok := titles[k]; !ok {
+			keys = append(keys, k)
+		}
+		titles[k] = append(titles[k], cv.Title)
+	}
+	var out []string
+	for _, k := range keys {
+		t := titles[k]
+		reads, they, none := "reads", "it", "it starts none of them"
+		if len(t) > 1 {
+			reads, they, none = "read", "them", "none starts them"
+		}
+		out = append(out, JoinList(t, "and")+" also "+reads+" "+k+": you keep no state of "+they+" on this machine, and "+none+
+			" without asking (mcp-guard status --json has "+they+" in full)")
+	}
+	return out
 }
 
 // configNames are cv's config files as status names them: relative to

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"fmt"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -30,12 +29,13 @@ func statusCommand(e *env) *cli.Command {
 			if c.NArg() > 0 {
 				return usageError("status takes no arguments")
 			}
-			g, err := statusGate(ctx, c, e)
+			g, unknown, err := statusGate(ctx, c, e)
 			if err != nil {
 				return err
 			}
 			views := g.Shown()
 			findings := make([][]trust.Finding, len(views))
+			idle := make([]bool, len(views))
 			seen := map[string]bool{}
 			need := false
 			for i, cv := range views {
@@ -48,19 +48,30 @@ func statusCommand(e *env) *cli.Command {
 				// Every agent's servers get the rules scan applies to
 				// them, and its files those of their kind.
 				findings[i] = append(clientFindings(cv, seen), gate.ServerFindings([]*gate.ClientView{cv})...)
+				idle[i] = cv.Eval.State != nil && !cv.Eval.State.InUse(client.Env{Getenv: e.getenv})
 				need = need || clientNeeds(cv, findings[i])
 			}
 			format, err := outputFormat(c, textJSON)
 			if err != nil {
 				return err
 			}
+			notes := g.Notes()
+			why := ""
+			if unknown != nil {
+				why = unknown.Error()
+				notes = append(notes, "state unknown: mcp-guard could not evaluate its gate ("+why+"): the agents here and what they run are not known")
+			}
 			if format == "json" {
-				err = report.WriteJSON(e.stdout, report.NewStatusDoc(views, findings, g.Notes()))
+				err = report.WriteJSON(e.stdout, report.NewStatusDoc(views, findings, notes))
 			} else {
-				err = report.WriteStatusText(e.info, views, findings, g.Notes(), client.Titles(), e.style(e.info))
+				err = report.WriteStatusText(e.info, report.StatusText{Views: views, Findings: findings, Idle: idle,
+					Unknown: why, Notes: g.Notes(), Titles: client.Titles()}, e.style(e.info))
 			}
 			if err != nil {
 				return failf("", "writing the status: %v", err)
+			}
+			if unknown != nil {
+				return gateErr(unknown)
 			}
 			if need {
 				return attention()
@@ -72,23 +83,23 @@ func statusCommand(e *env) *cli.Command {
 
 // statusGate evaluates mcp-guard's gate for the launch directory: the
 // review state and what each server runs from the repository. When it
-// cannot, a warning on stderr says why, and agentty's configuration is
-// read as agentty reads it (gate.Inspect).
-func statusGate(ctx context.Context, c *cli.Command, e *env) (*gate.View, error) {
+// cannot, unknown says why, and agentty's configuration is read as
+// agentty reads it (gate.Inspect): the only agent whose reading does not
+// need the gate, so status says the rest is unknown and fails.
+func statusGate(ctx context.Context, c *cli.Command, e *env) (v *gate.View, unknown, err error) {
 	dir, err := launchDir(c)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	g, err := evaluateGate(ctx, e, dir)
-	if err == nil {
-		return g.View, nil
+	g, unknown := gate.Evaluate(ctx, dir, gate.Env{Getenv: e.getenv, Environ: e.environ})
+	if unknown == nil {
+		return g, nil, nil
 	}
-	fmt.Fprintf(e.stderr, "mcp-guard: warning: review state unknown: %s\n", report.Sanitize(err.Error()))
 	v, ierr := gate.Inspect(dir, gate.Env{Getenv: e.getenv, Environ: e.environ})
 	if ierr != nil {
-		return nil, gateErr(ierr)
+		return nil, nil, gateErr(ierr)
 	}
-	return v, nil
+	return v, unknown, nil
 }
 
 // clientFindings are policy's findings about the repository's files
