@@ -83,6 +83,46 @@ func (ev Event) FirstCheckout(linked bool, reflogMsg string) Event {
 	return ev
 }
 
+// reflogEntry is one line of HEAD's reflog: the commit ids before and
+// after, and the message.
+type reflogEntry struct{ old, new, msg string }
+
+// Unpopulated turns a checkout that did not move HEAD (`git checkout
+// main` after `git clone --no-checkout`, `git checkout` after `git
+// worktree add --no-checkout`) into the first checkout it is when the
+// work tree had never been checked out: git then runs post-checkout with
+// the same commit on both sides, as for an everyday `git checkout main`
+// on main. What local git leaves tells them apart, never the
+// repository's content: HEAD has not moved since the entry that made the
+// repository or worktree (HEAD's reflog, newest first, holds only
+// entries that moved nothing before the one from no commit to this
+// commit, and that one is a clone's, "clone: from URL", or in a linked
+// worktree git worktree add's, which has no message; a first commit's
+// or a reset's from no commit brought files already there), and no hook
+// ran a first checkout here (populated: the marker the hook leaves in
+// the git directory when it does). A repository whose
+// clone ran without these hooks gets the first checkout's warning once,
+// on its first same-commit checkout. Without a reflog (reflogs off, or
+// its end longer than what is read) nothing is claimed: the event stays
+// skipped. Other events are returned as they are.
+func (ev Event) Unpopulated(linked, populated bool, newestFirst []reflogEntry) Event {
+	if ev.Skip != skipNoMove || populated {
+		return ev
+	}
+	for _, e := range newestFirst {
+		if e.old == e.new && !isZeroRev(e.old) {
+			continue // another checkout that moved nothing
+		}
+		made := strings.HasPrefix(e.msg, "clone: ") || linked && e.msg == ""
+		if !made || !isZeroRev(e.old) || e.new != string(ev.New) {
+			return ev
+		}
+		ev.Skip, ev.Old, ev.first = "", RevEmpty, true
+		return ev.FirstCheckout(linked, e.msg)
+	}
+	return ev
+}
+
 // MaxRewriteInput bounds how much of post-rewrite's (and
 // reference-transaction's) stdin is read.
 const MaxRewriteInput = 4 << 20

@@ -286,3 +286,70 @@ func TestFirstCheckout(t *testing.T) {
 		t.Error("a checkout that moved HEAD is not a first checkout")
 	}
 }
+
+// TestUnpopulated: a checkout that moved nothing is a first checkout only
+// when HEAD has not moved since the repository or worktree was made and
+// no hook ran a first checkout there.
+func TestUnpopulated(t *testing.T) {
+	same := reflogEntry{c2, c2, "checkout: moving from main to main"}
+	clone := reflogEntry{zeros, c2, "clone: from /up.git"}
+	for _, tc := range []struct {
+		name      string
+		linked    bool
+		populated bool
+		reflog    []reflogEntry // newest first
+		op        string        // "" when it stays skipped
+	}{
+		{"clone --no-checkout then checkout main", false, false, []reflogEntry{same, clone}, "clone"},
+		{"worktree add --no-checkout then checkout", true, false, []reflogEntry{{zeros, c2, ""}}, "worktree"},
+		{"worktree add --no-checkout then checkout BRANCH", true, false, []reflogEntry{same, {zeros, c2, ""}}, "worktree"},
+		{"several checkouts that moved nothing", false, false, []reflogEntry{same, same, clone}, "clone"},
+		{"the hook ran the clone's checkout", false, true, []reflogEntry{same, clone}, ""},
+		{"HEAD moved since the clone", false, false, []reflogEntry{same, {c1, c2, "pull: Fast-forward"}, clone}, ""},
+		{"made at another commit", false, false, []reflogEntry{same, {zeros, c1, "clone: from /up.git"}}, ""},
+		{"no reflog", false, false, nil, ""},
+		{"a first commit", false, false, []reflogEntry{same, {zeros, c2, "commit (initial): v1"}}, ""},
+		{"a first commit in a worktree", true, false, []reflogEntry{same, {zeros, c2, "commit (initial): v1"}}, ""},
+		{"a reset from an unborn branch", false, false, []reflogEntry{same, {zeros, c2, "reset: moving to origin/main"}}, ""},
+		{"no message outside a linked worktree", false, false, []reflogEntry{same, {zeros, c2, ""}}, ""},
+		{"only checkouts in the reflog's end", false, false, []reflogEntry{same, same}, ""},
+	} {
+		ev, err := ParseEvent("post-checkout", []string{c2, c2, "1"}, nil, envOf())
+		if err != nil || ev.Skip != skipNoMove {
+			t.Fatalf("%+v %v", ev, err)
+		}
+		got := ev.Unpopulated(tc.linked, tc.populated, tc.reflog)
+		if tc.op == "" {
+			if got.Skip == "" || got.Brings() {
+				t.Errorf("%s: %+v, want skipped", tc.name, got)
+			}
+			continue
+		}
+		if got.Skip != "" || !got.Brings() || got.Op != tc.op || got.Old != RevEmpty || got.New != c2 {
+			t.Errorf("%s: %+v, want a first %s", tc.name, got, tc.op)
+		}
+	}
+	// A file checkout is never a first checkout.
+	ev, _ := ParseEvent("post-checkout", []string{c2, c2, "0"}, nil, envOf())
+	if got := ev.Unpopulated(false, false, []reflogEntry{clone}); got.Brings() || got.Op != "file checkout" {
+		t.Errorf("file checkout: %+v", got)
+	}
+}
+
+// TestReflogTail: whole entries newest first; a line cut by the bounded
+// read is dropped.
+func TestReflogTail(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "logs"), 0o755)
+	line := func(old, new, msg string) string { return old + " " + new + " A <a@b> 1 +0000\t" + msg + "\n" }
+	long := strings.Repeat("x", maxReflogTail)
+	os.WriteFile(filepath.Join(dir, "logs", "HEAD"), []byte(line(zeros, c1, long)+line(zeros, c2, "clone: from u")+line(c2, c2, "checkout: moving from main to main")), 0o644)
+	got := reflogTail(dir)
+	want := []reflogEntry{{c2, c2, "checkout: moving from main to main"}, {zeros, c2, "clone: from u"}}
+	if len(got) != 2 || got[0] != want[0] || got[1] != want[1] {
+		t.Errorf("got %q", got)
+	}
+	if reflogTail(filepath.Join(dir, "missing")) != nil {
+		t.Error("entries without a reflog")
+	}
+}

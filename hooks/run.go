@@ -173,7 +173,7 @@ func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
 		// superproject runs from it changed all the same.
 		ev.Skip = ""
 	}
-	if err != nil || ev.Skip != "" {
+	if err != nil || ev.Skip != "" && ev.Skip != skipNoMove {
 		return out, err
 	}
 	if err := ctx.Err(); err != nil {
@@ -183,13 +183,31 @@ func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
 	// inside a git operation and must not wait on the network.
 	repo, err := gitscan.Open(req.Dir, gitscan.WithEnv(req.Env), gitscan.WithoutFetch())
 	if err != nil {
+		if ev.Skip != "" {
+			return out, nil // skipped either way
+		}
 		return out, err
 	}
 	defer repo.Close()
-	if ev.Brings() {
-		_, _, msg := lastReflogEntry(repo.GitDir())
-		ev = ev.FirstCheckout(filepath.Clean(repo.GitDir()) != filepath.Clean(repo.CommonDir()), msg)
+	linked := filepath.Clean(repo.GitDir()) != filepath.Clean(repo.CommonDir())
+	if ev.Skip == skipNoMove {
+		// A checkout that moved nothing: the first of a work tree made
+		// with --no-checkout, or an everyday one. Files only (the
+		// reflog's end, a marker): no object is read to tell.
+		ev = ev.Unpopulated(linked, populated(repo.GitDir()), reflogTail(repo.GitDir()))
 		out.Event = ev
+		if ev.Skip != "" {
+			return out, nil
+		}
+	} else if ev.Brings() {
+		_, _, msg := lastReflogEntry(repo.GitDir())
+		ev = ev.FirstCheckout(linked, msg)
+		out.Event = ev
+	}
+	if ev.Brings() {
+		// Whatever it reports, this work tree has had its first
+		// checkout: a later one that moves nothing is everyday.
+		defer markPopulated(repo.GitDir())
 	}
 	if ev.byReflog {
 		ev = ev.classify(lastReflogEntry(repo.GitDir()))
@@ -543,6 +561,23 @@ func resolve(repo *gitscan.Repo, rev Rev) (gitscan.Side, error) {
 	return repo.Resolve(string(rev))
 }
 
+// populatedFile, in the worktree's git directory, records that the hook
+// ran a first checkout there (see Event.Unpopulated).
+const populatedFile = "mcp-guard-populated"
+
+func populated(gitDir string) bool {
+	_, err := os.Lstat(filepath.Join(gitDir, populatedFile))
+	return err == nil
+}
+
+// markPopulated leaves the marker; best effort (without it, a later
+// same-commit checkout may warn once more as a first checkout).
+func markPopulated(gitDir string) {
+	if !populated(gitDir) {
+		writeFileAtomic(filepath.Join(gitDir, populatedFile), nil)
+	}
+}
+
 // maxReflogTail bounds how much of the reflog's end is read for its last
 // entry.
 const maxReflogTail = 8192
@@ -552,29 +587,47 @@ const maxReflogTail = 8192
 // HEAD~1"); all "" when there is none (reflogs off, or an entry longer
 // than maxReflogTail).
 func lastReflogEntry(gitDir string) (old, new, msg string) {
+	es := reflogTail(gitDir)
+	if len(es) == 0 {
+		return "", "", ""
+	}
+	return es[0].old, es[0].new, es[0].msg
+}
+
+// reflogTail is the entries of HEAD's reflog in gitDir that its last
+// maxReflogTail bytes hold whole, newest first; nil when there is none.
+func reflogTail(gitDir string) []reflogEntry {
 	f, err := os.Open(filepath.Join(gitDir, "logs", "HEAD"))
 	if err != nil {
-		return "", "", ""
+		return nil
 	}
 	defer f.Close()
 	fi, err := f.Stat()
-	if err != nil {
-		return "", "", ""
+	if err != nil || !fi.Mode().IsRegular() {
+		return nil
 	}
 	off := max(fi.Size()-maxReflogTail, 0)
 	buf := make([]byte, fi.Size()-off)
 	n, _ := f.ReadAt(buf, off)
-	tail := strings.TrimSuffix(string(buf[:n]), "\n")
-	i := strings.LastIndexByte(tail, '\n')
-	if i < 0 && off > 0 {
-		return "", "", ""
+	lines := strings.Split(strings.TrimSuffix(string(buf[:n]), "\n"), "\n")
+	if off > 0 {
+		lines = lines[1:] // cut by the read
 	}
-	head, msg, _ := strings.Cut(tail[i+1:], "\t")
-	// "OLD NEW Name <email> time zone"
-	if f := strings.Fields(head); len(f) >= 2 {
-		old, new = f[0], f[1]
+	var out []reflogEntry
+	for i := len(lines) - 1; i >= 0; i-- {
+		if lines[i] == "" {
+			continue
+		}
+		head, msg, _ := strings.Cut(lines[i], "\t")
+		// "OLD NEW Name <email> time zone"
+		var e reflogEntry
+		if f := strings.Fields(head); len(f) >= 2 {
+			e.old, e.new = f[0], f[1]
+		}
+		e.msg = msg
+		out = append(out, e)
 	}
-	return old, new, msg
+	return out
 }
 
 // envLookup looks variables up in an environment list (the last one wins,
