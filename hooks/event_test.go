@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcp-guard/mcp-guard/trust"
 )
 
 func envOf(kv ...string) Getenv {
@@ -351,5 +353,33 @@ func TestReflogTail(t *testing.T) {
 	}
 	if reflogTail(filepath.Join(dir, "missing")) != nil {
 		t.Error("entries without a reflog")
+	}
+}
+
+// TestSameCommitCheckoutReadsNoObject: an everyday checkout that moved
+// nothing is told from a first one by files alone. The repository below
+// holds no object at all: reading one would fail the run.
+func TestSameCommitCheckoutReadsNoObject(t *testing.T) {
+	dir := t.TempDir()
+	git := filepath.Join(dir, ".git")
+	for _, d := range []string{"objects/pack", "objects/info", "refs/heads", "refs/tags", "logs"} {
+		os.MkdirAll(filepath.Join(git, d), 0o755)
+	}
+	os.WriteFile(filepath.Join(git, "HEAD"), []byte("ref: refs/heads/main\n"), 0o644)
+	os.WriteFile(filepath.Join(git, "config"), []byte("[core]\n\trepositoryformatversion = 0\n\tbare = false\n"), 0o644)
+	os.WriteFile(filepath.Join(git, "refs/heads/main"), []byte(c2+"\n"), 0o644)
+	os.WriteFile(filepath.Join(git, "logs/HEAD"), []byte(zeros+" "+c2+" A <a@b> 1 +0000\tclone: from /up.git\n"+c2+" "+c2+" A <a@b> 2 +0000\tcheckout: moving from main to main\n"), 0o644)
+	env := []string{"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null", "PATH=" + os.Getenv("PATH"), "HOME=" + dir}
+	run := func() (*Outcome, error) {
+		return Run(context.Background(), Request{Type: "post-checkout", Args: []string{c2, c2, "1"}, Dir: dir, Env: env, Ledger: &trust.Ledger{}})
+	}
+	// The hook never ran a first checkout here: this is one, and it goes
+	// on to read the commit, which is missing.
+	if out, err := run(); err == nil || !out.Event.Brings() || out.Event.Op != "clone" {
+		t.Fatalf("unpopulated: %+v %v, want a clone that fails on the missing commit", out.Event, err)
+	}
+	os.WriteFile(filepath.Join(git, populatedFile), nil, 0o644)
+	if out, err := run(); err != nil || out.Event.Skip != skipNoMove || !out.Quiet() {
+		t.Errorf("everyday: %+v %v", out.Event, err)
 	}
 }
