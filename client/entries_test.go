@@ -76,7 +76,10 @@ func TestClaudeEntriesRead(t *testing.T) {
 		{"plugins enabled from a declared marketplace", ".claude/settings.json",
 			`{"extraKnownMarketplaces":{"m":{"source":{"source":"directory","path":"./mk"}},"g":{"source":{"source":"github","repo":"o/r"}}},` +
 				`"enabledPlugins":{"a@m":true,"b@g":true,"c@g":false,"d@user":true,"nomarket":true}}`,
-			[]entry{{"plugin", "plugins.a@m", ": Claude Code plugin a@m"}, {"plugin", "plugins.b@g", ": Claude Code plugin b@g"}}, false},
+			[]entry{{"plugin", "plugins.a@m", ": Claude Code plugin a@m"}, {"plugin", "plugins.b@g", ": Claude Code plugin b@g"}, {"plugin", "plugins.d@user", ": Claude Code plugin d@user"}}, false},
+		{"a plugin enabled from a marketplace another file declares (Claude Code joins its sources)", ".claude/settings.local.json",
+			`{"enabledPlugins":{"fmt@local":true,"off@local":false}}`,
+			[]entry{{"plugin", "plugins.fmt@local", ": Claude Code plugin fmt@local"}}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := claudeClient{}.Parse(tc.path, []byte(tc.data))
@@ -738,6 +741,26 @@ func TestClaudePluginShown(t *testing.T) {
 	for _, s := range c.Servers {
 		if !slices.Equal(s.Shown, want[s.Name]) {
 			t.Errorf("%s shown %q, want %q", s.Name, s.Shown, want[s.Name])
+		}
+	}
+}
+
+// TestClaudeUndeclaredPlugin: a plugin a settings file enables from a
+// marketplace it does not declare (the other settings file's, the
+// user's) waits for review as code from outside what mcp-guard sees, in
+// either split, and is shown so.
+func TestClaudeUndeclaredPlugin(t *testing.T) {
+	for _, p := range []string{"/r/.claude/settings.local.json", "/r/.claude/settings.json"} {
+		c := claudeClient{}.Parse(p, []byte(`{"enabledPlugins":{"fmt@local":true}}`))
+		if len(c.Servers) != 1 || c.Err != nil {
+			t.Fatalf("%s: entries %+v (err %v)", p, c.Servers, c.Err)
+		}
+		s := c.Servers[0]
+		if s.Kind != EntryPlugin || s.Remote != undeclaredMarketplace || len(s.Trees) != 0 {
+			t.Errorf("%s: %+v", p, s)
+		}
+		if got := strings.Join(s.Shown, " "); got != "plugin fmt@local (marketplace not declared in this file)" {
+			t.Errorf("%s: shown %q", p, got)
 		}
 	}
 }
