@@ -21,6 +21,14 @@ func entriesOf(c *trust.Config) []entry {
 		if s.Kind == "" {
 			continue
 		}
+		if s.Kind == EntryNotify { // an argv, no shell: its words, |-joined
+			argv := []string{s.Command}
+			for _, a := range s.Args {
+				argv = append(argv, a.Str)
+			}
+			out = append(out, entry{s.Kind, s.Name, strings.Join(argv, "|")})
+			continue
+		}
 		if s.Command != "/bin/sh" || len(s.Args) != 2 || s.Args[0].Str != "-c" {
 			return append(out, entry{"BAD", s.Name, s.Command})
 		}
@@ -339,6 +347,13 @@ func TestCodexHooksRead(t *testing.T) {
 			"[hooks]\nStop = [{ hooks = [{ type = \"command\", command = \"x\" }, { type = \"command\", command = \"y\" }] }]\n",
 			[]entry{{"hook", "hooks.Stop[0].hooks[0]", "x"}, {"hook", "hooks.Stop[0].hooks[1]", "y"}}, false, false},
 		{"hooks that are not a table", "/r/.codex/config.toml", "hooks = 3\n", nil, true, true},
+		{"notify: its argv, no shell", "/r/.codex/config.toml",
+			"notify = [\"python3\", \"./tools/notify.py\", \"a b\"]\n[mcp_servers.db]\ncommand = \"node\"\n",
+			[]entry{{"notify", "notify", "python3|./tools/notify.py|a b"}}, false, false},
+		{"an empty notify runs nothing", "/r/.codex/config.toml", "notify = []\n", nil, false, false},
+		{"a notify that is not an array of strings", "/r/.codex/config.toml", "notify = \"sh x.sh\"\n", nil, true, true},
+		{"a notify array holding a non-string", "/r/.codex/config.toml", "notify = [\"sh\", 3]\n", nil, true, true},
+		{"a server named notify beside notify", "/r/.codex/config.toml", "notify = [\"sh\"]\n[mcp_servers.notify]\ncommand = \"n\"\n", nil, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := codexClient{}.Parse(tc.path, []byte(tc.data))
