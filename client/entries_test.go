@@ -841,3 +841,26 @@ func TestHasClaudeDir(t *testing.T) {
 		}
 	}
 }
+
+// TestCodexNotifyGate: a project layer's notify is modelled as running
+// whenever Codex loads the layer (a trusted project), not at all in an
+// untrusted one; the verdict says it is modelled, and it spawns its argv
+// with no shell.
+func TestCodexNotifyGate(t *testing.T) {
+	for _, trusted := range []bool{false, true} {
+		f := newFixture(t)
+		f.write("repo/.codex/config.toml", "notify = [\"sh\", \"tools/n.sh\"]\n")
+		user := ""
+		if trusted {
+			user = trustTOML(f.repo)
+		}
+		f.write("home/.codex/config.toml", user)
+		v := verdictOf(t, f.codex("repo"), EntryNotify)
+		if v.Interactive != trusted || v.Headless != trusted || !strings.Contains(v.Why, "modelled: not observed") {
+			t.Errorf("trusted %v: %+v", trusted, v)
+		}
+		if v.Server.Kind != EntryNotify || v.Spawn.Command != "sh" || !slices.Equal(v.Spawn.Args, []string{"tools/n.sh"}) {
+			t.Errorf("entry %+v spawn %+v", v.Server, v.Spawn)
+		}
+	}
+}
