@@ -200,8 +200,19 @@ func parseClaudeSettings(p string, data []byte) *trust.Config {
 // repository (a directory) binds that directory whole; one elsewhere
 // (GitHub, git, a URL, a package) holds code mcp-guard cannot see: the
 // entry binds where it comes from.
-// OPEN: never observed; a plugin enabled from a marketplace only the
-// user declared is the user's and not read here.
+// Claude Code joins its settings sources (the user's, the project's,
+// the local) before it reads enabledPlugins, so a file may enable a
+// plugin from a marketplace another file declares: another repository
+// settings file, the user's own, or one Claude Code knows itself. A file
+// is read alone here (a pull's side holds no other), so such a plugin is
+// an entry that waits, bound only to its name and marked Remote: its
+// code is where this file cannot say. Reviewed, it cannot be handed over
+// as reviewed (launch refuses when a handoff is needed); unreviewed,
+// launch leaves it out with the file. OPEN: the marketplace another
+// file declares is not joined in, so a change of the plugin's files is
+// not seen through this entry (through the declaring file's, when that
+// file enables it too); a local `false` over a project `true` still
+// counts the project's (over-reports).
 func claudePlugins(c *trust.Config, root trust.Value) []*trust.Server {
 	markets, _ := root.Get("extraKnownMarketplaces")
 	enabled, _ := root.Get("enabledPlugins")
@@ -217,6 +228,9 @@ func claudePlugins(c *trust.Config, root trust.Value) []*trust.Server {
 		}
 		m, ok := markets.Get(id[at+1:])
 		if !ok {
+			if s := undeclaredPlugin(c, id, on); s != nil {
+				out = append(out, s)
+			}
 			continue
 		}
 		src, _ := m.Get("source")
@@ -249,6 +263,25 @@ func claudePlugins(c *trust.Config, root trust.Value) []*trust.Server {
 		out = append(out, s)
 	}
 	return out
+}
+
+// undeclaredMarketplace is what a plugin entry says of a marketplace
+// its file does not declare.
+const undeclaredMarketplace = "a marketplace this file does not declare"
+
+// undeclaredPlugin is the entry of plugin id enabled by on, from a
+// marketplace the file does not declare (claudePlugins); nil when it
+// cannot be modelled (c says so).
+func undeclaredPlugin(c *trust.Config, id string, on trust.Value) *trust.Server {
+	s, err := trust.CommandEntry(c.Path, trust.ClaudeCode, EntryPlugin, "plugins."+id, "", "/bin/sh",
+		": Claude Code plugin "+id, on.Pos(), map[string]any{"marketplace": "undeclared"})
+	if err != nil {
+		c.Err = trust.Unreadable(fmt.Errorf("plugin %q: %w", id, err))
+		return nil
+	}
+	s.Shown = []string{"plugin", id, "(marketplace", "not", "declared", "in", "this", "file)"}
+	s.Remote = undeclaredMarketplace
+	return s
 }
 
 // pluginShown is what people are shown of a plugin entry, instead of its

@@ -21,6 +21,14 @@ func entriesOf(c *trust.Config) []entry {
 		if s.Kind == "" {
 			continue
 		}
+		if s.Kind == EntryNotify { // an argv, no shell: its words, |-joined
+			argv := []string{s.Command}
+			for _, a := range s.Args {
+				argv = append(argv, a.Str)
+			}
+			out = append(out, entry{s.Kind, s.Name, strings.Join(argv, "|")})
+			continue
+		}
 		if s.Command != "/bin/sh" || len(s.Args) != 2 || s.Args[0].Str != "-c" {
 			return append(out, entry{"BAD", s.Name, s.Command})
 		}
@@ -76,7 +84,10 @@ func TestClaudeEntriesRead(t *testing.T) {
 		{"plugins enabled from a declared marketplace", ".claude/settings.json",
 			`{"extraKnownMarketplaces":{"m":{"source":{"source":"directory","path":"./mk"}},"g":{"source":{"source":"github","repo":"o/r"}}},` +
 				`"enabledPlugins":{"a@m":true,"b@g":true,"c@g":false,"d@user":true,"nomarket":true}}`,
-			[]entry{{"plugin", "plugins.a@m", ": Claude Code plugin a@m"}, {"plugin", "plugins.b@g", ": Claude Code plugin b@g"}}, false},
+			[]entry{{"plugin", "plugins.a@m", ": Claude Code plugin a@m"}, {"plugin", "plugins.b@g", ": Claude Code plugin b@g"}, {"plugin", "plugins.d@user", ": Claude Code plugin d@user"}}, false},
+		{"a plugin enabled from a marketplace another file declares (Claude Code joins its sources)", ".claude/settings.local.json",
+			`{"enabledPlugins":{"fmt@local":true,"off@local":false}}`,
+			[]entry{{"plugin", "plugins.fmt@local", ": Claude Code plugin fmt@local"}}, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := claudeClient{}.Parse(tc.path, []byte(tc.data))
@@ -336,6 +347,13 @@ func TestCodexHooksRead(t *testing.T) {
 			"[hooks]\nStop = [{ hooks = [{ type = \"command\", command = \"x\" }, { type = \"command\", command = \"y\" }] }]\n",
 			[]entry{{"hook", "hooks.Stop[0].hooks[0]", "x"}, {"hook", "hooks.Stop[0].hooks[1]", "y"}}, false, false},
 		{"hooks that are not a table", "/r/.codex/config.toml", "hooks = 3\n", nil, true, true},
+		{"notify: its argv, no shell", "/r/.codex/config.toml",
+			"notify = [\"python3\", \"./tools/notify.py\", \"a b\"]\n[mcp_servers.db]\ncommand = \"node\"\n",
+			[]entry{{"notify", "notify", "python3|./tools/notify.py|a b"}}, false, false},
+		{"an empty notify runs nothing", "/r/.codex/config.toml", "notify = []\n", nil, false, false},
+		{"a notify that is not an array of strings", "/r/.codex/config.toml", "notify = \"sh x.sh\"\n", nil, true, true},
+		{"a notify array holding a non-string", "/r/.codex/config.toml", "notify = [\"sh\", 3]\n", nil, true, true},
+		{"a server named notify beside notify", "/r/.codex/config.toml", "notify = [\"sh\"]\n[mcp_servers.notify]\ncommand = \"n\"\n", nil, true, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := codexClient{}.Parse(tc.path, []byte(tc.data))
@@ -742,6 +760,26 @@ func TestClaudePluginShown(t *testing.T) {
 	}
 }
 
+// TestClaudeUndeclaredPlugin: a plugin a settings file enables from a
+// marketplace it does not declare (the other settings file's, the
+// user's) waits for review as code from outside what mcp-guard sees, in
+// either split, and is shown so.
+func TestClaudeUndeclaredPlugin(t *testing.T) {
+	for _, p := range []string{"/r/.claude/settings.local.json", "/r/.claude/settings.json"} {
+		c := claudeClient{}.Parse(p, []byte(`{"enabledPlugins":{"fmt@local":true}}`))
+		if len(c.Servers) != 1 || c.Err != nil {
+			t.Fatalf("%s: entries %+v (err %v)", p, c.Servers, c.Err)
+		}
+		s := c.Servers[0]
+		if s.Kind != EntryPlugin || s.Remote != undeclaredMarketplace || len(s.Trees) != 0 {
+			t.Errorf("%s: %+v", p, s)
+		}
+		if got := strings.Join(s.Shown, " "); got != "plugin fmt@local (marketplace not declared in this file)" {
+			t.Errorf("%s: shown %q", p, got)
+		}
+	}
+}
+
 // TestClaudeNestedSkills: a skill of a .claude/skills below the launch
 // directory, at any depth, is an entry (Claude Code loads it once the
 // session works on a file beside it: observed on 2.1.328); a tree past
@@ -800,6 +838,29 @@ func TestHasClaudeDir(t *testing.T) {
 	} {
 		if got := hasClaudeDir(p); got != want {
 			t.Errorf("hasClaudeDir(%q) = %v, want %v", p, got, want)
+		}
+	}
+}
+
+// TestCodexNotifyGate: a project layer's notify is modelled as running
+// whenever Codex loads the layer (a trusted project), not at all in an
+// untrusted one; the verdict says it is modelled, and it spawns its argv
+// with no shell.
+func TestCodexNotifyGate(t *testing.T) {
+	for _, trusted := range []bool{false, true} {
+		f := newFixture(t)
+		f.write("repo/.codex/config.toml", "notify = [\"sh\", \"tools/n.sh\"]\n")
+		user := ""
+		if trusted {
+			user = trustTOML(f.repo)
+		}
+		f.write("home/.codex/config.toml", user)
+		v := verdictOf(t, f.codex("repo"), EntryNotify)
+		if v.Interactive != trusted || v.Headless != trusted || !strings.Contains(v.Why, "modelled: not observed") {
+			t.Errorf("trusted %v: %+v", trusted, v)
+		}
+		if v.Server.Kind != EntryNotify || v.Spawn.Command != "sh" || !slices.Equal(v.Spawn.Args, []string{"tools/n.sh"}) {
+			t.Errorf("entry %+v spawn %+v", v.Server, v.Spawn)
 		}
 	}
 }

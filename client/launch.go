@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -229,6 +230,11 @@ func (codexClient) disableLaunch(argv0 string, off, unreviewed, args, environ []
 			Hint: "launch without " + how + ", or trust the hooks in Codex (its /hooks review) and review them with `mcp-guard review`"}
 	}
 	argv, err := CodexArgv(argv0, off, args)
+	if err == nil && slices.Contains(unreviewed, EntryNotify) {
+		// A -c override outranks every config layer (modelled, not
+		// observed): no notify runs, the user's own included.
+		argv = slices.Insert(argv, 1, "-c", EntryNotify+"=[]")
+	}
 	return argv, environ, err
 }
 

@@ -217,4 +217,9 @@ func TestCodexBypassesHookTrust(t *testing.T) {
 	if _, _, err := DisableLaunch(c, "codex", nil, []string{"h"}, []string{"exec", "hi"}, nil); err != nil {
 		t.Errorf("no flag: %v", err)
 	}
+	// An unreviewed notify command is overridden before the user's args.
+	argv, _, err := DisableLaunch(c, "codex", []string{"db"}, []string{EntryNotify}, []string{"exec", "hi"}, nil)
+	if want := []string{"codex", "-c", "notify=[]", "-c", "mcp_servers.db.enabled=false", "exec", "hi"}; err != nil || !slices.Equal(argv, want) {
+		t.Errorf("unreviewed notify: %q %v, want %q", argv, err, want)
+	}
 }
