@@ -366,3 +366,34 @@ func TestIndexListingCopiesNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestCacheTreeCountsEveryEntryBelow: a cache tree whose count is short of
+// the index's entries below its directory (an index some other tool
+// wrote) is not the id of a listing that matches the first of them: the
+// id stands for every entry below the directory, or for none.
+func TestCacheTreeCountsEveryEntryBelow(t *testing.T) {
+	id := strings.Repeat("1", 40)
+	es := []Entry{{Path: "a/x", Mode: ModeRegular, ID: id}, {Path: "a/y", Mode: ModeRegular, ID: id}, {Path: "b", Mode: ModeRegular, ID: id}}
+	c := &indexCache{entries: es, meta: make([]indexMeta, len(es)),
+		trees: cacheTrees{"": {id: "root", entries: 2}, "a": {id: "a", entries: 1}}}
+	for _, tc := range []struct {
+		dir     string
+		listing []Entry
+		want    string
+	}{
+		{"a", es[:1], ""},
+		{"", es[:2], ""},
+		{"a", es[:2], ""}, // the count differs
+	} {
+		if got, ok := c.treeFromIndex(tc.dir, tc.listing); ok != (tc.want != "") || got != tc.want {
+			t.Errorf("%q %v: %q %v, want %q", tc.dir, tc.listing, got, ok, tc.want)
+		}
+	}
+	c.trees = cacheTrees{"": {id: "root", entries: 3}, "a": {id: "a", entries: 2}}
+	if got, ok := c.treeFromIndex("a", es[:2]); !ok || got != "a" {
+		t.Errorf("a: %q %v, want the cache tree's id", got, ok)
+	}
+	if got, ok := c.treeFromIndex("", es); !ok || got != "root" {
+		t.Errorf("root: %q %v, want the cache tree's id", got, ok)
+	}
+}

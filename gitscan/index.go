@@ -434,26 +434,22 @@ func (c *indexCache) treeFromIndex(dir string, entries []Entry) (string, bool) {
 	if !ok || ct.entries != len(entries) {
 		return "", false
 	}
-	es := c.entries
-	lo := 0
+	// The index's entries below dir, all of them (not only as many as
+	// the cache tree counted), are the listing's.
+	prefix := ""
 	if dir != "" {
-		prefix := dir + "/"
-		lo = sort.Search(len(es), func(i int) bool { return es[i].Path >= prefix })
+		prefix = dir + "/"
 	}
-	if lo+len(entries) > len(es) {
+	lo, hi := prefixRun(c.entries, prefix)
+	if hi-lo != len(entries) {
 		return "", false
 	}
 	for k := range entries {
-		ie, m := &es[lo+k], &c.meta[lo+k]
+		ie, m := &c.entries[lo+k], &c.meta[lo+k]
 		if m.stage != 0 || m.intentToAdd || ie.Path != entries[k].Path ||
 			ie.Mode != entries[k].Mode || ie.ID != entries[k].ID {
 			return "", false
 		}
-	}
-	// The entry after the run must be outside dir: the cache tree
-	// counted every entry below it (checked by the count), but say so.
-	if n := lo + len(entries); n < len(es) && (dir == "" || strings.HasPrefix(es[n].Path, dir+"/")) {
-		return "", false
 	}
 	return ct.id, true
 }
