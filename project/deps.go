@@ -128,7 +128,7 @@ func hookScope(rd *reader, s gitscan.Surface) ([]trust.FileID, error) {
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", s.Path, run.Where, err)
 		}
-		files, err := scopeFiles(src, sc)
+		files, _, err := scopeFiles(src, sc)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: %w", s.Path, run.Where, err)
 		}

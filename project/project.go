@@ -740,14 +740,14 @@ func resolveServers(c *Config, src source, opts launch.Options, vars client.Vars
 		if err != nil {
 			return fmt.Errorf("%s: server %q: %w", c.Path, s.Name, err)
 		}
-		files, err := scopeFiles(src, sc)
+		files, held, err := scopeFiles(src, sc)
 		if err != nil {
 			return fmt.Errorf("%s: server %q: %w", c.Path, s.Name, err)
 		}
 		if _, ok := first[h]; !ok {
 			first[h] = len(c.Servers)
 		}
-		c.Servers = append(c.Servers, Server{Server: s, Files: files, Deep: trust.DeepFingerprint(s, files), Scope: held(sc, files)})
+		c.Servers = append(c.Servers, Server{Server: s, Files: files, Deep: trust.DeepFingerprint(s, files), Scope: held})
 		c.Files[s.Name] = files
 	}
 	c.visited = append(c.visited, src.visited()...)

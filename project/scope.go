@@ -42,41 +42,36 @@ type source interface {
 // scopeFiles resolves every item of a scope to what the side holds, for
 // the deep fingerprint. Items with nothing there are left out: absence
 // is bound by being absent (what appears later changes the list).
-func scopeFiles(src source, sc *launch.Scope) ([]trust.FileID, error) {
-	var out []trust.FileID
-	for _, it := range sc.Items {
+//
+// held is sc as a server keeps it once bound: the items files holds, with
+// sc's inline code and gaps (sc itself when every item is there). What is
+// shown of a scope lists only what is there (report.NewServerScope);
+// keeping every probe (npx looks for four paths per package) for each
+// server of a 100,000-server configuration held most of its scopes'
+// memory.
+func scopeFiles(src source, sc *launch.Scope) (files []trust.FileID, held *launch.Scope, err error) {
+	var items []launch.Item // the items there, once one is not
+	pruned := false
+	for k, it := range sc.Items {
 		o, err := src.item(it)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", it.Label(), err)
+			return nil, nil, fmt.Errorf("%s: %w", it.Label(), err)
 		}
-		if o.ID != "" {
-			out = append(out, trust.FileID{Path: it.Label(), Object: o, Why: it.Why})
-		}
-	}
-	return out, nil
-}
-
-// held is sc as a server keeps it once bound: the items files holds (the
-// side has something there), with sc's inline code and gaps. An item with
-// nothing there is bound by its absence from files, and what is shown of
-// a scope lists only what is there (report.NewServerScope); keeping every
-// probe (npx looks for four paths per package) for each server of a
-// 100,000-server configuration held most of its scopes' memory.
-func held(sc *launch.Scope, files []trust.FileID) *launch.Scope {
-	if len(files) == len(sc.Items) {
-		return sc // every item is there
-	}
-	out := &launch.Scope{Inline: sc.Inline, Gaps: sc.Gaps}
-	for _, it := range sc.Items {
-		label := it.Label()
-		for _, f := range files {
-			if f.Path == label {
-				out.Items = append(out.Items, it)
-				break
+		if o.ID == "" {
+			if !pruned {
+				pruned, items = true, slices.Clone(sc.Items[:k]) // not sc's array
 			}
+			continue
+		}
+		files = append(files, trust.FileID{Path: it.Label(), Object: o, Why: it.Why})
+		if pruned {
+			items = append(items, it)
 		}
 	}
-	return out
+	if !pruned {
+		return files, sc, nil
+	}
+	return files, &launch.Scope{Items: items, Inline: sc.Inline, Gaps: sc.Gaps}, nil
 }
 
 // Modes of the objects that stand for items other than one path's entry.
