@@ -52,7 +52,8 @@ func LoadDir(ctx context.Context, dir string, opts Options) (*Config, error) {
 		return nil, nil
 	}
 	p := filepath.ToSlash(rel)
-	c := &Config{Client: client.Keeper().ID(), Path: p}
+	k := client.Keeper()
+	c := &Config{Client: k.ID(), Path: p}
 	for _, q := range []string{filepath.Join(dir, ".agentty"), full} {
 		if fi, err := os.Lstat(q); err == nil && fi.Mode()&fs.ModeSymlink != 0 {
 			c.Linked = true
@@ -67,7 +68,7 @@ func LoadDir(ctx context.Context, dir string, opts Options) (*Config, error) {
 	if err != nil {
 		c.Config = trust.InvalidConfig(p, trust.ScopeProject, err)
 	} else {
-		c.Config = client.Lookup(c.Client).Parse(p, data)
+		c.Config = k.Parse(p, data)
 		c.Entry = gitscan.Entry{Path: p, Mode: gitscan.ModeRegular, ID: gitBlobID(data)}
 	}
 	src := &diskSource{root: dir, ctx: ctx}
