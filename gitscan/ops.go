@@ -115,11 +115,7 @@ func lookupFlat(f objectFormat, entries []Entry, path string, memo map[string]st
 	if path == "" {
 		prefix = ""
 	}
-	j := sort.Search(len(entries), func(i int) bool { return entries[i].Path >= prefix })
-	k := j
-	for k < len(entries) && strings.HasPrefix(entries[k].Path, prefix) {
-		k++
-	}
+	j, k := prefixRun(entries, prefix)
 	if k == j {
 		return Entry{}, false, nil
 	}
