@@ -799,7 +799,7 @@ func reviewState(cs gate.ClientServer, title string) (review string, waits bool,
 	review = "review: " + string(cs.State)
 	switch {
 	case declinedRuns(cs):
-		return review + ", blocks launch: " + clientGateReason(cs, title), false, DeclinedRunsWayOut(cs, title)
+		return review + ", blocks launch: " + clientGateReason(cs, title), false, DeclinedRunsWayOut(cs, title, "mcp-guard review")
 	case cs.Blocks:
 		return review + ", blocks launch: " + clientGateReason(cs, title), true, ""
 	case cs.Outside && cs.Runs:

@@ -178,7 +178,7 @@ func (g *gateView) clear(ctx context.Context, c *cli.Command, e *env, who client
 	}
 	if !review {
 		hint := "review them (`" + reviewCommandLine(c) + "` on a terminal, or with --approve NAME or --decline NAME), then launch again"
-		if out := declinedWayOut(g.waiting(who, handOver)); out != "" {
+		if out := declinedWayOut(g.waiting(who, handOver), reviewCommandLine(c)); out != "" {
 			hint = out
 		}
 		return nil, refusef(hint, "not starting %s: %s for review", report.Sanitize(name), waitingWords(g.waiting(who, handOver), n))
@@ -194,7 +194,7 @@ func (g *gateView) clear(ctx context.Context, c *cli.Command, e *env, who client
 	}
 	if left := g.waiting(who, handOver); len(left) > 0 {
 		hint := "run `" + reviewCommandLine(c) + "` when you are ready"
-		if out := declinedWayOut(left); out != "" {
+		if out := declinedWayOut(left, reviewCommandLine(c)); out != "" {
 			hint = out
 		}
 		return nil, refusef(hint, "not starting %s: %s for review", report.Sanitize(name), report.Waiting(len(left), "still"))
@@ -206,13 +206,13 @@ func (g *gateView) clear(ctx context.Context, c *cli.Command, e *env, who client
 // starting is an entry the user declined that its agent runs on its own:
 // a review, or declining it again, would only lead back to the refusal,
 // so it names the way out instead ("" when something else waits).
-func declinedWayOut(left []pending) string {
+func declinedWayOut(left []pending, reviewCmd string) string {
 	var outs []string
 	for _, p := range left {
 		if p.cs.Why != trust.GateDeclinedRuns {
 			return ""
 		}
-		outs = append(outs, report.DeclinedRunsWayOut(*p.cs, p.cv.Title))
+		outs = append(outs, report.DeclinedRunsWayOut(*p.cs, p.cv.Title, reviewCmd))
 	}
 	return strings.Join(outs, "; ") + "; then launch again"
 }
