@@ -184,7 +184,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 			return nil, fail("nothing was recorded; "+v.writeFix(err), fmt.Errorf("recording the review: %w", err))
 		}
 		if err := writeStore(); err != nil {
-			return nil, withNote(storeErr(err), "the review is recorded, but agentty's store was not changed: agentty will ask before running it; approve again once the store is fixed")
+			return nil, withNote(storeErr(err), "the review is recorded, but "+storeView.Title+"'s store was not changed: "+storeView.Title+" will ask before running it; approve again once the store is fixed")
 		}
 	} else {
 		if err := writeStore(); err != nil {
@@ -193,7 +193,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 		if err := writeLedger(); err != nil {
 			hint := "nothing was recorded; "
 			if slices.Contains(slices.Collect(maps.Values(changed)), true) {
-				hint = "agentty's store no longer approves it, but mcp-guard's ledger does not record the decline; "
+				hint = storeView.Title + "'s store no longer approves it, but mcp-guard's ledger does not record the decline; "
 			}
 			return nil, fail(hint+v.writeFix(err), fmt.Errorf("recording the review: %w", err))
 		}
