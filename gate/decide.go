@@ -84,7 +84,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 	// writes (client.Keeper: agentty) also in its store, first or last as
 	// below. stored are their verdicts.
 	var keeper client.StoreKeeper
-	var store string
+	var storeView *ClientView
 	var stored []trust.GateVerdict
 	views := v.byClient()
 	for _, cs := range t.Clients {
@@ -93,7 +93,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 			cv = nil // the gate writes nothing for it (refused below)
 		}
 		if k := keeperOf(cv); k != nil && cs.Agentty != nil {
-			keeper, store = k, cv.Store
+			keeper, storeView = k, cv
 			stored = append(stored, *cs.Agentty)
 		}
 	}
@@ -133,18 +133,10 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 		reviews = append(reviews, r)
 	}
 
-	storeErr := func(err error) error {
-		switch {
-		case errors.Is(err, trust.ErrApprovalsInvalid):
-			return fail("mcp-guard never rewrites a store it cannot read; fix or move "+store+" (agentty approves nothing while it is invalid)", err)
-		case errors.Is(err, trust.ErrNoHome):
-			return fail("set HOME", err)
-		}
-		return fail("", err)
-	}
+	storeErr := func(err error) error { return storeFailure(storeView, err) }
 	// The store must be writable as agentty reads it before either write.
 	if needsStore(stored) {
-		if err := keeper.CheckStore(store); err != nil {
+		if err := keeper.CheckStore(storeView.Store); err != nil {
 			return nil, storeErr(err) // nothing was recorded
 		}
 	}
@@ -165,7 +157,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 			}
 		}
 		var err error
-		changed, err = keeper.WriteStore(ctx, store, d, hashes)
+		changed, err = keeper.WriteStore(ctx, storeView.Store, d, hashes)
 		return err
 	}
 	writeLedger := func() error {
@@ -192,7 +184,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 			return nil, fail("nothing was recorded; "+v.writeFix(err), fmt.Errorf("recording the review: %w", err))
 		}
 		if err := writeStore(); err != nil {
-			return nil, withNote(storeErr(err), "the review is recorded, but agentty's store was not changed: agentty will ask before running it; approve again once the store is fixed")
+			return nil, withNote(storeErr(err), "the review is recorded, but "+storeView.Title+"'s store was not changed: "+storeView.Title+" will ask before running it; approve again once the store is fixed")
 		}
 	} else {
 		if err := writeStore(); err != nil {
@@ -201,7 +193,7 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 		if err := writeLedger(); err != nil {
 			hint := "nothing was recorded; "
 			if slices.Contains(slices.Collect(maps.Values(changed)), true) {
-				hint = "agentty's store no longer approves it, but mcp-guard's ledger does not record the decline; "
+				hint = storeView.Title + "'s store no longer approves it, but mcp-guard's ledger does not record the decline; "
 			}
 			return nil, fail(hint+v.writeFix(err), fmt.Errorf("recording the review: %w", err))
 		}
@@ -295,10 +287,18 @@ func withNote(err error, note string) error {
 	return fail(note, err)
 }
 
-// ledgerFix says how to make mcp-guard's ledger usable again: name its
-// file, and MCP_GUARD_HOME for a HOME that cannot be written; unreadable
-// when the ledger could not be read (its warning says why), else it could
-// not be written.
+// storeFailure is err, a failure to read or write the approvals store
+// of cv's client (client.StoreKeeper), with what resolves it.
+func storeFailure(cv *ClientView, err error) error {
+	switch {
+	case errors.Is(err, trust.ErrApprovalsInvalid):
+		return fail("mcp-guard never rewrites a store it cannot read; fix or move "+cv.Store+" ("+cv.Title+" approves nothing while it is invalid)", err)
+	case errors.Is(err, trust.ErrNoHome):
+		return fail("set HOME", err)
+	}
+	return fail("", err)
+}
+
 // writeFix is what resolves err, the ledger's write failing.
 func (v *View) writeFix(err error) string {
 	if errors.Is(err, trust.ErrTooLarge) {
@@ -307,6 +307,10 @@ func (v *View) writeFix(err error) string {
 	return v.ledgerFix(false)
 }
 
+// ledgerFix says how to make mcp-guard's ledger usable again: name its
+// file, and MCP_GUARD_HOME for a HOME that cannot be written; unreadable
+// when the ledger could not be read (its warning says why), else it could
+// not be written.
 func (v *View) ledgerFix(unreadable bool) string {
 	file := v.Ledger.Path
 	if file == "" {

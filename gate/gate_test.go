@@ -102,16 +102,19 @@ func TestRecordApproveThenReviewed(t *testing.T) {
 // mcp-guard does not count as reviewed.
 func TestRecordFailsSafeBetweenTheWrites(t *testing.T) {
 	boom := errors.New("injected")
+	// failAt fails the write at step at, as if the disk refused it.
+	failAt := func(at step) func(step) error {
+		return func(s step) error {
+			if s == at {
+				return boom
+			}
+			return nil
+		}
+	}
 	t.Run("approve: ledger written, store fails", func(t *testing.T) {
 		f := newFixture(t, twoServers)
 		v := f.view()
-		_, err := v.record(context.Background(), trust.DecisionApproved, []trust.GateVerdict{f.verdict(v, "files")},
-			func(s step) error {
-				if s == stepStore {
-					return boom
-				}
-				return nil
-			})
+		_, err := v.record(context.Background(), trust.DecisionApproved, []trust.GateVerdict{f.verdict(v, "files")}, failAt(stepStore))
 		var fl *Failure
 		if !errors.As(err, &fl) || !strings.Contains(fl.Hint, "agentty will ask") {
 			t.Fatalf("error %v (hint %q)", err, fl.Hint)
@@ -127,13 +130,7 @@ func TestRecordFailsSafeBetweenTheWrites(t *testing.T) {
 	t.Run("approve: ledger fails first, nothing written", func(t *testing.T) {
 		f := newFixture(t, twoServers)
 		v := f.view()
-		_, err := v.record(context.Background(), trust.DecisionApproved, []trust.GateVerdict{f.verdict(v, "files")},
-			func(s step) error {
-				if s == stepLedger {
-					return boom
-				}
-				return nil
-			})
+		_, err := v.record(context.Background(), trust.DecisionApproved, []trust.GateVerdict{f.verdict(v, "files")}, failAt(stepLedger))
 		if err == nil {
 			t.Fatal("no error")
 		}
@@ -145,6 +142,23 @@ func TestRecordFailsSafeBetweenTheWrites(t *testing.T) {
 			t.Error("agentty's store was created")
 		}
 	})
+	t.Run("decline of an approved version: store written, ledger fails", func(t *testing.T) {
+		f := newFixture(t, twoServers)
+		v := f.view()
+		if _, err := v.Record(context.Background(), trust.DecisionApproved, []trust.GateVerdict{f.verdict(v, "files")}); err != nil {
+			t.Fatal(err)
+		}
+		v = f.view()
+		_, err := v.record(context.Background(), trust.DecisionDeclined, []trust.GateVerdict{f.verdict(v, "files")}, failAt(stepLedger))
+		// The hint says what was written: the store's approval is gone.
+		var fl *Failure
+		if !errors.As(err, &fl) || !strings.HasPrefix(fl.Hint, "agentty's store no longer approves it, but mcp-guard's ledger does not record the decline") {
+			t.Fatalf("error %v (hint %q)", err, fl.Hint)
+		}
+		if f.approvedInStore(f.view(), "files") {
+			t.Error("agentty still approves what was being declined")
+		}
+	})
 	t.Run("decline: store written, ledger fails", func(t *testing.T) {
 		f := newFixture(t, twoServers)
 		v := f.view()
@@ -153,13 +167,7 @@ func TestRecordFailsSafeBetweenTheWrites(t *testing.T) {
 		}
 		f.write(strings.Replace(twoServers, `"files"]`, `"files","--v2"]`, 1))
 		v = f.view()
-		_, err := v.record(context.Background(), trust.DecisionDeclined, []trust.GateVerdict{f.verdict(v, "files")},
-			func(s step) error {
-				if s == stepLedger {
-					return boom
-				}
-				return nil
-			})
+		_, err := v.record(context.Background(), trust.DecisionDeclined, []trust.GateVerdict{f.verdict(v, "files")}, failAt(stepLedger))
 		if err == nil {
 			t.Fatal("no error")
 		}

@@ -115,10 +115,7 @@ func (v *View) Revoke(ctx context.Context, names []string, all, wholeFile bool) 
 		}
 		res, err := keeperOf(cv).Revoke(ctx, cv.Eval.State, fps, wholeFile)
 		if err != nil {
-			if errors.Is(err, trust.ErrApprovalsInvalid) {
-				return nil, fail(fmt.Sprintf("mcp-guard never rewrites a store it cannot read; fix or move %s (%s approves nothing while it is invalid)", cv.Store, cv.Title), err)
-			}
-			return nil, fail("", err)
+			return nil, storeFailure(cv, err)
 		}
 		for j, i := range idx {
 			out.Servers[i].Store, out.Servers[i].Changed = true, res.Changed[j]

@@ -280,15 +280,18 @@ func oneVersion(found []*ClientServer) bool {
 // entries' names, so `a;id`, `b$(id)` or a Claude Code hook's label
 // `claude-code:hooks.SessionStart[0].hooks[0]@…` (a glob zsh refuses
 // when nothing matches) must reach mcp-guard as the name, not run or
-// expand. It does not sanitise w: a renderer does (report.hintWord).
+// expand. A leading "=" is quoted too: zsh expands `=ls` to ls's path.
+// It does not sanitise w: a renderer does (report.hintWord).
 func ShellWord(w string) string {
+	bare := w != "" && w[0] != '='
 	for _, r := range w {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-.,:/@%+=", r)) {
-			return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
+			bare = false
+			break
 		}
 	}
-	if w == "" {
-		return "''"
+	if bare {
+		return w
 	}
-	return w
+	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }

@@ -452,22 +452,30 @@ func whatToDo(d Diff) []string {
 	return out
 }
 
-// approveCommands groups the servers to approve by launch directory.
+// approveCommands groups the servers to approve by launch directory. A
+// repository chooses its servers' names: one that begins with "-" (a
+// server named --all) would be read as a flag, so the names then follow
+// "--".
 func approveCommands(cs []trust.Change) []string {
 	var dirs []string
 	names := map[string][]string{}
+	dash := map[string]bool{}
 	for _, c := range cs {
 		d := c.LaunchDir()
 		if _, ok := names[d]; !ok {
 			dirs = append(dirs, d)
 		}
 		names[d] = append(names[d], hintWord(c.Server))
+		dash[d] = dash[d] || strings.HasPrefix(c.Server, "-") // a quoted word is still read as a flag
 	}
 	var out []string
 	for _, d := range dirs {
 		cmd := "mcp-guard approve "
 		if d != "" {
 			cmd = "mcp-guard -C " + hintWord(d) + " approve "
+		}
+		if dash[d] {
+			cmd += "-- "
 		}
 		out = append(out, cmd+strings.Join(names[d], " "))
 	}

@@ -247,3 +247,26 @@ func TestWriteDiffSharedFile(t *testing.T) {
 		}
 	}
 }
+
+// TestApproveCommandsNameIsNeverAFlag: a server the repository names
+// --all (or '-x y', quoted) is passed after "--", so the command the hint
+// suggests approves that server, not every server that waits.
+func TestApproveCommandsNameIsNeverAFlag(t *testing.T) {
+	for _, tc := range []struct {
+		names []string
+		want  string
+	}{
+		{[]string{"db"}, "mcp-guard approve db"},
+		{[]string{"db", "--all"}, "mcp-guard approve -- db --all"},
+		{[]string{"-x y"}, "mcp-guard approve -- '-x y'"},
+		{[]string{"a-b"}, "mcp-guard approve a-b"},
+	} {
+		var cs []trust.Change
+		for _, n := range tc.names {
+			cs = append(cs, trust.Change{Server: n, Path: ".agentty/mcp.json"})
+		}
+		if got := approveCommands(cs); len(got) != 1 || got[0] != tc.want {
+			t.Errorf("approveCommands(%q) = %q, want %q", tc.names, got, tc.want)
+		}
+	}
+}

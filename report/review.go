@@ -534,6 +534,9 @@ func WriteBlockingList(w io.Writer, views []*gate.ClientView, blocking [][]gate.
 			}
 		}
 	}
+	if reviewCmd == "" {
+		reviewCmd = "mcp-guard review"
+	}
 	var labels, outs []string
 	for i, cv := range views {
 		if err := WriteClientBlocking(w, cv, blocking[i], st); err != nil {
@@ -542,7 +545,7 @@ func WriteBlockingList(w io.Writer, views []*gate.ClientView, blocking [][]gate.
 		for _, cs := range blocking[i] {
 			if cs.Why == trust.GateDeclinedRuns {
 				// Declining it again, or a review, only leads back here.
-				outs = append(outs, DeclinedRunsWayOut(cs, cv.Title))
+				outs = append(outs, DeclinedRunsWayOut(cs, cv.Title, reviewCmd))
 				continue
 			}
 			t, ok := typed[cs.Label()]
@@ -567,19 +570,17 @@ func WriteBlockingList(w io.Writer, views []*gate.ClientView, blocking [][]gate.
 			return err
 		}
 	}
-	if reviewCmd == "" {
-		reviewCmd = "mcp-guard review"
-	}
 	_, err := fmt.Fprintf(w, "review them: %s  (or %s --approve %s, or --decline)\n", reviewCmd, reviewCmd, strings.Join(labels, " "))
 	return err
 }
 
 // DeclinedRunsWayOut is the way out for an entry the user declined that
 // its agent still runs on its own (launch has nothing to hand it that
-// leaves the entry out): turn it off or remove it, or approve it.
-func DeclinedRunsWayOut(cs gate.ClientServer, title string) string {
+// leaves the entry out): turn it off or remove it, or approve it with
+// reviewCmd (the review command as the user runs it, -C DIR included).
+func DeclinedRunsWayOut(cs gate.ClientServer, title, reviewCmd string) string {
 	return "you declined " + hintWord(cs.Label()) + ", yet " + title + " runs it on its own: turn it off in " + title +
-		"'s own settings or remove it from " + Sanitize(cs.Config) + ", or approve it: mcp-guard review --approve " + hintWord(cs.Label())
+		"'s own settings or remove it from " + Sanitize(cs.Config) + ", or approve it: " + reviewCmd + " --approve " + hintWord(cs.Label())
 }
 
 // WriteClientBlocking lists an agent's servers that keep `mcp-guard

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/gate"
@@ -473,7 +474,7 @@ func mergeFindings(found []statusFinding, clients []*gate.ClientView) []statusFi
 		}
 		k := key{f.Rule, f.Path, msg, f.Line, f.Severity}
 		if i, ok := index[k]; ok {
-			if o := &out[i]; o.by != f.by && !contains(o.readers, f.by) {
+			if o := &out[i]; o.by != f.by && !slices.Contains(o.readers, f.by) {
 				o.readers = appendOnce(o.readers, f.by)
 				o.Message = strings.ReplaceAll(msg, "\x00", "each agent")
 			}
@@ -508,19 +509,10 @@ func mergeFindings(found []statusFinding, clients []*gate.ClientView) []statusFi
 }
 
 func appendOnce(list []string, s string) []string {
-	if contains(list, s) {
+	if slices.Contains(list, s) {
 		return list
 	}
 	return append(list, s)
-}
-
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
 }
 
 // writeInspection renders agentty's reading of a configuration no gate
@@ -799,7 +791,7 @@ func reviewState(cs gate.ClientServer, title string) (review string, waits bool,
 	review = "review: " + string(cs.State)
 	switch {
 	case declinedRuns(cs):
-		return review + ", blocks launch: " + clientGateReason(cs, title), false, DeclinedRunsWayOut(cs, title)
+		return review + ", blocks launch: " + clientGateReason(cs, title), false, DeclinedRunsWayOut(cs, title, "mcp-guard review")
 	case cs.Blocks:
 		return review + ", blocks launch: " + clientGateReason(cs, title), true, ""
 	case cs.Outside && cs.Runs:

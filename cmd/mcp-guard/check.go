@@ -41,14 +41,14 @@ func checkCommand(e *env) *cli.Command {
 				fmt.Fprintln(e.info, "nothing waits for review: no agent's project MCP configuration here")
 			}
 			for _, cv := range g.All() {
-				if name := launchName(cv.Client); name != "" {
-					fmt.Fprintf(e.info, "%s: nothing waits for review: `mcp-guard launch -- %s` may start here\n", cv.Title, name)
+				if cv.Command != "" {
+					fmt.Fprintf(e.info, "%s: nothing waits for review: `mcp-guard launch -- %s` may start here\n", cv.Title, cv.Command)
 				} else {
 					fmt.Fprintf(e.info, "%s: nothing waits for review\n", cv.Title)
 				}
 				for _, cs := range cv.Servers {
 					switch {
-					case cs.Runs && cs.Why == trust.GateDeclinedRuns && launchName(cv.Client) == "":
+					case cs.Runs && cs.Why == trust.GateDeclinedRuns && cv.Command == "":
 						// An editor: launch has nothing to hand it, so
 						// nothing leaves the server out but the user.
 						fmt.Fprintf(e.info, "note: you declined %s, yet %s runs it on its own (mcp-guard launch has nothing to hand it): turn it off in %s's own settings or remove it from %s (%s)\n",

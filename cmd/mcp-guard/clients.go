@@ -109,15 +109,6 @@ func (g *gateView) sameServers(queue []pending) []report.SameServer {
 // (gate.SnapshotEnv=0 hands them nothing extra).
 func vetted(e *env) bool { return e.getenv(gate.SnapshotEnv) != "0" }
 
-// launchName is the command `mcp-guard launch --` hands a client its
-// reviewed servers with; "" when launch does not start it.
-func launchName(id client.ID) string {
-	if c := client.Lookup(id); c != nil {
-		return c.Command()
-	}
-	return ""
-}
-
 // clientFlag restricts server names to one client. It is built when a
 // command line is (approve, review), not at every start: its usage
 // iterates the registry.

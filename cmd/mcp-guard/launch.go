@@ -176,16 +176,19 @@ func (g *gateView) clear(ctx context.Context, c *cli.Command, e *env, who client
 			return nil, refusef(hint, "not starting %s: %s: %s", report.Sanitize(name), cv.Title, report.Sanitize(cv.Closed[0]))
 		}
 	}
+	// What waits, listed once: a partial Blocking list is a copy of each
+	// entry, and 100,000 may wait.
+	waits := g.waiting(who, handOver)
 	if !review {
 		hint := "review them (`" + reviewCommandLine(c) + "` on a terminal, or with --approve NAME or --decline NAME), then launch again"
-		if out := declinedWayOut(g.waiting(who, handOver)); out != "" {
+		if out := declinedWayOut(waits, reviewCommandLine(c)); out != "" {
 			hint = out
 		}
-		return nil, refusef(hint, "not starting %s: %s for review", report.Sanitize(name), waitingWords(g.waiting(who, handOver), n))
+		return nil, refusef(hint, "not starting %s: %s for review", report.Sanitize(name), waitingWords(waits, n))
 	}
-	fmt.Fprintf(e.stdout, "%s for review before %s starts\n\n", waitingWords(g.waiting(who, handOver), n), report.Sanitize(name))
+	fmt.Fprintf(e.stdout, "%s for review before %s starts\n\n", waitingWords(waits, n), report.Sanitize(name))
 	// On a terminal: the review, then the gate again.
-	if _, err := g.interactive(ctx, e, g.waiting(who, handOver), newTerminalKeys(e.stdin)); err != nil {
+	if _, err := g.interactive(ctx, e, waits, newTerminalKeys(e.stdin)); err != nil {
 		return nil, err
 	}
 	g, err := evaluateGate(ctx, e, dir)
@@ -194,7 +197,7 @@ func (g *gateView) clear(ctx context.Context, c *cli.Command, e *env, who client
 	}
 	if left := g.waiting(who, handOver); len(left) > 0 {
 		hint := "run `" + reviewCommandLine(c) + "` when you are ready"
-		if out := declinedWayOut(left); out != "" {
+		if out := declinedWayOut(left, reviewCommandLine(c)); out != "" {
 			hint = out
 		}
 		return nil, refusef(hint, "not starting %s: %s for review", report.Sanitize(name), report.Waiting(len(left), "still"))
@@ -206,13 +209,13 @@ func (g *gateView) clear(ctx context.Context, c *cli.Command, e *env, who client
 // starting is an entry the user declined that its agent runs on its own:
 // a review, or declining it again, would only lead back to the refusal,
 // so it names the way out instead ("" when something else waits).
-func declinedWayOut(left []pending) string {
+func declinedWayOut(left []pending, reviewCmd string) string {
 	var outs []string
 	for _, p := range left {
 		if p.cs.Why != trust.GateDeclinedRuns {
 			return ""
 		}
-		outs = append(outs, report.DeclinedRunsWayOut(*p.cs, p.cv.Title))
+		outs = append(outs, report.DeclinedRunsWayOut(*p.cs, p.cv.Title, reviewCmd))
 	}
 	return strings.Join(outs, "; ") + "; then launch again"
 }
