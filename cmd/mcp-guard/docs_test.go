@@ -226,3 +226,34 @@ func TestReadmeOpensWithEveryAgent(t *testing.T) {
 		t.Errorf("README.md's first paragraph speaks of agentty before the table of every agent: %q", first)
 	}
 }
+
+// goldenShown is a fenced block, then the sentence that says which golden
+// file it is: "(This is `report/testdata/…golden`".
+var goldenShown = regexp.MustCompile("(?m)^```\n((?:[^`\n].*\n|\n)*)```\n\n\\(This is `([^`]+\\.golden)`")
+
+// TestDocsShowTheirGoldens: a user document that says an output sample
+// is a golden file shows that file's content, byte for byte, so the sample
+// changes when the output does.
+func TestDocsShowTheirGoldens(t *testing.T) {
+	n := 0
+	for _, name := range userDocs(t) {
+		data, err := os.ReadFile(filepath.Join(repoRoot, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range goldenShown.FindAllStringSubmatch(string(data), -1) {
+			n++
+			want, err := os.ReadFile(filepath.Join(repoRoot, m[2]))
+			if err != nil {
+				t.Errorf("%s shows %s, which cannot be read: %v", name, m[2], err)
+				continue
+			}
+			if m[1] != string(want) {
+				t.Errorf("%s's sample is not %s; it should read:\n%s", name, m[2], want)
+			}
+		}
+	}
+	if n == 0 {
+		t.Error("no document shows a golden file: the pattern no longer matches README.md's hook sample")
+	}
+}
