@@ -329,27 +329,32 @@ func TestGeminiServerCommand(t *testing.T) {
 		{"flat key is not read", `{"mcp.serverCommand":"x"}`, true, ""},
 		{"elsewhere is not read", `{"serverCommand":"x"}`, true, ""},
 	}
+	// Qwen Code, Gemini CLI's fork, starts it as Gemini CLI does (its
+	// bundle, 0.24.4: populateMcpServerCommand).
+	parsers := map[string]func(string) *trust.Config{"gemini": parseGemini, "qwen": parserOf(qwenClient{}, "/r/.qwen/settings.json")}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := parseGemini(tt.in)
-			if (c.Err == nil) != tt.ok {
-				t.Fatalf("err %v, want ok=%v", c.Err, tt.ok)
-			}
-			got := ""
-			if s := c.Server(GeminiCommandServer); s != nil {
-				if s.Kind != "" {
-					t.Errorf("kind %q: not a server", s.Kind)
+		for pn, parse := range parsers {
+			t.Run(pn+"/"+tt.name, func(t *testing.T) {
+				c := parse(tt.in)
+				if (c.Err == nil) != tt.ok {
+					t.Fatalf("err %v, want ok=%v", c.Err, tt.ok)
 				}
-				parts := []string{s.Command}
-				for _, a := range s.Args {
-					parts = append(parts, a.Str)
+				got := ""
+				if s := c.Server(GeminiCommandServer); s != nil {
+					if s.Kind != "" {
+						t.Errorf("kind %q: not a server", s.Kind)
+					}
+					parts := []string{s.Command}
+					for _, a := range s.Args {
+						parts = append(parts, a.Str)
+					}
+					got = strings.Join(parts, "|")
 				}
-				got = strings.Join(parts, "|")
-			}
-			if got != tt.argv {
-				t.Errorf("server mcp %q, want %q", got, tt.argv)
-			}
-		})
+				if got != tt.argv {
+					t.Errorf("server mcp %q, want %q", got, tt.argv)
+				}
+			})
+		}
 	}
 
 	// Gated as a server: it runs in a trusted folder, mcp.excluded names it.

@@ -92,9 +92,13 @@ func (qwenClient) Parse(path string, data []byte) *trust.Config {
 	// A fork of Gemini CLI, it runs the settings' hooks and tool commands
 	// as Gemini CLI does (its bundle, 0.24.4: executeCommandHook with the
 	// hook's env, hooks on unless disableAllHooks, toolDiscoveryCommand;
-	// not observed): entries, as Gemini CLI's.
+	// not observed): entries, as Gemini CLI's. So is `mcp.serverCommand`,
+	// the server named `mcp` (its bundle: populateMcpServerCommand; not
+	// observed).
 	if root, err := trust.DecodeDialect(data, trust.QwenCode); err == nil && root.Kind() == "object" {
-		c.Servers = append(c.Servers, settingsEntries(c, trust.QwenCode, root)...)
+		entries := settingsEntries(c, trust.QwenCode, root)
+		entries = append(entries, commandServer(c, trust.QwenCode, root)...)
+		c.Servers = append(c.Servers, entries...)
 		uniqueEntries(c)
 	}
 	return c
