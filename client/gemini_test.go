@@ -379,6 +379,23 @@ func TestGeminiServerCommand(t *testing.T) {
 	}
 }
 
+// TestQwenServerCommandRunsUnasked: Qwen Code asks its approval for
+// mcpServers' entries, not for the server mcp.serverCommand starts (its
+// bundle, 0.24.4; not observed): with folder trust off (its default) that
+// server counts as running unasked, while an mcpServers entry waits for
+// Qwen Code's own approval.
+func TestQwenServerCommandRunsUnasked(t *testing.T) {
+	f := newFixture(t)
+	f.write("repo/.qwen/settings.json", `{"mcpServers":{"db":{"command":"node","args":["db.js"]}},"mcp":{"serverCommand":"node s.js"}}`)
+	ev := f.evaluate(QwenCode, "repo")
+	if v := verdictOf(t, ev, GeminiCommandServer); !v.Interactive || !v.Headless {
+		t.Errorf("mcp.serverCommand: runs %v/%v: %s", v.Interactive, v.Headless, v.Why)
+	}
+	if v := verdictOf(t, ev, "db"); v.Interactive || v.Headless {
+		t.Errorf("db: runs %v/%v, want Qwen Code to ask: %s", v.Interactive, v.Headless, v.Why)
+	}
+}
+
 // TestGeminiUnhanded: runs that start servers whatever launch hands
 // Gemini CLI: `gemini mcp list`, and a --allowed-mcp-server-names of the
 // user's own in any form yargs reads, before `--`.

@@ -470,6 +470,12 @@ func (qs *QwenState) answer(s *trust.Server, path string) (runs bool, why string
 		// (OPEN: read from its bundle, not observed; disableAllHooks is
 		// not modelled: a hook counts as running).
 		return true, "Qwen Code runs this " + s.Kind + " without asking: no approval of its covers it (" + qs.TrustedBy + ")"
+	case s != nil && s.Name == GeminiCommandServer && filepath.Base(path) != ".mcp.json":
+		// `mcp.serverCommand`'s server (Parse): Qwen Code's approvals are
+		// asked for mcpServers' entries (its bundle, 0.24.4; not observed),
+		// so it counts as running unasked. A settings server of that name
+		// without serverCommand counts so too: more, never less.
+		return true, qwenRuns + "no approval of its covers the server mcp.serverCommand starts (" + qs.TrustedBy + ")"
 	case qs.Yolo:
 		return true, qwenRuns + qs.YoloBy + " sets tools.approvalMode \"yolo\", which asks no server's approval (" + qs.TrustedBy + ")"
 	case s != nil && !qs.approved(s, path):
