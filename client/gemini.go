@@ -73,23 +73,35 @@ func (geminiClient) Parse(path string, data []byte) *trust.Config {
 		return c
 	}
 	out := settingsEntries(c, trust.GeminiCLI, root)
-	if mcp, ok := root.Get("mcp"); ok {
-		if v, ok := mcp.Get("serverCommand"); ok && truthy(v) {
-			if s := geminiServerCommand(c, v); s != nil {
-				out = append(out, s)
-			}
-			kept := c.Servers[:0]
-			for _, s := range c.Servers {
-				if s.Name != GeminiCommandServer {
-					kept = append(kept, s)
-				}
-			}
-			c.Servers = kept
-		}
-	}
+	out = append(out, commandServer(c, trust.GeminiCLI, root)...)
 	c.Servers = append(c.Servers, out...)
 	uniqueEntries(c)
 	return c
+}
+
+// commandServer is the server a settings file's `mcp.serverCommand` starts
+// (geminiServerCommand), read in dialect d (Gemini CLI's or its fork Qwen
+// Code's), and drops from c the server of that name it replaces.
+func commandServer(c *trust.Config, d *trust.Dialect, root trust.Value) []*trust.Server {
+	mcp, ok := root.Get("mcp")
+	if !ok {
+		return nil
+	}
+	v, ok := mcp.Get("serverCommand")
+	if !ok || !truthy(v) {
+		return nil
+	}
+	kept := c.Servers[:0]
+	for _, s := range c.Servers {
+		if s.Name != GeminiCommandServer {
+			kept = append(kept, s)
+		}
+	}
+	c.Servers = kept
+	if s := geminiServerCommand(c, d, v); s != nil {
+		return []*trust.Server{s}
+	}
+	return nil
 }
 
 // settingsEntries are the entries of a Gemini CLI settings file (or of a
@@ -135,7 +147,7 @@ const GeminiCommandServer = "mcp"
 // as the shell command line `/bin/sh -c LINE`, which binds at least as
 // much. A value that is not a string cannot be modelled: the file is
 // unreadable, and the gate stays closed.
-func geminiServerCommand(c *trust.Config, v trust.Value) *trust.Server {
+func geminiServerCommand(c *trust.Config, d *trust.Dialect, v trust.Value) *trust.Server {
 	line, isStr := v.Str()
 	if isStr && strings.TrimSpace(line) == "" {
 		return nil // no word, no command: Gemini CLI fails to connect it
@@ -149,7 +161,7 @@ func geminiServerCommand(c *trust.Config, v trust.Value) *trust.Server {
 	if !ok {
 		argv = []string{"/bin/sh", "-c", line}
 	}
-	s, err := trust.ArgvEntry(c.Path, trust.GeminiCLI, "", GeminiCommandServer, "", argv[0], append([]string{}, argv[1:]...), v.Pos(), nil)
+	s, err := trust.ArgvEntry(c.Path, d, "", GeminiCommandServer, "", argv[0], append([]string{}, argv[1:]...), v.Pos(), nil)
 	if err != nil {
 		c.Err = trust.Unreadable(fmt.Errorf("mcp.serverCommand: %w", err))
 		return nil

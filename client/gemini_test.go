@@ -329,27 +329,32 @@ func TestGeminiServerCommand(t *testing.T) {
 		{"flat key is not read", `{"mcp.serverCommand":"x"}`, true, ""},
 		{"elsewhere is not read", `{"serverCommand":"x"}`, true, ""},
 	}
+	// Qwen Code, Gemini CLI's fork, starts it as Gemini CLI does (its
+	// bundle, 0.24.4: populateMcpServerCommand).
+	parsers := map[string]func(string) *trust.Config{"gemini": parseGemini, "qwen": parserOf(qwenClient{}, "/r/.qwen/settings.json")}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			c := parseGemini(tt.in)
-			if (c.Err == nil) != tt.ok {
-				t.Fatalf("err %v, want ok=%v", c.Err, tt.ok)
-			}
-			got := ""
-			if s := c.Server(GeminiCommandServer); s != nil {
-				if s.Kind != "" {
-					t.Errorf("kind %q: not a server", s.Kind)
+		for pn, parse := range parsers {
+			t.Run(pn+"/"+tt.name, func(t *testing.T) {
+				c := parse(tt.in)
+				if (c.Err == nil) != tt.ok {
+					t.Fatalf("err %v, want ok=%v", c.Err, tt.ok)
 				}
-				parts := []string{s.Command}
-				for _, a := range s.Args {
-					parts = append(parts, a.Str)
+				got := ""
+				if s := c.Server(GeminiCommandServer); s != nil {
+					if s.Kind != "" {
+						t.Errorf("kind %q: not a server", s.Kind)
+					}
+					parts := []string{s.Command}
+					for _, a := range s.Args {
+						parts = append(parts, a.Str)
+					}
+					got = strings.Join(parts, "|")
 				}
-				got = strings.Join(parts, "|")
-			}
-			if got != tt.argv {
-				t.Errorf("server mcp %q, want %q", got, tt.argv)
-			}
-		})
+				if got != tt.argv {
+					t.Errorf("server mcp %q, want %q", got, tt.argv)
+				}
+			})
+		}
 	}
 
 	// Gated as a server: it runs in a trusted folder, mcp.excluded names it.
@@ -371,6 +376,23 @@ func TestGeminiServerCommand(t *testing.T) {
 		if v.Interactive != tc.runs || v.Headless != tc.runs {
 			t.Errorf("trusted %v %s: runs %v/%v: %s", tc.trusted, tc.settings, v.Interactive, v.Headless, v.Why)
 		}
+	}
+}
+
+// TestQwenServerCommandRunsUnasked: Qwen Code asks its approval for
+// mcpServers' entries, not for the server mcp.serverCommand starts (its
+// bundle, 0.24.4; not observed): with folder trust off (its default) that
+// server counts as running unasked, while an mcpServers entry waits for
+// Qwen Code's own approval.
+func TestQwenServerCommandRunsUnasked(t *testing.T) {
+	f := newFixture(t)
+	f.write("repo/.qwen/settings.json", `{"mcpServers":{"db":{"command":"node","args":["db.js"]}},"mcp":{"serverCommand":"node s.js"}}`)
+	ev := f.evaluate(QwenCode, "repo")
+	if v := verdictOf(t, ev, GeminiCommandServer); !v.Interactive || !v.Headless {
+		t.Errorf("mcp.serverCommand: runs %v/%v: %s", v.Interactive, v.Headless, v.Why)
+	}
+	if v := verdictOf(t, ev, "db"); v.Interactive || v.Headless {
+		t.Errorf("db: runs %v/%v, want Qwen Code to ask: %s", v.Interactive, v.Headless, v.Why)
 	}
 }
 

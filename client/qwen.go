@@ -92,9 +92,13 @@ func (qwenClient) Parse(path string, data []byte) *trust.Config {
 	// A fork of Gemini CLI, it runs the settings' hooks and tool commands
 	// as Gemini CLI does (its bundle, 0.24.4: executeCommandHook with the
 	// hook's env, hooks on unless disableAllHooks, toolDiscoveryCommand;
-	// not observed): entries, as Gemini CLI's.
+	// not observed): entries, as Gemini CLI's. So is `mcp.serverCommand`,
+	// the server named `mcp` (its bundle: populateMcpServerCommand; not
+	// observed).
 	if root, err := trust.DecodeDialect(data, trust.QwenCode); err == nil && root.Kind() == "object" {
-		c.Servers = append(c.Servers, settingsEntries(c, trust.QwenCode, root)...)
+		entries := settingsEntries(c, trust.QwenCode, root)
+		entries = append(entries, commandServer(c, trust.QwenCode, root)...)
+		c.Servers = append(c.Servers, entries...)
 		uniqueEntries(c)
 	}
 	return c
@@ -466,6 +470,12 @@ func (qs *QwenState) answer(s *trust.Server, path string) (runs bool, why string
 		// (OPEN: read from its bundle, not observed; disableAllHooks is
 		// not modelled: a hook counts as running).
 		return true, "Qwen Code runs this " + s.Kind + " without asking: no approval of its covers it (" + qs.TrustedBy + ")"
+	case s != nil && s.Name == GeminiCommandServer && filepath.Base(path) != ".mcp.json":
+		// `mcp.serverCommand`'s server (Parse): Qwen Code's approvals are
+		// asked for mcpServers' entries (its bundle, 0.24.4; not observed),
+		// so it counts as running unasked. A settings server of that name
+		// without serverCommand counts so too: more, never less.
+		return true, qwenRuns + "no approval of its covers the server mcp.serverCommand starts (" + qs.TrustedBy + ")"
 	case qs.Yolo:
 		return true, qwenRuns + qs.YoloBy + " sets tools.approvalMode \"yolo\", which asks no server's approval (" + qs.TrustedBy + ")"
 	case s != nil && !qs.approved(s, path):
