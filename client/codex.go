@@ -1198,13 +1198,16 @@ func (cs *CodexState) answer(path, name string, s *trust.Server) (runs bool, why
 func (codexClient) Gate(st *State, entries []Entry) []ServerVerdict {
 	out := make([]ServerVerdict, 0, len(entries))
 	for _, e := range entries {
-		runs, why, src, repo := st.Codex.answer(e.Path, e.Name, e.Server)
+		var runs, repo bool
+		var why, src string
 		switch {
 		case e.Server != nil && e.Server.Kind == EntryNotify:
 			runs, why, src, repo = st.Codex.answer(e.Path, e.Name, nil)
 			why = codexNotifyWhy + "; " + why
 		case e.Server != nil && e.Server.Kind != "":
 			runs, why, src, repo = st.Codex.hookAnswer(e.Path, e.Name, codexEntryHash(e.Server))
+		default:
+			runs, why, src, repo = st.Codex.answer(e.Path, e.Name, e.Server)
 		}
 		why += remoteNote(e.Server)
 		out = append(out, ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server,

@@ -104,6 +104,10 @@ func (qwenClient) Parse(path string, data []byte) *trust.Config {
 	return c
 }
 
+// EntryNouns are Qwen Code's words for its entry kinds: those of Gemini
+// CLI, whose settings' hooks and tool commands it reads (Parse).
+func (qwenClient) EntryNouns() map[string]string { return geminiClient{}.EntryNouns() }
+
 // qwenMCPJSON is Qwen Code's dialect for `.mcp.json` (see Parse).
 var qwenMCPJSON = func() *trust.Dialect {
 	d := *trust.QwenCode

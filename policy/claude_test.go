@@ -9,6 +9,7 @@ import (
 
 	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/surface"
+	"github.com/mcp-guard/mcp-guard/trust"
 )
 
 func settings(json string) File {
@@ -188,5 +189,18 @@ func TestPairedFiles(t *testing.T) {
 	}
 	if n == 0 {
 		t.Fatal("no paired files")
+	}
+}
+
+// TestMG703HelpNamesEveryCommandSetting: MG703's help (trust.Rules, which
+// cannot import client) names every Claude Code setting the rule fires
+// on, so a key added to client's lists is not left out of the text that
+// tells people what to move to their own settings.
+func TestMG703HelpNamesEveryCommandSetting(t *testing.T) {
+	help := trust.RuleByID("MG703").Help
+	for _, k := range append(client.ClaudeHelperKeys(), client.ClaudeCommandObjects()...) {
+		if !strings.Contains(help, k) {
+			t.Errorf("MG703's help does not name %s", k)
+		}
 	}
 }
