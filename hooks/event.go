@@ -98,15 +98,16 @@ type reflogEntry struct{ old, new, msg string }
 // entries that moved nothing before the one from no commit to this
 // commit, and that one is a clone's, "clone: from URL", or in a linked
 // worktree git worktree add's, which has no message; a first commit's
-// or a reset's from no commit brought files already there), and no hook
-// ran a first checkout here (populated: the marker the hook leaves in
-// the git directory when it does). A repository whose
-// clone ran without these hooks gets the first checkout's warning once,
-// on its first same-commit checkout. Without a reflog (reflogs off, or
-// its end longer than what is read) nothing is claimed: the event stays
+// or a reset's from no commit brought files already there). It is asked
+// only where no hook ran a first checkout (the marker the hook leaves in
+// the git directory when it does: see run), so that the everyday
+// checkout reads no reflog. A repository whose clone ran without these
+// hooks gets the first checkout's warning once, on its first
+// same-commit checkout. Without a reflog (reflogs off, or its end
+// longer than what is read) nothing is claimed: the event stays
 // skipped. Other events are returned as they are.
-func (ev Event) Unpopulated(linked, populated bool, newestFirst []reflogEntry) Event {
-	if ev.Skip != skipNoMove || populated {
+func (ev Event) Unpopulated(linked bool, newestFirst []reflogEntry) Event {
+	if ev.Skip != skipNoMove {
 		return ev
 	}
 	for _, e := range newestFirst {

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -290,37 +291,35 @@ func TestFirstCheckout(t *testing.T) {
 }
 
 // TestUnpopulated: a checkout that moved nothing is a first checkout only
-// when HEAD has not moved since the repository or worktree was made and
-// no hook ran a first checkout there.
+// when HEAD has not moved since the repository or worktree was made (the
+// marker of a first checkout the hook ran: TestSameCommitCheckoutReadsNoObject).
 func TestUnpopulated(t *testing.T) {
 	same := reflogEntry{c2, c2, "checkout: moving from main to main"}
 	clone := reflogEntry{zeros, c2, "clone: from /up.git"}
 	for _, tc := range []struct {
-		name      string
-		linked    bool
-		populated bool
-		reflog    []reflogEntry // newest first
-		op        string        // "" when it stays skipped
+		name   string
+		linked bool
+		reflog []reflogEntry // newest first
+		op     string        // "" when it stays skipped
 	}{
-		{"clone --no-checkout then checkout main", false, false, []reflogEntry{same, clone}, "clone"},
-		{"worktree add --no-checkout then checkout", true, false, []reflogEntry{{zeros, c2, ""}}, "worktree"},
-		{"worktree add --no-checkout then checkout BRANCH", true, false, []reflogEntry{same, {zeros, c2, ""}}, "worktree"},
-		{"several checkouts that moved nothing", false, false, []reflogEntry{same, same, clone}, "clone"},
-		{"the hook ran the clone's checkout", false, true, []reflogEntry{same, clone}, ""},
-		{"HEAD moved since the clone", false, false, []reflogEntry{same, {c1, c2, "pull: Fast-forward"}, clone}, ""},
-		{"made at another commit", false, false, []reflogEntry{same, {zeros, c1, "clone: from /up.git"}}, ""},
-		{"no reflog", false, false, nil, ""},
-		{"a first commit", false, false, []reflogEntry{same, {zeros, c2, "commit (initial): v1"}}, ""},
-		{"a first commit in a worktree", true, false, []reflogEntry{same, {zeros, c2, "commit (initial): v1"}}, ""},
-		{"a reset from an unborn branch", false, false, []reflogEntry{same, {zeros, c2, "reset: moving to origin/main"}}, ""},
-		{"no message outside a linked worktree", false, false, []reflogEntry{same, {zeros, c2, ""}}, ""},
-		{"only checkouts in the reflog's end", false, false, []reflogEntry{same, same}, ""},
+		{"clone --no-checkout then checkout main", false, []reflogEntry{same, clone}, "clone"},
+		{"worktree add --no-checkout then checkout", true, []reflogEntry{{zeros, c2, ""}}, "worktree"},
+		{"worktree add --no-checkout then checkout BRANCH", true, []reflogEntry{same, {zeros, c2, ""}}, "worktree"},
+		{"several checkouts that moved nothing", false, []reflogEntry{same, same, clone}, "clone"},
+		{"HEAD moved since the clone", false, []reflogEntry{same, {c1, c2, "pull: Fast-forward"}, clone}, ""},
+		{"made at another commit", false, []reflogEntry{same, {zeros, c1, "clone: from /up.git"}}, ""},
+		{"no reflog", false, nil, ""},
+		{"a first commit", false, []reflogEntry{same, {zeros, c2, "commit (initial): v1"}}, ""},
+		{"a first commit in a worktree", true, []reflogEntry{same, {zeros, c2, "commit (initial): v1"}}, ""},
+		{"a reset from an unborn branch", false, []reflogEntry{same, {zeros, c2, "reset: moving to origin/main"}}, ""},
+		{"no message outside a linked worktree", false, []reflogEntry{same, {zeros, c2, ""}}, ""},
+		{"only checkouts in the reflog's end", false, []reflogEntry{same, same}, ""},
 	} {
 		ev, err := ParseEvent("post-checkout", []string{c2, c2, "1"}, nil, envOf())
 		if err != nil || ev.Skip != skipNoMove {
 			t.Fatalf("%+v %v", ev, err)
 		}
-		got := ev.Unpopulated(tc.linked, tc.populated, tc.reflog)
+		got := ev.Unpopulated(tc.linked, tc.reflog)
 		if tc.op == "" {
 			if got.Skip == "" || got.Brings() {
 				t.Errorf("%s: %+v, want skipped", tc.name, got)
@@ -333,7 +332,7 @@ func TestUnpopulated(t *testing.T) {
 	}
 	// A file checkout is never a first checkout.
 	ev, _ := ParseEvent("post-checkout", []string{c2, c2, "0"}, nil, envOf())
-	if got := ev.Unpopulated(false, false, []reflogEntry{clone}); got.Brings() || got.Op != "file checkout" {
+	if got := ev.Unpopulated(false, []reflogEntry{clone}); got.Brings() || got.Op != "file checkout" {
 		t.Errorf("file checkout: %+v", got)
 	}
 }
@@ -381,5 +380,13 @@ func TestSameCommitCheckoutReadsNoObject(t *testing.T) {
 	os.WriteFile(filepath.Join(git, populatedFile), nil, 0o644)
 	if out, err := run(); err != nil || out.Event.Skip != skipNoMove || !out.Quiet() {
 		t.Errorf("everyday: %+v %v", out.Event, err)
+	}
+	// Nor is the reflog read once the marker is there: opening this one
+	// would wait for a writer, and the run would time out.
+	mustDo(t, os.Remove(filepath.Join(git, "logs/HEAD")))
+	mustDo(t, syscall.Mkfifo(filepath.Join(git, "logs/HEAD"), 0o644))
+	out, err := Run(context.Background(), Request{Type: "post-checkout", Args: []string{c2, c2, "1"}, Dir: dir, Env: env, Ledger: &trust.Ledger{}, Timeout: 5 * time.Second})
+	if err != nil || out.Event.Skip != skipNoMove {
+		t.Errorf("everyday, the reflog a FIFO: %+v %v", out.Event, err)
 	}
 }

@@ -192,9 +192,13 @@ func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
 	linked := filepath.Clean(repo.GitDir()) != filepath.Clean(repo.CommonDir())
 	if ev.Skip == skipNoMove {
 		// A checkout that moved nothing: the first of a work tree made
-		// with --no-checkout, or an everyday one. Files only (the
-		// reflog's end, a marker): no object is read to tell.
-		ev = ev.Unpopulated(linked, populated(repo.GitDir()), reflogTail(repo.GitDir()))
+		// with --no-checkout, or an everyday one. Files only: no object
+		// is read to tell, and where the hook ran the first checkout
+		// (the marker) not the reflog either.
+		if populated(repo.GitDir()) {
+			return out, nil
+		}
+		ev = ev.Unpopulated(linked, reflogTail(repo.GitDir()))
 		out.Event = ev
 		if ev.Skip != "" {
 			return out, nil
