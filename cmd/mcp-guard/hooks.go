@@ -210,11 +210,7 @@ func hooksUninstall(ctx context.Context, c *cli.Command, e *env) error {
 
 func printHookResults(e *env, d hooks.Dir, rs []hooks.Result) {
 	st := e.style(e.info)
-	types := make([]string, len(rs))
-	for i, r := range rs {
-		types[i] = r.Type
-	}
-	width := columnWidth(types)
+	width := columnWidth(rs, func(r hooks.Result) string { return r.Type })
 	for _, r := range rs {
 		action := fmt.Sprintf("%-9s", r.Action)
 		switch r.Action {
@@ -246,12 +242,13 @@ func printHookResults(e *env, d hooks.Dir, rs []hooks.Result) {
 	}
 }
 
-// columnWidth is the width of a column of hook types: the longest one
-// listed (post-applypatch, or reference-transaction when it is listed).
-func columnWidth(types []string) int {
+// columnWidth is the width of a column of hook types, typ of each row:
+// the longest one listed (post-applypatch, or reference-transaction when
+// it is listed).
+func columnWidth[T any](rows []T, typ func(T) string) int {
 	w := 0
-	for _, t := range types {
-		w = max(w, len(t))
+	for _, r := range rows {
+		w = max(w, len(typ(r)))
 	}
 	return w
 }
@@ -271,11 +268,7 @@ func hooksStatus(ctx context.Context, c *cli.Command, e *env) error {
 		fmt.Fprintf(e.info, " (core.hooksPath = %s)", report.Sanitize(d.HooksPath))
 	}
 	fmt.Fprintln(e.info)
-	types := make([]string, len(hs))
-	for i, h := range hs {
-		types[i] = h.Type
-	}
-	width := columnWidth(types)
+	width := columnWidth(hs, func(h hooks.Hook) string { return h.Type })
 	for _, h := range hs {
 		var state string
 		switch {
