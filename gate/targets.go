@@ -2,6 +2,7 @@ package gate
 
 import (
 	"fmt"
+	"github.com/mcp-guard/mcp-guard/internal/textsafe"
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/client"
@@ -134,10 +135,10 @@ func (v *View) SelectTargets(names []string, only client.ID, d trust.Decision) (
 				}
 			}
 			if one, files := oneClient(found); one {
-				problems = append(problems, fmt.Sprintf("%q names an entry of more than one file of %s (%s): name one as NAME@FILE (e.g. %s)", name, v.titleOf(example.ClientID()), strings.Join(files, ", "), ShellWord(example.Label())))
+				problems = append(problems, fmt.Sprintf("%q names an entry of more than one file of %s (%s): name one as NAME@FILE (e.g. %s)", name, v.titleOf(example.ClientID()), strings.Join(files, ", "), textsafe.ShellWord(example.Label())))
 				continue
 			}
-			problems = append(problems, fmt.Sprintf("%q names a server of more than one client (%s): qualify it as CLIENT:NAME (e.g. %s) or pass --client", name, strings.Join(ids, ", "), ShellWord(example.Label())))
+			problems = append(problems, fmt.Sprintf("%q names a server of more than one client (%s): qualify it as CLIENT:NAME (e.g. %s) or pass --client", name, strings.Join(ids, ", "), textsafe.ShellWord(example.Label())))
 			continue
 		}
 		// A plain name stays as typed (it names one server); a qualified
@@ -272,26 +273,4 @@ func oneVersion(found []*ClientServer) bool {
 		}
 	}
 	return true
-}
-
-// ShellWord is w as one shell word for a command the user is asked to
-// type: left bare only when every character is one no POSIX shell or zsh
-// gives a meaning to, single-quoted otherwise. A repository chooses its
-// entries' names, so `a;id`, `b$(id)` or a Claude Code hook's label
-// `claude-code:hooks.SessionStart[0].hooks[0]@…` (a glob zsh refuses
-// when nothing matches) must reach mcp-guard as the name, not run or
-// expand. A leading "=" is quoted too: zsh expands `=ls` to ls's path.
-// It does not sanitise w: a renderer does (report.hintWord).
-func ShellWord(w string) string {
-	bare := w != "" && w[0] != '='
-	for _, r := range w {
-		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("_-.,:/@%+=", r)) {
-			bare = false
-			break
-		}
-	}
-	if bare {
-		return w
-	}
-	return "'" + strings.ReplaceAll(w, "'", `'\''`) + "'"
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/mcp-guard/mcp-guard/internal/textsafe"
 	"io"
 	"path/filepath"
 	"slices"
@@ -297,10 +298,10 @@ func CommandLine(s *trust.Server) string {
 }
 
 // hintWord is w, sanitised, as one shell word for a command a hint asks
-// the user to run (gate.ShellWord): a repository chooses its servers' and
+// the user to run (textsafe.ShellWord): a repository chooses its servers' and
 // entries' names, so `a;id` or `b$(id)` must reach mcp-guard as the name.
 func hintWord(w string) string {
-	return gate.ShellWord(Sanitize(w))
+	return textsafe.ShellWord(Sanitize(w))
 }
 
 // quoteAssignment is quoteWord of an environment assignment NAME=VALUE
