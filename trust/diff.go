@@ -3,6 +3,7 @@ package trust
 import (
 	"cmp"
 	"fmt"
+	"github.com/mcp-guard/mcp-guard/internal/textsafe"
 	"path"
 	"sort"
 	"strconv"
@@ -412,7 +413,7 @@ func impact(c *Change, os, ns *side, g Grants) (Impact, []string) {
 		if nAuto {
 			return ImpactNewPreapproved, []string{what + ": " + grantText(nWhy, c.New, true)}
 		}
-		return ImpactNewUnapproved, []string{what + ": agentty will ask before running it (mcp-guard approve " + name + ")"}
+		return ImpactNewUnapproved, []string{what + ": agentty will ask before running it (" + approveHint(name) + ")"}
 	case !changed:
 		switch {
 		case oAuto && !nAuto:
@@ -439,7 +440,7 @@ func impact(c *Change, os, ns *side, g Grants) (Impact, []string) {
 	case nAuto:
 		return ImpactNewPreapproved, []string{"changed, and " + grantText(nWhy, c.New, false)}
 	}
-	return ImpactNewUnapproved, []string{"changed: agentty will ask before running it (mcp-guard approve " + name + ")"}
+	return ImpactNewUnapproved, []string{"changed: agentty will ask before running it (" + approveHint(name) + ")"}
 }
 
 // grantText says why agentty runs a server without asking.
@@ -664,4 +665,14 @@ func FileChanges(old, new []FileID) []FileChange {
 		}
 	}
 	return out
+}
+
+// approveHint is the approve command for the server name: one shell word
+// (a repository chooses the name), after `--` when it would read as a flag
+// (`--all` approves every server).
+func approveHint(name string) string {
+	if strings.HasPrefix(name, "-") {
+		return "mcp-guard approve -- " + textsafe.ShellWord(name)
+	}
+	return "mcp-guard approve " + textsafe.ShellWord(name)
 }
