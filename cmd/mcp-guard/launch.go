@@ -20,7 +20,7 @@ import (
 func launchCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:      "launch",
-		Usage:     "start the agent (CMD) only when no MCP server here waits for review",
+		Usage:     "start the agent (CMD) only when nothing here that it runs (a server, hook or helper) waits for review",
 		UsageText: "mcp-guard [-C DIR] launch [--] CMD [ARGS...]   (options for mcp-guard go before CMD)",
 		// Everything from CMD on is CMD's, untouched: its own flags too
 		// (mcp-guard launch agentty --resume), as gh and git's -c do.

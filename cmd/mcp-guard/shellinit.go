@@ -19,7 +19,7 @@ import (
 // recursion; `command claude` and the like still reach them directly.
 // Built on request: the hook never pays for it.
 func shellInit(shell string) (string, bool) {
-	head := "# mcp-guard: " + report.JoinList(client.Commands(), "and") + " start only when no MCP server here waits for review.\n"
+	head := "# mcp-guard: " + report.JoinList(client.Commands(), "and") + " start only when nothing here that they run (a server, hook or helper) waits for review.\n"
 	var out string
 	switch shell {
 	case "bash", "zsh":
