@@ -110,18 +110,53 @@ func (ev Event) Unpopulated(linked bool, newestFirst []reflogEntry) Event {
 	if ev.Skip != skipNoMove {
 		return ev
 	}
+	msg, ok := unmovedSinceMade(linked, newestFirst, string(ev.New))
+	if !ok {
+		return ev
+	}
+	ev.Skip, ev.Old, ev.first = "", RevEmpty, true
+	return ev.FirstCheckout(linked, msg)
+}
+
+// Filling turns a file checkout (`git checkout HEAD -- .`, `git restore
+// --source=HEAD .` after `git clone --no-checkout`) into the first
+// checkout it is when the work tree had never been checked out: the
+// files it wrote are all the agents can read, so it is compared from no
+// files, as the clone's or worktree's checkout would have been. What
+// tells it from an everyday file checkout is what Unpopulated reads:
+// HEAD (head, its commit) has not moved since the entry that made the
+// repository or worktree, and no hook ran a first checkout there (the
+// marker, which the caller checks first). Other events are returned as
+// they are.
+func (ev Event) Filling(linked bool, head string, newestFirst []reflogEntry) Event {
+	if ev.Skip != "" || ev.Type != "post-checkout" || ev.New != RevWorkTree || ev.first || head == "" {
+		return ev
+	}
+	msg, ok := unmovedSinceMade(linked, newestFirst, head)
+	if !ok {
+		return ev
+	}
+	ev.Old, ev.first = RevEmpty, true
+	return ev.FirstCheckout(linked, msg)
+}
+
+// unmovedSinceMade reports whether HEAD's reflog (newest first) holds
+// only entries that moved nothing before the one that made the
+// repository or worktree (a clone's, "clone: from URL", or in a linked
+// worktree git worktree add's, which has no message) from no commit to
+// head, and returns that entry's message.
+func unmovedSinceMade(linked bool, newestFirst []reflogEntry, head string) (string, bool) {
 	for _, e := range newestFirst {
 		if e.old == e.new && !isZeroRev(e.old) {
 			continue // another checkout that moved nothing
 		}
 		made := strings.HasPrefix(e.msg, "clone: ") || linked && e.msg == ""
-		if !made || !isZeroRev(e.old) || e.new != string(ev.New) {
-			return ev
+		if !made || !isZeroRev(e.old) || e.new != head {
+			return "", false
 		}
-		ev.Skip, ev.Old, ev.first = "", RevEmpty, true
-		return ev.FirstCheckout(linked, e.msg)
+		return e.msg, true
 	}
-	return ev
+	return "", false
 }
 
 // MaxRewriteInput bounds how much of post-rewrite's (and

@@ -337,6 +337,50 @@ func TestUnpopulated(t *testing.T) {
 	}
 }
 
+// TestFilling: a file checkout is the first checkout only when HEAD has
+// not moved since the repository or worktree was made; it then compares
+// no files with the files on disk.
+func TestFilling(t *testing.T) {
+	same := reflogEntry{c2, c2, "checkout: moving from main to main"}
+	clone := reflogEntry{zeros, c2, "clone: from /up.git"}
+	for _, tc := range []struct {
+		name   string
+		linked bool
+		head   string
+		reflog []reflogEntry // newest first
+		op     string        // "" when it stays an everyday file checkout
+	}{
+		{"clone --no-checkout then checkout HEAD -- .", false, c2, []reflogEntry{clone}, "clone"},
+		{"after a checkout that moved nothing", false, c2, []reflogEntry{same, clone}, "clone"},
+		{"worktree add --no-checkout then restore", true, c2, []reflogEntry{{zeros, c2, ""}}, "worktree"},
+		{"HEAD moved since the clone", false, c2, []reflogEntry{{c1, c2, "pull: Fast-forward"}, clone}, ""},
+		{"HEAD is not the clone's commit", false, c1, []reflogEntry{clone}, ""},
+		{"no reflog", false, c2, nil, ""},
+		{"no HEAD", false, "", []reflogEntry{clone}, ""},
+		{"a first commit", false, c2, []reflogEntry{{zeros, c2, "commit (initial): v1"}}, ""},
+	} {
+		ev, err := ParseEvent("post-checkout", []string{c2, c2, "0"}, nil, envOf())
+		if err != nil || ev.Op != "file checkout" {
+			t.Fatalf("%+v %v", ev, err)
+		}
+		got := ev.Filling(tc.linked, tc.head, tc.reflog)
+		if tc.op == "" {
+			if got.Brings() || got.Op != "file checkout" || got.Old != "HEAD" {
+				t.Errorf("%s: %+v, want an everyday file checkout", tc.name, got)
+			}
+			continue
+		}
+		if got.Skip != "" || !got.Brings() || got.Op != tc.op || got.Old != RevEmpty || got.New != RevWorkTree {
+			t.Errorf("%s: %+v, want a first %s of the files on disk", tc.name, got, tc.op)
+		}
+	}
+	// A branch checkout is Unpopulated's.
+	ev, _ := ParseEvent("post-checkout", []string{c2, c2, "1"}, nil, envOf())
+	if got := ev.Filling(false, c2, []reflogEntry{clone}); got.Brings() {
+		t.Errorf("branch checkout: %+v", got)
+	}
+}
+
 // TestReflogTail: whole entries newest first; a line cut by the bounded
 // read is dropped.
 func TestReflogTail(t *testing.T) {

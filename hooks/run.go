@@ -190,6 +190,9 @@ func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
 	}
 	defer repo.Close()
 	linked := filepath.Clean(repo.GitDir()) != filepath.Clean(repo.CommonDir())
+	opts := project.Options{Grants: req.Grants, Env: client.Env{Getenv: getenv, LookupEnv: envVars(req.Env)}}
+	// filling is the first checkout a file checkout may be (Filling).
+	var filling Event
 	if ev.Skip == skipNoMove {
 		// A checkout that moved nothing: the first of a work tree made
 		// with --no-checkout, or an everyday one. Files only: no object
@@ -207,6 +210,14 @@ func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
 		_, _, msg := lastReflogEntry(repo.GitDir())
 		ev = ev.FirstCheckout(linked, msg)
 		out.Event = ev
+	} else if ev.New == RevWorkTree && ev.Type == "post-checkout" && !populated(repo.GitDir()) {
+		// A file checkout where no hook ran a first checkout: the one
+		// that fills a work tree made with --no-checkout? (Where the
+		// hook ran one, the marker spares the everyday file checkout
+		// even the reflog.)
+		if head, err := repo.Resolve("HEAD"); err == nil {
+			filling = ev.Filling(linked, head.Commit(), reflogTail(repo.GitDir()))
+		}
 	}
 	if ev.Brings() {
 		// Whatever it reports, this work tree has had its first
@@ -238,7 +249,6 @@ func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
 	if old == new && super == "" {
 		return out, nil
 	}
-	opts := project.Options{Grants: req.Grants, Env: client.Env{Getenv: getenv, LookupEnv: envVars(req.Env)}}
 	var changes []trust.Change
 	if old != new {
 		res, err := project.Compare(ctx, repo, old, new, opts)
@@ -246,6 +256,21 @@ func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
 			return out, err
 		}
 		out.Findings, changes = res.Findings, res.Changes
+		if filling.Brings() && len(changes) == 0 && len(res.Findings) == 0 {
+			// The files on disk are HEAD's, as far as any agent reads:
+			// either the file checkout filled an empty work tree or
+			// this is a work tree cloned before the hooks were
+			// installed, which gets the clone's warning once, as at
+			// Unpopulated's checkout. Until then (some paths only
+			// written) every file checkout there is still filling it,
+			// and says what it changed from HEAD.
+			ev, out.Event = filling, filling
+			defer markPopulated(repo.GitDir())
+			if res, err = project.Compare(ctx, repo, gitscan.Empty, new, opts); err != nil {
+				return out, err
+			}
+			out.Findings, changes = res.Findings, res.Changes
+		}
 	}
 	if req.Ledger == nil && req.LoadLedger != nil && (len(changes) > 0 || super != "") {
 		req.Ledger = req.LoadLedger()
