@@ -64,12 +64,8 @@ func (geminiClient) Binds() string { return "Gemini CLI binds nothing to a serve
 // as much. `mcp.serverCommand` is a server, named `mcp`
 // (geminiServerCommand).
 func (geminiClient) Parse(path string, data []byte) *trust.Config {
-	c := trust.ParseDialect(path, data, trust.ScopeProject, trust.GeminiCLI)
-	if c.Err != nil {
-		return c
-	}
-	root, err := trust.DecodeDialect(data, trust.GeminiCLI)
-	if err != nil || root.Kind() != "object" {
+	c, root := trust.ParseDialectValue(path, data, trust.ScopeProject, trust.GeminiCLI)
+	if c.Err != nil || root.Kind() != "object" {
 		return c
 	}
 	out := settingsEntries(c, trust.GeminiCLI, root)

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -452,5 +453,36 @@ func TestGeminiEnvHome(t *testing.T) {
 				t.Errorf("unknown %q", ce.Unknown)
 			}
 		})
+	}
+}
+
+// TestSettingsDecodedOnce: Gemini CLI's and Qwen Code's Parse decode a
+// settings file once, for its servers and its other entries alike: their
+// allocations stay those of the one decode (a second one doubles them on
+// a file of many keys).
+func TestSettingsDecodedOnce(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"mcpServers":{"s":{"command":"node","args":["s.js"]}},"hooks":{"BeforeTool":[{"hooks":[{"type":"command","command":"echo hi"}]}]},"ui":{`)
+	for i := range 2000 {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"k%d":[%d,"v%d",{"x":true}]`, i, i, i)
+	}
+	b.WriteString(`}}`)
+	data := []byte(b.String())
+	for _, tc := range []struct {
+		id ID
+		d  *trust.Dialect
+	}{{Gemini, trust.GeminiCLI}, {QwenCode, trust.QwenCode}} {
+		cl := Lookup(tc.id)
+		if c := cl.Parse(".gemini/settings.json", data); c.Err != nil || len(c.Servers) != 2 {
+			t.Fatalf("%s: %v, %d servers and entries", tc.id, c.Err, len(c.Servers))
+		}
+		parse := testing.AllocsPerRun(3, func() { cl.Parse(".gemini/settings.json", data) })
+		once := testing.AllocsPerRun(3, func() { trust.ParseDialect(".gemini/settings.json", data, trust.ScopeProject, tc.d) })
+		if parse > once*1.3 {
+			t.Errorf("%s: Parse allocates %.0f times, one decode %.0f: decoded more than once", tc.id, parse, once)
+		}
 	}
 }

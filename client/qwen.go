@@ -85,7 +85,7 @@ func (qwenClient) Parse(path string, data []byte) *trust.Config {
 	if filepath.Base(filepath.FromSlash(path)) == ".mcp.json" {
 		return trust.ParseDialect(path, data, trust.ScopeProject, qwenMCPJSON)
 	}
-	c := trust.ParseDialect(path, data, trust.ScopeProject, trust.QwenCode)
+	c, root := trust.ParseDialectValue(path, data, trust.ScopeProject, trust.QwenCode)
 	if c.Err != nil {
 		return c
 	}
@@ -95,7 +95,7 @@ func (qwenClient) Parse(path string, data []byte) *trust.Config {
 	// not observed): entries, as Gemini CLI's. So is `mcp.serverCommand`,
 	// the server named `mcp` (its bundle: populateMcpServerCommand; not
 	// observed).
-	if root, err := trust.DecodeDialect(data, trust.QwenCode); err == nil && root.Kind() == "object" {
+	if root.Kind() == "object" {
 		entries := settingsEntries(c, trust.QwenCode, root)
 		entries = append(entries, commandServer(c, trust.QwenCode, root)...)
 		c.Servers = append(c.Servers, entries...)

@@ -275,6 +275,21 @@ func (c *Config) nulText() string {
 // says why the client runs nothing from it, Skipped which servers it
 // leaves out.
 func ParseDialect(path string, data []byte, scope Scope, d *Dialect) *Config {
+	return parseDialect(path, data, scope, d, nil)
+}
+
+// ParseDialectValue is ParseDialect that also returns the file's decoded
+// root, as DecodeDialect would return it (the zero Value where that
+// fails: a syntax error, bytes after the value, a file too large), from
+// the one decode: for a client that reads more of the file than its
+// servers (Gemini CLI's and Qwen Code's settings). d must not be nil.
+func ParseDialectValue(path string, data []byte, scope Scope, d *Dialect) (*Config, Value) {
+	var v Value
+	c := parseDialect(path, data, scope, d, &v)
+	return c, v
+}
+
+func parseDialect(path string, data []byte, scope Scope, d *Dialect, value *Value) *Config {
 	if d == nil {
 		return Parse(path, data, scope)
 	}
@@ -320,6 +335,9 @@ func ParseDialect(path string, data []byte, scope Scope, d *Dialect) *Config {
 		return fail(pos, err)
 	}
 	c.root, c.Lossy = root, lossy
+	if value != nil && end == len(data) {
+		*value = Value{v: root, src: data}
+	}
 	if end < len(data) && d.TrailingFails {
 		r := &jsonReader{data: data, cLine: 1, cCol: 1}
 		if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
