@@ -543,7 +543,55 @@ func (b *bench) hook(repos []repo) error {
 		fmt.Fprintln(w, l)
 	}
 	fmt.Fprintln(w)
+	if err := b.sameCommit(repos); err != nil {
+		return err
+	}
 	return b.startup(repos[0].dir(b.o.out))
+}
+
+// sameCommit measures the everyday `git checkout BRANCH` on BRANCH, which
+// git reports as `post-checkout H H 1`: the hook tells it from the
+// checkout that fills a --no-checkout clone by its marker in the git
+// directory (hooks.Event.Unpopulated), here present as after any first
+// checkout the hook ran. Against the plain quiet path, `hook post-rewrite
+// amend`, which parses its arguments and opens nothing, and against
+// `git rev-parse HEAD`.
+func (b *bench) sameCommit(repos []repo) error {
+	w := b.report
+	fmt.Fprintf(w, "Everyday same-commit checkout (`git checkout main` on main: `hook post-checkout H H 1`, the hook's marker of a first checkout present) against the plain quiet path (`hook post-rewrite amend`: arguments only, no repository opened) and `git rev-parse HEAD`:\n\n")
+	fmt.Fprintf(w, "| repository | same-commit wall | quiet path wall | wall ratio | same-commit CPU | quiet path CPU | CPU ratio | git rev-parse HEAD wall |\n")
+	fmt.Fprintf(w, "|---|---:|---:|---:|---:|---:|---:|---:|\n")
+	quiet := append(strings.Fields(b.o.hookEnv), b.bin, "hook", "post-rewrite", "amend")
+	for _, r := range repos {
+		dir := r.dir(b.o.out)
+		if err := b.setHeads(dir, "bench/base", "bench/base"); err != nil {
+			return err
+		}
+		head, err := b.git(dir, "rev-parse", "HEAD")
+		if err != nil {
+			return err
+		}
+		head = strings.TrimSpace(head)
+		marker := filepath.Join(dir, ".git", "mcp-guard-populated")
+		if err := os.WriteFile(marker, nil, 0o644); err != nil {
+			return err
+		}
+		same := append(strings.Fields(b.o.hookEnv), b.bin, "hook", "post-checkout", head, head, "1")
+		ss, sq, err := b.compare(dir, same, quiet, nil)
+		if err != nil {
+			return err
+		}
+		_, sg, err := b.compare(dir, same, []string{"git", "rev-parse", "HEAD"}, nil)
+		if err != nil {
+			return err
+		}
+		os.Remove(marker)
+		fmt.Fprintf(w, "| %s | %s ms | %s ms | %s | %s ms | %s ms | %s | %s ms |\n", r.shape.name, ms(ss.Wall), ms(sq.Wall), ratio(ss.Wall, sq.Wall), ms(ss.CPU), ms(sq.CPU), ratio(ss.CPU, sq.CPU), ms(sg.Wall))
+		b.add("hook", r.shape.name, "same-commit checkout", "mcp-guard hook post-checkout H H 1", ss, "")
+		b.add("hook", r.shape.name, "same-commit checkout", "mcp-guard hook post-rewrite amend", sq, "")
+	}
+	fmt.Fprintln(w)
+	return nil
 }
 
 // startup measures what starting a process costs here, which bounds every
