@@ -433,4 +433,21 @@ func TestSameCommitCheckoutReadsNoObject(t *testing.T) {
 	if err != nil || out.Event.Skip != skipNoMove {
 		t.Errorf("everyday, the reflog a FIFO: %+v %v", out.Event, err)
 	}
+	// Nor the repository's config or refs: the marker is found from
+	// the work tree's .git (a directory, a linked worktree's "gitdir:"
+	// file, or GIT_DIR) before the repository is opened.
+	mustDo(t, os.Remove(filepath.Join(git, "config")))
+	mustDo(t, syscall.Mkfifo(filepath.Join(git, "config"), 0o644))
+	wt := filepath.Join(t.TempDir(), "wt")
+	mustDo(t, os.MkdirAll(wt, 0o755))
+	mustDo(t, os.WriteFile(filepath.Join(wt, ".git"), []byte("gitdir: "+git+"\n"), 0o644))
+	for _, tc := range []struct {
+		name, dir string
+		env       []string
+	}{{"a .git directory", dir, env}, {"a gitdir: file", wt, env}, {"GIT_DIR", t.TempDir(), append(env, "GIT_DIR="+git)}} {
+		out, err := Run(context.Background(), Request{Type: "post-checkout", Args: []string{c2, c2, "1"}, Dir: tc.dir, Env: tc.env, Ledger: &trust.Ledger{}, Timeout: 2 * time.Second})
+		if err != nil || out.Event.Skip != skipNoMove {
+			t.Errorf("everyday, the config a FIFO, %s: %+v %v", tc.name, out.Event, err)
+		}
+	}
 }

@@ -179,6 +179,12 @@ func run(ctx context.Context, req Request, evc chan<- Event) (*Outcome, error) {
 	if err := ctx.Err(); err != nil {
 		return out, err
 	}
+	if ev.Skip == skipNoMove && populated(quickGitDir(req.Dir, getenv)) {
+		// The everyday same-commit checkout, where the hook ran the
+		// first checkout: told by a file in the git directory, found
+		// without opening the repository (its refs and config).
+		return out, nil
+	}
 	// A partial clone's missing object is not fetched here: the hook runs
 	// inside a git operation and must not wait on the network.
 	repo, err := gitscan.Open(req.Dir, gitscan.WithEnv(req.Env), gitscan.WithoutFetch())
@@ -595,8 +601,47 @@ func resolve(repo *gitscan.Repo, rev Rev) (gitscan.Side, error) {
 const populatedFile = "mcp-guard-populated"
 
 func populated(gitDir string) bool {
+	if gitDir == "" {
+		return false
+	}
 	_, err := os.Lstat(filepath.Join(gitDir, populatedFile))
 	return err == nil
+}
+
+// quickGitDir is the git directory of the work tree at dir as git names
+// it to a hook, found by files alone: GIT_DIR when git set it, else
+// dir/.git, a directory, or the file a linked worktree or a submodule
+// has there ("gitdir: PATH"). "" when none of these holds one: the
+// caller then opens the repository as it would have.
+func quickGitDir(dir string, getenv Getenv) string {
+	if g := getenv("GIT_DIR"); g != "" {
+		if !filepath.IsAbs(g) {
+			g = filepath.Join(dir, g)
+		}
+		return g
+	}
+	dot := filepath.Join(dir, ".git")
+	fi, err := os.Lstat(dot)
+	switch {
+	case err != nil:
+		return ""
+	case fi.IsDir():
+		return dot
+	case !fi.Mode().IsRegular() || fi.Size() > 4096:
+		return ""
+	}
+	data, err := os.ReadFile(dot)
+	if err != nil {
+		return ""
+	}
+	g, ok := strings.CutPrefix(strings.TrimRight(string(data), "\r\n"), "gitdir: ")
+	if !ok || g == "" {
+		return ""
+	}
+	if !filepath.IsAbs(g) {
+		g = filepath.Join(dir, g)
+	}
+	return g
 }
 
 // markPopulated leaves the marker; best effort (without it, a later
