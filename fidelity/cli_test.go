@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/mcp-guard/mcp-guard/internal/npmcache"
+	"github.com/mcp-guard/mcp-guard/internal/testtmp"
 )
 
 // The pinned client. Re-observe every scenario (go test ./fidelity -update) before changing it.
@@ -30,7 +31,10 @@ func TestMain(m *testing.M) {
 	// port), as many at a time as go test's -parallel (one per CPU). More
 	// buys nothing: a run is busy starting node, not waiting; at four on 2
 	// CPUs each Claude Code scenario took 2.4 times as long (BENCHMARKS.md).
-	os.Exit(m.Run())
+	// What the clients leave in the temporary directory after a test
+	// (Codex's lock files, written once its HOME was removed) goes with
+	// one directory removed after the tests (testtmp).
+	os.Exit(testtmp.Run(m))
 }
 
 // pinned is one client pinned to an exact npm version, installed on first

@@ -14,15 +14,25 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 
 	"github.com/mcp-guard/mcp-guard/internal/hostile"
+	"github.com/mcp-guard/mcp-guard/internal/testtmp"
 )
 
+// TestMain runs the tests with what they leave in the temporary directory
+// (testscript's own go-test-script directory, which it keeps when -run
+// picks some scripts only) under one directory removed after them
+// (testtmp); run as mcp-guard from a script, it is the command.
 func TestMain(m *testing.M) {
-	testscript.Main(m, map[string]func(){
+	testscript.Main(tmpRun{m}, map[string]func(){
 		"mcp-guard": func() {
 			os.Exit(run(context.Background(), os.Args, os.Stdin, os.Stdout, os.Stderr, os.Environ()))
 		},
 	})
 }
+
+// tmpRun runs the tests under testtmp.
+type tmpRun struct{ m *testing.M }
+
+func (r tmpRun) Run() int { return testtmp.Run(r.m) }
 
 // TestScripts runs every testdata/script/*.txtar with real git and an
 // isolated HOME: nothing of the developer's own configuration leaks in.
