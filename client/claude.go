@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -208,11 +209,10 @@ func parseClaudeSettings(p string, data []byte) *trust.Config {
 // an entry that waits, bound only to its name and marked Remote: its
 // code is where this file cannot say. Reviewed, it cannot be handed over
 // as reviewed (launch refuses when a handoff is needed); unreviewed,
-// launch leaves it out with the file. OPEN: the marketplace another
-// file declares is not joined in, so a change of the plugin's files is
-// not seen through this entry (through the declaring file's, when that
-// file enables it too); a local `false` over a project `true` still
-// counts the project's (over-reports).
+// launch leaves it out with the file. Join binds it to the marketplace
+// the project's other settings file declares. OPEN: one the user's
+// settings declare is not joined in; a local `false` over a project
+// `true` still counts the project's (over-reports).
 func claudePlugins(c *trust.Config, root trust.Value) []*trust.Server {
 	markets, _ := root.Get("extraKnownMarketplaces")
 	enabled, _ := root.Get("enabledPlugins")
@@ -245,24 +245,84 @@ func claudePlugins(c *trust.Config, root trust.Value) []*trust.Server {
 			continue
 		}
 		s.Shown = pluginShown(id, kind, src)
-		dir, _ := src.StringAt("path")
-		switch {
-		case (kind == "directory" || kind == "file") && dir != "":
-			if kind == "file" {
-				// .claude-plugin/marketplace.json: its plugins' paths are
-				// relative to the marketplace's root, above it.
-				dir = filepath.Dir(filepath.FromSlash(dir))
-				if strings.EqualFold(filepath.Base(dir), ".claude-plugin") {
-					dir = filepath.Dir(dir)
-				}
-			}
-			s.Trees = []string{filepath.ToSlash(dir)}
-		default:
+		if dir, ok := marketplaceTree(src); ok {
+			s.Trees = []string{dir}
+		} else {
 			s.Remote = "the marketplace " + src.JSON()
 		}
 		out = append(out, s)
 	}
 	return out
+}
+
+// marketplaceTree is the directory in the repository a marketplace's
+// source (extraKnownMarketplaces.NAME.source) holds its plugins in, as
+// written (relative to the launch directory); ok false for a source
+// elsewhere (GitHub, git, a URL, a package).
+func marketplaceTree(src trust.Value) (string, bool) {
+	kind, _ := src.StringAt("source")
+	dir, _ := src.StringAt("path")
+	if kind != "directory" && kind != "file" || dir == "" {
+		return "", false
+	}
+	if kind == "file" {
+		// .claude-plugin/marketplace.json: its plugins' paths are
+		// relative to the marketplace's root, above it.
+		dir = filepath.Dir(filepath.FromSlash(dir))
+		if strings.EqualFold(filepath.Base(dir), ".claude-plugin") {
+			dir = filepath.Dir(dir)
+		}
+	}
+	return filepath.ToSlash(dir), true
+}
+
+// Join binds a plugin a settings file enables from a marketplace it does
+// not declare (undeclaredPlugin) to the marketplace the project's other
+// settings file declares, when that is a directory in the repository:
+// Claude Code joins .claude/settings.json and .claude/settings.local.json
+// before it reads enabledPlugins, so the plugin's code is that
+// directory, and a change under it re-gates the entry. The entry stays
+// marked Remote (this file alone still cannot say where its code is: it
+// is not handed over as reviewed). A marketplace declared by the user's
+// settings, or elsewhere than a directory, leaves the entry bound by
+// its name only.
+func (claudeClient) Join(c *trust.Config, read func(path string) ([]byte, bool)) {
+	if !isClaudeSettings(c.Path) || c.Err != nil {
+		return
+	}
+	var undeclared []*trust.Server
+	for _, s := range c.Servers {
+		if s.Kind == EntryPlugin && s.Remote == undeclaredMarketplace {
+			undeclared = append(undeclared, s)
+		}
+	}
+	if len(undeclared) == 0 {
+		return
+	}
+	other := "settings.local.json"
+	if strings.EqualFold(path.Base(c.Path), other) {
+		other = "settings.json"
+	}
+	data, ok := read(path.Join(path.Dir(c.Path), other))
+	if !ok {
+		return
+	}
+	root, err := trust.DecodeDialect(data, trust.ClaudeCode)
+	if err != nil || root.Kind() != "object" {
+		return
+	}
+	markets, _ := root.Get("extraKnownMarketplaces")
+	for _, s := range undeclared {
+		id := strings.TrimPrefix(s.Name, "plugins.")
+		m, ok := markets.Get(id[strings.LastIndexByte(id, '@')+1:])
+		if !ok {
+			continue
+		}
+		src, _ := m.Get("source")
+		if dir, ok := marketplaceTree(src); ok {
+			s.Trees = []string{dir}
+		}
+	}
 }
 
 // undeclaredMarketplace is what a plugin entry says of a marketplace

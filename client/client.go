@@ -693,6 +693,19 @@ type Includer interface {
 	Includes(configPath, gitTop string, env Env) []Included
 }
 
+// Joiner is a client that reads, besides a configuration, another file
+// of the same side to know what one of its entries runs: Claude Code's
+// settings file enabling a plugin from a marketplace the other settings
+// file declares. project calls Join after Parse, at the side the
+// configuration was read at; what Join reads is also what the
+// configuration depends on (a change of it re-reads the configuration).
+type Joiner interface {
+	// Join completes c; read returns the content of a repository path
+	// (slash-separated), false when it is absent or cannot be read as
+	// the client reads it.
+	Join(c *trust.Config, read func(path string) ([]byte, bool))
+}
+
 // Included is a file a config brings in (Includer).
 type Included struct {
 	// Path is absolute.

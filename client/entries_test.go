@@ -3,6 +3,7 @@ package client
 import (
 	"errors"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -777,6 +778,48 @@ func TestClaudeUndeclaredPlugin(t *testing.T) {
 		if got := strings.Join(s.Shown, " "); got != "plugin fmt@local (marketplace not declared in this file)" {
 			t.Errorf("%s: shown %q", p, got)
 		}
+	}
+}
+
+// TestClaudeJoinMarketplace: the undeclared plugin's entry is bound to
+// the directory the other settings file of the same .claude declares its
+// marketplace in, and to nothing more where that file declares none, one
+// elsewhere, or is absent.
+func TestClaudeJoinMarketplace(t *testing.T) {
+	for _, tc := range []struct {
+		name, path, other, data string
+		tree                    string // "" for none
+	}{
+		{"local enables, settings.json declares a directory", "sub/.claude/settings.local.json", "sub/.claude/settings.json",
+			`{"extraKnownMarketplaces":{"local":{"source":{"source":"directory","path":"./market"}}}}`, "./market"},
+		{"settings.json enables, local declares a marketplace.json", ".claude/settings.json", ".claude/settings.local.json",
+			`{"extraKnownMarketplaces":{"local":{"source":{"source":"file","path":"m/.claude-plugin/marketplace.json"}}}}`, "m"},
+		{"declared on GitHub", ".claude/settings.local.json", ".claude/settings.json",
+			`{"extraKnownMarketplaces":{"local":{"source":{"source":"github","repo":"a/b"}}}}`, ""},
+		{"another marketplace declared", ".claude/settings.local.json", ".claude/settings.json",
+			`{"extraKnownMarketplaces":{"other":{"source":{"source":"directory","path":"./market"}}}}`, ""},
+		{"the other file absent", ".claude/settings.local.json", "", "", ""},
+		{"the other file unreadable", ".claude/settings.local.json", ".claude/settings.json", `{"extraKnownMarketplaces":`, ""},
+	} {
+		c := claudeClient{}.Parse(tc.path, []byte(`{"enabledPlugins":{"fmt@local":true}}`))
+		var asked []string
+		claudeClient{}.Join(c, func(p string) ([]byte, bool) {
+			asked = append(asked, p)
+			return []byte(tc.data), p == tc.other
+		})
+		s := c.Servers[0]
+		if got := strings.Join(s.Trees, ","); got != tc.tree || s.Remote != undeclaredMarketplace {
+			t.Errorf("%s: trees %q remote %q, want %q", tc.name, got, s.Remote, tc.tree)
+		}
+		if want := path.Join(path.Dir(tc.path), map[bool]string{true: "settings.json", false: "settings.local.json"}[strings.HasSuffix(tc.path, "local.json")]); len(asked) != 1 || asked[0] != want {
+			t.Errorf("%s: read %q, want %s", tc.name, asked, want)
+		}
+	}
+	// A declared plugin is left as it is, and nothing is read.
+	c := claudeClient{}.Parse(".claude/settings.json", []byte(`{"enabledPlugins":{"fmt@local":true},"extraKnownMarketplaces":{"local":{"source":{"source":"directory","path":"./m"}}}}`))
+	claudeClient{}.Join(c, func(p string) ([]byte, bool) { t.Errorf("read %s", p); return nil, false })
+	if got := strings.Join(c.Servers[0].Trees, ","); got != "./m" || c.Servers[0].Remote != "" {
+		t.Errorf("declared: %+v", c.Servers[0])
 	}
 }
 

@@ -684,12 +684,31 @@ func (rd *reader) loadConfig(id client.ID, p string) (*Config, error) {
 			return nil, fmt.Errorf("read %s at %s: %w", res.entry.Path, rd.side, err)
 		default:
 			c.Config, c.data = client.Lookup(id).Parse(p, data), data
+			if j, ok := client.Lookup(id).(client.Joiner); ok {
+				j.Join(c.Config, rd.joinRead(c))
+			}
 		}
 	}
 	if err := resolveServers(c, &sideSource{rd: rd}, launch.Options{Root: rd.top}, rd.vars); err != nil {
 		return nil, err
 	}
 	return c, nil
+}
+
+// joinRead reads another file of rd's side for a client.Joiner
+// completing c, as loadConfig reads a configuration (through symlinks
+// inside the repository; a file git rewrites on checkout is not read);
+// c then depends on the paths the read went through.
+func (rd *reader) joinRead(c *Config) func(string) ([]byte, bool) {
+	return func(p string) ([]byte, bool) {
+		res, err := rd.resolve(p)
+		c.visited = append(c.visited, res.visited...)
+		if err != nil || res.outside || !res.entry.Mode.IsFile() {
+			return nil, false
+		}
+		data, transform, err := rd.configBlob(res.entry.Path)
+		return data, err == nil && transform == ""
+	}
 }
 
 // configBlob is the stored config at p and the rewrite git applies to it
