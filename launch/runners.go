@@ -495,6 +495,8 @@ func (a *analyzer) uv(name string, args []word, cx context) {
 	if len(ops) == 0 || ops[0].text != "run" {
 		return
 	}
+	a.projectVenv("uv run", ops[0].source, cx)
+	a.uvPythonVersion(ops[0].source, cx)
 	rest := ops[1:]
 	pdir, inRepo := cx.cwd, true
 	if project != "" {
