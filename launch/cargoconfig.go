@@ -68,7 +68,7 @@ func (a *analyzer) cargoConfig(p, base, source string, cx context, depth int) {
 		return
 	}
 	var cfg map[string]any
-	if toml.Unmarshal(data, &cfg) != nil {
+	if toml.Unmarshal(stripBOM(data), &cfg) != nil {
 		a.whole(source, p+" cannot be read as TOML: the programs it makes cargo run are not known")
 		return
 	}
@@ -170,7 +170,7 @@ func (a *analyzer) rustToolchain(p, source string, cx context) {
 			Path string `toml:"path"`
 		} `toml:"toolchain"`
 	}
-	if toml.Unmarshal(data, &cfg) != nil {
+	if toml.Unmarshal(stripBOM(data), &cfg) != nil {
 		// The one-line form names a channel, not a path.
 		if strings.Contains(string(data), "path") {
 			a.whole(source, p+" cannot be read as TOML: the toolchain it makes rustup run is not known")

@@ -134,7 +134,7 @@ func (a *analyzer) uvSources(pdir, source string) {
 			} `toml:"uv"`
 		} `toml:"tool"`
 	}
-	if toml.Unmarshal(data, &cfg) != nil {
+	if toml.Unmarshal(stripBOM(data), &cfg) != nil {
 		a.b.gap(source, "unsure: "+p+" cannot be read as TOML")
 		a.add(Item{Kind: KindCode, Lang: "python", Path: "", Source: source,
 			Why: p + " cannot be read: uv may install any Python code of the repository"})

@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 
@@ -296,7 +297,16 @@ func (a *analyzer) readConfig(p, source string, cx context) ([]byte, bool) {
 	if tooLarge {
 		a.unsure(source, p+" is too large to read", cx)
 	}
-	return data, ok
+	return stripBOM(data), ok
+}
+
+// stripBOM drops a UTF-8 byte order mark before a configuration file is
+// parsed: node (package.json), npm (.npmrc), TypeScript and cargo skip
+// it, so a reader that kept it would take the first key for another
+// (`\ufeffnode-options`) or the file for invalid. Where a runner keeps it
+// (node's --env-file), skipping it binds a superset.
+func stripBOM(b []byte) []byte {
+	return bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 }
 
 // unsure binds all JavaScript of the repository where a runner's
