@@ -91,7 +91,25 @@ func (a *analyzer) npmrc(p, source, runner string, cx context, depth int) {
 // npmSetting follows one npm setting (from a .npmrc, or an npm_config_*
 // variable): the ones that load code or name another configuration file.
 func (a *analyzer) npmSetting(key, val, file, dir, source, runner string, cx context, depth int) {
+	// npm expands ${VAR} in keys and values from its environment (npm
+	// 11: `node${E}-options` with E empty, and `--require ${PWD}/x.js`,
+	// both loaded x.js). ${PWD} and ${INIT_CWD} are the launch directory
+	// in node-options; any other variable in a key that could name a
+	// setting, or in a setting that loads code, is known only at run time.
+	if strings.Contains(key, "${") && !strings.HasPrefix(key, "//") && !strings.HasPrefix(key, "@") {
+		a.whole(source, file+": a setting named through an environment variable ("+Clip(key, 80)+")")
+		return
+	}
 	key = strings.ReplaceAll(strings.ToLower(key), "_", "-")
+	if strings.Contains(val, "${") && npmCodeSettings[key] {
+		if key == "node-options" {
+			val = strings.NewReplacer("${PWD}", ".", "${INIT_CWD}", ".").Replace(val)
+		}
+		if strings.Contains(val, "${") {
+			a.whole(source, file+": "+key+" names a path through an environment variable")
+			return
+		}
+	}
 	from := cx
 	from.cwd = dir
 	switch key {
@@ -115,6 +133,13 @@ func (a *analyzer) npmSetting(key, val, file, dir, source, runner string, cx con
 			}
 		}
 	}
+}
+
+// npmCodeSettings are the npm settings whose value names code npm (or
+// the node it starts) runs, or more configuration.
+var npmCodeSettings = map[string]bool{
+	"node-options": true, "userconfig": true, "globalconfig": true, "script-shell": true, "shell": true,
+	"init-module": true, "onload-script": true, "editor": true, "browser": true, "viewer": true, "git": true,
 }
 
 // parseIni reads npm's ini format: key = value lines, ';' and '#'
