@@ -3,6 +3,8 @@ package launch
 import (
 	"bytes"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 
 	toml "github.com/pelletier/go-toml/v2"
@@ -52,6 +54,9 @@ func (a *analyzer) jsRunnerConfig(name string, cx context) {
 			if name == "pnpm" || name == "pnpx" {
 				a.add(Item{Kind: KindFile, Path: joinDir(d, f), Source: src, Why: "pnpm reads its settings and install hooks from it"})
 			}
+		}
+		if name == "pnpm" || name == "pnpx" {
+			a.pnpmWorkspace(joinDir(d, "pnpm-workspace.yaml"), name, cx)
 		}
 		// corepack shims yarn and pnpm (npm only when told to) and runs
 		// the package manager package.json's packageManager names.
@@ -140,6 +145,45 @@ func (a *analyzer) npmSetting(key, val, file, dir, source, runner string, cx con
 var npmCodeSettings = map[string]bool{
 	"node-options": true, "userconfig": true, "globalconfig": true, "script-shell": true, "shell": true,
 	"init-module": true, "onload-script": true, "editor": true, "browser": true, "viewer": true, "git": true,
+}
+
+// pnpmWorkspace follows the settings pnpm 10 reads from
+// pnpm-workspace.yaml, in camelCase, as their .npmrc spelling (pnpm
+// 10.34 preloaded nodeOptions' --require and ran scriptShell from there).
+func (a *analyzer) pnpmWorkspace(p, runner string, cx context) {
+	const src = "command"
+	data, ok := a.readConfig(p, src, cx)
+	if !ok {
+		return
+	}
+	var cfg map[string]any
+	if len(data) > 256<<10 {
+		a.unsure(src, p+" is too large to read as YAML", cx)
+		return
+	}
+	if yaml.Unmarshal(data, &cfg) != nil {
+		a.unsure(src, p+" cannot be read as YAML", cx)
+		return
+	}
+	for _, k := range slices.Sorted(maps.Keys(cfg)) {
+		if v, ok := cfg[k].(string); ok {
+			a.npmSetting(kebab(k), v, p, dirOf(p), src, runner, cx, 0)
+		}
+	}
+}
+
+// kebab spells a camelCase setting name as .npmrc does (nodeOptions is
+// node-options).
+func kebab(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 'A' && r <= 'Z' {
+			b.WriteByte('-')
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // parseIni reads npm's ini format: key = value lines, ';' and '#'
