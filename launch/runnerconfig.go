@@ -254,7 +254,17 @@ func (a *analyzer) yarnrc(dir, runner string, cx context) {
 		if yaml.Unmarshal(data, &raw) != nil || yaml.Unmarshal(data, &cfg) != nil {
 			a.unsure(src, yml+" cannot be read as YAML", cx)
 		} else {
-			if cfg.YarnPath != "" {
+			// yarn expands ${NAME}, ${NAME:-fallback} and ${NAME-fallback}
+			// in setting values: a path built that way is known only at
+			// run time.
+			computed := func(what, v string) bool {
+				if strings.Contains(v, "${") {
+					a.unsure(src, yml+": "+what+" names a path through an environment variable", cx)
+					return true
+				}
+				return false
+			}
+			if cfg.YarnPath != "" && !computed("yarnPath", cfg.YarnPath) {
 				a.yarnRelease(dir, cfg.YarnPath, yml, cx)
 			}
 			for _, pl := range cfg.Plugins {
@@ -266,12 +276,15 @@ func (a *analyzer) yarnrc(dir, runner string, cx context) {
 					a.unsure(src, yml+": a plugin whose path cannot be read", cx)
 					continue
 				}
+				if computed("a plugin", p) {
+					continue
+				}
 				if q, ok := repoPath(dir, p); ok && q != "" {
 					a.jsEntry(cx, q, src, yml+": yarn loads this plugin")
 				}
 			}
 			if _, set := raw["injectEnvironmentFiles"]; set {
-				envs = cfg.InjectEnvironmentFiles
+				envs = slices.DeleteFunc(cfg.InjectEnvironmentFiles, func(e string) bool { return computed("injectEnvironmentFiles", e) })
 			}
 		}
 	}
