@@ -16,7 +16,8 @@ import (
 //     directory and each directory above: build.rustc, build.rustc-wrapper,
 //     build.rustc-workspace-wrapper, target.<triple or cfg>.runner and
 //     .linker, host.linker name programs cargo runs (a path with a slash is
-//     relative to the directory holding .cargo); [env] sets variables for
+//     relative to the directory holding .cargo); rustflags pass rustc
+//     paths it runs or links (-C linker=…, -L); [env] sets variables for
 //     rustc, build scripts and the program run; include names more
 //     configuration files.
 //   - rust-toolchain.toml (or rust-toolchain) in the working directory and
@@ -83,6 +84,19 @@ func (a *analyzer) cargoConfig(p, base, source string, cx context, depth int) {
 			switch {
 			case cargoPrograms[k]:
 				a.cargoProgram(val, base, source, p+": "+prefix+k+" names a program cargo runs", cx)
+			case k == "rustflags":
+				// -C linker=tools/ld, -L lib, --extern x=lib.rlib: rustc
+				// runs or links what they name (relative to where cargo
+				// starts it: the workspace root, or the launch directory).
+				at := cx
+				at.cwd = base
+				eachString(val, k, func(_, s string) {
+					for _, f := range strings.Fields(s) {
+						w := word{text: f, lit: true, source: source}
+						a.fileWord(cx, w, p+": "+prefix+k+" passes it to rustc")
+						a.fileWord(at, w, p+": "+prefix+k+" passes it to rustc")
+					}
+				})
 			case k == "env" && n == 0:
 				a.cargoEnv(val, base, source, cx)
 			case k == "include" && n == 0:
