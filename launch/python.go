@@ -171,10 +171,15 @@ func (a *analyzer) uvSources(pdir, source string) {
 func (a *analyzer) projectVenv(runner, source string, cx context) {
 	for d := cx.cwd; ; d = dirOf(d) {
 		venv := joinDir(d, ".venv")
-		a.runs(Item{Kind: KindTree, Path: joinDir(venv, "bin"), Source: source,
-			Why: runner + " runs the project environment's interpreter and puts its bin/ first on PATH"})
-		a.runs(Item{Kind: KindCode, Lang: "python", Path: venv, Source: source,
-			Why: runner + " runs the project environment's interpreter, which imports the packages installed below it"})
+		bin := Item{Kind: KindTree, Path: joinDir(venv, "bin"), Source: source,
+			Why: runner + " runs the project environment's interpreter and puts its bin/ first on PATH"}
+		if a.stat(venv).Kind == Missing {
+			a.add(bin) // its absence: one a pull adds re-gates
+		} else {
+			a.runs(bin)
+			a.runs(Item{Kind: KindCode, Lang: "python", Path: venv, Source: source,
+				Why: runner + " runs the project environment's interpreter, which imports the packages installed below it"})
+		}
 		if d == "" {
 			return
 		}

@@ -181,7 +181,7 @@ func TestScopeLanguageIncludes(t *testing.T) {
 		{name: "uv run binds the project's .venv: its bin/ runs", cmd: "uv", args: []string{"run", "srv"}, launch: "pkg",
 			fs: mapFS{"pyproject.toml": "[project]", ".venv/pyvenv.cfg": "home = /usr/bin", ".venv/bin/python": "#!/bin/sh\n",
 				".venv/bin/srv": "#!/bin/sh\n", "pkg/x.py": "1"},
-			has: []string{"T* .venv/bin/", "C* .venv/ (python code)", "T* pkg/.venv/bin/"}, anyGaps: true},
+			has: []string{"T* .venv/bin/", "C* .venv/ (python code)", "T pkg/.venv/bin/"}, hasNot: []string{"C* pkg/.venv/ (python code)"}, anyGaps: true},
 		{name: "uv run follows an interpreter path in .python-version", cmd: "uv", args: []string{"run", "server.py"}, launch: "srv",
 			fs: mapFS{"srv/server.py": "1", ".python-version": "# pinned\n/proc/self/cwd/../tools/py\n", "tools/py": "#!/bin/sh\n. ./tools/env.sh\n",
 				"srv/.python-version": "3.12\n"},
