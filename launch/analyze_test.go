@@ -255,6 +255,7 @@ func TestCodeFile(t *testing.T) {
 		{"python", "pkg/__init__.py", true}, {"python", "ext.cpython-312-x86_64-linux-gnu.so", true}, {"python", "uv.lock", false},
 		{"python", "docs/index.md", false}, {"go", "main.go", true}, {"go", "main_test.go", false}, {"go", "go.sum", true},
 		{"go", "vendor/modules.txt", true}, {"go", "README.md", false}, {"go", ".github/workflows/ci.yml", false},
+		{"go", "third_party/libx.a", true}, {"go", "lib/x.o", true}, {"go", "lib/libx.so", true}, {"go", "asm/x.sx", true},
 		{"rust", "src/main.rs", true}, {"rust", "Cargo.lock", true}, {"rust", ".cargo/config.toml", true},
 		{"rust", "config.toml", false}, {"rust", "README.md", false},
 	} {

@@ -53,6 +53,7 @@ func (a *analyzer) projectEnv(name string, args []word, cx context) {
 	}
 	a.runs(Item{Kind: KindCode, Lang: "python", Path: cx.cwd, Source: ops[0].source,
 		Why: name + " run runs in the repository's project environment, which installs the project's own code"})
+	a.projectVenv(name+" run", ops[0].source, cx)
 	if len(ops) > 1 {
 		a.argv(ops[1:], cx)
 	}

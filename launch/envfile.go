@@ -11,7 +11,7 @@ import "strings"
 // both readings are returned, so the launch model binds a superset.
 func ParseEnvFile(data []byte) []Var {
 	var out []Var
-	s := strings.ReplaceAll(string(data), "\r\n", "\n")
+	s := strings.ReplaceAll(string(stripBOM(data)), "\r\n", "\n")
 	for len(s) > 0 {
 		line, rest, _ := strings.Cut(s, "\n")
 		s = rest

@@ -266,7 +266,7 @@ func (r *jsResolver) readTSConfig(p string, depth int) (m tsMap, ok bool) {
 			Paths   map[string][]string `json:"paths"`
 		} `json:"compilerOptions"`
 	}
-	if json.Unmarshal(stripJSONC(b), &cfg) != nil {
+	if json.Unmarshal(stripJSONC(stripBOM(b)), &cfg) != nil {
 		r.addOpen("%s: cannot be read as JSON with comments; it may map specifiers", p)
 		return m, false
 	}
@@ -620,7 +620,7 @@ func (r *jsResolver) pkgJSON(dir string) *pkgJSON {
 		if b, ok := r.readFile(info.Path); ok {
 			var raw map[string]json.RawMessage
 			pj = &pkgJSON{}
-			if json.Unmarshal(b, &raw) == nil {
+			if json.Unmarshal(stripBOM(b), &raw) == nil {
 				json.Unmarshal(raw["name"], &pj.Name)
 				json.Unmarshal(raw["main"], &pj.Main)
 				if e, ok := raw["exports"]; ok && string(e) != "null" {

@@ -41,8 +41,12 @@ func CodeFile(lang, rel string) bool {
 			return false // not compiled by go run
 		}
 		switch ext {
-		case ".go", ".s", ".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx", ".m", ".f", ".f90", ".for",
+		case ".go", ".s", ".sx", ".c", ".h", ".cc", ".cpp", ".cxx", ".hh", ".hpp", ".hxx", ".m", ".f", ".f90", ".for",
 			".syso", ".swig", ".swigcxx":
+			return true
+		case ".a", ".o", ".obj", ".so", ".dylib", ".dll", ".tbd":
+			// cgo's LDFLAGS may name these directly (${SRCDIR}/libx.a,
+			// which go's flag allowlist takes): linked into the program.
 			return true
 		}
 	case "rust":

@@ -230,7 +230,7 @@ func (a *analyzer) readPackageJSON(dir string) (pj packageJSON, ok bool) {
 	if !found {
 		return pj, false
 	}
-	if json.Unmarshal(data, &pj) != nil {
+	if json.Unmarshal(stripBOM(data), &pj) != nil {
 		return packageJSON{}, false
 	}
 	return pj, true

@@ -134,7 +134,7 @@ func (a *analyzer) uvSources(pdir, source string) {
 			} `toml:"uv"`
 		} `toml:"tool"`
 	}
-	if toml.Unmarshal(data, &cfg) != nil {
+	if toml.Unmarshal(stripBOM(data), &cfg) != nil {
 		a.b.gap(source, "unsure: "+p+" cannot be read as TOML")
 		a.add(Item{Kind: KindCode, Lang: "python", Path: "", Source: source,
 			Why: p + " cannot be read: uv may install any Python code of the repository"})
@@ -156,6 +156,63 @@ func (a *analyzer) uvSources(pdir, source string) {
 		if q, ok := repoPath(pdir, dirWord(d)); ok {
 			a.runs(Item{Kind: KindCode, Lang: "python", Path: q, Source: source, Why: p + ": uv installs and runs the Python code there"})
 			a.add(Item{Kind: KindFile, Path: joinDir(q, "pyproject.toml"), Source: source, Why: p + ": uv builds the package it describes"})
+		}
+	}
+}
+
+// projectVenv binds the virtual environment a project runner (uv run,
+// poetry, pdm, pipenv and hatch run) uses when one sits in the project: a
+// .venv in the working directory or above. The runner starts its
+// interpreter (uv runs it first to ask what it is) and puts its bin/
+// first on PATH, so a committed .venv/bin/python or console script runs in
+// place of the installed one: bin/ is bound whole, and what the
+// interpreter imports below it (site-packages, .pth, pyvenv.cfg) as
+// Python code. Its absence is bound too, so one a pull adds re-gates.
+func (a *analyzer) projectVenv(runner, source string, cx context) {
+	for d := cx.cwd; ; d = dirOf(d) {
+		venv := joinDir(d, ".venv")
+		bin := Item{Kind: KindTree, Path: joinDir(venv, "bin"), Source: source,
+			Why: runner + " runs the project environment's interpreter and puts its bin/ first on PATH"}
+		if a.stat(venv).Kind == Missing {
+			a.add(bin) // its absence: one a pull adds re-gates
+		} else {
+			a.runs(bin)
+			a.runs(Item{Kind: KindCode, Lang: "python", Path: venv, Source: source,
+				Why: runner + " runs the project environment's interpreter, which imports the packages installed below it"})
+		}
+		if d == "" {
+			return
+		}
+	}
+}
+
+// uvPythonVersion follows the .python-version (or .python-versions) files
+// uv reads from the working directory up: a line naming a path is the
+// interpreter uv runs (`/proc/self/cwd/tools/python` lands in the
+// repository), bound and followed as a program; a version is not the
+// repository's.
+func (a *analyzer) uvPythonVersion(source string, cx context) {
+	for d := cx.cwd; ; d = dirOf(d) {
+		for _, f := range []string{".python-version", ".python-versions"} {
+			p := joinDir(d, f)
+			a.add(Item{Kind: KindFile, Path: p, Source: source, Why: "uv picks the interpreter it runs from it"})
+			data, ok := a.readConfig(p, source, cx)
+			if !ok {
+				continue
+			}
+			for _, line := range strings.Split(string(data), "\n") {
+				line = strings.TrimSpace(line)
+				if line == "" || line[0] == '#' || !strings.ContainsAny(line, `/\`) {
+					continue
+				}
+				if q, ok := a.resolve(cx, line); ok && q != "" {
+					a.runs(Item{Kind: KindFile, Path: q, Source: source, Why: p + ": uv runs this interpreter"})
+					a.argv([]word{{text: fromDir(cx.cwd, q), lit: true, source: source}}, cx)
+				}
+			}
+		}
+		if d == "" {
+			return
 		}
 	}
 }

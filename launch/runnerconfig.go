@@ -1,7 +1,10 @@
 package launch
 
 import (
+	"bytes"
 	"encoding/json"
+	"maps"
+	"slices"
 	"strings"
 
 	toml "github.com/pelletier/go-toml/v2"
@@ -52,6 +55,9 @@ func (a *analyzer) jsRunnerConfig(name string, cx context) {
 				a.add(Item{Kind: KindFile, Path: joinDir(d, f), Source: src, Why: "pnpm reads its settings and install hooks from it"})
 			}
 		}
+		if name == "pnpm" || name == "pnpx" {
+			a.pnpmWorkspace(joinDir(d, "pnpm-workspace.yaml"), name, cx)
+		}
 		// corepack shims yarn and pnpm (npm only when told to) and runs
 		// the package manager package.json's packageManager names.
 		corepack := name == "yarn" || name == "pnpm" || name == "pnpx"
@@ -90,7 +96,25 @@ func (a *analyzer) npmrc(p, source, runner string, cx context, depth int) {
 // npmSetting follows one npm setting (from a .npmrc, or an npm_config_*
 // variable): the ones that load code or name another configuration file.
 func (a *analyzer) npmSetting(key, val, file, dir, source, runner string, cx context, depth int) {
+	// npm expands ${VAR} in keys and values from its environment (npm
+	// 11: `node${E}-options` with E empty, and `--require ${PWD}/x.js`,
+	// both loaded x.js). ${PWD} and ${INIT_CWD} are the launch directory
+	// in node-options; any other variable in a key that could name a
+	// setting, or in a setting that loads code, is known only at run time.
+	if strings.Contains(key, "${") && !strings.HasPrefix(key, "//") && !strings.HasPrefix(key, "@") {
+		a.whole(source, file+": a setting named through an environment variable ("+Clip(key, 80)+")")
+		return
+	}
 	key = strings.ReplaceAll(strings.ToLower(key), "_", "-")
+	if strings.Contains(val, "${") && npmCodeSettings[key] {
+		if key == "node-options" {
+			val = strings.NewReplacer("${PWD}", ".", "${INIT_CWD}", ".").Replace(val)
+		}
+		if strings.Contains(val, "${") {
+			a.whole(source, file+": "+key+" names a path through an environment variable")
+			return
+		}
+	}
 	from := cx
 	from.cwd = dir
 	switch key {
@@ -114,6 +138,52 @@ func (a *analyzer) npmSetting(key, val, file, dir, source, runner string, cx con
 			}
 		}
 	}
+}
+
+// npmCodeSettings are the npm settings whose value names code npm (or
+// the node it starts) runs, or more configuration.
+var npmCodeSettings = map[string]bool{
+	"node-options": true, "userconfig": true, "globalconfig": true, "script-shell": true, "shell": true,
+	"init-module": true, "onload-script": true, "editor": true, "browser": true, "viewer": true, "git": true,
+}
+
+// pnpmWorkspace follows the settings pnpm 10 reads from
+// pnpm-workspace.yaml, in camelCase, as their .npmrc spelling (pnpm
+// 10.34 preloaded nodeOptions' --require and ran scriptShell from there).
+func (a *analyzer) pnpmWorkspace(p, runner string, cx context) {
+	const src = "command"
+	data, ok := a.readConfig(p, src, cx)
+	if !ok {
+		return
+	}
+	var cfg map[string]any
+	if len(data) > 256<<10 {
+		a.unsure(src, p+" is too large to read as YAML", cx)
+		return
+	}
+	if yaml.Unmarshal(data, &cfg) != nil {
+		a.unsure(src, p+" cannot be read as YAML", cx)
+		return
+	}
+	for _, k := range slices.Sorted(maps.Keys(cfg)) {
+		if v, ok := cfg[k].(string); ok {
+			a.npmSetting(kebab(k), v, p, dirOf(p), src, runner, cx, 0)
+		}
+	}
+}
+
+// kebab spells a camelCase setting name as .npmrc does (nodeOptions is
+// node-options).
+func kebab(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		if r >= 'A' && r <= 'Z' {
+			b.WriteByte('-')
+			r += 'a' - 'A'
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // parseIni reads npm's ini format: key = value lines, ';' and '#'
@@ -184,7 +254,17 @@ func (a *analyzer) yarnrc(dir, runner string, cx context) {
 		if yaml.Unmarshal(data, &raw) != nil || yaml.Unmarshal(data, &cfg) != nil {
 			a.unsure(src, yml+" cannot be read as YAML", cx)
 		} else {
-			if cfg.YarnPath != "" {
+			// yarn expands ${NAME}, ${NAME:-fallback} and ${NAME-fallback}
+			// in setting values: a path built that way is known only at
+			// run time.
+			computed := func(what, v string) bool {
+				if strings.Contains(v, "${") {
+					a.unsure(src, yml+": "+what+" names a path through an environment variable", cx)
+					return true
+				}
+				return false
+			}
+			if cfg.YarnPath != "" && !computed("yarnPath", cfg.YarnPath) {
 				a.yarnRelease(dir, cfg.YarnPath, yml, cx)
 			}
 			for _, pl := range cfg.Plugins {
@@ -196,12 +276,15 @@ func (a *analyzer) yarnrc(dir, runner string, cx context) {
 					a.unsure(src, yml+": a plugin whose path cannot be read", cx)
 					continue
 				}
+				if computed("a plugin", p) {
+					continue
+				}
 				if q, ok := repoPath(dir, p); ok && q != "" {
 					a.jsEntry(cx, q, src, yml+": yarn loads this plugin")
 				}
 			}
 			if _, set := raw["injectEnvironmentFiles"]; set {
-				envs = cfg.InjectEnvironmentFiles
+				envs = slices.DeleteFunc(cfg.InjectEnvironmentFiles, func(e string) bool { return computed("injectEnvironmentFiles", e) })
 			}
 		}
 	}
@@ -296,7 +379,16 @@ func (a *analyzer) readConfig(p, source string, cx context) ([]byte, bool) {
 	if tooLarge {
 		a.unsure(source, p+" is too large to read", cx)
 	}
-	return data, ok
+	return stripBOM(data), ok
+}
+
+// stripBOM drops a UTF-8 byte order mark before a configuration file is
+// parsed: node (package.json), npm (.npmrc), TypeScript and cargo skip
+// it, so a reader that kept it would take the first key for another
+// (`\ufeffnode-options`) or the file for invalid. Where a runner keeps it
+// (node's --env-file), skipping it binds a superset.
+func stripBOM(b []byte) []byte {
+	return bytes.TrimPrefix(b, []byte("\xef\xbb\xbf"))
 }
 
 // unsure binds all JavaScript of the repository where a runner's

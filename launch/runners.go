@@ -93,6 +93,7 @@ func (a *analyzer) cargo(args []word, cx context) {
 	a.runs(Item{Kind: KindCode, Lang: "rust", Path: "", Source: ops[0].source,
 		Why: "cargo run builds the workspace, its path dependencies and build scripts: any change to Rust code or Cargo files re-gates this server"})
 	a.rustIncludes("", ops[0].source)
+	a.cargoRunConfig(cx, ops[0].source)
 }
 
 // make follows `make [-C dir] [-f file] [target]`: the makefile is bound
@@ -494,6 +495,8 @@ func (a *analyzer) uv(name string, args []word, cx context) {
 	if len(ops) == 0 || ops[0].text != "run" {
 		return
 	}
+	a.projectVenv("uv run", ops[0].source, cx)
+	a.uvPythonVersion(ops[0].source, cx)
 	rest := ops[1:]
 	pdir, inRepo := cx.cwd, true
 	if project != "" {
