@@ -397,8 +397,14 @@ func writeDecision(p *printer, o gate.Outcome, st Style) {
 		own := Sanitize(o.Note)
 		if own == "" {
 			own = title + "'s own files unchanged"
-			if o.Command != "" {
+			switch {
+			case o.Command == "":
+			case cs.LaunchLeavesOut():
 				own += ": `mcp-guard launch -- " + o.Command + "` hands it over"
+			default:
+				// launch hands nothing of it (a Copilot CLI hook, Cline's
+				// hook files, Continue's install): the agent reads it.
+				own += ": " + title + " runs it on its own, and `mcp-guard launch -- " + o.Command + "` no longer waits for it"
 			}
 		}
 		p.printf("%s %s  %s  %s\n", st.OK("approved"), Sanitize(cs.Label()), CommandLine(cs.Server),
