@@ -292,7 +292,8 @@ func writeChange(p *printer, c trust.Change, cc *ChangeContent, width int, st St
 		p.printf("%sran: %s\n", indent, CommandLine(c.Old))
 	}
 	for _, f := range c.Fields {
-		p.printf("%s%s: %s\n", indent, Sanitize(f.Field), fieldChange(indent, Sanitize(f.Field), f.Old, f.New, st))
+		name := fieldLabel(c, f)
+		p.printf("%s%s: %s\n", indent, name, fieldChange(indent, name, f.Old, f.New, st))
 	}
 	for _, f := range c.Files {
 		p.printf("%sfile %s: %s%s\n", indent, Sanitize(f.Path), fileSides(f), whyText(f.Why, st))

@@ -191,7 +191,8 @@ func writeSince(p *printer, since *trust.Change, content *ChangeContent, st Styl
 		p.printf("  since your last review:\n")
 	}
 	for _, f := range since.Fields {
-		p.printf("    %s: %s\n", Sanitize(f.Field), fieldChange("    ", Sanitize(f.Field), f.Old, f.New, st))
+		name := fieldLabel(*since, f)
+		p.printf("    %s: %s\n", name, fieldChange("    ", name, f.Old, f.New, st))
 	}
 	for _, f := range since.Files {
 		p.printf("    file %s: %s%s\n", Sanitize(f.Path), fileSides(f), whyText(f.Why, st))
