@@ -28,25 +28,42 @@ func Waiting(n int, adverb string) string {
 // ("1 hook waits"), one kind of a client's other entries, or "entries"
 // when they are of several kinds.
 func WaitingEntries(list []gate.ClientServer) string {
-	kind := ""
+	kinds := make([]string, len(list))
 	for i, cs := range list {
+		kinds[i] = cs.Kind()
+	}
+	one, many := kindWords(kinds)
+	if one == "server" {
+		return Waiting(len(list), "")
+	}
+	if len(list) == 1 {
+		return "1 " + one + " waits"
+	}
+	return fmt.Sprintf("%d %s wait", len(list), many)
+}
+
+// kindWords are the singular and plural nouns of entries of kinds
+// ("" is a server), sanitised: "server", "hook", …, or "entry" when they
+// are of several kinds.
+func kindWords(kinds []string) (one, many string) {
+	kind := ""
+	for i, k := range kinds {
+		if k == "" {
+			k = "server"
+		}
 		if i == 0 {
-			kind = cs.Kind()
-		} else if cs.Kind() != kind {
+			kind = k
+		} else if k != kind {
 			kind = "entry"
 		}
 	}
-	if kind == "server" || kind == "" {
-		return Waiting(len(list), "")
+	switch kind {
+	case "", "server":
+		return "server", "servers"
+	case "entry":
+		return "entry", "entries"
 	}
-	many := kind + "s"
-	if kind == "entry" {
-		many = "entries"
-	}
-	if len(list) == 1 {
-		return "1 " + Sanitize(kind) + " waits"
-	}
-	return fmt.Sprintf("%d %s wait", len(list), Sanitize(many))
+	return Sanitize(kind), Sanitize(kind + "s")
 }
 
 // Count is "1 " + one, or n and many: Count(2, "server runs", "servers
