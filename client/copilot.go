@@ -47,7 +47,7 @@ func (copilotClient) Command() string    { return "copilot" }
 func (copilotClient) Handover() Handover { return HandDisableNames }
 func (copilotClient) Headless() string   { return "" }
 func (copilotClient) Binds() string {
-	return "Copilot CLI binds nothing to a server: a trusted folder runs every server of its configs"
+	return "Copilot CLI binds nothing to a server or hook: a trusted folder runs every server and hook of its configs"
 }
 
 func (copilotClient) Unhanded([]string) string { return "" }
