@@ -47,7 +47,7 @@ func (copilotClient) Command() string    { return "copilot" }
 func (copilotClient) Handover() Handover { return HandDisableNames }
 func (copilotClient) Headless() string   { return "" }
 func (copilotClient) Binds() string {
-	return "Copilot CLI binds nothing to a server: a trusted folder runs every server of its configs"
+	return "Copilot CLI binds nothing to a server or hook: a trusted folder runs every server and hook of its configs"
 }
 
 func (copilotClient) Unhanded([]string) string { return "" }
@@ -323,6 +323,9 @@ type CopilotState struct {
 	Extras []string
 	// Root is the project root Copilot CLI runs the hooks from.
 	Root string
+	// Used: Copilot CLI's home directory is there (~/.copilot), so the
+	// user runs it and its session may be trusted at its prompt.
+	Used bool
 }
 
 // copilotHome is $COPILOT_HOME, else ~/.copilot, and how messages name it.
@@ -358,6 +361,9 @@ func (copilotClient) State(launchDir, gitTop string, env Env) *State {
 		}
 	}
 	st.Sources = append(st.Sources, cfg)
+	if _, err := fsys.Stat(home); err == nil {
+		cs.Used = true
+	}
 	if env.getenv("COPILOT_ALLOW_ALL") == "true" {
 		cs.All, cs.Source = true, "COPILOT_ALLOW_ALL=true"
 	}
@@ -457,11 +463,12 @@ func (copilotClient) Gate(st *State, entries []Entry) []ServerVerdict {
 	out := make([]ServerVerdict, 0, len(entries))
 	for _, e := range entries {
 		runs, why := st.Copilot.answer(copilotConfigDir(e.Path))
+		session := runs
 		if e.Server != nil && e.Server.Kind != "" {
-			runs, why = st.Copilot.hookAnswer(st.LaunchDir)
+			session, runs, why = st.Copilot.hookAnswer(st.LaunchDir)
 		}
 		out = append(out, ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server,
-			Interactive: runs, Headless: runs, Why: why + remoteNote(e.Server), Source: st.Copilot.Source})
+			Interactive: session, Headless: runs, Why: why + remoteNote(e.Server), Source: st.Copilot.Source})
 	}
 	return out
 }
@@ -469,19 +476,25 @@ func (copilotClient) Gate(st *State, entries []Entry) []ServerVerdict {
 // hookAnswer: Copilot CLI runs the repository's hooks once the folder it
 // starts in is trusted (observed), interactive and under -p alike. Read
 // soundly, a hook runs when the launch directory or the project root is
-// trusted.
-func (cs *CopilotState) hookAnswer(launchDir string) (runs bool, why string) {
+// trusted. In a folder not trusted yet, `copilot -p` runs none, but the
+// session of a user who runs Copilot CLI here (its home directory is
+// there) asks only "Do you trust the files in this folder?", never
+// about a hook, and then runs every hook (observed, in tmux): no flag of
+// launch keeps one out, so the session counts as running it unasked.
+func (cs *CopilotState) hookAnswer(launchDir string) (session, headless bool, why string) {
 	by := cs.trustedBy(launchDir)
 	if by == "" {
 		by = cs.trustedBy(cs.Root)
 	}
 	switch {
 	case cs.All:
-		return true, "Copilot CLI runs this hook without asking: COPILOT_ALLOW_ALL=true trusts the folder, and no flag keeps a hook from running"
+		return true, true, "Copilot CLI runs this hook without asking: COPILOT_ALLOW_ALL=true trusts the folder, and no flag keeps a hook from running"
 	case by != "":
-		return true, fmt.Sprintf("Copilot CLI runs this hook without asking in this trusted folder (%s, %s); no flag keeps a hook from running", by, cs.Source)
+		return true, true, fmt.Sprintf("Copilot CLI runs this hook without asking in this trusted folder (%s, %s); no flag keeps a hook from running", by, cs.Source)
+	case cs.Used:
+		return true, false, fmt.Sprintf("the folder is not trusted yet (no entry of %s's trustedFolders holds %s): a Copilot CLI session asks only whether you trust the folder, never about this hook, and then runs it; `copilot -p` runs none", cs.Source, launchDir)
 	}
-	return false, fmt.Sprintf("the folder is not trusted (no entry of %s's trustedFolders holds %s): Copilot CLI runs none of its hooks until you trust it at its prompt", cs.Source, launchDir)
+	return false, false, fmt.Sprintf("the folder is not trusted (no entry of %s's trustedFolders holds %s): Copilot CLI runs none of its hooks until you trust it at its prompt", cs.Source, launchDir)
 }
 
 // Impact: Copilot CLI binds nothing to a server or a hook; in a trusted
@@ -491,11 +504,11 @@ func (copilotClient) Impact(st *State, _, new *trust.Server) Impact {
 		return Impact{Why: "removed: Copilot CLI no longer runs it"}
 	}
 	if new.Kind != "" {
-		runs, why := st.Copilot.hookAnswer(st.LaunchDir)
+		session, runs, why := st.Copilot.hookAnswer(st.LaunchDir)
 		if runs {
 			why = "Copilot CLI runs this hook without asking in this trusted folder: every change runs at its next session"
 		}
-		return Impact{Interactive: runs, Headless: runs, Why: why, Source: st.Copilot.Source}
+		return Impact{Interactive: session, Headless: runs, Why: why, Source: st.Copilot.Source}
 	}
 	// The grader's launch directory is the config's own (the directory
 	// holding `.github`).

@@ -379,6 +379,9 @@ type GeminiState struct {
 	// User are the names of the user's own servers (~/.gemini/settings.json
 	// mcpServers), sorted.
 	User []string
+	// Used: Gemini CLI's home directory (~/.gemini) is there, so the user
+	// runs it and its session may be trusted at its prompt.
+	Used bool
 }
 
 // geminiExtensionServers are the names of the MCP servers of the
@@ -433,6 +436,9 @@ func (geminiClient) State(launchDir, _ string, env Env) *State {
 	home, shown := geminiHome(env)
 	gs := &GeminiState{disabled: map[string]bool{}, excluded: map[string]string{}}
 	st := &State{Client: Gemini, LaunchDir: dir, Gemini: gs}
+	if _, err := fsys.Stat(home); err == nil {
+		gs.Used = true
+	}
 
 	foldersPath, foldersShown := filepath.Join(home, "trustedFolders.json"), shown+"/trustedFolders.json"
 	if p := env.getenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH"); p != "" {
@@ -714,6 +720,24 @@ func (gs *GeminiState) entryAnswer(s *trust.Server, name string) (runs bool, why
 	return true, "Gemini CLI runs this " + s.Kind + " in a trusted folder without asking (" + gs.TrustedBy + ")", gs.Source, false
 }
 
+// sessionAnswer is entryAnswer for an interactive session. In a folder
+// not trusted yet, the session of a user who runs Gemini CLI here (its
+// home directory is there) opens "Do you trust the files in this
+// folder?", which lists the workspace's MCP servers but no hook or tool
+// command, and on "Trust folder" restarts and runs them (observed on
+// 0.61.0 in tmux, through mcp-guard launch: the SessionStart hook ran,
+// the server launch left out did not). --allowed-mcp-server-names keeps
+// the servers out; nothing keeps an entry out, so the session counts as
+// running it unasked. `gemini -p` untrusted stops (entryAnswer).
+func (gs *GeminiState) sessionAnswer(s *trust.Server, name string) (runs bool, why string) {
+	runs, why, _, _ = gs.entryAnswer(s, name)
+	if runs || !gs.Used || s == nil || s.Kind == "" || gs.Unknown != nil {
+		return runs, why
+	}
+	return true, "the folder is not trusted yet (" + gs.TrustedBy + "): Gemini CLI's trust question lists the workspace's MCP servers, never this " +
+		s.Kind + ", and trusting the folder runs it; `gemini -p` stops"
+}
+
 // suppressed says whether the settings' lists or the enablement file keep
 // Gemini CLI from running the server name, and which file does.
 func (gs *GeminiState) suppressed(name string) (why, src string, repo, off bool) {
@@ -749,12 +773,16 @@ func (geminiClient) Gate(st *State, entries []Entry) []ServerVerdict {
 	out := make([]ServerVerdict, 0, len(entries))
 	for _, e := range entries {
 		runs, why, src, repo := st.Gemini.entryAnswer(e.Server, e.Name)
+		session := runs
+		if !runs {
+			session, why = st.Gemini.sessionAnswer(e.Server, e.Name)
+		}
 		why += remoteNote(e.Server)
 		if e.Server != nil && runs && GeminiServerTrusted(e.Server) {
 			why += "; `trust: true` skips its tool-call confirmations"
 		}
 		out = append(out, ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server,
-			Interactive: runs, Headless: runs, Why: why, Source: src, RepoSide: repo})
+			Interactive: session, Headless: runs, Why: why, Source: src, RepoSide: repo})
 	}
 	return out
 }
@@ -766,10 +794,13 @@ func (geminiClient) Impact(st *State, old, new *trust.Server) Impact {
 		return Impact{Why: "removed: Gemini CLI no longer starts it"}
 	}
 	runs, why, src, repo := st.Gemini.entryAnswer(new, new.Name)
+	session := runs
 	if runs && st.Gemini.Unknown == nil {
 		why = "Gemini CLI trusts this folder: every change runs without asking"
+	} else if !runs {
+		session, why = st.Gemini.sessionAnswer(new, new.Name)
 	}
-	return Impact{Interactive: runs, Headless: runs, Why: why, Source: src, RepoSide: repo}
+	return Impact{Interactive: session, Headless: runs, Why: why, Source: src, RepoSide: repo}
 }
 
 // GeminiSettings is a Gemini CLI settings file as the client reads it

@@ -310,6 +310,25 @@ func opencodeMerge(dst, src any) any {
 	return out
 }
 
+// opencodeNoPlugins is the way to start OpenCode in a checkout whose
+// plugins mcp-guard cannot review (observed: disable-project): without
+// any project config, so without the project's servers too.
+var opencodeNoPlugins = "remove them, or start OpenCode without the project's configuration and plugins: " +
+	OpenCodeDisableProject + "=1 opencode"
+
+// opencodeShown is a plugin source as the user finds it: relative to the
+// work tree's top (the launch directory outside git) when inside it.
+func opencodeShown(p, dir, gitTop string) string {
+	base := gitTop
+	if base == "" {
+		base = dir
+	}
+	if rel, err := filepath.Rel(base, p); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return filepath.ToSlash(rel)
+	}
+	return p
+}
+
 // OpenCodeState is what decides whether OpenCode starts each server: the
 // merged entries of every config (the user's under the project's), who
 // set `enabled` last, and the plugins the project makes it import.
@@ -421,8 +440,13 @@ func (opencodeClient) State(launchDir, gitTop string, env Env) *State {
 		}
 	}
 	if len(ocs.Plugins) > 0 {
+		shown := make([]string, len(ocs.Plugins))
+		for i, p := range ocs.Plugins {
+			shown[i] = opencodeShown(p, dir, gitTop)
+		}
 		st.Sources = append(st.Sources, Source{Display: "OpenCode plugins", RepoSide: true, Present: true,
-			Err: fmt.Errorf("OpenCode imports the project's plugins at start without asking (%s), and mcp-guard cannot review plugins yet", strings.Join(ocs.Plugins, ", "))})
+			Err: fmt.Errorf("OpenCode imports the project's plugins at start without asking (%s), and mcp-guard cannot review plugins yet: %s",
+				strings.Join(shown, ", "), opencodeNoPlugins)})
 	}
 	// Each merged server goes to the project file of highest precedence
 	// naming it; a name only the user's files define is the user's own.

@@ -490,16 +490,33 @@ func (qs *QwenState) answer(s *trust.Server, path string) (runs bool, why string
 	return true, qwenRuns + qs.Approvals + " approves this entry for the project (" + qs.TrustedBy + ")"
 }
 
+// sessionAnswer is answer for an interactive session. With folder trust
+// on (the user's own switch) and the folder not trusted yet, the session
+// asks "Do you trust this folder?", naming no hook, and on "Trust folder"
+// runs the workspace's hooks (observed on 0.24.4 in tmux, through
+// mcp-guard launch: SessionStart and UserPromptSubmit ran). Its servers
+// still wait for their own approval; nothing keeps a hook or tool command
+// out, so the session counts as running it unasked.
+func (qs *QwenState) sessionAnswer(s *trust.Server, path string) (runs bool, why string) {
+	runs, why = qs.answer(s, path)
+	if runs || qs.Trusted || s == nil || s.Kind == "" {
+		return runs, why
+	}
+	return true, "the folder is not trusted yet (" + qs.TrustedBy + "): Qwen Code's trust question names no " + s.Kind +
+		", and trusting the folder runs it without asking"
+}
+
 func (qwenClient) Gate(st *State, entries []Entry) []ServerVerdict {
 	out := make([]ServerVerdict, 0, len(entries))
 	for _, e := range entries {
-		runs, why := st.Qwen.answer(e.Server, e.Path)
+		runs, _ := st.Qwen.answer(e.Server, e.Path)
+		session, why := st.Qwen.sessionAnswer(e.Server, e.Path)
 		w := why + remoteNote(e.Server)
 		if e.Server != nil && runs && GeminiServerTrusted(e.Server) {
 			w += "; `trust: true` skips its tool-call confirmations"
 		}
 		out = append(out, ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server,
-			Interactive: runs, Headless: runs, Why: w, Source: st.Qwen.Source})
+			Interactive: session, Headless: runs, Why: w, Source: st.Qwen.Source})
 	}
 	return out
 }
@@ -509,9 +526,10 @@ func (qwenClient) Impact(st *State, _, new *trust.Server) Impact {
 	if new == nil {
 		return Impact{Why: "removed: Qwen Code no longer starts it"}
 	}
-	runs, why := st.Qwen.answer(new, "")
+	runs, _ := st.Qwen.answer(new, "")
+	session, why := st.Qwen.sessionAnswer(new, "")
 	if runs && new.Kind == "" {
 		why = fmt.Sprintf("Qwen Code runs `%s` without asking: %s", new.Name, strings.TrimPrefix(why, qwenRuns))
 	}
-	return Impact{Interactive: runs, Headless: runs, Why: why, Source: st.Qwen.Source}
+	return Impact{Interactive: session, Headless: runs, Why: why, Source: st.Qwen.Source}
 }

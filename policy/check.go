@@ -70,8 +70,13 @@ func (c *serverCheck) add(rule string, pos trust.Pos, key, format string, args .
 // client: its approvals cover none of what agentty's fingerprint leaves
 // out (Claude Code binds them to the name, Gemini CLI and Codex to the
 // folder). Only the rule's own words change, never a repository string.
+// What a server runs from the repository (MG105) is said as what the
+// client does, not as an approval it may not have: OpenCode, Kiro or
+// Copilot CLI approve no server, and none asks again when that content
+// changes.
 func inClientWords(format, client string) string {
 	return strings.NewReplacer(
+		"agentty's approval does not cover its content", client+" asks nothing when its content changes",
 		"agentty's fingerprint", "what "+client+" approves",
 		"the fingerprint", "what "+client+" approves",
 		"agentty's approval", client+"'s approval",

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"slices"
@@ -292,7 +293,8 @@ func writeChange(p *printer, c trust.Change, cc *ChangeContent, width int, st St
 		p.printf("%sran: %s\n", indent, CommandLine(c.Old))
 	}
 	for _, f := range c.Fields {
-		p.printf("%s%s: %s\n", indent, Sanitize(f.Field), fieldChange(indent, Sanitize(f.Field), f.Old, f.New, st))
+		name := fieldLabel(c, f)
+		p.printf("%s%s: %s\n", indent, name, fieldChange(indent, name, f.Old, f.New, st))
 	}
 	for _, f := range c.Files {
 		p.printf("%sfile %s: %s%s\n", indent, Sanitize(f.Path), fileSides(f), whyText(f.Why, st))
@@ -409,6 +411,18 @@ func sideName(s DiffSide) string {
 	return name
 }
 
+// changeKinds are the kinds of the entries cs change (the new side's, the
+// old one's when removed).
+func changeKinds(cs []trust.Change) []string {
+	out := make([]string, len(cs))
+	for i, c := range cs {
+		if s := cmp.Or(c.New, c.Old); s != nil {
+			out[i] = s.Kind
+		}
+	}
+	return out
+}
+
 // whatToDo is the closing advice: the commands that resolve what the diff
 // shows.
 func whatToDo(d Diff) []string {
@@ -427,8 +441,9 @@ func whatToDo(d Diff) []string {
 			}
 		}
 		if len(unasked) > 0 {
+			one, many := kindWords(changeKinds(unasked))
 			out = append(out, fmt.Sprintf("%s would run %s without asking: review before you start it here (mcp-guard review)",
-				title, plural(len(unasked), "changed server", "changed servers")))
+				title, plural(len(unasked), "changed "+one, "changed "+many)))
 		}
 		switch {
 		case len(ask) > 0 && title == agenttyTitle:

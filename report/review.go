@@ -28,25 +28,42 @@ func Waiting(n int, adverb string) string {
 // ("1 hook waits"), one kind of a client's other entries, or "entries"
 // when they are of several kinds.
 func WaitingEntries(list []gate.ClientServer) string {
-	kind := ""
+	kinds := make([]string, len(list))
 	for i, cs := range list {
+		kinds[i] = cs.Kind()
+	}
+	one, many := kindWords(kinds)
+	if one == "server" {
+		return Waiting(len(list), "")
+	}
+	if len(list) == 1 {
+		return "1 " + one + " waits"
+	}
+	return fmt.Sprintf("%d %s wait", len(list), many)
+}
+
+// kindWords are the singular and plural nouns of entries of kinds
+// ("" is a server), sanitised: "server", "hook", …, or "entry" when they
+// are of several kinds.
+func kindWords(kinds []string) (one, many string) {
+	kind := ""
+	for i, k := range kinds {
+		if k == "" {
+			k = "server"
+		}
 		if i == 0 {
-			kind = cs.Kind()
-		} else if cs.Kind() != kind {
+			kind = k
+		} else if k != kind {
 			kind = "entry"
 		}
 	}
-	if kind == "server" || kind == "" {
-		return Waiting(len(list), "")
+	switch kind {
+	case "", "server":
+		return "server", "servers"
+	case "entry":
+		return "entry", "entries"
 	}
-	many := kind + "s"
-	if kind == "entry" {
-		many = "entries"
-	}
-	if len(list) == 1 {
-		return "1 " + Sanitize(kind) + " waits"
-	}
-	return fmt.Sprintf("%d %s wait", len(list), Sanitize(many))
+	return Sanitize(kind), Sanitize(kind + "s")
 }
 
 // Count is "1 " + one, or n and many: Count(2, "server runs", "servers
@@ -191,7 +208,8 @@ func writeSince(p *printer, since *trust.Change, content *ChangeContent, st Styl
 		p.printf("  since your last review:\n")
 	}
 	for _, f := range since.Fields {
-		p.printf("    %s: %s\n", Sanitize(f.Field), fieldChange("    ", Sanitize(f.Field), f.Old, f.New, st))
+		name := fieldLabel(*since, f)
+		p.printf("    %s: %s\n", name, fieldChange("    ", name, f.Old, f.New, st))
 	}
 	for _, f := range since.Files {
 		p.printf("    file %s: %s%s\n", Sanitize(f.Path), fileSides(f), whyText(f.Why, st))
@@ -397,8 +415,14 @@ func writeDecision(p *printer, o gate.Outcome, st Style) {
 		own := Sanitize(o.Note)
 		if own == "" {
 			own = title + "'s own files unchanged"
-			if o.Command != "" {
+			switch {
+			case o.Command == "":
+			case cs.LaunchLeavesOut():
 				own += ": `mcp-guard launch -- " + o.Command + "` hands it over"
+			default:
+				// launch hands nothing of it (a Copilot CLI hook, Cline's
+				// hook files, Continue's install): the agent reads it.
+				own += ": " + title + " runs it on its own, and `mcp-guard launch -- " + o.Command + "` no longer waits for it"
 			}
 		}
 		p.printf("%s %s  %s  %s\n", st.OK("approved"), Sanitize(cs.Label()), CommandLine(cs.Server),

@@ -559,7 +559,7 @@ func changeWhat(c trust.Change) string {
 	fields := append([]trust.FieldChange(nil), c.Fields...)
 	sort.SliceStable(fields, func(i, j int) bool { return fieldRank(fields[i].Field) < fieldRank(fields[j].Field) })
 	for _, f := range fields {
-		what = append(what, fieldText(f))
+		what = append(what, fieldText(c, f))
 	}
 	for _, f := range c.Files {
 		what = append(what, fileVerb(c, f))
@@ -601,10 +601,10 @@ func fieldRank(field string) int {
 // maxValueWidth bounds a value quoted in a change's summary.
 const maxValueWidth = 48
 
-// fieldText says what happened to a field, with its values: `command
-// "node" → "sh"`, `args[1] "8080" added`, `env.DEBUG removed`.
-func fieldText(f trust.FieldChange) string {
-	name := Sanitize(f.Field)
+// fieldText says what happened to a field of c, with its values:
+// `command "node" → "sh"`, `args[1] "8080" added`, `env.DEBUG removed`.
+func fieldText(c trust.Change, f trust.FieldChange) string {
+	name := fieldLabel(c, f)
 	switch {
 	case f.Old == "":
 		return name + " " + shorten(Sanitize(f.New), maxValueWidth) + " added"
@@ -612,6 +612,24 @@ func fieldText(f trust.FieldChange) string {
 		return name + " removed"
 	}
 	return name + " " + shorten(Sanitize(f.Old), maxValueWidth) + " → " + shorten(Sanitize(f.New), maxValueWidth)
+}
+
+// fieldLabel is a changed field of c as its agent's user knows it,
+// sanitised. An entry run as a shell line (a hook, a helper, an install
+// command: trust.CommandEntry's {"command": SHELL, "args": ["-c", LINE]})
+// has its shell command changed, which the user wrote under their
+// agent's own key (Copilot CLI's `bash`, Claude Code's `command`), never
+// an args[1] they did not write.
+func fieldLabel(c trust.Change, f trust.FieldChange) string {
+	if f.Field == "args[1]" && shellLine(c.Old) && shellLine(c.New) {
+		return "shell command"
+	}
+	return Sanitize(f.Field)
+}
+
+// shellLine: s is an entry besides a server that runs a shell line.
+func shellLine(s *trust.Server) bool {
+	return s != nil && s.Kind != "" && len(s.Args) == 2 && s.Args[0].IsString && s.Args[0].Str == "-c"
 }
 
 // fileVerb says what happened to a file of c's code scope. A zero side
