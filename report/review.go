@@ -411,6 +411,14 @@ func writeDecision(p *printer, o gate.Outcome, st Style) {
 	switch {
 	case o.Note != "":
 		note = "(" + Sanitize(o.Note) + ")"
+	case !cs.Runs:
+		// Its agent runs nothing of it here now (an untrusted folder or
+		// project): nothing holds a launch back, in its agent's words.
+		note = "(recorded; " + Sanitize(cs.ServerVerdict.Why)
+		if o.Command != "" {
+			note += ": nothing of it holds `mcp-guard launch -- " + o.Command + "` back"
+		}
+		note += ")"
 	case o.Command == "":
 		note = "(recorded; " + title + " opens it on its own: turn it off in " + title + "'s settings)"
 	case !cs.LaunchLeavesOut():
