@@ -391,6 +391,10 @@ type StatusText struct {
 	// Notes are what no agent carries; Titles the agents mcp-guard knows,
 	// named when there is none here.
 	Notes, Titles []string
+	// Guard is mcp-guard as the user types it here, -C DIR included
+	// ("mcp-guard -C 'DIR'"): the start of every command a hint names.
+	// "" is plain "mcp-guard".
+	Guard string
 }
 
 // WriteStatusText writes status for people. An agent the gate holds no
@@ -401,6 +405,10 @@ type StatusText struct {
 // read it.
 func WriteStatusText(w io.Writer, t StatusText, st Style) error {
 	p := &printer{w: w}
+	guard := t.Guard
+	if guard == "" {
+		guard = "mcp-guard"
+	}
 	if len(t.Views) == 0 && t.Unknown == "" {
 		p.printf("no MCP configuration of any agent here (%s): no project server starts here\n", strings.Join(t.Titles, ", "))
 	}
@@ -409,7 +417,7 @@ func WriteStatusText(w io.Writer, t StatusText, st Style) error {
 	var found []statusFinding
 	for i, cv := range t.Views {
 		if cv.Ungated && cv.Inspection != nil {
-			if err := writeInspection(w, cv.Inspection, st); err != nil {
+			if err := writeInspection(w, cv.Inspection, guard, st); err != nil {
 				return err
 			}
 			continue
@@ -428,7 +436,7 @@ func WriteStatusText(w io.Writer, t StatusText, st Style) error {
 		}
 	}
 	if len(gated) > 0 {
-		if err := writeClientStatus(w, gated, idle, mergeFindings(found, gated), len(gated) < len(t.Views), st); err != nil {
+		if err := writeClientStatus(w, gated, idle, mergeFindings(found, gated), len(gated) < len(t.Views), guard, st); err != nil {
 			return err
 		}
 	}
@@ -520,7 +528,7 @@ func appendOnce(list []string, s string) []string {
 // stands over (in: its user's own or an explicit configuration, or one
 // read when the gate could not be evaluated), in the manner of `agentty
 // plugin list --project`, plus why each server is trusted.
-func writeInspection(w io.Writer, in *trust.Inspection, st Style) error {
+func writeInspection(w io.Writer, in *trust.Inspection, guard string, st Style) error {
 	p := &printer{w: w}
 	c := in.Config
 	p.printf("%s (%s configuration%s):\n", st.Bold(Sanitize(c.Path)), c.Scope, gatedNote(c.Scope))
@@ -558,7 +566,7 @@ func writeInspection(w io.Writer, in *trust.Inspection, st Style) error {
 		}
 	}
 	if c.Scope == trust.ScopeProject && len(in.Verdicts) > 0 {
-		p.printf("\n%s agentty runs it without asking · %s agentty asks first · mcp-guard approve NAME: you reviewed it, agentty may run it\n", st.OK("✓"), st.Pending("—"))
+		p.printf("\n%s agentty runs it without asking · %s agentty asks first · %s approve NAME: you reviewed it, agentty may run it\n", st.OK("✓"), st.Pending("—"), guard)
 	}
 	return p.err
 }
@@ -652,14 +660,16 @@ func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust
 	for i, f := range findings {
 		fs[i] = statusFinding{Finding: f}
 	}
-	return writeClientStatus(w, clients, nil, fs, after, st)
+	return writeClientStatus(w, clients, nil, fs, after, "mcp-guard", st)
 }
 
 // writeClientStatus is WriteClientStatus with each finding's readers, and
 // the agents the user keeps no state of (idle[i] for clients[i]) folded
 // into one line when nothing of theirs needs the user (folded) and an
-// agent shown in full reads each of their files.
-func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, findings []statusFinding, after bool, st Style) error {
+// agent shown in full reads each of their files; its hints start with
+// guard (StatusText.Guard).
+func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, findings []statusFinding, after bool, guard string, st Style) error {
+	reviewCmd := guard + " review"
 	p := &printer{w: w}
 	// Folded: an idle agent that needs nothing of the user and reads only
 	// files an agent shown in full reads too (.mcp.json beside Claude
@@ -705,7 +715,7 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 			cs := &cv.Servers[k]
 			mark := serverMark(*cs, st)
 			// Every entry's review counts for the closing lines, said or not.
-			review, blocks, way := reviewState(*cs, cv.Title)
+			review, blocks, way := reviewState(*cs, cv.Title, reviewCmd)
 			waiting = waiting || blocks
 			if way != "" {
 				wayOut = append(wayOut, way)
@@ -732,14 +742,14 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 			}
 			reviews := []string{review}
 			for _, m := range members[1:] {
-				r, _, _ := reviewState(*m.cs, m.cv.Title)
+				r, _, _ := reviewState(*m.cs, m.cv.Title, reviewCmd)
 				reviews = appendOnce(reviews, r)
 			}
 			if len(reviews) == 1 {
 				p.printf("      %s\n", st.Dim("["+Sanitize(review)+"]"))
 			} else {
 				for _, m := range members {
-					r, _, _ := reviewState(*m.cs, m.cv.Title)
+					r, _, _ := reviewState(*m.cs, m.cv.Title, reviewCmd)
 					p.printf("      %s\n", st.Dim("["+m.cv.Title+": "+Sanitize(r)+"]"))
 				}
 			}
@@ -753,9 +763,9 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 		}
 	}
 	if len(shown) > 0 {
-		p.printf("%s\n", statusLegend(shown, st))
+		p.printf("%s\n", statusLegend(shown, guard, st))
 	}
-	for _, l := range foldedLines(quiet) {
+	for _, l := range foldedLines(quiet, guard) {
 		p.printf("%s\n", l)
 	}
 	for _, f := range findings {
@@ -766,7 +776,7 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 		p.printf("%s %s %s:%d: %s%s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, Sanitize(f.Message), by)
 	}
 	if waiting {
-		p.printf("mcp-guard launch refuses to start an agent while its servers wait for review (mcp-guard review)\n")
+		p.printf("mcp-guard launch refuses to start an agent while its servers wait for review (%s)\n", reviewCmd)
 	}
 	for _, l := range wayOut {
 		p.printf("%s\n", l)
@@ -787,12 +797,13 @@ func serverMark(cs gate.ClientServer, st Style) string {
 
 // reviewState is cs's review state as status says it, whether it keeps
 // the launch waiting for review, and the way out when it is a declined
-// entry its agent runs on its own (which review cannot clear).
-func reviewState(cs gate.ClientServer, title string) (review string, waits bool, wayOut string) {
+// entry its agent runs on its own (which review cannot clear), naming
+// reviewCmd.
+func reviewState(cs gate.ClientServer, title, reviewCmd string) (review string, waits bool, wayOut string) {
 	review = "review: " + string(cs.State)
 	switch {
 	case declinedRuns(cs):
-		return review + ", blocks launch: " + clientGateReason(cs, title), false, DeclinedRunsWayOut(cs, title, "mcp-guard review")
+		return review + ", blocks launch: " + clientGateReason(cs, title), false, DeclinedRunsWayOut(cs, title, reviewCmd)
 	case cs.Blocks:
 		return review + ", blocks launch: " + clientGateReason(cs, title), true, ""
 	case cs.Outside && cs.Runs:
@@ -871,7 +882,7 @@ func folded(cv *gate.ClientView) bool {
 // those that read the same files and hold the same servers in the same
 // review state: "Qwen Code and Copilot CLI also read .mcp.json (db, x:
 // unreviewed) ...".
-func foldedLines(quiet []*gate.ClientView) []string {
+func foldedLines(quiet []*gate.ClientView, guard string) []string {
 	var keys []string
 	titles := map[string][]string{}
 	for _, cv := range quiet {
@@ -902,7 +913,7 @@ func foldedLines(quiet []*gate.ClientView) []string {
 			reads, they, none = "read", "them", "none starts them"
 		}
 		out = append(out, JoinList(t, "and")+" also "+reads+" "+k+": you keep no state of "+they+" on this machine, and "+none+
-			" without asking (mcp-guard status --json has "+they+" in full)")
+			" without asking ("+guard+" status --json has "+they+" in full)")
 	}
 	return out
 }
@@ -926,7 +937,7 @@ func configNames(cv *gate.ClientView) []string {
 // statusLegend is the one legend under every agent's servers: the marks,
 // each headless run that starts what an interactive session asks about,
 // and the launches that hand over only reviewed servers.
-func statusLegend(clients []*gate.ClientView, st Style) string {
+func statusLegend(clients []*gate.ClientView, guard string, st Style) string {
 	legend := st.OK("✓") + " runs without asking · " + st.Pending("—") + " asks first"
 	var launches []string
 	for _, cv := range clients {
@@ -936,7 +947,7 @@ func statusLegend(clients []*gate.ClientView, st Style) string {
 		}
 		legend += ", `" + h + "` runs it"
 		if cv.Command != "" && !cv.HandsNothing {
-			launches = append(launches, "`mcp-guard launch -- "+cv.Command+"`")
+			launches = append(launches, "`"+guard+" launch -- "+cv.Command+"`")
 		}
 	}
 	switch len(launches) {

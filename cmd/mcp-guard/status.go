@@ -65,7 +65,7 @@ func statusCommand(e *env) *cli.Command {
 				err = report.WriteJSON(e.stdout, report.NewStatusDoc(views, findings, notes))
 			} else {
 				err = report.WriteStatusText(e.info, report.StatusText{Views: views, Findings: findings, Idle: idle,
-					Unknown: why, Notes: g.Notes(), Titles: client.Titles()}, e.style(e.info))
+					Unknown: why, Notes: g.Notes(), Titles: client.Titles(), Guard: guardCommandLine(c)}, e.style(e.info))
 			}
 			if err != nil {
 				return failf("", "writing the status: %v", err)
