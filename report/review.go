@@ -420,11 +420,11 @@ func writeDecision(p *printer, o gate.Outcome, st Style) {
 		}
 		note += ")"
 	case o.Command == "":
-		note = "(recorded; " + title + " opens it on its own: turn it off in " + title + "'s settings)"
+		note = "(recorded; " + title + " opens it on its own: " + TurnItOff(o.Title, cs.Config) + ")"
 	case !cs.LaunchLeavesOut():
 		// launch has no way to hand the client a set without it.
 		note = "(`mcp-guard launch -- " + o.Command + "` cannot leave it out, so it refuses while it is here; " + title +
-			" started directly runs it: turn it off in " + title + "'s own settings or remove it from " + Sanitize(cs.Config) + ")"
+			" started directly runs it: " + TurnItOff(o.Title, cs.Config) + ")"
 	}
 	p.printf("%s %s  %s\n", st.Warning("declined"), Sanitize(cs.Label()), st.Dim(note))
 }
@@ -587,8 +587,20 @@ func WriteBlockingList(w io.Writer, views []*gate.ClientView, blocking [][]gate.
 // leaves the entry out): turn it off or remove it, or approve it with
 // reviewCmd (the review command as the user runs it, -C DIR included).
 func DeclinedRunsWayOut(cs gate.ClientServer, title, reviewCmd string) string {
-	return "you declined " + hintWord(cs.Label()) + ", yet " + title + " runs it on its own: turn it off in " + title +
-		"'s own settings or remove it from " + Sanitize(cs.Config) + ", or approve it: " + reviewCmd + " --approve " + hintWord(cs.Label())
+	return "you declined " + hintWord(cs.Label()) + ", yet " + title + " runs it on its own: " + TurnItOff(title, cs.Config) +
+		", or approve it: " + reviewCmd + " --approve " + hintWord(cs.Label())
+}
+
+// TurnItOff is the one way to keep an agent (title) from running an entry
+// it runs on its own whatever mcp-guard launch hands it: in the agent's
+// own settings, or out of the file that holds it (config; "" names none,
+// for several entries).
+func TurnItOff(title, config string) string {
+	out := "turn it off in " + Sanitize(title) + "'s own settings or remove it"
+	if config != "" {
+		out += " from " + Sanitize(config)
+	}
+	return out
 }
 
 // WriteClientBlocking lists an agent's servers that keep `mcp-guard

@@ -51,8 +51,8 @@ func checkCommand(e *env) *cli.Command {
 					case cs.Runs && cs.Why == trust.GateDeclinedRuns && cv.Command == "":
 						// An editor: launch has nothing to hand it, so
 						// nothing leaves the server out but the user.
-						fmt.Fprintf(e.info, "note: you declined %s, yet %s runs it on its own (mcp-guard launch has nothing to hand it): turn it off in %s's own settings or remove it from %s (%s)\n",
-							report.Sanitize(cs.Label()), cv.Title, cv.Title, report.Sanitize(cs.Config), report.Sanitize(report.AgentWords(cv, cs)))
+						fmt.Fprintf(e.info, "note: you declined %s, yet %s runs it on its own (mcp-guard launch has nothing to hand it): %s (%s)\n",
+							report.Sanitize(cs.Label()), cv.Title, report.TurnItOff(cv.Title, cs.Config), report.Sanitize(report.AgentWords(cv, cs)))
 					case cs.Runs && cs.Why == trust.GateDeclinedRuns:
 						fmt.Fprintf(e.info, "note: you declined %s; mcp-guard launch leaves it out, but %s started directly would still run it (%s)\n",
 							report.Sanitize(cs.Label()), cv.Title, report.Sanitize(report.AgentWords(cv, cs)))

@@ -74,7 +74,7 @@ func runLaunch(ctx context.Context, c *cli.Command, e *env) error {
 					return refusef("nothing here waits for review; what keeps the gate closed is said above: change it, then `mcp-guard check` says whether "+cl.Title()+" may start",
 						"not starting %s: %s, and its gate is closed", report.Sanitize(strings.Join(args, " ")), why)
 				}
-				return refusef("review first (`"+reviewCommandLine(c)+"`); a declined server must be turned off in "+cl.Title()+"'s own settings or removed",
+				return refusef("review first (`"+reviewCommandLine(c)+"`); "+cl.Title()+" runs a declined one all the same: "+report.TurnItOff(cl.Title(), ""),
 					"not starting %s: %s, and %s not reviewed", report.Sanitize(strings.Join(args, " ")), why, report.Count(n, "of them is", "of them are"))
 			}
 			return execIn(dir, args, e.environ)
