@@ -455,13 +455,20 @@ type statusFinding struct {
 	trust.Finding
 	by      string   // the agent whose evaluation found it
 	readers []string // the agents that read its file, when several do
+	// agent are the spans of Message that name by where the same finding
+	// of another reader names that reader (agentSpans), once merged:
+	// said "each agent".
+	agent  [][2]int
+	merged bool
 }
 
 // mergeFindings says each finding once: the findings of several agents on
-// one file that differ at most in the agent they name (MG105's "Claude
+// one file that differ at most in the agent each names (MG105's "Claude
 // Code's approval does not cover its content") are one, said with "each
-// agent" for the agent's name, and the agents that read the file
-// (clients' config files, or the agents that found it) are named.
+// agent" where they differ, and the agents that read the file (clients'
+// config files, or the agents that found it) are named. Only where the
+// readings differ is a word replaced: a server or file name that
+// contains an agent's name is the same in every reading, so it stays.
 func mergeFindings(found []statusFinding, clients []*gate.ClientView) []statusFinding {
 	readers := map[string][]string{}
 	for _, cv := range clients {
@@ -470,32 +477,43 @@ func mergeFindings(found []statusFinding, clients []*gate.ClientView) []statusFi
 		}
 	}
 	type key struct {
-		rule, path, msg string
-		line            int
-		sev             trust.Severity
+		rule, path, key, server string
+		line, col               int
+		sev                     trust.Severity
 	}
-	index := map[key]int{}
+	index := map[key][]int{}
 	var out []statusFinding
+next:
 	for _, f := range found {
-		msg := f.Message
-		if f.by != "" {
-			msg = strings.ReplaceAll(msg, f.by, "\x00")
-		}
-		k := key{f.Rule, f.Path, msg, f.Line, f.Severity}
-		if i, ok := index[k]; ok {
-			if o := &out[i]; o.by != f.by && !slices.Contains(o.readers, f.by) {
-				o.readers = appendOnce(o.readers, f.by)
-				o.Message = strings.ReplaceAll(msg, "\x00", "each agent")
+		k := key{f.Rule, f.Path, f.Key, f.Server, f.Line, f.Column, f.Severity}
+		for _, i := range index[k] {
+			o := &out[i]
+			if o.by == f.by || slices.Contains(o.readers, f.by) {
+				if o.Message == f.Message {
+					continue next
+				}
+				continue
 			}
-			continue
+			spans, ok := agentSpans(o.Message, o.by, f.Message, f.by)
+			if !ok || (o.merged && !slices.Equal(spans, o.agent)) {
+				continue
+			}
+			o.agent, o.merged = spans, true
+			o.readers = appendOnce(o.readers, f.by)
+			continue next
 		}
-		index[k] = len(out)
+		index[k] = append(index[k], len(out))
 		f.readers = []string{f.by}
 		out = append(out, f)
 	}
 	for i := range out {
-		for _, r := range readers[out[i].Path] {
-			out[i].readers = appendOnce(out[i].readers, r)
+		o := &out[i]
+		for j := len(o.agent) - 1; j >= 0; j-- {
+			sp := o.agent[j]
+			o.Message = o.Message[:sp[0]] + "each agent" + o.Message[sp[1]:]
+		}
+		for _, r := range readers[o.Path] {
+			o.readers = appendOnce(o.readers, r)
 		}
 	}
 	// In scan's order: a merged finding is one of its kind, so its
@@ -515,6 +533,33 @@ func mergeFindings(found []statusFinding, clients []*gate.ClientView) []statusFi
 		out[i] = statusFinding{Finding: f, readers: by[said{f.Rule, f.Path, f.Key, f.Message, f.Line, f.Column}]}
 	}
 	return out
+}
+
+// agentSpans reports whether a, in agent ta's words, and b, in tb's, are
+// one message that differs only where each names its own agent, and the
+// spans of a where it does. The two are walked together: where both go
+// on with their own agent's name it is one such span, else they must go
+// on alike. Text the two share (a server's name, a file's) is walked
+// alike and never taken for an agent's name, unless one name starts the
+// other, where nothing is merged.
+func agentSpans(a, ta, b, tb string) ([][2]int, bool) {
+	if ta == "" || tb == "" || strings.HasPrefix(ta, tb) || strings.HasPrefix(tb, ta) {
+		return nil, a == b
+	}
+	var spans [][2]int
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case strings.HasPrefix(a[i:], ta) && strings.HasPrefix(b[j:], tb):
+			spans = append(spans, [2]int{i, i + len(ta)})
+			i, j = i+len(ta), j+len(tb)
+		case i < len(a) && j < len(b) && a[i] == b[j]:
+			i, j = i+1, j+1
+		default:
+			return nil, false
+		}
+	}
+	return spans, true
 }
 
 func appendOnce(list []string, s string) []string {
