@@ -358,7 +358,12 @@ func hookEntry(path string, d *trust.Dialect, kind, name string, h hookCommand, 
 				words[i] = shQuote(w)
 			}
 		}
-		return trust.CommandEntry(path, d, kind, name, "", "/bin/sh", strings.Join(words, " "), h.pos, m)
+		s, err := trust.CommandEntry(path, d, kind, name, "", "/bin/sh", strings.Join(words, " "), h.pos, m)
+		if err == nil {
+			// Shown as it runs: the command and its arguments, no shell.
+			s.Shown, s.Exec = h.argv, true
+		}
+		return s, err
 	}
 	if h.argv != nil {
 		m["hookArgs"] = h.argv[1:]

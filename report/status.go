@@ -167,8 +167,9 @@ type StatusServer struct {
 	Args        []string `json:"args"`
 	URL         string   `json:"url,omitempty"`
 	// Shown is what an entry that runs nothing itself is, word by word
-	// (Claude Code's settings env: ["env", "NAME=VALUE", …]); command and
-	// args are then the stand-in the launch model analyses.
+	// (Claude Code's settings env: ["env", "NAME=VALUE", …]), or the argv
+	// an exec-form hook spawns without a shell; command and args are then
+	// the stand-in the launch model analyses.
 	Shown []string `json:"shown,omitempty"`
 	// Review and Blocks are mcp-guard's own review state; set when a
 	// review ledger was consulted.
@@ -274,7 +275,9 @@ func WriteJSON(w io.Writer, v any) error {
 // its spawn args joined by spaces, each sanitised; an arg that is empty or
 // holds spaces is quoted so the words stay countable. An entry that runs
 // nothing itself is rendered as its client says it is (Server.Shown),
-// with a NAME=VALUE word quoted after the = as a shell would take it.
+// with a NAME=VALUE word quoted after the = as a shell would take it; an
+// argv its client spawns without a shell (Server.Exec) as that argv, each
+// word a shell word (textsafe.ShellWord).
 func CommandLine(s *trust.Server) string {
 	if s.Command == "" && s.URL != "" {
 		return Sanitize(s.URL)
@@ -283,6 +286,11 @@ func CommandLine(s *trust.Server) string {
 		parts := make([]string, len(s.Shown))
 		for i, w := range s.Shown {
 			parts[i] = quoteAssignment(w)
+			if s.Exec {
+				// An argv spawned without a shell: each word one shell
+				// word, so none reads as a shell's operator.
+				parts[i] = hintWord(w)
+			}
 		}
 		return strings.Join(parts, " ")
 	}
