@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-guard/mcp-guard/internal/textsafe"
 	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -315,9 +316,6 @@ type hookCommand struct {
 	with map[string]any
 }
 
-// shellPlain are the bytes a shell word may hold unquoted and mean itself.
-const shellPlain = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-"
-
 // runsNoCommand reports whether a hook of type t runs no command here: a
 // "prompt" or "agent" hook asks the model, an "http" one posts to a URL,
 // an "mcp_tool" one calls a tool of a server already configured (gated
@@ -353,10 +351,7 @@ func hookEntry(path string, d *trust.Dialect, kind, name string, h hookCommand, 
 		// quoted, so no shell reads it otherwise.
 		words := make([]string, len(h.argv))
 		for i, w := range h.argv {
-			words[i] = w
-			if w == "" || strings.TrimLeft(w, shellPlain) != "" {
-				words[i] = shQuote(w)
-			}
+			words[i] = textsafe.ShellWord(w)
 		}
 		s, err := trust.CommandEntry(path, d, kind, name, "", "/bin/sh", strings.Join(words, " "), h.pos, m)
 		if err == nil {
