@@ -615,17 +615,23 @@ func WriteClientBlocking(w io.Writer, cv *gate.ClientView, blocking []gate.Clien
 		return p.err
 	}
 	p.printf("%s: %s for review:\n", st.Bold(cv.Title), WaitingEntries(blocking))
-	width := 0
+	var width nameColumn
 	for _, cs := range blocking {
-		width = max(width, min(len([]rune(Sanitize(cs.Name))), 24))
+		width.fit(Sanitize(cs.Name))
 	}
 	for _, cs := range blocking {
 		cmd := ""
 		if cs.Server != nil {
 			cmd = CommandLine(cs.Server)
 		}
-		p.printf("  %s %s  %s\n", st.Warning("!"), padRight(Sanitize(cs.Name), width), cmd)
-		p.printf("  %s %s  %s  %s\n", " ", padRight("", width), st.Dim(Sanitize(cs.Config)), Sanitize(ClientGateText(cs, cv.Title)))
+		name, cut := width.cell(Sanitize(cs.Name))
+		p.printf("  %s %s  %s\n", st.Warning("!"), name, cmd)
+		where := st.Dim(Sanitize(cs.Config))
+		if cut {
+			// The name whole, under its cut cell.
+			where = Sanitize(cs.Name) + " " + st.Dim("in "+Sanitize(cs.Config))
+		}
+		p.printf("  %s %s  %s  %s\n", " ", padRight("", int(width)), where, Sanitize(ClientGateText(cs, cv.Title)))
 	}
 	return p.err
 }

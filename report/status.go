@@ -376,6 +376,31 @@ func Short(fp string) string {
 }
 
 // padRight pads s with spaces to n columns (runes).
+// nameColumnCap is the widest a column of entry names grows: a longer
+// name is cut to it with an ellipsis (nameColumn.cell) and said whole
+// elsewhere (under it, or by review and the approve hint).
+const nameColumnCap = 48
+
+// nameColumn is the width of a column of entry names (sanitised): the
+// longest fitted, up to nameColumnCap.
+type nameColumn int
+
+// fit widens the column for name, up to the cap.
+func (w *nameColumn) fit(name string) {
+	*w = nameColumn(max(int(*w), min(len([]rune(name)), nameColumnCap)))
+}
+
+// cell is name in the column: padded to its width, or cut to it with an
+// ellipsis when longer (cut reports that it was), so the columns after it
+// stay aligned whatever a repository names its entries.
+func (w nameColumn) cell(name string) (s string, cut bool) {
+	r := []rune(name)
+	if len(r) > int(w) {
+		return string(r[:max(int(w)-1, 0)]) + "…", true
+	}
+	return padRight(name, int(w)), false
+}
+
 func padRight(s string, n int) string {
 	if c := len([]rune(s)); c < n {
 		return s + strings.Repeat(" ", n-c)
