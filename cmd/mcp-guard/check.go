@@ -17,11 +17,12 @@ func checkCommand(e *env) *cli.Command {
 		Name:      "check",
 		Usage:     "exit 0 when every agent found here may start, 1 with the servers that wait for review",
 		UsageText: "mcp-guard [-C DIR] check",
-		Description: "A server waits for review when its agent would run it (or ask to) and you have not\n" +
-			"reviewed its current version with `mcp-guard review`: new servers, changed ones (the entry,\n" +
-			"or the repository code it runs), servers the agent approved before mcp-guard looked at\n" +
-			"them, and servers a blanket grant or a trusted folder lets run. A server you declined never\n" +
-			"blocks: `mcp-guard launch` leaves it out. check and launch give the same answer.",
+		Description: "A server, hook or helper waits for review when its agent would run it (or ask to) and\n" +
+			"you have not reviewed its current version with `mcp-guard review`: new ones, changed ones (the\n" +
+			"entry, or the repository code it runs), ones the agent approved before mcp-guard looked at\n" +
+			"them, and ones a blanket grant or a trusted folder lets run. A server you declined never\n" +
+			"blocks: `mcp-guard launch` leaves it out; a declined hook or helper its agent runs whatever\n" +
+			"launch hands it does, until you turn it off or approve it. check and launch give the same answer.",
 		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.NArg() > 0 {
 				return usageError("check takes no arguments")

@@ -22,8 +22,9 @@ func statusCommand(e *env) *cli.Command {
 		Name:      "status",
 		Usage:     "show what each agent (" + strings.Join(client.Titles(), ", ") + ") would run if launched here, and why",
 		UsageText: "mcp-guard [-C DIR] status [--json]",
-		Description: "Exit status: 0 when nothing waits for approval, 1 when a gated server is pending\n" +
-			"or the configuration is invalid, 2 when mcp-guard could not look.",
+		Description: "Exit status: 0 when nothing needs you, 1 when something of an agent waits for review\n" +
+			"(a server, hook or helper), an agent's gate is closed (a configuration it cannot read) or a\n" +
+			"finding is high or critical, 2 when mcp-guard could not look.",
 		Flags: formatFlags(textJSON, "print the versioned JSON document (version 2: one entry per agent) instead of text"),
 		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.NArg() > 0 {
