@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/mcp-guard/mcp-guard/internal/textsafe"
 	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -375,9 +376,6 @@ type hookCommand struct {
 	with map[string]any
 }
 
-// shellPlain are the bytes a shell word may hold unquoted and mean itself.
-const shellPlain = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_@%+=:,./-"
-
 // runsNoCommand reports whether a hook of type t runs no command here: a
 // "prompt" or "agent" hook asks the model, an "http" one posts to a URL,
 // an "mcp_tool" one calls a tool of a server already configured (gated
@@ -413,12 +411,14 @@ func hookEntry(path string, d *trust.Dialect, kind, name string, h hookCommand, 
 		// quoted, so no shell reads it otherwise.
 		words := make([]string, len(h.argv))
 		for i, w := range h.argv {
-			words[i] = w
-			if w == "" || strings.TrimLeft(w, shellPlain) != "" {
-				words[i] = shQuote(w)
-			}
+			words[i] = textsafe.ShellWord(w)
 		}
-		return trust.CommandEntry(path, d, kind, name, "", "/bin/sh", strings.Join(words, " "), h.pos, m)
+		s, err := trust.CommandEntry(path, d, kind, name, "", "/bin/sh", strings.Join(words, " "), h.pos, m)
+		if err == nil {
+			// Shown as it runs: the command and its arguments, no shell.
+			s.Shown, s.Exec = h.argv, true
+		}
+		return s, err
 	}
 	if h.argv != nil {
 		m["hookArgs"] = h.argv[1:]

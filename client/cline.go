@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/mcp-guard/mcp-guard/internal/textsafe"
 	"github.com/mcp-guard/mcp-guard/surface"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -223,10 +224,10 @@ func parseClinePlugin(path, name string, entry bool, data []byte) *trust.Config 
 		}
 		var runs []string
 		for _, m := range mods {
-			runs = append(runs, "tsx "+shQuote(rel+"/"+strings.TrimPrefix(filepath.ToSlash(m), "./")))
+			runs = append(runs, "tsx "+textsafe.ShellWord(rel+"/"+strings.TrimPrefix(filepath.ToSlash(m), "./")))
 		}
 		if len(runs) == 0 {
-			runs = []string{"tsx " + shQuote(rel)} // its main, or index: OPEN which Cline takes
+			runs = []string{"tsx " + textsafe.ShellWord(rel)} // its main, or index: OPEN which Cline takes
 		}
 		s, err = trust.CommandEntry(path, trust.Cline, clinePluginKind, rel, "", "/bin/sh", strings.Join(runs, "; "), trust.Pos{Line: 1, Column: 1}, nil)
 		if s != nil {
@@ -261,9 +262,6 @@ func clinePackageModules(data []byte) ([]string, error) {
 	}
 	return mods, nil
 }
-
-// shQuote is s as one word of a POSIX shell line.
-func shQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
 // clinePlugins lists the plugin files of the workspaces' plugin
 // directories: each module directly in one, each package directory's

@@ -132,7 +132,7 @@ func TestClinePluginEntries(t *testing.T) {
 		t.Errorf("module spawn %+v", v.Spawn)
 	}
 	pkg := verdict(ce, ".cline/plugins/pkg")
-	if line := strings.Join(pkg.Spawn.Args, " "); line != `-c tsx '.cline/plugins/pkg/index.js'; tsx '.cline/plugins/pkg/x'\''s.js'` ||
+	if line := strings.Join(pkg.Spawn.Args, " "); line != `-c tsx .cline/plugins/pkg/index.js; tsx '.cline/plugins/pkg/x'\''s.js'` ||
 		!eqStrings(pkg.Server.Trees, []string{".cline/plugins/pkg"}) || pkg.Spawn.Cwd != f.repo {
 		t.Errorf("package spawn %+v, trees %q", pkg.Spawn, pkg.Server.Trees)
 	}

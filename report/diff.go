@@ -236,9 +236,9 @@ func WriteDiff(w io.Writer, d Diff, st Style) error {
 	for _, path := range order {
 		p.printf("\n%s\n", st.Bold(Sanitize(path)+titles[path]+":"))
 		shown.where = Sanitize(path) + titles[path]
-		width := 0
+		var width nameColumn
 		for _, i := range groups[path] {
-			width = max(width, min(len([]rune(Sanitize(d.Changes[i].Server))), 24))
+			width.fit(Sanitize(d.Changes[i].Server))
 		}
 		for _, i := range groups[path] {
 			writeChange(p, d.Changes[i], d.content(i), width, st, shown)
@@ -276,13 +276,17 @@ func impactSymbol(i trust.Impact, st Style) string {
 	return st.Dim("=")
 }
 
-func writeChange(p *printer, c trust.Change, cc *ChangeContent, width int, st Style, shown *shownDiffs) {
+func writeChange(p *printer, c trust.Change, cc *ChangeContent, width nameColumn, st Style, shown *shownDiffs) {
 	what := string(c.Change)
 	if c.Change == trust.ChangeRenamed {
 		what = "renamed from " + Sanitize(c.OldName)
 	}
-	p.printf("  %s %s  %s  %s\n", impactSymbol(c.Impact, st), padRight(Sanitize(c.Server), width), impactLabel(c, st), st.Dim("("+what+")"))
+	name, cut := width.cell(Sanitize(c.Server))
+	p.printf("  %s %s  %s  %s\n", impactSymbol(c.Impact, st), name, impactLabel(c, st), st.Dim("("+what+")"))
 	const indent = "      "
+	if cut {
+		p.printf("%sname: %s\n", indent, Sanitize(c.Server))
+	}
 	for _, r := range c.Reasons {
 		p.wrapf(st, "%s%s\n", indent, Sanitize(r))
 	}

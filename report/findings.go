@@ -33,9 +33,9 @@ func (t textReporter) WriteScan(w io.Writer, r *scan.Result) error {
 			p.printf("\n")
 		}
 		p.printf("%s\n", st.Bold("Approval impact of merging, "+ImpactBasis+":"))
-		width := 0
+		var width nameColumn
 		for _, c := range r.Changes {
-			width = max(width, min(len([]rune(changeName(c))), 24))
+			width.fit(changeName(c))
 		}
 		agent := ""
 		for _, c := range r.Changes {
@@ -43,7 +43,12 @@ func (t textReporter) WriteScan(w io.Writer, r *scan.Result) error {
 				agent = a
 				p.printf("  %s:\n", st.Bold(a))
 			}
-			p.printf("    %s  %s  %s\n", impactLabel(c, st), padRight(changeName(c), width), changeSummary(c))
+			name, cut := width.cell(changeName(c))
+			summary := changeSummary(c)
+			if cut {
+				summary = changeName(c) + ": " + summary
+			}
+			p.printf("    %s  %s  %s\n", impactLabel(c, st), name, summary)
 		}
 	}
 	if len(r.Findings) > 0 || (r.Target == scan.TargetDiff && len(r.Changes) > 0) {

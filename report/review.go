@@ -435,12 +435,20 @@ func writeDecision(p *printer, o gate.Outcome, st Style) {
 	switch {
 	case o.Note != "":
 		note = "(" + Sanitize(o.Note) + ")"
+	case !cs.Runs:
+		// Its agent runs nothing of it here now (an untrusted folder or
+		// project): nothing holds a launch back, in its agent's words.
+		note = "(recorded; " + Sanitize(cs.ServerVerdict.Why)
+		if o.Command != "" {
+			note += ": nothing of it holds `mcp-guard launch -- " + o.Command + "` back"
+		}
+		note += ")"
 	case o.Command == "":
-		note = "(recorded; " + title + " opens it on its own: turn it off in " + title + "'s settings)"
+		note = "(recorded; " + title + " opens it on its own: " + TurnItOff(o.Title, cs.Config) + ")"
 	case !cs.LaunchLeavesOut():
 		// launch has no way to hand the client a set without it.
 		note = "(`mcp-guard launch -- " + o.Command + "` cannot leave it out, so it refuses while it is here; " + title +
-			" started directly runs it: turn it off in " + title + "'s own settings or remove it from " + Sanitize(cs.Config) + ")"
+			" started directly runs it: " + TurnItOff(o.Title, cs.Config) + ")"
 	}
 	p.printf("%s %s  %s\n", st.Warning("declined"), Sanitize(cs.Label()), st.Dim(note))
 }
@@ -603,8 +611,20 @@ func WriteBlockingList(w io.Writer, views []*gate.ClientView, blocking [][]gate.
 // leaves the entry out): turn it off or remove it, or approve it with
 // reviewCmd (the review command as the user runs it, -C DIR included).
 func DeclinedRunsWayOut(cs gate.ClientServer, title, reviewCmd string) string {
-	return "you declined " + hintWord(cs.Label()) + ", yet " + title + " runs it on its own: turn it off in " + title +
-		"'s own settings or remove it from " + Sanitize(cs.Config) + ", or approve it: " + reviewCmd + " --approve " + hintWord(cs.Label())
+	return "you declined " + hintWord(cs.Label()) + ", yet " + title + " runs it on its own: " + TurnItOff(title, cs.Config) +
+		", or approve it: " + reviewCmd + " --approve " + hintWord(cs.Label())
+}
+
+// TurnItOff is the one way to keep an agent (title) from running an entry
+// it runs on its own whatever mcp-guard launch hands it: in the agent's
+// own settings, or out of the file that holds it (config; "" names none,
+// for several entries).
+func TurnItOff(title, config string) string {
+	out := "turn it off in " + Sanitize(title) + "'s own settings or remove it"
+	if config != "" {
+		out += " from " + Sanitize(config)
+	}
+	return out
 }
 
 // WriteClientBlocking lists an agent's servers that keep `mcp-guard
@@ -619,17 +639,23 @@ func WriteClientBlocking(w io.Writer, cv *gate.ClientView, blocking []gate.Clien
 		return p.err
 	}
 	p.printf("%s: %s for review:\n", st.Bold(cv.Title), WaitingEntries(blocking))
-	width := 0
+	var width nameColumn
 	for _, cs := range blocking {
-		width = max(width, min(len([]rune(Sanitize(cs.Name))), 24))
+		width.fit(Sanitize(cs.Name))
 	}
 	for _, cs := range blocking {
 		cmd := ""
 		if cs.Server != nil {
 			cmd = CommandLine(cs.Server)
 		}
-		p.printf("  %s %s  %s\n", st.Warning("!"), padRight(Sanitize(cs.Name), width), cmd)
-		p.printf("  %s %s  %s  %s\n", " ", padRight("", width), st.Dim(Sanitize(cs.Config)), Sanitize(ClientGateText(cs, cv.Title)))
+		name, cut := width.cell(Sanitize(cs.Name))
+		p.printf("  %s %s  %s\n", st.Warning("!"), name, cmd)
+		where := st.Dim(Sanitize(cs.Config))
+		if cut {
+			// The name whole, under its cut cell.
+			where = Sanitize(cs.Name) + " " + st.Dim("in "+Sanitize(cs.Config))
+		}
+		p.printf("  %s %s  %s  %s\n", " ", padRight("", int(width)), where, Sanitize(ClientGateText(cs, cv.Title)))
 	}
 	return p.err
 }
@@ -668,6 +694,9 @@ func WriteVettedNote(w io.Writer, title string, snap *gate.Snapshot, st Style) e
 		if snap.SettingsNote != "" {
 			left += " (" + snap.SettingsNote + ")"
 		}
+	}
+	if snap.Note != "" {
+		left += "; " + Sanitize(snap.Note)
 	}
 	_, err := fmt.Fprintf(w, "mcp-guard: %s gets %s%s%s%s\n", title, what, entries, own, left)
 	return err

@@ -167,8 +167,9 @@ type StatusServer struct {
 	Args        []string `json:"args"`
 	URL         string   `json:"url,omitempty"`
 	// Shown is what an entry that runs nothing itself is, word by word
-	// (Claude Code's settings env: ["env", "NAME=VALUE", …]); command and
-	// args are then the stand-in the launch model analyses.
+	// (Claude Code's settings env: ["env", "NAME=VALUE", …]), or the argv
+	// an exec-form hook spawns without a shell; command and args are then
+	// the stand-in the launch model analyses.
 	Shown []string `json:"shown,omitempty"`
 	// Review and Blocks are mcp-guard's own review state; set when a
 	// review ledger was consulted.
@@ -274,7 +275,9 @@ func WriteJSON(w io.Writer, v any) error {
 // its spawn args joined by spaces, each sanitised; an arg that is empty or
 // holds spaces is quoted so the words stay countable. An entry that runs
 // nothing itself is rendered as its client says it is (Server.Shown),
-// with a NAME=VALUE word quoted after the = as a shell would take it.
+// with a NAME=VALUE word quoted after the = as a shell would take it; an
+// argv its client spawns without a shell (Server.Exec) as that argv, each
+// word a shell word (textsafe.ShellWord).
 func CommandLine(s *trust.Server) string {
 	if s.Command == "" && s.URL != "" {
 		return Sanitize(s.URL)
@@ -283,6 +286,11 @@ func CommandLine(s *trust.Server) string {
 		parts := make([]string, len(s.Shown))
 		for i, w := range s.Shown {
 			parts[i] = quoteAssignment(w)
+			if s.Exec {
+				// An argv spawned without a shell: each word one shell
+				// word, so none reads as a shell's operator.
+				parts[i] = hintWord(w)
+			}
 		}
 		return strings.Join(parts, " ")
 	}
@@ -368,6 +376,31 @@ func Short(fp string) string {
 }
 
 // padRight pads s with spaces to n columns (runes).
+// nameColumnCap is the widest a column of entry names grows: a longer
+// name is cut to it with an ellipsis (nameColumn.cell) and said whole
+// elsewhere (under it, or by review and the approve hint).
+const nameColumnCap = 48
+
+// nameColumn is the width of a column of entry names (sanitised): the
+// longest fitted, up to nameColumnCap.
+type nameColumn int
+
+// fit widens the column for name, up to the cap.
+func (w *nameColumn) fit(name string) {
+	*w = nameColumn(max(int(*w), min(len([]rune(name)), nameColumnCap)))
+}
+
+// cell is name in the column: padded to its width, or cut to it with an
+// ellipsis when longer (cut reports that it was), so the columns after it
+// stay aligned whatever a repository names its entries.
+func (w nameColumn) cell(name string) (s string, cut bool) {
+	r := []rune(name)
+	if len(r) > int(w) {
+		return string(r[:max(int(w)-1, 0)]) + "…", true
+	}
+	return padRight(name, int(w)), false
+}
+
 func padRight(s string, n int) string {
 	if c := len([]rune(s)); c < n {
 		return s + strings.Repeat(" ", n-c)
@@ -391,6 +424,10 @@ type StatusText struct {
 	// Notes are what no agent carries; Titles the agents mcp-guard knows,
 	// named when there is none here.
 	Notes, Titles []string
+	// Guard is mcp-guard as the user types it here, -C DIR included
+	// ("mcp-guard -C 'DIR'"): the start of every command a hint names.
+	// "" is plain "mcp-guard".
+	Guard string
 }
 
 // WriteStatusText writes status for people. An agent the gate holds no
@@ -401,6 +438,10 @@ type StatusText struct {
 // read it.
 func WriteStatusText(w io.Writer, t StatusText, st Style) error {
 	p := &printer{w: w}
+	guard := t.Guard
+	if guard == "" {
+		guard = "mcp-guard"
+	}
 	if len(t.Views) == 0 && t.Unknown == "" {
 		p.printf("no MCP configuration of any agent here (%s): no project server starts here\n", strings.Join(t.Titles, ", "))
 	}
@@ -409,7 +450,7 @@ func WriteStatusText(w io.Writer, t StatusText, st Style) error {
 	var found []statusFinding
 	for i, cv := range t.Views {
 		if cv.Ungated && cv.Inspection != nil {
-			if err := writeInspection(w, cv.Inspection, st); err != nil {
+			if err := writeInspection(w, cv.Inspection, guard, st); err != nil {
 				return err
 			}
 			continue
@@ -428,7 +469,7 @@ func WriteStatusText(w io.Writer, t StatusText, st Style) error {
 		}
 	}
 	if len(gated) > 0 {
-		if err := writeClientStatus(w, gated, idle, mergeFindings(found, gated), len(gated) < len(t.Views), st); err != nil {
+		if err := writeClientStatus(w, gated, idle, mergeFindings(found, gated), len(gated) < len(t.Views), guard, st); err != nil {
 			return err
 		}
 	}
@@ -447,13 +488,20 @@ type statusFinding struct {
 	trust.Finding
 	by      string   // the agent whose evaluation found it
 	readers []string // the agents that read its file, when several do
+	// agent are the spans of Message that name by where the same finding
+	// of another reader names that reader (agentSpans), once merged:
+	// said "each agent".
+	agent  [][2]int
+	merged bool
 }
 
 // mergeFindings says each finding once: the findings of several agents on
-// one file that differ at most in the agent they name (MG105's "Claude
+// one file that differ at most in the agent each names (MG105's "Claude
 // Code's approval does not cover its content") are one, said with "each
-// agent" for the agent's name, and the agents that read the file
-// (clients' config files, or the agents that found it) are named.
+// agent" where they differ, and the agents that read the file (clients'
+// config files, or the agents that found it) are named. Only where the
+// readings differ is a word replaced: a server or file name that
+// contains an agent's name is the same in every reading, so it stays.
 func mergeFindings(found []statusFinding, clients []*gate.ClientView) []statusFinding {
 	readers := map[string][]string{}
 	for _, cv := range clients {
@@ -462,32 +510,43 @@ func mergeFindings(found []statusFinding, clients []*gate.ClientView) []statusFi
 		}
 	}
 	type key struct {
-		rule, path, msg string
-		line            int
-		sev             trust.Severity
+		rule, path, key, server string
+		line, col               int
+		sev                     trust.Severity
 	}
-	index := map[key]int{}
+	index := map[key][]int{}
 	var out []statusFinding
+next:
 	for _, f := range found {
-		msg := f.Message
-		if f.by != "" {
-			msg = strings.ReplaceAll(msg, f.by, "\x00")
-		}
-		k := key{f.Rule, f.Path, msg, f.Line, f.Severity}
-		if i, ok := index[k]; ok {
-			if o := &out[i]; o.by != f.by && !slices.Contains(o.readers, f.by) {
-				o.readers = appendOnce(o.readers, f.by)
-				o.Message = strings.ReplaceAll(msg, "\x00", "each agent")
+		k := key{f.Rule, f.Path, f.Key, f.Server, f.Line, f.Column, f.Severity}
+		for _, i := range index[k] {
+			o := &out[i]
+			if o.by == f.by || slices.Contains(o.readers, f.by) {
+				if o.Message == f.Message {
+					continue next
+				}
+				continue
 			}
-			continue
+			spans, ok := agentSpans(o.Message, o.by, f.Message, f.by)
+			if !ok || (o.merged && !slices.Equal(spans, o.agent)) {
+				continue
+			}
+			o.agent, o.merged = spans, true
+			o.readers = appendOnce(o.readers, f.by)
+			continue next
 		}
-		index[k] = len(out)
+		index[k] = append(index[k], len(out))
 		f.readers = []string{f.by}
 		out = append(out, f)
 	}
 	for i := range out {
-		for _, r := range readers[out[i].Path] {
-			out[i].readers = appendOnce(out[i].readers, r)
+		o := &out[i]
+		for j := len(o.agent) - 1; j >= 0; j-- {
+			sp := o.agent[j]
+			o.Message = o.Message[:sp[0]] + "each agent" + o.Message[sp[1]:]
+		}
+		for _, r := range readers[o.Path] {
+			o.readers = appendOnce(o.readers, r)
 		}
 	}
 	// In scan's order: a merged finding is one of its kind, so its
@@ -509,6 +568,33 @@ func mergeFindings(found []statusFinding, clients []*gate.ClientView) []statusFi
 	return out
 }
 
+// agentSpans reports whether a, in agent ta's words, and b, in tb's, are
+// one message that differs only where each names its own agent, and the
+// spans of a where it does. The two are walked together: where both go
+// on with their own agent's name it is one such span, else they must go
+// on alike. Text the two share (a server's name, a file's) is walked
+// alike and never taken for an agent's name, unless one name starts the
+// other, where nothing is merged.
+func agentSpans(a, ta, b, tb string) ([][2]int, bool) {
+	if ta == "" || tb == "" || strings.HasPrefix(ta, tb) || strings.HasPrefix(tb, ta) {
+		return nil, a == b
+	}
+	var spans [][2]int
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		switch {
+		case strings.HasPrefix(a[i:], ta) && strings.HasPrefix(b[j:], tb):
+			spans = append(spans, [2]int{i, i + len(ta)})
+			i, j = i+len(ta), j+len(tb)
+		case i < len(a) && j < len(b) && a[i] == b[j]:
+			i, j = i+1, j+1
+		default:
+			return nil, false
+		}
+	}
+	return spans, true
+}
+
 func appendOnce(list []string, s string) []string {
 	if slices.Contains(list, s) {
 		return list
@@ -520,7 +606,7 @@ func appendOnce(list []string, s string) []string {
 // stands over (in: its user's own or an explicit configuration, or one
 // read when the gate could not be evaluated), in the manner of `agentty
 // plugin list --project`, plus why each server is trusted.
-func writeInspection(w io.Writer, in *trust.Inspection, st Style) error {
+func writeInspection(w io.Writer, in *trust.Inspection, guard string, st Style) error {
 	p := &printer{w: w}
 	c := in.Config
 	p.printf("%s (%s configuration%s):\n", st.Bold(Sanitize(c.Path)), c.Scope, gatedNote(c.Scope))
@@ -558,7 +644,7 @@ func writeInspection(w io.Writer, in *trust.Inspection, st Style) error {
 		}
 	}
 	if c.Scope == trust.ScopeProject && len(in.Verdicts) > 0 {
-		p.printf("\n%s agentty runs it without asking · %s agentty asks first · mcp-guard approve NAME: you reviewed it, agentty may run it\n", st.OK("✓"), st.Pending("—"))
+		p.printf("\n%s agentty runs it without asking · %s agentty asks first · %s approve NAME: you reviewed it, agentty may run it\n", st.OK("✓"), st.Pending("—"), guard)
 	}
 	return p.err
 }
@@ -652,14 +738,16 @@ func WriteClientStatus(w io.Writer, clients []*gate.ClientView, findings []trust
 	for i, f := range findings {
 		fs[i] = statusFinding{Finding: f}
 	}
-	return writeClientStatus(w, clients, nil, fs, after, st)
+	return writeClientStatus(w, clients, nil, fs, after, "mcp-guard", st)
 }
 
 // writeClientStatus is WriteClientStatus with each finding's readers, and
 // the agents the user keeps no state of (idle[i] for clients[i]) folded
 // into one line when nothing of theirs needs the user (folded) and an
-// agent shown in full reads each of their files.
-func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, findings []statusFinding, after bool, st Style) error {
+// agent shown in full reads each of their files; its hints start with
+// guard (StatusText.Guard).
+func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, findings []statusFinding, after bool, guard string, st Style) error {
+	reviewCmd := guard + " review"
 	p := &printer{w: w}
 	// Folded: an idle agent that needs nothing of the user and reads only
 	// files an agent shown in full reads too (.mcp.json beside Claude
@@ -705,7 +793,7 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 			cs := &cv.Servers[k]
 			mark := serverMark(*cs, st)
 			// Every entry's review counts for the closing lines, said or not.
-			review, blocks, way := reviewState(*cs, cv.Title)
+			review, blocks, way := reviewState(*cs, cv.Title, reviewCmd)
 			waiting = waiting || blocks
 			if way != "" {
 				wayOut = append(wayOut, way)
@@ -732,14 +820,14 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 			}
 			reviews := []string{review}
 			for _, m := range members[1:] {
-				r, _, _ := reviewState(*m.cs, m.cv.Title)
+				r, _, _ := reviewState(*m.cs, m.cv.Title, reviewCmd)
 				reviews = appendOnce(reviews, r)
 			}
 			if len(reviews) == 1 {
 				p.printf("      %s\n", st.Dim("["+Sanitize(review)+"]"))
 			} else {
 				for _, m := range members {
-					r, _, _ := reviewState(*m.cs, m.cv.Title)
+					r, _, _ := reviewState(*m.cs, m.cv.Title, reviewCmd)
 					p.printf("      %s\n", st.Dim("["+m.cv.Title+": "+Sanitize(r)+"]"))
 				}
 			}
@@ -753,9 +841,9 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 		}
 	}
 	if len(shown) > 0 {
-		p.printf("%s\n", statusLegend(shown, st))
+		p.printf("%s\n", statusLegend(shown, guard, st))
 	}
-	for _, l := range foldedLines(quiet) {
+	for _, l := range foldedLines(quiet, guard) {
 		p.printf("%s\n", l)
 	}
 	for _, f := range findings {
@@ -766,7 +854,7 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 		p.printf("%s %s %s:%d: %s%s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, Sanitize(f.Message), by)
 	}
 	if waiting {
-		p.printf("mcp-guard launch refuses to start an agent while its servers wait for review (mcp-guard review)\n")
+		p.printf("mcp-guard launch refuses to start an agent while its servers wait for review (%s)\n", reviewCmd)
 	}
 	for _, l := range wayOut {
 		p.printf("%s\n", l)
@@ -787,12 +875,13 @@ func serverMark(cs gate.ClientServer, st Style) string {
 
 // reviewState is cs's review state as status says it, whether it keeps
 // the launch waiting for review, and the way out when it is a declined
-// entry its agent runs on its own (which review cannot clear).
-func reviewState(cs gate.ClientServer, title string) (review string, waits bool, wayOut string) {
+// entry its agent runs on its own (which review cannot clear), naming
+// reviewCmd.
+func reviewState(cs gate.ClientServer, title, reviewCmd string) (review string, waits bool, wayOut string) {
 	review = "review: " + string(cs.State)
 	switch {
 	case declinedRuns(cs):
-		return review + ", blocks launch: " + clientGateReason(cs, title), false, DeclinedRunsWayOut(cs, title, "mcp-guard review")
+		return review + ", blocks launch: " + clientGateReason(cs, title), false, DeclinedRunsWayOut(cs, title, reviewCmd)
 	case cs.Blocks:
 		return review + ", blocks launch: " + clientGateReason(cs, title), true, ""
 	case cs.Outside && cs.Runs:
@@ -871,7 +960,7 @@ func folded(cv *gate.ClientView) bool {
 // those that read the same files and hold the same servers in the same
 // review state: "Qwen Code and Copilot CLI also read .mcp.json (db, x:
 // unreviewed) ...".
-func foldedLines(quiet []*gate.ClientView) []string {
+func foldedLines(quiet []*gate.ClientView, guard string) []string {
 	var keys []string
 	titles := map[string][]string{}
 	for _, cv := range quiet {
@@ -902,7 +991,7 @@ func foldedLines(quiet []*gate.ClientView) []string {
 			reads, they, none = "read", "them", "none starts them"
 		}
 		out = append(out, JoinList(t, "and")+" also "+reads+" "+k+": you keep no state of "+they+" on this machine, and "+none+
-			" without asking (mcp-guard status --json has "+they+" in full)")
+			" without asking ("+guard+" status --json has "+they+" in full)")
 	}
 	return out
 }
@@ -926,7 +1015,7 @@ func configNames(cv *gate.ClientView) []string {
 // statusLegend is the one legend under every agent's servers: the marks,
 // each headless run that starts what an interactive session asks about,
 // and the launches that hand over only reviewed servers.
-func statusLegend(clients []*gate.ClientView, st Style) string {
+func statusLegend(clients []*gate.ClientView, guard string, st Style) string {
 	legend := st.OK("✓") + " runs without asking · " + st.Pending("—") + " asks first"
 	var launches []string
 	for _, cv := range clients {
@@ -936,7 +1025,7 @@ func statusLegend(clients []*gate.ClientView, st Style) string {
 		}
 		legend += ", `" + h + "` runs it"
 		if cv.Command != "" && !cv.HandsNothing {
-			launches = append(launches, "`mcp-guard launch -- "+cv.Command+"`")
+			launches = append(launches, "`"+guard+" launch -- "+cv.Command+"`")
 		}
 	}
 	switch len(launches) {

@@ -163,9 +163,9 @@ func warningGroups(wr Warning, clients []string, grouped bool, st Style) []warni
 	if grouped {
 		indent = "    "
 	}
-	nameWidth := 0
+	var nameWidth nameColumn
 	for _, c := range wr.Changes {
-		nameWidth = max(nameWidth, min(len([]rune(changeName(c))), 24))
+		nameWidth.fit(changeName(c))
 	}
 	placed := make([]bool, len(wr.Findings))
 	sets := sharedChanges(wr.Changes)
@@ -198,16 +198,22 @@ func warningGroups(wr Warning, clients []string, grouped bool, st Style) []warni
 				c = o
 			}
 		}
-		head := fmt.Sprintf("%s%s  %s", indent, hookVerdict(c, st), padRight(changeName(c), nameWidth))
+		name, cut := nameWidth.cell(changeName(c))
+		head := fmt.Sprintf("%s%s  %s", indent, hookVerdict(c, st), name)
 		if c.New != nil {
 			head += "  " + shorten(CommandLine(c.New), maxCommandWidth)
 		}
 		under := indent + strings.Repeat(" ", hookVerdictWidth+2)
+		whole := ""
+		if cut {
+			// The name whole, before what changed under its cut cell.
+			whole = changeName(c) + ": "
+		}
 		var b warningBlock
 		if len(set) == 1 {
-			b.lines = []string{strings.TrimRight(head, " "), under + changeSummary(c)}
+			b.lines = []string{strings.TrimRight(head, " "), under + whole + changeSummary(c)}
 		} else {
-			b.lines = []string{strings.TrimRight(head, " "), under + changeWhat(c)}
+			b.lines = []string{strings.TrimRight(head, " "), under + whole + changeWhat(c)}
 			same := true
 			for _, o := range set {
 				same = same && hookVerdict(o, Style{}) == hookVerdict(c, Style{})

@@ -132,6 +132,15 @@ func TestWriteWarningGolden(t *testing.T) {
 			entryChange("claude-code", ".claude/settings.json", "apiKeyHelper", "apiKeyHelper"),
 			entryChange("claude-code", ".claude/settings.json", "hooks.PreToolUse[0].hooks[0]", "hook"),
 		}}},
+		// Names longer than the column's cap: cut with an ellipsis, said
+		// whole under the cut cell, the columns aligned; a name's hostile
+		// bytes escaped either way.
+		{name: "long-names", w: Warning{Op: "merge", Changes: []trust.Change{
+			entryChange("claude-code", ".claude/settings.json", "hooks.UserPromptSubmit[12].hooks[3]", "hook"),
+			entryChange("claude-code", ".claude/settings.json", "hooks.PreToolUse[0].hooks[0]", "hook"),
+			{Client: "claude-code", Path: ".mcp.json", Server: "a-server-name-far-longer-than-any-column-should-be", Change: trust.ChangeAdded, Impact: trust.ImpactNewUnapproved},
+			{Client: "claude-code", Path: ".mcp.json", Server: "evil\x1b[2Jname-padded-past-the-cap-with-an-escape", Change: trust.ChangeAdded, Impact: trust.ImpactNewUnapproved},
+		}}},
 		// A new worktree of servers, hooks and tasks of three agents.
 		{name: "worktree-kinds", w: Warning{Op: "worktree", Brings: true, Changes: []trust.Change{
 			entryChange("vscode", ".vscode/tasks.json", "build", "task"),

@@ -232,6 +232,10 @@ type Server struct {
 	// settings env: `env NAME=VALUE …`, not `/bin/sh -c ': …'`). It is
 	// no part of what is fingerprinted or gated.
 	Shown []string
+	// Exec: Shown is the argv the client spawns without a shell, modelled
+	// as `/bin/sh -c` of its words quoted (Claude Code's exec-form hook:
+	// its command and args); each word is shown as one shell word.
+	Exec bool
 
 	entry *jsonValue
 }

@@ -17,7 +17,7 @@ func approveCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:          "approve",
 		ShellComplete: completeServers(e),
-		Usage:         "approve project servers: you reviewed them, their agent may run them (the same as review --approve)",
+		Usage:         "approve what waits for review (servers, hooks, helpers): you reviewed it, its agent may run it (the same as review --approve)",
 		UsageText:     "mcp-guard [-C DIR] approve NAME... | --all  [--client ID]",
 		Description: "Records your review of each server's current version (the entry and the repository code it\n" +
 			"runs) in mcp-guard's ledger, so `check` passes and `mcp-guard launch -- " + strings.Join(client.Commands(), "|") + "`\n" +
@@ -39,7 +39,7 @@ func revokeCommand(e *env) *cli.Command {
 	return &cli.Command{
 		Name:          "revoke",
 		ShellComplete: completeServers(e),
-		Usage:         "take back reviews: the servers wait for review again (agentty's approvals are removed from its store)",
+		Usage:         "take back reviews: what you reviewed (servers, hooks, helpers) waits for review again; agentty's approvals leave its store too",
 		UsageText:     "mcp-guard [-C DIR] revoke NAME... | --all | --whole-file",
 		Flags: []cli.Flag{
 			&cli.BoolFlag{Name: "all", Usage: "revoke every approval and review here, of every agent"},

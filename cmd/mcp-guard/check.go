@@ -17,11 +17,12 @@ func checkCommand(e *env) *cli.Command {
 		Name:      "check",
 		Usage:     "exit 0 when every agent found here may start, 1 with the servers that wait for review",
 		UsageText: "mcp-guard [-C DIR] check",
-		Description: "A server waits for review when its agent would run it (or ask to) and you have not\n" +
-			"reviewed its current version with `mcp-guard review`: new servers, changed ones (the entry,\n" +
-			"or the repository code it runs), servers the agent approved before mcp-guard looked at\n" +
-			"them, and servers a blanket grant or a trusted folder lets run. A server you declined never\n" +
-			"blocks: `mcp-guard launch` leaves it out. check and launch give the same answer.",
+		Description: "A server, hook or helper waits for review when its agent would run it (or ask to) and\n" +
+			"you have not reviewed its current version with `mcp-guard review`: new ones, changed ones (the\n" +
+			"entry, or the repository code it runs), ones the agent approved before mcp-guard looked at\n" +
+			"them, and ones a blanket grant or a trusted folder lets run. A server you declined never\n" +
+			"blocks: `mcp-guard launch` leaves it out; a declined hook or helper its agent runs whatever\n" +
+			"launch hands it does, until you turn it off or approve it. check and launch give the same answer.",
 		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.NArg() > 0 {
 				return usageError("check takes no arguments")
@@ -51,8 +52,8 @@ func checkCommand(e *env) *cli.Command {
 					case cs.Runs && cs.Why == trust.GateDeclinedRuns && cv.Command == "":
 						// An editor: launch has nothing to hand it, so
 						// nothing leaves the server out but the user.
-						fmt.Fprintf(e.info, "note: you declined %s, yet %s runs it on its own (mcp-guard launch has nothing to hand it): turn it off in %s's own settings or remove it from %s (%s)\n",
-							report.Sanitize(cs.Label()), cv.Title, cv.Title, report.Sanitize(cs.Config), report.Sanitize(report.AgentWords(cv, cs)))
+						fmt.Fprintf(e.info, "note: you declined %s, yet %s runs it on its own (mcp-guard launch has nothing to hand it): %s (%s)\n",
+							report.Sanitize(cs.Label()), cv.Title, report.TurnItOff(cv.Title, cs.Config), report.Sanitize(report.AgentWords(cv, cs)))
 					case cs.Runs && cs.Why == trust.GateDeclinedRuns:
 						fmt.Fprintf(e.info, "note: you declined %s; mcp-guard launch leaves it out, but %s started directly would still run it (%s)\n",
 							report.Sanitize(cs.Label()), cv.Title, report.Sanitize(report.AgentWords(cv, cs)))

@@ -227,6 +227,35 @@ func TestReadmeOpensWithEveryAgent(t *testing.T) {
 	}
 }
 
+// TestPackageDocEveryAgent: the command's package comment (go doc's
+// answer) says what mcp-guard does for every agent, not through one
+// agent's configuration.
+func TestPackageDocEveryAgent(t *testing.T) {
+	data, err := os.ReadFile("main.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, _, _ := strings.Cut(string(data), "\npackage main")
+	if strings.Contains(doc, "through agentty's") || !strings.Contains(doc, "every other agent") {
+		t.Errorf("main.go's package comment speaks of one agent: %q", doc)
+	}
+}
+
+// TestHelpSpeaksOfEveryAgent: the commands' help says the exit status and
+// what blocks in words true for every agent, not agentty's ("a gated
+// server is pending").
+func TestHelpSpeaksOfEveryAgent(t *testing.T) {
+	for _, args := range [][]string{{"status", "--help"}, {"check", "--help"}, {"help"}} {
+		var out, errb strings.Builder
+		run(t.Context(), append([]string{"mcp-guard"}, args...), strings.NewReader(""), &out, &errb, []string{"HOME=" + t.TempDir()})
+		for _, agenttys := range []string{"gated server is pending", "waits for approval", "approve project servers", "the servers wait for review again"} {
+			if strings.Contains(out.String(), agenttys) {
+				t.Errorf("%q says %q", args, agenttys)
+			}
+		}
+	}
+}
+
 // goldenShown is a fenced block, then the sentence that says which golden
 // file it is: "(This is `report/testdata/…golden`".
 var goldenShown = regexp.MustCompile("(?m)^```\n((?:[^`\n].*\n|\n)*)```\n\n\\(This is `([^`]+\\.golden)`")

@@ -74,7 +74,7 @@ func runLaunch(ctx context.Context, c *cli.Command, e *env) error {
 					return refusef("nothing here waits for review; what keeps the gate closed is said above: change it, then `mcp-guard check` says whether "+cl.Title()+" may start",
 						"not starting %s: %s, and its gate is closed", report.Sanitize(strings.Join(args, " ")), why)
 				}
-				return refusef("review first (`"+reviewCommandLine(c)+"`); a declined server must be turned off in "+cl.Title()+"'s own settings or removed",
+				return refusef("review first (`"+reviewCommandLine(c)+"`); "+cl.Title()+" runs a declined one all the same: "+report.TurnItOff(cl.Title(), ""),
 					"not starting %s: %s, and %s not reviewed", report.Sanitize(strings.Join(args, " ")), why, report.Count(n, "of them is", "of them are"))
 			}
 			return execIn(dir, args, e.environ)
@@ -239,17 +239,20 @@ func waitingWords(left []pending, n int) string {
 // not the entries (the gate checked them moments before).
 func launchByName(e *env, cv *gate.ClientView, title, dir string, args []string) error {
 	argv, environ := client.AllowArgv(args[0], cv.AllowedNames(), args[1:]), e.environ
+	snap := cv.Handoff()
 	if cl := client.Lookup(cv.Client); cl.Handover() == client.HandDisableNames {
 		var err error
-		if argv, environ, err = client.DisableLaunch(cl, args[0], cv.CodexOff(), cv.UnreviewedEntries(), args[1:], e.environ); err != nil {
+		unreviewed := cv.UnreviewedEntries()
+		if argv, environ, err = client.DisableLaunch(cl, args[0], cv.CodexOff(), unreviewed, args[1:], e.environ); err != nil {
 			hint := "rename or remove the server, or unset the variable the message names"
 			if h, ok := err.(client.HintError); ok {
 				hint = h.Hint
 			}
 			return refusef(hint, "not starting %s: %s", report.Sanitize(args[0]), report.Sanitize(err.Error()))
 		}
+		snap.Note = client.DisableNote(cl, unreviewed)
 	}
-	report.WriteVettedNote(e.stderr, title, cv.Handoff(), e.style(e.stderr))
+	report.WriteVettedNote(e.stderr, title, snap, e.style(e.stderr))
 	return execIn(dir, argv, environ)
 }
 

@@ -250,10 +250,16 @@ func (t terminalKeys) key(prompt func()) (byte, error) {
 
 // reviewCommandLine is `mcp-guard review` as the user should type it here.
 func reviewCommandLine(c *cli.Command) string {
+	return guardCommandLine(c) + " review"
+}
+
+// guardCommandLine is `mcp-guard` as the user should type it here, -C
+// DIR included: the start of every command a hint names.
+func guardCommandLine(c *cli.Command) string {
 	for _, a := range c.Lineage() {
 		if v := a.String("C"); v != "" {
-			return "mcp-guard -C " + shellQuote(report.Sanitize(v)) + " review"
+			return "mcp-guard -C " + shellQuote(report.Sanitize(v))
 		}
 	}
-	return "mcp-guard review"
+	return "mcp-guard"
 }

@@ -22,8 +22,10 @@ func statusCommand(e *env) *cli.Command {
 		Name:      "status",
 		Usage:     "show what each agent (" + strings.Join(client.Titles(), ", ") + ") would run if launched here, and why",
 		UsageText: "mcp-guard [-C DIR] status [--json]",
-		Description: "Exit status: 0 when nothing waits for approval, 1 when a gated server is pending\n" +
-			"or the configuration is invalid, 2 when mcp-guard could not look.",
+		Description: "Exit status: 0 when nothing needs you, 1 when something of an agent waits for review\n" +
+			"(a server, hook or helper) or its gate is closed (a configuration it cannot read), when agentty\n" +
+			"would ask about a server, and for every other agent when a finding is high or critical;\n" +
+			"2 when mcp-guard could not look.",
 		Flags: formatFlags(textJSON, "print the versioned JSON document (version 2: one entry per agent) instead of text"),
 		Action: func(ctx context.Context, c *cli.Command) error {
 			if c.NArg() > 0 {
@@ -40,9 +42,12 @@ func statusCommand(e *env) *cli.Command {
 			need := false
 			for i, cv := range views {
 				if in := cv.Inspection; in != nil {
-					// Its reading carries the findings on its files.
+					// Its reading carries the findings on its files. Gated, it
+					// needs the user as every agent does (a server changed
+					// since its review blocks the launch while agentty itself
+					// still runs it on its approval), and when agentty asks.
 					addPolicyFindings(e, in)
-					need = need || in.Pending()
+					need = need || in.Pending() || (!cv.Ungated && clientNeeds(cv, nil))
 					continue
 				}
 				// Every agent's servers get the rules scan applies to
@@ -65,7 +70,7 @@ func statusCommand(e *env) *cli.Command {
 				err = report.WriteJSON(e.stdout, report.NewStatusDoc(views, findings, notes))
 			} else {
 				err = report.WriteStatusText(e.info, report.StatusText{Views: views, Findings: findings, Idle: idle,
-					Unknown: why, Notes: g.Notes(), Titles: client.Titles()}, e.style(e.info))
+					Unknown: why, Notes: g.Notes(), Titles: client.Titles(), Guard: guardCommandLine(c)}, e.style(e.info))
 			}
 			if err != nil {
 				return failf("", "writing the status: %v", err)
