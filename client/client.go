@@ -170,6 +170,12 @@ type Env struct {
 	// walking the work tree, and as the repository placed them. Without
 	// it such a client walks the file system.
 	Shared func(gitTop, rel string) ([]SharedFile, error)
+	// Starting is the agent a launch is starting now (launch -- gemini:
+	// gemini-cli), "" for every other command. Its State counts it as
+	// used on this machine whatever its home directory holds: a user who
+	// never ran it before is running it now, and its first session asks
+	// the same trust question as any other.
+	Starting ID
 }
 
 // SharedFile is one entry Env.Shared lists.

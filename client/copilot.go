@@ -323,8 +323,9 @@ type CopilotState struct {
 	Extras []string
 	// Root is the project root Copilot CLI runs the hooks from.
 	Root string
-	// Used: Copilot CLI's home directory is there (~/.copilot), so the
-	// user runs it and its session may be trusted at its prompt.
+	// Used: Copilot CLI's home directory is there (~/.copilot), or launch
+	// is starting it now (Env.uses), so its session may be trusted at its
+	// prompt.
 	Used bool
 }
 
@@ -361,9 +362,7 @@ func (copilotClient) State(launchDir, gitTop string, env Env) *State {
 		}
 	}
 	st.Sources = append(st.Sources, cfg)
-	if _, err := fsys.Stat(home); err == nil {
-		cs.Used = true
-	}
+	cs.Used = env.uses(CopilotCLI, home)
 	if env.getenv("COPILOT_ALLOW_ALL") == "true" {
 		cs.All, cs.Source = true, "COPILOT_ALLOW_ALL=true"
 	}

@@ -379,8 +379,9 @@ type GeminiState struct {
 	// User are the names of the user's own servers (~/.gemini/settings.json
 	// mcpServers), sorted.
 	User []string
-	// Used: Gemini CLI's home directory (~/.gemini) is there, so the user
-	// runs it and its session may be trusted at its prompt.
+	// Used: Gemini CLI's home directory (~/.gemini) is there, or launch is
+	// starting it now (Env.uses), so its session may be trusted at its
+	// prompt.
 	Used bool
 }
 
@@ -436,9 +437,7 @@ func (geminiClient) State(launchDir, _ string, env Env) *State {
 	home, shown := geminiHome(env)
 	gs := &GeminiState{disabled: map[string]bool{}, excluded: map[string]string{}}
 	st := &State{Client: Gemini, LaunchDir: dir, Gemini: gs}
-	if _, err := fsys.Stat(home); err == nil {
-		gs.Used = true
-	}
+	gs.Used = env.uses(Gemini, home)
 
 	foldersPath, foldersShown := filepath.Join(home, "trustedFolders.json"), shown+"/trustedFolders.json"
 	if p := env.getenv("GEMINI_CLI_TRUSTED_FOLDERS_PATH"); p != "" {

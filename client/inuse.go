@@ -6,6 +6,18 @@ import (
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
+// uses reports whether the user runs agent id on this machine, as far as
+// its trust prompt goes: launch is starting it now (Env.Starting), or its
+// home directory (home) is there. A first session asks the same "do you
+// trust this folder?" as any later one, so a launch never counts as unused.
+func (env Env) uses(id ID, home string) bool {
+	if env.Starting == id {
+		return true
+	}
+	_, err := env.fs().Stat(home)
+	return err == nil
+}
+
 // InUse reports whether the user keeps this agent's own state on this
 // machine: a file of st that is the user's (not the repository's) is
 // there, or the directory that holds one, other than the home directory

@@ -196,7 +196,7 @@ func (s ClientServer) ClientID() client.ID { return client.OfKey(s.Key.Client) }
 
 // clientEnv is the environment package client evaluates in.
 func clientEnv(env Env) client.Env {
-	ce := client.Env{Getenv: env.Getenv}
+	ce := client.Env{Getenv: env.Getenv, Starting: env.Starting}
 	if env.Environ != nil {
 		vars := map[string]string{}
 		for _, kv := range env.Environ {

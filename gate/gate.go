@@ -23,6 +23,7 @@ import (
 	"path"
 	"path/filepath"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/project"
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -33,6 +34,9 @@ import (
 type Env struct {
 	Getenv  trust.Getenv
 	Environ []string
+	// Starting is the agent launch is starting ("" for check, status and
+	// the rest): see client.Env.Starting.
+	Starting client.ID
 }
 
 // View is the gate evaluated for one launch directory.

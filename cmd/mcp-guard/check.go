@@ -7,6 +7,7 @@ import (
 
 	"github.com/urfave/cli/v3"
 
+	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -74,9 +75,10 @@ type gateView struct {
 	*gate.View
 }
 
-// evaluateGate evaluates the gate for dir (gate.Evaluate).
-func evaluateGate(ctx context.Context, e *env, dir string) (*gateView, error) {
-	v, err := gate.Evaluate(ctx, dir, gate.Env{Getenv: e.getenv, Environ: e.environ})
+// evaluateGate evaluates the gate for dir (gate.Evaluate); starting is the
+// agent launch is starting ("" for every other command).
+func evaluateGate(ctx context.Context, e *env, dir string, starting client.ID) (*gateView, error) {
+	v, err := gate.Evaluate(ctx, dir, gate.Env{Getenv: e.getenv, Environ: e.environ, Starting: starting})
 	if err != nil {
 		return nil, gateErr(err)
 	}
@@ -90,7 +92,7 @@ func gateHere(ctx context.Context, c *cli.Command, e *env) (*gateView, error) {
 	if err != nil {
 		return nil, err
 	}
-	return evaluateGate(ctx, e, dir)
+	return evaluateGate(ctx, e, dir, "")
 }
 
 // gateErr gives an error of package gate its exit status: a refusal 1, a

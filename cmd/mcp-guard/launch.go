@@ -57,12 +57,12 @@ func runLaunch(ctx context.Context, c *cli.Command, e *env) error {
 	if err != nil {
 		return err
 	}
-	g, err := evaluateGate(ctx, e, dir)
+	who := client.Command(args[0])
+	g, err := evaluateGate(ctx, e, dir, who)
 	if err != nil {
 		return withHint(err, "nothing was started")
 	}
 	g.warnLedger(e)
-	who := client.Command(args[0])
 	if cl := client.Lookup(who); cl != nil {
 		if why := cl.Unhanded(args[1:]); why != "" {
 			// A run that spawns the project's servers whatever launch hands
@@ -191,7 +191,7 @@ func (g *gateView) clear(ctx context.Context, c *cli.Command, e *env, who client
 	if _, err := g.interactive(ctx, e, waits, newTerminalKeys(e.stdin)); err != nil {
 		return nil, err
 	}
-	g, err := evaluateGate(ctx, e, dir)
+	g, err := evaluateGate(ctx, e, dir, who)
 	if err != nil {
 		return nil, withHint(err, "nothing was started")
 	}

@@ -166,7 +166,7 @@ func twoServers(t *testing.T) (dir string, environ []string) {
 func reviewStates(t *testing.T, dir string, environ []string) map[string]trust.ReviewState {
 	t.Helper()
 	e := newEnv(strings.NewReader(""), io.Discard, io.Discard, environ)
-	g, err := evaluateGate(context.Background(), e, dir)
+	g, err := evaluateGate(context.Background(), e, dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}

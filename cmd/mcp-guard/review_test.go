@@ -39,7 +39,7 @@ func reviewFixture(t *testing.T) (dir string, environ []string) {
 func gateAt(t *testing.T, dir string, environ []string, out *bytes.Buffer) (*env, *gateView) {
 	t.Helper()
 	e := newEnv(strings.NewReader(""), out, &bytes.Buffer{}, environ)
-	g, err := evaluateGate(context.Background(), e, dir)
+	g, err := evaluateGate(context.Background(), e, dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestInteractiveReviewKeys(t *testing.T) {
 	}
 	// The decisions are recorded: a is reviewed and in agentty's store, b
 	// declined, c still waits.
-	g, err = evaluateGate(ctx, e, dir)
+	g, err = evaluateGate(ctx, e, dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -148,7 +148,7 @@ func TestInteractiveEveryKey(t *testing.T) {
 				dir, environ := reviewFixture(t)
 				var out, errb bytes.Buffer
 				e := newEnv(strings.NewReader(""), &out, &errb, environ)
-				g, err := evaluateGate(ctx, e, dir)
+				g, err := evaluateGate(ctx, e, dir, "")
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -296,7 +296,7 @@ func TestSinceShowsWhatChanged(t *testing.T) {
 	var out bytes.Buffer
 	e := newEnv(strings.NewReader(""), &out, &out, environ)
 	ctx := context.Background()
-	g, err := evaluateGate(ctx, e, dir)
+	g, err := evaluateGate(ctx, e, dir, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -307,7 +307,7 @@ func TestSinceShowsWhatChanged(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".agentty", "mcp.json"), []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if g, err = evaluateGate(ctx, e, dir); err != nil {
+	if g, err = evaluateGate(ctx, e, dir, ""); err != nil {
 		t.Fatal(err)
 	}
 	got := map[string]string{}
