@@ -602,7 +602,9 @@ func remoteNote(s *trust.Server) string {
 }
 
 // readJSONFile reads a state file in dialect d; absent is fine,
-// anything else that fails is recorded in src.Err.
+// anything else that fails is recorded in src.Err. A repository's file
+// (src.RepoSide) is decoded within the repository's budget
+// (trust.MaxRepoValues), the user's own within theirs.
 func readJSONFile(fsys FS, src *Source, d *trust.Dialect) (trust.Value, bool) {
 	data, err := fsys.ReadFile(src.Path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -613,7 +615,11 @@ func readJSONFile(fsys FS, src *Source, d *trust.Dialect) (trust.Value, bool) {
 		src.Err = err
 		return trust.Value{}, false
 	}
-	v, err := trust.DecodeDialect(data, d)
+	decode := trust.DecodeUserDialect
+	if src.RepoSide {
+		decode = trust.DecodeDialect
+	}
+	v, err := decode(data, d)
 	if err == nil && v.Kind() != "object" {
 		err = errors.New("the file is not an object")
 	}

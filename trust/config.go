@@ -126,6 +126,14 @@ func UnreadableConfig(path string, scope Scope, reason error) *Config {
 	return c
 }
 
+// unread is c, a file mcp-guard did not read after all (its own limits):
+// UnreadableConfig with c's hash and dialect.
+func (c *Config) unread(reason error) *Config {
+	u := UnreadableConfig(c.Path, c.Scope, reason)
+	u.SHA256, u.Dialect = c.SHA256, c.Dialect
+	return u
+}
+
 // InvalidText says why the configuration at path cannot be read: "cannot
 // read PATH: not a regular file (a FIFO)" for what is not a regular file
 // (check, review, scan and diff say it alike), else "cannot read the

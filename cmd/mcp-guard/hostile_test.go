@@ -167,22 +167,26 @@ func TestHostileStatusLimits(t *testing.T) {
 	})
 }
 
-// TestHostileStatusManyServers: status lists each of 100,000 servers. The
-// package's longest test (minutes on a loaded machine), it runs beside
-// the scripts rather than before them; it measures no allocations, so
-// sharing the process with them costs it nothing.
+// TestHostileStatusManyServers: status lists each of the most servers a
+// repository's file may declare (trust.MaxServers); one more and it says
+// the file is not read, names the count and the limit, and exits 1.
 func TestHostileStatusManyServers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("100,000 servers")
-	}
 	t.Parallel()
 	env := hostileEnviron(t, t.TempDir())
-	dir := t.TempDir()
-	os.Mkdir(filepath.Join(dir, ".agentty"), 0o755)
-	os.WriteFile(filepath.Join(dir, ".agentty", "mcp.json"), hostile.Many(100000), 0o644)
-	code, out, _ := mcpGuard(env, "-C", dir, "status")
-	if code != exitAttention || strings.Count(out, "\n  — srv-") != 100000 {
-		t.Errorf("exit %d, %d pending lines", code, strings.Count(out, "\n  — srv-"))
+	for _, n := range []int{trust.MaxServers, trust.MaxServers + 1} {
+		dir := t.TempDir()
+		os.Mkdir(filepath.Join(dir, ".agentty"), 0o755)
+		os.WriteFile(filepath.Join(dir, ".agentty", "mcp.json"), hostile.Many(n), 0o644)
+		code, out, _ := mcpGuard(env, "-C", dir, "status")
+		pending := strings.Count(out, "\n  — srv-")
+		if n == trust.MaxServers && (code != exitAttention || pending != n) {
+			t.Errorf("%d servers: exit %d, %d pending lines", n, code, pending)
+		}
+		if n > trust.MaxServers && (code != exitAttention || pending != 0 ||
+			!strings.Contains(out, "the file declares 1,001 servers, and mcp-guard reviews at most 1,000 in one repository file") ||
+			!strings.Contains(out, "launch stays blocked")) {
+			t.Errorf("%d servers: exit %d, %d pending lines:\n%.2000s", n, code, pending, out)
+		}
 	}
 }
 
