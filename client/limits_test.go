@@ -70,3 +70,28 @@ func TestCodexServersPerFile(t *testing.T) {
 		t.Errorf("TOML past the budget: Err %v", over.Err)
 	}
 }
+
+// A skill's frontmatter is decoded as YAML only up to trust.MaxRepoYAML
+// bytes: yaml.v3 holds about a hundred bytes a node, with no streaming
+// count to bound it by.
+func TestSkillFrontmatterBudget(t *testing.T) {
+	const body = "hooks:\n  Stop:\n    - hooks:\n        - {type: command, command: ./h.sh}\n"
+	skill := func(size int) []byte {
+		pad := "# " + strings.Repeat("x", size) + "\n"
+		front, _, _ := frontmatter([]byte("---\n" + body + pad + "---\n"))
+		pad = "# " + strings.Repeat("x", size-(len(front)-size)) + "\n"
+		data := []byte("---\n" + body + pad + "---\nbody\n")
+		if front, _, _ := frontmatter(data); len(front) != size {
+			t.Fatalf("frontmatter of %d bytes, want %d", len(front), size)
+		}
+		return data
+	}
+	c := claudeClient{}.Parse("/r/.claude/skills/x/SKILL.md", skill(trust.MaxRepoYAML))
+	if c.Err != nil || len(c.Servers) != 1 {
+		t.Fatalf("at the limit: Err %v, %d entries", c.Err, len(c.Servers))
+	}
+	c = claudeClient{}.Parse("/r/.claude/skills/x/SKILL.md", skill(trust.MaxRepoYAML+1))
+	if !c.Unreadable() || len(c.Servers) != 0 || !strings.Contains(c.Err.Error(), "the frontmatter is 262145 bytes of YAML") {
+		t.Fatalf("one byte over: Err %v, %d entries; want unreadable", c.Err, len(c.Servers))
+	}
+}

@@ -173,6 +173,13 @@ const MaxRepoValues = 200_000
 // fingerprints. A file past it is unreadable: the gate stays closed.
 const MaxServers = 1_000
 
+// MaxRepoYAML is the most bytes of YAML mcp-guard decodes from a
+// repository's file (a skill's or subagent's frontmatter). yaml.v3 keeps
+// every scalar as a node of about a hundred bytes and offers no streaming
+// count, so its budget is in bytes: 256 KiB holds at most about 25 MB of
+// nodes, as MaxRepoValues does; real frontmatter is a few hundred bytes.
+const MaxRepoYAML = 256 << 10
+
 // ValueBudget is the most JSON (or TOML) values a file of scope may hold:
 // MaxRepoValues for a repository's file, MaxValues for the user's own.
 // Every reader of a repository file decodes within it.
