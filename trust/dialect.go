@@ -469,6 +469,7 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 		if f.Value.Kind != jsonArray {
 			return nil, fmt.Sprintf("args is %s, not an array", f.Value.Kind.withArticle())
 		}
+		s.Args = argsFor(f.Value)
 		for i, el := range f.Value.Elems {
 			if el.Kind != jsonString {
 				if d.StringsOnly {

@@ -217,3 +217,23 @@ func TestUnreadableIsNotInvalid(t *testing.T) {
 		})
 	}
 }
+
+// A server's arguments are held in exactly their room: appended one by
+// one they held up to twice it, which at the repository's value budget
+// (1,000 servers of 196 arguments) was 22 MB instead of 13. An empty
+// array stays nil.
+func TestArgsHeldInTheirRoom(t *testing.T) {
+	args := `"a"` + strings.Repeat(`,"a"`, 195)
+	for _, d := range []*Dialect{nil, ClaudeCode} {
+		c := ParseDialect("x.json", []byte(`{"mcpServers":{"s":{"command":"x","args":[`+args+`]},"e":{"command":"x","args":[]}}}`), ScopeProject, d)
+		if c.Err != nil || len(c.Servers) != 2 {
+			t.Fatalf("Err %v, %d servers", c.Err, len(c.Servers))
+		}
+		if s := c.Server("s"); len(s.Args) != 196 || cap(s.Args) != 196 {
+			t.Errorf("%v: %d arguments in room for %d", d, len(s.Args), cap(s.Args))
+		}
+		if e := c.Server("e"); e.Args != nil {
+			t.Errorf("%v: an empty args is %#v, want nil", d, e.Args)
+		}
+	}
+}

@@ -252,6 +252,7 @@ func (c *Config) server(m jsonMember) (*Server, error) {
 				fmt.Sprintf("server %q: args is %s, not an array", s.Name, f.Value.Kind.withArticle()))
 			errs = append(errs, fmt.Errorf("server %q: %w: args is %s, not an array", s.Name, ErrWrongType, f.Value.Kind.withArticle()))
 		} else {
+			s.Args = argsFor(f.Value)
 			for _, el := range f.Value.Elems {
 				a := Arg{Pos: el.Pos()}
 				if el.Kind == jsonString {
