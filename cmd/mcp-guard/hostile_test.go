@@ -372,12 +372,28 @@ func newHookRepo(t *testing.T, extra int) *hookRepo {
 	r.mustGit("checkout", "-q", "-b", "new")
 	var b strings.Builder
 	b.WriteString(`{"mcpServers":{"db":{"command":"/usr/bin/true","args":["--db"],"env":{"NODE_OPTIONS":"--require ./x.js"}},"added":{"command":"node","args":["srv.js"]}`)
+	// The extra servers: as many as a repository's file may declare in
+	// the root config, the rest in nested ones of trust.MaxServers each.
+	dir, n := filepath.Join(r.dir, ".agentty"), 2
 	for i := range extra {
-		fmt.Fprintf(&b, `,"s%06d":{"command":"node","args":["s%d.js"]}`, i, i)
+		if n == trust.MaxServers {
+			b.WriteString("}}")
+			os.WriteFile(filepath.Join(dir, "mcp.json"), []byte(b.String()), 0o644)
+			dir, n = filepath.Join(r.dir, fmt.Sprintf("n%03d", i/trust.MaxServers), ".agentty"), 0
+			os.MkdirAll(dir, 0o755)
+			b.Reset()
+			b.WriteString(`{"mcpServers":{`)
+		}
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"s%06d":{"command":"node","args":["s%d.js"]}`, i, i)
+		n++
 	}
 	b.WriteString("}}")
-	os.WriteFile(filepath.Join(r.dir, ".agentty", "mcp.json"), []byte(b.String()), 0o644)
-	r.mustGit("commit", "-q", "-am", "new")
+	os.WriteFile(filepath.Join(dir, "mcp.json"), []byte(b.String()), 0o644)
+	r.mustGit("add", "-A")
+	r.mustGit("commit", "-q", "-m", "new")
 	r.new = r.mustGit("rev-parse", "HEAD")
 	r.mustGit("checkout", "-q", "old")
 	cmd := exec.Command(r.bin, "hooks", "install")
@@ -500,7 +516,8 @@ func TestHostileHookFaults(t *testing.T) {
 		if testing.Short() {
 			t.Skip("a slow hook to interrupt")
 		}
-		// 20,000 added servers keep the hook busy for a while; a wrapper
+		// 20,000 added servers (in 21 configs, at most trust.MaxServers
+		// each) keep the hook busy for a while; a wrapper
 		// records its pid and exit status, and the test sends it SIGINT
 		// (Ctrl-C reaching the hook) once it runs. The wrapper passes the
 		// exit status on, so the hook script sees what mcp-guard returned.
