@@ -630,6 +630,14 @@ func readJSONFile(fsys FS, src *Source, d *trust.Dialect) (trust.Value, bool) {
 	return v, true
 }
 
+// ParseFile reads the repository file at path as c does (c.Parse), within
+// the entries one repository file may declare (trust.Bounded): every
+// reader of a repository's file (project, the gate, scan's rules) parses
+// through it, so that no kind of entry escapes the limit.
+func ParseFile(c Client, path string, data []byte) *trust.Config {
+	return trust.Bounded(c.Parse(path, data))
+}
+
 // readConfig reads and parses one config; a file mcp-guard does not read
 // is Unreadable (what runs from it is unknown), any other failure invalid.
 func readConfig(c Client, path string, fsys FS) *trust.Config {
@@ -640,7 +648,7 @@ func readConfig(c Client, path string, fsys FS) *trust.Config {
 	if err != nil {
 		return trust.InvalidConfig(path, trust.ScopeProject, err)
 	}
-	return c.Parse(path, data)
+	return ParseFile(c, path, data)
 }
 
 // GitTop is the real path of the git work tree holding dir (a directory

@@ -2,6 +2,7 @@ package client
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -93,5 +94,42 @@ func TestSkillFrontmatterBudget(t *testing.T) {
 	c = claudeClient{}.Parse("/r/.claude/skills/x/SKILL.md", skill(trust.MaxRepoYAML+1))
 	if !c.Unreadable() || len(c.Servers) != 0 || !strings.Contains(c.Err.Error(), "the frontmatter is 262145 bytes of YAML") {
 		t.Fatalf("one byte over: Err %v, %d entries; want unreadable", c.Err, len(c.Servers))
+	}
+}
+
+// Entries a client builds outside a server table (a settings file's
+// hooks) count toward the same per-file limit, through ParseFile, the one
+// parse every reader of a repository file goes through.
+func TestEntriesPerFile(t *testing.T) {
+	settings := func(n int) []byte {
+		var b strings.Builder
+		b.WriteString(`{"hooks":{"PreToolUse":[{"matcher":"x","hooks":[`)
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, `{"type":"command","command":"./h%d.sh"}`, i)
+		}
+		b.WriteString(`]}]}}`)
+		return []byte(b.String())
+	}
+	const p = "/r/.claude/settings.json"
+	if c := ParseFile(claudeClient{}, p, settings(trust.MaxServers)); c.Err != nil || len(c.Servers) != trust.MaxServers {
+		t.Fatalf("at the limit: Err %v, %d entries", c.Err, len(c.Servers))
+	}
+	c := ParseFile(claudeClient{}, p, settings(trust.MaxServers+1))
+	if !c.Unreadable() || !errors.Is(c.Err, trust.ErrTooManyServers) || len(c.Servers) != 0 || c.Dialect != trust.ClaudeCode {
+		t.Fatalf("one over: Err %v, %d entries; want unreadable", c.Err, len(c.Servers))
+	}
+	if want := "the file declares 1,001 commands to run (servers, hooks, tasks), and mcp-guard reviews at most 1,000 in one repository file"; !strings.Contains(c.Err.Error(), want) || len(c.Findings) != 1 || c.Findings[0].Rule != "MG310" {
+		t.Errorf("Err %v, findings %+v", c.Err, c.Findings)
+	}
+	// The gate reads the launch directory's files through it too.
+	f := newFixture(t)
+	f.write("repo/.claude/settings.json", string(settings(trust.MaxServers+1)))
+	f.write("home/.claude.json", trusted)
+	ce := f.claude("repo")
+	if len(ce.Files) == 0 || !ce.Files[0].Unreadable() {
+		t.Errorf("the gate's reading: %+v", ce.Files)
 	}
 }

@@ -443,7 +443,7 @@ func (opencodeClient) State(launchDir, gitTop string, env Env) *State {
 		case errors.Is(d.err, trust.ErrTooLarge):
 			ocs.configs = append(ocs.configs, trust.UnreadableConfig(p, trust.ScopeProject, d.err))
 		case d.err != nil:
-			ocs.configs = append(ocs.configs, opencodeClient{}.Parse(p, d.data))
+			ocs.configs = append(ocs.configs, ParseFile(opencodeClient{}, p, d.data))
 		default:
 			mine := map[string]any{}
 			for name := range d.mcp {

@@ -683,7 +683,7 @@ func (rd *reader) loadConfig(id client.ID, p string) (*Config, error) {
 		case err != nil:
 			return nil, fmt.Errorf("read %s at %s: %w", res.entry.Path, rd.side, err)
 		default:
-			c.Config, c.data = client.Lookup(id).Parse(p, data), data
+			c.Config, c.data = client.ParseFile(client.Lookup(id), p, data), data
 		}
 	}
 	if err := resolveServers(c, &sideSource{rd: rd}, launch.Options{Root: rd.top}, rd.vars); err != nil {

@@ -220,6 +220,24 @@ func TooManyServers(n int) error {
 	return fmt.Errorf("%w: the file declares %s servers, and mcp-guard reviews at most %s in one repository file (real configurations declare tens): remove the servers the project does not use", ErrTooManyServers, thousands(n), thousands(MaxServers))
 }
 
+// TooManyEntries is the error of a repository file of n entries built
+// outside a server table: hooks, tasks, a settings file's commands.
+func TooManyEntries(n int) error {
+	return fmt.Errorf("%w: the file declares %s commands to run (servers, hooks, tasks), and mcp-guard reviews at most %s in one repository file (real files declare tens): remove the ones the project does not use", ErrTooManyServers, thousands(n), thousands(MaxServers))
+}
+
+// Bounded is c, a file as a client read it, or, for a repository's file
+// (ScopeProject) of more than MaxServers entries of any kind, c unread:
+// the limit on entries a client builds outside a server table (Parse and
+// ParseDialect count a table's before building one). client.ParseFile
+// applies it to every repository file a client reads.
+func Bounded(c *Config) *Config {
+	if c == nil || c.Scope != ScopeProject || len(c.Servers) <= MaxServers {
+		return c
+	}
+	return c.unread(TooManyEntries(len(c.Servers)))
+}
+
 // serversOver reports the error of a table of n server entries in a file
 // of scope: nil within MaxServers or for the user's own file.
 func serversOver(scope Scope, n int) error {

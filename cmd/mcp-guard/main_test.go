@@ -86,10 +86,11 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 	// genjson deep N FILE writes a configuration with one server whose
 	// tools value nests N arrays; genjson pad N FILE pads FILE with spaces
 	// to N bytes; genjson servers N FILE writes N servers in agentty's
-	// form, genjson toml-servers N FILE as a Codex layer.
+	// form, genjson toml-servers N FILE as a Codex layer, genjson hooks N
+	// FILE as N hook commands of a Claude Code settings file.
 	"genjson": func(ts *testscript.TestScript, neg bool, args []string) {
 		if neg || len(args) != 3 {
-			ts.Fatalf("usage: genjson deep|pad|servers|toml-servers N FILE")
+			ts.Fatalf("usage: genjson deep|pad|servers|toml-servers|hooks N FILE")
 		}
 		n, err := strconv.Atoi(args[1])
 		ts.Check(err)
@@ -99,6 +100,17 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 			ts.Check(os.WriteFile(file, hostile.Deep(n), 0o644))
 		case "servers":
 			ts.Check(os.WriteFile(file, hostile.Many(n), 0o644))
+		case "hooks":
+			var b strings.Builder
+			b.WriteString(`{"hooks":{"PreToolUse":[{"matcher":"x","hooks":[`)
+			for i := range n {
+				if i > 0 {
+					b.WriteByte(',')
+				}
+				fmt.Fprintf(&b, `{"type":"command","command":"./h%d.sh"}`, i)
+			}
+			b.WriteString(`]}]}}`)
+			ts.Check(os.WriteFile(file, []byte(b.String()), 0o644))
 		case "toml-servers":
 			var b strings.Builder
 			for i := range n {
@@ -113,7 +125,7 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 			}
 			ts.Check(os.WriteFile(file, data, 0o644))
 		default:
-			ts.Fatalf("usage: genjson deep|pad|servers|toml-servers N FILE")
+			ts.Fatalf("usage: genjson deep|pad|servers|toml-servers|hooks N FILE")
 		}
 	},
 	// exits N CMD [ARGS...] runs CMD as exec does and fails unless it
