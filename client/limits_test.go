@@ -2,10 +2,10 @@ package client
 
 import (
 	"errors"
-	"fmt"
 	"strings"
 	"testing"
 
+	"github.com/mcp-guard/mcp-guard/internal/hostile"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -101,18 +101,7 @@ func TestSkillFrontmatterBudget(t *testing.T) {
 // hooks) count toward the same per-file limit, through ParseFile, the one
 // parse every reader of a repository file goes through.
 func TestEntriesPerFile(t *testing.T) {
-	settings := func(n int) []byte {
-		var b strings.Builder
-		b.WriteString(`{"hooks":{"PreToolUse":[{"matcher":"x","hooks":[`)
-		for i := range n {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			fmt.Fprintf(&b, `{"type":"command","command":"./h%d.sh"}`, i)
-		}
-		b.WriteString(`]}]}}`)
-		return []byte(b.String())
-	}
+	settings := hostile.ManyHooks
 	const p = "/r/.claude/settings.json"
 	if c := ParseFile(claudeClient{}, p, settings(trust.MaxServers)); c.Err != nil || len(c.Servers) != trust.MaxServers {
 		t.Fatalf("at the limit: Err %v, %d entries", c.Err, len(c.Servers))

@@ -101,16 +101,7 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 		case "servers":
 			ts.Check(os.WriteFile(file, hostile.Many(n), 0o644))
 		case "hooks":
-			var b strings.Builder
-			b.WriteString(`{"hooks":{"PreToolUse":[{"matcher":"x","hooks":[`)
-			for i := range n {
-				if i > 0 {
-					b.WriteByte(',')
-				}
-				fmt.Fprintf(&b, `{"type":"command","command":"./h%d.sh"}`, i)
-			}
-			b.WriteString(`]}]}}`)
-			ts.Check(os.WriteFile(file, []byte(b.String()), 0o644))
+			ts.Check(os.WriteFile(file, hostile.ManyHooks(n), 0o644))
 		case "toml-servers":
 			var b strings.Builder
 			for i := range n {
