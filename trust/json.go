@@ -167,9 +167,10 @@ const MaxValues = 2_000_000
 // decoded tree: a bound on what a repository can make mcp-guard build.
 const MaxRepoValues = 200_000
 
-// MaxServers is the most server entries one repository file may declare.
-// The largest real configuration in testdata/corpus declares 10; a person
-// cannot review thousands, and every server costs its launch analysis and
+// MaxServers is the most server entries one repository file may declare,
+// and the most entries of any kind (hooks, tasks: Bounded). The largest
+// real configuration in testdata/corpus declares 10; a person cannot
+// review thousands, and every entry costs its launch analysis and
 // fingerprints. A file past it is unreadable: the gate stays closed.
 const MaxServers = 1_000
 
@@ -193,15 +194,19 @@ func ValueBudget(scope Scope) int {
 // ErrTooManyValues reports a file with more values than its budget.
 var ErrTooManyValues = errors.New("too many JSON values")
 
-// tooManyValues is an ErrTooManyValues in the words of its format.
-type tooManyValues struct{ msg string }
-
-func (e *tooManyValues) Error() string        { return e.msg }
-func (e *tooManyValues) Is(target error) bool { return target == ErrTooManyValues }
-
 // ErrTooManyServers reports a repository file declaring more than
-// MaxServers servers.
+// MaxServers servers, or entries of any kind.
 var ErrTooManyServers = errors.New("too many servers")
+
+// limitError is a limit's error (is) in its own words: a sentence that
+// names the count, the limit and what to do.
+type limitError struct {
+	msg string
+	is  error
+}
+
+func (e *limitError) Error() string        { return e.msg }
+func (e *limitError) Is(target error) bool { return target == e.is }
 
 // TooManyValues is the error of a file of scope and format ("JSON",
 // "TOML") past its value budget by line: it names the budget and, for a
@@ -212,18 +217,18 @@ func TooManyValues(scope Scope, format string, line int) error {
 	if scope == ScopeProject {
 		msg += ", the most mcp-guard reads from a repository's file (real configurations hold a few hundred): remove what the project does not use"
 	}
-	return &tooManyValues{msg}
+	return &limitError{msg, ErrTooManyValues}
 }
 
 // TooManyServers is the error of a repository file declaring n servers.
 func TooManyServers(n int) error {
-	return fmt.Errorf("%w: the file declares %s servers, and mcp-guard reviews at most %s in one repository file (real configurations declare tens): remove the servers the project does not use", ErrTooManyServers, thousands(n), thousands(MaxServers))
+	return &limitError{fmt.Sprintf("the file declares %s servers, and mcp-guard reviews at most %s in one repository file (real configurations declare tens): remove the servers the project does not use", thousands(n), thousands(MaxServers)), ErrTooManyServers}
 }
 
 // TooManyEntries is the error of a repository file of n entries built
 // outside a server table: hooks, tasks, a settings file's commands.
 func TooManyEntries(n int) error {
-	return fmt.Errorf("%w: the file declares %s commands to run (servers, hooks, tasks), and mcp-guard reviews at most %s in one repository file (real files declare tens): remove the ones the project does not use", ErrTooManyServers, thousands(n), thousands(MaxServers))
+	return &limitError{fmt.Sprintf("the file declares %s commands to run (servers, hooks, tasks), and mcp-guard reviews at most %s in one repository file (real files declare tens): remove the ones the project does not use", thousands(n), thousands(MaxServers)), ErrTooManyServers}
 }
 
 // Bounded is c, a file as a client read it, or, for a repository's file

@@ -75,7 +75,7 @@ func TestRepoServersPerFile(t *testing.T) {
 			if c.Dialect != d {
 				t.Errorf("dialect %v, want %v", c.Dialect, d)
 			}
-			want := "mcp-guard cannot read this file (too many servers: the file declares 1,001 servers, and mcp-guard reviews at most 1,000 in one repository file (real configurations declare tens): remove the servers the project does not use); nothing in it counts as reviewed and launch stays blocked"
+			want := "mcp-guard cannot read this file (the file declares 1,001 servers, and mcp-guard reviews at most 1,000 in one repository file (real configurations declare tens): remove the servers the project does not use); nothing in it counts as reviewed and launch stays blocked"
 			if len(c.Findings) != 1 || c.Findings[0].Rule != "MG310" || c.Findings[0].Message != want {
 				t.Errorf("findings %+v\nwant one MG310: %s", c.Findings, want)
 			}
