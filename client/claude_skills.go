@@ -376,6 +376,9 @@ func parseClaudeSkill(p string, data []byte, kind string) *trust.Config {
 	if !ok {
 		return c
 	}
+	if len(front) > trust.MaxRepoYAML {
+		return trust.UnreadableConfig(p, trust.ScopeProject, fmt.Errorf("%w: the frontmatter is %d bytes of YAML, and mcp-guard decodes at most %d from a repository's file (real frontmatter is a few hundred): shorten it", trust.ErrTooLarge, len(front), trust.MaxRepoYAML))
+	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(front, &doc); err != nil {
 		// OPEN: whether Claude Code loads a skill whose frontmatter does

@@ -608,7 +608,9 @@ func remoteNote(s *trust.Server) string {
 }
 
 // readJSONFile reads a state file in dialect d; absent is fine,
-// anything else that fails is recorded in src.Err.
+// anything else that fails is recorded in src.Err. A repository's file
+// (src.RepoSide) is decoded within the repository's budget
+// (trust.MaxRepoValues), the user's own within theirs.
 func readJSONFile(fsys FS, src *Source, d *trust.Dialect) (trust.Value, bool) {
 	data, err := fsys.ReadFile(src.Path)
 	if errors.Is(err, fs.ErrNotExist) {
@@ -619,7 +621,11 @@ func readJSONFile(fsys FS, src *Source, d *trust.Dialect) (trust.Value, bool) {
 		src.Err = err
 		return trust.Value{}, false
 	}
-	v, err := trust.DecodeDialect(data, d)
+	decode := trust.DecodeUserDialect
+	if src.RepoSide {
+		decode = trust.DecodeDialect
+	}
+	v, err := decode(data, d)
 	if err == nil && v.Kind() != "object" {
 		err = errors.New("the file is not an object")
 	}
@@ -628,6 +634,14 @@ func readJSONFile(fsys FS, src *Source, d *trust.Dialect) (trust.Value, bool) {
 		return trust.Value{}, false
 	}
 	return v, true
+}
+
+// ParseFile reads the repository file at path as c does (c.Parse), within
+// the entries one repository file may declare (trust.Bounded): every
+// reader of a repository's file (project, the gate, scan's rules) parses
+// through it, so that no kind of entry escapes the limit.
+func ParseFile(c Client, path string, data []byte) *trust.Config {
+	return trust.Bounded(c.Parse(path, data))
 }
 
 // readConfig reads and parses one config; a file mcp-guard does not read
@@ -640,7 +654,7 @@ func readConfig(c Client, path string, fsys FS) *trust.Config {
 	if err != nil {
 		return trust.InvalidConfig(path, trust.ScopeProject, err)
 	}
-	return c.Parse(path, data)
+	return ParseFile(c, path, data)
 }
 
 // GitTop is the real path of the git work tree holding dir (a directory

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -102,7 +103,7 @@ func (codexClient) Parse(path string, data []byte) *trust.Config {
 	if isCodexHooks(path) {
 		return parseCodexHooks(path, data)
 	}
-	l := readCodexTOML(path, data)
+	l := readCodexTOML(path, data, trust.ScopeProject)
 	if l.err != nil {
 		return l.failed()
 	}
@@ -283,7 +284,7 @@ func codexHookParts(name string) (event string, group, handler int, ok bool) {
 // record of hooks you trusted, which Codex writes in the user's config
 // only), false when it does not or the file does not read.
 func CodexProjectHookTrust(path string, data []byte) (trust.Pos, bool) {
-	d := readCodexTOML(path, data)
+	d := readCodexTOML(path, data, trust.ScopeProject)
 	if d.err != nil {
 		return trust.Pos{}, false
 	}
@@ -323,7 +324,10 @@ type codexDoc struct {
 // Codex config nests more than a few levels.
 const MaxTOMLDepth = 64
 
-func readCodexTOML(path string, data []byte) *codexDoc {
+// readCodexTOML reads one TOML file of scope: a repository's layer
+// (trust.ScopeProject) within trust.MaxRepoValues, the user's own
+// config.toml within trust.MaxValues.
+func readCodexTOML(path string, data []byte, scope trust.Scope) *codexDoc {
 	d := &codexDoc{path: path, sha: trust.FileHash(data), pos: map[string]trust.Pos{}}
 	if len(data) > trust.MaxFileSize {
 		d.err, d.unreadable = fmt.Errorf("%w: %d bytes, the limit is %d", trust.ErrTooLarge, len(data), trust.MaxFileSize), true
@@ -333,6 +337,10 @@ func readCodexTOML(path string, data []byte) *codexDoc {
 	data = []byte(strings.TrimPrefix(string(data), "\ufeff"))
 	if n := tomlDepth(data); n > MaxTOMLDepth {
 		d.err, d.unreadable = fmt.Errorf("arrays or inline tables nest %d deep, the limit is %d", n, MaxTOMLDepth), true
+		return d
+	}
+	if line, over := tomlOverBudget(data, trust.ValueBudget(scope)); over {
+		d.err, d.unreadable = trust.TooManyValues(scope, "TOML", line), true
 		return d
 	}
 	if err := toml.Unmarshal(data, &d.root); err != nil {
@@ -350,6 +358,40 @@ func readCodexTOML(path string, data []byte) *codexDoc {
 	}
 	d.positions(data)
 	return d
+}
+
+// tomlOverBudget reports whether the TOML text holds more than budget
+// values (every key part, table header and value, an element of an array
+// or inline table: each is at most one thing the decoder builds), and the
+// line where it passed it. go-toml's streaming parser holds one
+// expression at a time, so counting costs no more than the largest
+// expression. Nesting is bounded by tomlDepth first; dotted keys are
+// siblings here, walked without recursion. A text that does not parse is
+// left to the decoder, which says where.
+func tomlOverBudget(data []byte, budget int) (line int, over bool) {
+	p := &unstable.Parser{}
+	p.Reset(data)
+	n, at := 0, 0 // at: the furthest offset a node names (keys always do)
+	var stack []*unstable.Node
+	for p.NextExpression() {
+		stack = append(stack[:0], p.Expression())
+		for len(stack) > 0 {
+			e := stack[len(stack)-1]
+			stack = stack[:len(stack)-1]
+			for ; e != nil && e.Valid(); e = e.Next() {
+				if e.Raw.Length > 0 {
+					at = max(at, int(e.Raw.Offset))
+				}
+				if n++; n > budget {
+					return 1 + bytes.Count(data[:min(at, len(data))], []byte("\n")), true
+				}
+				if c := e.Child(); c != nil && c.Valid() {
+					stack = append(stack, c)
+				}
+			}
+		}
+	}
+	return 0, false
 }
 
 // tomlNesting is how deep tables and arrays nest in a decoded value,
@@ -815,7 +857,7 @@ func (codexClient) State(launchDir, gitTop string, env Env) *State {
 		src.Present, src.Err = true, err
 	default:
 		src.Present = true
-		cs.user = readCodexTOML(userPath, data)
+		cs.user = readCodexTOML(userPath, data, trust.ScopeUser)
 		if cs.user.err != nil {
 			src.Err = cs.user.err
 		} else if err := cs.readTrust(); err != nil {
@@ -848,7 +890,7 @@ func (codexClient) State(launchDir, gitTop string, env Env) *State {
 		case err != nil:
 			l.cfg = trust.InvalidConfig(p, trust.ScopeProject, err)
 		default:
-			l.doc = readCodexTOML(p, raw)
+			l.doc = readCodexTOML(p, raw, trust.ScopeProject)
 		}
 		cs.Layers = append(cs.Layers, l)
 	}

@@ -1,6 +1,7 @@
 package client
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -39,6 +40,12 @@ func TestCodexDialect(t *testing.T) {
 		{"deep nesting unreadable", "a = " + strings.Repeat("[", 100) + strings.Repeat("]", 100) + "\n", false, "", "MG310"},
 		{"deep nesting after an escaped quote in a multi-line string", "x = \"\"\" a \\\"\"\" b \"\"\"\na = " + strings.Repeat("[", 100) + strings.Repeat("]", 100) + "\n", false, "", "MG310"},
 		{"deep dotted keys unreadable", "[mcp_servers.db" + strings.Repeat(".a", 100000) + "]\nx = 1\n", false, "", "MG310"},
+		// A repository's file holds at most trust.MaxRepoValues values,
+		// counted before go-toml decodes it: the server's table and its
+		// key are 6, [x] 2, pad's key-value, name and array 3.
+		{"at the value budget", "[mcp_servers.db]\ncommand = \"n\"\n" + tomlPad(trust.MaxRepoValues-11), true, "db", ""},
+		{"one value over the budget unreadable", "[mcp_servers.db]\ncommand = \"n\"\n" + tomlPad(trust.MaxRepoValues-10), false, "", "MG310"},
+		{"1,001 servers unreadable", tomlServers(trust.MaxServers + 1), false, "", "MG310"},
 		{"brackets in strings and comments do not nest", "# [[[[\n[mcp_servers.db]\ncommand = \"" + strings.Repeat("[", 100) +
 			"\"\nargs = ['''" + strings.Repeat("{", 100) + "''', '" + strings.Repeat("[", 70) + "']\n", true, "db", ""},
 	}
@@ -115,6 +122,18 @@ func (f *fixture) codex(dir string, kv ...string) ClientEvaluation {
 	return f.evaluate(Codex, dir, kv...)
 }
 
+// tomlPad is a top-level array of n zeros.
+func tomlPad(n int) string { return "[x]\npad = [" + strings.Repeat("0,", n-1) + "0]\n" }
+
+// tomlServers is a layer of n servers.
+func tomlServers(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, "[mcp_servers.s%d]\ncommand = \"n\"\n", i)
+	}
+	return b.String()
+}
+
 func trustTOML(dirs ...string) string {
 	var b strings.Builder
 	for _, d := range dirs {
@@ -153,6 +172,8 @@ func TestCodexGate(t *testing.T) {
 		{"a bad server in a layer aborts all", trustTOML("$KEY"), map[string]string{"repo/a/b/.codex/config.toml": sub + "[mcp_servers.bad]\ncommand = \"n\"\nargs = [true]\n"}, "repo/a/b", nil, "", "", "aborts"},
 		{"malformed user config: unknown, counts as running", "[projects\n", nil, "repo/a/b", nil, "rootsrv,shared,subsrv", "sub", "unknown"},
 		{"user config duplicate: unknown", trustTOML("$KEY") + trustTOML("$KEY"), nil, "repo/a/b", nil, "rootsrv,shared,subsrv", "sub", "unknown"},
+		// The user's own config.toml is not held to a repository's budget.
+		{"user config past a repository's value budget reads", trustTOML("$KEY") + tomlPad(trust.MaxRepoValues), nil, "repo/a/b", nil, "rootsrv,shared,subsrv", "sub", "every change runs without asking"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

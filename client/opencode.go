@@ -128,13 +128,20 @@ type opencodeDoc struct {
 	err  error
 }
 
-func readOpenCodeDoc(path string, data []byte) *opencodeDoc {
+// readOpenCodeDoc reads one OpenCode JSONC document of scope: a
+// repository's within trust.MaxRepoValues, the user's own (their config
+// files, $OPENCODE_CONFIG_CONTENT) within trust.MaxValues.
+func readOpenCodeDoc(path string, data []byte, scope trust.Scope) *opencodeDoc {
 	d := &opencodeDoc{path: path, data: data}
 	if len(data) > trust.MaxFileSize {
 		d.err = trust.ErrTooLarge
 		return d
 	}
-	v, err := trust.DecodeDialect(data, trust.OpenCode)
+	decode := trust.DecodeDialect
+	if scope != trust.ScopeProject {
+		decode = trust.DecodeUserDialect
+	}
+	v, err := decode(data, trust.OpenCode)
 	if err == nil && v.Kind() != "object" {
 		err = errors.New("the file is not an object")
 	}
@@ -169,7 +176,7 @@ func decodeAny(text string) any {
 // only switches a server on or off elsewhere (no command, url or type)
 // is no server of this file.
 func (opencodeClient) Parse(path string, data []byte) *trust.Config {
-	d := readOpenCodeDoc(path, data)
+	d := readOpenCodeDoc(path, data, trust.ScopeProject)
 	if d.err != nil || d.mcp == nil {
 		return trust.ParseDialect(path, data, trust.ScopeProject, trust.OpenCode)
 	}
@@ -386,7 +393,7 @@ func (opencodeClient) State(launchDir, gitTop string, env Env) *State {
 			src.Present, src.Err = true, err
 		default:
 			src.Present = true
-			d := readOpenCodeDoc(u[0], data)
+			d := readOpenCodeDoc(u[0], data, trust.ScopeUser)
 			if src.Err = d.err; d.err == nil {
 				layers = append(layers, layer{doc: d, shown: u[1]})
 			}
@@ -402,7 +409,7 @@ func (opencodeClient) State(launchDir, gitTop string, env Env) *State {
 			data, err := fsys.ReadFile(p)
 			d := &opencodeDoc{path: p, err: err}
 			if err == nil {
-				d = readOpenCodeDoc(p, data)
+				d = readOpenCodeDoc(p, data, trust.ScopeProject)
 			}
 			project[p] = d
 			if d.err == nil {
@@ -422,7 +429,7 @@ func (opencodeClient) State(launchDir, gitTop string, env Env) *State {
 		}
 	}
 	if c := env.getenv(OpenCodeConfigContent); c != "" {
-		d := readOpenCodeDoc("$"+OpenCodeConfigContent, []byte(c))
+		d := readOpenCodeDoc("$"+OpenCodeConfigContent, []byte(c), trust.ScopeUser)
 		src := Source{Path: "$" + OpenCodeConfigContent, Display: "$" + OpenCodeConfigContent, Present: true, Err: d.err}
 		st.Sources = append(st.Sources, src)
 		if d.err == nil {
@@ -460,7 +467,7 @@ func (opencodeClient) State(launchDir, gitTop string, env Env) *State {
 		case errors.Is(d.err, trust.ErrTooLarge):
 			ocs.configs = append(ocs.configs, trust.UnreadableConfig(p, trust.ScopeProject, d.err))
 		case d.err != nil:
-			ocs.configs = append(ocs.configs, opencodeClient{}.Parse(p, d.data))
+			ocs.configs = append(ocs.configs, ParseFile(opencodeClient{}, p, d.data))
 		default:
 			mine := map[string]any{}
 			for name := range d.mcp {

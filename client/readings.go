@@ -25,7 +25,7 @@ func OtherReadings(k surface.Kind, path string, data []byte, unread *trust.Confi
 		case data == nil:
 			out = append(out, unread)
 		default:
-			out = append(out, c.Parse(path, data))
+			out = append(out, ParseFile(c, path, data))
 		}
 	}
 	return out

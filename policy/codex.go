@@ -32,7 +32,7 @@ func checkCodexConfig(f File) []trust.Finding {
 
 // checkCodexInvalid is MG716 for a project config Codex fails on.
 func checkCodexInvalid(f File) []trust.Finding {
-	cfg := client.Lookup(client.Codex).Parse(f.Path, f.Data)
+	cfg := client.ParseFile(client.Lookup(client.Codex), f.Path, f.Data)
 	if cfg.Err == nil || cfg.Unreadable() {
 		return nil // an unreadable file is MG718 (CheckContent's caller) or MG310
 	}

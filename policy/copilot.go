@@ -27,7 +27,7 @@ func init() {
 // client model reads them, at the first one's position; nil when none.
 func copilotHookFinding(f File, key string) []trust.Finding {
 	var cmds []*trust.Server
-	for _, s := range client.Lookup(client.CopilotCLI).Parse(f.Path, f.Data).Servers {
+	for _, s := range client.ParseFile(client.Lookup(client.CopilotCLI), f.Path, f.Data).Servers {
 		if s.Kind == client.EntryHook {
 			cmds = append(cmds, s)
 		}

@@ -102,7 +102,7 @@ func serverRuns(f File) map[string]runsAt {
 	if c == nil {
 		return nil
 	}
-	cfg := c.Parse(f.Path, f.Data)
+	cfg := client.ParseFile(c, f.Path, f.Data)
 	if cfg.Err != nil {
 		return nil
 	}

@@ -120,7 +120,7 @@ func checkKiroHook(f File) []trust.Finding {
 // hookEntries is rule for the hook entries client id reads from f.
 func hookEntries(f File, id client.ID, rule, msg string) []trust.Finding {
 	var cmds []string
-	for _, s := range client.Lookup(id).Parse(f.Path, f.Data).Servers {
+	for _, s := range client.ParseFile(client.Lookup(id), f.Path, f.Data).Servers {
 		if s.Kind == client.EntryHook && len(s.Args) == 2 {
 			cmds = append(cmds, quote(s.Args[1].Str))
 		}

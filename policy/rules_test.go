@@ -336,11 +336,12 @@ func TestSiblingSurfacesReadAsAgenttyReads(t *testing.T) {
 }
 
 // TestSiblingSurfacesUnread: a hooks.json or acp-agents.json with more
-// values than mcp-guard decodes (trust.MaxValues) is read by agentty,
+// values than mcp-guard decodes from a repository (trust.MaxRepoValues) is
+// read by agentty,
 // which has no such limit; the rules cannot check what it runs, and say
 // so instead of saying nothing.
 func TestSiblingSurfacesUnread(t *testing.T) {
-	pad := `"pad":[` + strings.Repeat("0,", trust.MaxValues) + `0]`
+	pad := `"pad":[` + strings.Repeat("0,", trust.MaxRepoValues) + `0]`
 	for _, tc := range []struct {
 		kind surface.Kind
 		data string

@@ -113,7 +113,7 @@ func CheckFile(f File, opts Options) []trust.Finding {
 		if f.Err != nil {
 			return append(out, trust.InvalidConfig(f.Path, trust.ScopeProject, f.Err).Findings...)
 		}
-		cfg := kindClient(f.Kind).Parse(f.Path, f.Data)
+		cfg := client.ParseFile(kindClient(f.Kind), f.Path, f.Data)
 		out = append(out, cfg.Findings...)
 		out = append(out, CheckServers(cfg, opts)...)
 		return out
@@ -126,7 +126,7 @@ func CheckFile(f File, opts Options) []trust.Finding {
 		for _, k := range kindsOf(f) {
 			r := contentRules[k]
 			if (k.Role() == surface.Config || k.Spec().Entries) && f.Err == nil && f.Data != nil {
-				cfg := kindClient(k).Parse(f.Path, f.Data)
+				cfg := client.ParseFile(kindClient(k), f.Path, f.Data)
 				// CheckContent reports a file the client may read though
 				// mcp-guard cannot (MG310), in every scan mode.
 				// (a config without content rules of its own, Zed's, too).
@@ -285,10 +285,13 @@ func CheckContent(f File, opts Options) []trust.Finding {
 		return nil
 	}
 	var out []trust.Finding
-	if c := kindClient(f.Kind); c != nil && IsServerConfig(f.Kind) && otherClient(f.Kind) {
+	if c := kindClient(f.Kind); c != nil && otherClient(f.Kind) && (IsServerConfig(f.Kind) || declared) {
 		// A server config the client may read though mcp-guard cannot
-		// (a syntax error a tolerant reader recovers from): MG310.
-		if cfg := c.Parse(f.Path, f.Data); cfg.Unreadable() {
+		// (a syntax error a tolerant reader recovers from), or any file
+		// of the client's with more entries than mcp-guard reviews in one
+		// file (trust.Bounded; its own rules read the file as a value and
+		// cannot see that): MG310.
+		if cfg := client.ParseFile(c, f.Path, f.Data); cfg.Unreadable() && (IsServerConfig(f.Kind) || errors.Is(cfg.Err, trust.ErrTooManyServers)) {
 			out = append(out, cfg.Findings...)
 		}
 	}

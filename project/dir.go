@@ -68,7 +68,7 @@ func LoadDir(ctx context.Context, dir string, opts Options) (*Config, error) {
 	if err != nil {
 		c.Config = trust.InvalidConfig(p, trust.ScopeProject, err)
 	} else {
-		c.Config = k.Parse(p, data)
+		c.Config = client.ParseFile(k, p, data)
 		c.Entry = gitscan.Entry{Path: p, Mode: gitscan.ModeRegular, ID: gitBlobID(data)}
 	}
 	src := &diskSource{root: dir, ctx: ctx}

@@ -683,7 +683,7 @@ func (rd *reader) loadConfig(id client.ID, p string) (*Config, error) {
 		case err != nil:
 			return nil, fmt.Errorf("read %s at %s: %w", res.entry.Path, rd.side, err)
 		default:
-			c.Config, c.data = client.Lookup(id).Parse(p, data), data
+			c.Config, c.data = client.ParseFile(client.Lookup(id), p, data), data
 			if j, ok := client.Lookup(id).(client.Joiner); ok {
 				j.Join(c.Config, rd.joinRead(c))
 			}

@@ -126,6 +126,14 @@ func UnreadableConfig(path string, scope Scope, reason error) *Config {
 	return c
 }
 
+// unread is c, a file mcp-guard did not read after all (its own limits):
+// UnreadableConfig with c's hash and dialect.
+func (c *Config) unread(reason error) *Config {
+	u := UnreadableConfig(c.Path, c.Scope, reason)
+	u.SHA256, u.Dialect = c.SHA256, c.Dialect
+	return u
+}
+
 // InvalidText says why the configuration at path cannot be read: "cannot
 // read PATH: not a regular file (a FIFO)" for what is not a regular file
 // (check, review, scan and diff say it alike), else "cannot read the
@@ -188,6 +196,17 @@ type Arg struct {
 	// Str is the full decoded string (NULs kept) when IsString.
 	Str string
 	Pos Pos
+}
+
+// argsFor is room for the arguments of array v, allocated once: appended
+// one by one, a server of many arguments held up to twice their size (a
+// file at the repository's value budget, 1,000 servers of 196 arguments,
+// kept 22 MB of them). nil for none, as before.
+func argsFor(v *jsonValue) []Arg {
+	if len(v.Elems) == 0 {
+		return nil
+	}
+	return make([]Arg, 0, len(v.Elems))
 }
 
 // Server is one entry of a configuration as agentty sees it.

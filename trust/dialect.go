@@ -302,11 +302,9 @@ func parseDialect(path string, data []byte, scope Scope, d *Dialect, value *Valu
 	if len(data) == 0 && d.EmptyNoServers {
 		return c
 	}
-	root, end, lossy, err := decodeDialect(data, d)
+	root, end, lossy, err := decodeDialect(data, d, scope)
 	if errors.Is(err, ErrTooManyValues) {
-		u := UnreadableConfig(path, scope, err)
-		u.SHA256, u.Dialect = c.SHA256, d
-		return u
+		return c.unread(err)
 	}
 	fail := func(pos Pos, err error) *Config {
 		c.Err = err
@@ -374,6 +372,9 @@ func parseDialect(path string, data []byte, scope Scope, d *Dialect, value *Valu
 			}
 		}
 		return fail(root.Pos(), fmt.Errorf("Missing %q", d.ServersKey))
+	}
+	if err := serversOver(scope, len(table.Value.Members)); err != nil {
+		return c.unread(err)
 	}
 	c.ServersKey = d.ServersKey
 	c.findDuplicates(root, table.Value)
@@ -486,6 +487,7 @@ func (c *Config) dialectServer(m jsonMember) (s *Server, why string) {
 		if f.Value.Kind != jsonArray {
 			return nil, fmt.Sprintf("args is %s, not an array", f.Value.Kind.withArticle())
 		}
+		s.Args = argsFor(f.Value)
 		for i, el := range f.Value.Elems {
 			if el.Kind != jsonString {
 				if d.StringsOnly {
@@ -647,13 +649,26 @@ type Value struct {
 	src []byte
 }
 
-// DecodeDialect decodes a whole JSON file in dialect d (nil: agentty's);
-// bytes after the value fail it when d.TrailingFails or d is nil.
+// DecodeDialect decodes a whole JSON file of a repository in dialect d
+// (nil: agentty's), within MaxRepoValues; bytes after the value fail it
+// when d.TrailingFails or d is nil. A file of the user's own goes through
+// DecodeUserDialect.
 func DecodeDialect(data []byte, d *Dialect) (Value, error) {
+	return decodeWhole(data, d, ScopeProject)
+}
+
+// DecodeUserDialect is DecodeDialect for a file of the user's own (their
+// settings, state and approval files in HOME), within MaxValues: a
+// repository-sized budget must never make the user's own file unreadable.
+func DecodeUserDialect(data []byte, d *Dialect) (Value, error) {
+	return decodeWhole(data, d, ScopeUser)
+}
+
+func decodeWhole(data []byte, d *Dialect, scope Scope) (Value, error) {
 	if len(data) > MaxFileSize {
 		return Value{}, Unreadable(fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, len(data), MaxFileSize))
 	}
-	v, end, _, err := decodeDialect(data, d)
+	v, end, _, err := decodeDialect(data, d, scope)
 	if errors.Is(err, ErrTooManyValues) {
 		return Value{}, Unreadable(err)
 	}
@@ -671,12 +686,12 @@ func DecodeDialect(data []byte, d *Dialect) (Value, error) {
 // other files (hooks.json, acp-agents.json: nlohmann::json, whose parser
 // stops after the first value): a byte order mark skipped, the bytes
 // after the value ignored, the last duplicate key winning. Values keep
-// their positions in data.
+// their positions in data. Its files are a repository's: MaxRepoValues.
 func DecodeFirst(data []byte) (Value, error) {
 	if len(data) > MaxFileSize {
 		return Value{}, Unreadable(fmt.Errorf("%w: %d bytes, the limit is %d", ErrTooLarge, len(data), MaxFileSize))
 	}
-	v, _, err := decodeJSON(data)
+	v, _, _, err := decodeDialect(data, nil, ScopeProject)
 	if errors.Is(err, ErrTooManyValues) {
 		return Value{}, Unreadable(err)
 	}

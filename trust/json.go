@@ -154,13 +154,112 @@ func (e *SyntaxError) Error() string {
 }
 
 // MaxValues is the most JSON values (strings, numbers, objects, …) one
-// file may hold. 100,000 servers with a few arguments each fit; a file
-// made of millions of tiny values, which would cost gigabytes to hold, is
-// refused instead.
+// of the user's own files may hold (~/.claude.json keeps megabytes of
+// project history): a file made of millions of tiny values, which would
+// cost gigabytes to hold, is refused instead.
 const MaxValues = 2_000_000
 
-// ErrTooManyValues reports a file with more than MaxValues values.
+// MaxRepoValues is the most JSON values one file in a repository (scope
+// ScopeProject, written by whoever wrote the repository) may hold. The
+// largest real configuration in testdata/corpus holds 105; agentty's spec
+// vectors nest an array 100,000 levels deep beside a server, which is
+// 100,001 values and must still read. 200,000 values hold about 25 MB of
+// decoded tree: a bound on what a repository can make mcp-guard build.
+const MaxRepoValues = 200_000
+
+// MaxServers is the most server entries one repository file may declare,
+// and the most entries of any kind (hooks, tasks: Bounded). The largest
+// real configuration in testdata/corpus declares 10; a person cannot
+// review thousands, and every entry costs its launch analysis and
+// fingerprints. A file past it is unreadable: the gate stays closed.
+const MaxServers = 1_000
+
+// MaxRepoYAML is the most bytes of YAML mcp-guard decodes from a
+// repository's file (a skill's or subagent's frontmatter). yaml.v3 keeps
+// every scalar as a node of about a hundred bytes and offers no streaming
+// count, so its budget is in bytes: 256 KiB holds at most about 25 MB of
+// nodes, as MaxRepoValues does; real frontmatter is a few hundred bytes.
+const MaxRepoYAML = 256 << 10
+
+// ValueBudget is the most JSON (or TOML) values a file of scope may hold:
+// MaxRepoValues for a repository's file, MaxValues for the user's own.
+// Every reader of a repository file decodes within it.
+func ValueBudget(scope Scope) int {
+	if scope == ScopeProject {
+		return MaxRepoValues
+	}
+	return MaxValues
+}
+
+// ErrTooManyValues reports a file with more values than its budget.
 var ErrTooManyValues = errors.New("too many JSON values")
+
+// ErrTooManyServers reports a repository file declaring more than
+// MaxServers servers, or entries of any kind.
+var ErrTooManyServers = errors.New("too many servers")
+
+// limitError is a limit's error (is) in its own words: a sentence that
+// names the count, the limit and what to do.
+type limitError struct {
+	msg string
+	is  error
+}
+
+func (e *limitError) Error() string        { return e.msg }
+func (e *limitError) Is(target error) bool { return target == e.is }
+
+// TooManyValues is the error of a file of scope and format ("JSON",
+// "TOML") past its value budget by line: it names the budget and, for a
+// repository's file, what the user can do.
+func TooManyValues(scope Scope, format string, line int) error {
+	n := thousands(ValueBudget(scope))
+	msg := fmt.Sprintf("too many %s values: more than %s by line %d", format, n, line)
+	if scope == ScopeProject {
+		msg += ", the most mcp-guard reads from a repository's file (real configurations hold a few hundred): remove what the project does not use"
+	}
+	return &limitError{msg, ErrTooManyValues}
+}
+
+// TooManyServers is the error of a repository file declaring n servers.
+func TooManyServers(n int) error {
+	return &limitError{fmt.Sprintf("the file declares %s servers, and mcp-guard reviews at most %s in one repository file (real configurations declare tens): remove the servers the project does not use", thousands(n), thousands(MaxServers)), ErrTooManyServers}
+}
+
+// TooManyEntries is the error of a repository file of n entries built
+// outside a server table: hooks, tasks, a settings file's commands.
+func TooManyEntries(n int) error {
+	return &limitError{fmt.Sprintf("the file declares %s commands to run (servers, hooks, tasks), and mcp-guard reviews at most %s in one repository file (real files declare tens): remove the ones the project does not use", thousands(n), thousands(MaxServers)), ErrTooManyServers}
+}
+
+// Bounded is c, a file as a client read it, or, for a repository's file
+// (ScopeProject) of more than MaxServers entries of any kind, c unread:
+// the limit on entries a client builds outside a server table (Parse and
+// ParseDialect count a table's before building one). client.ParseFile
+// applies it to every repository file a client reads.
+func Bounded(c *Config) *Config {
+	if c == nil || c.Scope != ScopeProject || len(c.Servers) <= MaxServers {
+		return c
+	}
+	return c.unread(TooManyEntries(len(c.Servers)))
+}
+
+// serversOver reports the error of a table of n server entries in a file
+// of scope: nil within MaxServers or for the user's own file.
+func serversOver(scope Scope, n int) error {
+	if scope != ScopeProject || n <= MaxServers {
+		return nil
+	}
+	return TooManyServers(n)
+}
+
+// thousands writes n with commas: 200,000.
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
 
 type jsonReader struct {
 	data []byte
@@ -169,6 +268,9 @@ type jsonReader struct {
 	// for in increasing offset order, so the total cost is linear.
 	cOff, cLine, cCol int
 	values            int
+	// scope is whose file it is; max its value budget (ValueBudget).
+	scope Scope
+	max   int
 	// d switches another client's dialect on; nil is agentty's.
 	d *Dialect
 	// lossy are where text was replaced by U+FFFD (d.Lenient only).
@@ -202,18 +304,20 @@ func (r *jsonReader) errorf(off int, format string, args ...any) error {
 	return &SyntaxError{Pos: r.pos(off), Msg: fmt.Sprintf(format, args...)}
 }
 
-// decodeJSON decodes the first JSON value in data. end is the offset just
-// after the value and the whitespace that follows it: end < len(data) means
-// trailing content.
+// decodeJSON decodes the first JSON value in data, a file of the user's
+// own (MaxValues; a repository's file goes through decodeDialect with its
+// scope). end is the offset just after the value and the whitespace that
+// follows it: end < len(data) means trailing content.
 func decodeJSON(data []byte) (v *jsonValue, end int, err error) {
-	v, end, _, err = decodeDialect(data, nil)
+	v, end, _, err = decodeDialect(data, nil, ScopeUser)
 	return v, end, err
 }
 
-// decodeDialect is decodeJSON with d's switches (nil: agentty's); lossy
-// lists where text was replaced by U+FFFD.
-func decodeDialect(data []byte, d *Dialect) (v *jsonValue, end int, lossy []Pos, err error) {
-	r := &jsonReader{data: data, cLine: 1, cCol: 1, d: d}
+// decodeDialect is decodeJSON with d's switches (nil: agentty's) and the
+// value budget of scope (ValueBudget); lossy lists where text was replaced
+// by U+FFFD.
+func decodeDialect(data []byte, d *Dialect, scope Scope) (v *jsonValue, end int, lossy []Pos, err error) {
+	r := &jsonReader{data: data, cLine: 1, cCol: 1, d: d, scope: scope, max: ValueBudget(scope)}
 	if len(data) >= 3 && data[0] == 0xEF && data[1] == 0xBB && data[2] == 0xBF {
 		if d != nil && d.BOMFails {
 			return nil, 0, nil, r.errorf(0, "unexpected U+FEFF (a byte order mark)")
@@ -310,7 +414,7 @@ func (r *jsonReader) closes(v *jsonValue, end byte) bool {
 }
 
 // value decodes one value with an explicit stack of the arrays and objects
-// still open, so nesting costs heap memory (bounded by MaxValues), never
+// still open, so nesting costs heap memory (bounded by ValueBudget), never
 // the goroutine's stack: agentty's parser has no depth limit, and neither
 // does this one.
 func (r *jsonReader) value() (*jsonValue, error) {
@@ -359,8 +463,8 @@ func (r *jsonReader) value() (*jsonValue, error) {
 // object only opened.
 func (r *jsonReader) begin() (*jsonValue, error) {
 	r.values++
-	if r.values > MaxValues {
-		return nil, fmt.Errorf("%w: more than %d values by line %d", ErrTooManyValues, MaxValues, r.pos(r.i).Line)
+	if r.values > r.max {
+		return nil, TooManyValues(r.scope, "JSON", r.pos(r.i).Line)
 	}
 	if r.i >= len(r.data) {
 		return nil, r.errorf(r.i, "unexpected end of input")

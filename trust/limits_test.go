@@ -23,20 +23,125 @@ func TestParseRefusesTooManyValues(t *testing.T) {
 	}
 }
 
-// 100,000 servers stay within the limits.
-func TestParseManyServers(t *testing.T) {
+// manyServers is a configuration of n small servers in agentty's form.
+func manyServers(n int) []byte {
 	var b strings.Builder
 	b.WriteString(`{"mcpServers":{`)
-	for i := range 100_000 {
+	for i := range n {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(&b, `"s%d":{"command":"npx","args":["-y","pkg@1.0.%d","--port",%d]}`, i, i, i)
+		fmt.Fprintf(&b, `"s%d":{"command":"npx","args":["-y","pkg@1.0.%d","--port","%d"]}`, i, i, i)
 	}
 	b.WriteString(`}}`)
-	c := Parse("x.json", []byte(b.String()), ScopeProject)
-	if c.Err != nil || len(c.Servers) != 100_000 {
-		t.Fatalf("Err = %v, %d servers; want 100000", c.Err, len(c.Servers))
+	return []byte(b.String())
+}
+
+// The user's own file of 100,000 servers is read: a repository-sized
+// budget never makes the user's own file unreadable.
+func TestParseManyServersOfTheUser(t *testing.T) {
+	for _, scope := range []Scope{ScopeUser, ScopeExplicit} {
+		c := Parse("x.json", manyServers(100_000), scope)
+		if c.Err != nil || len(c.Servers) != 100_000 {
+			t.Fatalf("%s: Err = %v, %d servers; want 100000", scope, c.Err, len(c.Servers))
+		}
+	}
+}
+
+// A repository's file declares at most MaxServers servers: one more is
+// unreadable (the gate stays closed), with a message that names the count,
+// the limit and what to do, in agentty's reader and in every dialect.
+func TestRepoServersPerFile(t *testing.T) {
+	at, over := manyServers(MaxServers), manyServers(MaxServers+1)
+	for _, d := range []*Dialect{nil, ClaudeCode, Cursor, VSCode} {
+		name := "agentty"
+		if d != nil {
+			name = d.Client
+		}
+		t.Run(name, func(t *testing.T) {
+			conv := func(data []byte) []byte {
+				if d != nil && d.ServersKey != "mcpServers" {
+					return []byte(strings.Replace(string(data), `"mcpServers"`, `"`+d.ServersKey+`"`, 1))
+				}
+				return data
+			}
+			if c := ParseDialect("x.json", conv(at), ScopeProject, d); c.Err != nil || len(c.Servers) != MaxServers {
+				t.Fatalf("at the limit: Err %v, %d servers", c.Err, len(c.Servers))
+			}
+			c := ParseDialect("x.json", conv(over), ScopeProject, d)
+			if !c.Unreadable() || !errors.Is(c.Err, ErrTooManyServers) || len(c.Servers) != 0 || c.SHA256 != FileHash(conv(over)) {
+				t.Fatalf("one over: Err %v, unreadable %v, %d servers; want unreadable, none", c.Err, c.Unreadable(), len(c.Servers))
+			}
+			if c.Dialect != d {
+				t.Errorf("dialect %v, want %v", c.Dialect, d)
+			}
+			want := "mcp-guard cannot read this file (the file declares 1,001 servers, and mcp-guard reviews at most 1,000 in one repository file (real configurations declare tens): remove the servers the project does not use); nothing in it counts as reviewed and launch stays blocked"
+			if len(c.Findings) != 1 || c.Findings[0].Rule != "MG310" || c.Findings[0].Message != want {
+				t.Errorf("findings %+v\nwant one MG310: %s", c.Findings, want)
+			}
+			if u := ParseDialect("x.json", conv(over), ScopeUser, d); u.Err != nil || len(u.Servers) != MaxServers+1 {
+				t.Errorf("the user's own: Err %v, %d servers; want all read", u.Err, len(u.Servers))
+			}
+		})
+	}
+}
+
+// A repository's file holds at most MaxRepoValues values, in every reader
+// of trust (configurations, settings, agentty's other files); the user's
+// own holds up to MaxValues. The budget counts every value, nested or not.
+func TestRepoValueBudget(t *testing.T) {
+	flat := func(n int) []byte { // an object, n values in all
+		return []byte(`{"pad":[` + strings.Repeat("0,", n-3) + `0]}`)
+	}
+	at, over := flat(MaxRepoValues), flat(MaxRepoValues+1)
+	readers := map[string]func(data []byte, user bool) error{
+		"Parse": func(data []byte, user bool) error {
+			scope := ScopeProject
+			if user {
+				scope = ScopeUser
+			}
+			return Parse("x.json", data, scope).Err
+		},
+		"ParseDialect": func(data []byte, user bool) error {
+			scope := ScopeProject
+			if user {
+				scope = ScopeUser
+			}
+			c := ParseDialect("x.json", data, scope, &Dialect{Client: "Test", ServersKey: "mcpServers", ServersOptional: true})
+			return c.Err
+		},
+		"DecodeDialect": func(data []byte, user bool) error {
+			if user {
+				_, err := DecodeUserDialect(data, ClaudeCode)
+				return err
+			}
+			_, err := DecodeDialect(data, ClaudeCode)
+			return err
+		},
+		"DecodeFirst": func(data []byte, user bool) error {
+			if user {
+				return nil // agentty's other files are a repository's only
+			}
+			_, err := DecodeFirst(data)
+			return err
+		},
+	}
+	for name, read := range readers {
+		t.Run(name, func(t *testing.T) {
+			if err := read(at, false); err != nil {
+				t.Errorf("at the budget: %v", err)
+			}
+			err := read(over, false)
+			if !errors.Is(err, ErrTooManyValues) || !errors.Is(err, ErrUnreadable) {
+				t.Fatalf("one over: %v, want unreadable, too many values", err)
+			}
+			if !strings.Contains(err.Error(), "more than 200,000 by line 1, the most mcp-guard reads from a repository's file") {
+				t.Errorf("message %q", err)
+			}
+			if err := read(over, true); err != nil {
+				t.Errorf("the user's own, one over the repository's budget: %v", err)
+			}
+		})
 	}
 }
 
@@ -110,5 +215,25 @@ func TestUnreadableIsNotInvalid(t *testing.T) {
 				}
 			}
 		})
+	}
+}
+
+// A server's arguments are held in exactly their room: appended one by
+// one they held up to twice it, which at the repository's value budget
+// (1,000 servers of 196 arguments) was 22 MB instead of 13. An empty
+// array stays nil.
+func TestArgsHeldInTheirRoom(t *testing.T) {
+	args := `"a"` + strings.Repeat(`,"a"`, 195)
+	for _, d := range []*Dialect{nil, ClaudeCode} {
+		c := ParseDialect("x.json", []byte(`{"mcpServers":{"s":{"command":"x","args":[`+args+`]},"e":{"command":"x","args":[]}}}`), ScopeProject, d)
+		if c.Err != nil || len(c.Servers) != 2 {
+			t.Fatalf("Err %v, %d servers", c.Err, len(c.Servers))
+		}
+		if s := c.Server("s"); len(s.Args) != 196 || cap(s.Args) != 196 {
+			t.Errorf("%v: %d arguments in room for %d", d, len(s.Args), cap(s.Args))
+		}
+		if e := c.Server("e"); e.Args != nil {
+			t.Errorf("%v: an empty args is %#v, want nil", d, e.Args)
+		}
 	}
 }

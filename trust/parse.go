@@ -21,7 +21,8 @@ var ErrWrongType = errors.New("wrong type")
 // Parse reads one MCP configuration as agentty's connect loop does (see the
 // package doc and the compatibility spec). It always returns a Config; when
 // agentty would run nothing from the file, or mcp-guard does not read it
-// (larger than MaxFileSize, more than MaxValues values: Unreadable),
+// (larger than MaxFileSize, more values than ValueBudget(scope), a
+// repository's file declaring more than MaxServers servers: Unreadable),
 // Config.Err says why and Config.Servers is empty. Findings list every
 // integrity problem seen on the way, whether or not the file is valid.
 func Parse(path string, data []byte, scope Scope) *Config {
@@ -32,11 +33,9 @@ func Parse(path string, data []byte, scope Scope) *Config {
 	}
 	c := &Config{Path: path, Scope: scope}
 	c.SHA256 = FileHash(data)
-	root, end, err := decodeJSON(data)
+	root, end, _, err := decodeDialect(data, nil, scope)
 	if errors.Is(err, ErrTooManyValues) {
-		u := UnreadableConfig(path, scope, err)
-		u.SHA256 = c.SHA256
-		return u
+		return c.unread(err)
 	}
 	if err != nil {
 		c.Err = err
@@ -87,6 +86,9 @@ func Parse(path string, data []byte, scope Scope) *Config {
 		var tableValue *jsonValue // keys below its members name a server
 		if table != nil {
 			tableValue = table.Value
+			if err := serversOver(scope, len(table.Value.Members)); err != nil {
+				return c.unread(err)
+			}
 		}
 		c.findDuplicates(root, tableValue)
 		if table != nil {
@@ -250,6 +252,7 @@ func (c *Config) server(m jsonMember) (*Server, error) {
 				fmt.Sprintf("server %q: args is %s, not an array", s.Name, f.Value.Kind.withArticle()))
 			errs = append(errs, fmt.Errorf("server %q: %w: args is %s, not an array", s.Name, ErrWrongType, f.Value.Kind.withArticle()))
 		} else {
+			s.Args = argsFor(f.Value)
 			for _, el := range f.Value.Elems {
 				a := Arg{Pos: el.Pos()}
 				if el.Kind == jsonString {

@@ -1,6 +1,9 @@
 package trust
 
-import "strings"
+import (
+	"strconv"
+	"strings"
+)
 
 // Rule is one entry of the policy catalog. Ids and slugs never change
 // meaning once released; titles, help and severities may be refined.
@@ -263,15 +266,18 @@ var Rules = []Rule{
 			"Fix: write \"disabled\": true."},
 	{ID: "MG310", Slug: "unreadable-config", Severity: SeverityHigh,
 		Title: "mcp-guard cannot read the file, so nothing in it is reviewed",
-		Help: "mcp-guard reads configurations of at most 16 MiB and 2,000,000 JSON values, follows a symlinked " +
+		Help: "mcp-guard reads configurations of at most 16 MiB; a repository's file of at most " + thousands(MaxRepoValues) +
+			" values (JSON or TOML; " + strconv.Itoa(MaxRepoYAML>>10) + " KiB of a skill's YAML frontmatter) declaring at most " +
+			thousands(MaxServers) + " servers, the user's own of at most " + thousands(MaxValues) + " values. It follows a symlinked " +
 			"configuration only inside the repository, and reads only regular files. Some agents read more: " +
 			"agentty has none of these limits, and Cursor, VS Code and other JSONC readers recover from syntax " +
 			"errors and load the servers they can still parse. Such an agent may well run servers from a file " +
 			"mcp-guard could not read, and mcp-guard cannot say which. Nothing in the file counts as reviewed, and " +
 			"`mcp-guard check` and `mcp-guard launch` stay closed while it is there.\n\n" +
 			"Fix: fix the syntax error at the line and column the message names; real configurations are a few " +
-			"kilobytes and regular files, so for a huge file, a FIFO or a symlink out of the repository find out " +
-			"why before starting the agent here, and replace it with a small, regular file."},
+			"kilobytes, tens of servers and regular files, so for a huge file, thousands of servers, a FIFO or a " +
+			"symlink out of the repository find out why before starting the agent here, and replace it with a " +
+			"small, regular file."},
 	{ID: "MG401", Slug: "literal-secret", Severity: SeverityHigh,
 		Title: "a credential-looking literal",
 		Help: "A token, key or password written into the configuration (env, headers, args, url) is readable by " +

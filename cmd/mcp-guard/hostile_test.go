@@ -167,22 +167,26 @@ func TestHostileStatusLimits(t *testing.T) {
 	})
 }
 
-// TestHostileStatusManyServers: status lists each of 100,000 servers. The
-// package's longest test (minutes on a loaded machine), it runs beside
-// the scripts rather than before them; it measures no allocations, so
-// sharing the process with them costs it nothing.
+// TestHostileStatusManyServers: status lists each of the most servers a
+// repository's file may declare (trust.MaxServers); one more and it says
+// the file is not read, names the count and the limit, and exits 1.
 func TestHostileStatusManyServers(t *testing.T) {
-	if testing.Short() {
-		t.Skip("100,000 servers")
-	}
 	t.Parallel()
 	env := hostileEnviron(t, t.TempDir())
-	dir := t.TempDir()
-	os.Mkdir(filepath.Join(dir, ".agentty"), 0o755)
-	os.WriteFile(filepath.Join(dir, ".agentty", "mcp.json"), hostile.Many(100000), 0o644)
-	code, out, _ := mcpGuard(env, "-C", dir, "status")
-	if code != exitAttention || strings.Count(out, "\n  — srv-") != 100000 {
-		t.Errorf("exit %d, %d pending lines", code, strings.Count(out, "\n  — srv-"))
+	for _, n := range []int{trust.MaxServers, trust.MaxServers + 1} {
+		dir := t.TempDir()
+		os.Mkdir(filepath.Join(dir, ".agentty"), 0o755)
+		os.WriteFile(filepath.Join(dir, ".agentty", "mcp.json"), hostile.Many(n), 0o644)
+		code, out, _ := mcpGuard(env, "-C", dir, "status")
+		pending := strings.Count(out, "\n  — srv-")
+		if n == trust.MaxServers && (code != exitAttention || pending != n) {
+			t.Errorf("%d servers: exit %d, %d pending lines", n, code, pending)
+		}
+		if n > trust.MaxServers && (code != exitAttention || pending != 0 ||
+			!strings.Contains(out, "the file declares 1,001 servers, and mcp-guard reviews at most 1,000 in one repository file") ||
+			!strings.Contains(out, "launch stays blocked")) {
+			t.Errorf("%d servers: exit %d, %d pending lines:\n%.2000s", n, code, pending, out)
+		}
 	}
 }
 
@@ -368,12 +372,28 @@ func newHookRepo(t *testing.T, extra int) *hookRepo {
 	r.mustGit("checkout", "-q", "-b", "new")
 	var b strings.Builder
 	b.WriteString(`{"mcpServers":{"db":{"command":"/usr/bin/true","args":["--db"],"env":{"NODE_OPTIONS":"--require ./x.js"}},"added":{"command":"node","args":["srv.js"]}`)
+	// The extra servers: as many as a repository's file may declare in
+	// the root config, the rest in nested ones of trust.MaxServers each.
+	dir, n := filepath.Join(r.dir, ".agentty"), 2
 	for i := range extra {
-		fmt.Fprintf(&b, `,"s%06d":{"command":"node","args":["s%d.js"]}`, i, i)
+		if n == trust.MaxServers {
+			b.WriteString("}}")
+			os.WriteFile(filepath.Join(dir, "mcp.json"), []byte(b.String()), 0o644)
+			dir, n = filepath.Join(r.dir, fmt.Sprintf("n%03d", i/trust.MaxServers), ".agentty"), 0
+			os.MkdirAll(dir, 0o755)
+			b.Reset()
+			b.WriteString(`{"mcpServers":{`)
+		}
+		if n > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"s%06d":{"command":"node","args":["s%d.js"]}`, i, i)
+		n++
 	}
 	b.WriteString("}}")
-	os.WriteFile(filepath.Join(r.dir, ".agentty", "mcp.json"), []byte(b.String()), 0o644)
-	r.mustGit("commit", "-q", "-am", "new")
+	os.WriteFile(filepath.Join(dir, "mcp.json"), []byte(b.String()), 0o644)
+	r.mustGit("add", "-A")
+	r.mustGit("commit", "-q", "-m", "new")
 	r.new = r.mustGit("rev-parse", "HEAD")
 	r.mustGit("checkout", "-q", "old")
 	cmd := exec.Command(r.bin, "hooks", "install")
@@ -496,7 +516,8 @@ func TestHostileHookFaults(t *testing.T) {
 		if testing.Short() {
 			t.Skip("a slow hook to interrupt")
 		}
-		// 20,000 added servers keep the hook busy for a while; a wrapper
+		// 20,000 added servers (in 21 configs, at most trust.MaxServers
+		// each) keep the hook busy for a while; a wrapper
 		// records its pid and exit status, and the test sends it SIGINT
 		// (Ctrl-C reaching the hook) once it runs. The wrapper passes the
 		// exit status on, so the hook script sees what mcp-guard returned.

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -94,10 +95,12 @@ func setupScriptEnv(env *testscript.Env) error {
 var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []string){
 	// genjson deep N FILE writes a configuration with one server whose
 	// tools value nests N arrays; genjson pad N FILE pads FILE with spaces
-	// to N bytes.
+	// to N bytes; genjson servers N FILE writes N servers in agentty's
+	// form, genjson toml-servers N FILE as a Codex layer, genjson hooks N
+	// FILE as N hook commands of a Claude Code settings file.
 	"genjson": func(ts *testscript.TestScript, neg bool, args []string) {
 		if neg || len(args) != 3 {
-			ts.Fatalf("usage: genjson deep|pad N FILE")
+			ts.Fatalf("usage: genjson deep|pad|servers|toml-servers|hooks N FILE")
 		}
 		n, err := strconv.Atoi(args[1])
 		ts.Check(err)
@@ -105,6 +108,16 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 		switch args[0] {
 		case "deep":
 			ts.Check(os.WriteFile(file, hostile.Deep(n), 0o644))
+		case "servers":
+			ts.Check(os.WriteFile(file, hostile.Many(n), 0o644))
+		case "hooks":
+			ts.Check(os.WriteFile(file, hostile.ManyHooks(n), 0o644))
+		case "toml-servers":
+			var b strings.Builder
+			for i := range n {
+				fmt.Fprintf(&b, "[mcp_servers.%s]\ncommand = \"/bin/echo\"\nargs = [\"%d\"]\n", hostile.ServerName(i), i)
+			}
+			ts.Check(os.WriteFile(file, []byte(b.String()), 0o644))
 		case "pad":
 			data, err := os.ReadFile(file)
 			ts.Check(err)
@@ -113,7 +126,7 @@ var scriptCmds = map[string]func(ts *testscript.TestScript, neg bool, args []str
 			}
 			ts.Check(os.WriteFile(file, data, 0o644))
 		default:
-			ts.Fatalf("usage: genjson deep|pad N FILE")
+			ts.Fatalf("usage: genjson deep|pad|servers|toml-servers|hooks N FILE")
 		}
 	},
 	// exits N CMD [ARGS...] runs CMD as exec does and fails unless it

@@ -141,6 +141,21 @@ func Many(n int) []byte {
 	return []byte(b.String())
 }
 
+// ManyHooks returns a Claude Code settings file of n hook commands
+// (./h0.sh, ./h1.sh, …) on one event.
+func ManyHooks(n int) []byte {
+	var b strings.Builder
+	b.WriteString(`{"hooks":{"PreToolUse":[{"matcher":"x","hooks":[`)
+	for i := range n {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `{"type":"command","command":"./h%d.sh"}`, i)
+	}
+	b.WriteString(`]}]}}`)
+	return []byte(b.String())
+}
+
 func gcd(a, b int) int {
 	for b != 0 {
 		a, b = b, a%b

@@ -429,7 +429,7 @@ func exprText(e ast.Expr) string {
 // store, and its other JSON files (DecodeFirst). agentty's client reads
 // them (client/agentty.go: Parse, State, Grants, AgenttyFile) and every
 // other package asks it, as it asks every other client.
-var agenttyReaders = []string{"Parse", "Discover", "Inspect", "Inspected", "LoadUserApprovals", "LoadApprovals", "DecodeFirst", "DecodeDialect"}
+var agenttyReaders = []string{"Parse", "Discover", "Inspect", "Inspected", "LoadUserApprovals", "LoadApprovals", "DecodeFirst", "DecodeDialect", "DecodeUserDialect"}
 
 // readerDebt are the iterating files that still call one of
 // agenttyReaders, each with the readers it may call and why.

@@ -13,9 +13,12 @@ import (
 )
 
 // Memory on a very large configuration (issue 22, item 4): agentty's
-// config with 100,000 servers (about 5.5 MB), read by check, review --all
+// config with 100,000 servers (about 5.8 MB), read by check, review --all
 // and the hook after the pull that brings it; each command's peak
-// resident memory is set against the file's size.
+// resident memory is set against the file's size. Past trust.MaxServers
+// (1,000; -scale 0.01) and trust.MaxRepoValues the file is one mcp-guard
+// refuses as unreadable, so at full scale this measures the cost of that
+// refusal; -scale 0.01 measures the most servers it reads.
 
 // serversShape is the generated repository: servers in .agentty/mcp.json
 // at bench/servers, added to bench/servers-base (a README only).
