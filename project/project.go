@@ -349,19 +349,21 @@ func Compare(ctx context.Context, repo *gitscan.Repo, old, new gitscan.Side, opt
 			verb = "changed"
 		}
 		if f, ok := surfaceFinding(s, verb); ok {
-			res.Findings = append(res.Findings, f)
+			addFindings(res, seen, []trust.Finding{f})
 		}
 		fs, err := settingsFindings(rn, s)
 		if err != nil {
 			return nil, err
 		}
-		res.Findings = append(res.Findings, fs...)
+		// A file two readers read (Codex's config.toml: its servers and
+		// its hooks) has its findings once.
+		addFindings(res, seen, fs)
 	}
 	hookFindings, err := hookScriptFindings(ro, rn, cs, oldSurf, newSurf)
 	if err != nil {
 		return nil, err
 	}
-	res.Findings = append(res.Findings, hookFindings...)
+	addFindings(res, seen, hookFindings)
 	if err := recordDeps(ro, rn, oldSurf, newSurf); err != nil {
 		return nil, err
 	}
