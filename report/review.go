@@ -114,11 +114,11 @@ type ReviewOther struct {
 func WriteReviewItem(w io.Writer, it ReviewItem, st Style) error {
 	p := &printer{w: w}
 	cs := it.Entry
-	name := cs.Label() // every agent's entry by the name approve takes
+	name := ShowLabel(cs) // every agent's entry by the name approve takes
 	words, why := entryWords(cs, it.Title)
-	head := "── " + Sanitize(name)
+	head := "── " + name
 	if it.Total > 1 {
-		head = fmt.Sprintf("── %d/%d %s", it.Index, it.Total, Sanitize(name))
+		head = fmt.Sprintf("── %d/%d %s", it.Index, it.Total, name)
 	}
 	p.printf("%s  %s\n", st.Bold(head), st.Dim(Sanitize(cs.Config)))
 	if len(it.Others) > 0 {
@@ -163,12 +163,12 @@ func WriteReviewItem(w io.Writer, it ReviewItem, st Style) error {
 	for _, u := range sc.Unresolved {
 		item("unsure", "%s", Sanitize(u))
 	}
-	item("agent", "%s", Sanitize(it.Title+": "+words))
-	item("why", "%s", Sanitize(why))
+	item("agent", "%s", ShowNamed(it.Title+": "+words, cs.Name))
+	item("why", "%s", ShowNamed(why, cs.Name))
 	for _, o := range it.Others {
 		ws, wy := entryWords(o.Entry, o.Title)
-		item("agent", "%s", Sanitize(o.Title+": "+ws))
-		item("why", "%s", Sanitize(o.Title+": "+wy))
+		item("agent", "%s", ShowNamed(o.Title+": "+ws, o.Entry.Name))
+		item("why", "%s", ShowNamed(o.Title+": "+wy, o.Entry.Name))
 	}
 	writeSince(p, it.Since, it.Content, st)
 	if whole {
@@ -176,7 +176,7 @@ func WriteReviewItem(w io.Writer, it ReviewItem, st Style) error {
 		writeChangeContent(p, it.Content, "    ", st, nil)
 	}
 	for _, f := range it.Findings {
-		p.printf("%s", st.WrapHang(fmt.Sprintf("  %s %s %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Message)), itemHang))
+		p.printf("%s", st.WrapHang(fmt.Sprintf("  %s %s %s\n", severityMark(f.Severity, st), f.Rule, findingMessage(f)), itemHang))
 	}
 	return p.err
 }
@@ -425,7 +425,7 @@ func writeDecision(p *printer, o gate.Outcome, st Style) {
 				own += ": " + title + " runs it on its own, and `mcp-guard launch -- " + o.Command + "` no longer waits for it"
 			}
 		}
-		p.printf("%s %s  %s  %s\n", st.OK("approved"), Sanitize(cs.Label()), CommandLine(cs.Server),
+		p.printf("%s %s  %s  %s\n", st.OK("approved"), ShowLabel(*cs), CommandLine(cs.Server),
 			st.Dim("(reviewed "+Short(cs.Deep)+"; "+own+")"))
 		return
 	}
@@ -438,7 +438,7 @@ func writeDecision(p *printer, o gate.Outcome, st Style) {
 	case !cs.Runs:
 		// Its agent runs nothing of it here now (an untrusted folder or
 		// project): nothing holds a launch back, in its agent's words.
-		note = "(recorded; " + Sanitize(cs.ServerVerdict.Why)
+		note = "(recorded; " + ShowNamed(cs.ServerVerdict.Why, cs.Name)
 		if o.Command != "" {
 			note += ": nothing of it holds `mcp-guard launch -- " + o.Command + "` back"
 		}
@@ -450,7 +450,7 @@ func writeDecision(p *printer, o gate.Outcome, st Style) {
 		note = "(`mcp-guard launch -- " + o.Command + "` cannot leave it out, so it refuses while it is here; " + title +
 			" started directly runs it: " + TurnItOff(o.Title, cs.Config) + ")"
 	}
-	p.printf("%s %s  %s\n", st.Warning("declined"), Sanitize(cs.Label()), st.Dim(note))
+	p.printf("%s %s  %s\n", st.Warning("declined"), ShowLabel(*cs), st.Dim(note))
 }
 
 // WriteRestartNote says, once after a run's decisions, that a running
@@ -470,11 +470,7 @@ func WriteRestartNote(w io.Writer, outcomes []gate.Outcome) error {
 func WriteSnapshotNote(w io.Writer, configPath string, snap *gate.Snapshot, st Style) error {
 	left := ""
 	if len(snap.Left) > 0 {
-		names := make([]string, len(snap.Left))
-		for i, n := range snap.Left {
-			names[i] = Sanitize(n)
-		}
-		left = "; left out: " + strings.Join(names, ", ")
+		left = "; left out: " + nameList(snap.Left)
 	}
 	what := "the " + plural(len(snap.Servers), "reviewed server", "reviewed servers") + " of "
 	if len(snap.Servers) == 0 {
@@ -517,7 +513,7 @@ func clientGateReason(cs gate.ClientServer, title string) string {
 // agents run (gate.SameVersion): "db — the same server for agentty,
 // Claude Code and Gemini CLI: one decision covers all three".
 func OneDecisionLine(name string, titles []string) string {
-	return Sanitize(name) + " — the same server for " + JoinList(titles, "and") + ": one decision covers " + coverWord(len(titles))
+	return ShowName(name) + " — the same server for " + JoinList(titles, "and") + ": one decision covers " + coverWord(len(titles))
 }
 
 // coverWord is what one decision covers of n agents: "both", "all three".
@@ -641,21 +637,21 @@ func WriteClientBlocking(w io.Writer, cv *gate.ClientView, blocking []gate.Clien
 	p.printf("%s: %s for review:\n", st.Bold(cv.Title), WaitingEntries(blocking))
 	var width nameColumn
 	for _, cs := range blocking {
-		width.fit(Sanitize(cs.Name))
+		width.fit(ShowName(cs.Name))
 	}
 	for _, cs := range blocking {
 		cmd := ""
 		if cs.Server != nil {
 			cmd = CommandLine(cs.Server)
 		}
-		name, cut := width.cell(Sanitize(cs.Name))
+		name, cut := width.cell(ShowName(cs.Name))
 		p.printf("  %s %s  %s\n", st.Warning("!"), name, cmd)
 		where := st.Dim(Sanitize(cs.Config))
 		if cut {
 			// The name whole, under its cut cell.
-			where = Sanitize(cs.Name) + " " + st.Dim("in "+Sanitize(cs.Config))
+			where = ShowName(cs.Name) + " " + st.Dim("in "+Sanitize(cs.Config))
 		}
-		p.printf("  %s %s  %s  %s\n", " ", padRight("", int(width)), where, Sanitize(ClientGateText(cs, cv.Title)))
+		p.printf("  %s %s  %s  %s\n", " ", padRight("", int(width)), where, ShowNamed(ClientGateText(cs, cv.Title), cs.Name))
 	}
 	return p.err
 }
@@ -706,7 +702,7 @@ func WriteVettedNote(w io.Writer, title string, snap *gate.Snapshot, st Style) e
 func nameList(names []string) string {
 	out := make([]string, len(names))
 	for i, n := range names {
-		out[i] = Sanitize(n)
+		out[i] = ShowName(n)
 	}
 	return strings.Join(out, ", ")
 }
@@ -738,19 +734,19 @@ func WriteRevocation(w io.Writer, res *gate.Revocation, st Style) error {
 		cs := r.Server
 		switch {
 		case !r.Changed:
-			untouched = append(untouched, Sanitize(cs.Label()))
+			untouched = append(untouched, ShowLabel(cs))
 		case r.Store:
 			fp := ""
 			if cs.Server != nil {
 				fp = Short(cs.Server.Fingerprint)
 			}
-			p.printf("%s %s  %s\n", st.Warning("revoked"), Sanitize(cs.Name), st.Dim(fp))
+			p.printf("%s %s  %s\n", st.Warning("revoked"), ShowName(cs.Name), st.Dim(fp))
 		default:
 			note := "mcp-guard's review forgotten: it waits for review again"
 			if cs.Source != "" && cs.Interactive {
 				note += "; its own approval, in " + Sanitize(cs.Source) + ", is untouched"
 			}
-			p.printf("%s %s  %s\n", st.Warning("revoked"), Sanitize(cs.Label()), st.Dim("("+note+")"))
+			p.printf("%s %s  %s\n", st.Warning("revoked"), ShowLabel(cs), st.Dim("("+note+")"))
 		}
 	}
 	if len(untouched) > 0 {
