@@ -191,7 +191,7 @@ func entryWords(cs gate.ClientServer, title string) (words, why string) {
 	if cs.Waits != "" {
 		return cs.ServerVerdict.Why, cs.Waits
 	}
-	return cs.ServerVerdict.Why, clientGateReason(cs, title)
+	return cs.ServerVerdict.Why, clientGateReason(nil, cs, title)
 }
 
 // writeSince writes what changed since the last review (nil: never
@@ -483,14 +483,18 @@ func WriteSnapshotNote(w io.Writer, configPath string, snap *gate.Snapshot, st S
 // ClientGateText says why a client's server blocks (or would, declined),
 // after the client's own reason; in its client's words (Waits) when the
 // client gave them.
-func ClientGateText(cs gate.ClientServer, title string) string {
+func ClientGateText(cv *gate.ClientView, cs gate.ClientServer) string {
 	if cs.Waits != "" {
 		return cs.Waits
 	}
-	return clientGateReason(cs, title) + " (" + cs.ServerVerdict.Why + ")"
+	return clientGateReason(cv, cs, cv.Title) + " (" + cs.ServerVerdict.Why + ")"
 }
 
-func clientGateReason(cs gate.ClientServer, title string) string {
+// clientGateReason is why cs blocks, in the gate's words; a changed
+// entry's names what changed since its review (cv.Since: the entry, or
+// the files it runs), as review and diff do, when cv is given (review's
+// screen, which shows the change itself, passes nil).
+func clientGateReason(cv *gate.ClientView, cs gate.ClientServer, title string) string {
 	var why string
 	switch {
 	case cs.NoDeep != "" && cs.Runs:
@@ -499,6 +503,9 @@ func clientGateReason(cs gate.ClientServer, title string) string {
 	switch cs.Why {
 	case trust.GateChanged:
 		why = "changed since you reviewed it"
+		if what := changedSince(cv, cs); what != "" {
+			why = "since your review, " + what
+		}
 	case trust.GateApprovedUnreviewed:
 		why = title + " runs it without asking, and you have not reviewed it"
 	case trust.GateDeclinedRuns:
@@ -507,6 +514,34 @@ func clientGateReason(cs gate.ClientServer, title string) string {
 		why = "not reviewed yet"
 	}
 	return why
+}
+
+// changedSince names what changed in cs since its review: "its entry
+// changed", "tools/run.sh changed", "it now runs lib.js"; "" when that is
+// not known.
+func changedSince(cv *gate.ClientView, cs gate.ClientServer) string {
+	if cv == nil {
+		return ""
+	}
+	c := cv.Since(cs)
+	if c == nil || c.Change == trust.ChangeAdded {
+		return ""
+	}
+	var what []string
+	if len(c.Fields) > 0 || c.Change == trust.ChangeRenamed {
+		what = append(what, "its entry changed")
+	}
+	for _, f := range c.Files {
+		v := fileVerb(*c, f)
+		if strings.HasPrefix(v, "now runs ") || strings.HasPrefix(v, "no longer runs ") {
+			v = "it " + v
+		}
+		what = append(what, v)
+	}
+	if len(what) > 3 {
+		what = append(what[:2], fmt.Sprintf("%d more of its files changed", len(what)-2))
+	}
+	return JoinList(what, "and")
 }
 
 // OneDecisionLine says that one decision covers a server version several
@@ -651,7 +686,7 @@ func WriteClientBlocking(w io.Writer, cv *gate.ClientView, blocking []gate.Clien
 			// The name whole, under its cut cell.
 			where = ShowName(cs.Name) + " " + st.Dim("in "+Sanitize(cs.Config))
 		}
-		p.printf("  %s %s  %s  %s\n", " ", padRight("", int(width)), where, ShowNamed(ClientGateText(cs, cv.Title), cs.Name))
+		p.printf("  %s %s  %s  %s\n", " ", padRight("", int(width)), where, ShowNamed(ClientGateText(cv, cs), cs.Name))
 	}
 	return p.err
 }

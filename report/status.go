@@ -863,7 +863,7 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 			mark := serverMark(*cs, st)
 			name, cut := width.cell(ShowName(cs.Name))
 			// Every entry's review counts for the closing lines, said or not.
-			review, blocks, way := reviewState(*cs, cv.Title, reviewCmd)
+			review, blocks, way := reviewState(cv, *cs, reviewCmd)
 			waiting = waiting || blocks
 			if way != "" {
 				wayOut = append(wayOut, way)
@@ -896,14 +896,14 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 			}
 			reviews := []string{review}
 			for _, m := range members[1:] {
-				r, _, _ := reviewState(*m.cs, m.cv.Title, reviewCmd)
+				r, _, _ := reviewState(m.cv, *m.cs, reviewCmd)
 				reviews = appendOnce(reviews, r)
 			}
 			if len(reviews) == 1 {
 				p.printf("      %s\n", st.Dim("["+Sanitize(review)+"]"))
 			} else {
 				for _, m := range members {
-					r, _, _ := reviewState(*m.cs, m.cv.Title, reviewCmd)
+					r, _, _ := reviewState(m.cv, *m.cs, reviewCmd)
 					p.printf("      %s\n", st.Dim("["+m.cv.Title+": "+Sanitize(r)+"]"))
 				}
 			}
@@ -953,15 +953,16 @@ func serverMark(cs gate.ClientServer, st Style) string {
 // the launch waiting for review, and the way out when it is a declined
 // entry its agent runs on its own (which review cannot clear), naming
 // reviewCmd.
-func reviewState(cs gate.ClientServer, title, reviewCmd string) (review string, waits bool, wayOut string) {
+func reviewState(cv *gate.ClientView, cs gate.ClientServer, reviewCmd string) (review string, waits bool, wayOut string) {
+	title := cv.Title
 	review = "review: " + string(cs.State)
 	switch {
 	case declinedRuns(cs):
-		return review + ", blocks launch: " + clientGateReason(cs, title), false, DeclinedRunsWayOut(cs, title, reviewCmd)
+		return review + ", blocks launch: " + clientGateReason(cv, cs, title), false, DeclinedRunsWayOut(cs, title, reviewCmd)
 	case cs.Blocks:
-		return review + ", blocks launch: " + clientGateReason(cs, title), true, ""
+		return review + ", blocks launch: " + clientGateReason(cv, cs, title), true, ""
 	case cs.Outside && cs.Runs:
-		review += ", left out by launch: " + clientGateReason(cs, title)
+		review += ", left out by launch: " + clientGateReason(cv, cs, title)
 	}
 	return review, false, ""
 }
