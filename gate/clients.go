@@ -417,6 +417,11 @@ func (l location) load(ctx context.Context, repo *gitscan.Repo, p, launchReal st
 		return nil, err.Error()
 	case pc == nil:
 		return nil, notSeen
+	case errors.Is(pc.Config.Err, project.ErrLinkOutside):
+		// The agent read servers from it, so the link leads somewhere:
+		// out of the repository, where a review could not bind it.
+		return nil, rel + " is reached through a symlink leading out of the repository: mcp-guard does not follow it, the agent does; " +
+			"to review its entries, put the file itself in the repository in place of the link"
 	}
 	return pc, ""
 }
