@@ -194,6 +194,19 @@ func (cv *ClientView) qualify() {
 // ClientID is the agent s is a server of (its ledger key's client).
 func (s ClientServer) ClientID() client.ID { return client.OfKey(s.Key.Client) }
 
+// TurnOff is how the user keeps s from running, in its agent's words
+// (client.TurnOff).
+func (s ClientServer) TurnOff() string {
+	kind := ""
+	if s.Server != nil {
+		kind = s.Server.Kind
+	}
+	if c := client.Lookup(s.ClientID()); c != nil {
+		return client.TurnOff(c, kind, s.Config)
+	}
+	return "remove it from " + s.Config
+}
+
 // clientEnv is the environment package client evaluates in.
 func clientEnv(env Env) client.Env {
 	ce := client.Env{Getenv: env.Getenv}

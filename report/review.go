@@ -444,11 +444,11 @@ func writeDecision(p *printer, o gate.Outcome, st Style) {
 		}
 		note += ")"
 	case o.Command == "":
-		note = "(recorded; " + title + " opens it on its own: " + TurnItOff(o.Title, cs.Config) + ")"
+		note = "(recorded; " + title + " opens it on its own: " + TurnItOff(*cs) + ")"
 	case !cs.LaunchLeavesOut():
 		// launch has no way to hand the client a set without it.
 		note = "(`mcp-guard launch -- " + o.Command + "` cannot leave it out, so it refuses while it is here; " + title +
-			" started directly runs it: " + TurnItOff(o.Title, cs.Config) + ")"
+			" started directly runs it: " + TurnItOff(*cs) + ")"
 	}
 	p.printf("%s %s  %s\n", st.Warning("declined"), ShowLabel(*cs), st.Dim(note))
 }
@@ -642,20 +642,33 @@ func WriteBlockingList(w io.Writer, views []*gate.ClientView, blocking [][]gate.
 // leaves the entry out): turn it off or remove it, or approve it with
 // reviewCmd (the review command as the user runs it, -C DIR included).
 func DeclinedRunsWayOut(cs gate.ClientServer, title, reviewCmd string) string {
-	return "you declined " + hintWord(cs.Label()) + ", yet " + title + " runs it on its own: " + TurnItOff(title, cs.Config) +
+	return "you declined " + hintWord(cs.Label()) + ", yet " + title + " runs it on its own: " + TurnItOff(cs) +
 		", or approve it: " + reviewCmd + " --approve " + hintWord(cs.Label())
 }
 
-// TurnItOff is the one way to keep an agent (title) from running an entry
-// it runs on its own whatever mcp-guard launch hands it: in the agent's
-// own settings, or out of the file that holds it (config; "" names none,
-// for several entries).
-func TurnItOff(title, config string) string {
-	out := "turn it off in " + Sanitize(title) + "'s own settings or remove it"
-	if config != "" {
-		out += " from " + Sanitize(config)
+// TurnItOff is the one way to keep an agent from running an entry it
+// runs on its own whatever mcp-guard launch hands it, in the agent's
+// words (gate.ClientServer.TurnOff: its own settings, "disabled": true in
+// the entry, deleting a hook's file), sanitised.
+func TurnItOff(cs gate.ClientServer) string {
+	return Sanitize(cs.TurnOff())
+}
+
+// RunsDeclined says that the agent titled title runs an entry of list's
+// kinds the user declines all the same, and how to keep it from running:
+// "Cline runs a declined hook all the same: delete …". With several
+// entries, their files are not named.
+func RunsDeclined(title string, list []gate.ClientServer) string {
+	kinds := make([]string, len(list))
+	for i, cs := range list {
+		kinds[i] = cs.Kind()
 	}
-	return out
+	one, _ := kindWords(kinds)
+	off := list[0]
+	if len(list) > 1 {
+		off.Config = ""
+	}
+	return Sanitize(title) + " runs a declined " + one + " all the same: " + TurnItOff(off)
 }
 
 // WriteClientBlocking lists an agent's servers that keep `mcp-guard

@@ -53,7 +53,7 @@ func checkCommand(e *env) *cli.Command {
 						// An editor: launch has nothing to hand it, so
 						// nothing leaves the server out but the user.
 						fmt.Fprintf(e.info, "note: you declined %s, yet %s runs it on its own (mcp-guard launch has nothing to hand it): %s (%s)\n",
-							report.ShowLabel(cs), cv.Title, report.TurnItOff(cv.Title, cs.Config), report.ShowNamed(report.AgentWords(cv, cs), cs.Name))
+							report.ShowLabel(cs), cv.Title, report.TurnItOff(cs), report.ShowNamed(report.AgentWords(cv, cs), cs.Name))
 					case cs.Runs && cs.Why == trust.GateDeclinedRuns:
 						fmt.Fprintf(e.info, "note: you declined %s; mcp-guard launch leaves it out, but %s started directly would still run it (%s)\n",
 							report.ShowLabel(cs), cv.Title, report.ShowNamed(report.AgentWords(cv, cs), cs.Name))

@@ -74,7 +74,13 @@ func runLaunch(ctx context.Context, c *cli.Command, e *env) error {
 					return refusef("nothing here waits for review; what keeps the gate closed is said above: change it, then `mcp-guard check` says whether "+cl.Title()+" may start",
 						"not starting %s: %s, and its gate is closed", report.Sanitize(strings.Join(args, " ")), why)
 				}
-				return refusef("review first (`"+reviewCommandLine(c)+"`); "+cl.Title()+" runs a declined one all the same: "+report.TurnItOff(cl.Title(), ""),
+				hint := "review first (`" + reviewCommandLine(c) + "`)"
+				if cv := g.ClientOf(who); cv != nil {
+					if b := cv.Blocking(false); len(b) > 0 {
+						hint += "; " + report.RunsDeclined(cl.Title(), b)
+					}
+				}
+				return refusef(hint,
 					"not starting %s: %s, and %s not reviewed", report.Sanitize(strings.Join(args, " ")), why, report.Count(n, "of them is", "of them are"))
 			}
 			return execIn(dir, args, e.environ)
