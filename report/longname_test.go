@@ -64,6 +64,12 @@ func TestLongNameShownCut(t *testing.T) {
 		}
 	}
 
+	// status's name column is check's: cut at nameColumnCap, the command
+	// after it aligned.
+	if !strings.Contains(outputs["status"].String(), strings.Repeat("n", nameColumnCap-1)+"… sh -c x") {
+		t.Errorf("status's name column is not cut at %d:\n%.600s", nameColumnCap, outputs["status"])
+	}
+
 	js, err := json.Marshal(NewStatusDoc([]*gate.ClientView{cv}, [][]trust.Finding{{finding}}, nil))
 	if err != nil {
 		t.Fatal(err)

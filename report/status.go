@@ -834,6 +834,7 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 		}
 	}
 	var waiting bool
+	var waitKinds []string // of the entries that wait
 	var wayOut []string
 	same := sameServers(shown)
 	for i, cv := range shown {
@@ -842,7 +843,11 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 		}
 		files := "no config file"
 		if names := configNames(cv); len(names) > 0 {
-			files = plural(len(names), "config file", "config files") + ": " + Sanitize(strings.Join(names, ", "))
+			one := "config"
+			if k := entryFilesKind(cv, names); k != "" {
+				one, _ = kindWords([]string{k})
+			}
+			files = plural(len(names), one+" file", one+" files") + ": " + Sanitize(strings.Join(names, ", "))
 		}
 		p.printf("%s (%s):\n", st.Bold(cv.Title), files)
 		for _, c := range cv.Closed {
@@ -865,6 +870,9 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 			// Every entry's review counts for the closing lines, said or not.
 			review, blocks, way := reviewState(cv, *cs, reviewCmd)
 			waiting = waiting || blocks
+			if blocks {
+				waitKinds = append(waitKinds, cs.Kind())
+			}
 			if way != "" {
 				wayOut = append(wayOut, way)
 			}
@@ -930,7 +938,8 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 		p.printf("%s %s %s:%d: %s%s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, findingMessage(f.Finding), by)
 	}
 	if waiting {
-		p.printf("mcp-guard launch refuses to start an agent while its servers wait for review (%s)\n", reviewCmd)
+		_, many := kindWords(waitKinds)
+		p.printf("mcp-guard launch refuses to start an agent while its %s wait for review (%s)\n", many, reviewCmd)
 	}
 	for _, l := range wayOut {
 		p.printf("%s\n", l)
@@ -1087,6 +1096,28 @@ func configNames(cv *gate.ClientView) []string {
 		}
 	}
 	return out
+}
+
+// entryFilesKind is the kind of entry every one of names (cv's config
+// files) is, when each file is an entry itself (a Cline hook is its
+// file: the entry's name is the file's path) and all are of one kind;
+// "" otherwise.
+func entryFilesKind(cv *gate.ClientView, names []string) string {
+	kinds := map[string]string{}
+	for _, cs := range cv.Servers {
+		if cs.Name == cs.Config && !cs.IsServer() {
+			kinds[cs.Config] = cs.Kind()
+		}
+	}
+	kind := ""
+	for i, n := range names {
+		k := kinds[n]
+		if k == "" || (i > 0 && k != kind) {
+			return ""
+		}
+		kind = k
+	}
+	return kind
 }
 
 // statusLegend is the one legend under every agent's servers: the marks,

@@ -175,9 +175,9 @@ func (g *gateView) clear(ctx context.Context, c *cli.Command, e *env, who client
 	}
 	for _, cv := range g.All() {
 		if (who == "" || cv.Client == who) && len(cv.Closed) > 0 {
-			hint := "fix the configuration (`mcp-guard status` shows why), then launch again"
+			hint := "fix the configuration (`" + guardCommandLine(c) + " status` shows why), then launch again"
 			if at := g.BrokenAt(cv); at != "" {
-				hint = "fix " + at + " (`mcp-guard scan` shows every problem in it), then launch again"
+				hint = "fix " + at + " (`" + guardCommandLine(c) + " scan` shows every problem in it), then launch again"
 			}
 			return nil, refusef(hint, "not starting %s: %s: %s", report.Sanitize(name), cv.Title, report.Sanitize(cv.Closed[0]))
 		}
