@@ -137,6 +137,22 @@ func TurnOff(c Client, kind, config string) string {
 	return out
 }
 
+// pendingWords is a client whose interactive command does not ask about
+// what its headless run starts (see PendingWords).
+type pendingWords interface {
+	PendingWords() string
+}
+
+// PendingWords is what an entry c does not run without asking yet its
+// headless run starts (status's "—" mark) means for c, in its words,
+// when that is not "asks first, `Headless` runs it"; "" otherwise.
+func PendingWords(c Client) string {
+	if p, ok := c.(pendingWords); ok {
+		return p.PendingWords()
+	}
+	return ""
+}
+
 // Handover is how `mcp-guard launch` hands a client exactly the reviewed
 // servers.
 type Handover int

@@ -27,6 +27,9 @@ type ClientView struct {
 	// starts servers without asking where a session would ask ("claude
 	// -p"; "" when none): the registry's words, handed to report.
 	Title, Command, Headless string
+	// Pending is what status's "—" mark means for it when its own words
+	// say more than "asks first, `Headless` runs it" (client.PendingWords).
+	Pending string
 	// HandsNothing: launch hands it nothing and starts it only once all it
 	// runs is reviewed (Cline, Continue); otherwise it hands over only the
 	// reviewed servers.
@@ -147,6 +150,7 @@ func (cv *ClientView) Since(cs ClientServer) *trust.Change {
 func (cv *ClientView) name() {
 	if c := client.Lookup(cv.Client); c != nil {
 		cv.Title, cv.Command, cv.Headless = c.Title(), c.Command(), c.Headless()
+		cv.Pending = client.PendingWords(c)
 		cv.HandsNothing = c.Handover() == client.HandNothing
 	}
 }

@@ -1124,17 +1124,32 @@ func entryFilesKind(cv *gate.ClientView, names []string) string {
 // each headless run that starts what an interactive session asks about,
 // and the launches that hand over only reviewed servers.
 func statusLegend(clients []*gate.ClientView, guard string, st Style) string {
-	legend := st.OK("✓") + " runs without asking · " + st.Pending("—") + " asks first"
-	var launches []string
+	var launches, headless, own []string
+	blank := false
 	for _, cv := range clients {
+		for _, cs := range cv.Servers {
+			blank = blank || (!cs.Interactive && !cs.Runs)
+		}
 		h := cv.Headless
 		if h == "" {
 			continue
 		}
-		legend += ", `" + h + "` runs it"
+		if cv.Pending != "" {
+			own = append(own, cv.Pending)
+		} else {
+			headless = append(headless, "`"+h+"` runs it")
+		}
 		if cv.Command != "" && !cv.HandsNothing {
 			launches = append(launches, "`"+guard+" launch -- "+cv.Command+"`")
 		}
+	}
+	pending := own
+	if len(headless) > 0 || len(own) == 0 {
+		pending = append([]string{strings.Join(append([]string{"asks first"}, headless...), ", ")}, own...)
+	}
+	legend := st.OK("✓") + " runs without asking · " + st.Pending("—") + " " + strings.Join(pending, "; ")
+	if blank {
+		legend += " · no mark: asks before it runs it, or does not run it"
 	}
 	switch len(launches) {
 	case 0:
