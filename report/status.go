@@ -554,7 +554,7 @@ type statusFinding struct {
 
 // mergeFindings says each finding once: the findings of several agents on
 // one file that differ at most in the agent each names (MG105's "Claude
-// Code's approval does not cover its content") are one, said with "each
+// Code asks nothing when its content changes") are one, said with "each
 // agent" where they differ, and the agents that read the file (clients'
 // config files, or the agents that found it) are named. Only where the
 // readings differ is a word replaced: a server or file name that
