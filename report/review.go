@@ -611,6 +611,11 @@ func WriteBlockingList(w io.Writer, views []*gate.ClientView, blocking [][]gate.
 				outs = append(outs, DeclinedRunsWayOut(cs, cv.Title, reviewCmd))
 				continue
 			}
+			if cs.NoDeep != "" {
+				// Neither approve nor decline can record it: the line
+				// above says why, and what to change.
+				continue
+			}
 			t, ok := typed[cs.Label()]
 			if !ok {
 				t = []string{cs.Label()}

@@ -189,6 +189,8 @@ func (g *gateView) clear(ctx context.Context, c *cli.Command, e *env, who client
 		hint := "review them (`" + reviewCommandLine(c) + "` on a terminal, or with --approve NAME or --decline NAME), then launch again"
 		if out := declinedWayOut(waits, reviewCommandLine(c)); out != "" {
 			hint = out
+		} else if unreviewable(waits) {
+			hint = "mcp-guard cannot review them as they are: change what the list above says, then launch again"
 		}
 		return nil, refusef(hint, "not starting %s: %s for review", report.Sanitize(name), waitingWords(waits, n))
 	}
@@ -224,6 +226,18 @@ func declinedWayOut(left []pending, reviewCmd string) string {
 		outs = append(outs, report.DeclinedRunsWayOut(*p.cs, p.cv.Title, reviewCmd))
 	}
 	return strings.Join(outs, "; ") + "; then launch again"
+}
+
+// unreviewable reports whether nothing that waits can be reviewed as it
+// is (mcp-guard could not fingerprint what any of it runs: NoDeep), so
+// that a review, or approve and decline, only fail.
+func unreviewable(left []pending) bool {
+	for _, p := range left {
+		if p.cs.NoDeep == "" {
+			return false
+		}
+	}
+	return len(left) > 0
 }
 
 // waitingWords is how many of what wait (n: the count with closed
