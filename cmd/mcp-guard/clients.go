@@ -367,9 +367,9 @@ func (g *gateView) interactive(ctx context.Context, e *env, queue []pending, key
 	}
 	label := func(i int) string {
 		if t := queue[i].titles(); t != nil {
-			return queue[i].cs.Name + " (" + report.JoinList(t, "and") + ")"
+			return report.ShowName(queue[i].cs.Name) + " (" + report.JoinList(t, "and") + ")"
 		}
-		return queue[i].cs.Label()
+		return report.ShowLabel(*queue[i].cs)
 	}
 	decide := func(i int, a report.ReviewAction) (bool, int, error) {
 		cs := queue[i].cs
