@@ -111,6 +111,48 @@ func EntryNoun(c Client, kind string) string {
 	return "commands"
 }
 
+// turnOffWords is a client that says in its own words how the user keeps
+// one of its entries from running (see TurnOff).
+type turnOffWords interface {
+	// TurnOff is how to keep an entry of kind in config from running;
+	// "" for the default words.
+	TurnOff(kind, config string) string
+}
+
+// TurnOff is how the user keeps c's entry of kind ("" a server) in config
+// ("" when no one file is meant) from running: c's own words where it has
+// them (a Cline hook is its file: delete it; Kiro and Roo Code read
+// "disabled": true in the entry), else "turn it off in c's own settings
+// or remove it from config".
+func TurnOff(c Client, kind, config string) string {
+	if t, ok := c.(turnOffWords); ok {
+		if w := t.TurnOff(kind, config); w != "" {
+			return w
+		}
+	}
+	out := "turn it off in " + c.Title() + "'s own settings or remove it"
+	if config != "" {
+		out += " from " + config
+	}
+	return out
+}
+
+// pendingWords is a client whose interactive command does not ask about
+// what its headless run starts (see PendingWords).
+type pendingWords interface {
+	PendingWords() string
+}
+
+// PendingWords is what an entry c does not run without asking yet its
+// headless run starts (status's "—" mark) means for c, in its words,
+// when that is not "asks first, `Headless` runs it"; "" otherwise.
+func PendingWords(c Client) string {
+	if p, ok := c.(pendingWords); ok {
+		return p.PendingWords()
+	}
+	return ""
+}
+
 // Handover is how `mcp-guard launch` hands a client exactly the reviewed
 // servers.
 type Handover int

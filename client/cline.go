@@ -184,6 +184,19 @@ func (clineClient) Parse(path string, data []byte) *trust.Config {
 // of .cline/plugins, or a package directory there (its package.json).
 const clinePluginKind = EntryPlugin
 
+// TurnOff: a Cline hook or plugin is its file, and Cline has no switch
+// that leaves one out: delete it.
+func (clineClient) TurnOff(kind, config string) string {
+	if kind != EntryHook && kind != clinePluginKind {
+		return ""
+	}
+	noun := map[string]string{EntryHook: "hook", clinePluginKind: "plugin"}[kind]
+	if config == "" {
+		return "delete its file (the file is the " + noun + "; Cline has no switch that leaves one out)"
+	}
+	return "delete " + config + " (the file is the " + noun + "; Cline has no switch that leaves one out)"
+}
+
 // EntryNouns are Cline's words for its entries: hooks and plugins.
 func (clineClient) EntryNouns() map[string]string {
 	return map[string]string{EntryHook: "hooks", clinePluginKind: "plugins"}

@@ -42,6 +42,12 @@ func (continueClient) Binds() string {
 // EntryInstall is the install command of .continue/environment.json.
 const EntryInstall = "install"
 
+// PendingWords: plain `cn` neither asks about the install command nor
+// runs it; `cn serve` runs it without asking.
+func (continueClient) PendingWords() string {
+	return "`cn` and `cn -p` do not run it, `cn serve` runs it without asking"
+}
+
 // EntryNouns are Continue's words for its entries: install commands.
 func (continueClient) EntryNouns() map[string]string {
 	return map[string]string{EntryInstall: "install commands"}

@@ -160,6 +160,9 @@ func (kiroClient) State(launchDir, _ string, _ Env) *State {
 		HookWhy: "Kiro runs this agent hook's shell command on its event (a file saved, a prompt sent, …) without asking (from its documentation; not observed)"}}
 }
 
+// TurnOff: Kiro leaves out a server whose entry says "disabled": true.
+func (kiroClient) TurnOff(kind, config string) string { return disabledOff(kind, config) }
+
 func kiroOff(s *trust.Server) string { return plainOff(s, "Kiro", "disabled", true) }
 
 // kiroNote names the tools a server's autoApprove lets run without

@@ -47,6 +47,20 @@ func plainOff(s *trust.Server, title, key string, off bool) string {
 	return ""
 }
 
+// disabledOff is how to keep a server (kind "") from running in a client
+// that reads "disabled": true in its entry (Kiro, Roo Code); "" for any
+// other kind (the default words).
+func disabledOff(kind, config string) string {
+	if kind != "" {
+		return ""
+	}
+	where := "its entry"
+	if config != "" {
+		where += " in " + config
+	}
+	return `set "disabled": true in ` + where + ", or remove it"
+}
+
 // plainGate is Gate for a client whose state is a PlainState. off says
 // why an entry does not run ("" when it does); note adds the client's
 // words about a server that runs (its file, an auto-approval).

@@ -95,6 +95,9 @@ func (rooClient) State(launchDir, _ string, _ Env) *State {
 		Why: "Roo Code starts every enabled server of the project's " + RooMCPFile + " without asking when VS Code opens the folder (from its documentation; not observed)"}}
 }
 
+// TurnOff: Roo Code leaves out a server whose entry says "disabled": true.
+func (rooClient) TurnOff(kind, config string) string { return disabledOff(kind, config) }
+
 func rooOff(s *trust.Server) string { return plainOff(s, "Roo Code", "disabled", true) }
 
 func rooNote(e Entry) string {

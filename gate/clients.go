@@ -27,6 +27,9 @@ type ClientView struct {
 	// starts servers without asking where a session would ask ("claude
 	// -p"; "" when none): the registry's words, handed to report.
 	Title, Command, Headless string
+	// Pending is what status's "—" mark means for it when its own words
+	// say more than "asks first, `Headless` runs it" (client.PendingWords).
+	Pending string
 	// HandsNothing: launch hands it nothing and starts it only once all it
 	// runs is reviewed (Cline, Continue); otherwise it hands over only the
 	// reviewed servers.
@@ -147,6 +150,7 @@ func (cv *ClientView) Since(cs ClientServer) *trust.Change {
 func (cv *ClientView) name() {
 	if c := client.Lookup(cv.Client); c != nil {
 		cv.Title, cv.Command, cv.Headless = c.Title(), c.Command(), c.Headless()
+		cv.Pending = client.PendingWords(c)
 		cv.HandsNothing = c.Handover() == client.HandNothing
 	}
 }
@@ -193,6 +197,19 @@ func (cv *ClientView) qualify() {
 
 // ClientID is the agent s is a server of (its ledger key's client).
 func (s ClientServer) ClientID() client.ID { return client.OfKey(s.Key.Client) }
+
+// TurnOff is how the user keeps s from running, in its agent's words
+// (client.TurnOff).
+func (s ClientServer) TurnOff() string {
+	kind := ""
+	if s.Server != nil {
+		kind = s.Server.Kind
+	}
+	if c := client.Lookup(s.ClientID()); c != nil {
+		return client.TurnOff(c, kind, s.Config)
+	}
+	return "remove it from " + s.Config
+}
 
 // clientEnv is the environment package client evaluates in.
 func clientEnv(env Env) client.Env {
@@ -417,6 +434,11 @@ func (l location) load(ctx context.Context, repo *gitscan.Repo, p, launchReal st
 		return nil, err.Error()
 	case pc == nil:
 		return nil, notSeen
+	case errors.Is(pc.Config.Err, project.ErrLinkOutside):
+		// The agent read servers from it, so the link leads somewhere:
+		// out of the repository, where a review could not bind it.
+		return nil, rel + " is reached through a symlink leading out of the repository: mcp-guard does not follow it, the agent does; " +
+			"to review its entries, put the file itself in the repository in place of the link"
 	}
 	return pc, ""
 }

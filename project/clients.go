@@ -789,7 +789,7 @@ func (f *stateFS) ReadFile(p string) ([]byte, error) {
 		case err != nil:
 			return nil, err
 		case res.outside:
-			return nil, errors.New("reached through a symlink that leads outside the repository (or loops)")
+			return nil, ErrLinkOutside
 		case res.entry.Mode != 0 && !res.entry.Mode.IsFile():
 			return nil, notAFile(res.entry.Mode)
 		case res.entry.Mode != 0:

@@ -644,6 +644,10 @@ func newReader(repo *gitscan.Repo, side gitscan.Side, opts Options) *reader {
 // loadConfig reads the configuration client id opens at p; nil when
 // there is none (absent, or a dangling symlink: agentty then falls back to
 // the user's config).
+// ErrLinkOutside: a path is reached through a symlink that leads outside
+// the repository (or loops); mcp-guard does not follow it.
+var ErrLinkOutside = errors.New("reached through a symlink that leads outside the repository (or loops)")
+
 func (rd *reader) loadConfig(id client.ID, p string) (*Config, error) {
 	rd.launch = trust.ConfigLaunchDir(ChangeClient(id), p)
 	res, err := rd.resolve(p)
@@ -653,7 +657,7 @@ func (rd *reader) loadConfig(id client.ID, p string) (*Config, error) {
 	c := &Config{Client: id, Path: p, LaunchDir: rd.launch, Linked: res.link.Mode != 0, Entry: res.entry, visited: res.visited, runDir: rd.runDir}
 	switch {
 	case res.outside:
-		c.Config = trust.UnreadableConfig(p, trust.ScopeProject, errors.New("reached through a symlink that leads outside the repository (or loops)"))
+		c.Config = trust.UnreadableConfig(p, trust.ScopeProject, ErrLinkOutside)
 	case res.entry.Mode == 0 && res.link.Mode == 0 && rd.side == gitscan.WorkTree:
 		// git sees nothing there; the agent may: a FIFO, device, socket
 		// or empty directory in its place cannot be read.

@@ -50,7 +50,7 @@ func (q codeQualityReporter) WriteScan(w io.Writer, r *scan.Result) error {
 		issues = append(issues, is)
 	}
 	for _, f := range r.Findings {
-		desc := f.Rule + " " + f.Slug + ": " + Sanitize(f.Message)
+		desc := f.Rule + " " + f.Slug + ": " + findingMessage(f)
 		if f.Commit != "" {
 			desc += " (" + commitLine(r, f.Commit) + ")"
 		}

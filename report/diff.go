@@ -238,7 +238,7 @@ func WriteDiff(w io.Writer, d Diff, st Style) error {
 		shown.where = Sanitize(path) + titles[path]
 		var width nameColumn
 		for _, i := range groups[path] {
-			width.fit(Sanitize(d.Changes[i].Server))
+			width.fit(ShowName(d.Changes[i].Server))
 		}
 		for _, i := range groups[path] {
 			writeChange(p, d.Changes[i], d.content(i), width, st, shown)
@@ -247,7 +247,7 @@ func WriteDiff(w io.Writer, d Diff, st Style) error {
 	if len(d.Findings) > 0 {
 		p.printf("\n")
 		for _, f := range d.Findings {
-			p.wrapf(st, "%s %s %s:%d: %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, Sanitize(f.Message))
+			p.wrapf(st, "%s %s %s:%d: %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, findingMessage(f))
 		}
 	}
 	p.printf("\n")
@@ -279,16 +279,16 @@ func impactSymbol(i trust.Impact, st Style) string {
 func writeChange(p *printer, c trust.Change, cc *ChangeContent, width nameColumn, st Style, shown *shownDiffs) {
 	what := string(c.Change)
 	if c.Change == trust.ChangeRenamed {
-		what = "renamed from " + Sanitize(c.OldName)
+		what = "renamed from " + ShowName(c.OldName)
 	}
-	name, cut := width.cell(Sanitize(c.Server))
+	name, cut := width.cell(ShowName(c.Server))
 	p.printf("  %s %s  %s  %s\n", impactSymbol(c.Impact, st), name, impactLabel(c, st), st.Dim("("+what+")"))
 	const indent = "      "
 	if cut {
-		p.printf("%sname: %s\n", indent, Sanitize(c.Server))
+		p.printf("%sname: %s\n", indent, ShowName(c.Server))
 	}
 	for _, r := range c.Reasons {
-		p.wrapf(st, "%s%s\n", indent, Sanitize(r))
+		p.wrapf(st, "%s%s\n", indent, ShowNamed(r, c.Server))
 	}
 	switch {
 	case c.Old == nil && c.New != nil:

@@ -20,7 +20,7 @@ func (t textReporter) WriteScan(w io.Writer, r *scan.Result) error {
 	p := &printer{w: w}
 	for _, f := range r.Findings {
 		p.wrapf(st, "%s:%d:%d: %s %s %s: %s\n", Sanitize(f.Path), f.Line, f.Column,
-			severityMark(f.Severity, st), f.Rule, f.Slug, Sanitize(f.Message))
+			severityMark(f.Severity, st), f.Rule, f.Slug, findingMessage(f))
 		if f.Commit != "" {
 			p.printf("    %s\n", st.Dim(commitLine(r, f.Commit)))
 		}

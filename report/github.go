@@ -17,7 +17,7 @@ func (g githubReporter) WriteScan(w io.Writer, r *scan.Result) error {
 	p := &printer{w: w}
 	for _, f := range r.Findings {
 		title := f.Rule + " " + f.Slug
-		msg := Sanitize(f.Message)
+		msg := findingMessage(f)
 		if f.Commit != "" {
 			msg += " (" + Sanitize(commitLine(r, f.Commit)) + ")"
 		}

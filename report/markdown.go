@@ -34,7 +34,7 @@ func (m markdownReporter) WriteScan(w io.Writer, r *scan.Result) error {
 				p.printf("\n%d more findings are in the job log and the SARIF report.\n", len(r.Findings)-i)
 				break
 			}
-			msg := Sanitize(f.Message)
+			msg := findingMessage(f)
 			if f.Commit != "" {
 				msg += " (" + commitLine(r, f.Commit) + ")"
 			}

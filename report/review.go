@@ -114,11 +114,11 @@ type ReviewOther struct {
 func WriteReviewItem(w io.Writer, it ReviewItem, st Style) error {
 	p := &printer{w: w}
 	cs := it.Entry
-	name := cs.Label() // every agent's entry by the name approve takes
+	name := ShowLabel(cs) // every agent's entry by the name approve takes
 	words, why := entryWords(cs, it.Title)
-	head := "── " + Sanitize(name)
+	head := "── " + name
 	if it.Total > 1 {
-		head = fmt.Sprintf("── %d/%d %s", it.Index, it.Total, Sanitize(name))
+		head = fmt.Sprintf("── %d/%d %s", it.Index, it.Total, name)
 	}
 	p.printf("%s  %s\n", st.Bold(head), st.Dim(Sanitize(cs.Config)))
 	if len(it.Others) > 0 {
@@ -163,12 +163,12 @@ func WriteReviewItem(w io.Writer, it ReviewItem, st Style) error {
 	for _, u := range sc.Unresolved {
 		item("unsure", "%s", Sanitize(u))
 	}
-	item("agent", "%s", Sanitize(it.Title+": "+words))
-	item("why", "%s", Sanitize(why))
+	item("agent", "%s", ShowNamed(it.Title+": "+words, cs.Name))
+	item("why", "%s", ShowNamed(why, cs.Name))
 	for _, o := range it.Others {
 		ws, wy := entryWords(o.Entry, o.Title)
-		item("agent", "%s", Sanitize(o.Title+": "+ws))
-		item("why", "%s", Sanitize(o.Title+": "+wy))
+		item("agent", "%s", ShowNamed(o.Title+": "+ws, o.Entry.Name))
+		item("why", "%s", ShowNamed(o.Title+": "+wy, o.Entry.Name))
 	}
 	writeSince(p, it.Since, it.Content, st)
 	if whole {
@@ -176,7 +176,7 @@ func WriteReviewItem(w io.Writer, it ReviewItem, st Style) error {
 		writeChangeContent(p, it.Content, "    ", st, nil)
 	}
 	for _, f := range it.Findings {
-		p.printf("%s", st.WrapHang(fmt.Sprintf("  %s %s %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Message)), itemHang))
+		p.printf("%s", st.WrapHang(fmt.Sprintf("  %s %s %s\n", severityMark(f.Severity, st), f.Rule, findingMessage(f)), itemHang))
 	}
 	return p.err
 }
@@ -191,7 +191,7 @@ func entryWords(cs gate.ClientServer, title string) (words, why string) {
 	if cs.Waits != "" {
 		return cs.ServerVerdict.Why, cs.Waits
 	}
-	return cs.ServerVerdict.Why, clientGateReason(cs, title)
+	return cs.ServerVerdict.Why, clientGateReason(nil, cs, title)
 }
 
 // writeSince writes what changed since the last review (nil: never
@@ -425,7 +425,7 @@ func writeDecision(p *printer, o gate.Outcome, st Style) {
 				own += ": " + title + " runs it on its own, and `mcp-guard launch -- " + o.Command + "` no longer waits for it"
 			}
 		}
-		p.printf("%s %s  %s  %s\n", st.OK("approved"), Sanitize(cs.Label()), CommandLine(cs.Server),
+		p.printf("%s %s  %s  %s\n", st.OK("approved"), ShowLabel(*cs), CommandLine(cs.Server),
 			st.Dim("(reviewed "+Short(cs.Deep)+"; "+own+")"))
 		return
 	}
@@ -438,19 +438,19 @@ func writeDecision(p *printer, o gate.Outcome, st Style) {
 	case !cs.Runs:
 		// Its agent runs nothing of it here now (an untrusted folder or
 		// project): nothing holds a launch back, in its agent's words.
-		note = "(recorded; " + Sanitize(cs.ServerVerdict.Why)
+		note = "(recorded; " + ShowNamed(cs.ServerVerdict.Why, cs.Name)
 		if o.Command != "" {
 			note += ": nothing of it holds `mcp-guard launch -- " + o.Command + "` back"
 		}
 		note += ")"
 	case o.Command == "":
-		note = "(recorded; " + title + " opens it on its own: " + TurnItOff(o.Title, cs.Config) + ")"
+		note = "(recorded; " + title + " opens it on its own: " + TurnItOff(*cs) + ")"
 	case !cs.LaunchLeavesOut():
 		// launch has no way to hand the client a set without it.
 		note = "(`mcp-guard launch -- " + o.Command + "` cannot leave it out, so it refuses while it is here; " + title +
-			" started directly runs it: " + TurnItOff(o.Title, cs.Config) + ")"
+			" started directly runs it: " + TurnItOff(*cs) + ")"
 	}
-	p.printf("%s %s  %s\n", st.Warning("declined"), Sanitize(cs.Label()), st.Dim(note))
+	p.printf("%s %s  %s\n", st.Warning("declined"), ShowLabel(*cs), st.Dim(note))
 }
 
 // WriteRestartNote says, once after a run's decisions, that a running
@@ -470,11 +470,7 @@ func WriteRestartNote(w io.Writer, outcomes []gate.Outcome) error {
 func WriteSnapshotNote(w io.Writer, configPath string, snap *gate.Snapshot, st Style) error {
 	left := ""
 	if len(snap.Left) > 0 {
-		names := make([]string, len(snap.Left))
-		for i, n := range snap.Left {
-			names[i] = Sanitize(n)
-		}
-		left = "; left out: " + strings.Join(names, ", ")
+		left = "; left out: " + nameList(snap.Left)
 	}
 	what := "the " + plural(len(snap.Servers), "reviewed server", "reviewed servers") + " of "
 	if len(snap.Servers) == 0 {
@@ -487,14 +483,18 @@ func WriteSnapshotNote(w io.Writer, configPath string, snap *gate.Snapshot, st S
 // ClientGateText says why a client's server blocks (or would, declined),
 // after the client's own reason; in its client's words (Waits) when the
 // client gave them.
-func ClientGateText(cs gate.ClientServer, title string) string {
+func ClientGateText(cv *gate.ClientView, cs gate.ClientServer) string {
 	if cs.Waits != "" {
 		return cs.Waits
 	}
-	return clientGateReason(cs, title) + " (" + cs.ServerVerdict.Why + ")"
+	return clientGateReason(cv, cs, cv.Title) + " (" + cs.ServerVerdict.Why + ")"
 }
 
-func clientGateReason(cs gate.ClientServer, title string) string {
+// clientGateReason is why cs blocks, in the gate's words; a changed
+// entry's names what changed since its review (cv.Since: the entry, or
+// the files it runs), as review and diff do, when cv is given (review's
+// screen, which shows the change itself, passes nil).
+func clientGateReason(cv *gate.ClientView, cs gate.ClientServer, title string) string {
 	var why string
 	switch {
 	case cs.NoDeep != "" && cs.Runs:
@@ -503,6 +503,9 @@ func clientGateReason(cs gate.ClientServer, title string) string {
 	switch cs.Why {
 	case trust.GateChanged:
 		why = "changed since you reviewed it"
+		if what := changedSince(cv, cs); what != "" {
+			why = "since your review, " + what
+		}
 	case trust.GateApprovedUnreviewed:
 		why = title + " runs it without asking, and you have not reviewed it"
 	case trust.GateDeclinedRuns:
@@ -513,11 +516,39 @@ func clientGateReason(cs gate.ClientServer, title string) string {
 	return why
 }
 
+// changedSince names what changed in cs since its review: "its entry
+// changed", "tools/run.sh changed", "it now runs lib.js"; "" when that is
+// not known.
+func changedSince(cv *gate.ClientView, cs gate.ClientServer) string {
+	if cv == nil {
+		return ""
+	}
+	c := cv.Since(cs)
+	if c == nil || c.Change == trust.ChangeAdded {
+		return ""
+	}
+	var what []string
+	if len(c.Fields) > 0 || c.Change == trust.ChangeRenamed {
+		what = append(what, "its entry changed")
+	}
+	for _, f := range c.Files {
+		v := fileVerb(*c, f)
+		if strings.HasPrefix(v, "now runs ") || strings.HasPrefix(v, "no longer runs ") {
+			v = "it " + v
+		}
+		what = append(what, v)
+	}
+	if len(what) > 3 {
+		what = append(what[:2], fmt.Sprintf("%d more of its files changed", len(what)-2))
+	}
+	return JoinList(what, "and")
+}
+
 // OneDecisionLine says that one decision covers a server version several
 // agents run (gate.SameVersion): "db — the same server for agentty,
 // Claude Code and Gemini CLI: one decision covers all three".
 func OneDecisionLine(name string, titles []string) string {
-	return Sanitize(name) + " — the same server for " + JoinList(titles, "and") + ": one decision covers " + coverWord(len(titles))
+	return ShowName(name) + " — the same server for " + JoinList(titles, "and") + ": one decision covers " + coverWord(len(titles))
 }
 
 // coverWord is what one decision covers of n agents: "both", "all three".
@@ -580,6 +611,11 @@ func WriteBlockingList(w io.Writer, views []*gate.ClientView, blocking [][]gate.
 				outs = append(outs, DeclinedRunsWayOut(cs, cv.Title, reviewCmd))
 				continue
 			}
+			if cs.NoDeep != "" {
+				// Neither approve nor decline can record it: the line
+				// above says why, and what to change.
+				continue
+			}
 			t, ok := typed[cs.Label()]
 			if !ok {
 				t = []string{cs.Label()}
@@ -611,20 +647,33 @@ func WriteBlockingList(w io.Writer, views []*gate.ClientView, blocking [][]gate.
 // leaves the entry out): turn it off or remove it, or approve it with
 // reviewCmd (the review command as the user runs it, -C DIR included).
 func DeclinedRunsWayOut(cs gate.ClientServer, title, reviewCmd string) string {
-	return "you declined " + hintWord(cs.Label()) + ", yet " + title + " runs it on its own: " + TurnItOff(title, cs.Config) +
+	return "you declined " + hintWord(cs.Label()) + ", yet " + title + " runs it on its own: " + TurnItOff(cs) +
 		", or approve it: " + reviewCmd + " --approve " + hintWord(cs.Label())
 }
 
-// TurnItOff is the one way to keep an agent (title) from running an entry
-// it runs on its own whatever mcp-guard launch hands it: in the agent's
-// own settings, or out of the file that holds it (config; "" names none,
-// for several entries).
-func TurnItOff(title, config string) string {
-	out := "turn it off in " + Sanitize(title) + "'s own settings or remove it"
-	if config != "" {
-		out += " from " + Sanitize(config)
+// TurnItOff is the one way to keep an agent from running an entry it
+// runs on its own whatever mcp-guard launch hands it, in the agent's
+// words (gate.ClientServer.TurnOff: its own settings, "disabled": true in
+// the entry, deleting a hook's file), sanitised.
+func TurnItOff(cs gate.ClientServer) string {
+	return Sanitize(cs.TurnOff())
+}
+
+// RunsDeclined says that the agent titled title runs an entry of list's
+// kinds the user declines all the same, and how to keep it from running:
+// "Cline runs a declined hook all the same: delete …". With several
+// entries, their files are not named.
+func RunsDeclined(title string, list []gate.ClientServer) string {
+	kinds := make([]string, len(list))
+	for i, cs := range list {
+		kinds[i] = cs.Kind()
 	}
-	return out
+	one, _ := kindWords(kinds)
+	off := list[0]
+	if len(list) > 1 {
+		off.Config = ""
+	}
+	return Sanitize(title) + " runs a declined " + one + " all the same: " + TurnItOff(off)
 }
 
 // WriteClientBlocking lists an agent's servers that keep `mcp-guard
@@ -641,21 +690,21 @@ func WriteClientBlocking(w io.Writer, cv *gate.ClientView, blocking []gate.Clien
 	p.printf("%s: %s for review:\n", st.Bold(cv.Title), WaitingEntries(blocking))
 	var width nameColumn
 	for _, cs := range blocking {
-		width.fit(Sanitize(cs.Name))
+		width.fit(ShowName(cs.Name))
 	}
 	for _, cs := range blocking {
 		cmd := ""
 		if cs.Server != nil {
 			cmd = CommandLine(cs.Server)
 		}
-		name, cut := width.cell(Sanitize(cs.Name))
+		name, cut := width.cell(ShowName(cs.Name))
 		p.printf("  %s %s  %s\n", st.Warning("!"), name, cmd)
 		where := st.Dim(Sanitize(cs.Config))
 		if cut {
 			// The name whole, under its cut cell.
-			where = Sanitize(cs.Name) + " " + st.Dim("in "+Sanitize(cs.Config))
+			where = ShowName(cs.Name) + " " + st.Dim("in "+Sanitize(cs.Config))
 		}
-		p.printf("  %s %s  %s  %s\n", " ", padRight("", int(width)), where, Sanitize(ClientGateText(cs, cv.Title)))
+		p.printf("  %s %s  %s  %s\n", " ", padRight("", int(width)), where, ShowNamed(ClientGateText(cv, cs), cs.Name))
 	}
 	return p.err
 }
@@ -706,7 +755,7 @@ func WriteVettedNote(w io.Writer, title string, snap *gate.Snapshot, st Style) e
 func nameList(names []string) string {
 	out := make([]string, len(names))
 	for i, n := range names {
-		out[i] = Sanitize(n)
+		out[i] = ShowName(n)
 	}
 	return strings.Join(out, ", ")
 }
@@ -738,19 +787,19 @@ func WriteRevocation(w io.Writer, res *gate.Revocation, st Style) error {
 		cs := r.Server
 		switch {
 		case !r.Changed:
-			untouched = append(untouched, Sanitize(cs.Label()))
+			untouched = append(untouched, ShowLabel(cs))
 		case r.Store:
 			fp := ""
 			if cs.Server != nil {
 				fp = Short(cs.Server.Fingerprint)
 			}
-			p.printf("%s %s  %s\n", st.Warning("revoked"), Sanitize(cs.Name), st.Dim(fp))
+			p.printf("%s %s  %s\n", st.Warning("revoked"), ShowName(cs.Name), st.Dim(fp))
 		default:
 			note := "mcp-guard's review forgotten: it waits for review again"
 			if cs.Source != "" && cs.Interactive {
 				note += "; its own approval, in " + Sanitize(cs.Source) + ", is untouched"
 			}
-			p.printf("%s %s  %s\n", st.Warning("revoked"), Sanitize(cs.Label()), st.Dim("("+note+")"))
+			p.printf("%s %s  %s\n", st.Warning("revoked"), ShowLabel(cs), st.Dim("("+note+")"))
 		}
 	}
 	if len(untouched) > 0 {

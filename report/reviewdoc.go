@@ -72,7 +72,7 @@ func NewReviewDoc(all []*gate.ClientView, waiting []ReviewWait) ReviewDoc {
 	for _, w := range waiting {
 		cs := w.Entry
 		e := ReviewEntry{Label: cs.Label(), Client: string(w.View.Client), Name: cs.Name, Config: cs.Config,
-			Args: []string{}, Review: string(cs.State), Why: ClientGateText(cs, w.View.Title),
+			Args: []string{}, Review: string(cs.State), Why: ClientGateText(w.View, cs),
 			DeepFingerprint: cs.Deep, NoDeep: cs.NoDeep, Scope: []ScopeItem{}, Unresolved: []string{},
 			Findings: append([]trust.Finding{}, w.Findings...)}
 		if e.Review == "" {

@@ -7,6 +7,7 @@ import (
 	"io"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/gate"
@@ -375,11 +376,67 @@ func Short(fp string) string {
 	return fp
 }
 
-// padRight pads s with spaces to n columns (runes).
 // nameColumnCap is the widest a column of entry names grows: a longer
-// name is cut to it with an ellipsis (nameColumn.cell) and said whole
-// elsewhere (under it, or by review and the approve hint).
+// name is cut to it with an ellipsis (nameColumn.cell) and shown under it
+// (ShowName), said whole only where it must be typed (the approve hint).
 const nameColumnCap = 48
+
+// nameShownCap is the most of an entry's name (sanitised) any human
+// output shows: a repository can name an entry with thousands of
+// characters, and a name that long would bury everything around it. JSON
+// keeps the name whole, and so do hints that ask the user to type it.
+const nameShownCap = 120
+
+// ShowName is an entry's name as human outputs show it: sanitised, and
+// cut to nameShownCap with an ellipsis when longer. It is the one place
+// that decides how much of a name people see.
+func ShowName(name string) string {
+	s, _ := cutName(Sanitize(name), nameShownCap)
+	return s
+}
+
+// ShowLabel is cs's label (agent:name[@file], what approve takes) as
+// human outputs show it: its name cut as ShowName cuts it.
+func ShowLabel(cs gate.ClientServer) string {
+	l := Sanitize(string(cs.ClientID())) + ":" + ShowName(cs.Name)
+	if cs.In != "" {
+		l += "@" + Sanitize(cs.In)
+	}
+	return l
+}
+
+// cutName cuts s to n runes, its last an ellipsis, when it is longer
+// (cut reports that it was).
+func cutName(s string, n int) (string, bool) {
+	if len(s) <= n { // bytes >= runes: short enough
+		return s, false
+	}
+	r := []rune(s)
+	if len(r) <= n {
+		return s, false
+	}
+	return string(r[:max(n-1, 0)]) + "…", true
+}
+
+// findingMessage is f's message as human outputs show it (sanitised), its
+// server's name cut as ShowName cuts it.
+func findingMessage(f trust.Finding) string {
+	return ShowNamed(f.Message, f.Server)
+}
+
+// nameCutIn is text (a finding's message, a change's reason) sanitised,
+// where it names name (bare or quoted) cut as ShowName cuts it.
+func ShowNamed(text, name string) string {
+	if cut, ok := cutName(name, nameShownCap); ok && name != "" {
+		text = strings.ReplaceAll(text, strconv.Quote(name), strconv.Quote(cut))
+		text = strings.ReplaceAll(text, name, cut)
+	}
+	return Sanitize(text)
+}
+
+// statusNameColumn is where status's name column starts: 16 wide, grown
+// for longer names up to nameColumnCap.
+const statusNameColumn nameColumn = 16
 
 // nameColumn is the width of a column of entry names (sanitised): the
 // longest fitted, up to nameColumnCap.
@@ -394,13 +451,13 @@ func (w *nameColumn) fit(name string) {
 // ellipsis when longer (cut reports that it was), so the columns after it
 // stay aligned whatever a repository names its entries.
 func (w nameColumn) cell(name string) (s string, cut bool) {
-	r := []rune(name)
-	if len(r) > int(w) {
-		return string(r[:max(int(w)-1, 0)]) + "…", true
+	if s, cut := cutName(name, int(w)); cut {
+		return s, true
 	}
 	return padRight(name, int(w)), false
 }
 
+// padRight pads s with spaces to n columns (runes).
 func padRight(s string, n int) string {
 	if c := len([]rune(s)); c < n {
 		return s + strings.Repeat(" ", n-c)
@@ -497,7 +554,7 @@ type statusFinding struct {
 
 // mergeFindings says each finding once: the findings of several agents on
 // one file that differ at most in the agent each names (MG105's "Claude
-// Code's approval does not cover its content") are one, said with "each
+// Code asks nothing when its content changes") are one, said with "each
 // agent" where they differ, and the agents that read the file (clients'
 // config files, or the agents that found it) are named. Only where the
 // readings differ is a word replaced: a server or file name that
@@ -623,6 +680,10 @@ func writeInspection(w io.Writer, in *trust.Inspection, guard string, st Style) 
 	case len(in.Verdicts) == 0:
 		p.printf("  no servers\n")
 	}
+	width := statusNameColumn
+	for _, v := range in.Verdicts {
+		width.fit(ShowName(v.Server.Name))
+	}
 	for _, v := range in.Verdicts {
 		mark := "  "
 		switch {
@@ -631,8 +692,12 @@ func writeInspection(w io.Writer, in *trust.Inspection, guard string, st Style) 
 		case v.Trusted && v.Server.Command != "":
 			mark = st.OK("✓ ")
 		}
-		line := fmt.Sprintf("  %s%s %s", mark, padRight(Sanitize(v.Server.Name), 16), CommandLine(v.Server))
+		name, cut := width.cell(ShowName(v.Server.Name))
+		line := fmt.Sprintf("  %s%s %s", mark, name, CommandLine(v.Server))
 		p.printf("%s  %s\n", line, st.Dim("["+reasonText(v)+"]"))
+		if cut {
+			p.printf("      name: %s\n", ShowName(v.Server.Name))
+		}
 	}
 	if in.StoreErr != nil {
 		p.printf("%s the approvals store approves nothing: %s\n", st.Warning("warning:"), Sanitize(in.StoreErr.Error()))
@@ -640,7 +705,7 @@ func writeInspection(w io.Writer, in *trust.Inspection, guard string, st Style) 
 	if len(in.Findings) > 0 {
 		p.printf("\n")
 		for _, f := range in.Findings {
-			p.wrapf(st, "%s %s %s:%d: %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, Sanitize(f.Message))
+			p.wrapf(st, "%s %s %s:%d: %s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, findingMessage(f))
 		}
 	}
 	if c.Scope == trust.ScopeProject && len(in.Verdicts) > 0 {
@@ -769,6 +834,7 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 		}
 	}
 	var waiting bool
+	var waitKinds []string // of the entries that wait
 	var wayOut []string
 	same := sameServers(shown)
 	for i, cv := range shown {
@@ -777,7 +843,11 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 		}
 		files := "no config file"
 		if names := configNames(cv); len(names) > 0 {
-			files = plural(len(names), "config file", "config files") + ": " + Sanitize(strings.Join(names, ", "))
+			one := "config"
+			if k := entryFilesKind(cv, names); k != "" {
+				one, _ = kindWords([]string{k})
+			}
+			files = plural(len(names), one+" file", one+" files") + ": " + Sanitize(strings.Join(names, ", "))
 		}
 		p.printf("%s (%s):\n", st.Bold(cv.Title), files)
 		for _, c := range cv.Closed {
@@ -789,30 +859,44 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 		if len(cv.Servers) == 0 {
 			p.printf("  no servers\n")
 		}
+		width := statusNameColumn
+		for _, cs := range cv.Servers {
+			width.fit(ShowName(cs.Name))
+		}
 		for k := range cv.Servers {
 			cs := &cv.Servers[k]
 			mark := serverMark(*cs, st)
+			name, cut := width.cell(ShowName(cs.Name))
 			// Every entry's review counts for the closing lines, said or not.
-			review, blocks, way := reviewState(*cs, cv.Title, reviewCmd)
+			review, blocks, way := reviewState(cv, *cs, reviewCmd)
 			waiting = waiting || blocks
+			if blocks {
+				waitKinds = append(waitKinds, cs.Kind())
+			}
 			if way != "" {
 				wayOut = append(wayOut, way)
 			}
 			if lead, ok := same.leadOf[cs]; ok {
-				p.printf("  %s%s %s  %s\n", mark, padRight(Sanitize(cs.Name), 16), "the same server as "+lead.cv.Title+"'s above: one decision covers "+coverWord(len(same.others[lead.cs])+1), st.Dim(Sanitize(cs.Config)))
+				p.printf("  %s%s %s  %s\n", mark, name, "the same server as "+lead.cv.Title+"'s above: one decision covers "+coverWord(len(same.others[lead.cs])+1), st.Dim(Sanitize(cs.Config)))
+				if cut {
+					p.printf("      name: %s\n", ShowName(cs.Name))
+				}
 				continue
 			}
 			cmd := ""
 			if cs.Server != nil {
 				cmd = CommandLine(cs.Server)
 			}
-			p.printf("  %s%s %s  %s\n", mark, padRight(Sanitize(cs.Name), 16), cmd, st.Dim(Sanitize(cs.Config)))
+			p.printf("  %s%s %s  %s\n", mark, name, cmd, st.Dim(Sanitize(cs.Config)))
+			if cut {
+				p.printf("      name: %s\n", ShowName(cs.Name))
+			}
 			members := append([]serverRef{{cv, cs}}, same.others[cs]...)
 			if len(members) == 1 {
-				p.printf("      %s\n", Sanitize(AgentWords(cv, *cs)))
+				p.printf("      %s\n", ShowNamed(AgentWords(cv, *cs), cs.Name))
 			} else {
 				for _, m := range members {
-					p.printf("      %s: %s\n", m.cv.Title, Sanitize(AgentWords(m.cv, *m.cs)))
+					p.printf("      %s: %s\n", m.cv.Title, ShowNamed(AgentWords(m.cv, *m.cs), m.cs.Name))
 				}
 			}
 			for _, l := range scopeLines(NewServerScope(cs.Scope, cs.Files), 6) {
@@ -820,14 +904,14 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 			}
 			reviews := []string{review}
 			for _, m := range members[1:] {
-				r, _, _ := reviewState(*m.cs, m.cv.Title, reviewCmd)
+				r, _, _ := reviewState(m.cv, *m.cs, reviewCmd)
 				reviews = appendOnce(reviews, r)
 			}
 			if len(reviews) == 1 {
 				p.printf("      %s\n", st.Dim("["+Sanitize(review)+"]"))
 			} else {
 				for _, m := range members {
-					r, _, _ := reviewState(*m.cs, m.cv.Title, reviewCmd)
+					r, _, _ := reviewState(m.cv, *m.cs, reviewCmd)
 					p.printf("      %s\n", st.Dim("["+m.cv.Title+": "+Sanitize(r)+"]"))
 				}
 			}
@@ -851,10 +935,11 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 		if len(f.readers) > 1 {
 			by = " (read by " + JoinList(f.readers, "and") + ")"
 		}
-		p.printf("%s %s %s:%d: %s%s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, Sanitize(f.Message), by)
+		p.printf("%s %s %s:%d: %s%s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, findingMessage(f.Finding), by)
 	}
 	if waiting {
-		p.printf("mcp-guard launch refuses to start an agent while its servers wait for review (%s)\n", reviewCmd)
+		_, many := kindWords(waitKinds)
+		p.printf("mcp-guard launch refuses to start an agent while its %s wait for review (%s)\n", many, reviewCmd)
 	}
 	for _, l := range wayOut {
 		p.printf("%s\n", l)
@@ -877,15 +962,16 @@ func serverMark(cs gate.ClientServer, st Style) string {
 // the launch waiting for review, and the way out when it is a declined
 // entry its agent runs on its own (which review cannot clear), naming
 // reviewCmd.
-func reviewState(cs gate.ClientServer, title, reviewCmd string) (review string, waits bool, wayOut string) {
+func reviewState(cv *gate.ClientView, cs gate.ClientServer, reviewCmd string) (review string, waits bool, wayOut string) {
+	title := cv.Title
 	review = "review: " + string(cs.State)
 	switch {
 	case declinedRuns(cs):
-		return review + ", blocks launch: " + clientGateReason(cs, title), false, DeclinedRunsWayOut(cs, title, reviewCmd)
+		return review + ", blocks launch: " + clientGateReason(cv, cs, title), false, DeclinedRunsWayOut(cs, title, reviewCmd)
 	case cs.Blocks:
-		return review + ", blocks launch: " + clientGateReason(cs, title), true, ""
+		return review + ", blocks launch: " + clientGateReason(cv, cs, title), true, ""
 	case cs.Outside && cs.Runs:
-		review += ", left out by launch: " + clientGateReason(cs, title)
+		review += ", left out by launch: " + clientGateReason(cv, cs, title)
 	}
 	return review, false, ""
 }
@@ -971,7 +1057,7 @@ func foldedLines(quiet []*gate.ClientView, guard string) []string {
 			if _, ok := states[st]; !ok {
 				order = append(order, st)
 			}
-			states[st] = append(states[st], Sanitize(cs.Name))
+			states[st] = append(states[st], ShowName(cs.Name))
 		}
 		var parts []string
 		for _, st := range order {
@@ -1012,21 +1098,58 @@ func configNames(cv *gate.ClientView) []string {
 	return out
 }
 
+// entryFilesKind is the kind of entry every one of names (cv's config
+// files) is, when each file is an entry itself (a Cline hook is its
+// file: the entry's name is the file's path) and all are of one kind;
+// "" otherwise.
+func entryFilesKind(cv *gate.ClientView, names []string) string {
+	kinds := map[string]string{}
+	for _, cs := range cv.Servers {
+		if cs.Name == cs.Config && !cs.IsServer() {
+			kinds[cs.Config] = cs.Kind()
+		}
+	}
+	kind := ""
+	for i, n := range names {
+		k := kinds[n]
+		if k == "" || (i > 0 && k != kind) {
+			return ""
+		}
+		kind = k
+	}
+	return kind
+}
+
 // statusLegend is the one legend under every agent's servers: the marks,
 // each headless run that starts what an interactive session asks about,
 // and the launches that hand over only reviewed servers.
 func statusLegend(clients []*gate.ClientView, guard string, st Style) string {
-	legend := st.OK("✓") + " runs without asking · " + st.Pending("—") + " asks first"
-	var launches []string
+	var launches, headless, own []string
+	blank := false
 	for _, cv := range clients {
+		for _, cs := range cv.Servers {
+			blank = blank || (!cs.Interactive && !cs.Runs)
+		}
 		h := cv.Headless
 		if h == "" {
 			continue
 		}
-		legend += ", `" + h + "` runs it"
+		if cv.Pending != "" {
+			own = append(own, cv.Pending)
+		} else {
+			headless = append(headless, "`"+h+"` runs it")
+		}
 		if cv.Command != "" && !cv.HandsNothing {
 			launches = append(launches, "`"+guard+" launch -- "+cv.Command+"`")
 		}
+	}
+	pending := own
+	if len(headless) > 0 || len(own) == 0 {
+		pending = append([]string{strings.Join(append([]string{"asks first"}, headless...), ", ")}, own...)
+	}
+	legend := st.OK("✓") + " runs without asking · " + st.Pending("—") + " " + strings.Join(pending, "; ")
+	if blank {
+		legend += " · no mark: asks before it runs it, or does not run it"
 	}
 	switch len(launches) {
 	case 0:

@@ -242,7 +242,7 @@ func warningGroups(wr Warning, clients []string, grouped bool, st Style) []warni
 		placed[i] = true
 		t := wr.Agents.title(findingClient(wr.FindingClients, i))
 		g := group(t, t)
-		g.blocks = append(g.blocks, warningBlock{lines: []string{fmt.Sprintf("%s%s  %s %s: %s", indent, severityLabel(f.Severity, st), f.Rule, Sanitize(f.Path), Sanitize(f.Message))}, wrap: true})
+		g.blocks = append(g.blocks, warningBlock{lines: []string{fmt.Sprintf("%s%s  %s %s: %s", indent, severityLabel(f.Severity, st), f.Rule, Sanitize(f.Path), findingMessage(f))}, wrap: true})
 	}
 	// A heading several agents share follows its first agent's own.
 	slices.SortStableFunc(groups, func(a, b warningGroup) int {
@@ -383,7 +383,7 @@ func entryNouns(a Agents, cs []trust.Change) string {
 func dormantLine(a Agents, cs []trust.Change) string {
 	why := ""
 	if len(cs[0].Reasons) > 0 {
-		why = ": " + Sanitize(strings.TrimPrefix(cs[0].Reasons[0], "added: "))
+		why = ": " + ShowNamed(strings.TrimPrefix(cs[0].Reasons[0], "added: "), cs[0].Server)
 	}
 	return "  left out, not run here: " + removedNames(a, cs) + why
 }
@@ -496,7 +496,7 @@ func WriteHookProblem(w io.Writer, op string, timedOut bool, budget time.Duratio
 // changeName is the server's name, sanitised, with the launch directory of
 // a nested configuration.
 func changeName(c trust.Change) string {
-	name := Sanitize(c.Server)
+	name := ShowName(c.Server)
 	if d := c.LaunchDir(); d != "" {
 		name += " (in " + Sanitize(d) + "/)"
 	}
@@ -559,7 +559,7 @@ func changeWhat(c trust.Change) string {
 	case trust.ChangeAdded:
 		what = append(what, "added")
 	case trust.ChangeRenamed:
-		what = append(what, "renamed from "+Sanitize(c.OldName))
+		what = append(what, "renamed from "+ShowName(c.OldName))
 	}
 	// What runs first: the command (or endpoint), then its arguments.
 	fields := append([]trust.FieldChange(nil), c.Fields...)
@@ -588,7 +588,7 @@ func changeWhy(c trust.Change) string {
 		if c.Change == trust.ChangeAdded {
 			why = strings.TrimPrefix(why, "added: ")
 		}
-		return Sanitize(why)
+		return ShowNamed(why, c.Server)
 	}
 	return impactConsequence(c.Impact)
 }

@@ -54,13 +54,13 @@ func checkCommand(e *env) *cli.Command {
 						// An editor: launch has nothing to hand it, so
 						// nothing leaves the server out but the user.
 						fmt.Fprintf(e.info, "note: you declined %s, yet %s runs it on its own (mcp-guard launch has nothing to hand it): %s (%s)\n",
-							report.Sanitize(cs.Label()), cv.Title, report.TurnItOff(cv.Title, cs.Config), report.Sanitize(report.AgentWords(cv, cs)))
+							report.ShowLabel(cs), cv.Title, report.TurnItOff(cs), report.ShowNamed(report.AgentWords(cv, cs), cs.Name))
 					case cs.Runs && cs.Why == trust.GateDeclinedRuns:
 						fmt.Fprintf(e.info, "note: you declined %s; mcp-guard launch leaves it out, but %s started directly would still run it (%s)\n",
-							report.Sanitize(cs.Label()), cv.Title, report.Sanitize(report.AgentWords(cv, cs)))
+							report.ShowLabel(cs), cv.Title, report.ShowNamed(report.AgentWords(cv, cs), cs.Name))
 					case cs.Runs && cs.Outside && cs.State != trust.StateReviewed:
 						fmt.Fprintf(e.info, "note: %s is in %s, outside the work tree: mcp-guard cannot review it, so launch leaves it out\n",
-							report.Sanitize(cs.Label()), report.Sanitize(cs.Config))
+							report.ShowLabel(cs), report.Sanitize(cs.Config))
 					}
 				}
 			}

@@ -83,7 +83,7 @@ func TestClientFixtures(t *testing.T) {
 			dir: "kiro",
 			status: []string{
 				"Kiro (2 config files: ",
-				"search           node scripts/search-server.js  testdata/repos/kiro/.kiro/settings/mcp.json",
+				"search                    node scripts/search-server.js  testdata/repos/kiro/.kiro/settings/mcp.json",
 				"its autoApprove runs `run_query` without confirmation",
 				"lint-on-save.then.command /bin/sh -c 'node scripts/lint.js'  testdata/repos/kiro/.kiro/hooks/lint-on-save.kiro.hook",
 				"high MG733 ",
@@ -96,8 +96,8 @@ func TestClientFixtures(t *testing.T) {
 			dir: "amazon-q",
 			status: []string{
 				"Amazon Q Developer (2 config files: ",
-				"search           node scripts/search-server.js  testdata/repos/amazon-q/.amazonq/mcp.json",
-				"tickets          node scripts/tickets-server.js  testdata/repos/amazon-q/.amazonq/cli-agents/dev.json",
+				"search                  node scripts/search-server.js  testdata/repos/amazon-q/.amazonq/mcp.json",
+				"tickets                 node scripts/tickets-server.js  testdata/repos/amazon-q/.amazonq/cli-agents/dev.json",
 				"dev.hooks.agentSpawn[0] /bin/sh -c 'git status'",
 				"useLegacyMcpJson: the default agent does",
 				"high MG735 ",

@@ -367,9 +367,9 @@ func (g *gateView) interactive(ctx context.Context, e *env, queue []pending, key
 	}
 	label := func(i int) string {
 		if t := queue[i].titles(); t != nil {
-			return queue[i].cs.Name + " (" + report.JoinList(t, "and") + ")"
+			return report.ShowName(queue[i].cs.Name) + " (" + report.JoinList(t, "and") + ")"
 		}
-		return queue[i].cs.Label()
+		return report.ShowLabel(*queue[i].cs)
 	}
 	decide := func(i int, a report.ReviewAction) (bool, int, error) {
 		cs := queue[i].cs
@@ -477,11 +477,11 @@ func (g *gateView) confirmCritical(w io.Writer, keys keyReader, p pending) bool 
 	}
 	name := p.cs.Name
 	line, err := keys.line(func() {
-		fmt.Fprintf(w, "%s has a critical finding (%s): type its name, %s, and Enter to approve it: ", report.Sanitize(p.cs.Label()), strings.Join(rules, ", "), report.Sanitize(name))
+		fmt.Fprintf(w, "%s has a critical finding (%s): type its name, %s, and Enter to approve it: ", report.ShowLabel(*p.cs), strings.Join(rules, ", "), report.Sanitize(name))
 	})
 	if err == nil && line == name {
 		return true
 	}
-	fmt.Fprintf(w, "not approved: the name was not typed; %s still waits\n", report.Sanitize(p.cs.Label()))
+	fmt.Fprintf(w, "not approved: the name was not typed; %s still waits\n", report.ShowLabel(*p.cs))
 	return false
 }

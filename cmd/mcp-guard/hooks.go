@@ -399,11 +399,11 @@ func adopt(ctx context.Context, c *cli.Command, e *env) error {
 		fmt.Fprintln(e.info, "nothing to adopt: no server here runs on an approval agentty holds that mcp-guard has not recorded")
 	}
 	for _, a := range res.Adopted {
-		fmt.Fprintf(e.info, "%s %s  %s  %s\n", st.OK("adopted"), report.Sanitize(a.Server.Name), report.CommandLine(a.Server.Server), st.Dim("("+report.Sanitize(a.Config)+", agentty approved it; this version now counts as reviewed)"))
+		fmt.Fprintf(e.info, "%s %s  %s  %s\n", st.OK("adopted"), report.ShowName(a.Server.Name), report.CommandLine(a.Server.Server), st.Dim("("+report.Sanitize(a.Config)+", agentty approved it; this version now counts as reviewed)"))
 		report.WriteServerFindings(e.info, a.Findings, st)
 	}
 	for _, a := range res.Held {
-		fmt.Fprintf(e.info, "%s %s  %s  %s\n", st.Warning("not adopted"), report.Sanitize(a.Server.Name), report.CommandLine(a.Server.Server), st.Dim("("+report.Sanitize(a.Config)+": agentty approved it, but a finding below is high or critical; it waits for `mcp-guard review`)"))
+		fmt.Fprintf(e.info, "%s %s  %s  %s\n", st.Warning("not adopted"), report.ShowName(a.Server.Name), report.CommandLine(a.Server.Server), st.Dim("("+report.Sanitize(a.Config)+": agentty approved it, but a finding below is high or critical; it waits for `mcp-guard review`)"))
 		report.WriteServerFindings(e.info, a.Findings, st)
 	}
 	if res.Blanket > 0 {

@@ -74,7 +74,13 @@ func runLaunch(ctx context.Context, c *cli.Command, e *env) error {
 					return refusef("nothing here waits for review; what keeps the gate closed is said above: change it, then `mcp-guard check` says whether "+cl.Title()+" may start",
 						"not starting %s: %s, and its gate is closed", report.Sanitize(strings.Join(args, " ")), why)
 				}
-				return refusef("review first (`"+reviewCommandLine(c)+"`); "+cl.Title()+" runs a declined one all the same: "+report.TurnItOff(cl.Title(), ""),
+				hint := "review first (`" + reviewCommandLine(c) + "`)"
+				if cv := g.ClientOf(who); cv != nil {
+					if b := cv.Blocking(false); len(b) > 0 {
+						hint += "; " + report.RunsDeclined(cl.Title(), b)
+					}
+				}
+				return refusef(hint,
 					"not starting %s: %s, and %s not reviewed", report.Sanitize(strings.Join(args, " ")), why, report.Count(n, "of them is", "of them are"))
 			}
 			return execIn(dir, args, e.environ)
@@ -169,9 +175,9 @@ func (g *gateView) clear(ctx context.Context, c *cli.Command, e *env, who client
 	}
 	for _, cv := range g.All() {
 		if (who == "" || cv.Client == who) && len(cv.Closed) > 0 {
-			hint := "fix the configuration (`mcp-guard status` shows why), then launch again"
+			hint := "fix the configuration (`" + guardCommandLine(c) + " status` shows why), then launch again"
 			if at := g.BrokenAt(cv); at != "" {
-				hint = "fix " + at + " (`mcp-guard scan` shows every problem in it), then launch again"
+				hint = "fix " + at + " (`" + guardCommandLine(c) + " scan` shows every problem in it), then launch again"
 			}
 			return nil, refusef(hint, "not starting %s: %s: %s", report.Sanitize(name), cv.Title, report.Sanitize(cv.Closed[0]))
 		}
@@ -183,6 +189,8 @@ func (g *gateView) clear(ctx context.Context, c *cli.Command, e *env, who client
 		hint := "review them (`" + reviewCommandLine(c) + "` on a terminal, or with --approve NAME or --decline NAME), then launch again"
 		if out := declinedWayOut(waits, reviewCommandLine(c)); out != "" {
 			hint = out
+		} else if unreviewable(waits) {
+			hint = "mcp-guard cannot review them as they are: change what the list above says, then launch again"
 		}
 		return nil, refusef(hint, "not starting %s: %s for review", report.Sanitize(name), waitingWords(waits, n))
 	}
@@ -218,6 +226,18 @@ func declinedWayOut(left []pending, reviewCmd string) string {
 		outs = append(outs, report.DeclinedRunsWayOut(*p.cs, p.cv.Title, reviewCmd))
 	}
 	return strings.Join(outs, "; ") + "; then launch again"
+}
+
+// unreviewable reports whether nothing that waits can be reviewed as it
+// is (mcp-guard could not fingerprint what any of it runs: NoDeep), so
+// that a review, or approve and decline, only fail.
+func unreviewable(left []pending) bool {
+	for _, p := range left {
+		if p.cs.NoDeep == "" {
+			return false
+		}
+	}
+	return len(left) > 0
 }
 
 // waitingWords is how many of what wait (n: the count with closed

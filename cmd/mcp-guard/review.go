@@ -86,7 +86,7 @@ const (
 
 // reviewKeys runs the review key loop over n items: show(i, s) writes
 // item i's screen s and says whether it left added lines out, label(i)
-// names it, and decide(i, a) records approve or decline, saying whether
+// names it as people see it (sanitised, its name cut), and decide(i, a) records approve or decline, saying whether
 // to move on and how many more still wait. An item whose screen left
 // added lines out is approved only after its full diff was shown. It
 // returns how many items still wait for review.
@@ -129,7 +129,7 @@ func reviewKeys(e *env, w io.Writer, st report.Style, n int, keys keyReader,
 					break ask
 				}
 			case report.ReviewSkip:
-				fmt.Fprintf(w, "skipped %s\n", report.Sanitize(label(i)))
+				fmt.Fprintf(w, "skipped %s\n", label(i))
 				left++
 				break ask
 			case report.ReviewQuit:

@@ -374,3 +374,27 @@ func commitAll(t *testing.T, dir string) {
 		}
 	}
 }
+
+// TestInteractiveReviewLongName: the keyboard review shows a name
+// thousands of characters long cut (report.ShowName), on its screen and
+// in the line that says it was skipped.
+func TestInteractiveReviewLongName(t *testing.T) {
+	dir, environ := reviewFixture(t)
+	long := strings.Repeat("n", 3000)
+	cfg := `{"mcpServers":{"` + long + `":{"command":"/bin/echo","args":["a"]}}}`
+	if err := os.WriteFile(filepath.Join(dir, ".agentty", "mcp.json"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out bytes.Buffer
+	e, g := gateAt(t, dir, environ, &out)
+	if _, err := g.interactive(context.Background(), e, g.waiting("", true), byteKeys{bytes.NewReader([]byte("s"))}); err != nil {
+		t.Fatal(err)
+	}
+	text := out.String()
+	if !strings.Contains(text, "skipped agentty:nnn") || !strings.Contains(text, "n…") {
+		t.Errorf("the skipped entry is not named cut:\n%.600s", text)
+	}
+	if strings.Contains(text, strings.Repeat("n", 121)) {
+		t.Errorf("the review shows more than 120 characters of a name:\n%.600s", text)
+	}
+}
