@@ -638,9 +638,19 @@ func WriteBlockingList(w io.Writer, views []*gate.ClientView, blocking [][]gate.
 			return err
 		}
 	}
+	if len(labels) > MaxHintNames {
+		// A hint of a thousand names is no command anyone reads before
+		// running it: --all decides exactly this list (what waits).
+		_, err := fmt.Fprintf(w, "review them: %s  (or %s --all to approve all %d that wait, or --all --decline)\n", reviewCmd, reviewCmd, len(labels))
+		return err
+	}
 	_, err := fmt.Fprintf(w, "review them: %s  (or %s --approve %s, or --decline)\n", reviewCmd, reviewCmd, strings.Join(labels, " "))
 	return err
 }
+
+// MaxHintNames is the most names a hint spells out for --approve; past
+// it the hint names --all, which decides the same list.
+const MaxHintNames = 8
 
 // DeclinedRunsWayOut is the way out for an entry the user declined that
 // its agent still runs on its own (launch has nothing to hand it that
