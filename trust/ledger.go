@@ -13,6 +13,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gofrs/flock"
@@ -314,6 +315,16 @@ type Ledger struct {
 	Version int
 
 	reviews map[ReviewKey]*Review
+	// renames indexes reviews by what Renamed asks (built on its first
+	// call: the loaded ledger is never changed in place).
+	renameOnce sync.Once
+	renames    map[renameKey][]*Review
+}
+
+// renameKey is one configuration's approved version: the reviews of
+// other names that approve the deep fingerprint.
+type renameKey struct {
+	Repo, Client, Config, Deep string
 }
 
 // LoadLedger reads the ledger in dir. It never fails: an unusable ledger
@@ -383,9 +394,24 @@ func (l *Ledger) Renamed(k ReviewKey, deep string) *Review {
 	if deep == "" {
 		return nil
 	}
-	for _, r := range l.Reviews() {
-		if r.Repo == k.Repo && r.Client == k.Client && r.Config == k.Config && r.Server != k.Server &&
-			r.Approves(deep) {
+	if l == nil || l.Err != nil {
+		return nil
+	}
+	// One index, not a sort of every review per server: a pull that
+	// changed 1,000 reviewed servers asked this 1,000 times.
+	l.renameOnce.Do(func() {
+		l.renames = map[renameKey][]*Review{}
+		for _, r := range sortedReviews(l.reviews) {
+			for _, v := range r.Versions() {
+				if r.Approves(v.Deep) {
+					rk := renameKey{r.Repo, r.Client, r.Config, v.Deep}
+					l.renames[rk] = append(l.renames[rk], r)
+				}
+			}
+		}
+	})
+	for _, r := range l.renames[renameKey{k.Repo, k.Client, k.Config, deep}] {
+		if r.Server != k.Server {
 			return r
 		}
 	}

@@ -204,3 +204,28 @@ func TestRenamedMatchesAnyApprovedVersion(t *testing.T) {
 		}
 	}
 }
+
+// TestRenamedIsIndexed: Renamed answers from an index built once, not a
+// sort of every review per call (a pull changing 1,000 reviewed servers
+// asked it 1,000 times: quadratic). Its answer is the first other name in
+// the order of Reviews.
+func TestRenamedIsIndexed(t *testing.T) {
+	dir := t.TempDir()
+	var rs []Review
+	for i := 0; i < 500; i++ {
+		rs = append(rs, testReview("r", "c", fmt.Sprintf("s%03d", i), DecisionApproved, h(fmt.Sprint(i%250))))
+	}
+	mustDo(t, UpdateLedger(context.Background(), dir, record(rs...)))
+	l := LoadLedger(dir)
+	k := ReviewKey{Repo: "r", Config: "c", Server: "s000"}
+	if r := l.Renamed(k, h("0")); r == nil || r.Server != "s250" {
+		t.Fatalf("Renamed(s000) = %v, want s250 (the other name that approves it)", r)
+	}
+	if r := l.Renamed(ReviewKey{Repo: "r", Config: "c", Server: "new"}, h("0")); r == nil || r.Server != "s000" {
+		t.Fatalf("Renamed(new) = %v, want s000 (the first in order)", r)
+	}
+	deep := h("7")
+	if n := testing.AllocsPerRun(50, func() { l.Renamed(k, deep) }); n != 0 {
+		t.Errorf("Renamed allocates %.0f times per call once indexed, want none", n)
+	}
+}
