@@ -335,6 +335,11 @@ type ServerVerdict struct {
 	RepoSide bool
 	// Spawn is what the client would start.
 	Spawn Spawn
+	// Started: it does not run here now, but runs in the session
+	// `mcp-guard launch` starts (an agent not used on this machine yet,
+	// whose first session asks whether you trust the folder and then
+	// runs it): launch treats it as running (Env.Starting).
+	Started bool
 }
 
 // Impact is what a change means for "runs without asking".

@@ -462,12 +462,13 @@ func (copilotClient) Gate(st *State, entries []Entry) []ServerVerdict {
 	out := make([]ServerVerdict, 0, len(entries))
 	for _, e := range entries {
 		runs, why := st.Copilot.answer(copilotConfigDir(e.Path))
-		session := runs
+		session, started := runs, false
 		if e.Server != nil && e.Server.Kind != "" {
-			session, runs, why = st.Copilot.hookAnswer(st.LaunchDir)
+			session, runs, why = st.Copilot.hookAnswer(st.LaunchDir, st.Copilot.Used)
+			started, _, _ = st.Copilot.hookAnswer(st.LaunchDir, true)
 		}
 		out = append(out, ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server,
-			Interactive: session, Headless: runs, Why: why + remoteNote(e.Server), Source: st.Copilot.Source})
+			Interactive: session, Headless: runs, Started: started && !session, Why: why + remoteNote(e.Server), Source: st.Copilot.Source})
 	}
 	return out
 }
@@ -480,7 +481,7 @@ func (copilotClient) Gate(st *State, entries []Entry) []ServerVerdict {
 // there) asks only "Do you trust the files in this folder?", never
 // about a hook, and then runs every hook (observed, in tmux): no flag of
 // launch keeps one out, so the session counts as running it unasked.
-func (cs *CopilotState) hookAnswer(launchDir string) (session, headless bool, why string) {
+func (cs *CopilotState) hookAnswer(launchDir string, used bool) (session, headless bool, why string) {
 	by := cs.trustedBy(launchDir)
 	if by == "" {
 		by = cs.trustedBy(cs.Root)
@@ -490,7 +491,7 @@ func (cs *CopilotState) hookAnswer(launchDir string) (session, headless bool, wh
 		return true, true, "Copilot CLI runs this hook without asking: COPILOT_ALLOW_ALL=true trusts the folder, and no flag keeps a hook from running"
 	case by != "":
 		return true, true, fmt.Sprintf("Copilot CLI runs this hook without asking in this trusted folder (%s, %s); no flag keeps a hook from running", by, cs.Source)
-	case cs.Used:
+	case used:
 		return true, false, fmt.Sprintf("the folder is not trusted yet (no entry of %s's trustedFolders holds %s): a Copilot CLI session asks only whether you trust the folder, never about this hook, and then runs it; `copilot -p` runs none", cs.Source, launchDir)
 	}
 	return false, false, fmt.Sprintf("the folder is not trusted (no entry of %s's trustedFolders holds %s): Copilot CLI runs none of its hooks until you trust it at its prompt", cs.Source, launchDir)
@@ -503,7 +504,7 @@ func (copilotClient) Impact(st *State, _, new *trust.Server) Impact {
 		return Impact{Why: "removed: Copilot CLI no longer runs it"}
 	}
 	if new.Kind != "" {
-		session, runs, why := st.Copilot.hookAnswer(st.LaunchDir)
+		session, runs, why := st.Copilot.hookAnswer(st.LaunchDir, st.Copilot.Used)
 		if runs {
 			why = "Copilot CLI runs this hook without asking in this trusted folder: every change runs at its next session"
 		}

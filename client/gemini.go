@@ -728,9 +728,9 @@ func (gs *GeminiState) entryAnswer(s *trust.Server, name string) (runs bool, why
 // the server launch left out did not). --allowed-mcp-server-names keeps
 // the servers out; nothing keeps an entry out, so the session counts as
 // running it unasked. `gemini -p` untrusted stops (entryAnswer).
-func (gs *GeminiState) sessionAnswer(s *trust.Server, name string) (runs bool, why string) {
+func (gs *GeminiState) sessionAnswer(s *trust.Server, name string, used bool) (runs bool, why string) {
 	runs, why, _, _ = gs.entryAnswer(s, name)
-	if runs || !gs.Used || s == nil || s.Kind == "" || gs.Unknown != nil {
+	if runs || !used || s == nil || s.Kind == "" || gs.Unknown != nil {
 		return runs, why
 	}
 	return true, "the folder is not trusted yet (" + gs.TrustedBy + "): Gemini CLI's trust question lists the workspace's MCP servers, never this " +
@@ -772,16 +772,17 @@ func (geminiClient) Gate(st *State, entries []Entry) []ServerVerdict {
 	out := make([]ServerVerdict, 0, len(entries))
 	for _, e := range entries {
 		runs, why, src, repo := st.Gemini.entryAnswer(e.Server, e.Name)
-		session := runs
+		session, started := runs, false
 		if !runs {
-			session, why = st.Gemini.sessionAnswer(e.Server, e.Name)
+			session, why = st.Gemini.sessionAnswer(e.Server, e.Name, st.Gemini.Used)
+			started, _ = st.Gemini.sessionAnswer(e.Server, e.Name, true)
 		}
 		why += remoteNote(e.Server)
 		if e.Server != nil && runs && GeminiServerTrusted(e.Server) {
 			why += "; `trust: true` skips its tool-call confirmations"
 		}
 		out = append(out, ServerVerdict{Name: e.Name, Path: e.Path, Server: e.Server,
-			Interactive: session, Headless: runs, Why: why, Source: src, RepoSide: repo})
+			Interactive: session, Headless: runs, Started: started && !session, Why: why, Source: src, RepoSide: repo})
 	}
 	return out
 }
@@ -797,7 +798,7 @@ func (geminiClient) Impact(st *State, old, new *trust.Server) Impact {
 	if runs && st.Gemini.Unknown == nil {
 		why = "Gemini CLI trusts this folder: every change runs without asking"
 	} else if !runs {
-		session, why = st.Gemini.sessionAnswer(new, new.Name)
+		session, why = st.Gemini.sessionAnswer(new, new.Name, st.Gemini.Used)
 	}
 	return Impact{Interactive: session, Headless: runs, Why: why, Source: src, RepoSide: repo}
 }

@@ -435,6 +435,11 @@ func writeDecision(p *printer, o gate.Outcome, st Style) {
 	switch {
 	case o.Note != "":
 		note = "(" + Sanitize(o.Note) + ")"
+	case !cs.Runs && cs.Started:
+		// Its agent runs nothing of it here now, but the session launch
+		// starts would: launch counts it as running, and refuses.
+		note = "(recorded; " + ShowNamed(cs.ServerVerdict.Why, cs.Name) + "; yet `mcp-guard launch -- " + o.Command +
+			"` refuses while it is here: the session it starts asks whether you trust the folder, then runs it)"
 	case !cs.Runs:
 		// Its agent runs nothing of it here now (an untrusted folder or
 		// project): nothing holds a launch back, in its agent's words.
