@@ -89,22 +89,33 @@ func (s *sandbox) trustCodexHooks() {
 		s.t.Fatalf("interactive Codex never showed %q:\n%s", sub, tmux("capture-pane", "-p", "-t", "fid"))
 	}
 	wait("Trust all and continue")
-	tmux("send-keys", "-t", "fid", "Down")
-	time.Sleep(300 * time.Millisecond)
-	tmux("send-keys", "-t", "fid", "Enter")
 	path := filepath.Join(s.home, ".codex", "config.toml")
 	var pressed time.Time
-	for end := time.Now().Add(30 * time.Second); time.Now().Before(end); time.Sleep(300 * time.Millisecond) {
+	for end := time.Now().Add(45 * time.Second); time.Now().Before(end); time.Sleep(300 * time.Millisecond) {
 		if data, _ := os.ReadFile(path); strings.Contains(string(data), "trusted_hash") {
 			return
 		}
-		// On a loaded machine the Down can reach Codex after the Enter, which
-		// then opens the hooks list ("t trust all · enter review · esc
-		// close") instead of trusting: trust all from there, as its footer says.
-		if time.Since(pressed) > 2*time.Second && strings.Contains(tmux("capture-pane", "-p", "-t", "fid"), "t trust all") {
-			tmux("send-keys", "-t", "fid", "t")
-			pressed = time.Now()
+		if time.Since(pressed) < 1500*time.Millisecond {
+			continue
 		}
+		// Each key is sent for what the screen shows, and again when the
+		// screen has not moved: on a loaded machine Codex can draw its
+		// dialog before it reads keys (both keys were lost at load 4-6),
+		// or take an Enter before a Down.
+		pane := tmux("capture-pane", "-p", "-t", "fid")
+		switch {
+		case strings.Contains(pane, "› 2. Trust all and continue"):
+			tmux("send-keys", "-t", "fid", "Enter")
+		case strings.Contains(pane, "› 1. Review hooks"):
+			tmux("send-keys", "-t", "fid", "Down")
+		case strings.Contains(pane, "t trust all"):
+			// The hooks list ("t trust all · enter review · esc close"),
+			// opened by an Enter that came first: trust all from there.
+			tmux("send-keys", "-t", "fid", "t")
+		default:
+			continue
+		}
+		pressed = time.Now()
 	}
 	s.t.Fatalf("Codex recorded no trusted_hash:\n%s", tmux("capture-pane", "-p", "-t", "fid"))
 }
