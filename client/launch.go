@@ -25,6 +25,19 @@ func Command(argv0 string) ID {
 	return ""
 }
 
+// ReadVetted reads back a vetted file (VettedConfig) in client id's
+// dialect (Dialect: Claude Code's vetted file, agentty's snapshot), as the
+// user's own file: mcp-guard wrote it from servers already
+// read within their own files' limits (the reviewed ones, each repository
+// file at most trust.MaxServers, plus the user's own), so the repository
+// limits (client.ParseFile) do not apply to it: 1,000 reviewed servers and
+// one of the user's must still launch. It stays within trust.MaxFileSize
+// and the user's value budget (trust.ValueBudget(trust.ScopeUser)); past
+// them it reads as unreadable and the launch refuses.
+func ReadVetted(id ID, data []byte) *trust.Config {
+	return trust.ParseDialect("vetted", data, trust.ScopeUser, Dialect(id))
+}
+
 // VettedConfig is a vetted file's content: {"mcpServers":{…}} holding
 // the reviewed project servers in order, each entry as it reads now (its
 // canonical form), and the user's own servers as the user wrote them.

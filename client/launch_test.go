@@ -1,6 +1,7 @@
 package client
 
 import (
+	"fmt"
 	"maps"
 	"slices"
 	"strings"
@@ -231,5 +232,40 @@ func TestCodexBypassesHookTrust(t *testing.T) {
 	}
 	if n := DisableNote(Lookup(OpenCode), []string{EntryNotify}); n != "" {
 		t.Errorf("OpenCode's note: %q", n)
+	}
+}
+
+// TestReadVettedPastRepositoryLimit: the vetted file is mcp-guard's own
+// output, read back as the user's file: the most servers a repository
+// file may declare (trust.MaxServers), all reviewed, plus one of the
+// user's own still read back, where a repository file of as many does
+// not (client.ParseFile refuses it).
+func TestReadVettedPastRepositoryLimit(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"mcpServers":{`)
+	for i := range trust.MaxServers {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"s%d":{"command":"node","args":["s%d.js"]}`, i, i)
+	}
+	b.WriteString(`}}`)
+	cfg := ParseFile(Lookup(ClaudeCode), ".mcp.json", []byte(b.String()))
+	if !cfg.Valid() || len(cfg.Servers) != trust.MaxServers {
+		t.Fatalf("the repository file of %d servers: %v", trust.MaxServers, cfg.Err)
+	}
+	user := []UserServer{{Name: "mine", Scope: "user", Entry: `{"command":"mine"}`}}
+	data, own, _, err := VettedConfig(cfg.Servers, nil, user)
+	if err != nil || len(own) != 1 {
+		t.Fatal(err, own)
+	}
+	if over := ParseFile(Lookup(ClaudeCode), ".mcp.json", data); over.Valid() {
+		t.Fatalf("a repository file of %d servers reads: the test no longer crosses the limit", trust.MaxServers+1)
+	}
+	for _, id := range []ID{ClaudeCode, Agentty} {
+		back := ReadVetted(id, data)
+		if !back.Valid() || len(back.Servers) != trust.MaxServers+1 {
+			t.Fatalf("%s: read back %d servers: %v", id, len(back.Servers), back.Err)
+		}
 	}
 }

@@ -148,8 +148,9 @@ func (v *View) Vetted(id client.ID) (*Snapshot, error) {
 		snap.Left = append(snap.Left, shadowed...)
 	}
 	// Read back in the client's dialect: every reviewed entry must read as
-	// reviewed (the user's own are theirs, carried as written).
-	check := c.Parse("vetted", data)
+	// reviewed (the user's own are theirs, carried as written), as a file
+	// of mcp-guard's own, not under a repository file's limits.
+	check := client.ReadVetted(id, data)
 	if !check.Valid() {
 		return nil, fail("", fmt.Errorf("the vetted file does not read back as written: %v", check.Err))
 	}
