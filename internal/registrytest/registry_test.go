@@ -646,3 +646,130 @@ func ownDecodes(t *testing.T, path, name string) []use {
 	})
 	return out
 }
+
+// directParses are the files that call a client's Parse themselves, not
+// through client.ParseFile (which applies trust.Bounded, the limit on the
+// entries one repository file may declare), each with why.
+var directParses = map[string][]string{
+	// ParseFile itself.
+	"client/client.go": {"Parse"},
+	// CodexHookHash (fidelity tests, scan) parses a hooks file to hash one
+	// hook as Codex does and returns only that string: Codex's Parse is
+	// still held to the repository value budget (trust.ValueBudget), and
+	// nothing built past trust.MaxServers entries outlives the call.
+	"client/codex_hooks.go": {"Parse"},
+	// policy's synthetic configuration: a file policy builds itself from
+	// agentty's keys to run the server rules on, not a repository file.
+	"policy/surface.go": {"Parse"},
+}
+
+// TestRepositoryFilesParseThroughParseFile: no package calls a client's
+// Parse(path, data) itself, so that every repository file a client reads
+// is held to trust.Bounded (client.ParseFile), except directParses. (The
+// launch's read-back of mcp-guard's own vetted file is client.ReadVetted,
+// which calls no client's Parse.)
+func TestRepositoryFilesParseThroughParseFile(t *testing.T) {
+	var found []use
+	for _, pkg := range modulePackages(t) {
+		for _, name := range sources(t, pkg) {
+			found = append(found, clientParses(t, filepath.Join("..", "..", pkg, name), pkg+"/"+name)...)
+		}
+	}
+	holdTo(t, found, directParses, "directParses", "parse a repository file with client.ParseFile (or, for a file that is not a repository's, say why in directParses)")
+}
+
+// TestTheParseCheckCatches: clientParses finds a client's Parse called
+// directly and leaves other Parse methods (a package's, a shell parser's)
+// and ParseFile alone.
+func TestTheParseCheckCatches(t *testing.T) {
+	src := `package x
+import "net/url"
+func f(c client.Client, p string, b []byte) {
+	_ = c.Parse(p, b)
+	_ = client.Lookup("x").Parse(p, b)
+	_ = client.ParseFile(c, p, b)
+	_, _ = url.Parse(p)
+	_, _ = time.Parse(p, p)
+	_, _ = syntax.NewParser().Parse(nil, "")
+}
+`
+	if got := clientParses(t, sourceFile(t, src), "x.go"); len(got) != 2 || got[0].line != 4 || got[1].line != 5 {
+		t.Errorf("caught %v, want the calls on lines 4 and 5", got)
+	}
+}
+
+// clientParses lists the calls X.Parse(a, b) in the Go file at path whose
+// X is not a package (url.Parse, time.Parse) nor a parser built in place
+// (syntax.NewParser().Parse): a client's Parse.
+func clientParses(t *testing.T, path, name string) []use {
+	fset, f := parse(t, path)
+	var out []use
+	ast.Inspect(f, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || len(call.Args) != 2 {
+			return true
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Parse" {
+			return true
+		}
+		switch x := sel.X.(type) {
+		case *ast.Ident:
+			if imported(f, x.Name) {
+				return true
+			}
+		case *ast.CallExpr:
+			if s, ok := x.Fun.(*ast.SelectorExpr); ok && s.Sel.Name == "NewParser" {
+				return true
+			}
+		}
+		out = append(out, use{name, fset.Position(call.Pos()).Line, "Parse"})
+		return true
+	})
+	return out
+}
+
+// imported reports whether name is a package f imports (by its local name
+// or its path's last element) or one of the standard ones a file may use
+// unimported in a test source.
+func imported(f *ast.File, name string) bool {
+	if name == "time" || name == "url" || name == "strconv" {
+		return true
+	}
+	for _, im := range f.Imports {
+		p, _ := strconv.Unquote(im.Path.Value)
+		if im.Name != nil && im.Name.Name == name || im.Name == nil && filepath.Base(p) == name {
+			return true
+		}
+	}
+	return false
+}
+
+// modulePackages are the module's directories holding Go sources, from
+// the module root (testdata and hidden directories left out).
+func modulePackages(t *testing.T) []string {
+	root := filepath.Join("..", "..")
+	var out []string
+	err := filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if n := d.Name(); p != root && (n == "testdata" || strings.HasPrefix(n, ".")) {
+			return filepath.SkipDir
+		}
+		if rel, _ := filepath.Rel(root, p); rel != "." && len(sources(t, rel)) > 0 {
+			out = append(out, filepath.ToSlash(rel))
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(out) < 10 {
+		t.Fatalf("found %d packages: the walk is broken", len(out))
+	}
+	return out
+}
