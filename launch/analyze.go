@@ -187,6 +187,47 @@ func (a *analyzer) readFile(p string) (data []byte, ok bool, tooLarge bool) {
 	return nil, false, false
 }
 
+// maxTreeSize is the most bytes of a repository's TOML or YAML
+// configuration the analysis decodes into a tree (pyproject.toml,
+// .cargo/config.toml, rust-toolchain.toml, bunfig.toml,
+// pnpm-workspace.yaml, .yarnrc.yml). Those decoders build every value,
+// and measured: 1 MiB (maxReadSize) of TOML arrays allocates 123 MiB,
+// 256 KiB of YAML 27 MiB. 256 KiB keeps a file near the 25 MB of tree a
+// repository's configuration may make mcp-guard build (trust.MaxRepoYAML);
+// real files are a few KiB.
+const maxTreeSize = 256 << 10
+
+// errTreeTooLarge is decodeTree's error for a file past maxTreeSize.
+var errTreeTooLarge = errors.New("too large to read")
+
+// decodeTree decodes a configuration file's bytes (a byte order mark
+// dropped) with unmarshal (toml.Unmarshal, yaml.Unmarshal) into each of
+// vs in turn, within maxTreeSize: errTreeTooLarge past it, the decoder's
+// error for a file that does not parse. Either way the caller binds what
+// the file could name, never a guess from part of it.
+func decodeTree(unmarshal func([]byte, any) error, data []byte, vs ...any) error {
+	if len(data) > maxTreeSize {
+		return errTreeTooLarge
+	}
+	data = stripBOM(data)
+	for _, v := range vs {
+		if err := unmarshal(data, v); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// treeProblem is how a reader says why p's tree is not known (decodeTree's
+// err), in format's name: "is too large to read" or "cannot be read as
+// TOML".
+func treeProblem(p, format string, err error) string {
+	if errors.Is(err, errTreeTooLarge) {
+		return p + " is too large to read as " + format
+	}
+	return p + " cannot be read as " + format
+}
+
 // resolve turns a path word into a repository path relative to the
 // context's working directory.
 func (a *analyzer) resolve(cx context, v string) (string, bool) {

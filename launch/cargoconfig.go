@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"errors"
 	"maps"
 	"slices"
 	"strings"
@@ -69,8 +70,8 @@ func (a *analyzer) cargoConfig(p, base, source string, cx context, depth int) {
 		return
 	}
 	var cfg map[string]any
-	if toml.Unmarshal(stripBOM(data), &cfg) != nil {
-		a.whole(source, p+" cannot be read as TOML: the programs it makes cargo run are not known")
+	if err := decodeTree(toml.Unmarshal, data, &cfg); err != nil {
+		a.whole(source, treeProblem(p, "TOML", err)+": the programs it makes cargo run are not known")
 		return
 	}
 	var walk func(v any, prefix string, n int)
@@ -184,10 +185,10 @@ func (a *analyzer) rustToolchain(p, source string, cx context) {
 			Path string `toml:"path"`
 		} `toml:"toolchain"`
 	}
-	if toml.Unmarshal(stripBOM(data), &cfg) != nil {
+	if err := decodeTree(toml.Unmarshal, data, &cfg); err != nil {
 		// The one-line form names a channel, not a path.
-		if strings.Contains(string(data), "path") {
-			a.whole(source, p+" cannot be read as TOML: the toolchain it makes rustup run is not known")
+		if errors.Is(err, errTreeTooLarge) || strings.Contains(string(data), "path") {
+			a.whole(source, treeProblem(p, "TOML", err)+": the toolchain it makes rustup run is not known")
 		}
 		return
 	}

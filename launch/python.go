@@ -134,10 +134,10 @@ func (a *analyzer) uvSources(pdir, source string) {
 			} `toml:"uv"`
 		} `toml:"tool"`
 	}
-	if toml.Unmarshal(stripBOM(data), &cfg) != nil {
-		a.b.gap(source, "unsure: "+p+" cannot be read as TOML")
+	if err := decodeTree(toml.Unmarshal, data, &cfg); err != nil {
+		a.b.gap(source, "unsure: "+treeProblem(p, "TOML", err))
 		a.add(Item{Kind: KindCode, Lang: "python", Path: "", Source: source,
-			Why: p + " cannot be read: uv may install any Python code of the repository"})
+			Why: treeProblem(p, "TOML", err) + ": uv may install any Python code of the repository"})
 		return
 	}
 	dirs := append([]string{}, cfg.BuildSystem.BackendPath...)

@@ -157,12 +157,8 @@ func (a *analyzer) pnpmWorkspace(p, runner string, cx context) {
 		return
 	}
 	var cfg map[string]any
-	if len(data) > 256<<10 {
-		a.unsure(src, p+" is too large to read as YAML", cx)
-		return
-	}
-	if yaml.Unmarshal(data, &cfg) != nil {
-		a.unsure(src, p+" cannot be read as YAML", cx)
+	if err := decodeTree(yaml.Unmarshal, data, &cfg); err != nil {
+		a.unsure(src, treeProblem(p, "YAML", err), cx)
 		return
 	}
 	for _, k := range slices.Sorted(maps.Keys(cfg)) {
@@ -242,17 +238,15 @@ func (a *analyzer) yarnrc(dir, runner string, cx context) {
 	// otherwise.
 	envs := []string{".env.yarn?"}
 	data, ok := a.readConfig(yml, src, cx)
-	if ok && len(data) > 256<<10 {
-		a.unsure(src, yml+" is too large to read as YAML", cx)
-	} else if ok {
+	if ok {
 		var cfg struct {
 			YarnPath               string   `yaml:"yarnPath"`
 			Plugins                []any    `yaml:"plugins"`
 			InjectEnvironmentFiles []string `yaml:"injectEnvironmentFiles"`
 		}
 		var raw map[string]any
-		if yaml.Unmarshal(data, &raw) != nil || yaml.Unmarshal(data, &cfg) != nil {
-			a.unsure(src, yml+" cannot be read as YAML", cx)
+		if err := decodeTree(yaml.Unmarshal, data, &raw, &cfg); err != nil {
+			a.unsure(src, treeProblem(yml, "YAML", err), cx)
 		} else {
 			// yarn expands ${NAME}, ${NAME:-fallback} and ${NAME-fallback}
 			// in setting values: a path built that way is known only at
@@ -350,8 +344,8 @@ func (a *analyzer) bunfigIn(dir string, cx context) {
 		return
 	}
 	var cfg map[string]any
-	if toml.Unmarshal(data, &cfg) != nil {
-		a.unsure(src, p+" cannot be read as TOML", cx)
+	if err := decodeTree(toml.Unmarshal, data, &cfg); err != nil {
+		a.unsure(src, treeProblem(p, "TOML", err), cx)
 		return
 	}
 	var mods []string

@@ -243,3 +243,39 @@ func TestScopeChildProcess(t *testing.T) {
 			has: []string{"C ./ (javascript code)"}, gap: true},
 	})
 }
+
+// TestScopeConfigPastTreeSize: a runner's TOML or YAML configuration one
+// byte past maxTreeSize (a comment pads it: the decoders would build
+// every value of a real one) is not decoded and binds what it could name,
+// never a guess from part of it: pyproject.toml, .cargo/config.toml,
+// rust-toolchain.toml, bunfig.toml, pnpm-workspace.yaml, .yarnrc.yml.
+func TestScopeConfigPastTreeSize(t *testing.T) {
+	over := func(body string) string {
+		pad := "# " + strings.Repeat("x", maxTreeSize-len(body)-2) + "\n"
+		if s := body + pad; len(s) != maxTreeSize+1 {
+			t.Fatalf("padded to %d bytes", len(s))
+		}
+		return body + pad
+	}
+	js := `{"scripts":{"start":"true"}}`
+	runScopeCases(t, []scopeCase{
+		{name: "pyproject.toml", cmd: "uv", args: []string{"run", "srv"},
+			fs:  mapFS{"pyproject.toml": over("[tool.uv.sources]\nlib = { path = \"libs/lib\" }\n")},
+			has: []string{"C* ./ (python code)"}, gap: true},
+		{name: "cargo config", cmd: "cargo", args: []string{"run"},
+			fs:  mapFS{"Cargo.toml": "[package]", ".cargo/config.toml": over("[build]\nrustc = \"bin/rustc\"\n")},
+			has: []string{"T ./"}, gap: true},
+		{name: "rust-toolchain.toml", cmd: "cargo", args: []string{"run"},
+			fs:  mapFS{"Cargo.toml": "[package]", "rust-toolchain.toml": over("[toolchain]\nchannel = \"stable\"\n")},
+			has: []string{"T ./"}, gap: true},
+		{name: "bunfig.toml", cmd: "bun", args: []string{"server.ts"},
+			fs:  mapFS{"bunfig.toml": over("preload = [\"./instrument.ts\"]\n"), "server.ts": "1", "instrument.ts": "1"},
+			has: []string{"C ./ (javascript code)"}, gap: true},
+		{name: "pnpm-workspace.yaml", cmd: "pnpm", args: []string{"start"},
+			fs:  mapFS{"pnpm-workspace.yaml": over("nodeOptions: \"--require ./x.js\"\n"), "x.js": "1", "package.json": js},
+			has: []string{"C ./ (javascript code)"}, gap: true},
+		{name: ".yarnrc.yml", cmd: "yarn", args: []string{"start"},
+			fs:  mapFS{".yarnrc.yml": over("yarnPath: y.cjs\n"), "y.cjs": "1", "package.json": js},
+			has: []string{"C ./ (javascript code)"}, gap: true},
+	})
+}
