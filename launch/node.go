@@ -224,16 +224,17 @@ type packageJSON struct {
 }
 
 // readPackageJSON reads dir/package.json; ok false when absent or not
-// valid (the caller binds the file either way).
-func (a *analyzer) readPackageJSON(dir string) (pj packageJSON, ok bool) {
-	data, found, _ := a.readFile(joinDir(dir, "package.json"))
+// valid (the caller binds the file either way), tooLarge when it is past
+// maxReadSize (1 MiB of JSON decodes to at most about 36 MiB: measured).
+func (a *analyzer) readPackageJSON(dir string) (pj packageJSON, ok, tooLarge bool) {
+	data, found, tooLarge := a.readFile(joinDir(dir, "package.json"))
 	if !found {
-		return pj, false
+		return pj, false, tooLarge
 	}
 	if json.Unmarshal(stripBOM(data), &pj) != nil {
-		return packageJSON{}, false
+		return packageJSON{}, false, false
 	}
-	return pj, true
+	return pj, true, false
 }
 
 // bins are the program names and repository-relative targets of a

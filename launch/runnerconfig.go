@@ -61,7 +61,7 @@ func (a *analyzer) jsRunnerConfig(name string, cx context) {
 		// corepack shims yarn and pnpm (npm only when told to) and runs
 		// the package manager package.json's packageManager names.
 		corepack := name == "yarn" || name == "pnpm" || name == "pnpx"
-		if pj, ok := a.readPackageJSON(d); corepack && (ok || a.stat(joinDir(d, "package.json")).Kind != Missing) {
+		if pj, ok, _ := a.readPackageJSON(d); corepack && (ok || a.stat(joinDir(d, "package.json")).Kind != Missing) {
 			a.add(Item{Kind: KindText, Path: joinDir(d, "package.json"), Key: "packageManager", Text: pj.PackageManager,
 				Source: src, Why: "corepack runs the package manager (version or URL) it names"})
 		}

@@ -279,3 +279,15 @@ func TestScopeConfigPastTreeSize(t *testing.T) {
 			has: []string{"C ./ (javascript code)"}, gap: true},
 	})
 }
+
+// TestScopePackageJSONPastReadSize: a package.json past maxReadSize whose
+// script npm runs binds the whole repository (its scripts are not known),
+// not only the file.
+func TestScopePackageJSONPastReadSize(t *testing.T) {
+	body := `{"scripts":{"start":"node s.js"},"x":"`
+	big := body + strings.Repeat("x", maxReadSize-len(body)-1) + `"}`
+	runScopeCases(t, []scopeCase{
+		{name: "past", cmd: "npm", args: []string{"start"}, fs: mapFS{"package.json": big, "s.js": "1"},
+			has: []string{"F* package.json", "T ./"}, gap: true},
+	})
+}

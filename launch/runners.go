@@ -245,10 +245,14 @@ func (a *analyzer) packageScript(manager string, w word, cx context) {
 		a.runs(Item{Kind: KindFile, Path: pjPath, Source: w.source, Why: manager + " runs a script from it"})
 		return
 	}
-	pj, ok := a.readPackageJSON(cx.cwd)
+	pj, ok, tooLarge := a.readPackageJSON(cx.cwd)
 	if !ok {
-		// Unreadable or invalid: bind the file itself.
+		// Unreadable or invalid: bind the file itself, and past the read
+		// limit what its scripts could run too: they are not known.
 		a.runs(Item{Kind: KindFile, Path: pjPath, Source: w.source, Why: manager + " runs a script from it"})
+		if tooLarge {
+			a.whole(w.source, pjPath+" is too large to read: its scripts may run any program of the repository")
+		}
 		return
 	}
 	next := cx.with()
@@ -392,7 +396,7 @@ func (a *analyzer) localBins(spec, source, runner string, cx context) {
 	a.binLink(guess, source, runner, cx)
 	for d := cx.cwd; ; d = dirOf(d) {
 		dir := joinDir(d, "node_modules/"+name)
-		if pj, ok := a.readPackageJSON(dir); ok {
+		if pj, ok, _ := a.readPackageJSON(dir); ok {
 			for b, target := range pj.bins() {
 				a.binLink(b, source, runner, cx)
 				if p, ok := repoPath(dir, target); ok && p != "" {
