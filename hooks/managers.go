@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
+	"github.com/mcp-guard/mcp-guard/trust"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -36,18 +38,28 @@ const preCommitConfig = ".pre-commit-config.yaml"
 // other stages cannot tell mcp-guard which hook runs it: see unmanaged).
 var preCommitStages = []string{"post-checkout", "post-merge", "post-rewrite"}
 
-// maxManagerFile bounds what is read of a manager's file.
+// maxManagerFile bounds what is read of a manager's script (husky's, a
+// hook pre-commit installed), line by line.
 const maxManagerFile = 1 << 20
 
-// readSmall reads a regular file of at most maxManagerFile bytes; nil when
-// there is none or it is larger.
-func readSmall(path string) []byte {
-	fi, err := os.Stat(path)
-	if err != nil || !fi.Mode().IsRegular() || fi.Size() > maxManagerFile {
+// readSmall reads a regular file of at most limit bytes: maxManagerFile
+// for a script, trust.MaxRepoYAML for a YAML configuration (lefthook's,
+// pre-commit's), which yaml.v3 decodes into a node per scalar. nil when
+// there is none, it is not a regular file or it is past limit (read
+// through a limit, so a file that grows after its size was looked at is
+// still refused): it then reads as not running mcp-guard, and the hint to
+// add the lines stays.
+func readSmall(path string, limit int64) []byte {
+	f, err := os.Open(path)
+	if err != nil {
 		return nil
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
+	defer f.Close()
+	if fi, err := f.Stat(); err != nil || !fi.Mode().IsRegular() || fi.Size() > limit {
+		return nil
+	}
+	data, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil || int64(len(data)) > limit {
 		return nil
 	}
 	return data
@@ -78,7 +90,7 @@ func lefthookConfig(d Dir) (string, map[string]any) {
 		return "", nil
 	}
 	for _, f := range lefthookFiles {
-		data := readSmall(filepath.Join(d.WorkTree, f))
+		data := readSmall(filepath.Join(d.WorkTree, f), trust.MaxRepoYAML)
 		if data == nil {
 			continue
 		}
@@ -114,7 +126,7 @@ func RunsMCPGuard(m Manager, d Dir, typ string) string {
 	switch m {
 	case ManagerHusky:
 		p := filepath.Join(huskyRoot(d), typ)
-		sc := bufio.NewScanner(bytes.NewReader(readSmall(p)))
+		sc := bufio.NewScanner(bytes.NewReader(readSmall(p, maxManagerFile)))
 		for sc.Scan() {
 			line := strings.TrimSpace(sc.Text())
 			if !strings.HasPrefix(line, "#") && strings.Contains(line, "mcp-guard hook "+typ) {
@@ -126,7 +138,7 @@ func RunsMCPGuard(m Manager, d Dir, typ string) string {
 			return f + " (" + typ + ")"
 		}
 	case ManagerPreCommit:
-		if d.WorkTree == "" || !slices.Contains(preCommitStages, typ) || fileManager(readSmall(filepath.Join(d.Path, typ))) != ManagerPreCommit {
+		if d.WorkTree == "" || !slices.Contains(preCommitStages, typ) || fileManager(readSmall(filepath.Join(d.Path, typ), maxManagerFile)) != ManagerPreCommit {
 			return ""
 		}
 		var cfg struct {
@@ -138,7 +150,7 @@ func RunsMCPGuard(m Manager, d Dir, typ string) string {
 				} `yaml:"hooks"`
 			} `yaml:"repos"`
 		}
-		if yaml.Unmarshal(readSmall(filepath.Join(d.WorkTree, preCommitConfig)), &cfg) != nil {
+		if yaml.Unmarshal(readSmall(filepath.Join(d.WorkTree, preCommitConfig), trust.MaxRepoYAML), &cfg) != nil {
 			return ""
 		}
 		for _, r := range cfg.Repos {
