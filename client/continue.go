@@ -78,6 +78,14 @@ func (continueClient) Configs(launchDir, _ string, env Env) ([]string, error) {
 // is, which mcp-guard does not model: what runs is unknown.
 func (continueClient) Parse(path string, data []byte) *trust.Config {
 	c := trust.ParseDialect(path, []byte(`{}`), trust.ScopeProject, trust.Continue)
+	// encoding/json below would build every member and value of a file of
+	// up to trust.MaxFileSize: count its values first, within a
+	// repository file's budget (trust.ValueBudget).
+	if _, err := trust.DecodeDialect(data, trust.Continue); errors.Is(err, trust.ErrTooManyValues) {
+		u := trust.UnreadableConfig(path, trust.ScopeProject, err)
+		u.SHA256, u.Dialect = trust.FileHash(data), trust.Continue
+		return u
+	}
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return trust.InvalidConfig(path, trust.ScopeProject, fmt.Errorf("not a JSON object: %w", err))

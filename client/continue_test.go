@@ -1,9 +1,12 @@
 package client
 
 import (
+	"errors"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/mcp-guard/mcp-guard/trust"
 )
 
 // cn serve runs install with a shell when it is a non-empty string; a
@@ -62,5 +65,21 @@ func TestContinueConfigs(t *testing.T) {
 	cn := continueClient{}
 	if cn.Unhanded([]string{"serve"}) == "" || cn.Unhanded([]string{"-p", "hi"}) != "" {
 		t.Error("Unhanded: serve only")
+	}
+}
+
+// TestContinuePastValueBudget: cn's file is decoded with encoding/json,
+// which builds every value of it: a file past a repository file's value
+// budget is unreadable (the gate stays closed), one within it reads.
+func TestContinuePastValueBudget(t *testing.T) {
+	for _, tc := range []struct {
+		n    int
+		want bool
+	}{{trust.MaxRepoValues - 3, true}, {trust.MaxRepoValues - 2, false}} {
+		data := []byte(`{"install":"npm i","x":[` + strings.TrimSuffix(strings.Repeat("0,", tc.n), ",") + `]}`)
+		c := Lookup(Continue).Parse(".continue/cn.json", data)
+		if c.Valid() != tc.want || !tc.want && !errors.Is(c.Err, trust.ErrTooManyValues) {
+			t.Errorf("%d values: valid %v (%v), want %v", tc.n, c.Valid(), c.Err, tc.want)
+		}
 	}
 }
