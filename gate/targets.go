@@ -197,13 +197,24 @@ func (cs ClientServer) refusal(name string, d trust.Decision) string {
 	case d == trust.DecisionApproved && !cs.Runs:
 		return fmt.Sprintf("%q: %s", name, cs.ServerVerdict.Why)
 	case !validDeep(cs.Deep):
-		why := cs.NoDeep
-		if why == "" {
-			why = "no deep fingerprint"
-		}
-		return fmt.Sprintf("%q: mcp-guard could not fingerprint what it runs (%s)", name, why)
+		return fmt.Sprintf("%q: mcp-guard could not fingerprint what it runs (%s)", name, cs.CannotReview())
 	}
 	return ""
+}
+
+// CannotReview says why neither approve nor decline can be recorded for
+// cs as it is (mcp-guard could not fingerprint what it runs: NoDeep's
+// words, which say what to change); "" when one can. A review that goes
+// through what waits leaves such an entry out and says so, rather than
+// asking about it or failing on it.
+func (cs ClientServer) CannotReview() string {
+	if validDeep(cs.Deep) {
+		return ""
+	}
+	if cs.NoDeep != "" {
+		return cs.NoDeep
+	}
+	return "no deep fingerprint"
 }
 
 // review is the ledger record of decision d about cs.

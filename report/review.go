@@ -503,7 +503,7 @@ func clientGateReason(cv *gate.ClientView, cs gate.ClientServer, title string) s
 	var why string
 	switch {
 	case cs.NoDeep != "" && cs.Runs:
-		return "mcp-guard cannot review it here: " + cs.NoDeep
+		return cannotReviewHere(cs)
 	}
 	switch cs.Why {
 	case trust.GateChanged:
@@ -519,6 +519,22 @@ func clientGateReason(cv *gate.ClientView, cs gate.ClientServer, title string) s
 		why = "not reviewed yet"
 	}
 	return why
+}
+
+// cannotReviewHere is why neither approve nor decline can be recorded
+// for cs (gate.ClientServer.CannotReview), as the list of what waits and
+// a review that leaves it out say it.
+func cannotReviewHere(cs gate.ClientServer) string {
+	return "mcp-guard cannot review it here: " + cs.CannotReview()
+}
+
+// ReviewLeftOut is the line a review that goes through what waits (the
+// keyboard review, --all) writes for an entry it leaves waiting because
+// neither approve nor decline can be recorded for it: the list's words,
+// which say what to change. It is never asked about, so it never ends
+// in an error.
+func ReviewLeftOut(cs gate.ClientServer) string {
+	return "left " + ShowLabel(cs) + " waiting: " + Sanitize(cannotReviewHere(cs))
 }
 
 // changedSince names what changed in cs since its review: "its entry

@@ -100,11 +100,15 @@ func approveServers(ctx context.Context, c *cli.Command, e *env) error {
 		return usageError("--client: no client %q (the clients are %s)", only, strings.Join(client.IDs(), ", "))
 	}
 	var t gate.Targets
+	left := 0
 	if !all {
 		if t, err = g.SelectTargets(names, only, trust.DecisionApproved); err != nil {
 			return gateErr(err)
 		}
-	} else if t = g.waitingTargets(only, vetted(e)); t.Len() == 0 {
+	} else if t, left = g.waitingTargets(e.info, only, vetted(e)); t.Len() == 0 {
+		if left > 0 {
+			return attention()
+		}
 		fmt.Fprintln(e.info, "nothing waits for review here: nothing to approve")
 		return nil
 	}
@@ -113,5 +117,8 @@ func approveServers(ctx context.Context, c *cli.Command, e *env) error {
 		return err
 	}
 	report.WriteRestartNote(e.info, outcomes)
+	if left > 0 {
+		return attention()
+	}
 	return nil
 }

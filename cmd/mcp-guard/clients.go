@@ -175,8 +175,34 @@ func declinedIn(b []gate.ClientServer) int {
 
 // waitingTargets are what --all decides: everything that waits for
 // review (only's, when set), never a server the user declined at its
-// current version, nor one already reviewed.
-func (g *gateView) waitingTargets(only client.ID, handOver bool) gate.Targets {
+// current version, nor one already reviewed, nor one neither decision
+// can be recorded for (gate.ClientServer.CannotReview): those are left,
+// and their line written to w, so that the others are decided.
+func (g *gateView) waitingTargets(w io.Writer, only client.ID, handOver bool) (t gate.Targets, left int) {
+	t = g.allWaiting(only, handOver)
+	for i := range t.Clients {
+		if t.Clients[i].CannotReview() != "" {
+			left++
+		}
+	}
+	if left == 0 {
+		return t, 0
+	}
+	// A copy: t's list may be a view's own.
+	kept := make([]gate.ClientServer, 0, len(t.Clients)-left)
+	for _, cs := range t.Clients {
+		if cs.CannotReview() != "" {
+			fmt.Fprintln(w, report.ReviewLeftOut(cs))
+			continue
+		}
+		kept = append(kept, cs)
+	}
+	t.Clients = kept
+	return t, left
+}
+
+// allWaiting is waitingTargets before it leaves anything out.
+func (g *gateView) allWaiting(only client.ID, handOver bool) gate.Targets {
 	var t gate.Targets
 	for _, cv := range g.All() {
 		if only != "" && cv.Client != only {
@@ -221,8 +247,9 @@ func (g *gateView) review(ctx context.Context, c *cli.Command, e *env, names []s
 	handOver := vetted(e)
 	if approve || decline {
 		var t gate.Targets
+		left := 0
 		if all {
-			t = g.waitingTargets(only, handOver)
+			t, left = g.waitingTargets(e.info, only, handOver)
 		} else {
 			var err error
 			if t, err = g.SelectTargets(names, only, d); err != nil {
@@ -231,7 +258,7 @@ func (g *gateView) review(ctx context.Context, c *cli.Command, e *env, names []s
 		}
 		closed := g.writeClosed(e, only)
 		if t.Len() == 0 {
-			if closed {
+			if closed || left > 0 {
 				return attention()
 			}
 			fmt.Fprintln(e.info, "nothing waits for review here")
@@ -242,7 +269,7 @@ func (g *gateView) review(ctx context.Context, c *cli.Command, e *env, names []s
 			return err
 		}
 		report.WriteRestartNote(e.info, outcomes)
-		if closed {
+		if closed || left > 0 {
 			return attention()
 		}
 		return nil
@@ -345,9 +372,18 @@ func (g *gateView) writeClosed(e *env, only client.ID) bool {
 // drops whatever was typed before it shows the prompt. q ends the whole
 // review; Ctrl-C does too, with exit status 130.
 func (g *gateView) interactive(ctx context.Context, e *env, queue []pending, keys keyReader) (left int, err error) {
-	queue = oneDecision(queue)
 	w := e.stdout
 	st := e.style(w)
+	// What neither approve nor decline can be recorded for is not asked
+	// about: its line says why, and what to change; it still waits.
+	queue, left = leaveOut(w, queue)
+	if len(queue) == 0 {
+		return left, nil
+	}
+	if left > 0 {
+		fmt.Fprintln(w)
+	}
+	queue = oneDecision(queue)
 	var decided []gate.Outcome
 	defer func() { report.WriteRestartNote(w, decided) }()
 	var shown func()
@@ -373,20 +409,18 @@ func (g *gateView) interactive(ctx context.Context, e *env, queue []pending, key
 	}
 	decide := func(i int, a report.ReviewAction) (bool, int, error) {
 		cs := queue[i].cs
-		d, verb := trust.DecisionApproved, "approved"
+		d := trust.DecisionApproved
 		if a == report.ReviewDecline {
-			d, verb = trust.DecisionDeclined, "declined"
+			d = trust.DecisionDeclined
 		}
 		if a == report.ReviewApprove && !g.confirmCritical(w, keys, queue[i]) {
 			return false, 0, nil
 		}
-		if cs.Deep == "" {
-			why := ""
-			if cs.NoDeep != "" {
-				why = " (" + report.Sanitize(cs.NoDeep) + ")"
-			}
-			fmt.Fprintf(w, "mcp-guard could not fingerprint what it runs%s, so it cannot be %s\n", why, verb)
-			return false, 0, nil
+		if cs.CannotReview() != "" {
+			// leaveOut keeps these out of the queue; were one in it, it
+			// would be left waiting, not asked about again.
+			fmt.Fprintln(w, report.ReviewLeftOut(*cs))
+			return true, 1, nil
 		}
 		var t gate.Targets
 		for _, m := range queue[i].members() {
@@ -404,7 +438,22 @@ func (g *gateView) interactive(ctx context.Context, e *env, queue []pending, key
 		}
 		return true, 0, nil
 	}
-	return reviewKeys(e, w, st, len(queue), keys, show, label, decide)
+	return reviewKeys(e, w, st, left, len(queue), keys, show, label, decide)
+}
+
+// leaveOut writes, for each of queue that neither approve nor decline
+// can be recorded for (gate.ClientServer.CannotReview), the line that
+// says so, and returns the others and how many it left.
+func leaveOut(w io.Writer, queue []pending) (kept []pending, left int) {
+	for _, p := range queue {
+		if p.cs.CannotReview() != "" {
+			fmt.Fprintln(w, report.ReviewLeftOut(*p.cs))
+			left++
+			continue
+		}
+		kept = append(kept, p)
+	}
+	return kept, left
 }
 
 // writeItem writes queue[i]'s review screen.

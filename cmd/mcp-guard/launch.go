@@ -186,12 +186,7 @@ func (g *gateView) clear(ctx context.Context, c *cli.Command, e *env, who client
 	// entry, and 100,000 may wait.
 	waits := g.waiting(who, handOver)
 	if !review {
-		hint := "review them (`" + reviewCommandLine(c) + "` on a terminal, or with --approve NAME or --decline NAME), then launch again"
-		if out := declinedWayOut(waits, reviewCommandLine(c)); out != "" {
-			hint = out
-		} else if unreviewable(waits) {
-			hint = "mcp-guard cannot review them as they are: change what the list above says, then launch again"
-		}
+		hint := waitHint(waits, reviewCommandLine(c), "review them (`"+reviewCommandLine(c)+"` on a terminal, or with --approve NAME or --decline NAME), then launch again")
 		return nil, refusef(hint, "not starting %s: %s for review", report.Sanitize(name), waitingWords(waits, n))
 	}
 	fmt.Fprintf(e.stdout, "%s for review before %s starts\n\n", waitingWords(waits, n), report.Sanitize(name))
@@ -204,10 +199,7 @@ func (g *gateView) clear(ctx context.Context, c *cli.Command, e *env, who client
 		return nil, withHint(err, "nothing was started")
 	}
 	if left := g.waiting(who, handOver); len(left) > 0 {
-		hint := "run `" + reviewCommandLine(c) + "` when you are ready"
-		if out := declinedWayOut(left, reviewCommandLine(c)); out != "" {
-			hint = out
-		}
+		hint := waitHint(left, reviewCommandLine(c), "run `"+reviewCommandLine(c)+"` when you are ready")
 		return nil, refusef(hint, "not starting %s: %s for review", report.Sanitize(name), report.Waiting(len(left), "still"))
 	}
 	return g, nil
@@ -228,12 +220,25 @@ func declinedWayOut(left []pending, reviewCmd string) string {
 	return strings.Join(outs, "; ") + "; then launch again"
 }
 
+// waitHint is the hint of a launch refused because left wait: the way
+// out of a declined entry the agent runs on its own, what to change when
+// nothing of left can be reviewed as it is, else review (orElse).
+func waitHint(left []pending, reviewCmd, orElse string) string {
+	if out := declinedWayOut(left, reviewCmd); out != "" {
+		return out
+	}
+	if unreviewable(left) {
+		return "mcp-guard cannot review them as they are: change what the list above says, then launch again"
+	}
+	return orElse
+}
+
 // unreviewable reports whether nothing that waits can be reviewed as it
 // is (mcp-guard could not fingerprint what any of it runs: NoDeep), so
 // that a review, or approve and decline, only fail.
 func unreviewable(left []pending) bool {
 	for _, p := range left {
-		if p.cs.NoDeep == "" {
+		if p.cs.CannotReview() == "" {
 			return false
 		}
 	}

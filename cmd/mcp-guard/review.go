@@ -89,10 +89,11 @@ const (
 // names it as people see it (sanitised, its name cut), and decide(i, a) records approve or decline, saying whether
 // to move on and how many more still wait. An item whose screen left
 // added lines out is approved only after its full diff was shown. It
-// returns how many items still wait for review.
-func reviewKeys(e *env, w io.Writer, st report.Style, n int, keys keyReader,
+// returns how many items still wait for review, counting left, those
+// that wait already (left out of the review: never asked about).
+func reviewKeys(e *env, w io.Writer, st report.Style, left, n int, keys keyReader,
 	show func(i int, s reviewScreen) (shortened bool), label func(i int) string,
-	decide func(i int, a report.ReviewAction) (next bool, wait int, err error)) (left int, err error) {
+	decide func(i int, a report.ReviewAction) (next bool, wait int, err error)) (int, error) {
 	for i := 0; i < n; i++ {
 		if i > 0 {
 			fmt.Fprintln(w)
@@ -122,7 +123,7 @@ func reviewKeys(e *env, w io.Writer, st report.Style, n int, keys keyReader,
 				}
 				next, wait, err := decide(i, a)
 				if err != nil {
-					return n - i, err
+					return left + n - i, err
 				}
 				if next {
 					left += wait

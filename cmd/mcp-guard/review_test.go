@@ -222,7 +222,8 @@ func TestReviewRefusesUnseenAdditions(t *testing.T) {
 	ctx := context.Background()
 	var out bytes.Buffer
 	e, g := gateAt(t, dir, environ, &out)
-	if _, err := g.decideAll(ctx, e, &out, trust.DecisionApproved, g.waitingTargets(client.Agentty, true)); err != nil {
+	targets, _ := g.waitingTargets(&out, client.Agentty, true)
+	if _, err := g.decideAll(ctx, e, &out, trust.DecisionApproved, targets); err != nil {
 		t.Fatal(err)
 	}
 	var body strings.Builder
@@ -300,7 +301,8 @@ func TestSinceShowsWhatChanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := g.decideAll(ctx, e, &out, trust.DecisionApproved, g.waitingTargets(client.Agentty, true)); err != nil {
+	targets, _ := g.waitingTargets(&out, client.Agentty, true)
+	if _, err := g.decideAll(ctx, e, &out, trust.DecisionApproved, targets); err != nil {
 		t.Fatal(err)
 	}
 	cfg := `{"mcpServers":{"a":{"command":"/bin/sh","args":["a"]},"b":{"command":"/bin/echo","args":["b"]},"c":{"command":"/bin/echo","args":["c"],"env":{"NODE_OPTIONS":"-r y"}}}}`
