@@ -330,6 +330,18 @@ func (claudeClient) Join(c *trust.Config, read func(path string) ([]byte, bool))
 // its file does not declare.
 const undeclaredMarketplace = "a marketplace this file does not declare"
 
+// ClaudePluginWhen says how Claude Code comes to run the code of the
+// plugin entry s, for the rules that grade it: one its file enables from
+// a marketplace the file does not declare loads, with no install and no
+// prompt, from the user's marketplace of that name (observed on 2.1.328,
+// claude_markets.go), or from one the other settings file declares.
+func ClaudePluginWhen(s *trust.Server) string {
+	if s.Remote == undeclaredMarketplace {
+		return "Claude Code loads it from wherever a marketplace of that name is known (your own settings or plugin registry: with no install and no prompt, `claude -p` in a folder not trusted too; or the other settings file) and runs its hooks, servers and commands without asking"
+	}
+	return "once the folder is trusted Claude Code offers to install it, and its hooks, servers and commands run without asking"
+}
+
 // undeclaredPlugin is the entry of plugin id enabled by on, from a
 // marketplace the file does not declare (claudePlugins); nil when it
 // cannot be modelled (c says so).
@@ -745,11 +757,15 @@ type ClaudeState struct {
 	user, global claudeFile
 	shared       claudeFile   // the launch directory's .claude/settings.json
 	local        []claudeFile // per Dirs
+	// markets are the plugin marketplaces the user's state registers
+	// (claude_markets.go).
+	markets claudeMarkets
 }
 
 // claudeFile is what one file holds of the MCP approval keys.
 type claudeFile struct {
 	src                 Source
+	root                trust.Value // the file as read (absent or unreadable: no value)
 	enabled, disabled   []string
 	disabledMcpServers  []string // ~/.claude.json projects[p] only
 	enableAll, enableOK bool     // enableOK: the key is set
@@ -820,6 +836,13 @@ func (claudeClient) State(launchDir, gitTop string, env Env) *State {
 			cs.Unknown = &src
 		}
 	}
+	// The plugin registry: unreadable, it closes the gate (where a
+	// plugin the repository enables comes from is unknown) without making
+	// every server's approval unknown.
+	cs.markets = readClaudeMarkets(env, cs.user.root, userShown)
+	if cs.markets.registry.Path != "" {
+		st.Sources = append(st.Sources, cs.markets.registry)
+	}
 	return st
 }
 
@@ -835,6 +858,7 @@ func readClaudeSettings(fsys FS, src Source) claudeFile {
 	f := claudeFile{src: src}
 	v, ok := readJSONFile(fsys, &f.src, trust.ClaudeCode)
 	if ok {
+		f.root = v
 		f.read(v)
 	}
 	return f
@@ -1169,6 +1193,11 @@ func (cs *ClaudeState) entryAnswer(s *trust.Server, name string) claudeAnswer {
 	if cs.Unknown != nil {
 		return cs.answer(name)
 	}
+	if s.Kind == EntryPlugin {
+		if a, ok := cs.pluginAnswer(s); ok {
+			return a
+		}
+	}
 	if cs.Trusted {
 		return claudeAnswer{interactive: true, headless: true,
 			why: fmt.Sprintf("Claude Code runs %s in a trusted folder without asking", what)}
@@ -1196,6 +1225,9 @@ func entryWords(s *trust.Server) string {
 	case EntryHeadersHelper:
 		return "this headersHelper"
 	case EntryPlugin:
+		if s.Remote == undeclaredMarketplace {
+			return fmt.Sprintf("this plugin's hooks, servers and commands once it knows the marketplace `%s`, which neither this file nor your own settings and plugin registry declare (the repository's other settings file or Claude Code itself may)", pluginMarket(s))
+		}
 		return "this plugin's hooks, servers and commands (once installed: it offers to install it when you trust the folder)"
 	case EntryEnv:
 		return "with this env (in its session and every server and hook it starts; ANTHROPIC_BASE_URL sends your key there)"

@@ -196,8 +196,8 @@ func claudeRemotePlugins(f File) []trust.Finding {
 	for _, s := range client.ClaudeSettingsEntries(f.Path, f.Data, client.EntryPlugin) {
 		if s.Remote != "" {
 			out = append(out, trust.NewFinding("MG719", f.Path, s.NamePos, "", "enabledPlugins",
-				fmt.Sprintf("enabledPlugins: %s comes from %s: once the folder is trusted Claude Code offers to install it, and its hooks, servers and commands run without asking, from code outside the repository",
-					quote(strings.TrimPrefix(s.Name, "plugins.")), shortValue(s.Remote))))
+				fmt.Sprintf("enabledPlugins: %s comes from %s: %s, from code outside the repository",
+					quote(strings.TrimPrefix(s.Name, "plugins.")), shortValue(s.Remote), client.ClaudePluginWhen(s))))
 		}
 	}
 	return out

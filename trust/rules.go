@@ -498,7 +498,10 @@ var Rules = []Rule{
 			"in extraKnownMarketplaces whose source is GitHub, a git URL, a URL or a package, and enables a plugin of it in " +
 			"enabledPlugins. Once the folder is trusted Claude Code offers to install it, and an installed plugin's hooks, " +
 			"MCP servers and commands run without asking, from code that is not in the repository and can change at any " +
-			"time without a commit. mcp-guard reviews the plugin as an entry bound to where it comes from, not to what it holds.\n\n" +
+			"time without a commit. mcp-guard reviews the plugin as an entry bound to where it comes from, not to what it holds. " +
+			"A plugin enabled from a marketplace the file does not declare is reported too: Claude Code loads it from a marketplace " +
+			"of that name the user's own settings or plugin registry hold, with no install and no prompt (`claude -p` in a folder " +
+			"not trusted too), or from one the other settings file declares.\n\n" +
 			"Fix: vendor the marketplace into the repository (a directory source), or leave the plugin for each user to install."},
 	{ID: "MG722", Slug: "opencode-plugin", Severity: SeverityHigh,
 		Title: "the repository makes OpenCode run a plugin at start",
