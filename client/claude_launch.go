@@ -208,6 +208,24 @@ func (claudeClient) entryHandoff(files []HandoffFile, reviewed func(config strin
 	return out, nil
 }
 
+// vettedNote names the reviewed plugins Claude Code loads under the
+// vetted argv: their hooks and commands run, but --strict-mcp-config
+// keeps their MCP servers out as it does every server the vetted file
+// does not hold (observed on 2.1.328, fidelity plugin-launch-vetted).
+func (claudeClient) vettedNote(runs []*trust.Server) string {
+	var ids []string
+	for _, s := range runs {
+		if s != nil && s.Kind == EntryPlugin {
+			ids = append(ids, strings.TrimPrefix(s.Name, "plugins."))
+		}
+	}
+	if len(ids) == 0 {
+		return ""
+	}
+	slices.Sort(ids)
+	return "the reviewed plugins " + strings.Join(ids, ", ") + " run their hooks and commands, not their MCP servers (--strict-mcp-config keeps them out)"
+}
+
 // claudeRunsKey reports whether the settings key k holds what Claude Code
 // runs (the entries): the handoff carries only the reviewed ones.
 func claudeRunsKey(k string) bool {

@@ -164,3 +164,20 @@ func TestClaudeSettingsFlag(t *testing.T) {
 		}
 	}
 }
+
+// TestClaudeVettedNote: the launch line names the reviewed plugins the
+// vetted argv leaves running (their hooks) and says their MCP servers do
+// not start; no plugin, no note.
+func TestClaudeVettedNote(t *testing.T) {
+	c := claudeClient{}.Parse(".claude/settings.json", []byte(`{"enabledPlugins": {"b@m": true, "a@m": true},
+		"hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}}`))
+	if got, want := VettedNote(claudeClient{}, c.Servers), "the reviewed plugins a@m, b@m run their hooks and commands, not their MCP servers (--strict-mcp-config keeps them out)"; got != want {
+		t.Errorf("note %q, want %q", got, want)
+	}
+	if got := VettedNote(claudeClient{}, c.Servers[:1]); c.Servers[0].Kind != EntryHook || got != "" {
+		t.Errorf("hooks only: note %q", got)
+	}
+	if got := VettedNote(Lookup(Codex), c.Servers); got != "" {
+		t.Errorf("a client without the note: %q", got)
+	}
+}

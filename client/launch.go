@@ -281,6 +281,20 @@ func DisableNote(c Client, unreviewed []string) string {
 	return ""
 }
 
+// VettedNote is what a vetted-file launch of c with no settings handoff
+// does to the reviewed entries c reads from the repository's own files
+// (runs), in c's words, for the launch line ("" when nothing): Claude
+// Code's plugins, whose hooks run while --strict-mcp-config keeps their
+// MCP servers out.
+func VettedNote(c Client, runs []*trust.Server) string {
+	if d, ok := c.(interface {
+		vettedNote(runs []*trust.Server) string
+	}); ok {
+		return d.vettedNote(runs)
+	}
+	return ""
+}
+
 // CodexBypassHookTrustFlag runs every enabled hook without Codex's
 // persisted hook trust, for that invocation (0.169.0's --help: "Run
 // enabled hooks without requiring persisted hook trust").

@@ -167,6 +167,18 @@ func (v *View) Vetted(id client.ID) (*Snapshot, error) {
 		if err := v.handEntries(cv, snap); err != nil {
 			return nil, err
 		}
+		if snap.Settings == "" {
+			// What the vetted argv does to the reviewed entries the
+			// client reads from the repository's files itself, in its
+			// words.
+			var runs []*trust.Server
+			for _, cs := range cv.Servers {
+				if !cs.IsServer() && cs.reviewed() {
+					runs = append(runs, cs.Server)
+				}
+			}
+			snap.Note = client.VettedNote(c, runs)
+		}
 	}
 	if err := v.writeVetted(snap, data); err != nil {
 		return nil, err
