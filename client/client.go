@@ -773,6 +773,20 @@ type Joiner interface {
 	Join(c *trust.Config, read func(path string) ([]byte, bool))
 }
 
+// UserJoiner is a client one of whose entries runs code the user's own
+// state locates, which may lie in the repository: Claude Code's plugin
+// of a marketplace the user registered (~/.claude/plugins/
+// known_marketplaces.json, ~/.claude/settings.json) at a directory of
+// the repository. project calls JoinUser after Parse and Join with the
+// user's environment (the zero Env reads nothing); the entry is then
+// bound to that directory, and a change under it re-gates the entry.
+type UserJoiner interface {
+	// JoinUser completes c from the user's state in env; tops are the
+	// repository's top as opened (first) and its other spellings (its
+	// real path), a directory under one bound under the first.
+	JoinUser(c *trust.Config, env Env, tops []string)
+}
+
 // Included is a file a config brings in (Includer).
 type Included struct {
 	// Path is absolute.

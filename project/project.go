@@ -630,7 +630,7 @@ func uniqueSorted(ss []string) []string {
 // newReader reads one side, remembering resolved paths.
 func newReader(repo *gitscan.Repo, side gitscan.Side, opts Options) *reader {
 	sc := opts.Cache.side(side)
-	rd := &reader{repo: repo, side: side, cache: map[resolveKey]*resolution{}, items: sc.items, vars: opts.Env.Vars(), runDir: opts.RunDir}
+	rd := &reader{repo: repo, side: side, cache: map[resolveKey]*resolution{}, items: sc.items, env: opts.Env, vars: opts.Env.Vars(), runDir: opts.RunDir}
 	if top := repo.TopLevel(); top != "" {
 		rd.top = filepath.ToSlash(filepath.Clean(top))
 		rd.tops = []string{rd.top}
@@ -692,6 +692,9 @@ func (rd *reader) loadConfig(id client.ID, p string) (*Config, error) {
 			c.Config, c.data = client.ParseFile(client.Lookup(id), p, data), data
 			if j, ok := client.Lookup(id).(client.Joiner); ok {
 				j.Join(c.Config, rd.joinRead(c))
+			}
+			if j, ok := client.Lookup(id).(client.UserJoiner); ok {
+				j.JoinUser(c.Config, rd.env, rd.tops)
 			}
 		}
 	}

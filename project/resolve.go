@@ -43,8 +43,11 @@ type reader struct {
 	// tops the forms it is reached by (as given, and its real path).
 	top  string
 	tops []string
-	// vars is the environment the clients' interpolation reads.
+	// vars is the environment the clients' interpolation reads; env
+	// the whole of it, whose HOME holds the user's state a client's
+	// entries may run code from (client.UserJoiner).
 	vars client.Vars
+	env  client.Env
 	// runDir is Options.RunDir.
 	runDir *string
 	// blobs are the configs read (configBlob).
