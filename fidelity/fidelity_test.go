@@ -53,7 +53,7 @@ func TestClaudeCode(t *testing.T) {
 // claudeScenarios is TestClaudeCode's table, which TestDocRowsAreScenarios
 // holds Claude Code's part of docs/fidelity.md against too.
 func claudeScenarios() []scenario {
-	return slices.Concat(scenarios(), entryScenarios(), claudeEnvScenarios(), claudeNestedScenarios())
+	return slices.Concat(scenarios(), entryScenarios(), claudeEnvScenarios(), claudeNestedScenarios(), claudePluginScenarios())
 }
 
 func runScenario(t *testing.T, bin string, sc scenario) row {

@@ -51,6 +51,16 @@ func addRuns(runs map[string]bool, servers []client.ServerVerdict, headless bool
 		if s.Server != nil && s.Server.Kind == client.EntryEnv {
 			continue // variables, no process: the scenarios read them in what they reach
 		}
+		if s.Server != nil && s.Server.Kind == client.EntryPlugin {
+			// A plugin runs what it holds: the scenarios' plugin NAME
+			// (sandbox.market) a hook marker NAME-hook and a server
+			// marker NAME-server.
+			id := strings.TrimPrefix(s.Name, "plugins.")
+			plugin, _, _ := strings.Cut(id, "@")
+			runs[plugin+"-hook"] = runs[plugin+"-hook"] || r
+			runs[plugin+"-server"] = runs[plugin+"-server"] || r
+			continue
+		}
 		if s.Server != nil && s.Server.Kind != "" && len(s.Server.Args) == 2 {
 			// An entry runs the marker named after the marker flag.
 			f := strings.Fields(s.Server.Args[1].Str)
