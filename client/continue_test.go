@@ -83,3 +83,30 @@ func TestContinuePastValueBudget(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkContinueParse: the repository's .continue/environment.json
+// through ParseFile, as every reader of it parses it: an everyday file, a
+// file packed to a repository file's value budget (read) and one value
+// past it (refused).
+func BenchmarkContinueParse(b *testing.B) {
+	packed := func(n int) []byte {
+		return []byte(`{"install":"npm i","x":[` + strings.TrimSuffix(strings.Repeat("0,", n), ",") + `]}`)
+	}
+	for _, bc := range []struct {
+		name string
+		data []byte
+	}{
+		{"everyday", []byte("{\n  \"install\": \"npm ci && node scripts/setup.js\"\n}\n")},
+		{"at-budget", packed(trust.MaxRepoValues - 3)},
+		{"past-budget", packed(trust.MaxRepoValues - 2)},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			cn := Lookup(Continue)
+			b.SetBytes(int64(len(bc.data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				ParseFile(cn, "/w/.continue/environment.json", bc.data)
+			}
+		})
+	}
+}
