@@ -25,6 +25,27 @@ func TestContinueEnvironment(t *testing.T) {
 		{`{"other": "x"}`, "", false, false},
 		{`{"install": ["sh", "x"]}`, "", true, false},
 		{`{"install": "x"`, "", false, true},
+		// JSON.parse's reading, held against node 20: the last duplicate
+		// wins, 0 is falsy, 1e400 is Infinity (truthy, not a string),
+		// invalid UTF-8 and a lone surrogate are U+FFFD, a byte order
+		// mark or bytes after the value fail the file, and a value that
+		// is not an object holds no install (cn reads config.install).
+		{`{"install": "x", "install": ""}`, "", false, false},
+		{`{"install": "", "install": "make"}`, "make", false, false},
+		{`{"install": 0}`, "", false, false},
+		{`{"install": -0.0}`, "", false, false},
+		{`{"install": 1}`, "", true, false},
+		{`{"install": 1e400}`, "", true, false},
+		{`{"install": true}`, "", true, false},
+		{`{"install": {}}`, "", true, false},
+		{"{\"install\": \"a\xffb\"}", "a\ufffdb", false, false},
+		{`{"install": "\ud800x"}`, "\ufffdx", false, false},
+		{"\xef\xbb\xbf{\"install\": \"x\"}", "", false, true},
+		{`{"install": "x"} {}`, "", false, true},
+		{`{"install": "x"} // x`, "", false, true},
+		{`["install"]`, "", false, false},
+		{`"install"`, "", false, false},
+		{`null`, "", false, false},
 	}
 	for _, tt := range tests {
 		c := continueClient{}.Parse("/w/.continue/environment.json", []byte(tt.data))
@@ -80,6 +101,9 @@ func TestContinuePastValueBudget(t *testing.T) {
 		c := Lookup(Continue).Parse(".continue/cn.json", data)
 		if c.Valid() != tc.want || !tc.want && !errors.Is(c.Err, trust.ErrTooManyValues) {
 			t.Errorf("%d values: valid %v (%v), want %v", tc.n, c.Valid(), c.Err, tc.want)
+		}
+		if want := "mcp-guard cannot read this file (too many JSON values: more than 200,000 by line 1, the most mcp-guard reads from a repository's file"; !tc.want && !strings.HasPrefix(c.UnreadableText(), want) {
+			t.Errorf("%d values: %q, want it to start %q", tc.n, c.UnreadableText(), want)
 		}
 	}
 }
