@@ -1,9 +1,7 @@
 package client
 
 import (
-	"encoding/json"
 	"errors"
-	"fmt"
 	"path/filepath"
 
 	"github.com/mcp-guard/mcp-guard/surface"
@@ -72,46 +70,61 @@ func (continueClient) Configs(launchDir, _ string, env Env) ([]string, error) {
 	return nil, nil
 }
 
-// Parse reads the file as cn does (JSON.parse): a file that does not
-// parse runs nothing in cn (it logs the error), which mcp-guard reports as
-// invalid; a truthy install that is not a string is passed to exec as it
-// is, which mcp-guard does not model: what runs is unknown.
+// Parse reads the file as cn does (JSON.parse of its UTF-8 text), in one
+// pass of trust's reader within a repository file's value budget
+// (trust.ValueBudget): a file past it, or past trust.MaxFileSize, is
+// unreadable and the gate stays closed. A file that does not parse runs
+// nothing in cn (it logs the error), which mcp-guard reports as invalid;
+// one whose value is not an object holds no install (cn's
+// `config.install` is undefined there). A truthy install that is not a
+// string is passed to exec as it is, which mcp-guard does not model: what
+// runs is unknown.
 func (continueClient) Parse(path string, data []byte) *trust.Config {
-	c := trust.ParseDialect(path, []byte(`{}`), trust.ScopeProject, trust.Continue)
-	// encoding/json below would build every member and value of a file of
-	// up to trust.MaxFileSize: count its values first, within a
-	// repository file's budget (trust.ValueBudget).
-	if _, err := trust.DecodeDialect(data, trust.Continue); errors.Is(err, trust.ErrTooManyValues) {
+	root, err := trust.DecodeDialect(data, trust.Continue)
+	if errors.Is(err, trust.ErrUnreadable) {
 		u := trust.UnreadableConfig(path, trust.ScopeProject, err)
 		u.SHA256, u.Dialect = trust.FileHash(data), trust.Continue
 		return u
 	}
-	var doc map[string]json.RawMessage
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return trust.InvalidConfig(path, trust.ScopeProject, fmt.Errorf("not a JSON object: %w", err))
+	if err != nil {
+		return trust.InvalidConfig(path, trust.ScopeProject, err)
 	}
-	raw, ok := doc[EntryInstall]
+	c := trust.ParseDialect(path, []byte(`{}`), trust.ScopeProject, trust.Continue)
+	if root.Kind() != "object" {
+		return c // cn reads no install from an array, a string or null
+	}
+	v, ok := root.Get(EntryInstall)
+	if !ok || continueFalsy(v) {
+		return c // absent or falsy: cn skips it
+	}
+	line, ok := v.Str()
 	if !ok {
-		return c
-	}
-	var line string
-	if err := json.Unmarshal(raw, &line); err != nil {
-		var v any
-		_ = json.Unmarshal(raw, &v)
-		if v == nil || v == false || v == 0.0 {
-			return c // falsy: cn skips it
-		}
 		return trust.UnreadableConfig(path, trust.ScopeProject, errors.New("install is not a string: what cn serve runs is not known"))
 	}
-	if line == "" {
-		return c
-	}
-	s, err := trust.CommandEntry(path, trust.Continue, EntryInstall, EntryInstall, "", "/bin/sh", line, trust.Pos{Line: 1, Column: 1}, nil)
+	s, err := trust.CommandEntry(path, trust.Continue, EntryInstall, EntryInstall, "", "/bin/sh", line, v.Pos(), nil)
 	if err != nil {
 		return trust.UnreadableConfig(path, trust.ScopeProject, err)
 	}
 	c.Servers = []*trust.Server{s}
 	return c
+}
+
+// continueFalsy reports a value JavaScript's `!` calls false: null, false,
+// 0 and "" (cn runs `install` only when it is truthy).
+func continueFalsy(v trust.Value) bool {
+	switch v.Kind() {
+	case "null":
+		return true
+	case "boolean":
+		b, _ := v.Bool()
+		return !b
+	case "number":
+		return v.Num() == 0
+	case "string":
+		s, _ := v.Str()
+		return s == ""
+	}
+	return false
 }
 
 // State: Continue keeps no approval for the install command.

@@ -25,6 +25,27 @@ func TestContinueEnvironment(t *testing.T) {
 		{`{"other": "x"}`, "", false, false},
 		{`{"install": ["sh", "x"]}`, "", true, false},
 		{`{"install": "x"`, "", false, true},
+		// JSON.parse's reading, held against node 20: the last duplicate
+		// wins, 0 is falsy, 1e400 is Infinity (truthy, not a string),
+		// invalid UTF-8 and a lone surrogate are U+FFFD, a byte order
+		// mark or bytes after the value fail the file, and a value that
+		// is not an object holds no install (cn reads config.install).
+		{`{"install": "x", "install": ""}`, "", false, false},
+		{`{"install": "", "install": "make"}`, "make", false, false},
+		{`{"install": 0}`, "", false, false},
+		{`{"install": -0.0}`, "", false, false},
+		{`{"install": 1}`, "", true, false},
+		{`{"install": 1e400}`, "", true, false},
+		{`{"install": true}`, "", true, false},
+		{`{"install": {}}`, "", true, false},
+		{"{\"install\": \"a\xffb\"}", "a\ufffdb", false, false},
+		{`{"install": "\ud800x"}`, "\ufffdx", false, false},
+		{"\xef\xbb\xbf{\"install\": \"x\"}", "", false, true},
+		{`{"install": "x"} {}`, "", false, true},
+		{`{"install": "x"} // x`, "", false, true},
+		{`["install"]`, "", false, false},
+		{`"install"`, "", false, false},
+		{`null`, "", false, false},
 	}
 	for _, tt := range tests {
 		c := continueClient{}.Parse("/w/.continue/environment.json", []byte(tt.data))
@@ -81,5 +102,35 @@ func TestContinuePastValueBudget(t *testing.T) {
 		if c.Valid() != tc.want || !tc.want && !errors.Is(c.Err, trust.ErrTooManyValues) {
 			t.Errorf("%d values: valid %v (%v), want %v", tc.n, c.Valid(), c.Err, tc.want)
 		}
+		if want := "mcp-guard cannot read this file (too many JSON values: more than 200,000 by line 1, the most mcp-guard reads from a repository's file"; !tc.want && !strings.HasPrefix(c.UnreadableText(), want) {
+			t.Errorf("%d values: %q, want it to start %q", tc.n, c.UnreadableText(), want)
+		}
+	}
+}
+
+// BenchmarkContinueParse: the repository's .continue/environment.json
+// through ParseFile, as every reader of it parses it: an everyday file, a
+// file packed to a repository file's value budget (read) and one value
+// past it (refused).
+func BenchmarkContinueParse(b *testing.B) {
+	packed := func(n int) []byte {
+		return []byte(`{"install":"npm i","x":[` + strings.TrimSuffix(strings.Repeat("0,", n), ",") + `]}`)
+	}
+	for _, bc := range []struct {
+		name string
+		data []byte
+	}{
+		{"everyday", []byte("{\n  \"install\": \"npm ci && node scripts/setup.js\"\n}\n")},
+		{"at-budget", packed(trust.MaxRepoValues - 3)},
+		{"past-budget", packed(trust.MaxRepoValues - 2)},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			cn := Lookup(Continue)
+			b.SetBytes(int64(len(bc.data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				ParseFile(cn, "/w/.continue/environment.json", bc.data)
+			}
+		})
 	}
 }

@@ -1,6 +1,8 @@
 package launch
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"path"
 	"strconv"
@@ -58,8 +60,68 @@ type analyzer struct {
 	b     scopeBuilder
 	steps int
 	err   error
-	// read remembers scripts already analysed (cycles, repeats).
-	read map[string]bool
+	// read remembers scripts already analysed (cycles, repeats); walks
+	// counts how often each script was followed (once).
+	read  map[string]bool
+	walks map[string]int
+}
+
+// maxWalks is how many times one script is followed in one analysis, each
+// time with other arguments, from another directory or sourced again
+// (what it runs can differ each time); past it the repository is bound.
+const maxWalks = 16
+
+// once reports whether the script p is to be followed as kind ("exec":
+// started as a program, "sh": read by a shell) in the context key says
+// (its arguments, working directory, PATH): false when it was followed so
+// already, and false after binding the whole repository once p was
+// followed maxWalks times.
+func (a *analyzer) once(kind, p, key, source string) bool {
+	k := kind + ":" + p + "\x00" + key
+	if a.read[k] || !a.walk(kind, p, source) {
+		return false
+	}
+	a.read[k] = true
+	return true
+}
+
+// walk counts one more walk of the script p as kind: false past
+// maxWalks, after binding the whole repository.
+func (a *analyzer) walk(kind, p, source string) bool {
+	if a.walks == nil {
+		a.walks = map[string]int{}
+	}
+	k := kind + ":" + p
+	if a.walks[k] >= maxWalks {
+		a.whole(source, "the script "+p+" runs too many times, in too many ways, to follow")
+		return false
+	}
+	a.walks[k]++
+	return true
+}
+
+// runKey is what a script's analysis depends on besides its text: the
+// working directory, PATH (programs found through it) and its arguments
+// (the script's positional parameters), as a digest (arguments may be
+// long).
+func runKey(cx context, args []word) string {
+	h := sha256.New()
+	field := func(s string) {
+		var n [8]byte
+		binary.LittleEndian.PutUint64(n[:], uint64(len(s)))
+		h.Write(n[:])
+		h.Write([]byte(s))
+	}
+	field(cx.cwd)
+	field(strconv.FormatBool(cx.unknown))
+	pathVar, has := cx.env["PATH"]
+	field(strconv.FormatBool(has))
+	field(pathVar)
+	for _, w := range args {
+		field(strconv.FormatBool(w.lit))
+		field(w.text)
+	}
+	return string(h.Sum(nil))
 }
 
 // argSources are the Source names of the first arguments, constant: a

@@ -314,9 +314,10 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add("python3", "-Bm\x00evil", "PYTHONPATH=lib")
 	f.Add("uv", "--directory\x00tools\x00run\x00w.py", "")
 	f.Add("env", "-C\x00tools\x00NODE_OPTIONS=-r ./x\x00node\x00.", "")
+	f.Add("./bin/w", "x\x00./bin/w\x00node\x00main.js", "")
 	fsys := mapFS{
 		"main.js": "require('./lib'); require(x)", "lib/index.js": "import '../main.js'",
-		"bin/srv": "#!/bin/sh\n./bin/srv\n. ./bin/srv\n", "tools/srv": "#!/usr/bin/env python3 -u\nimport os",
+		"bin/srv": "#!/bin/sh\n./bin/srv\n. ./bin/srv\n", "bin/w": "#!/bin/sh\nshift\n. ./bin/w\ntrap 'exec \"$@\"' EXIT\nexec \"$@\"\n", "tools/srv": "#!/usr/bin/env python3 -u\nimport os",
 		"server/package.json": `{"scripts":{"start":"npm start","prestart":"sh -c 'cd .. && node main.js'"}}`,
 		"package.json":        `{"main":"main.js","scripts":{"start":"./bin/srv"}}`, "loop": "\x00link:loop2", "loop2": "\x00link:loop",
 		"out": "\x00outside",

@@ -302,7 +302,7 @@ func (a *analyzer) nestedCommands(name string, args []word, cx context) {
 	}
 	for _, n := range NestedCommands(name, lw) {
 		if n.Script != "" {
-			a.shellScript(n.Script, "", source(n.At), cx)
+			a.shellScript(n.Script, "", source(n.At), cx, nil)
 			continue
 		}
 		ws := make([]word, len(n.Words))

@@ -23,6 +23,12 @@ func (a *analyzer) envVar(name, value, source string, cx context) {
 		}
 		return
 	}
+	if strings.HasPrefix(name, "BASH_FUNC_") {
+		// bash defines an exported function from it, which runs in place
+		// of the command of that name.
+		a.whole(source, name+" is an exported bash function, which runs in place of a command")
+		return
+	}
 	why := name + " names it"
 	// Every word of the value that is a repository path counts.
 	for _, w := range strings.FieldsFunc(value, isEnvSeparator) {
@@ -58,7 +64,7 @@ func (a *analyzer) envVar(name, value, source string, cx context) {
 		// bash (non-interactive) and sh source this file first.
 		if p, ok := a.resolve(cx, value); ok && p != "" {
 			a.runs(Item{Kind: KindFile, Path: p, Source: source, Why: name + " makes the shell source it"})
-			a.scriptFile(p, source, cx)
+			a.scriptFile(p, source, cx, nil)
 		}
 	case "RUBYOPT", "PERL5OPT", "JAVA_TOOL_OPTIONS", "GOFLAGS":
 		// Options naming files are bound as words above.

@@ -60,7 +60,7 @@ func (a *analyzer) childRuns(runs []JSRun, source string, cx context) {
 		src := source + " (" + r.Where + ")"
 		switch {
 		case r.Shell != "":
-			a.shellScript(r.Shell, "", src, next)
+			a.shellScript(r.Shell, "", src, next, nil)
 		case r.Fork != "":
 			ws := []word{{text: "node", lit: true, source: src}, {text: r.Fork, lit: true, source: src}}
 			for _, v := range r.Argv {

@@ -274,7 +274,7 @@ func (a *analyzer) packageScript(manager string, w word, cx context) {
 		a.runs(Item{Kind: KindText, Path: pjPath, Key: "scripts." + name, Text: v, Source: w.source,
 			Why: manager + " runs this script"})
 		if v != "" {
-			a.shellScript(v, pjPath, w.source, next)
+			a.shellScript(v, pjPath, w.source, next, nil)
 		}
 	}
 	if w.text == "start" && pj.Scripts["start"] == nil {
@@ -329,7 +329,7 @@ func (a *analyzer) npx(runner string, args []word, cx context) {
 		case "-p", "--package":
 			pkgs, named = append(pkgs, v), true
 		case "-c", "--call":
-			a.shellScript(v.text, "", v.source, cx) // a shell command line (MG202's, not inline code)
+			a.shellScript(v.text, "", v.source, cx, nil) // a shell command line (MG202's, not inline code)
 		case "--prefix", "-C", "--cwd", "--dir":
 			a.chdir(&cx, v.text, v.lit, "command")
 		case "--node-options":

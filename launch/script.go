@@ -9,10 +9,9 @@ import (
 // names the interpreter (which then runs the file), a text file without one
 // is run by /bin/sh (execvp's ENOEXEC fallback), and a binary runs itself.
 func (a *analyzer) script(p string, cmd word, args []word, cx context) {
-	if a.fs == nil || a.read["exec:"+p] {
+	if a.fs == nil || !a.once("exec", p, runKey(cx, args), cmd.source) {
 		return
 	}
-	a.read["exec:"+p] = true
 	info := a.stat(p)
 	switch info.Kind {
 	case Missing, Other:
@@ -58,7 +57,7 @@ func (a *analyzer) script(p string, cmd word, args []word, cx context) {
 	if isBinary(data) {
 		return
 	}
-	a.shellScript(string(data), p, cmd.source, next)
+	a.shellScript(string(data), p, cmd.source, next, knownParams(args))
 }
 
 // relFrom writes repository path p relative to dir, as a word a program

@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -46,7 +47,12 @@ loop:
 			return
 		}
 		a.b.s.Inline = append(a.b.s.Inline, Inline{Program: name, Flag: "-c", Code: args[i].text, Source: args[i].source})
-		a.shellScript(args[i].text, "", args[i].source, cx)
+		// The words after the script are $0, then $1 … (sh -c 'exec "$@"' sh node server.js).
+		params := knownParams(nil)
+		if i+2 <= len(args) {
+			params = knownParams(args[i+2:])
+		}
+		a.shellScript(args[i].text, "", args[i].source, cx, params)
 		return
 	}
 	p, ok := a.resolve(cx, args[i].text)
@@ -57,52 +63,100 @@ loop:
 		return
 	}
 	a.runs(Item{Kind: KindFile, Path: p, Source: args[i].source, Why: name + " runs this script"})
-	a.scriptFile(p, args[i].source, cx)
+	a.scriptFile(p, args[i].source, cx, knownParams(args[i+1:]))
 }
 
-// scriptFile parses a repository shell script and follows what it runs.
-func (a *analyzer) scriptFile(p, source string, cx context) {
-	if a.fs == nil || a.read["sh:"+p] {
+// scriptFile parses a repository shell script started in cx with the
+// positional parameters params (nil: unknown) and follows what it runs.
+func (a *analyzer) scriptFile(p, source string, cx context, params *positional) {
+	if a.fs == nil || !a.once("sh", p, runKey(cx, params.known()), source) {
 		return
 	}
-	a.read["sh:"+p] = true
 	data, ok, tooLarge := a.readFile(p)
 	if tooLarge {
 		a.whole(source, "the script "+p+" is too large to read")
 		return
 	}
 	if ok && !isBinary(data) {
-		a.shellScript(string(data), p, source, cx)
+		a.shellScript(string(data), p, source, cx, params)
 	}
 }
 
 // shellScript parses a POSIX-family script and follows every command in
-// it; file is the script's repository path ("" for an inline script). A
-// script that does not parse runs nothing in the shell either.
-func (a *analyzer) shellScript(src, file, source string, cx context) {
+// it; file is the script's repository path ("" for an inline script),
+// params its positional parameters (nil: unknown). A script that does not
+// parse runs nothing in the shell either.
+func (a *analyzer) shellScript(src, file, source string, cx context, params *positional) {
 	if cx.depth > maxDepth {
 		a.whole(source, "scripts nest too deeply to follow")
 		return
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	f, err := parseShell(src)
 	if err != nil {
 		return
 	}
-	w := &shellWalk{a: a, source: source, file: file, cx: cx.with(), origin: cx.cwd}
+	if params == nil {
+		params = &positional{}
+	}
+	w := &shellWalk{a: a, source: source, self: file, file: file, cx: cx.with(), origin: cx.cwd, fileOrigin: cx.cwd,
+		params: params, funcs: map[string]bool{}}
 	w.cx.depth++
 	w.stmts(f.Stmts)
+	w.paramRunsDone()
+}
+
+func parseShell(src string) (*syntax.File, error) {
+	return syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+}
+
+// positional is a script's positional parameters ($1, $2, …) while the
+// model knows them: the literal words of a script started with them, as
+// shift leaves them. They are unknown for an inline script of a runner,
+// in a function's body (its own arguments), once set, shifted where it
+// may or may not happen (in a branch, a loop, a list) or by a sourced
+// file given arguments.
+type positional struct {
+	words []word
+	ok    bool
+}
+
+// knownParams are the positional parameters ws.
+func knownParams(ws []word) *positional {
+	return &positional{words: append([]word(nil), ws...), ok: true}
+}
+
+// known is the parameters when known, else one word standing for what
+// is not (for runKey).
+func (p *positional) known() []word {
+	if p == nil || !p.ok {
+		return []word{{text: "$@"}}
+	}
+	return p.words
 }
 
 // shellWalk follows one parsed script; cx is the state commands change
-// (cd, export) as the script goes on.
+// (cd, export) as the script goes on. A file sourced into it is walked by
+// the same shellWalk: what it changes holds after it, as in the shell.
 type shellWalk struct {
 	a      *analyzer
 	source string
-	file   string
-	cx     context
-	// origin is the working directory the script started in ($0 is
-	// relative to it).
-	origin string
+	// self is the script started ($0), file the one being read
+	// (BASH_SOURCE: a file sourced into it); each is relative to the
+	// working directory where it was started or sourced (origin,
+	// fileOrigin). Both "" for an inline script.
+	self, file         string
+	origin, fileOrigin string
+	cx                 context
+	params             *positional
+	// cond counts the branches, loops, lists, subshells and
+	// substitutions around the statement being walked: a change of the
+	// positional parameters there may or may not happen.
+	cond int
+	// funcs are the functions the script declares; paramRuns the
+	// commands "$@" starts as a shell command (a function of that name
+	// would run in their place).
+	funcs     map[string]bool
+	paramRuns []word
 }
 
 func (w *shellWalk) stmts(list []*syntax.Stmt) {
@@ -115,10 +169,16 @@ func (w *shellWalk) stmt(st *syntax.Stmt) {
 	if st == nil || !w.a.spend(w.source) {
 		return
 	}
+	if st.Background || st.Coprocess || st.Disown {
+		w.cond++ // a subshell of its own
+		defer func() { w.cond-- }()
+	}
 	switch c := st.Cmd.(type) {
 	case *syntax.BinaryCmd:
+		w.cond++
 		w.stmt(c.X)
 		w.stmt(c.Y)
+		w.cond--
 	case *syntax.CallExpr:
 		w.call(c)
 	case *syntax.Block:
@@ -126,24 +186,43 @@ func (w *shellWalk) stmt(st *syntax.Stmt) {
 	case *syntax.Subshell:
 		saved := w.cx
 		w.cx = w.cx.with()
+		w.cond++
 		w.stmts(c.Stmts)
+		w.cond--
 		w.cx = saved
 	case *syntax.IfClause:
+		w.cond++
 		for ic := c; ic != nil; ic = ic.Else {
 			w.stmts(ic.Cond)
 			w.stmts(ic.Then)
 		}
+		w.cond--
 	case *syntax.WhileClause:
+		w.cond++
 		w.stmts(c.Cond)
 		w.stmts(c.Do)
+		w.cond--
 	case *syntax.ForClause:
+		w.cond++
 		w.stmts(c.Do)
+		w.cond--
 	case *syntax.CaseClause:
+		w.cond++
 		for _, item := range c.Items {
 			w.stmts(item.Stmts)
 		}
+		w.cond--
 	case *syntax.FuncDecl:
+		// The body runs with the function's own arguments as "$@".
+		if c.Name != nil {
+			w.funcs[c.Name.Value] = true
+		}
+		saved := w.params
+		w.params = &positional{}
+		w.cond++
 		w.stmt(c.Body)
+		w.cond--
+		w.params = saved
 	case *syntax.TimeClause:
 		w.stmt(c.Stmt)
 	case *syntax.CoprocClause:
@@ -177,7 +256,9 @@ func (w *shellWalk) stmt(st *syntax.Stmt) {
 func (w *shellWalk) nested(list []*syntax.Stmt) {
 	saved := w.cx
 	w.cx = w.cx.with()
+	w.cond++
 	w.stmts(list)
+	w.cond--
 	w.cx = saved
 }
 
@@ -195,6 +276,9 @@ func (w *shellWalk) assign(as *syntax.Assign, export bool) {
 			w.a.whole(w.source, "the script sets "+as.Name.Value+" to a value computed at run time")
 		}
 	}
+	if as.Name.Value == "argv" {
+		w.params.ok = false // zsh's positional parameters
+	}
 	w.cx.env[as.Name.Value] = val
 	w.a.envVar(as.Name.Value, val, w.source, w.cx)
 }
@@ -206,10 +290,21 @@ func (w *shellWalk) call(c *syntax.CallExpr) {
 	if len(c.Args) == 0 {
 		return
 	}
-	ws := make([]word, len(c.Args))
+	ws := make([]word, 0, len(c.Args))
 	for i, arg := range c.Args {
+		if ps, ok := w.allParams(arg); ok {
+			// "$@": the script's arguments, each a word of the command.
+			if i == 0 && len(ps) > 0 {
+				w.paramRuns = append(w.paramRuns, ps[0])
+			}
+			ws = append(ws, ps...)
+			continue
+		}
 		text, lit := w.literal(arg)
-		ws[i] = word{text: text, lit: lit, source: w.source}
+		ws = append(ws, word{text: text, lit: lit, source: w.source})
+	}
+	if len(ws) == 0 {
+		return // "$@" of no arguments: no command
 	}
 	if !ws[0].lit {
 		w.a.whole(w.source, "the script runs a program named at run time")
@@ -220,6 +315,11 @@ func (w *shellWalk) call(c *syntax.CallExpr) {
 		ops := skipOptions(ws[1:])
 		if len(ops) == 0 {
 			w.cx.unknown = true // cd with no operand: $HOME
+			return
+		}
+		if len(ops) > 1 {
+			// bash refuses it, zsh and ksh substitute in $PWD.
+			w.a.chdir(&w.cx, "", false, w.source)
 			return
 		}
 		w.a.chdir(&w.cx, ops[0].text, ops[0].lit, w.source)
@@ -237,15 +337,35 @@ func (w *shellWalk) call(c *syntax.CallExpr) {
 			w.a.whole(w.source, "the script sources a file named at run time")
 			return
 		}
+		if len(ws) > 2 {
+			w.params.ok = false // its arguments are "$@" while it runs
+		}
 		if p, ok := w.a.resolve(w.cx, ws[1].text); ok && p != "" {
 			w.a.runs(Item{Kind: KindFile, Path: p, Source: w.source, Why: "the script sources it"})
-			w.a.scriptFile(p, w.source, w.cx)
+			w.sourced(p)
 		}
 		return
 	case "eval":
 		w.a.whole(w.source, "the script runs eval")
 		return
-	case "echo", "printf", "true", "false", "test", "[", "set", "shift", "exit", "return", "trap",
+	case "shift":
+		w.shift(ws[1:])
+		return
+	case "set":
+		w.set(ws[1:])
+		return
+	case "trap":
+		w.trap(ws[1:])
+		return
+	case "hash":
+		for _, o := range ws[1:] {
+			if !o.lit || strings.HasPrefix(o.text, "-") && strings.Contains(o.text, "p") {
+				w.a.whole(w.source, "the script binds a command name to a file of its choosing (hash -p)")
+				return
+			}
+		}
+		return
+	case "echo", "printf", "true", "false", "test", "[", "exit", "return",
 		"wait", "sleep", "read", "unset", "umask", "ulimit", "shopt", ":":
 		return
 	}
@@ -254,6 +374,146 @@ func (w *shellWalk) call(c *syntax.CallExpr) {
 		return
 	}
 	w.a.argv(ws, w.cx)
+}
+
+// allParams is the script's positional parameters when wd is "$@" (or
+// ${@}) alone and they are known: each its own word, as the shell
+// passes them. Unquoted, the shell splits and globs each, so they count
+// only when that changes nothing.
+func (w *shellWalk) allParams(wd *syntax.Word) ([]word, bool) {
+	if !w.params.ok || len(wd.Parts) != 1 {
+		return nil, false
+	}
+	part, quoted := wd.Parts[0], false
+	if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 && !dq.Dollar {
+		part, quoted = dq.Parts[0], true
+	}
+	pe, ok := part.(*syntax.ParamExp)
+	if !ok || pe.Param == nil || pe.Param.Value != "@" || pe.Excl || pe.Length || pe.Width || pe.Index != nil ||
+		pe.Slice != nil || pe.Repl != nil || pe.Names != 0 || pe.Exp != nil {
+		return nil, false
+	}
+	if !quoted {
+		if _, set := w.cx.env["IFS"]; set {
+			return nil, false
+		}
+		for _, p := range w.params.words {
+			if !p.lit || p.text == "" || strings.ContainsAny(p.text, " \t\n*?[") {
+				return nil, false
+			}
+		}
+	}
+	return w.params.words, true
+}
+
+// shift drops the first n positional parameters (shift [n]). Where it
+// may or may not run, or drops what the model cannot count, they are no
+// longer known.
+func (w *shellWalk) shift(ops []word) {
+	if !w.params.ok {
+		return
+	}
+	n := 1
+	if len(ops) > 0 {
+		v, err := strconv.Atoi(ops[0].text)
+		if !ops[0].lit || err != nil || v < 0 {
+			w.params.ok = false
+			return
+		}
+		n = v
+	}
+	if w.cond > 0 || n > len(w.params.words) || len(ops) > 1 {
+		w.params.ok = false
+		return
+	}
+	w.params.words = w.params.words[n:]
+}
+
+// set with operands (set -- a b, set a b, set - a) replaces the
+// positional parameters; options alone (set -eu, set -o pipefail, set -a)
+// keep them.
+func (w *shellWalk) set(ops []word) {
+	for i := 0; i < len(ops); i++ {
+		t := ops[i].text
+		switch {
+		case !ops[i].lit, t == "--", t == "-":
+			w.params.ok = false
+			return
+		case len(t) > 1 && (t[0] == '-' || t[0] == '+'):
+			if strings.ContainsRune(t[1:], 'o') {
+				i++ // the option's name
+			}
+		default:
+			w.params.ok = false
+			return
+		}
+	}
+}
+
+// trap ACTION SIGNAL…: the shell runs ACTION, a script, when the signal
+// comes (EXIT: when the script ends).
+func (w *shellWalk) trap(ops []word) {
+	for len(ops) > 0 && ops[0].lit && (ops[0].text == "-l" || ops[0].text == "-p" || ops[0].text == "-lp" || ops[0].text == "-pl") {
+		ops = ops[1:]
+	}
+	if len(ops) > 0 && ops[0].lit && ops[0].text == "--" {
+		ops = ops[1:]
+	}
+	if len(ops) < 2 {
+		return // a reset (trap SIGNAL) or a listing
+	}
+	if !ops[0].lit {
+		w.a.whole(w.source, "the script sets a trap to run a command computed at run time")
+		return
+	}
+	if ops[0].text == "-" || ops[0].text == "" {
+		return
+	}
+	w.a.shellScript(ops[0].text, "", w.source, w.cx, nil)
+}
+
+// sourced walks the file p into this script (. p, source p): its
+// commands change this shell's working directory, variables and
+// positional parameters.
+func (w *shellWalk) sourced(p string) {
+	// Each time: what it does depends on the shell's state then.
+	if w.a.fs == nil || !w.a.walk("source", p, w.source) {
+		return
+	}
+	if w.cx.depth > maxDepth {
+		w.a.whole(w.source, "scripts nest too deeply to follow")
+		return
+	}
+	data, ok, tooLarge := w.a.readFile(p)
+	if tooLarge {
+		w.a.whole(w.source, "the script "+p+" is too large to read")
+		return
+	}
+	if !ok || isBinary(data) {
+		return
+	}
+	f, err := parseShell(string(data))
+	if err != nil {
+		return
+	}
+	file, fileOrigin := w.file, w.fileOrigin
+	w.file, w.fileOrigin = p, w.cx.cwd
+	w.cx.depth++
+	w.stmts(f.Stmts)
+	w.cx.depth--
+	w.file, w.fileOrigin = file, fileOrigin
+}
+
+// paramRunsDone: a command "$@" starts by its name runs the script's
+// function of that name when there is one, with a working directory and
+// arguments the model did not follow it with.
+func (w *shellWalk) paramRunsDone() {
+	for _, r := range w.paramRuns {
+		if w.funcs[r.text] {
+			w.a.whole(r.source, "the script's arguments start "+Clip(r.text, 40)+", a function the script declares")
+			return
+		}
+	}
 }
 
 // literal is the text of a shell word when it is fully known: quotes
@@ -297,39 +557,55 @@ func (w *shellWalk) literal(wd *syntax.Word) (string, bool) {
 // returns that directory as seen from the working directory the script
 // was started in.
 func (w *shellWalk) scriptDir(p syntax.WordPart) (string, bool) {
-	if w.file == "" || strings.HasSuffix(w.file, "package.json") {
-		return "", false
+	// $0 is the script started, BASH_SOURCE the file being read (one
+	// sourced into it), each as it was named where it started.
+	dirs := func(name string) (string, bool) {
+		f, origin := w.self, w.origin
+		if name == "BASH_SOURCE" {
+			f, origin = w.file, w.fileOrigin
+		}
+		if f == "" || strings.HasSuffix(f, "package.json") {
+			return "", false
+		}
+		return relFrom(origin, dirOf(f)), true
 	}
-	self := func(wp syntax.WordPart) bool {
+	// self names the script's file: "$0", "${BASH_SOURCE[0]}" (or
+	// "$BASH_SOURCE"), when its directory is known.
+	self := func(wp syntax.WordPart) (string, bool) {
 		pe, ok := wp.(*syntax.ParamExp)
-		if !ok || pe.Param == nil || pe.Length || pe.Excl || pe.Repl != nil || pe.Slice != nil {
-			return false
+		if !ok || pe.Param == nil || pe.Length || pe.Excl || pe.Repl != nil || pe.Slice != nil || pe.Exp != nil {
+			return "", false
 		}
 		switch pe.Param.Value {
 		case "0":
-			return pe.Exp == nil && pe.Index == nil
+			if pe.Index != nil {
+				return "", false
+			}
 		case "BASH_SOURCE":
-			return pe.Exp == nil
-		}
-		return false
-	}
-	word := func(wd *syntax.Word) bool {
-		for _, part := range wd.Parts {
-			if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 && self(dq.Parts[0]) {
-				continue
+			// ${BASH_SOURCE[1]} is the file that sourced this one.
+			if ix, ok := pe.Index.(*syntax.Word); pe.Index != nil && (!ok || ix.Lit() != "0") {
+				return "", false
 			}
-			if !self(part) {
-				return false
-			}
+		default:
+			return "", false
 		}
-		return len(wd.Parts) == 1
+		return dirs(pe.Param.Value)
 	}
-	dir := relFrom(w.origin, dirOf(w.file))
+	word := func(wd *syntax.Word) (string, bool) {
+		if len(wd.Parts) != 1 {
+			return "", false
+		}
+		part := wd.Parts[0]
+		if dq, ok := part.(*syntax.DblQuoted); ok && len(dq.Parts) == 1 {
+			part = dq.Parts[0]
+		}
+		return self(part)
+	}
 	switch p := p.(type) {
 	case *syntax.ParamExp: // ${0%/*}
 		if p.Param != nil && p.Param.Value == "0" && p.Exp != nil && p.Exp.Op == syntax.RemSmallSuffix &&
 			p.Exp.Word != nil && p.Exp.Word.Lit() == "/*" {
-			return dir, true
+			return dirs("0")
 		}
 	case *syntax.CmdSubst: // $(dirname "$0")
 		if len(p.Stmts) != 1 {
@@ -343,8 +619,8 @@ func (w *shellWalk) scriptDir(p syntax.WordPart) (string, bool) {
 		if args[0].Lit() == "--" {
 			args = args[1:]
 		}
-		if len(args) == 1 && word(args[0]) {
-			return dir, true
+		if len(args) == 1 {
+			return word(args[0])
 		}
 	}
 	return "", false

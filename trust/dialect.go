@@ -214,13 +214,19 @@ var Cline = &Dialect{
 	TrailingFails:   true,
 }
 
-// Continue is the normalised form of the install command of
-// .continue/environment.json that `cn serve` (@continuedev/cli 1.5.47)
-// runs (docs/continue.md): the client package reads the file and builds
-// the entry; Continue's CLI reads no repository MCP configuration.
+// Continue is .continue/environment.json as `cn serve`
+// (@continuedev/cli 1.5.47) reads it (docs/continue.md): JSON.parse of
+// readFileSync(path, "utf-8"), so invalid UTF-8 becomes U+FFFD, 1e400 is
+// Infinity, and a byte order mark or bytes after the value fail the file
+// (checked with node 20). The client package reads the file and builds
+// the install command's entry in the normalised form; Continue's CLI
+// reads no repository MCP configuration.
 var Continue = &Dialect{
 	Client:          "Continue",
 	ServersKey:      "environment",
+	Lenient:         true,
+	Infinity:        true,
+	BOMFails:        true,
 	StringsOnly:     true,
 	ServersOptional: true,
 	TrailingFails:   true,

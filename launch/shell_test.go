@@ -1,0 +1,137 @@
+package launch
+
+import (
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// manyRuns is a script that runs prog n times, each with another script.
+func manyRuns(prog string, n int) string {
+	var lines []string
+	for i := range n {
+		lines = append(lines, prog+" node s"+strconv.Itoa(i)+".js")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// A repository script that ends in exec "$@" runs the rest of its command
+// line: it binds itself and what that command runs, not the repository,
+// as long as nothing in it is beyond the model (a sourced file named at
+// run time, eval, a computed command), which binds the repository still.
+func TestScopeWrapperScripts(t *testing.T) {
+	server := mapFS{"server.js": "require('./lib')", "lib.js": "1", "README.md": "x", "docs/a.md": "y"}
+	with := func(files map[string]string) mapFS {
+		m := mapFS{}
+		for k, v := range server {
+			m[k] = v
+		}
+		for k, v := range files {
+			m[k] = v
+		}
+		return m
+	}
+	wrapper := "scripts/with-env.sh"
+	narrow := []string{"F* " + wrapper, "F* server.js", "F* lib.js"}
+	broad := []string{"T ./"}
+	quiet := []string{"T ./", "F README.md", "F docs/a.md", "C ./ (javascript code)"}
+	runScopeCases(t, []scopeCase{
+		{name: "plain wrapper", cmd: "./" + wrapper, args: []string{"node", "server.js"},
+			fs:  with(map[string]string{wrapper: "#!/bin/sh\nexec \"$@\"\n"}),
+			has: narrow, hasNot: quiet},
+		{name: "plain wrapper without exec, bash through env", cmd: "./" + wrapper, args: []string{"node", "server.js"},
+			fs:  with(map[string]string{wrapper: "#!/usr/bin/env bash\nset -euo pipefail\nexport PORT=3000\n\"$@\"\n"}),
+			has: narrow, hasNot: quiet},
+		{name: "plain wrapper run by sh", cmd: "sh", args: []string{wrapper, "node", "server.js"},
+			fs:  with(map[string]string{wrapper: "exec \"$@\"\n"}),
+			has: narrow, hasNot: quiet},
+		{name: "unquoted $@ of plain words", cmd: "./" + wrapper, args: []string{"node", "server.js"},
+			fs:  with(map[string]string{wrapper: "#!/bin/sh\nexec $@\n"}),
+			has: narrow, hasNot: quiet},
+		{name: "unquoted $@ splits a word with a space", cmd: "./" + wrapper, args: []string{"node", "my server.js"},
+			fs:  with(map[string]string{wrapper: "#!/bin/sh\nexec $@\n"}),
+			has: broad, gap: true},
+		{name: "sh -c with $0 and arguments", cmd: "sh", args: []string{"-c", `exec "$@"`, "sh", "node", "server.js"},
+			fs:  with(nil),
+			has: []string{"F* server.js", "F* lib.js"}, hasNot: quiet},
+		{name: "wrapper that moves to its own directory", cmd: "./" + wrapper, args: []string{"node", "server.js"},
+			fs: with(map[string]string{wrapper: "#!/bin/sh\ncd \"$(dirname \"$0\")\"\nexec \"$@\"\n",
+				"scripts/server.js": "require('./util')", "scripts/util.js": "1"}),
+			has:    []string{"F* " + wrapper, "F* scripts/server.js", "F* scripts/util.js"},
+			hasNot: append([]string{"F* server.js"}, quiet...)},
+		{name: "wrapper that moves to the repository's top", cmd: "./" + wrapper, args: []string{"node", "server.js"},
+			fs:  with(map[string]string{wrapper: "#!/bin/sh\ncd \"$(dirname \"$0\")/..\" || exit 1\nexec \"$@\"\n"}),
+			has: narrow, hasNot: quiet},
+		{name: "wrapper that sources .env", cmd: "./" + wrapper, args: []string{"node", "server.js"},
+			fs:  with(map[string]string{wrapper: "#!/bin/bash\nsource .env\nexec \"$@\"\n", ".env": "PORT=3000\nNODE_OPTIONS='--require ./hook.js'\n", "hook.js": "1"}),
+			has: append([]string{"F* .env", "F* hook.js"}, narrow...), hasNot: quiet},
+		{name: "exec \"$@\" after set -a; . ./.env", cmd: "./" + wrapper, args: []string{"node", "server.js"},
+			fs:  with(map[string]string{wrapper: "#!/bin/sh\nset -a\n. ./.env\nset +a\nexec \"$@\"\n", ".env": "API_URL=http://localhost:8080\n"}),
+			has: append([]string{"F* .env"}, narrow...), hasNot: quiet},
+		{name: "a sourced file's cd and PATH hold after it", cmd: "./" + wrapper, args: []string{"srv", "main.js"},
+			fs:  with(map[string]string{wrapper: "#!/bin/sh\n. ./scripts/env.sh\nexec \"$@\"\n", "scripts/env.sh": "cd app\nPATH=./bin:/usr/bin\n", "app/bin/srv": "#!/bin/sh\nnode \"$1\"\n", "app/main.js": "1"}),
+			has: []string{"F* scripts/env.sh", "F app/bin/srv"}, hasNot: []string{"T ./", "F bin/srv"}},
+		{name: "a sourced file's cd holds after it", cmd: "sh", args: []string{"-c", ". ./env.sh && ./run"},
+			fs:  mapFS{"env.sh": "cd app\n", "app/run": "\x7fELF", "run": "\x7fELF"},
+			has: []string{"F* env.sh", "F* app/run"}, hasNot: []string{"F* run", "T ./"}},
+		{name: "$0 in a sourced file is the script that sourced it", cmd: "./" + wrapper, args: []string{"node", "server.js"},
+			fs: with(map[string]string{wrapper: "#!/bin/sh\n. ./lib/env.sh\nexec \"$@\"\n", "lib/env.sh": "cd \"$(dirname \"$0\")\"\n",
+				"scripts/server.js": "1", "lib/server.js": "2"}),
+			has: []string{"F* scripts/server.js"}, hasNot: []string{"F* lib/server.js", "T ./"}},
+		{name: "wrapper that sources a file named at run time", cmd: "./" + wrapper, args: []string{"node", "server.js"},
+			fs:  with(map[string]string{wrapper: "#!/bin/sh\n. \"$ENV_FILE\"\nexec \"$@\"\n"}),
+			has: broad, gap: true},
+		{name: "wrapper with eval", cmd: "./" + wrapper, args: []string{"node", "server.js"},
+			fs:  with(map[string]string{wrapper: "#!/bin/sh\neval \"$(cat .env)\"\nexec \"$@\"\n", ".env": "X=1"}),
+			has: broad, gap: true},
+		{name: "wrapper that runs a computed command", cmd: "./" + wrapper, args: []string{"node", "server.js"},
+			fs:  with(map[string]string{wrapper: "#!/bin/sh\n$RUNNER \"$@\"\n"}),
+			has: broad, gap: true},
+		{name: "shift drops the first argument", cmd: "./" + wrapper, args: []string{"prod", "node", "server.js"},
+			fs:  with(map[string]string{wrapper: "#!/bin/sh\nexport STAGE=\"$1\"\nshift\nexec \"$@\"\n"}),
+			has: narrow, hasNot: quiet},
+		{name: "a shift that may not happen", cmd: "./" + wrapper, args: []string{"--dev", "node", "server.js"},
+			fs:  with(map[string]string{wrapper: "#!/bin/sh\nif [ \"$1\" = --dev ]; then shift; fi\nexec \"$@\"\n"}),
+			has: broad, gap: true},
+		{name: "a shift after &&", cmd: "./" + wrapper, args: []string{"--dev", "node", "server.js"},
+			fs:  with(map[string]string{wrapper: "#!/bin/sh\n[ \"$1\" = --dev ] && shift\nexec \"$@\"\n"}),
+			has: broad, gap: true},
+		{name: "set a b replaces the arguments", cmd: "./" + wrapper, args: []string{"node", "server.js"},
+			fs:  with(map[string]string{wrapper: "#!/bin/sh\nset -e\nset node other.js\nexec \"$@\"\n"}),
+			has: broad, gap: true},
+		{name: "a file sourced with arguments has them as \"$@\"", cmd: "./" + wrapper, args: []string{"node", "server.js"},
+			fs:  with(map[string]string{wrapper: "#!/bin/bash\nsource ./scripts/lib.sh ./other.sh\n", "scripts/lib.sh": "exec \"$@\"\n"}),
+			has: broad, gap: true},
+		{name: "set -- replaces the arguments", cmd: "./" + wrapper, args: []string{"node", "server.js"},
+			fs:  with(map[string]string{wrapper: "#!/bin/sh\nset -- node other.js\nexec \"$@\"\n"}),
+			has: broad, gap: true},
+		{name: "$@ in a function is the function's", cmd: "./" + wrapper, args: []string{"node", "server.js"},
+			fs:  with(map[string]string{wrapper: "#!/bin/sh\nrun() { exec \"$@\"; }\nrun node other.js\n"}),
+			has: broad, gap: true},
+		{name: "a function of the name \"$@\" starts", cmd: "./" + wrapper, args: []string{"node", "server.js"},
+			fs:  with(map[string]string{wrapper: "#!/bin/bash\n\"$@\"\nnode() { ./evil.sh; }\n"}),
+			has: broad, gap: true},
+		{name: "an exported function in the entry's env", cmd: "./" + wrapper, args: []string{"node", "server.js"},
+			env: map[string]string{"BASH_FUNC_node%%": "() { ./evil.sh; }"},
+			fs:  with(map[string]string{wrapper: "#!/bin/bash\n\"$@\"\n"}),
+			has: broad, gap: true},
+		{name: "a trap's command runs", cmd: "./" + wrapper, args: []string{"node", "server.js"},
+			fs:  with(map[string]string{wrapper: "#!/bin/sh\ntrap './scripts/cleanup.sh' EXIT\n\"$@\"\n", "scripts/cleanup.sh": "#!/bin/sh\nrm -f x\n"}),
+			has: append([]string{"F* scripts/cleanup.sh"}, narrow...), hasNot: quiet},
+		{name: "hash -p names a program's file", cmd: "./" + wrapper, args: []string{"node", "server.js"},
+			fs:  with(map[string]string{wrapper: "#!/bin/bash\nhash -p ./evil node\nexec \"$@\"\n"}),
+			has: broad, gap: true},
+		{name: "the same wrapper for two commands binds both", cmd: "sh", args: []string{"-c", "./" + wrapper + " node server.js; ./" + wrapper + " node other.js"},
+			fs:  with(map[string]string{wrapper: "#!/bin/sh\nexec \"$@\"\n", "other.js": "1"}),
+			has: append([]string{"F* other.js"}, narrow...), hasNot: quiet},
+		{name: "one script run from two directories", cmd: "sh", args: []string{"-c", "./run.sh; cd sub && ../run.sh"},
+			fs:  mapFS{"run.sh": "#!/bin/sh\nnode x.js\n", "x.js": "1", "sub/x.js": "2"},
+			has: []string{"F* run.sh", "F* x.js", "F* sub/x.js"}, hasNot: []string{"T ./"}},
+		{name: "a wrapper run in too many ways binds the repository", cmd: "sh", args: []string{"-c", manyRuns("./"+wrapper, 17)},
+			fs:  with(map[string]string{wrapper: "#!/bin/sh\nexec \"$@\"\n"}),
+			has: broad, gap: true},
+		{name: "a wrapper that runs itself again", cmd: "./" + wrapper, args: []string{"node", "server.js"},
+			fs:  with(map[string]string{wrapper: "#!/bin/sh\n\"$0\" x \"$@\"\n. \"$0\"\n"}),
+			has: broad, gap: true},
+	})
+}
