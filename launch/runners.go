@@ -660,33 +660,6 @@ func inlineFlag(name string, args []word, i int) (code word, flag string, ok boo
 	return word{}, "", false
 }
 
-// java follows `java -jar X`, `java File.java`, -cp and -javaagent.
-func (a *analyzer) java(args []word, cx context) {
-	for i := 0; i < len(args); i++ {
-		t := args[i].text
-		switch {
-		case (t == "-cp" || t == "-classpath" || t == "--class-path" || t == "-p" || t == "--module-path") && i+1 < len(args):
-			for _, e := range strings.FieldsFunc(args[i+1].text, func(r rune) bool { return r == ':' || r == ';' }) {
-				if p, ok := a.resolve(cx, e); ok {
-					a.add(Item{Kind: KindTree, Path: p, Source: args[i+1].source, Why: "java loads classes from it"})
-				}
-			}
-			i++
-		case t == "-jar" && i+1 < len(args):
-			if p, ok := a.resolve(cx, args[i+1].text); ok && args[i+1].lit && p != "" {
-				a.runs(Item{Kind: KindFile, Path: p, Source: args[i+1].source, Why: "java -jar runs it"})
-			}
-			return
-		case strings.HasPrefix(t, "-javaagent:"):
-			v, _, _ := strings.Cut(strings.TrimPrefix(t, "-javaagent:"), "=")
-			a.fileWord(cx, word{text: v, lit: args[i].lit, source: args[i].source}, "java loads this agent first")
-		case strings.HasPrefix(t, "-"):
-		default:
-			return
-		}
-	}
-}
-
 // container follows docker/podman: a bind mount of a repository directory
 // makes its content what the container runs; compose builds from the
 // repository.
