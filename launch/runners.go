@@ -363,11 +363,14 @@ func (a *analyzer) npx(runner string, args []word, cx context) {
 	if bin.lit && bin.text != "" && named {
 		a.binLink(bin.text, bin.source, runner, cx)
 	}
-	// A fetched program whose arguments say what runs (tsx server.ts).
+	// A fetched program whose arguments say what runs (tsx server.ts),
+	// or one the model does not know, whose arguments may (foreign).
 	if bin.lit && i < len(args) {
 		switch b := binName(bin.text); b {
 		case "tsx", "ts-node", "ts-node-esm", "esno", "vite-node", "node":
 			a.argv(append([]word{{text: b, lit: true, source: bin.source}}, args[i+1:]...), cx)
+		default:
+			a.foreign(args[i+1:], cx)
 		}
 	}
 }
@@ -493,6 +496,8 @@ func (a *analyzer) uv(name string, args []word, cx context) {
 			if p, ok := a.resolve(cx, ops[1].text); ok && (strings.HasPrefix(ops[1].text, ".") || strings.HasPrefix(ops[1].text, "/")) {
 				a.runs(Item{Kind: KindTree, Path: p, Source: ops[1].source, Why: "uvx installs and runs this local package"})
 			}
+			// The tool is fetched: what its arguments may run is followed.
+			a.foreign(ops[2:], cx)
 		}
 		return
 	}
