@@ -189,14 +189,7 @@ func (d *codexDoc) withHelpers(c *trust.Config) *trust.Config {
 		}
 		helpers = append(helpers, e)
 	}
-	for _, h := range helpers {
-		if c.Server(h.Name) != nil {
-			c.Err, c.Servers = trust.Unreadable(fmt.Errorf("a server and a helper are both named %q", h.Name)), nil
-			return c
-		}
-	}
-	c.Servers = append(c.Servers, helpers...)
-	return c
+	return withEntries(c, helpers, "helper")
 }
 
 // codexHelperWhy is what a verdict on a server's http_headers_helper adds.
@@ -270,13 +263,20 @@ func (d *codexDoc) withHooks(c *trust.Config) *trust.Config {
 		c.Err, c.Servers = trust.Unreadable(err), nil
 		return c
 	}
-	for _, s := range hooks {
+	return withEntries(c, hooks, "hook")
+}
+
+// withEntries adds a layer's entries of one kind (noun) to c; one named
+// like an entry c holds leaves what the layer runs unknown (the ledger
+// could not tell them apart).
+func withEntries(c *trust.Config, entries []*trust.Server, noun string) *trust.Config {
+	for _, s := range entries {
 		if c.Server(s.Name) != nil {
-			c.Err, c.Servers = trust.Unreadable(fmt.Errorf("a server and a hook are both named %q", s.Name)), nil
+			c.Err, c.Servers = trust.Unreadable(fmt.Errorf("a server and a %s are both named %q", noun, s.Name)), nil
 			return c
 		}
 	}
-	c.Servers = append(c.Servers, hooks...)
+	c.Servers = append(c.Servers, entries...)
 	return c
 }
 

@@ -191,9 +191,7 @@ func (a *analyzer) javaArgFile(w word, cx context) ([]word, bool) {
 // escapes inside them), # starts a comment that runs to the end of the
 // line.
 func javaArgWords(s string) []string {
-	var out []string
-	var cur strings.Builder
-	has := false
+	var w splitWords
 	var quote byte
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -202,44 +200,37 @@ func javaArgWords(s string) []string {
 			i++
 			switch s[i] {
 			case 'n':
-				cur.WriteByte('\n')
+				w.cur.WriteByte('\n')
 			case 't':
-				cur.WriteByte('\t')
+				w.cur.WriteByte('\t')
 			case 'r':
-				cur.WriteByte('\r')
+				w.cur.WriteByte('\r')
 			case 'f':
-				cur.WriteByte('\f')
+				w.cur.WriteByte('\f')
 			case '\n', '\r':
 				for i+1 < len(s) && (s[i+1] == ' ' || s[i+1] == '\t' || s[i+1] == '\n' || s[i+1] == '\r') {
 					i++
 				}
 			default:
-				cur.WriteByte(s[i])
+				w.cur.WriteByte(s[i])
 			}
 		case quote != 0 && c == quote:
 			quote = 0
 		case quote != 0:
-			cur.WriteByte(c)
+			w.cur.WriteByte(c)
 		case c == '"' || c == '\'':
-			quote, has = c, true
-		case c == '#' && !has && cur.Len() == 0:
+			quote, w.has = c, true
+		case c == '#' && !w.has && w.cur.Len() == 0:
 			for i < len(s) && s[i] != '\n' && s[i] != '\r' {
 				i++
 			}
 		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f':
-			if has || cur.Len() > 0 {
-				out = append(out, cur.String())
-			}
-			cur.Reset()
-			has = false
+			w.end()
 		default:
-			cur.WriteByte(c)
+			w.cur.WriteByte(c)
 		}
 	}
-	if has || cur.Len() > 0 {
-		out = append(out, cur.String())
-	}
-	return out
+	return w.done()
 }
 
 // javaSource binds a source file java compiles and runs, and the source

@@ -3,6 +3,7 @@ package launch
 import (
 	"archive/zip"
 	"bytes"
+	"strings"
 	"testing"
 )
 
@@ -77,4 +78,24 @@ func TestScopeJava(t *testing.T) {
 			fs:  mapFS{"server.jar": "not a zip"},
 			has: []string{"F* server.jar", "T ./"}, gap: true},
 	})
+}
+
+// An argument file reads as the java launcher reads it.
+func TestJavaArgWords(t *testing.T) {
+	for _, c := range []struct {
+		in   string
+		want []string
+	}{
+		{"-cp lib Main", []string{"-cp", "lib", "Main"}},
+		{"# a comment -cp x\n-cp 'a b' Main", []string{"-cp", "a b", "Main"}},
+		{`-Dx="" "lib\\dir" "one \
+      two"`, []string{"-Dx=", `lib\dir`, "one two"}},
+		{"a#b Main", []string{"a#b", "Main"}},
+		{"", nil},
+	} {
+		got := javaArgWords(c.in)
+		if strings.Join(got, "|") != strings.Join(c.want, "|") || len(got) != len(c.want) {
+			t.Errorf("javaArgWords(%q) = %q, want %q", c.in, got, c.want)
+		}
+	}
 }
