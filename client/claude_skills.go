@@ -193,10 +193,11 @@ var ErrNestedBound = errors.New("a tree too deep or too large for mcp-guard's wa
 //
 // Which .claude/skills directories there are comes from what the
 // repository carries (env.Shared: the index, symlinked .claude and
-// .claude/skills directories included), not from a walk of the work
-// tree: a launch does not list node_modules, and a repository cannot
-// place a skill git does not track. Each one found is then read as
-// claudeSkills reads the launch directory's.
+// .claude/skills directories included, and the index of each submodule
+// checked out below), not from a walk of the work tree: a launch does not
+// list node_modules, and a repository cannot place a skill git does not
+// track. Each one found is then read as claudeSkills reads the launch
+// directory's.
 // OPEN: a skill below the launch directory the repository does not
 // carry (untracked: written on this machine after the clone) is not
 // gated; outside a git repository nothing below the launch directory is

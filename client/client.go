@@ -206,7 +206,8 @@ type Env struct {
 	FS FS
 	// Shared, when set, lists what the repository at gitTop carries below
 	// rel (repository-relative, slash-separated; "" the root): its tracked
-	// entries, symlinks marked, not followed. The gate sets it from the
+	// entries, symlinks marked, not followed, and those of each submodule
+	// checked out there, at their place in gitTop's work tree. The gate sets it from the
 	// index, so that a client whose files may sit anywhere below the
 	// launch directory (Claude Code's nested skills) finds them without
 	// walking the work tree, and as the repository placed them. Without

@@ -155,9 +155,46 @@ func (d *codexDoc) withNotify(c *trust.Config) *trust.Config {
 	return c
 }
 
+// EntryHTTPHeadersHelper is a server's `http_headers_helper`: a shell
+// line Codex runs with `sh -c` (sh found on its PATH), from the launch
+// directory, whenever it connects to the server, to get the headers it
+// sends (observed on 0.169.0 for a remote server of a trusted project's
+// layer). Its name is the server's, then ".http_headers_helper".
+const EntryHTTPHeadersHelper = "http_headers_helper"
+
 // EntryNouns are Codex's words for its entry kinds.
 func (codexClient) EntryNouns() map[string]string {
-	return map[string]string{EntryHook: "hooks", EntryNotify: "notify commands"}
+	return map[string]string{EntryHook: "hooks", EntryNotify: "notify commands", EntryHTTPHeadersHelper: "helpers"}
+}
+
+// withHelpers adds each server's http_headers_helper to c as an entry of
+// its own, bound to its line and to what the line runs; codexValidate
+// has made sure each is a line Codex accepts.
+func (d *codexDoc) withHelpers(c *trust.Config) *trust.Config {
+	if c.Err != nil {
+		return c
+	}
+	var helpers []*trust.Server
+	for _, s := range c.Servers {
+		line, ok := s.StringMember(EntryHTTPHeadersHelper)
+		if !ok {
+			continue
+		}
+		name := s.Name + "." + EntryHTTPHeadersHelper
+		e, err := trust.CommandEntry(d.path, trust.Codex, EntryHTTPHeadersHelper, name, s.Name, "sh", line,
+			d.at("mcp_servers", s.Name, EntryHTTPHeadersHelper), nil)
+		if err != nil {
+			c.Err, c.Servers = trust.Unreadable(fmt.Errorf("%s: %w", name, err)), nil
+			return c
+		}
+		helpers = append(helpers, e)
+	}
+	return withEntries(c, helpers, "helper")
+}
+
+// codexHelperWhy is what a verdict on a server's http_headers_helper adds.
+func codexHelperWhy(server string) string {
+	return "Codex runs this http_headers_helper whenever it connects to `" + server + "`"
 }
 
 // codexNotifyWhy is what a verdict on a notify command adds: the model,
@@ -226,13 +263,20 @@ func (d *codexDoc) withHooks(c *trust.Config) *trust.Config {
 		c.Err, c.Servers = trust.Unreadable(err), nil
 		return c
 	}
-	for _, s := range hooks {
+	return withEntries(c, hooks, "hook")
+}
+
+// withEntries adds a layer's entries of one kind (noun) to c; one named
+// like an entry c holds leaves what the layer runs unknown (the ledger
+// could not tell them apart).
+func withEntries(c *trust.Config, entries []*trust.Server, noun string) *trust.Config {
+	for _, s := range entries {
 		if c.Server(s.Name) != nil {
-			c.Err, c.Servers = trust.Unreadable(fmt.Errorf("a server and a hook are both named %q", s.Name)), nil
+			c.Err, c.Servers = trust.Unreadable(fmt.Errorf("a server and a %s are both named %q", noun, s.Name)), nil
 			return c
 		}
 	}
-	c.Servers = append(c.Servers, hooks...)
+	c.Servers = append(c.Servers, entries...)
 	return c
 }
 
@@ -569,6 +613,20 @@ func codexValidate(servers any) []codexProblem {
 		if !hasCmd && !hasURL {
 			out = append(out, codexProblem{name, "", "it has neither command nor url (invalid transport)"})
 		}
+		// Observed on 0.169.0: each of these stops Codex loading its
+		// config ("http_headers_helper must not be empty", "… is not
+		// supported for stdio").
+		if v, ok := e[EntryHTTPHeadersHelper]; ok {
+			line, isStr := v.(string)
+			switch {
+			case !isStr:
+				bad(EntryHTTPHeadersHelper, "a string")
+			case strings.TrimSpace(line) == "":
+				out = append(out, codexProblem{name, EntryHTTPHeadersHelper, "http_headers_helper must not be empty"})
+			case hasCmd:
+				out = append(out, codexProblem{name, EntryHTTPHeadersHelper, "http_headers_helper is not supported for stdio"})
+			}
+		}
 	}
 	return out
 }
@@ -649,7 +707,7 @@ func (d *codexDoc) configWith(servers any, problems []codexProblem) *trust.Confi
 			s.Env[i].Pos = d.at("mcp_servers", s.Name, "env", s.Env[i].Name)
 		}
 	}
-	return p
+	return d.withHelpers(p)
 }
 
 // keyPos is the TOML position of a finding's key ("mcp_servers.<name>.env.X").
@@ -1239,6 +1297,12 @@ func (cs *CodexState) answer(path, name string, s *trust.Server) (runs bool, why
 
 func (codexClient) Gate(st *State, entries []Entry) []ServerVerdict {
 	out := make([]ServerVerdict, 0, len(entries))
+	servers := map[string]*trust.Server{}
+	for _, e := range entries {
+		if e.Server != nil && e.Server.Kind == "" {
+			servers[e.Path+"\x00"+e.Name] = e.Server
+		}
+	}
 	for _, e := range entries {
 		var runs, repo bool
 		var why, src string
@@ -1246,6 +1310,11 @@ func (codexClient) Gate(st *State, entries []Entry) []ServerVerdict {
 		case e.Server != nil && e.Server.Kind == EntryNotify:
 			runs, why, src, repo = st.Codex.answer(e.Path, e.Name, nil)
 			why = codexNotifyWhy + "; " + why
+		case e.Server != nil && e.Server.Kind == EntryHTTPHeadersHelper:
+			// It runs whenever its server is connected: the server's
+			// answer (its enabled key included).
+			runs, why, src, repo = st.Codex.answer(e.Path, e.Server.Of, servers[e.Path+"\x00"+e.Server.Of])
+			why = codexHelperWhy(e.Server.Of) + "; " + why
 		case e.Server != nil && e.Server.Kind != "":
 			runs, why, src, repo = st.Codex.hookAnswer(e.Path, e.Name, codexEntryHash(e.Server))
 		default:
@@ -1264,15 +1333,24 @@ func (codexClient) Impact(st *State, old, new *trust.Server) Impact {
 	if new == nil {
 		return Impact{Why: "removed: Codex no longer starts it"}
 	}
-	if new.Kind != "" && new.Kind != EntryNotify {
+	if new.Kind != "" && new.Kind != EntryNotify && new.Kind != EntryHTTPHeadersHelper {
 		return codexHookImpact(st.Codex, old, new)
 	}
-	runs, why, src, repo := st.Codex.answer("", new.Name, new)
+	var runs, repo bool
+	var why, src string
+	if new.Kind == EntryHTTPHeadersHelper {
+		runs, why, src, repo = st.Codex.answer("", new.Of, nil)
+	} else {
+		runs, why, src, repo = st.Codex.answer("", new.Name, new)
+	}
 	if runs && st.Codex.Unknown == nil {
 		why = "Codex trusts this project: every change runs without asking"
 	}
-	if new.Kind == EntryNotify {
+	switch new.Kind {
+	case EntryNotify:
 		why = codexNotifyWhy + "; " + why
+	case EntryHTTPHeadersHelper:
+		why = codexHelperWhy(new.Of) + "; " + why
 	}
 	return Impact{Interactive: runs, Headless: runs, Why: why, Source: src, RepoSide: repo}
 }

@@ -1,6 +1,10 @@
 package gate
 
 import (
+	"fmt"
+	"os"
+	"path/filepath"
+
 	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/project"
@@ -41,8 +45,21 @@ func (e *evaluation) open(dir string) (*gitscan.Repo, *project.Cache, error) {
 }
 
 // shared lists what the repository at top carries below rel (client.Env.Shared):
-// its index's entries, from the repository the evaluation shares.
+// its index's entries, from the repository the evaluation shares, and
+// those of each submodule checked out below rel (a gitlink is one entry
+// of the index, but its files are on disk like any other, and an agent
+// reads them alike), at their place in top's work tree.
 func (e *evaluation) shared(top, rel string) ([]client.SharedFile, error) {
+	out, err := e.sharedIn(top, rel, "", 0)
+	if len(out) > sharedLimit && err == nil {
+		err = fmt.Errorf("more than %d files below %s with its submodules", sharedLimit, filepath.Join(top, rel))
+	}
+	return out, err
+}
+
+// sharedIn is shared for the repository at top, each path prefixed with
+// prefix (where top lies in the work tree first asked about).
+func (e *evaluation) sharedIn(top, rel, prefix string, depth int) ([]client.SharedFile, error) {
 	repo, _, err := e.open(top)
 	if err != nil {
 		return nil, err
@@ -53,13 +70,41 @@ func (e *evaluation) shared(top, rel string) ([]client.SharedFile, error) {
 	}
 	out := make([]client.SharedFile, 0, len(ents))
 	for _, en := range ents {
-		out = append(out, client.SharedFile{Path: en.Path, Link: en.Mode == gitscan.ModeSymlink})
+		out = append(out, client.SharedFile{Path: prefix + en.Path, Link: en.Mode == gitscan.ModeSymlink})
+	}
+	for _, en := range ents {
+		if en.Mode != gitscan.ModeSubmodule || len(out) > sharedLimit {
+			continue
+		}
+		dir := filepath.Join(top, filepath.FromSlash(en.Path))
+		if !checkedOut(dir) {
+			continue // not initialised: nothing of it is on disk
+		}
+		if depth >= maxSubmoduleDepth {
+			return nil, fmt.Errorf("submodules nest more than %d deep at %s", maxSubmoduleDepth, dir)
+		}
+		sub, err := e.sharedIn(dir, "", prefix+en.Path+"/", depth+1)
+		if err != nil {
+			return nil, fmt.Errorf("submodule %s: %w", en.Path, err)
+		}
+		out = append(out, sub...)
 	}
 	return out, nil
 }
 
+// checkedOut reports whether a submodule's directory holds a checkout of
+// its own (a .git file or directory); an uninitialised one is empty.
+func checkedOut(dir string) bool {
+	_, err := os.Lstat(filepath.Join(dir, ".git"))
+	return err == nil
+}
+
 // sharedLimit bounds what shared lists: a scope item's own bound.
 const sharedLimit = 1_000_000
+
+// maxSubmoduleDepth bounds how deep shared follows submodules within
+// submodules: past it what they carry is unknown.
+const maxSubmoduleDepth = 8
 
 func (e *evaluation) close() {
 	for _, s := range e.repos {

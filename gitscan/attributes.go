@@ -9,10 +9,12 @@ import (
 
 // CheckoutTransform names the .gitattributes line that makes git rewrite
 // path's bytes on checkout (working-tree-encoding, a filter driver such as
-// Git LFS, ident), "" when none does. At a commit or the index, ReadBlob
-// returns the stored bytes; an agent reads the checked-out ones, which
-// then differ, so a caller must not take one for the other. The work tree
-// holds the checked-out bytes already: "" there.
+// Git LFS, ident, eol=crlf), "" when none does. At a commit or the index,
+// ReadBlob returns the stored bytes; an agent reads the checked-out ones,
+// which then differ, so a caller must not take one for the other. The
+// work tree holds the checked-out bytes already: "" there (and its
+// entries are those bytes' ids, never the index's for such a file: see
+// worktreeEntryOnce).
 //
 // It reads the .gitattributes of path's directory and each directory
 // above it at side and errs on the side of a transform: a matching line
@@ -159,11 +161,71 @@ func attrLine(line string, macros map[string]bool) ([]string, string) {
 	sets := ""
 	for _, a := range fields[1:] {
 		switch {
-		case strings.HasPrefix(a, "working-tree-encoding="), strings.HasPrefix(a, "filter="), a == "ident":
+		case strings.HasPrefix(a, "working-tree-encoding="), strings.HasPrefix(a, "filter="), a == "ident",
+			a == "eol=crlf":
+			// eol=crlf writes every LF of a text file as CRLF whatever
+			// the user's configuration. text and text=auto do only under
+			// the user's core.autocrlf or core.eol, which are not read.
 			sets = a
 		case macros[a]:
 			sets = a + " (a macro that transforms)"
 		}
 	}
 	return fields, sets
+}
+
+// checkoutRewrites reports whether git may have written the work tree's p
+// through a transforming attribute (CheckoutTransform at the index, whose
+// .gitattributes are the ones the last checkout applied): its bytes are
+// then not the blob the index records. The answer for each directory's
+// attribute stack is kept, so that a tree with no transforming line
+// costs one look per directory. An attribute file that cannot be read
+// counts as one that transforms.
+func (r *Repo) checkoutRewrites(p string) bool {
+	dir := path.Dir(p)
+	if dir == "." {
+		dir = ""
+	}
+	may, ok := r.attrDirs[dir]
+	if !ok {
+		may = r.stackTransforms(dir)
+		if r.attrDirs == nil {
+			r.attrDirs = map[string]bool{}
+		}
+		r.attrDirs[dir] = may
+	}
+	if !may {
+		return false
+	}
+	t, err := r.CheckoutTransform(Index, p)
+	return err != nil || t != ""
+}
+
+// stackTransforms reports whether any line of the .gitattributes of dir
+// and the directories above it, at the index, sets a transforming
+// attribute for some path (or defines a macro that does).
+func (r *Repo) stackTransforms(dir string) bool {
+	var dirs []string
+	for d := dir; ; d = path.Dir(d) {
+		if d == "" || d == "." || d == "/" {
+			dirs = append(dirs, "")
+			break
+		}
+		dirs = append(dirs, d+"/")
+	}
+	files, err := r.attrFiles(Index, dirs)
+	if err != nil || files.tooLarge != "" {
+		return true
+	}
+	for _, f := range files.files {
+		for _, line := range strings.Split(f.data, "\n") {
+			if _, sets := attrLine(line, nil); sets != "" {
+				return true
+			}
+			if strings.HasPrefix(strings.TrimSpace(line), "[attr]") {
+				return true // a macro: what it sets is decided per path
+			}
+		}
+	}
+	return false
 }

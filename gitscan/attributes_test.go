@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // A .gitattributes line that makes git rewrite a file on checkout is named
@@ -27,6 +28,7 @@ func TestCheckoutTransform(t *testing.T) {
 		{"later unset still counts", "*.json filter=x\n*.json -filter\n", ".gitattributes", ".mcp.json", "filter=x", nil},
 		{"other file", "*.png filter=lfs\n", ".gitattributes", ".mcp.json", "", nil},
 		{"eol only", "* text=auto eol=lf\n", ".gitattributes", ".mcp.json", "", nil},
+		{"eol=crlf", "*.json text eol=crlf\n", ".gitattributes", ".mcp.json", "eol=crlf", nil},
 		{"unset only", "*.json -filter -ident\n", ".gitattributes", ".mcp.json", "", nil},
 		{"anchored elsewhere", "/sub/.mcp.json filter=x\n", ".gitattributes", ".mcp.json", "", nil},
 		{"macro defined below its use", "*.json sneaky\n[attr]sneaky filter=x\n", ".gitattributes", ".mcp.json", "sneaky", nil},
@@ -134,6 +136,53 @@ func TestCheckoutTransformSymlinkedAttributes(t *testing.T) {
 			if got, err := r.CheckoutTransform(side, "a/.mcp.json"); got != "" || err != nil {
 				t.Errorf("%v %s: %q, %v", e, side, got, err)
 			}
+		}
+	}
+}
+
+// A work tree file git wrote through a transforming attribute is bound by
+// the bytes on disk, even when the index's stat data say it is the blob
+// it recorded (attack8: run.sh eol=crlf); a file no attribute rewrites
+// keeps the index's id.
+func TestWorktreeEntryThroughTransform(t *testing.T) {
+	needGit(t)
+	env := testEnv(t)
+	dir := gitInit(t, env)
+	for p, c := range map[string]string{".gitattributes": "run.sh text eol=crlf\n", "run.sh": "f=safe\necho $f\n", "other.sh": "echo 1\n"} {
+		if err := os.WriteFile(filepath.Join(dir, p), []byte(c), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run(t, env, dir, nil, "add", "-A")
+	run(t, env, dir, nil, "commit", "-qm", "c")
+	os.Remove(filepath.Join(dir, "run.sh"))
+	run(t, env, dir, nil, "checkout", "--", "run.sh")
+	disk, err := os.ReadFile(filepath.Join(dir, "run.sh"))
+	if err != nil || !strings.Contains(string(disk), "\r\n") {
+		t.Fatalf("run.sh is not CRLF on disk: %q %v", disk, err)
+	}
+	// Make every entry provably clean: old mtimes, then the index
+	// refreshed after them.
+	past := time.Now().Add(-time.Hour)
+	for _, p := range []string{"run.sh", "other.sh", ".gitattributes"} {
+		os.Chtimes(filepath.Join(dir, p), past, past)
+	}
+	run(t, env, dir, nil, "update-index", "-q", "--really-refresh")
+	blob := strings.TrimSpace(run(t, env, dir, nil, "rev-parse", ":run.sh"))
+	onDisk := strings.TrimSpace(run(t, env, dir, nil, "hash-object", "--no-filters", "run.sh"))
+	other := strings.TrimSpace(run(t, env, dir, nil, "rev-parse", ":other.sh"))
+	for _, e := range []Engine{EngineInProcess, EngineWithGit} {
+		r := openT(t, dir, env, e, WithWorktreeSnapshot())
+		got, ok, err := r.Lookup(WorkTree, "run.sh")
+		if err != nil || !ok {
+			t.Fatal(ok, err)
+		}
+		if got.ID != onDisk || got.ID == blob {
+			t.Errorf("%v: run.sh is %s, want the bytes on disk %s (the blob is %s)", e, got.ID, onDisk, blob)
+		}
+		o, ok, err := r.Lookup(WorkTree, "other.sh")
+		if err != nil || !ok || o.ID != other {
+			t.Errorf("%v: other.sh is %s (%v %v), want the index's %s", e, o.ID, ok, err, other)
 		}
 	}
 }

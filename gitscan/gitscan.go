@@ -208,6 +208,9 @@ type Repo struct {
 	topDir topDir
 	// attrs memoises .gitattributes reads (see attrFiles).
 	attrs map[string]attrMemo
+	// attrDirs memoises, per directory, whether the index's attribute
+	// stack there transforms anything on checkout (checkoutRewrites).
+	attrDirs map[string]bool
 	// promisor is a partial clone's promisor remote, read on the first
 	// missing object (partial.go).
 	promisor        string

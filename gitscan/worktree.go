@@ -256,9 +256,12 @@ func (r *Repo) worktreeEntryOnce(p string, idx *indexCache, from int) (e Entry, 
 		return Entry{}, false, from, nil
 	}
 	id, at, ok := idx.cleanID(p, fi, mode, from)
-	if ok {
+	if ok && (mode == ModeSymlink || !r.checkoutRewrites(p)) {
 		return Entry{Path: p, Mode: mode, ID: id}, true, at, nil
 	}
+	// Not proven clean, or git wrote it through a transforming attribute
+	// (eol=crlf, working-tree-encoding, ident, a filter): the index's id
+	// is the blob's, not the bytes an agent reads. Those bytes count.
 	id, err = r.hashWorktreeFile(p, fi)
 	if err != nil {
 		return Entry{}, false, at, err

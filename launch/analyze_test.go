@@ -258,6 +258,7 @@ func TestCodeFile(t *testing.T) {
 		{"go", "third_party/libx.a", true}, {"go", "lib/x.o", true}, {"go", "lib/libx.so", true}, {"go", "asm/x.sx", true},
 		{"rust", "src/main.rs", true}, {"rust", "Cargo.lock", true}, {"rust", ".cargo/config.toml", true},
 		{"rust", "config.toml", false}, {"rust", "README.md", false},
+		{"java", "com/x/Main.class", true}, {"java", "src/Util.java", true}, {"java", "lib/a.jar", false}, {"java", "README.md", false},
 	} {
 		if got := CodeFile(c.lang, c.rel); got != c.want {
 			t.Errorf("CodeFile(%s, %s) = %v, want %v", c.lang, c.rel, got, c.want)

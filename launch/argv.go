@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"path"
 	"strings"
 )
 
@@ -44,54 +45,115 @@ func (a *analyzer) argv(ws []word, cx context) {
 	next := cx.with()
 	next.depth++
 	a.nestedCommands(name, args, next)
+	if run := runnerOf(name); run != nil {
+		run(a, name, args, next)
+		return
+	}
+	a.foreign(args, next)
+}
+
+// runnerOf is how the model follows a program it knows by name, nil for
+// one it does not (foreign follows that one's arguments).
+func runnerOf(name string) func(a *analyzer, name string, args []word, cx context) {
 	switch {
 	case name == "node" || name == "nodejs":
-		a.node(name, args, next)
+		return (*analyzer).node
 	case name == "tsx" || name == "ts-node" || name == "ts-node-esm" || name == "esno" || name == "vite-node":
-		a.tsRunner(name, args, next)
+		return (*analyzer).tsRunner
 	case isPython(name):
-		a.python(name, args, next)
+		return (*analyzer).python
 	case posixShells[name]:
-		a.shell(name, args, next)
+		return (*analyzer).shell
 	case name == "go":
-		a.goTool(args, next)
+		return func(a *analyzer, _ string, args []word, cx context) { a.goTool(args, cx) }
 	case name == "cargo":
-		a.cargo(args, next)
+		return func(a *analyzer, _ string, args []word, cx context) { a.cargo(args, cx) }
 	case name == "make" || name == "gmake":
-		a.make(name, args, next)
+		return (*analyzer).make
 	case name == "npm" || name == "pnpm" || name == "yarn" || name == "bun":
-		a.packageManager(name, args, next)
+		return (*analyzer).packageManager
 	case name == "npx" || name == "pnpx" || name == "bunx":
-		a.npx(name, args, next)
+		return (*analyzer).npx
 	case name == "uv" || name == "uvx":
-		a.uv(name, args, next)
+		return (*analyzer).uv
 	case name == "deno":
-		a.deno(args, next)
+		return func(a *analyzer, _ string, args []word, cx context) { a.deno(args, cx) }
 	case name == "perl" || name == "ruby" || name == "php" || name == "lua" || name == "luajit" ||
 		name == "rscript" || name == "tclsh" || name == "osascript":
-		a.otherInterpreter(name, args, next)
+		return (*analyzer).otherInterpreter
 	case name == "java":
-		a.java(args, next)
+		return func(a *analyzer, _ string, args []word, cx context) { a.java(args, cx) }
 	case name == "just" || name == "task" || name == "rake" || name == "mage":
-		a.taskRunner(name, args, next)
+		return (*analyzer).taskRunner
 	case name == "poetry" || name == "pipenv" || name == "hatch" || name == "pdm" || name == "rye":
-		a.projectEnv(name, args, next)
+		return (*analyzer).projectEnv
 	case name == "bundle":
-		a.bundle(args, next)
+		return func(a *analyzer, _ string, args []word, cx context) { a.bundle(args, cx) }
 	case name == "mvn" || name == "gradle" || name == "sbt" || name == "dotnet" || name == "gradlew" || name == "mvnw":
-		a.buildTool(name, args, next)
+		return (*analyzer).buildTool
 	case name == "powershell" || name == "pwsh":
-		a.powerShell(name, args, next)
+		return (*analyzer).powerShell
 	case name == "docker" || name == "podman" || name == "docker-compose":
-		a.container(name, args, next)
+		return (*analyzer).container
 	case name == "cmd":
 		// cmd /c PROGRAM ...: the Windows launcher.
-		for i, w := range args {
-			if t := strings.ToLower(w.text); t == "/c" || t == "/k" {
-				a.argv(args[i+1:], next)
-				return
+		return func(a *analyzer, _ string, args []word, cx context) {
+			for i, w := range args {
+				if t := strings.ToLower(w.text); t == "/c" || t == "/k" {
+					a.argv(args[i+1:], cx)
+					return
+				}
 			}
 		}
+	}
+	return nil
+}
+
+// foreign follows what a program the model does not know (a local tool,
+// or a package a runner fetches) may run from its arguments, beyond the
+// files they name (bound by argv): a JavaScript or Python file named
+// there is followed as the code it is (`nodemon server.js`); an argument
+// that is a command line of a program the model knows is followed as
+// that command (`supergateway --stdio "node server.js"`); and from a word
+// naming such a program on, the rest is followed as its command line
+// (`inspector node server.js`, `mcp-proxy -- python srv.py`). What it may
+// run counts as what it runs: more, never less.
+func (a *analyzer) foreign(args []word, cx context) {
+	for i, w := range args {
+		if !w.lit {
+			continue
+		}
+		t := w.text
+		if strings.ContainsAny(t, " \t\n") {
+			if f := strings.Fields(t); len(f) > 1 && runnerOf(progName(f[0])) != nil {
+				a.shellScript(t, "", w.source, cx)
+			}
+			continue
+		}
+		if i+1 < len(args) && runnerOf(progName(t)) != nil && !strings.HasPrefix(t, "-") {
+			a.argv(args[i:], cx)
+			return
+		}
+		a.codeWord(w, cx)
+	}
+}
+
+// codeWord follows a repository file a foreign program is given as the
+// code its extension says it is: JavaScript and TypeScript as node's
+// entry point, Python as a script (its directory's modules).
+func (a *analyzer) codeWord(w word, cx context) {
+	p, ok := a.resolve(cx, w.text)
+	if !ok || p == "" || cx.unknown {
+		return
+	}
+	if k := a.stat(p).Kind; k != File && k != Exec {
+		return
+	}
+	switch strings.ToLower(path.Ext(p)) {
+	case ".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx":
+		a.jsEntry(cx, p, w.source, "a program mcp-guard does not know is given it, and may run it")
+	case ".py", ".pyw":
+		a.pythonScript(w, "a program mcp-guard does not know", false, cx)
 	}
 }
 

@@ -91,31 +91,46 @@ func isEnvSeparator(r rune) bool {
 // nodeOptionWords splits NODE_OPTIONS as node does: at white space, with
 // double quotes grouping and a backslash escaping inside them.
 func nodeOptionWords(s string) []string {
-	var out []string
-	var cur strings.Builder
-	in, has := false, false
+	var w splitWords
+	in := false
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		switch {
 		case in && c == '\\' && i+1 < len(s):
 			i++
-			cur.WriteByte(s[i])
+			w.cur.WriteByte(s[i])
 		case c == '"':
-			in, has = !in, true
+			in, w.has = !in, true
 		case !in && (c == ' ' || c == '\t' || c == '\n'):
-			if has || cur.Len() > 0 {
-				out = append(out, cur.String())
-			}
-			cur.Reset()
-			has = false
+			w.end()
 		default:
-			cur.WriteByte(c)
+			w.cur.WriteByte(c)
 		}
 	}
-	if has || cur.Len() > 0 {
-		out = append(out, cur.String())
+	return w.done()
+}
+
+// splitWords collects the words of a value split at white space, where
+// quotes may make an empty word (has).
+type splitWords struct {
+	out []string
+	cur strings.Builder
+	has bool
+}
+
+// end ends the word being read, if any.
+func (w *splitWords) end() {
+	if w.has || w.cur.Len() > 0 {
+		w.out = append(w.out, w.cur.String())
 	}
-	return out
+	w.cur.Reset()
+	w.has = false
+}
+
+// done ends the last word and returns them all.
+func (w *splitWords) done() []string {
+	w.end()
+	return w.out
 }
 
 // cutPrefixFold is strings.CutPrefix ignoring ASCII case.

@@ -49,6 +49,10 @@ func CodeFile(lang, rel string) bool {
 			// which go's flag allowlist takes): linked into the program.
 			return true
 		}
+	case "java":
+		// Classes a class path directory holds, and the sources of a
+		// source program's tree.
+		return ext == ".class" || ext == ".java"
 	case "rust":
 		switch base {
 		case "Cargo.toml", "Cargo.lock", "rust-toolchain", "rust-toolchain.toml":

@@ -76,7 +76,7 @@ type Item struct {
 	// repository root.
 	Path string
 	// Lang is the language of a KindCode or KindModules item: "javascript",
-	// "python", "go", "rust".
+	// "python", "go", "rust", "java".
 	Lang string
 	// Key and Text: the value a KindText item binds.
 	Key, Text string

@@ -363,11 +363,14 @@ func (a *analyzer) npx(runner string, args []word, cx context) {
 	if bin.lit && bin.text != "" && named {
 		a.binLink(bin.text, bin.source, runner, cx)
 	}
-	// A fetched program whose arguments say what runs (tsx server.ts).
+	// A fetched program whose arguments say what runs (tsx server.ts),
+	// or one the model does not know, whose arguments may (foreign).
 	if bin.lit && i < len(args) {
 		switch b := binName(bin.text); b {
 		case "tsx", "ts-node", "ts-node-esm", "esno", "vite-node", "node":
 			a.argv(append([]word{{text: b, lit: true, source: bin.source}}, args[i+1:]...), cx)
+		default:
+			a.foreign(args[i+1:], cx)
 		}
 	}
 }
@@ -493,6 +496,8 @@ func (a *analyzer) uv(name string, args []word, cx context) {
 			if p, ok := a.resolve(cx, ops[1].text); ok && (strings.HasPrefix(ops[1].text, ".") || strings.HasPrefix(ops[1].text, "/")) {
 				a.runs(Item{Kind: KindTree, Path: p, Source: ops[1].source, Why: "uvx installs and runs this local package"})
 			}
+			// The tool is fetched: what its arguments may run is followed.
+			a.foreign(ops[2:], cx)
 		}
 		return
 	}
@@ -658,33 +663,6 @@ func inlineFlag(name string, args []word, i int) (code word, flag string, ok boo
 		}
 	}
 	return word{}, "", false
-}
-
-// java follows `java -jar X`, `java File.java`, -cp and -javaagent.
-func (a *analyzer) java(args []word, cx context) {
-	for i := 0; i < len(args); i++ {
-		t := args[i].text
-		switch {
-		case (t == "-cp" || t == "-classpath" || t == "--class-path" || t == "-p" || t == "--module-path") && i+1 < len(args):
-			for _, e := range strings.FieldsFunc(args[i+1].text, func(r rune) bool { return r == ':' || r == ';' }) {
-				if p, ok := a.resolve(cx, e); ok {
-					a.add(Item{Kind: KindTree, Path: p, Source: args[i+1].source, Why: "java loads classes from it"})
-				}
-			}
-			i++
-		case t == "-jar" && i+1 < len(args):
-			if p, ok := a.resolve(cx, args[i+1].text); ok && args[i+1].lit && p != "" {
-				a.runs(Item{Kind: KindFile, Path: p, Source: args[i+1].source, Why: "java -jar runs it"})
-			}
-			return
-		case strings.HasPrefix(t, "-javaagent:"):
-			v, _, _ := strings.Cut(strings.TrimPrefix(t, "-javaagent:"), "=")
-			a.fileWord(cx, word{text: v, lit: args[i].lit, source: args[i].source}, "java loads this agent first")
-		case strings.HasPrefix(t, "-"):
-		default:
-			return
-		}
-	}
 }
 
 // container follows docker/podman: a bind mount of a repository directory
