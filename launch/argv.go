@@ -32,7 +32,8 @@ func (a *analyzer) argv(ws []word, cx context) {
 	}
 	// A repository program is bound and followed; its name still says how
 	// it reads its arguments (.venv/bin/python -m x), so both count.
-	if a.program(cmd, args, cx) && isPython(name) && strings.Count(cmd.text, "/") >= 2 {
+	found, followed := a.program(cmd, args, cx)
+	if found && isPython(name) && strings.Count(cmd.text, "/") >= 2 {
 		// A virtual environment's interpreter (.venv/bin/python) imports
 		// the site-packages below it.
 		if p, ok := a.resolve(cx, cmd.text); ok {
@@ -49,7 +50,9 @@ func (a *analyzer) argv(ws []word, cx context) {
 		run(a, name, args, next)
 		return
 	}
-	a.foreign(args, next)
+	if !followed {
+		a.foreign(args, next)
+	}
 }
 
 // runnerOf is how the model follows a program it knows by name, nil for
@@ -126,7 +129,7 @@ func (a *analyzer) foreign(args []word, cx context) {
 		t := w.text
 		if strings.ContainsAny(t, " \t\n") {
 			if f := strings.Fields(t); len(f) > 1 && runnerOf(progName(f[0])) != nil {
-				a.shellScript(t, "", w.source, cx)
+				a.shellScript(t, "", w.source, cx, nil)
 			}
 			continue
 		}
@@ -300,33 +303,32 @@ func skipOptions(ws []word, withValue ...string) []word {
 // program binds the program file when the command is a repository path
 // (it has a slash, or PATH has a relative directory holding it) and
 // follows what that file runs. It reports whether the command was such a
-// path (the program's name then says nothing about what runs).
-func (a *analyzer) program(cmd word, args []word, cx context) bool {
+// path (the program's name then says nothing about what runs), and whether
+// what that file does with args was followed (script).
+func (a *analyzer) program(cmd word, args []word, cx context) (found, followed bool) {
 	if strings.Contains(cmd.text, "/") {
 		// A backslash is an ordinary character of a Linux file name.
 		p, ok := a.resolve(cx, cmd.text)
 		if !ok {
-			return false // an absolute program outside the repository
+			return false, false // an absolute program outside the repository
 		}
 		if a.unknownCwd(cx, cmd.source) {
-			return true
+			return true, true
 		}
 		a.runs(Item{Kind: KindFile, Path: p, Source: cmd.source, Why: "the command is a path inside the repository"})
-		a.script(p, cmd, args, cx)
-		return true
+		return true, a.script(p, cmd, args, cx)
 	}
 	pathVar, has := cx.env["PATH"]
 	if !has {
-		return false
+		return false, false
 	}
-	var found bool
 	for _, dir := range strings.Split(pathVar, ":") {
 		if strings.HasPrefix(dir, "/") && !strings.HasPrefix(dir, "/proc/") &&
 			(a.opts.Root == "" || !strings.HasPrefix(dir+"/", a.opts.Root+"/")) {
 			continue
 		}
 		if a.unknownCwd(cx, cmd.source) {
-			return true
+			return true, true
 		}
 		p, ok := a.resolve(cx, joinDir(dir, cmd.text))
 		if !ok || p == "" {
@@ -335,10 +337,10 @@ func (a *analyzer) program(cmd word, args []word, cx context) bool {
 		a.add(Item{Kind: KindFile, Path: p, Source: "env.PATH", Why: "PATH lists a repository directory, searched for " + cmd.text})
 		if !found && a.stat(p).Kind == Exec {
 			found = true
-			a.script(p, cmd, args, cx)
+			followed = a.script(p, cmd, args, cx)
 		}
 	}
-	return found
+	return found, followed
 }
 
 func joinDir(dir, name string) string {

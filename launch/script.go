@@ -8,26 +8,30 @@ import (
 // script follows a repository file started as a program: its `#!` line
 // names the interpreter (which then runs the file), a text file without one
 // is run by /bin/sh (execvp's ENOEXEC fallback), and a binary runs itself.
-func (a *analyzer) script(p string, cmd word, args []word, cx context) {
+// followed is true when what the file does with args was followed (its
+// interpreter's command line, or a shell script's "$@"), false when only
+// the file is known (a binary, a file not read): the caller then follows
+// the arguments as a program's it does not know.
+func (a *analyzer) script(p string, cmd word, args []word, cx context) (followed bool) {
 	if a.fs == nil || !a.once("exec", p, runKey(cx, args), cmd.source) {
-		return
+		return a.fs != nil // followed already, with these arguments
 	}
 	info := a.stat(p)
 	switch info.Kind {
 	case Missing, Other:
-		return
+		return false
 	case Outside:
-		return // bound by its link; what is outside is not the repository's
+		return false // bound by its link; what is outside is not the repository's
 	case Dir:
-		return
+		return false
 	}
 	data, ok, tooLarge := a.readFile(p)
 	if tooLarge {
 		a.whole(cmd.source, "the program "+p+" is too large to read")
-		return
+		return true
 	}
 	if !ok {
-		return
+		return false
 	}
 	fileWord := word{text: relFrom(cx.cwd, p), lit: true, source: cmd.source}
 	next := cx.with()
@@ -36,7 +40,7 @@ func (a *analyzer) script(p string, cmd word, args []word, cx context) {
 		line, _, _ := bytes.Cut(data[2:], []byte("\n"))
 		fields := strings.Fields(strings.TrimSpace(string(line)))
 		if len(fields) == 0 {
-			return
+			return false
 		}
 		// The kernel passes the rest of the line as one argument.
 		ws := []word{{text: fields[0], lit: true, source: cmd.source}}
@@ -52,12 +56,19 @@ func (a *analyzer) script(p string, cmd word, args []word, cx context) {
 		ws = append(ws, fileWord)
 		ws = append(ws, args...)
 		a.argv(ws, next)
-		return
+		return true
 	}
-	if isBinary(data) {
-		return
+	if bytes.HasPrefix(data, []byte("\x7fELF")) {
+		return false // a binary runs itself
+	}
+	if why := unreadableScript(data); why != "" {
+		// Not an executable format the kernel runs: execvp hands it to
+		// /bin/sh, which runs its lines.
+		a.whole(cmd.source, "the program "+p+" "+why)
+		return true
 	}
 	a.shellScript(string(data), p, cmd.source, next, knownParams(args))
+	return true
 }
 
 // relFrom writes repository path p relative to dir, as a word a program

@@ -77,15 +77,34 @@ func (a *analyzer) scriptFile(p, source string, cx context, params *positional) 
 		a.whole(source, "the script "+p+" is too large to read")
 		return
 	}
-	if ok && !isBinary(data) {
+	if ok {
+		if why := unreadableScript(data); why != "" {
+			a.whole(source, "the script "+p+" "+why)
+			return
+		}
 		a.shellScript(string(data), p, source, cx, params)
 	}
+}
+
+// unreadableScript says why a shell script's text cannot be followed
+// ("" when it can): sh and bash run a script a line at a time, so the
+// commands before a syntax error, or around NUL bytes and other binary
+// garbage, still run (seen with dash and bash 5.2). What such a file
+// runs is not known, and nothing of it may be taken as running nothing.
+func unreadableScript(data []byte) string {
+	if isBinary(data) {
+		return "holds binary data, which sh and bash run around"
+	}
+	if _, err := parseShell(string(data)); err != nil {
+		return "does not parse as a shell script, and sh and bash run its lines up to the error"
+	}
+	return ""
 }
 
 // shellScript parses a POSIX-family script and follows every command in
 // it; file is the script's repository path ("" for an inline script),
 // params its positional parameters (nil: unknown). A script that does not
-// parse runs nothing in the shell either.
+// parse binds the repository: sh and bash run its lines up to the error.
 func (a *analyzer) shellScript(src, file, source string, cx context, params *positional) {
 	if cx.depth > maxDepth {
 		a.whole(source, "scripts nest too deeply to follow")
@@ -93,6 +112,7 @@ func (a *analyzer) shellScript(src, file, source string, cx context, params *pos
 	}
 	f, err := parseShell(src)
 	if err != nil {
+		a.whole(source, "a shell script that does not parse (sh and bash run its lines up to the error)")
 		return
 	}
 	if params == nil {
@@ -489,13 +509,14 @@ func (w *shellWalk) sourced(p string) {
 		w.a.whole(w.source, "the script "+p+" is too large to read")
 		return
 	}
-	if !ok || isBinary(data) {
+	if !ok {
 		return
 	}
-	f, err := parseShell(string(data))
-	if err != nil {
+	if why := unreadableScript(data); why != "" {
+		w.a.whole(w.source, "the sourced file "+p+" "+why)
 		return
 	}
+	f, _ := parseShell(string(data))
 	file, fileOrigin := w.file, w.fileOrigin
 	w.file, w.fileOrigin = p, w.cx.cwd
 	w.cx.depth++

@@ -135,3 +135,46 @@ func TestScopeWrapperScripts(t *testing.T) {
 			has: broad, gap: true},
 	})
 }
+
+// sh and bash run a script a line at a time: the commands before a syntax
+// error, and the lines around NUL bytes, still run (dash and bash 5.2,
+// checked by hand). A script the model cannot parse, or one holding
+// binary data, binds the repository, never only itself.
+func TestScopeScriptsShellRunsAnyway(t *testing.T) {
+	lib := mapFS{"lib.js": "1", "README.md": "x"}
+	with := func(files map[string]string) mapFS {
+		m := mapFS{}
+		for k, v := range lib {
+			m[k] = v
+		}
+		for k, v := range files {
+			m[k] = v
+		}
+		return m
+	}
+	broad := []string{"T ./"}
+	runScopeCases(t, []scopeCase{
+		{name: "a syntax error after the command", cmd: "./run.sh",
+			fs:  with(map[string]string{"run.sh": "#!/bin/sh\nnode lib.js\nif then (\n"}),
+			has: append([]string{"F* run.sh"}, broad...), gap: true},
+		{name: "no #! line and a syntax error", cmd: "./run.sh",
+			fs:  with(map[string]string{"run.sh": "node lib.js\n)\n"}),
+			has: append([]string{"F* run.sh"}, broad...), gap: true},
+		{name: "a NUL byte after the command", cmd: "sh", args: []string{"run.sh"},
+			fs:  with(map[string]string{"run.sh": "node lib.js\n\x00\x01\n"}),
+			has: append([]string{"F* run.sh"}, broad...), gap: true},
+		{name: "no #! line and a NUL byte, run as a program", cmd: "./run.sh",
+			fs:  with(map[string]string{"run.sh": "node lib.js\n\x00\n"}),
+			has: append([]string{"F* run.sh"}, broad...), gap: true},
+		{name: "a sourced file with a syntax error", cmd: "sh", args: []string{"run.sh"},
+			fs:  with(map[string]string{"run.sh": ". ./env.sh\n", "env.sh": "node lib.js\nfi\n"}),
+			has: append([]string{"F* run.sh"}, broad...), gap: true},
+		{name: "inline script that does not parse", cmd: "sh", args: []string{"-c", "node lib.js; if then"},
+			fs:  with(nil),
+			has: broad, gap: true},
+		{name: "a script that parses is followed, not the repository", cmd: "./run.sh",
+			fs:     with(map[string]string{"run.sh": "#!/bin/sh\nnode lib.js\n"}),
+			has:    []string{"F* run.sh", "F* lib.js"},
+			hasNot: broad},
+	})
+}
