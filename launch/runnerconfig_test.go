@@ -3,6 +3,8 @@ package launch
 import (
 	"strings"
 	"testing"
+
+	"github.com/mcp-guard/mcp-guard/trust"
 )
 
 // What a runner reads besides the code (issue 27): each configuration
@@ -245,14 +247,14 @@ func TestScopeChildProcess(t *testing.T) {
 }
 
 // TestScopeConfigPastTreeSize: a runner's TOML or YAML configuration one
-// byte past maxTreeSize (a comment pads it: the decoders would build
+// byte past trust.MaxRepoYAML (a comment pads it: the decoders would build
 // every value of a real one) is not decoded and binds what it could name,
 // never a guess from part of it: pyproject.toml, .cargo/config.toml,
 // rust-toolchain.toml, bunfig.toml, pnpm-workspace.yaml, .yarnrc.yml.
 func TestScopeConfigPastTreeSize(t *testing.T) {
 	over := func(body string) string {
-		pad := "# " + strings.Repeat("x", maxTreeSize-len(body)-2) + "\n"
-		if s := body + pad; len(s) != maxTreeSize+1 {
+		pad := "# " + strings.Repeat("x", trust.MaxRepoYAML-len(body)-2) + "\n"
+		if s := body + pad; len(s) != trust.MaxRepoYAML+1 {
 			t.Fatalf("padded to %d bytes", len(s))
 		}
 		return body + pad
