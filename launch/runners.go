@@ -44,7 +44,7 @@ func (a *analyzer) goTool(args []word, cx context) {
 			dir = dirOf(p)
 		}
 	}
-	root := a.goModuleRoot(dir)
+	root := a.goModuleRoot(dir, pkg.source)
 	a.runs(Item{Kind: KindCode, Lang: "go", Path: root, Source: pkg.source,
 		Why: "go run compiles the module's packages: any change to its Go code re-gates this server"})
 	a.goEmbeds(root, pkg.source)
@@ -53,8 +53,9 @@ func (a *analyzer) goTool(args []word, cx context) {
 // goModuleRoot is the directory whose code `go run` may compile: the
 // nearest directory at or above dir with a go.mod, or the repository root
 // when a go.work or a local replace can bring in other directories (or no
-// go.mod is found).
-func (a *analyzer) goModuleRoot(dir string) string {
+// go.mod is found, or the nearest is too large to read: its replaces are
+// not known).
+func (a *analyzer) goModuleRoot(dir, source string) string {
 	if a.fs == nil {
 		return ""
 	}
@@ -62,7 +63,12 @@ func (a *analyzer) goModuleRoot(dir string) string {
 		if a.stat(joinDir(d, "go.work")).Kind != Missing {
 			return ""
 		}
-		if data, ok, _ := a.readFile(joinDir(d, "go.mod")); ok {
+		data, ok, tooLarge := a.readFile(joinDir(d, "go.mod"))
+		if tooLarge {
+			a.b.gap(source, joinDir(d, "go.mod")+" is too large to read: a replace in it may bring in any Go code of the repository")
+			return ""
+		}
+		if ok {
 			if strings.Contains(string(data), "=> .") || strings.Contains(string(data), "=>.") {
 				return ""
 			}
@@ -396,7 +402,12 @@ func (a *analyzer) localBins(spec, source, runner string, cx context) {
 	a.binLink(guess, source, runner, cx)
 	for d := cx.cwd; ; d = dirOf(d) {
 		dir := joinDir(d, "node_modules/"+name)
-		if pj, ok, _ := a.readPackageJSON(dir); ok {
+		pj, ok, tooLarge := a.readPackageJSON(dir)
+		if tooLarge {
+			// Its bins, and what their #! lines start, are not known.
+			a.whole(source, joinDir(dir, "package.json")+" is too large to read: the bins "+runner+" may run are not known")
+		}
+		if ok {
 			for b, target := range pj.bins() {
 				a.binLink(b, source, runner, cx)
 				if p, ok := repoPath(dir, target); ok && p != "" {
@@ -552,7 +563,7 @@ func (a *analyzer) deno(args []word, cx context) {
 	for _, f := range []string{"deno.json", "deno.jsonc", "deno.lock", "package.json"} {
 		a.add(Item{Kind: KindFile, Path: joinDir(cx.cwd, f), Source: "command", Why: "deno reads its import map, tasks and lock from it"})
 		// An import map in a file of its own re-maps specifiers too.
-		if data, ok := a.readConfig(joinDir(cx.cwd, f), "command", cx); ok && strings.HasPrefix(f, "deno.json") {
+		if data, ok := a.readConfig(joinDir(cx.cwd, f), "command", cx, reachJS); ok && strings.HasPrefix(f, "deno.json") {
 			var cfg struct {
 				ImportMap string `json:"importMap"`
 			}
