@@ -1,6 +1,7 @@
 package launch
 
 import (
+	"bytes"
 	"encoding/json"
 	"strings"
 )
@@ -69,13 +70,32 @@ func (a *analyzer) goModuleRoot(dir, source string) string {
 			return ""
 		}
 		if ok {
-			if strings.Contains(string(data), "=> .") || strings.Contains(string(data), "=>.") {
+			if localReplace(data) {
 				return ""
 			}
 			return d
 		}
 		if d == "" {
 			return ""
+		}
+	}
+}
+
+// localReplace reports whether a go.mod replaces a module with a
+// directory: after "=>" (spaces or tabs, perhaps a quote) a path starting
+// with "." or "/", which a module path never does. go 1.26 took a tab, a
+// quoted path and an absolute one alike. A "=>" in a comment counts too:
+// the repository's Go code is then bound, a superset.
+func localReplace(gomod []byte) bool {
+	for rest := gomod; ; {
+		i := bytes.Index(rest, []byte("=>"))
+		if i < 0 {
+			return false
+		}
+		rest = bytes.TrimLeft(rest[i+2:], " \t")
+		rest = bytes.TrimLeft(rest, "\"`")
+		if len(rest) > 0 && (rest[0] == '.' || rest[0] == '/') {
+			return true
 		}
 	}
 }
