@@ -324,12 +324,15 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add("python3", "-Bm\x00evil", "PYTHONPATH=lib")
 	f.Add("uv", "--directory\x00tools\x00run\x00w.py", "")
 	f.Add("env", "-C\x00tools\x00NODE_OPTIONS=-r ./x\x00node\x00.", "")
+	f.Add("cargo", "+nightly\x00--config\x00../c.toml\x00-C\x00server\x00run\x00--config=x=1\x00--", "RUSTC_WRAPPER=./bin/srv\x00CARGO_HOME=server")
 	fsys := mapFS{
 		"main.js": "require('./lib'); require(x)", "lib/index.js": "import '../main.js'",
 		"bin/srv": "#!/bin/sh\n./bin/srv\n. ./bin/srv\n", "tools/srv": "#!/usr/bin/env python3 -u\nimport os",
 		"server/package.json": `{"scripts":{"start":"npm start","prestart":"sh -c 'cd .. && node main.js'"}}`,
 		"package.json":        `{"main":"main.js","scripts":{"start":"./bin/srv"}}`, "loop": "\x00link:loop2", "loop2": "\x00link:loop",
-		"out": "\x00outside",
+		"out":                "\x00outside",
+		".cargo/config.toml": "include = [\"../../x.toml\", \"sub/i.toml\"]\n[build]\nrustc-wrapper = \"bin/srv\"\nrustflags = [\"-C\", \"linker=bin/srv\"]\n",
+		".cargo/sub/i.toml":  "include = [\"../../.cargo/config.toml\"]\n[env]\nX = { value = \"../..\", relative = true }\n",
 	}
 	f.Fuzz(func(t *testing.T, cmd, args, env string) {
 		sp := Spawn{Command: cmd}

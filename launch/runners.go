@@ -104,22 +104,91 @@ func localReplace(gomod []byte) bool {
 // .cargo/config.toml (runners, rustc wrappers) all come from the
 // repository.
 func (a *analyzer) cargo(args []word, cx context) {
-	ops := skipOptions(args, "--config", "-Z", "-C")
-	if len(ops) == 0 || (ops[0].text != "run" && ops[0].text != "r") {
+	// cargo's own options come first: rustup's +toolchain, then -C DIR
+	// (nightly), --config, -Z and --color with a value. --config and -Z
+	// may follow the subcommand too, up to "--".
+	var cli []word
+	var toolchain word
+	i := 0
+	if len(args) > 0 && strings.HasPrefix(args[0].text, "+") {
+		toolchain = args[0]
+		i++
+	}
+	option := func(ws []word, i int) (name string, val word, next int, ok bool) {
+		t := ws[i].text
+		for _, o := range []string{"--config", "--color", "--manifest-path", "--target", "-C", "-Z"} {
+			switch {
+			case t == o && i+1 < len(ws):
+				return o, ws[i+1], i + 1, true
+			case strings.HasPrefix(o, "--") && strings.HasPrefix(t, o+"="):
+				return o, word{text: t[len(o)+1:], lit: ws[i].lit, source: ws[i].source}, i, true
+			case !strings.HasPrefix(o, "--") && strings.HasPrefix(t, o) && len(t) > len(o):
+				return o, word{text: t[len(o):], lit: ws[i].lit, source: ws[i].source}, i, true
+			}
+		}
+		return "", word{}, i, false
+	}
+	for ; i < len(args) && strings.HasPrefix(args[i].text, "-") && args[i].text != "--"; i++ {
+		name, val, next, ok := option(args, i)
+		switch {
+		case !ok:
+		case name == "-C":
+			a.chdir(&cx, val.text, val.lit, val.source)
+		case name == "--config":
+			cli = append(cli, val)
+		}
+		i = next
+	}
+	if i >= len(args) || (args[i].text != "run" && args[i].text != "r") {
 		return
 	}
-	for i, w := range args {
-		if w.text == "--manifest-path" && i+1 < len(args) {
-			a.fileWord(cx, args[i+1], "cargo run builds this manifest")
+	sub := args[i]
+	var manifest, target word
+	for j := i + 1; j < len(args) && args[j].text != "--"; j++ {
+		name, val, next, ok := option(args, j)
+		switch {
+		case !ok || !strings.HasPrefix(name, "--"):
+			continue
+		case name == "--config":
+			cli = append(cli, val)
+		case name == "--manifest-path":
+			manifest = val
+			a.fileWord(cx, val, "cargo run builds this manifest")
+		case name == "--target":
+			target = val
+		}
+		j = next
+	}
+	if a.unknownCwd(cx, sub.source) {
+		return
+	}
+	a.runs(Item{Kind: KindCode, Lang: "rust", Path: "", Source: sub.source,
+		Why: "cargo run builds the workspace, its path dependencies and build scripts: any change to Rust code or Cargo files re-gates this server"})
+	a.rustIncludes("", sub.source)
+	run := cargoRun{cx: cx, source: sub.source}
+	// rustc starts in the workspace root: the manifest's directory or one
+	// above it.
+	from := []string{cx.cwd}
+	if p, ok := a.resolve(cx, manifest.text); ok && manifest.lit && manifest.text != "" {
+		from = append(from, dirOf(p))
+	}
+	seen := map[string]bool{}
+	for _, d := range from {
+		for ; !seen[d]; d = dirOf(d) {
+			seen[d] = true
+			run.rustcDirs = append(run.rustcDirs, d)
+			if d == "" {
+				break
+			}
 		}
 	}
-	if a.unknownCwd(cx, ops[0].source) {
-		return
+	a.cargoRunConfig(run, cli)
+	if toolchain.lit {
+		a.rustupToolchain(toolchain.text[1:], toolchain.source, "cargo "+Clip(toolchain.text, 80)+": rustup runs this toolchain's cargo and rustc in place of the installed ones", cx)
 	}
-	a.runs(Item{Kind: KindCode, Lang: "rust", Path: "", Source: ops[0].source,
-		Why: "cargo run builds the workspace, its path dependencies and build scripts: any change to Rust code or Cargo files re-gates this server"})
-	a.rustIncludes("", ops[0].source)
-	a.cargoRunConfig(cx, ops[0].source)
+	if target.lit && target.text != "" {
+		a.cargoTarget(run, target.text, a.cargoAbs(cx.cwd), "--target "+Clip(target.text, 80))
+	}
 }
 
 // make follows `make [-C dir] [-f file] [target]`: the makefile is bound
