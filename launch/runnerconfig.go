@@ -237,14 +237,24 @@ func parseIni(data []byte) [][2]string {
 func (a *analyzer) yarnrc(dir, runner string, cx context) {
 	const src = "command"
 	rc := joinDir(dir, ".yarnrc")
-	a.add(Item{Kind: KindFile, Path: rc, Source: src, Why: "yarn 1 reads its settings (yarn-path) from it"})
+	a.add(Item{Kind: KindFile, Path: rc, Source: src, Why: "yarn 1 reads its settings (yarn-path, script-shell) from it"})
 	if data, ok := a.readConfig(rc, src, cx, reachAny); ok {
 		for _, line := range strings.Split(string(data), "\n") {
 			f := strings.Fields(line)
-			if len(f) >= 2 && strings.Trim(f[0], `"`) == "yarn-path" {
-				a.yarnRelease(dir, strings.Trim(strings.Join(f[1:], " "), `"'`), rc, cx)
-			} else if len(f) >= 2 && strings.HasPrefix(f[0], "--") {
+			if len(f) < 2 || strings.HasPrefix(f[0], "#") {
+				continue
+			}
+			key, val := strings.Trim(f[0], `"`), strings.Trim(strings.Join(f[1:], " "), `"'`)
+			switch {
+			case key == "yarn-path":
+				a.yarnRelease(dir, val, rc, cx)
+			case strings.HasPrefix(key, "--"):
 				a.add(Item{Kind: KindFile, Path: rc, Source: src, Runs: true, Why: "yarn 1 adds the options it lists to every command"})
+			default:
+				// yarn 1 reads npm's settings from it too: yarn 1.22.22
+				// ran its script-shell, a path relative to the script's
+				// directory.
+				a.npmSetting(key, val, rc, cx.cwd, src, runner, cx, 0)
 			}
 		}
 	}
