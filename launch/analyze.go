@@ -62,6 +62,9 @@ type analyzer struct {
 	err   error
 	// read remembers scripts already analysed (cycles, repeats).
 	read map[string]bool
+	// cargoAliases are the [alias] definitions of every cargo
+	// configuration read, by name.
+	cargoAliases map[string][][]string
 }
 
 // argSources are the Source names of the first arguments, constant: a

@@ -59,6 +59,9 @@ type cargoRun struct {
 	// the workspace root, the working directory or one above it (or the
 	// manifest's directory or one above that). Each is bound.
 	rustcDirs []string
+	// aliases are the [alias] definitions its configuration holds, by
+	// name, each a command line of cargo's.
+	aliases map[string][][]string
 }
 
 // cargoForm is how a configuration value names programs.
@@ -286,6 +289,13 @@ func (a *analyzer) cargoValues(run cargoRun, cfg map[string]any, file, root, inc
 				eachString(val, k, func(_, s string) { a.cargoTarget(run, s, root, why) })
 			case k == "env" && n == 0:
 				a.cargoEnv(run, val, root)
+			case k == "alias" && n == 0:
+				defs, _ := val.(map[string]any)
+				for _, name := range slices.Sorted(maps.Keys(defs)) {
+					if words := programArgs.commands(defs[name]); len(words) == 1 {
+						run.aliases[name] = append(run.aliases[name], words[0])
+					}
+				}
 			case k == "include" && n == 0:
 				// A list of paths, or of {path, optional} tables, each
 				// relative to the including file's directory.

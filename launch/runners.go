@@ -3,6 +3,7 @@ package launch
 import (
 	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -100,10 +101,27 @@ func localReplace(gomod []byte) bool {
 	}
 }
 
-// cargo follows `cargo run`: the workspace's crates, build scripts and its
-// .cargo/config.toml (runners, rustc wrappers) all come from the
-// repository.
+// cargoBuilds are cargo's subcommands that build the workspace: its build
+// scripts and proc macros run (and, for run, the program).
+var cargoBuilds = map[string]bool{"run": true, "r": true, "build": true, "b": true, "check": true, "c": true,
+	"test": true, "t": true, "bench": true, "doc": true, "d": true, "rustc": true, "rustdoc": true, "fix": true,
+	"clippy": true, "miri": true, "package": true, "publish": true}
+
+// cargoOthers are cargo's other built-in subcommands (cargo 1.95's
+// --list): they build nothing, and an alias of their name is ignored.
+var cargoOthers = map[string]bool{"add": true, "clean": true, "config": true, "fetch": true, "fmt": true,
+	"generate-lockfile": true, "git-checkout": true, "help": true, "info": true, "init": true, "install": true,
+	"locate-project": true, "login": true, "logout": true, "metadata": true, "new": true, "owner": true, "pkgid": true,
+	"read-manifest": true, "remove": true, "rm": true, "report": true, "search": true, "tree": true, "uninstall": true,
+	"update": true, "vendor": true, "verify-project": true, "version": true, "yank": true}
+
+// cargo follows `cargo run` and the other subcommands that build: the
+// workspace's crates, build scripts and its .cargo/config.toml (runners,
+// rustc wrappers) all come from the repository. A subcommand cargo does
+// not know is an alias the configuration defines, followed as what it
+// expands to, or a cargo-NAME program from PATH (the user's own).
 func (a *analyzer) cargo(args []word, cx context) {
+	outer := cx
 	// cargo's own options come first: rustup's +toolchain, then -C DIR
 	// (nightly), --config, -Z and --color with a value. --config and -Z
 	// may follow the subcommand too, up to "--".
@@ -139,10 +157,11 @@ func (a *analyzer) cargo(args []word, cx context) {
 		}
 		i = next
 	}
-	if i >= len(args) || (args[i].text != "run" && args[i].text != "r") {
+	if i >= len(args) || cargoOthers[args[i].text] {
 		return
 	}
 	sub := args[i]
+	builds := cargoBuilds[sub.text]
 	var manifest, target word
 	for j := i + 1; j < len(args) && args[j].text != "--"; j++ {
 		name, val, next, ok := option(args, j)
@@ -153,7 +172,7 @@ func (a *analyzer) cargo(args []word, cx context) {
 			cli = append(cli, val)
 		case name == "--manifest-path":
 			manifest = val
-			a.fileWord(cx, val, "cargo run builds this manifest")
+			a.fileWord(cx, val, "cargo "+sub.text+" builds this manifest")
 		case name == "--target":
 			target = val
 		}
@@ -162,10 +181,15 @@ func (a *analyzer) cargo(args []word, cx context) {
 	if a.unknownCwd(cx, sub.source) {
 		return
 	}
-	a.runs(Item{Kind: KindCode, Lang: "rust", Path: "", Source: sub.source,
-		Why: "cargo run builds the workspace, its path dependencies and build scripts: any change to Rust code or Cargo files re-gates this server"})
-	a.rustIncludes("", sub.source)
-	run := cargoRun{cx: cx, source: sub.source}
+	if builds {
+		a.runs(Item{Kind: KindCode, Lang: "rust", Path: "", Source: sub.source,
+			Why: "cargo " + Clip(sub.text, 40) + " builds the workspace, its path dependencies and build scripts: any change to Rust code or Cargo files re-gates this server"})
+		a.rustIncludes("", sub.source)
+	}
+	if a.cargoAliases == nil {
+		a.cargoAliases = map[string][][]string{}
+	}
+	run := cargoRun{cx: cx, source: sub.source, aliases: a.cargoAliases}
 	// rustc starts in the workspace root: the manifest's directory or one
 	// above it.
 	from := []string{cx.cwd}
@@ -189,6 +213,30 @@ func (a *analyzer) cargo(args []word, cx context) {
 	if target.lit && target.text != "" {
 		a.cargoTarget(run, target.text, a.cargoAbs(cx.cwd), "--target "+Clip(target.text, 80))
 	}
+	if builds || !sub.lit {
+		return
+	}
+	// cargo 1.95 ran `[alias] serve = "run --quiet"` as `cargo serve`.
+	// The definitions of every configuration read count (a superset).
+	defs := slices.Clone(run.aliases[sub.text])
+	if v := cx.env["CARGO_ALIAS_"+strings.ToUpper(strings.ReplaceAll(sub.text, "-", "_"))]; v != "" {
+		defs = append(defs, strings.Fields(v))
+	}
+	key := "cargo-alias:" + cx.cwd + "\x00" + sub.text
+	if a.read[key] {
+		return // an alias that expands to itself: cargo stops
+	}
+	a.read[key] = true
+	for _, words := range defs {
+		exp := append([]word{}, args[:i]...)
+		for _, w := range words {
+			exp = append(exp, word{text: w, lit: true, source: sub.source})
+		}
+		next := outer
+		next.depth++
+		a.cargo(append(exp, args[i+1:]...), next)
+	}
+	delete(a.read, key)
 }
 
 // make follows `make [-C dir] [-f file] [target]`: the makefile is bound
