@@ -7,6 +7,8 @@ import (
 	"path"
 	"strconv"
 	"strings"
+
+	"github.com/mcp-guard/mcp-guard/trust"
 )
 
 // Options tune Analyze.
@@ -64,6 +66,9 @@ type analyzer struct {
 	// counts how often each script was followed (once).
 	read  map[string]bool
 	walks map[string]int
+	// cargoAliases are the [alias] definitions of every cargo
+	// configuration read, by name.
+	cargoAliases map[string][][]string
 }
 
 // maxWalks is how many times one script is followed in one analysis, each
@@ -249,26 +254,28 @@ func (a *analyzer) readFile(p string) (data []byte, ok bool, tooLarge bool) {
 	return nil, false, false
 }
 
-// maxTreeSize is the most bytes of a repository's TOML or YAML
-// configuration the analysis decodes into a tree (pyproject.toml,
-// .cargo/config.toml, rust-toolchain.toml, bunfig.toml,
-// pnpm-workspace.yaml, .yarnrc.yml). Those decoders build every value,
-// and measured: 1 MiB (maxReadSize) of TOML arrays allocates 123 MiB,
-// 256 KiB of YAML 27 MiB. 256 KiB keeps a file near the 25 MB of tree a
-// repository's configuration may make mcp-guard build (trust.MaxRepoYAML);
-// real files are a few KiB.
-const maxTreeSize = 256 << 10
+// The most bytes of a repository's TOML or YAML configuration the
+// analysis decodes into a tree (pyproject.toml, .cargo/config.toml,
+// rust-toolchain.toml, bunfig.toml, pnpm-workspace.yaml, .yarnrc.yml) is
+// trust.MaxRepoYAML, the one bound on what a repository's YAML may make
+// mcp-guard build: these decoders build every value (measured: 1 MiB of
+// TOML arrays allocates 65 MiB, 1 MiB of YAML 134 MiB). The TOML is not
+// counted against trust.ValueBudget as a client's TOML is: every TOML
+// value takes at least two bytes ("1,", "[]"), so within the byte bound
+// a file holds at most about 131,000 values, fewer than the budget's
+// 200,000, and a counting pass would change nothing but admit larger
+// files. Real files are a few KiB.
 
-// errTreeTooLarge is decodeTree's error for a file past maxTreeSize.
+// errTreeTooLarge is decodeTree's error for a file past trust.MaxRepoYAML.
 var errTreeTooLarge = errors.New("too large to read")
 
 // decodeTree decodes a configuration file's bytes (a byte order mark
 // dropped) with unmarshal (toml.Unmarshal, yaml.Unmarshal) into each of
-// vs in turn, within maxTreeSize: errTreeTooLarge past it, the decoder's
+// vs in turn, within trust.MaxRepoYAML: errTreeTooLarge past it, the decoder's
 // error for a file that does not parse. Either way the caller binds what
 // the file could name, never a guess from part of it.
 func decodeTree(unmarshal func([]byte, any) error, data []byte, vs ...any) error {
-	if len(data) > maxTreeSize {
+	if len(data) > trust.MaxRepoYAML {
 		return errTreeTooLarge
 	}
 	data = stripBOM(data)

@@ -140,6 +140,16 @@ func TestScopeRunnersThatMoveOrLoad(t *testing.T) {
 		{name: "go run with a local replace binds the repository", cmd: "go", args: []string{"run", "."}, launch: "svc",
 			fs:  mapFS{"svc/go.mod": "module x\nreplace y => ../y\n", "svc/main.go": "package main"},
 			has: []string{"C* ./ (go code)"}},
+		// go 1.26 ran each of these: a tab, a quoted path, an absolute one.
+		{name: "go run with a local replace after a tab, quoted", cmd: "go", args: []string{"run", "."}, launch: "svc",
+			fs:  mapFS{"svc/go.mod": "module x\nreplace (\n\ty =>\t\"../y\"\n)\n", "svc/main.go": "package main"},
+			has: []string{"C* ./ (go code)"}, hasNot: []string{"C* svc/ (go code)"}},
+		{name: "go run with an absolute replace", cmd: "go", args: []string{"run", "."}, launch: "svc",
+			fs:  mapFS{"svc/go.mod": "module x\nreplace y =>   /home/u/clone/y\n", "svc/main.go": "package main"},
+			has: []string{"C* ./ (go code)"}, hasNot: []string{"C* svc/ (go code)"}},
+		{name: "a replace with a module keeps the module's directory", cmd: "go", args: []string{"run", "."}, launch: "svc",
+			fs:  mapFS{"svc/go.mod": "module x\nreplace y => example.com/z v1.0.0\n", "svc/main.go": "package main"},
+			has: []string{"C* svc/ (go code)"}, hasNot: []string{"C* ./ (go code)"}},
 		{name: "go run of a module at a version", cmd: "go", args: []string{"run", "example.com/x@v1.2.3"},
 			fs: mapFS{"go.mod": "module x"}, hasNot: []string{"C…", "C*…"}},
 		{name: "node . follows package.json main", cmd: "node", args: []string{"."},
@@ -316,12 +326,15 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add("uv", "--directory\x00tools\x00run\x00w.py", "")
 	f.Add("env", "-C\x00tools\x00NODE_OPTIONS=-r ./x\x00node\x00.", "")
 	f.Add("./bin/w", "x\x00./bin/w\x00node\x00main.js", "")
+	f.Add("cargo", "+nightly\x00--config\x00../c.toml\x00-C\x00server\x00run\x00--config=x=1\x00--", "RUSTC_WRAPPER=./bin/srv\x00CARGO_HOME=server")
 	fsys := mapFS{
 		"main.js": "require('./lib'); require(x)", "lib/index.js": "import '../main.js'",
 		"bin/srv": "#!/bin/sh\n./bin/srv\n. ./bin/srv\n", "bin/w": "#!/bin/sh\nshift\n. ./bin/w\ntrap 'exec \"$@\"' EXIT\nexec \"$@\"\n", "tools/srv": "#!/usr/bin/env python3 -u\nimport os",
 		"server/package.json": `{"scripts":{"start":"npm start","prestart":"sh -c 'cd .. && node main.js'"}}`,
 		"package.json":        `{"main":"main.js","scripts":{"start":"./bin/srv"}}`, "loop": "\x00link:loop2", "loop2": "\x00link:loop",
-		"out": "\x00outside",
+		"out":                "\x00outside",
+		".cargo/config.toml": "include = [\"../../x.toml\", \"sub/i.toml\"]\n[build]\nrustc-wrapper = \"bin/srv\"\nrustflags = [\"-C\", \"linker=bin/srv\"]\n",
+		".cargo/sub/i.toml":  "include = [\"../../.cargo/config.toml\"]\n[env]\nX = { value = \"../..\", relative = true }\n",
 	}
 	f.Fuzz(func(t *testing.T, cmd, args, env string) {
 		sp := Spawn{Command: cmd}

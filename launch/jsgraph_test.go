@@ -35,15 +35,24 @@ func (m mapFS) real(p string) string {
 }
 
 func (m mapFS) Stat(p string) (Info, error) {
-	p = m.real(p)
-	if c, ok := m[p]; ok {
+	// A symlink loop is Outside, as the kernel's ELOOP is to the real FS.
+	for range 40 {
+		p = m.real(p)
+		c, ok := m[p]
+		if !ok {
+			break
+		}
 		switch {
 		case c == "\x00outside":
 			return Info{Kind: Outside}, nil
 		case strings.HasPrefix(c, "\x00link:"):
-			return m.Stat(strings.TrimPrefix(c, "\x00link:"))
+			p = strings.TrimPrefix(c, "\x00link:")
+			continue
 		}
 		return Info{Kind: File, Path: p}, nil
+	}
+	if c, ok := m[p]; ok && strings.HasPrefix(c, "\x00link:") {
+		return Info{Kind: Outside}, nil
 	}
 	for k := range m {
 		if p == "" || strings.HasPrefix(k, p+"/") {

@@ -196,7 +196,7 @@ func (a *analyzer) uvPythonVersion(source string, cx context) {
 		for _, f := range []string{".python-version", ".python-versions"} {
 			p := joinDir(d, f)
 			a.add(Item{Kind: KindFile, Path: p, Source: source, Why: "uv picks the interpreter it runs from it"})
-			data, ok := a.readConfig(p, source, cx)
+			data, ok := a.readConfig(p, source, cx, reachAny)
 			if !ok {
 				continue
 			}

@@ -60,10 +60,8 @@ func (a *analyzer) jsRunnerConfig(name string, cx context) {
 		}
 		// corepack shims yarn and pnpm (npm only when told to) and runs
 		// the package manager package.json's packageManager names.
-		corepack := name == "yarn" || name == "pnpm" || name == "pnpx"
-		if pj, ok, _ := a.readPackageJSON(d); corepack && (ok || a.stat(joinDir(d, "package.json")).Kind != Missing) {
-			a.add(Item{Kind: KindText, Path: joinDir(d, "package.json"), Key: "packageManager", Text: pj.PackageManager,
-				Source: src, Why: "corepack runs the package manager (version or URL) it names"})
+		if name == "yarn" || name == "pnpm" || name == "pnpx" {
+			a.corepack(d, src)
 		}
 		if d == "" {
 			break
@@ -71,6 +69,24 @@ func (a *analyzer) jsRunnerConfig(name string, cx context) {
 	}
 	if name == "bun" || name == "bunx" {
 		a.bunfig(cx)
+	}
+}
+
+// corepack binds the packageManager field of dir/package.json: corepack
+// runs the package manager (a version, or a URL) it names. One too large
+// to read binds its whole content: the field is not known, and the file
+// is not absent.
+func (a *analyzer) corepack(dir, source string) {
+	p := joinDir(dir, "package.json")
+	pj, ok, tooLarge := a.readPackageJSON(dir)
+	switch {
+	case tooLarge:
+		a.b.gap(source, p+" is too large to read: the package manager corepack runs is bound by the whole file")
+		a.add(Item{Kind: KindFile, Path: p, Source: source,
+			Why: "corepack runs the package manager its packageManager names, which cannot be read: any change to it re-gates this server"})
+	case ok || a.stat(p).Kind != Missing:
+		a.add(Item{Kind: KindText, Path: p, Key: "packageManager", Text: pj.PackageManager,
+			Source: source, Why: "corepack runs the package manager (version or URL) it names"})
 	}
 }
 
@@ -83,7 +99,7 @@ func (a *analyzer) npmrc(p, source, runner string, cx context, depth int) {
 		return
 	}
 	a.read["npmrc:"+p] = true
-	data, ok := a.readConfig(p, source, cx)
+	data, ok := a.readConfig(p, source, cx, reachAny)
 	if !ok {
 		return
 	}
@@ -152,13 +168,13 @@ var npmCodeSettings = map[string]bool{
 // 10.34 preloaded nodeOptions' --require and ran scriptShell from there).
 func (a *analyzer) pnpmWorkspace(p, runner string, cx context) {
 	const src = "command"
-	data, ok := a.readConfig(p, src, cx)
+	data, ok := a.readConfig(p, src, cx, reachAny)
 	if !ok {
 		return
 	}
 	var cfg map[string]any
 	if err := decodeTree(yaml.Unmarshal, data, &cfg); err != nil {
-		a.unsure(src, treeProblem(p, "YAML", err), cx)
+		a.unreadable(src, treeProblem(p, "YAML", err), cx, reachAny)
 		return
 	}
 	for _, k := range slices.Sorted(maps.Keys(cfg)) {
@@ -221,14 +237,24 @@ func parseIni(data []byte) [][2]string {
 func (a *analyzer) yarnrc(dir, runner string, cx context) {
 	const src = "command"
 	rc := joinDir(dir, ".yarnrc")
-	a.add(Item{Kind: KindFile, Path: rc, Source: src, Why: "yarn 1 reads its settings (yarn-path) from it"})
-	if data, ok := a.readConfig(rc, src, cx); ok {
+	a.add(Item{Kind: KindFile, Path: rc, Source: src, Why: "yarn 1 reads its settings (yarn-path, script-shell) from it"})
+	if data, ok := a.readConfig(rc, src, cx, reachAny); ok {
 		for _, line := range strings.Split(string(data), "\n") {
 			f := strings.Fields(line)
-			if len(f) >= 2 && strings.Trim(f[0], `"`) == "yarn-path" {
-				a.yarnRelease(dir, strings.Trim(strings.Join(f[1:], " "), `"'`), rc, cx)
-			} else if len(f) >= 2 && strings.HasPrefix(f[0], "--") {
+			if len(f) < 2 || strings.HasPrefix(f[0], "#") {
+				continue
+			}
+			key, val := strings.Trim(f[0], `"`), strings.Trim(strings.Join(f[1:], " "), `"'`)
+			switch {
+			case key == "yarn-path":
+				a.yarnRelease(dir, val, rc, cx)
+			case strings.HasPrefix(key, "--"):
 				a.add(Item{Kind: KindFile, Path: rc, Source: src, Runs: true, Why: "yarn 1 adds the options it lists to every command"})
+			default:
+				// yarn 1 reads npm's settings from it too: yarn 1.22.22
+				// ran its script-shell, a path relative to the script's
+				// directory.
+				a.npmSetting(key, val, rc, cx.cwd, src, runner, cx, 0)
 			}
 		}
 	}
@@ -237,7 +263,7 @@ func (a *analyzer) yarnrc(dir, runner string, cx context) {
 	// yarn 4 adds .env.yarn to every script's environment unless told
 	// otherwise.
 	envs := []string{".env.yarn?"}
-	data, ok := a.readConfig(yml, src, cx)
+	data, ok := a.readConfig(yml, src, cx, reachAny)
 	if ok {
 		var cfg struct {
 			YarnPath               string   `yaml:"yarnPath"`
@@ -246,19 +272,21 @@ func (a *analyzer) yarnrc(dir, runner string, cx context) {
 		}
 		var raw map[string]any
 		if err := decodeTree(yaml.Unmarshal, data, &raw, &cfg); err != nil {
-			a.unsure(src, treeProblem(yml, "YAML", err), cx)
+			// Its env files may set PATH: any program.
+			a.unreadable(src, treeProblem(yml, "YAML", err), cx, reachAny)
 		} else {
 			// yarn expands ${NAME}, ${NAME:-fallback} and ${NAME-fallback}
 			// in setting values: a path built that way is known only at
-			// run time.
-			computed := func(what, v string) bool {
+			// run time. A release or a plugin is JavaScript; an env file
+			// may set PATH.
+			computed := func(what, v string, r reach) bool {
 				if strings.Contains(v, "${") {
-					a.unsure(src, yml+": "+what+" names a path through an environment variable", cx)
+					a.unreadable(src, yml+": "+what+" names a path through an environment variable", cx, r)
 					return true
 				}
 				return false
 			}
-			if cfg.YarnPath != "" && !computed("yarnPath", cfg.YarnPath) {
+			if cfg.YarnPath != "" && !computed("yarnPath", cfg.YarnPath, reachJS) {
 				a.yarnRelease(dir, cfg.YarnPath, yml, cx)
 			}
 			for _, pl := range cfg.Plugins {
@@ -270,7 +298,7 @@ func (a *analyzer) yarnrc(dir, runner string, cx context) {
 					a.unsure(src, yml+": a plugin whose path cannot be read", cx)
 					continue
 				}
-				if computed("a plugin", p) {
+				if computed("a plugin", p, reachJS) {
 					continue
 				}
 				if q, ok := repoPath(dir, p); ok && q != "" {
@@ -278,7 +306,7 @@ func (a *analyzer) yarnrc(dir, runner string, cx context) {
 				}
 			}
 			if _, set := raw["injectEnvironmentFiles"]; set {
-				envs = slices.DeleteFunc(cfg.InjectEnvironmentFiles, func(e string) bool { return computed("injectEnvironmentFiles", e) })
+				envs = slices.DeleteFunc(cfg.InjectEnvironmentFiles, func(e string) bool { return computed("injectEnvironmentFiles", e, reachAny) })
 			}
 		}
 	}
@@ -339,13 +367,16 @@ func (a *analyzer) bunfigIn(dir string, cx context) {
 		next := cx.with()
 		a.envFile(joinDir(dir, f), src, "bun loads its variables into the environment", false, &next)
 	}
-	data, ok := a.readConfig(p, src, cx)
+	// A loader setting makes any extension JavaScript, so a preload may
+	// be any file, and bun's TOML reader is not go-toml: one that cannot be
+	// read may make bun run anything.
+	data, ok := a.readConfig(p, src, cx, reachAny)
 	if !ok {
 		return
 	}
 	var cfg map[string]any
 	if err := decodeTree(toml.Unmarshal, data, &cfg); err != nil {
-		a.unsure(src, treeProblem(p, "TOML", err), cx)
+		a.unreadable(src, treeProblem(p, "TOML", err), cx, reachAny)
 		return
 	}
 	var mods []string
@@ -366,14 +397,39 @@ func (a *analyzer) bunfigIn(dir string, cx context) {
 	}
 }
 
+// reach is what a runner's configuration file can name, and so what one
+// the model cannot read binds in place of what it names.
+type reach int
+
+const (
+	// reachJS: only JavaScript the runner loads (deno.json's import map,
+	// a yarn release or plugin): all JavaScript of the repository.
+	reachJS reach = iota
+	// reachAny: a program the runner starts (.npmrc's and .yarnrc's
+	// script-shell, an env file's PATH, .python-version's interpreter):
+	// the whole repository.
+	reachAny
+)
+
 // readConfig reads a runner's configuration file; one too large to read
-// is unsure.
-func (a *analyzer) readConfig(p, source string, cx context) ([]byte, bool) {
+// binds what it could name (r), never nothing: it is not absent.
+func (a *analyzer) readConfig(p, source string, cx context, r reach) ([]byte, bool) {
 	data, ok, tooLarge := a.readFile(p)
 	if tooLarge {
-		a.unsure(source, p+" is too large to read", cx)
+		a.unreadable(source, p+" is too large to read", cx, r)
 	}
 	return stripBOM(data), ok
+}
+
+// unreadable binds what a configuration file the model cannot read (too
+// large, not valid, a value known only at run time) could name: r says
+// how far that reaches.
+func (a *analyzer) unreadable(source, why string, cx context, r reach) {
+	if r == reachAny {
+		a.whole(source, why+": it may make the runner start any program of the repository")
+		return
+	}
+	a.unsure(source, why, cx)
 }
 
 // stripBOM drops a UTF-8 byte order mark before a configuration file is

@@ -3,6 +3,8 @@ package launch
 import (
 	"strings"
 	"testing"
+
+	"github.com/mcp-guard/mcp-guard/trust"
 )
 
 // What a runner reads besides the code (issue 27): each configuration
@@ -43,9 +45,9 @@ func TestScopeRunnerConfiguration(t *testing.T) {
 			fs: mapFS{"pnpm-workspace.yaml": "packages:\n  - pkgs/*\nnodeOptions: \"--require ./x.js\"\nscriptShell: ./sh.sh\n",
 				"x.js": "require('./y')", "y.js": "1", "sh.sh": "#!/bin/sh\n", "package.json": `{"scripts":{"start":"node s.js"}}`, "s.js": "1"},
 			has: []string{"F pnpm-workspace.yaml", "F* x.js", "F* y.js", "F* sh.sh", "F* s.js"}, hasNot: []string{"T ./"}, anyGaps: true},
-		{name: "an unreadable pnpm-workspace.yaml is unsure", cmd: "pnpm", args: []string{"start"},
+		{name: "an unreadable pnpm-workspace.yaml binds the repository (its scriptShell may be any program)", cmd: "pnpm", args: []string{"start"},
 			fs:  mapFS{"pnpm-workspace.yaml": "nodeOptions: [\n", "package.json": `{"scripts":{"start":"true"}}`},
-			has: []string{"C ./ (javascript code)"}, gap: true},
+			has: []string{"T ./"}, gap: true},
 		{name: "npm follows a userconfig pointer and its node-options", cmd: "npm", args: []string{"start"},
 			fs: mapFS{".npmrc": "userconfig = ./conf/npmrc\n", "conf/npmrc": "node-options=\"--import ./hook.mjs\"\n",
 				"hook.mjs": "export {}", "package.json": `{"scripts":{"start":"node s.js"}}`, "s.js": "1"},
@@ -71,6 +73,10 @@ func TestScopeRunnerConfiguration(t *testing.T) {
 		{name: "yarn 1 yarn-path", cmd: "yarn", args: []string{"start"},
 			fs:  mapFS{".yarnrc": "yarn-path \"./bin/yarn.js\"\n", "bin/yarn.js": "1", "package.json": `{"scripts":{"start":"true"}}`},
 			has: []string{"F* bin/yarn.js", "F .yarnrc"}},
+		{name: "yarn 1 runs .yarnrc's script-shell, relative to the script's directory (yarn 1.22.22)", cmd: "yarn", args: []string{"start"}, launch: "sub",
+			fs: mapFS{".yarnrc": "# yarn config\nscript-shell \"./sh.sh\"\n", "sub/sh.sh": "#!/bin/sh\n. ./env.sh\n", "sub/env.sh": "x", "sh.sh": "x",
+				"sub/package.json": `{"scripts":{"start":"true"}}`},
+			has: []string{"F* sub/sh.sh", "F* sub/env.sh"}, hasNot: []string{"T ./"}, anyGaps: true},
 		{name: "yarn's injected env file puts NODE_OPTIONS in scripts", cmd: "yarn", args: []string{"start"},
 			fs:  mapFS{".env.yarn": "NODE_OPTIONS=--require ./t.js\n", "t.js": "1", "package.json": `{"scripts":{"start":"true"}}`},
 			has: []string{"F .env.yarn", "F* t.js"}},
@@ -83,9 +89,12 @@ func TestScopeRunnerConfiguration(t *testing.T) {
 		{name: "a plugin through an environment variable is unsure", cmd: "yarn", args: []string{"start"},
 			fs:  mapFS{".yarnrc.yml": "plugins:\n  - path: ${PWD}/p.cjs\n", "package.json": `{"scripts":{"start":"true"}}`},
 			has: []string{"C ./ (javascript code)"}, gap: true},
-		{name: "an unreadable .yarnrc.yml is unsure", cmd: "yarn", args: []string{"start"},
+		{name: "an unreadable .yarnrc.yml binds the repository (its env files may set PATH)", cmd: "yarn", args: []string{"start"},
 			fs:  mapFS{".yarnrc.yml": "yarnPath: [\n", "package.json": `{"scripts":{"start":"true"}}`},
-			has: []string{"C ./ (javascript code)"}, gap: true},
+			has: []string{"T ./"}, gap: true},
+		{name: "an env file named through an environment variable binds the repository", cmd: "yarn", args: []string{"start"},
+			fs:  mapFS{".yarnrc.yml": "injectEnvironmentFiles:\n  - ${ENVF}\n", "package.json": `{"scripts":{"start":"true"}}`},
+			has: []string{"T ./"}, gap: true},
 		{name: "bunfig preload", cmd: "bun", args: []string{"server.ts"},
 			fs: mapFS{"bunfig.toml": "preload = [\"./instrument.ts\"]\n[test]\npreload = \"./t.ts\"\n", "instrument.ts": "import './more'",
 				"more.ts": "1", "t.ts": "1", "server.ts": "1"},
@@ -146,7 +155,7 @@ func TestScopeLanguageIncludes(t *testing.T) {
 			launch: "srv",
 			fs: mapFS{"Cargo.toml": "[package]", "srv/src/main.rs": "fn main(){}",
 				".cargo/config.toml": "[build]\nrustc-wrapper = \"tools/wrap.sh\"\n[target.'cfg(all())']\nrunner = \"tools/run.sh --quiet\"\n" +
-					"[target.x86_64-unknown-linux-gnu]\nlinker = [\"tools/ld\", \"-v\"]\n[env]\nNODE_OPTIONS = \"-r ./x.js\"\n" +
+					"[target.x86_64-unknown-linux-gnu]\nlinker = \"tools/ld\"\n[env]\nNODE_OPTIONS = \"-r ./x.js\"\n" +
 					"LD_PRELOAD = { value = \"lib/p.so\", relative = true }\n",
 				"tools/wrap.sh": "#!/bin/sh\n. ./tools/common.sh\n", "tools/common.sh": "true", "tools/run.sh": "#!/bin/sh\ntrue\n",
 				"tools/ld": "x", "lib/p.so": "x", "srv/x.js": "1"},
@@ -155,7 +164,7 @@ func TestScopeLanguageIncludes(t *testing.T) {
 			hasNot: []string{"T ./"}},
 		{name: "cargo rustflags bind the files they name", cmd: "cargo", args: []string{"run"},
 			fs:  mapFS{"Cargo.toml": "[package]", ".cargo/config.toml": "[build]\nrustflags = [\"-C\", \"linker=tools/ld\", \"-L\", \"native\"]\n[target.x86_64-unknown-linux-gnu]\nrustflags = \"-C link-arg=tools/evil.o\"\n", "tools/ld": "x", "tools/evil.o": "x"},
-			has: []string{"F tools/ld", "F native", "F tools/evil.o"}},
+			has: []string{"F* tools/ld", "F native", "F tools/evil.o"}},
 		{name: "cargo config include is read the same way", cmd: "cargo", args: []string{"run"},
 			fs: mapFS{"Cargo.toml": "[package]", ".cargo/config.toml": "include = [\"more.toml\"]\n",
 				".cargo/more.toml": "[build]\nrustc = \"bin/rustc\"\n", "bin/rustc": "x"},
@@ -245,14 +254,14 @@ func TestScopeChildProcess(t *testing.T) {
 }
 
 // TestScopeConfigPastTreeSize: a runner's TOML or YAML configuration one
-// byte past maxTreeSize (a comment pads it: the decoders would build
+// byte past trust.MaxRepoYAML (a comment pads it: the decoders would build
 // every value of a real one) is not decoded and binds what it could name,
 // never a guess from part of it: pyproject.toml, .cargo/config.toml,
 // rust-toolchain.toml, bunfig.toml, pnpm-workspace.yaml, .yarnrc.yml.
 func TestScopeConfigPastTreeSize(t *testing.T) {
 	over := func(body string) string {
-		pad := "# " + strings.Repeat("x", maxTreeSize-len(body)-2) + "\n"
-		if s := body + pad; len(s) != maxTreeSize+1 {
+		pad := "# " + strings.Repeat("x", trust.MaxRepoYAML-len(body)-2) + "\n"
+		if s := body + pad; len(s) != trust.MaxRepoYAML+1 {
 			t.Fatalf("padded to %d bytes", len(s))
 		}
 		return body + pad
@@ -270,13 +279,13 @@ func TestScopeConfigPastTreeSize(t *testing.T) {
 			has: []string{"T ./"}, gap: true},
 		{name: "bunfig.toml", cmd: "bun", args: []string{"server.ts"},
 			fs:  mapFS{"bunfig.toml": over("preload = [\"./instrument.ts\"]\n"), "server.ts": "1", "instrument.ts": "1"},
-			has: []string{"C ./ (javascript code)"}, gap: true},
+			has: []string{"T ./"}, gap: true},
 		{name: "pnpm-workspace.yaml", cmd: "pnpm", args: []string{"start"},
 			fs:  mapFS{"pnpm-workspace.yaml": over("nodeOptions: \"--require ./x.js\"\n"), "x.js": "1", "package.json": js},
-			has: []string{"C ./ (javascript code)"}, gap: true},
+			has: []string{"T ./"}, gap: true},
 		{name: ".yarnrc.yml", cmd: "yarn", args: []string{"start"},
 			fs:  mapFS{".yarnrc.yml": over("yarnPath: y.cjs\n"), "y.cjs": "1", "package.json": js},
-			has: []string{"C ./ (javascript code)"}, gap: true},
+			has: []string{"T ./"}, gap: true},
 	})
 }
 
@@ -289,5 +298,51 @@ func TestScopePackageJSONPastReadSize(t *testing.T) {
 	runScopeCases(t, []scopeCase{
 		{name: "past", cmd: "npm", args: []string{"start"}, fs: mapFS{"package.json": big, "s.js": "1"},
 			has: []string{"F* package.json", "T ./"}, gap: true},
+	})
+}
+
+// TestScopeConfigPastReadSize: every other file the model reads to learn
+// what runs, one byte past maxReadSize, binds what it could name, never
+// nothing: the file cannot be read, not absent. A file that can name a
+// program (.npmrc's script-shell, .yarnrc's script-shell, yarn's env
+// files, a bin's #! line, .python-version's interpreter) binds the whole
+// repository; one that names only a package manager's version (corepack's
+// packageManager) binds its whole content; one that names only
+// JavaScript (deno.json) all JavaScript.
+func TestScopeConfigPastReadSize(t *testing.T) {
+	past := func(body string) string {
+		s := body + strings.Repeat("#", maxReadSize+1-len(body))
+		if len(s) != maxReadSize+1 {
+			t.Fatalf("padded to %d bytes", len(s))
+		}
+		return s
+	}
+	pastJSON := func(body string) string {
+		return body + `,"x":"` + strings.Repeat("x", maxReadSize-len(body)-6) + `"}`
+	}
+	runScopeCases(t, []scopeCase{
+		{name: "corepack's packageManager in a package.json past the limit binds the file", cmd: "pnpm", args: []string{"dlx", "pkg@1.2.3"},
+			fs:     mapFS{"package.json": pastJSON(`{"packageManager":"pnpm@9.0.0"`)},
+			has:    []string{"F package.json"},
+			hasNot: []string{"X package.json: packageManager", "T ./"}, anyGaps: true},
+		{name: "an installed package's package.json past the limit: its bins are not known", cmd: "npx", args: []string{"-y", "pkg@1.2.3"},
+			fs:  mapFS{"node_modules/pkg/package.json": pastJSON(`{"name":"pkg","bin":{"pkg":"cli.js"}`), "node_modules/pkg/cli.js": "1"},
+			has: []string{"T ./"}, gap: true},
+		{name: "a go.mod past the limit may replace with any directory", cmd: "go", args: []string{"run", "."}, launch: "svc/cmd",
+			fs:  mapFS{"svc/go.mod": "module svc\n", "svc/cmd/go.mod": past("module cmd\nreplace x => ../../lib\n"), "svc/cmd/main.go": "package main", "lib/x.go": "package x"},
+			has: []string{"C* ./ (go code)"}, hasNot: []string{"C* svc/ (go code)", "C* svc/cmd/ (go code)"}, gap: true},
+		{name: ".npmrc past the limit: its script-shell may be any program", cmd: "npx", args: []string{"-y", "pkg@1.2.3"},
+			fs:  mapFS{".npmrc": past("script-shell=./sh.sh\n"), "sh.sh": "#!/bin/sh\n"},
+			has: []string{"T ./"}, gap: true},
+		{name: ".yarnrc past the limit: yarn 1 runs its script-shell", cmd: "yarn", args: []string{"start"},
+			fs:  mapFS{".yarnrc": past("script-shell \"./sh.sh\"\n"), "sh.sh": "#!/bin/sh\n", "package.json": `{"scripts":{"start":"true"}}`},
+			has: []string{"T ./"}, gap: true},
+		{name: ".python-version past the limit may name any interpreter", cmd: "uv", args: []string{"run", "srv"},
+			fs:  mapFS{"pyproject.toml": "[project]", ".python-version": past("/proc/self/cwd/tools/py\n"), "tools/py": "#!/bin/sh\n"},
+			has: []string{"T ./"}, gap: true},
+		{name: "deno.json past the limit names only JavaScript", cmd: "deno", args: []string{"run", "main.ts"},
+			fs:     mapFS{"deno.json": pastJSON(`{"importMap":"./m.json"`), "main.ts": "1"},
+			has:    []string{"C ./ (javascript code)"},
+			hasNot: []string{"T ./"}, gap: true},
 	})
 }

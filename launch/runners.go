@@ -1,7 +1,9 @@
 package launch
 
 import (
+	"bytes"
 	"encoding/json"
+	"slices"
 	"strings"
 )
 
@@ -44,7 +46,7 @@ func (a *analyzer) goTool(args []word, cx context) {
 			dir = dirOf(p)
 		}
 	}
-	root := a.goModuleRoot(dir)
+	root := a.goModuleRoot(dir, pkg.source)
 	a.runs(Item{Kind: KindCode, Lang: "go", Path: root, Source: pkg.source,
 		Why: "go run compiles the module's packages: any change to its Go code re-gates this server"})
 	a.goEmbeds(root, pkg.source)
@@ -53,8 +55,9 @@ func (a *analyzer) goTool(args []word, cx context) {
 // goModuleRoot is the directory whose code `go run` may compile: the
 // nearest directory at or above dir with a go.mod, or the repository root
 // when a go.work or a local replace can bring in other directories (or no
-// go.mod is found).
-func (a *analyzer) goModuleRoot(dir string) string {
+// go.mod is found, or the nearest is too large to read: its replaces are
+// not known).
+func (a *analyzer) goModuleRoot(dir, source string) string {
 	if a.fs == nil {
 		return ""
 	}
@@ -62,8 +65,13 @@ func (a *analyzer) goModuleRoot(dir string) string {
 		if a.stat(joinDir(d, "go.work")).Kind != Missing {
 			return ""
 		}
-		if data, ok, _ := a.readFile(joinDir(d, "go.mod")); ok {
-			if strings.Contains(string(data), "=> .") || strings.Contains(string(data), "=>.") {
+		data, ok, tooLarge := a.readFile(joinDir(d, "go.mod"))
+		if tooLarge {
+			a.b.gap(source, joinDir(d, "go.mod")+" is too large to read: a replace in it may bring in any Go code of the repository")
+			return ""
+		}
+		if ok {
+			if localReplace(data) {
 				return ""
 			}
 			return d
@@ -74,26 +82,161 @@ func (a *analyzer) goModuleRoot(dir string) string {
 	}
 }
 
-// cargo follows `cargo run`: the workspace's crates, build scripts and its
-// .cargo/config.toml (runners, rustc wrappers) all come from the
-// repository.
-func (a *analyzer) cargo(args []word, cx context) {
-	ops := skipOptions(args, "--config", "-Z", "-C")
-	if len(ops) == 0 || (ops[0].text != "run" && ops[0].text != "r") {
-		return
-	}
-	for i, w := range args {
-		if w.text == "--manifest-path" && i+1 < len(args) {
-			a.fileWord(cx, args[i+1], "cargo run builds this manifest")
+// localReplace reports whether a go.mod replaces a module with a
+// directory: after "=>" (spaces or tabs, perhaps a quote) a path starting
+// with "." or "/", which a module path never does. go 1.26 took a tab, a
+// quoted path and an absolute one alike. A "=>" in a comment counts too:
+// the repository's Go code is then bound, a superset.
+func localReplace(gomod []byte) bool {
+	for rest := gomod; ; {
+		i := bytes.Index(rest, []byte("=>"))
+		if i < 0 {
+			return false
+		}
+		rest = bytes.TrimLeft(rest[i+2:], " \t")
+		rest = bytes.TrimLeft(rest, "\"`")
+		if len(rest) > 0 && (rest[0] == '.' || rest[0] == '/') {
+			return true
 		}
 	}
-	if a.unknownCwd(cx, ops[0].source) {
+}
+
+// cargoBuilds are cargo's subcommands that build the workspace: its build
+// scripts and proc macros run (and, for run, the program).
+var cargoBuilds = map[string]bool{"run": true, "r": true, "build": true, "b": true, "check": true, "c": true,
+	"test": true, "t": true, "bench": true, "doc": true, "d": true, "rustc": true, "rustdoc": true, "fix": true,
+	"clippy": true, "miri": true, "package": true, "publish": true}
+
+// cargoOthers are cargo's other built-in subcommands (cargo 1.95's
+// --list): they build nothing, and an alias of their name is ignored.
+var cargoOthers = map[string]bool{"add": true, "clean": true, "config": true, "fetch": true, "fmt": true,
+	"generate-lockfile": true, "git-checkout": true, "help": true, "info": true, "init": true, "install": true,
+	"locate-project": true, "login": true, "logout": true, "metadata": true, "new": true, "owner": true, "pkgid": true,
+	"read-manifest": true, "remove": true, "rm": true, "report": true, "search": true, "tree": true, "uninstall": true,
+	"update": true, "vendor": true, "verify-project": true, "version": true, "yank": true}
+
+// cargo follows `cargo run` and the other subcommands that build: the
+// workspace's crates, build scripts and its .cargo/config.toml (runners,
+// rustc wrappers) all come from the repository. A subcommand cargo does
+// not know is an alias the configuration defines, followed as what it
+// expands to, or a cargo-NAME program from PATH (the user's own).
+func (a *analyzer) cargo(args []word, cx context) {
+	outer := cx
+	// cargo's own options come first: rustup's +toolchain, then -C DIR
+	// (nightly), --config, -Z and --color with a value. --config and -Z
+	// may follow the subcommand too, up to "--".
+	var cli []word
+	var toolchain word
+	i := 0
+	if len(args) > 0 && strings.HasPrefix(args[0].text, "+") {
+		toolchain = args[0]
+		i++
+	}
+	option := func(ws []word, i int) (name string, val word, next int, ok bool) {
+		t := ws[i].text
+		for _, o := range []string{"--config", "--color", "--manifest-path", "--target", "-C", "-Z"} {
+			switch {
+			case t == o && i+1 < len(ws):
+				return o, ws[i+1], i + 1, true
+			case strings.HasPrefix(o, "--") && strings.HasPrefix(t, o+"="):
+				return o, word{text: t[len(o)+1:], lit: ws[i].lit, source: ws[i].source}, i, true
+			case !strings.HasPrefix(o, "--") && strings.HasPrefix(t, o) && len(t) > len(o):
+				return o, word{text: t[len(o):], lit: ws[i].lit, source: ws[i].source}, i, true
+			}
+		}
+		return "", word{}, i, false
+	}
+	for ; i < len(args) && strings.HasPrefix(args[i].text, "-") && args[i].text != "--"; i++ {
+		name, val, next, ok := option(args, i)
+		switch {
+		case !ok:
+		case name == "-C":
+			a.chdir(&cx, val.text, val.lit, val.source)
+		case name == "--config":
+			cli = append(cli, val)
+		}
+		i = next
+	}
+	if i >= len(args) || cargoOthers[args[i].text] {
 		return
 	}
-	a.runs(Item{Kind: KindCode, Lang: "rust", Path: "", Source: ops[0].source,
-		Why: "cargo run builds the workspace, its path dependencies and build scripts: any change to Rust code or Cargo files re-gates this server"})
-	a.rustIncludes("", ops[0].source)
-	a.cargoRunConfig(cx, ops[0].source)
+	sub := args[i]
+	builds := cargoBuilds[sub.text]
+	var manifest, target word
+	for j := i + 1; j < len(args) && args[j].text != "--"; j++ {
+		name, val, next, ok := option(args, j)
+		switch {
+		case !ok || !strings.HasPrefix(name, "--"):
+			continue
+		case name == "--config":
+			cli = append(cli, val)
+		case name == "--manifest-path":
+			manifest = val
+			a.fileWord(cx, val, "cargo "+sub.text+" builds this manifest")
+		case name == "--target":
+			target = val
+		}
+		j = next
+	}
+	if a.unknownCwd(cx, sub.source) {
+		return
+	}
+	if builds {
+		a.runs(Item{Kind: KindCode, Lang: "rust", Path: "", Source: sub.source,
+			Why: "cargo " + Clip(sub.text, 40) + " builds the workspace, its path dependencies and build scripts: any change to Rust code or Cargo files re-gates this server"})
+		a.rustIncludes("", sub.source)
+	}
+	if a.cargoAliases == nil {
+		a.cargoAliases = map[string][][]string{}
+	}
+	run := cargoRun{cx: cx, source: sub.source, aliases: a.cargoAliases}
+	// rustc starts in the workspace root: the manifest's directory or one
+	// above it.
+	from := []string{cx.cwd}
+	if p, ok := a.resolve(cx, manifest.text); ok && manifest.lit && manifest.text != "" {
+		from = append(from, dirOf(p))
+	}
+	seen := map[string]bool{}
+	for _, d := range from {
+		for ; !seen[d]; d = dirOf(d) {
+			seen[d] = true
+			run.rustcDirs = append(run.rustcDirs, d)
+			if d == "" {
+				break
+			}
+		}
+	}
+	a.cargoRunConfig(run, cli)
+	if toolchain.lit {
+		a.rustupToolchain(toolchain.text[1:], toolchain.source, "cargo "+Clip(toolchain.text, 80)+": rustup runs this toolchain's cargo and rustc in place of the installed ones", cx)
+	}
+	if target.lit && target.text != "" {
+		a.cargoTarget(run, target.text, a.cargoAbs(cx.cwd), "--target "+Clip(target.text, 80))
+	}
+	if builds || !sub.lit {
+		return
+	}
+	// cargo 1.95 ran `[alias] serve = "run --quiet"` as `cargo serve`.
+	// The definitions of every configuration read count (a superset).
+	defs := slices.Clone(run.aliases[sub.text])
+	if v := cx.env["CARGO_ALIAS_"+strings.ToUpper(strings.ReplaceAll(sub.text, "-", "_"))]; v != "" {
+		defs = append(defs, strings.Fields(v))
+	}
+	key := "cargo-alias:" + cx.cwd + "\x00" + sub.text
+	if a.read[key] {
+		return // an alias that expands to itself: cargo stops
+	}
+	a.read[key] = true
+	for _, words := range defs {
+		exp := append([]word{}, args[:i]...)
+		for _, w := range words {
+			exp = append(exp, word{text: w, lit: true, source: sub.source})
+		}
+		next := outer
+		next.depth++
+		a.cargo(append(exp, args[i+1:]...), next)
+	}
+	delete(a.read, key)
 }
 
 // make follows `make [-C dir] [-f file] [target]`: the makefile is bound
@@ -399,7 +542,12 @@ func (a *analyzer) localBins(spec, source, runner string, cx context) {
 	a.binLink(guess, source, runner, cx)
 	for d := cx.cwd; ; d = dirOf(d) {
 		dir := joinDir(d, "node_modules/"+name)
-		if pj, ok, _ := a.readPackageJSON(dir); ok {
+		pj, ok, tooLarge := a.readPackageJSON(dir)
+		if tooLarge {
+			// Its bins, and what their #! lines start, are not known.
+			a.whole(source, joinDir(dir, "package.json")+" is too large to read: the bins "+runner+" may run are not known")
+		}
+		if ok {
 			for b, target := range pj.bins() {
 				a.binLink(b, source, runner, cx)
 				if p, ok := repoPath(dir, target); ok && p != "" {
@@ -557,7 +705,7 @@ func (a *analyzer) deno(args []word, cx context) {
 	for _, f := range []string{"deno.json", "deno.jsonc", "deno.lock", "package.json"} {
 		a.add(Item{Kind: KindFile, Path: joinDir(cx.cwd, f), Source: "command", Why: "deno reads its import map, tasks and lock from it"})
 		// An import map in a file of its own re-maps specifiers too.
-		if data, ok := a.readConfig(joinDir(cx.cwd, f), "command", cx); ok && strings.HasPrefix(f, "deno.json") {
+		if data, ok := a.readConfig(joinDir(cx.cwd, f), "command", cx, reachJS); ok && strings.HasPrefix(f, "deno.json") {
 			var cfg struct {
 				ImportMap string `json:"importMap"`
 			}

@@ -149,7 +149,7 @@ func TestLoadKeepsNoDependencyLists(t *testing.T) {
 // cache; what is there is; the deep fingerprint is what it was.
 func TestAbsentProbesNotCached(t *testing.T) {
 	r := newRepo(t)
-	r.commit(map[string]string{".agentty/mcp.json": `{"mcpServers":{"x":{"command":"npx","args":["-y","pkg-x"]}}}`, "package.json": `{"name":"root"}`})
+	r.commit(map[string]string{".agentty/mcp.json": `{"mcpServers":{"x":{"command":"npx","args":["-y","pkg-x"]}}}`, ".npmrc": "registry=https://r.example/\n"})
 	g := r.open()
 	rd := newReader(g, r.side(g, "HEAD"), Options{})
 	c, err := rd.loadConfig(clientsOf(".agentty/mcp.json")[0], ".agentty/mcp.json")
@@ -161,7 +161,7 @@ func TestAbsentProbesNotCached(t *testing.T) {
 			t.Errorf("the cache keeps the absent probe %q", key.path)
 		}
 	}
-	if _, ok := rd.cache[resolveKey{rd.launch, "package.json"}]; !ok {
+	if _, ok := rd.cache[resolveKey{rd.launch, ".npmrc"}]; !ok {
 		t.Error("the cache lost a path that is there")
 	}
 	again, err := newReader(g, r.side(g, "HEAD"), Options{}).loadConfig(clientsOf(".agentty/mcp.json")[0], ".agentty/mcp.json")

@@ -175,10 +175,13 @@ const MaxRepoValues = 200_000
 const MaxServers = 1_000
 
 // MaxRepoYAML is the most bytes of YAML mcp-guard decodes from a
-// repository's file (a skill's or subagent's frontmatter). yaml.v3 keeps
-// every scalar as a node of about a hundred bytes and offers no streaming
-// count, so its budget is in bytes: 256 KiB holds at most about 25 MB of
-// nodes, as MaxRepoValues does; real frontmatter is a few hundred bytes.
+// repository's file (a skill's or subagent's frontmatter, a hook
+// manager's configuration), and of the TOML or YAML configuration of a
+// runner the launch model decodes (pyproject.toml, .cargo/config.toml,
+// .yarnrc.yml, …). yaml.v3 keeps every scalar as a node of about a
+// hundred bytes and offers no streaming count, so its budget is in bytes:
+// 256 KiB holds at most about 25 MB of nodes, as MaxRepoValues does; real
+// frontmatter is a few hundred bytes, a runner's configuration a few KiB.
 const MaxRepoYAML = 256 << 10
 
 // ValueBudget is the most JSON (or TOML) values a file of scope may hold:
