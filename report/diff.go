@@ -447,19 +447,19 @@ func whatToDo(d Diff) []string {
 		if len(unasked) > 0 {
 			one, many := kindWords(changeKinds(unasked))
 			out = append(out, fmt.Sprintf("%s would run %s without asking: review before you start it here (mcp-guard review)",
-				title, plural(len(unasked), "changed "+one, "changed "+many)))
+				title, Count(len(unasked), "changed "+one, "changed "+many)))
 		}
 		switch {
 		case len(ask) > 0 && title == agenttyTitle:
 			out = append(out, fmt.Sprintf("agentty will ask before running %s: approve only after reading them (%s)",
-				plural(len(ask), "server", "servers"), strings.Join(approveCommands(ask), "; ")))
+				Count(len(ask), "server", "servers"), strings.Join(approveCommands(ask), "; ")))
 		case len(ask) > 0:
 			headless := ""
 			if h := d.Agents.headlessOf(title); h != "" {
 				headless = ", and `" + h + "` runs them without asking"
 			}
 			out = append(out, fmt.Sprintf("%s will ask before running %s%s: review them (mcp-guard review)",
-				title, plural(len(ask), "server", "servers"), headless))
+				title, Count(len(ask), "server", "servers"), headless))
 		}
 	}
 	if len(out) == 0 && len(d.Findings) > 0 {

@@ -847,7 +847,7 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 			if k := entryFilesKind(cv, names); k != "" {
 				one, _ = kindWords([]string{k})
 			}
-			files = plural(len(names), one+" file", one+" files") + ": " + Sanitize(strings.Join(names, ", "))
+			files = Count(len(names), one+" file", one+" files") + ": " + Sanitize(strings.Join(names, ", "))
 		}
 		p.printf("%s (%s):\n", st.Bold(cv.Title), files)
 		for _, c := range cv.Closed {

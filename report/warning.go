@@ -326,7 +326,7 @@ func writeGroups(p *printer, groups []warningGroup, grouped bool, budget int, st
 			if grouped {
 				of = " of " + g.title
 			}
-			p.printf("  … and %d more%s\n", more, of)
+			p.printf("  … and %s more%s\n", num(more), of)
 		}
 	}
 }
@@ -409,7 +409,7 @@ func shorten(s string, width int) string {
 
 // cutMark stands for the n bytes shorten left out.
 func cutMark(n int) string {
-	return fmt.Sprintf(" …[%d bytes cut]… ", n)
+	return " …[" + num(n) + " bytes cut]… "
 }
 
 // JoinList is "a, b and c" (conj "and"), "a, b or c" (conj "or").
@@ -465,7 +465,7 @@ func removedNames(a Agents, cs []trust.Change) string {
 	var names []string
 	for i, c := range cs {
 		if i == maxRemovedNames {
-			names = append(names, fmt.Sprintf("%d more", len(cs)-i))
+			names = append(names, num(len(cs)-i)+" more")
 			break
 		}
 		n := changeName(c)
@@ -574,7 +574,7 @@ func changeWhat(c trust.Change) string {
 		what = append(what, "its approval changed")
 	}
 	if len(what) > 3 {
-		what = append(what[:3], fmt.Sprintf("%d more", len(what)-3))
+		what = append(what[:3], num(len(what)-3)+" more")
 	}
 	return strings.Join(what, ", ")
 }
