@@ -330,20 +330,22 @@ func fieldChange(indent, field, old, new string, st Style) string {
 	diffs := dmp.DiffCleanupSemantic(dmp.DiffMain(Sanitize(old), Sanitize(new), false))
 	var o, n, marks strings.Builder
 	for _, d := range diffs {
-		runes := len([]rune(d.Text))
+		w := cells(d.Text)
 		switch d.Type {
 		case diffmatchpatch.DiffDelete:
 			o.WriteString(st.Danger(d.Text))
 		case diffmatchpatch.DiffInsert:
 			n.WriteString(st.OK(d.Text))
-			marks.WriteString(strings.Repeat("^", runes))
+			// Under the cells it takes; at least one caret, so that an
+			// added accent (no cell of its own) is still marked.
+			marks.WriteString(strings.Repeat("^", max(w, 1)))
 		default:
 			o.WriteString(d.Text)
 			n.WriteString(d.Text)
-			marks.WriteString(strings.Repeat(" ", runes))
+			marks.WriteString(strings.Repeat(" ", w))
 		}
 	}
-	pad := indent + strings.Repeat(" ", len([]rune(field)))
+	pad := indent + strings.Repeat(" ", cells(field))
 	out := o.String() + "\n" + pad + "→ " + n.String()
 	if m := strings.TrimRight(marks.String(), " "); !st.Color() && m != "" {
 		out += "\n" + pad + "  " + m

@@ -375,7 +375,7 @@ func ReviewHelp() string {
 	for i, k := range reviewKeys {
 		for j, line := range k.Help {
 			if j == 0 {
-				fmt.Fprintf(&b, "  %s  %s: %s\n", padRight(cols[i], width), k.Name, line)
+				fmt.Fprintf(&b, "  %s  %s: %s\n", padCells(cols[i], width), k.Name, line)
 				continue
 			}
 			fmt.Fprintf(&b, "  %s  %s\n", strings.Repeat(" ", width), line)
@@ -741,7 +741,7 @@ func WriteClientBlocking(w io.Writer, cv *gate.ClientView, blocking []gate.Clien
 			// The name whole, under its cut cell.
 			where = ShowName(cs.Name) + " " + st.Dim("in "+Sanitize(cs.Config))
 		}
-		p.printf("  %s %s  %s  %s\n", " ", padRight("", int(width)), where, ShowNamed(ClientGateText(cv, cs), cs.Name))
+		p.printf("  %s %s  %s  %s\n", " ", padCells("", int(width)), where, ShowNamed(ClientGateText(cv, cs), cs.Name))
 	}
 	return p.err
 }
