@@ -37,22 +37,11 @@ func TestCountsGroupDigits(t *testing.T) {
 	}
 
 	// The hint past MaxHintNames names --all with the count.
-	cfgJSON := `{"mcpServers":{`
-	for i := range 1000 {
-		if i > 0 {
-			cfgJSON += ","
-		}
-		cfgJSON += `"s` + strconv.Itoa(i) + `":{"command":"/bin/true"}`
+	names := make([]string, 1000)
+	for i := range names {
+		names[i] = "s" + strconv.Itoa(i)
 	}
-	cfg := trust.Parse(".agentty/mcp.json", []byte(cfgJSON+`}}`), trust.ScopeProject)
-	if !cfg.Valid() {
-		t.Fatal(cfg.Err)
-	}
-	g := trust.Gate{Ledger: trust.LoadLedger(t.TempDir()), Repo: "r", Config: ".agentty/mcp.json"}
-	var entries []gate.ClientServer
-	for _, v := range trust.Blocking(g.Evaluate(trust.Evaluate(cfg, trust.Grants{}), func(s *trust.Server) string { return trust.DeepFingerprint(s, nil) })) {
-		entries = append(entries, gate.AgenttyEntry(&v, ".agentty/mcp.json"))
-	}
+	entries := waitingEntries(t, serversNamed(names, "/bin/true"))
 	var b bytes.Buffer
 	mustWrite(t, WriteBlockingList(&b, []*gate.ClientView{{Title: "agentty"}}, [][]gate.ClientServer{entries}, nil, "mcp-guard review", Style{}))
 	if want := "mcp-guard review --all to approve all 1,000 that wait"; !strings.Contains(b.String(), want) {

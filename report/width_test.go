@@ -7,7 +7,6 @@ import (
 	"unicode/utf8"
 
 	"github.com/mcp-guard/mcp-guard/gate"
-	"github.com/mcp-guard/mcp-guard/trust"
 )
 
 // TestCells: a sanitised text's width is the cells a terminal gives it,
@@ -120,22 +119,7 @@ func TestNameColumnDisplayWidth(t *testing.T) {
 		strings.Repeat("e\u0301", 60), // 60 cells: cut between clusters
 		"\U0001F1EF\U0001F1F5-flag",
 	}
-	cfg := `{"mcpServers":{`
-	for i, n := range names {
-		if i > 0 {
-			cfg += ","
-		}
-		cfg += `"` + n + `":{"command":"/bin/echo"}`
-	}
-	c := trust.Parse(".agentty/mcp.json", []byte(cfg+`}}`), trust.ScopeProject)
-	if !c.Valid() {
-		t.Fatal(c.Err)
-	}
-	g := trust.Gate{Ledger: trust.LoadLedger(t.TempDir()), Repo: "r", Config: ".agentty/mcp.json"}
-	var entries []gate.ClientServer
-	for _, v := range trust.Blocking(g.Evaluate(trust.Evaluate(c, trust.Grants{}), func(s *trust.Server) string { return trust.DeepFingerprint(s, nil) })) {
-		entries = append(entries, gate.AgenttyEntry(&v, ".agentty/mcp.json"))
-	}
+	entries := waitingEntries(t, serversNamed(names, "/bin/echo"))
 	var b bytes.Buffer
 	mustWrite(t, WriteClientBlocking(&b, &gate.ClientView{Title: "agentty"}, entries, Style{}))
 	col, rows := -1, 0
