@@ -45,7 +45,7 @@ func writeContent(p *printer, d *project.ContentDiff, indent string, st Style, c
 		writeFileDiff(p, f, indent, st, clean)
 	}
 	if d.MoreFiles > 0 {
-		p.printf("%s%s\n", indent, st.Warning(fmt.Sprintf("… %d more %s changed, not shown", d.MoreFiles, noun(d.MoreFiles, "file", "files"))))
+		p.printf("%s%s\n", indent, st.Warning("… "+Count(d.MoreFiles, "more file", "more files")+" changed, not shown"))
 	}
 	for _, n := range d.Notes {
 		p.printf("%s%s\n", indent, clean(n))
@@ -91,7 +91,7 @@ func writeFileDiff(p *printer, f project.FileDiff, indent string, st Style, clea
 	p.printf("%s%s\n%s%s\n", indent, st.Bold("--- "+old), indent, st.Bold("+++ "+new))
 	for _, h := range f.Hunks {
 		if h.Skipped > 0 {
-			p.printf("%s%s\n", indent, st.Dim(fmt.Sprintf("… %d %s left out", h.Skipped, noun(h.Skipped, "line", "lines"))))
+			p.printf("%s%s\n", indent, st.Dim("… "+Count(h.Skipped, "line", "lines")+" left out"))
 		}
 		p.printf("%s%s\n", indent, st.Dim("@@ -"+hunkRange(h.OldStart, h.OldLines)+" +"+hunkRange(h.NewStart, h.NewLines)+" @@"))
 		for _, l := range h.Lines {
@@ -110,10 +110,10 @@ func writeFileDiff(p *printer, f project.FileDiff, indent string, st Style, clea
 	}
 	switch {
 	case f.HiddenAdded > 0:
-		p.printf("%s%s\n", indent, st.Warning(fmt.Sprintf("… the diff is capped: %d %s left out, %d of them added: %s is not fully shown",
-			f.More, noun(f.More, "line", "lines"), f.HiddenAdded, path)))
+		p.printf("%s%s\n", indent, st.Warning(fmt.Sprintf("… the diff is capped: %s left out, %s of them added: %s is not fully shown",
+			Count(f.More, "line", "lines"), num(f.HiddenAdded), path)))
 	case f.More > 0:
-		p.printf("%s%s\n", indent, st.Dim(fmt.Sprintf("… the diff is capped: %d %s left out, none of them added", f.More, noun(f.More, "line", "lines"))))
+		p.printf("%s%s\n", indent, st.Dim("… the diff is capped: "+Count(f.More, "line", "lines")+" left out, none of them added"))
 	}
 }
 
@@ -129,7 +129,7 @@ func writeShortened(p *printer, d *project.ContentDiff, indent string, st Style)
 		parts = append(parts, Sanitize(f))
 	}
 	if more > 0 {
-		parts = append(parts, fmt.Sprintf("%d more changed %s", more, noun(more, "file", "files")))
+		parts = append(parts, Count(more, "more changed file", "more changed files"))
 	}
 	p.printf("%s%s\n", indent, st.Warning("not fully shown (the caps left out what they add): "+strings.Join(parts, ", ")))
 }
@@ -159,15 +159,7 @@ func sizeText(mode string, size int) string {
 	case size < 0:
 		return "unknown size"
 	}
-	return fmt.Sprintf("%d %s", size, noun(size, "byte", "bytes"))
-}
-
-// noun is one or many by n, without the number (plural has it).
-func noun(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
+	return Count(size, "byte", "bytes")
 }
 
 // WriteProvenance names the commits that brought a change, newest first,
@@ -186,10 +178,10 @@ func writeProvenance(p *printer, pv *project.Provenance, indent string, st Style
 	n, undone := len(pv.Commits)+pv.More, len(pv.Undone)+pv.UndoneMore
 	switch {
 	case n > 0:
-		p.printf("%schanged by %d %s since %s:\n", indent, n, noun(n, "commit", "commits"), since)
+		p.printf("%schanged by %s since %s:\n", indent, Count(n, "commit", "commits"), since)
 		writeCommits(p, pv.Commits, pv.More, indent, st)
 	case undone > 0:
-		p.printf("%schanged by undoing %d %s of %s that the new side does not have:\n", indent, undone, noun(undone, "commit", "commits"), since)
+		p.printf("%schanged by undoing %s of %s that the new side does not have:\n", indent, Count(undone, "commit", "commits"), since)
 		writeCommits(p, pv.Undone, pv.UndoneMore, indent, st)
 	case pv.Uncommitted:
 		p.printf("%sno commit since %s changed these files: the change is not committed\n", indent, since)
@@ -208,7 +200,7 @@ func writeCommits(p *printer, commits []project.Commit, more int, indent string,
 		p.printf("%s  %s %s  %s\n", indent, st.Dim(Short(c.ID)), Sanitize(c.Author), Sanitize(c.Subject))
 	}
 	if more > 0 {
-		p.printf("%s  … and %d more\n", indent, more)
+		p.printf("%s  … and %s more\n", indent, num(more))
 	}
 }
 

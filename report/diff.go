@@ -330,20 +330,22 @@ func fieldChange(indent, field, old, new string, st Style) string {
 	diffs := dmp.DiffCleanupSemantic(dmp.DiffMain(Sanitize(old), Sanitize(new), false))
 	var o, n, marks strings.Builder
 	for _, d := range diffs {
-		runes := len([]rune(d.Text))
+		w := cells(d.Text)
 		switch d.Type {
 		case diffmatchpatch.DiffDelete:
 			o.WriteString(st.Danger(d.Text))
 		case diffmatchpatch.DiffInsert:
 			n.WriteString(st.OK(d.Text))
-			marks.WriteString(strings.Repeat("^", runes))
+			// Under the cells it takes; at least one caret, so that an
+			// added accent (no cell of its own) is still marked.
+			marks.WriteString(strings.Repeat("^", max(w, 1)))
 		default:
 			o.WriteString(d.Text)
 			n.WriteString(d.Text)
-			marks.WriteString(strings.Repeat(" ", runes))
+			marks.WriteString(strings.Repeat(" ", w))
 		}
 	}
-	pad := indent + strings.Repeat(" ", len([]rune(field)))
+	pad := indent + strings.Repeat(" ", cells(field))
 	out := o.String() + "\n" + pad + "→ " + n.String()
 	if m := strings.TrimRight(marks.String(), " "); !st.Color() && m != "" {
 		out += "\n" + pad + "  " + m
@@ -447,19 +449,19 @@ func whatToDo(d Diff) []string {
 		if len(unasked) > 0 {
 			one, many := kindWords(changeKinds(unasked))
 			out = append(out, fmt.Sprintf("%s would run %s without asking: review before you start it here (mcp-guard review)",
-				title, plural(len(unasked), "changed "+one, "changed "+many)))
+				title, Count(len(unasked), "changed "+one, "changed "+many)))
 		}
 		switch {
 		case len(ask) > 0 && title == agenttyTitle:
 			out = append(out, fmt.Sprintf("agentty will ask before running %s: approve only after reading them (%s)",
-				plural(len(ask), "server", "servers"), strings.Join(approveCommands(ask), "; ")))
+				Count(len(ask), "server", "servers"), strings.Join(approveCommands(ask), "; ")))
 		case len(ask) > 0:
 			headless := ""
 			if h := d.Agents.headlessOf(title); h != "" {
 				headless = ", and `" + h + "` runs them without asking"
 			}
 			out = append(out, fmt.Sprintf("%s will ask before running %s%s: review them (mcp-guard review)",
-				title, plural(len(ask), "server", "servers"), headless))
+				title, Count(len(ask), "server", "servers"), headless))
 		}
 	}
 	if len(out) == 0 && len(d.Findings) > 0 {

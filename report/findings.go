@@ -82,10 +82,10 @@ func commitLine(r *scan.Result, id string) string {
 // 2 files; 1 suppressed".
 func summaryLine(r *scan.Result, failOn string) string {
 	var b strings.Builder
-	files := plural(r.Files, "file", "files")
+	files := Count(r.Files, "file", "files")
 	where := "in " + files
 	if r.Target == scan.TargetHistory {
-		where = fmt.Sprintf("in %s of history", plural(r.CommitsScanned, "commit", "commits"))
+		where = fmt.Sprintf("in %s of history", Count(r.CommitsScanned, "commit", "commits"))
 	}
 	if r.Target == scan.TargetDiff {
 		where = fmt.Sprintf("introduced by %s..%s", Short(r.Base), Short(r.Side))
@@ -97,25 +97,18 @@ func summaryLine(r *scan.Result, failOn string) string {
 		var parts []string
 		for _, s := range severities {
 			if counts[s] > 0 {
-				parts = append(parts, fmt.Sprintf("%d %s", counts[s], s))
+				parts = append(parts, num(counts[s])+" "+string(s))
 			}
 		}
-		fmt.Fprintf(&b, "%s (%s) %s", plural(len(r.Findings), "finding", "findings"), strings.Join(parts, ", "), where)
+		fmt.Fprintf(&b, "%s (%s) %s", Count(len(r.Findings), "finding", "findings"), strings.Join(parts, ", "), where)
 	}
 	if n := len(r.Suppressed); n > 0 {
-		fmt.Fprintf(&b, "; %d suppressed", n)
+		fmt.Fprintf(&b, "; %s suppressed", num(n))
 	}
 	if failOn != "" && failOn != "none" {
 		fmt.Fprintf(&b, " (failing at %s and above)", failOn)
 	}
 	return b.String()
-}
-
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return "1 " + one
-	}
-	return fmt.Sprintf("%d %s", n, many)
 }
 
 // ScanVersion is the version of the `scan --format json` document. Fields

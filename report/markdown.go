@@ -31,7 +31,7 @@ func (m markdownReporter) WriteScan(w io.Writer, r *scan.Result) error {
 		p.printf("| severity | rule | where | what |\n|---|---|---|---|\n")
 		for i, f := range r.Findings {
 			if i == markdownMaxRows {
-				p.printf("\n%d more findings are in the job log and the SARIF report.\n", len(r.Findings)-i)
+				p.printf("\n%s are in the job log and the SARIF report.\n", Count(len(r.Findings)-i, "more finding", "more findings"))
 				break
 			}
 			msg := findingMessage(f)

@@ -4,10 +4,10 @@ import (
 	"bytes"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/gate"
+	"github.com/mcp-guard/mcp-guard/internal/numfmt"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -21,7 +21,7 @@ func Waiting(n int, adverb string) string {
 	if n == 1 {
 		return "1 server " + adverb + "waits"
 	}
-	return fmt.Sprintf("%d servers %swait", n, adverb)
+	return num(n) + " servers " + adverb + "wait"
 }
 
 // WaitingEntries is Waiting in the words of what waits: servers, hooks
@@ -39,7 +39,7 @@ func WaitingEntries(list []gate.ClientServer) string {
 	if len(list) == 1 {
 		return "1 " + one + " waits"
 	}
-	return fmt.Sprintf("%d %s wait", len(list), many)
+	return num(len(list)) + " " + many + " wait"
 }
 
 // kindWords are the singular and plural nouns of entries of kinds
@@ -67,13 +67,19 @@ func kindWords(kinds []string) (one, many string) {
 }
 
 // Count is "1 " + one, or n and many: Count(2, "server runs", "servers
-// run") is "2 servers run".
+// run") is "2 servers run", Count(1000, …) "1,000 servers run". It is
+// how human output says how many of something there are.
 func Count(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
 	}
-	return fmt.Sprintf("%d %s", n, many)
+	return num(n) + " " + many
 }
+
+// num is a count as human output writes it, its digits grouped by
+// commas: 1,000 (numfmt.Grouped, the one helper; JSON and SARIF keep
+// plain numbers).
+func num(n int) string { return numfmt.Grouped(n) }
 
 // ReviewItem is one server on the review screen, of any agent.
 type ReviewItem struct {
@@ -118,7 +124,7 @@ func WriteReviewItem(w io.Writer, it ReviewItem, st Style) error {
 	words, why := entryWords(cs, it.Title)
 	head := "── " + name
 	if it.Total > 1 {
-		head = fmt.Sprintf("── %d/%d %s", it.Index, it.Total, name)
+		head = "── " + num(it.Index) + "/" + num(it.Total) + " " + name
 	}
 	p.printf("%s  %s\n", st.Bold(head), st.Dim(Sanitize(cs.Config)))
 	if len(it.Others) > 0 {
@@ -369,7 +375,7 @@ func ReviewHelp() string {
 	for i, k := range reviewKeys {
 		for j, line := range k.Help {
 			if j == 0 {
-				fmt.Fprintf(&b, "  %s  %s: %s\n", padRight(cols[i], width), k.Name, line)
+				fmt.Fprintf(&b, "  %s  %s: %s\n", padCells(cols[i], width), k.Name, line)
 				continue
 			}
 			fmt.Fprintf(&b, "  %s  %s\n", strings.Repeat(" ", width), line)
@@ -477,7 +483,7 @@ func WriteSnapshotNote(w io.Writer, configPath string, snap *gate.Snapshot, st S
 	if len(snap.Left) > 0 {
 		left = "; left out: " + nameList(snap.Left)
 	}
-	what := "the " + plural(len(snap.Servers), "reviewed server", "reviewed servers") + " of "
+	what := "the " + Count(len(snap.Servers), "reviewed server", "reviewed servers") + " of "
 	if len(snap.Servers) == 0 {
 		what = "no server (none is reviewed) of "
 	}
@@ -560,7 +566,7 @@ func changedSince(cv *gate.ClientView, cs gate.ClientServer) string {
 		what = append(what, v)
 	}
 	if len(what) > 3 {
-		what = append(what[:2], fmt.Sprintf("%d more of its files changed", len(what)-2))
+		what = append(what[:2], num(len(what)-2)+" more of its files changed")
 	}
 	return JoinList(what, "and")
 }
@@ -585,7 +591,7 @@ func numberWord(n int) string {
 	if n >= 0 && n <= 10 {
 		return [...]string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}[n]
 	}
-	return strconv.Itoa(n)
+	return num(n)
 }
 
 // SameServer is one server version that several agents here wait on
@@ -662,7 +668,7 @@ func WriteBlockingList(w io.Writer, views []*gate.ClientView, blocking [][]gate.
 	if len(labels) > MaxHintNames {
 		// A hint of a thousand names is no command anyone reads before
 		// running it: --all decides exactly this list (what waits).
-		_, err := fmt.Fprintf(w, "review them: %s  (or %s --all to approve all %d that wait, or --all --decline)\n", reviewCmd, reviewCmd, len(labels))
+		_, err := fmt.Fprintf(w, "review them: %s  (or %s --all to approve all %s that wait, or --all --decline)\n", reviewCmd, reviewCmd, num(len(labels)))
 		return err
 	}
 	_, err := fmt.Fprintf(w, "review them: %s  (or %s --approve %s, or --decline)\n", reviewCmd, reviewCmd, strings.Join(labels, " "))
@@ -735,7 +741,7 @@ func WriteClientBlocking(w io.Writer, cv *gate.ClientView, blocking []gate.Clien
 			// The name whole, under its cut cell.
 			where = ShowName(cs.Name) + " " + st.Dim("in "+Sanitize(cs.Config))
 		}
-		p.printf("  %s %s  %s  %s\n", " ", padRight("", int(width)), where, ShowNamed(ClientGateText(cv, cs), cs.Name))
+		p.printf("  %s %s  %s  %s\n", " ", padCells("", int(width)), where, ShowNamed(ClientGateText(cv, cs), cs.Name))
 	}
 	return p.err
 }
@@ -752,9 +758,9 @@ func WriteVettedNote(w io.Writer, title string, snap *gate.Snapshot, st Style) e
 	case snap.OwnAll:
 		own = " and every server of your own"
 	case len(snap.Own) > 0:
-		own = " and " + plural(len(snap.Own), "server", "servers") + " of your own (" + nameList(snap.Own) + ")"
+		own = " and " + Count(len(snap.Own), "server", "servers") + " of your own (" + nameList(snap.Own) + ")"
 	}
-	what := plural(len(snap.Servers), "reviewed project server", "reviewed project servers")
+	what := Count(len(snap.Servers), "reviewed project server", "reviewed project servers")
 	if len(snap.Servers) == 0 {
 		what = "no project server (none is reviewed)"
 	}
@@ -762,7 +768,7 @@ func WriteVettedNote(w io.Writer, title string, snap *gate.Snapshot, st Style) e
 	if snap.Settings != "" {
 		// The settings handoff: the repository's settings with only the
 		// reviewed hooks and helpers.
-		entries = ", its settings with " + plural(len(snap.Entries), "reviewed hook or helper", "reviewed hooks and helpers")
+		entries = ", its settings with " + Count(len(snap.Entries), "reviewed hook or helper", "reviewed hooks and helpers")
 		if len(snap.Entries) > 0 {
 			entries += " (" + nameList(snap.Entries) + ")"
 		} else {

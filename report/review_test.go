@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"encoding/json"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -243,24 +244,43 @@ func TestCountAgrees(t *testing.T) {
 // longest name up to its cap; a longer name is cut with an ellipsis and
 // said whole under it, the command column aligned; escapes stay escaped.
 func TestWriteBlockingLongNames(t *testing.T) {
-	cfg := trust.Parse(".agentty/mcp.json", []byte(`{"mcpServers":{
+	entries := waitingEntries(t, `{"mcpServers":{
 		"a-name-of-thirty-six-characters-xyz": {"command":"node","args":["a.js"]},
 		"db": {"command":"node","args":["db.js"]},
 		"a-server-name-far-longer-than-any-column-should-be": {"command":"node","args":["b.js"]},
 		"evil\u001b[2Jname-padded-past-the-cap-with-an-escape": {"command":"./run.sh"}
-	}}`), trust.ScopeProject)
-	if !cfg.Valid() {
-		t.Fatal(cfg.Err)
-	}
-	g := trust.Gate{Ledger: trust.LoadLedger(t.TempDir()), Repo: "r", Config: ".agentty/mcp.json"}
-	var entries []gate.ClientServer
-	for _, v := range trust.Blocking(g.Evaluate(trust.Evaluate(cfg, trust.Grants{}), func(s *trust.Server) string { return trust.DeepFingerprint(s, nil) })) {
-		entries = append(entries, gate.AgenttyEntry(&v, ".agentty/mcp.json"))
-	}
+	}}`)
 	var b bytes.Buffer
 	mustWrite(t, WriteClientBlocking(&b, &gate.ClientView{Title: "agentty"}, entries, Style{}))
 	if bytes.Contains(b.Bytes(), []byte("\x1b")) {
 		t.Error("raw escape in the output")
 	}
 	checkGolden(t, filepath.Join("hook", "blocking-long-names.golden"), b.Bytes())
+}
+
+// waitingEntries are the servers of an agentty configuration (cfg) that
+// wait for review, with nothing reviewed.
+func waitingEntries(t *testing.T, cfg string) []gate.ClientServer {
+	t.Helper()
+	c := trust.Parse(".agentty/mcp.json", []byte(cfg), trust.ScopeProject)
+	if !c.Valid() {
+		t.Fatal(c.Err)
+	}
+	g := trust.Gate{Ledger: trust.LoadLedger(t.TempDir()), Repo: "r", Config: ".agentty/mcp.json"}
+	var entries []gate.ClientServer
+	for _, v := range trust.Blocking(g.Evaluate(trust.Evaluate(c, trust.Grants{}), func(s *trust.Server) string { return trust.DeepFingerprint(s, nil) })) {
+		entries = append(entries, gate.AgenttyEntry(&v, ".agentty/mcp.json"))
+	}
+	return entries
+}
+
+// serversNamed is an agentty configuration of one server per name, each
+// running command.
+func serversNamed(names []string, command string) string {
+	servers := map[string]any{}
+	for _, n := range names {
+		servers[n] = map[string]string{"command": command}
+	}
+	b, _ := json.Marshal(map[string]any{"mcpServers": servers})
+	return string(b)
 }

@@ -17,7 +17,7 @@ func WriteRules(w io.Writer, rules []trust.Rule, st Style) error {
 	}
 	for _, r := range rules {
 		p.printf("%s  %s  %s  %s\n", st.Bold(r.ID), severityMark(r.Severity, st)+strings.Repeat(" ", len("critical")-len(r.Severity)),
-			padRight(r.Slug, slugWidth), r.Title)
+			padCells(r.Slug, slugWidth), r.Title)
 	}
 	p.printf("\n%s\n", st.Dim("`mcp-guard explain ID` says why a rule matters and how to fix what it finds"))
 	return p.err

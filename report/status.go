@@ -376,13 +376,14 @@ func Short(fp string) string {
 	return fp
 }
 
-// nameColumnCap is the widest a column of entry names grows: a longer
-// name is cut to it with an ellipsis (nameColumn.cell) and shown under it
-// (ShowName), said whole only where it must be typed (the approve hint).
+// nameColumnCap is the widest a column of entry names grows, in cells: a
+// longer name is cut to it with an ellipsis (nameColumn.cell) and shown
+// under it (ShowName), said whole only where it must be typed (the
+// approve hint).
 const nameColumnCap = 48
 
-// nameShownCap is the most of an entry's name (sanitised) any human
-// output shows: a repository can name an entry with thousands of
+// nameShownCap is the most of an entry's name (sanitised), in cells, any
+// human output shows: a repository can name an entry with thousands of
 // characters, and a name that long would bury everything around it. JSON
 // keeps the name whole, and so do hints that ask the user to type it.
 const nameShownCap = 120
@@ -391,7 +392,7 @@ const nameShownCap = 120
 // cut to nameShownCap with an ellipsis when longer. It is the one place
 // that decides how much of a name people see.
 func ShowName(name string) string {
-	s, _ := cutName(Sanitize(name), nameShownCap)
+	s, _ := cutCells(Sanitize(name), nameShownCap)
 	return s
 }
 
@@ -405,19 +406,6 @@ func ShowLabel(cs gate.ClientServer) string {
 	return l
 }
 
-// cutName cuts s to n runes, its last an ellipsis, when it is longer
-// (cut reports that it was).
-func cutName(s string, n int) (string, bool) {
-	if len(s) <= n { // bytes >= runes: short enough
-		return s, false
-	}
-	r := []rune(s)
-	if len(r) <= n {
-		return s, false
-	}
-	return string(r[:max(n-1, 0)]) + "…", true
-}
-
 // findingMessage is f's message as human outputs show it (sanitised), its
 // server's name cut as ShowName cuts it.
 func findingMessage(f trust.Finding) string {
@@ -427,7 +415,7 @@ func findingMessage(f trust.Finding) string {
 // nameCutIn is text (a finding's message, a change's reason) sanitised,
 // where it names name (bare or quoted) cut as ShowName cuts it.
 func ShowNamed(text, name string) string {
-	if cut, ok := cutName(name, nameShownCap); ok && name != "" {
+	if cut, ok := cutCells(name, nameShownCap); ok && name != "" {
 		text = strings.ReplaceAll(text, strconv.Quote(name), strconv.Quote(cut))
 		text = strings.ReplaceAll(text, name, cut)
 	}
@@ -438,31 +426,22 @@ func ShowNamed(text, name string) string {
 // for longer names up to nameColumnCap.
 const statusNameColumn nameColumn = 16
 
-// nameColumn is the width of a column of entry names (sanitised): the
-// longest fitted, up to nameColumnCap.
+// nameColumn is the width in cells of a column of entry names
+// (sanitised): the widest fitted, up to nameColumnCap.
 type nameColumn int
 
 // fit widens the column for name, up to the cap.
 func (w *nameColumn) fit(name string) {
-	*w = nameColumn(max(int(*w), min(len([]rune(name)), nameColumnCap)))
+	*w = nameColumn(max(int(*w), min(cells(name), nameColumnCap)))
 }
 
 // cell is name in the column: padded to its width, or cut to it with an
-// ellipsis when longer (cut reports that it was), so the columns after it
-// stay aligned whatever a repository names its entries.
+// ellipsis when wider (cut reports that it was) and padded where a wide
+// character did not fit, so the columns after it stay aligned whatever a
+// repository names its entries, in whatever script.
 func (w nameColumn) cell(name string) (s string, cut bool) {
-	if s, cut := cutName(name, int(w)); cut {
-		return s, true
-	}
-	return padRight(name, int(w)), false
-}
-
-// padRight pads s with spaces to n columns (runes).
-func padRight(s string, n int) string {
-	if c := len([]rune(s)); c < n {
-		return s + strings.Repeat(" ", n-c)
-	}
-	return s
+	s, cut = cutCells(name, int(w))
+	return padCells(s, int(w)), cut
 }
 
 // StatusText is what `status` shows people.
@@ -847,7 +826,7 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 			if k := entryFilesKind(cv, names); k != "" {
 				one, _ = kindWords([]string{k})
 			}
-			files = plural(len(names), one+" file", one+" files") + ": " + Sanitize(strings.Join(names, ", "))
+			files = Count(len(names), one+" file", one+" files") + ": " + Sanitize(strings.Join(names, ", "))
 		}
 		p.printf("%s (%s):\n", st.Bold(cv.Title), files)
 		for _, c := range cv.Closed {

@@ -142,7 +142,7 @@ func (s Style) WrapHang(line string, hang int) string {
 			lastSpace = b.Len()
 		}
 		b.WriteRune(r)
-		col++
+		col += runeCells(r)
 		if col > s.width && lastSpace > lineStart {
 			// Break at the last space: what follows it moves down.
 			rest := b.String()[lastSpace+1:]
@@ -163,7 +163,8 @@ func (s Style) WrapHang(line string, hang int) string {
 	return b.String()
 }
 
-// visibleLen counts the runes of s outside colour sequences.
+// visibleLen is the cells s takes on a terminal, outside colour
+// sequences.
 func visibleLen(s string) int {
 	n, esc := 0, false
 	for _, r := range s {
@@ -173,7 +174,7 @@ func visibleLen(s string) int {
 		case r == 0x1b:
 			esc = true
 		default:
-			n++
+			n += runeCells(r)
 		}
 	}
 	return n

@@ -326,7 +326,7 @@ func writeGroups(p *printer, groups []warningGroup, grouped bool, budget int, st
 			if grouped {
 				of = " of " + g.title
 			}
-			p.printf("  … and %d more%s\n", more, of)
+			p.printf("  … and %s more%s\n", num(more), of)
 		}
 	}
 }
@@ -340,13 +340,13 @@ const hookVerdictWidth = len("runs unasked")
 func hookVerdict(c trust.Change, st Style) string {
 	switch c.Impact {
 	case trust.ImpactTrustPreserving, trust.ImpactNewPreapproved:
-		return st.Danger(padRight("runs unasked", hookVerdictWidth))
+		return st.Danger(padCells("runs unasked", hookVerdictWidth))
 	case trust.ImpactInvalidated:
-		return st.Warning(padRight("asks again", hookVerdictWidth))
+		return st.Warning(padCells("asks again", hookVerdictWidth))
 	case trust.ImpactNewUnapproved:
-		return st.Pending(padRight("asks first", hookVerdictWidth))
+		return st.Pending(padCells("asks first", hookVerdictWidth))
 	}
-	return padRight(ImpactName(c), hookVerdictWidth)
+	return padCells(ImpactName(c), hookVerdictWidth)
 }
 
 // entryNouns says what the changes are, each kind in its agent's words:
@@ -388,28 +388,44 @@ func dormantLine(a Agents, cs []trust.Change) string {
 	return "  left out, not run here: " + removedNames(a, cs) + why
 }
 
-// shorten keeps s (already sanitised) within about width runes. A longer
-// s keeps its start (what runs) and its end (what it is given) and says
-// in the middle how many bytes it left out: an attacker can pad a command
-// so that its payload falls in the cut, and a silent "…" would show a
-// harmless-looking head and tail as if they were the whole. The count
-// says that something is not shown; `mcp-guard review` shows it whole,
-// and the findings on the server are listed under it either way.
+// shorten keeps s (already sanitised) within about width cells. A wider
+// s keeps its start (what runs) and its end (what it is given), whole
+// clusters of each, and says in the middle how many bytes it left out:
+// an attacker can pad a command so that its payload falls in the cut,
+// and a silent "…" would show a harmless-looking head and tail as if
+// they were the whole. The count says that something is not shown;
+// `mcp-guard review` shows it whole, and the findings on the server are
+// listed under it either way.
 func shorten(s string, width int) string {
-	r := []rune(s)
-	if len(r) <= width {
+	if len(s) <= width { // bytes >= cells
 		return s
 	}
-	keep := max(width-len([]rune(cutMark(len(s)))), 2)
-	head := keep * 2 / 3
-	tail := keep - head
-	left := len(s) - len(string(r[:head])) - len(string(r[len(r)-tail:]))
-	return string(r[:head]) + cutMark(left) + string(r[len(r)-tail:])
+	total := cells(s)
+	if total <= width {
+		return s
+	}
+	keep := max(width-cells(cutMark(len(s))), 2)
+	headCells := keep * 2 / 3
+	head, used := 0, 0
+	for head < len(s) {
+		size, w := nextCluster(s[head:])
+		if used+w > headCells {
+			break
+		}
+		head, used = head+size, used+w
+	}
+	// The tail starts at the first cluster after which what is left fits.
+	tail, rest := head, total-used
+	for tail < len(s) && rest > keep-headCells {
+		size, w := nextCluster(s[tail:])
+		tail, rest = tail+size, rest-w
+	}
+	return s[:head] + cutMark(tail-head) + s[tail:]
 }
 
 // cutMark stands for the n bytes shorten left out.
 func cutMark(n int) string {
-	return fmt.Sprintf(" …[%d bytes cut]… ", n)
+	return " …[" + num(n) + " bytes cut]… "
 }
 
 // JoinList is "a, b and c" (conj "and"), "a, b or c" (conj "or").
@@ -465,7 +481,7 @@ func removedNames(a Agents, cs []trust.Change) string {
 	var names []string
 	for i, c := range cs {
 		if i == maxRemovedNames {
-			names = append(names, fmt.Sprintf("%d more", len(cs)-i))
+			names = append(names, num(len(cs)-i)+" more")
 			break
 		}
 		n := changeName(c)
@@ -507,7 +523,7 @@ func changeName(c trust.Change) string {
 // one, coloured by danger.
 func impactLabel(c trust.Change, st Style) string {
 	i := c.Impact
-	text := padRight(ImpactName(c), len(trust.ImpactTrustPreserving))
+	text := padCells(ImpactName(c), len(trust.ImpactTrustPreserving))
 	switch i {
 	case trust.ImpactTrustPreserving, trust.ImpactNewPreapproved:
 		return st.Danger(text)
@@ -539,7 +555,7 @@ func ImpactName(c trust.Change) string {
 
 // severityLabel is a finding's severity in the impact column.
 func severityLabel(s trust.Severity, st Style) string {
-	text := padRight(string(s), hookVerdictWidth)
+	text := padCells(string(s), hookVerdictWidth)
 	if s.Rank() >= trust.SeverityHigh.Rank() {
 		return st.Danger(text)
 	}
@@ -574,7 +590,7 @@ func changeWhat(c trust.Change) string {
 		what = append(what, "its approval changed")
 	}
 	if len(what) > 3 {
-		what = append(what[:3], fmt.Sprintf("%d more", len(what)-3))
+		what = append(what[:3], num(len(what)-3)+" more")
 	}
 	return strings.Join(what, ", ")
 }

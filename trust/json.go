@@ -10,6 +10,8 @@ import (
 	"strings"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/mcp-guard/mcp-guard/internal/numfmt"
 )
 
 // This file is a token-level JSON reader that reproduces the dialect of
@@ -215,7 +217,7 @@ func (e *limitError) Is(target error) bool { return target == e.is }
 // "TOML") past its value budget by line: it names the budget and, for a
 // repository's file, what the user can do.
 func TooManyValues(scope Scope, format string, line int) error {
-	n := thousands(ValueBudget(scope))
+	n := numfmt.Grouped(ValueBudget(scope))
 	msg := fmt.Sprintf("too many %s values: more than %s by line %d", format, n, line)
 	if scope == ScopeProject {
 		msg += ", the most mcp-guard reads from a repository's file (real configurations hold a few hundred): remove what the project does not use"
@@ -225,13 +227,13 @@ func TooManyValues(scope Scope, format string, line int) error {
 
 // TooManyServers is the error of a repository file declaring n servers.
 func TooManyServers(n int) error {
-	return &limitError{fmt.Sprintf("the file declares %s servers, and mcp-guard reviews at most %s in one repository file (real configurations declare tens): remove the servers the project does not use", thousands(n), thousands(MaxServers)), ErrTooManyServers}
+	return &limitError{fmt.Sprintf("the file declares %s servers, and mcp-guard reviews at most %s in one repository file (real configurations declare tens): remove the servers the project does not use", numfmt.Grouped(n), numfmt.Grouped(MaxServers)), ErrTooManyServers}
 }
 
 // TooManyEntries is the error of a repository file of n entries built
 // outside a server table: hooks, tasks, a settings file's commands.
 func TooManyEntries(n int) error {
-	return &limitError{fmt.Sprintf("the file declares %s commands to run (servers, hooks, tasks), and mcp-guard reviews at most %s in one repository file (real files declare tens): remove the ones the project does not use", thousands(n), thousands(MaxServers)), ErrTooManyServers}
+	return &limitError{fmt.Sprintf("the file declares %s commands to run (servers, hooks, tasks), and mcp-guard reviews at most %s in one repository file (real files declare tens): remove the ones the project does not use", numfmt.Grouped(n), numfmt.Grouped(MaxServers)), ErrTooManyServers}
 }
 
 // Bounded is c, a file as a client read it, or, for a repository's file
@@ -253,15 +255,6 @@ func serversOver(scope Scope, n int) error {
 		return nil
 	}
 	return TooManyServers(n)
-}
-
-// thousands writes n with commas: 200,000.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
 }
 
 type jsonReader struct {

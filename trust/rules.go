@@ -3,6 +3,8 @@ package trust
 import (
 	"strconv"
 	"strings"
+
+	"github.com/mcp-guard/mcp-guard/internal/numfmt"
 )
 
 // Rule is one entry of the policy catalog. Ids and slugs never change
@@ -266,9 +268,9 @@ var Rules = []Rule{
 			"Fix: write \"disabled\": true."},
 	{ID: "MG310", Slug: "unreadable-config", Severity: SeverityHigh,
 		Title: "mcp-guard cannot read the file, so nothing in it is reviewed",
-		Help: "mcp-guard reads configurations of at most 16 MiB; a repository's file of at most " + thousands(MaxRepoValues) +
+		Help: "mcp-guard reads configurations of at most 16 MiB; a repository's file of at most " + numfmt.Grouped(MaxRepoValues) +
 			" values (JSON or TOML; " + strconv.Itoa(MaxRepoYAML>>10) + " KiB of a skill's YAML frontmatter) declaring at most " +
-			thousands(MaxServers) + " servers, the user's own of at most " + thousands(MaxValues) + " values. It follows a symlinked " +
+			numfmt.Grouped(MaxServers) + " servers, the user's own of at most " + numfmt.Grouped(MaxValues) + " values. It follows a symlinked " +
 			"configuration only inside the repository, and reads only regular files. Some agents read more: " +
 			"agentty has none of these limits, and Cursor, VS Code and other JSONC readers recover from syntax " +
 			"errors and load the servers they can still parse. Such an agent may well run servers from a file " +

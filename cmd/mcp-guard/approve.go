@@ -105,7 +105,7 @@ func approveServers(ctx context.Context, c *cli.Command, e *env) error {
 		if t, err = g.SelectTargets(names, only, trust.DecisionApproved); err != nil {
 			return gateErr(err)
 		}
-	} else if t, left = g.waitingTargets(e.info, only, vetted(e)); t.Len() == 0 {
+	} else if t, left = g.waitingTargets(e.info, only, vetted(e), reviewCommandLine(c)); t.Len() == 0 {
 		if left > 0 {
 			return attention()
 		}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v3"
@@ -176,20 +177,29 @@ func declinedIn(b []gate.ClientServer) int {
 // waitingTargets are what --all decides: everything that waits for
 // review (only's, when set), never a server the user declined at its
 // current version, nor one already reviewed, nor one neither decision
-// can be recorded for (gate.ClientServer.CannotReview): those are left,
-// and their line written to w, so that the others are decided.
-func (g *gateView) waitingTargets(w io.Writer, only client.ID, handOver bool) (t gate.Targets, left int) {
-	t = g.allWaiting(only, handOver)
+// can be recorded for (gate.ClientServer.CannotReview): those are left
+// so that the others are decided. A declined entry its agent runs on
+// its own, and one that cannot be reviewed, still keeps the gate closed:
+// each is counted in left, with its line written to w (the way out,
+// naming reviewCmd; what to change).
+func (g *gateView) waitingTargets(w io.Writer, only client.ID, handOver bool, reviewCmd string) (t gate.Targets, left int) {
+	t, declined := g.allWaiting(only, handOver)
+	for _, p := range declined {
+		fmt.Fprintln(w, report.DeclinedRunsWayOut(*p.cs, p.cv.Title, reviewCmd))
+	}
+	left = len(declined)
+	cannot := 0
 	for i := range t.Clients {
 		if t.Clients[i].CannotReview() != "" {
-			left++
+			cannot++
 		}
 	}
-	if left == 0 {
-		return t, 0
+	if cannot == 0 {
+		return t, left
 	}
+	left += cannot
 	// A copy: t's list may be a view's own.
-	kept := make([]gate.ClientServer, 0, len(t.Clients)-left)
+	kept := make([]gate.ClientServer, 0, len(t.Clients)-cannot)
 	for _, cs := range t.Clients {
 		if cs.CannotReview() != "" {
 			fmt.Fprintln(w, report.ReviewLeftOut(cs))
@@ -201,9 +211,11 @@ func (g *gateView) waitingTargets(w io.Writer, only client.ID, handOver bool) (t
 	return t, left
 }
 
-// allWaiting is waitingTargets before it leaves anything out.
-func (g *gateView) allWaiting(only client.ID, handOver bool) gate.Targets {
-	var t gate.Targets
+// allWaiting is waitingTargets before it leaves anything out but what
+// the user declined at its current version; declined are those of them
+// their agent runs all the same (declinedRuns), which still keep its
+// gate closed.
+func (g *gateView) allWaiting(only client.ID, handOver bool) (t gate.Targets, declined []pending) {
 	for _, cv := range g.All() {
 		if only != "" && cv.Client != only {
 			continue
@@ -214,11 +226,14 @@ func (g *gateView) allWaiting(only client.ID, handOver bool) gate.Targets {
 		// list may be the view's own: it is never modified here.
 		b := cv.Blocking(handOver)
 		kept := b
-		if declined := declinedIn(b); declined > 0 {
-			kept = make([]gate.ClientServer, 0, len(b)-declined)
+		if n := declinedIn(b); n > 0 {
+			kept = make([]gate.ClientServer, 0, len(b)-n)
 			for i := range b {
-				if b[i].State != trust.StateDeclined {
+				switch {
+				case b[i].State != trust.StateDeclined:
 					kept = append(kept, b[i])
+				case declinedRuns(b[i]):
+					declined = append(declined, pending{cv: cv, cs: &b[i]})
 				}
 			}
 		}
@@ -228,7 +243,16 @@ func (g *gateView) allWaiting(only client.ID, handOver bool) gate.Targets {
 			t.Clients = append(t.Clients, kept...)
 		}
 	}
-	return t
+	return t, declined
+}
+
+// declinedRuns reports whether cs, which keeps a launch from starting
+// (gate.ClientView.Blocking), is an entry the user declined at its
+// current version that its agent runs on its own all the same: declining
+// it again changes nothing, and a review leads back to it. What gets it
+// out is report.DeclinedRunsWayOut.
+func declinedRuns(cs gate.ClientServer) bool {
+	return cs.Why == trust.GateDeclinedRuns
 }
 
 // review is `mcp-guard review` for every agent found here: decisions by
@@ -249,7 +273,7 @@ func (g *gateView) review(ctx context.Context, c *cli.Command, e *env, names []s
 		var t gate.Targets
 		left := 0
 		if all {
-			t, left = g.waitingTargets(e.info, only, handOver)
+			t, left = g.waitingTargets(e.info, only, handOver, reviewCommandLine(c))
 		} else {
 			var err error
 			if t, err = g.SelectTargets(names, only, d); err != nil {
@@ -292,19 +316,24 @@ func (g *gateView) review(ctx context.Context, c *cli.Command, e *env, names []s
 			return attention()
 		}
 		// What changed in the servers reviewed before, so a decision
-		// given with --approve need not be blind.
-		queue = oneDecision(queue)
+		// given with --approve need not be blind; not of an entry
+		// declined at this version its agent runs on its own: no
+		// decision about it changes anything, and the list said the
+		// way out.
+		queue = oneDecision(slices.DeleteFunc(queue, func(p pending) bool { return declinedRuns(*p.cs) }))
 		for i, p := range queue {
 			if p.cs.Last != nil {
 				fmt.Fprintln(e.info)
 				g.writeItem(ctx, e, e.info, st, queue, i)
 			}
 		}
-		fmt.Fprintln(e.stderr, "mcp-guard: not a terminal, so nothing was asked; decide with --approve NAME... or --decline NAME...")
+		if len(queue) > 0 {
+			fmt.Fprintln(e.stderr, "mcp-guard: not a terminal, so nothing was asked; decide with --approve NAME... or --decline NAME...")
+		}
 		return attention()
 	}
 	needs := g.writeClosed(e, only)
-	left, err := g.interactive(ctx, e, queue, newTerminalKeys(e.stdin))
+	left, err := g.interactive(ctx, e, queue, newTerminalKeys(e.stdin), reviewCommandLine(c))
 	if err != nil {
 		return err
 	}
@@ -370,13 +399,15 @@ func (g *gateView) writeClosed(e *env, only client.ID) bool {
 // decision, and returns how many still wait for review. keys.key is
 // called once the server's screen is written, and a terminalKeys reader
 // drops whatever was typed before it shows the prompt. q ends the whole
-// review; Ctrl-C does too, with exit status 130.
-func (g *gateView) interactive(ctx context.Context, e *env, queue []pending, keys keyReader) (left int, err error) {
+// review; Ctrl-C does too, with exit status 130. reviewCmd is the review
+// command as the user runs it, for the way out of a declined entry.
+func (g *gateView) interactive(ctx context.Context, e *env, queue []pending, keys keyReader, reviewCmd string) (left int, err error) {
 	w := e.stdout
 	st := e.style(w)
-	// What neither approve nor decline can be recorded for is not asked
+	// What neither approve nor decline can be recorded for, and what
+	// the user declined that its agent runs all the same, is not asked
 	// about: its line says why, and what to change; it still waits.
-	queue, left = leaveOut(w, queue)
+	queue, left = leaveOut(w, queue, reviewCmd)
 	if len(queue) == 0 {
 		return left, nil
 	}
@@ -441,17 +472,24 @@ func (g *gateView) interactive(ctx context.Context, e *env, queue []pending, key
 	return reviewKeys(e, w, st, left, len(queue), keys, show, label, decide)
 }
 
-// leaveOut writes, for each of queue that neither approve nor decline
-// can be recorded for (gate.ClientServer.CannotReview), the line that
-// says so, and returns the others and how many it left.
-func leaveOut(w io.Writer, queue []pending) (kept []pending, left int) {
+// leaveOut writes, for each of queue that a review cannot move, its
+// line, and returns the others and how many it left: an entry the user
+// declined that its agent runs on its own (declining it again would only
+// record the decline again: the way out that check, status and launch
+// give, naming reviewCmd), and one neither approve nor decline can be
+// recorded for (gate.ClientServer.CannotReview: why, and what to change).
+func leaveOut(w io.Writer, queue []pending, reviewCmd string) (kept []pending, left int) {
 	for _, p := range queue {
-		if p.cs.CannotReview() != "" {
+		switch {
+		case declinedRuns(*p.cs):
+			fmt.Fprintln(w, report.DeclinedRunsWayOut(*p.cs, p.cv.Title, reviewCmd))
+		case p.cs.CannotReview() != "":
 			fmt.Fprintln(w, report.ReviewLeftOut(*p.cs))
-			left++
+		default:
+			kept = append(kept, p)
 			continue
 		}
-		kept = append(kept, p)
+		left++
 	}
 	return kept, left
 }

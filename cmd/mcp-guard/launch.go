@@ -14,7 +14,6 @@ import (
 	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/report"
-	"github.com/mcp-guard/mcp-guard/trust"
 )
 
 func launchCommand(e *env) *cli.Command {
@@ -164,7 +163,12 @@ func (g *gateView) clear(ctx context.Context, c *cli.Command, e *env, who client
 			closed = true
 		}
 	}
-	review := e.interactive() && !closed
+	// What waits, listed once: a partial Blocking list is a copy of each
+	// entry, and 100,000 may wait. When all of it is what the user
+	// declined that its agent runs on its own, a review would have
+	// nothing to ask: the list and the way out, as without a terminal.
+	waits := g.waiting(who, handOver)
+	review := e.interactive() && !closed && !allDeclinedRuns(waits)
 	list := e.stderr
 	if review {
 		list = io.Discard
@@ -182,16 +186,13 @@ func (g *gateView) clear(ctx context.Context, c *cli.Command, e *env, who client
 			return nil, refusef(hint, "not starting %s: %s: %s", report.Sanitize(name), cv.Title, report.Sanitize(cv.Closed[0]))
 		}
 	}
-	// What waits, listed once: a partial Blocking list is a copy of each
-	// entry, and 100,000 may wait.
-	waits := g.waiting(who, handOver)
 	if !review {
 		hint := waitHint(waits, reviewCommandLine(c), "review them (`"+reviewCommandLine(c)+"` on a terminal, or with --approve NAME or --decline NAME), then launch again")
 		return nil, refusef(hint, "not starting %s: %s for review", report.Sanitize(name), waitingWords(waits, n))
 	}
 	fmt.Fprintf(e.stdout, "%s for review before %s starts\n\n", waitingWords(waits, n), report.Sanitize(name))
 	// On a terminal: the review, then the gate again.
-	if _, err := g.interactive(ctx, e, waits, newTerminalKeys(e.stdin)); err != nil {
+	if _, err := g.interactive(ctx, e, waits, newTerminalKeys(e.stdin), reviewCommandLine(c)); err != nil {
 		return nil, err
 	}
 	g, err := evaluateGate(ctx, e, dir, who)
@@ -210,14 +211,25 @@ func (g *gateView) clear(ctx context.Context, c *cli.Command, e *env, who client
 // a review, or declining it again, would only lead back to the refusal,
 // so it names the way out instead ("" when something else waits).
 func declinedWayOut(left []pending, reviewCmd string) string {
-	var outs []string
-	for _, p := range left {
-		if p.cs.Why != trust.GateDeclinedRuns {
-			return ""
-		}
-		outs = append(outs, report.DeclinedRunsWayOut(*p.cs, p.cv.Title, reviewCmd))
+	if !allDeclinedRuns(left) {
+		return ""
+	}
+	outs := make([]string, len(left))
+	for i, p := range left {
+		outs[i] = report.DeclinedRunsWayOut(*p.cs, p.cv.Title, reviewCmd)
 	}
 	return strings.Join(outs, "; ") + "; then launch again"
+}
+
+// allDeclinedRuns reports whether everything of left is an entry the user
+// declined that its agent runs on its own (declinedRuns), and something is.
+func allDeclinedRuns(left []pending) bool {
+	for _, p := range left {
+		if !declinedRuns(*p.cs) {
+			return false
+		}
+	}
+	return len(left) > 0
 }
 
 // waitHint is the hint of a launch refused because left wait: the way

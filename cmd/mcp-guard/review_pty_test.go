@@ -525,3 +525,64 @@ func commitFiles(t *testing.T, dir string, files map[string]string) {
 	}
 	commitAll(t, dir)
 }
+
+// TestInteractiveReviewDeclinedRuns: an entry the user declined that its
+// agent runs on its own (a Cursor hook: launch has nothing to hand
+// Cursor) is not asked about again, where declining it once more would
+// only record the decline again: the keyboard review shows the way out
+// that check, status and launch show (report.DeclinedRunsWayOut), asks
+// about the others, and ends with status 1, the entry still keeping the
+// gate closed. A launch on a terminal with nothing else waiting opens no
+// review.
+func TestInteractiveReviewDeclinedRuns(t *testing.T) {
+	t.Parallel()
+	dir, environ := reviewFixture(t)
+	if err := os.RemoveAll(filepath.Join(dir, ".agentty")); err != nil {
+		t.Fatal(err)
+	}
+	commitFiles(t, dir, map[string]string{
+		".cursor/hooks.json": `{"version":1,"hooks":{"beforeShellExecution":[{"command":"/usr/bin/true"}]}}`,
+		".vscode/mcp.json":   `{"servers":{"web":{"type":"stdio","command":"/bin/echo","args":["web"]}}}`,
+	})
+	const hook = "cursor:hooks.beforeShellExecution[0]"
+	bin, _ := exec.LookPath("mcp-guard")
+	decline := exec.Command(bin, "-C", dir, "review", "--decline", hook)
+	decline.Env = environ
+	if out, err := decline.CombinedOutput(); err != nil {
+		t.Fatalf("review --decline: %v:\n%s", err, out)
+	}
+	wayOut := "you declined '" + hook + "', yet Cursor runs it on its own: turn it off in Cursor's own settings or remove it from .cursor/hooks.json, or approve it: mcp-guard -C " + dir + " review --approve '" + hook + "'"
+	prompt := report.ReviewPrompt(report.Style{}, false)
+
+	s := startPTY(t, environ, "", "-C", dir, "review")
+	s.waitPrompt(1)
+	s.send("a")
+	s.waitFor("approved vscode:web", 1)
+	code, out := s.wait()
+	if code != exitAttention {
+		t.Errorf("exit %d, want %d:\n%s", code, exitAttention, out)
+	}
+	for _, want := range []string{wayOut, "── vscode:web"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the terminal lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Count(out, prompt) != 1 || strings.Contains(out, "── cursor:") || strings.Contains(out, "1/2") || strings.Contains(out, "declined cursor:") {
+		t.Errorf("the review asked about the declined hook again:\n%s", out)
+	}
+
+	// Nothing else waits: no question at all, the way out, status 1.
+	s = startPTY(t, environ, "", "-C", dir, "review")
+	code, out = s.wait()
+	if code != exitAttention || !strings.Contains(out, wayOut) || strings.Contains(out, prompt) {
+		t.Errorf("exit %d, want %d, the way out and no question:\n%s", code, exitAttention, out)
+	}
+
+	// launch on a terminal: no review opens (nothing in it could be
+	// decided), the refusal names the way out.
+	s = startPTY(t, environ, "", "-C", dir, "launch", "--", "cursor", ".")
+	code, out = s.wait()
+	if code != exitAttention || !strings.Contains(out, "hint: "+wayOut) || strings.Contains(out, prompt) || strings.Contains(out, "before cursor starts") {
+		t.Errorf("exit %d, want %d, a refusal naming the way out and no review:\n%s", code, exitAttention, out)
+	}
+}

@@ -74,7 +74,7 @@ func TestInteractiveReviewKeys(t *testing.T) {
 	if len(blocking) != 3 {
 		t.Fatalf("%d blocking, want 3", len(blocking))
 	}
-	left, err := g.interactive(ctx, e, blocking, byteKeys{bytes.NewReader([]byte("?xads"))})
+	left, err := g.interactive(ctx, e, blocking, byteKeys{bytes.NewReader([]byte("?xads"))}, "mcp-guard review")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestInteractiveReviewKeys(t *testing.T) {
 	// q stops at once; end of input counts as q and never blocks.
 	for _, keys := range []string{"q", ""} {
 		out.Reset()
-		left, err = g.interactive(ctx, e, g.waiting("", true), byteKeys{bytes.NewReader([]byte(keys))})
+		left, err = g.interactive(ctx, e, g.waiting("", true), byteKeys{bytes.NewReader([]byte(keys))}, "mcp-guard review")
 		if err != nil || left != 1 || !strings.Contains(out.String(), "stopped; 1 server still waits for review") {
 			t.Errorf("keys %q: left %d err %v\n%s", keys, left, err, out.String())
 		}
@@ -125,7 +125,7 @@ func TestInteractiveRestartNoteOnce(t *testing.T) {
 	var out bytes.Buffer
 	e, g := gateAt(t, dir, environ, &out)
 	ctx := context.Background()
-	if _, err := g.interactive(ctx, e, g.waiting("", true), byteKeys{bytes.NewReader([]byte("aas"))}); err != nil {
+	if _, err := g.interactive(ctx, e, g.waiting("", true), byteKeys{bytes.NewReader([]byte("aas"))}, "mcp-guard review"); err != nil {
 		t.Fatal(err)
 	}
 	text := out.String()
@@ -154,7 +154,7 @@ func TestInteractiveEveryKey(t *testing.T) {
 				}
 				// After the key, q ends the review (help and an unknown
 				// key ask again).
-				left, err := g.interactive(ctx, e, g.waiting("", true), byteKeys{bytes.NewReader([]byte{k, 'q'})})
+				left, err := g.interactive(ctx, e, g.waiting("", true), byteKeys{bytes.NewReader([]byte{k, 'q'})}, "mcp-guard review")
 				text := out.String()
 				var ee *exitError
 				wantLeft, wantCode, wantText := 3, 0, "stopped; 3 servers still wait"
@@ -222,7 +222,7 @@ func TestReviewRefusesUnseenAdditions(t *testing.T) {
 	ctx := context.Background()
 	var out bytes.Buffer
 	e, g := gateAt(t, dir, environ, &out)
-	targets, _ := g.waitingTargets(&out, client.Agentty, true)
+	targets, _ := g.waitingTargets(&out, client.Agentty, true, "mcp-guard review")
 	if _, err := g.decideAll(ctx, e, &out, trust.DecisionApproved, targets); err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +235,7 @@ func TestReviewRefusesUnseenAdditions(t *testing.T) {
 	git("commit", "-q", "-am", "v2")
 	out.Reset()
 	e, g = gateAt(t, dir, environ, &out)
-	left, err := g.interactive(ctx, e, g.waiting("", true), byteKeys{bytes.NewReader([]byte("afa"))})
+	left, err := g.interactive(ctx, e, g.waiting("", true), byteKeys{bytes.NewReader([]byte("afa"))}, "mcp-guard review")
 	if err != nil || left != 0 {
 		t.Fatalf("left %d, err %v\n%s", left, err, out.String())
 	}
@@ -271,7 +271,7 @@ func TestReviewShowsNewServersFiles(t *testing.T) {
 	ctx := context.Background()
 	var out bytes.Buffer
 	e, g := gateAt(t, dir, environ, &out)
-	left, err := g.interactive(ctx, e, g.waiting("", true), byteKeys{bytes.NewReader([]byte("afa"))})
+	left, err := g.interactive(ctx, e, g.waiting("", true), byteKeys{bytes.NewReader([]byte("afa"))}, "mcp-guard review")
 	if err != nil || left != 0 {
 		t.Fatalf("left %d, err %v\n%s", left, err, out.String())
 	}
@@ -301,7 +301,7 @@ func TestSinceShowsWhatChanged(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	targets, _ := g.waitingTargets(&out, client.Agentty, true)
+	targets, _ := g.waitingTargets(&out, client.Agentty, true, "mcp-guard review")
 	if _, err := g.decideAll(ctx, e, &out, trust.DecisionApproved, targets); err != nil {
 		t.Fatal(err)
 	}
@@ -353,7 +353,7 @@ func TestOneReviewAcrossAgents(t *testing.T) {
 		}
 		t.Fatalf("queue %v, want agentty's a, b, c then claude-code:db", got)
 	}
-	left, err := g.interactive(ctx, e, queue, byteKeys{bytes.NewReader([]byte("sq"))})
+	left, err := g.interactive(ctx, e, queue, byteKeys{bytes.NewReader([]byte("sq"))}, "mcp-guard review")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +389,7 @@ func TestInteractiveReviewLongName(t *testing.T) {
 	}
 	var out bytes.Buffer
 	e, g := gateAt(t, dir, environ, &out)
-	if _, err := g.interactive(context.Background(), e, g.waiting("", true), byteKeys{bytes.NewReader([]byte("s"))}); err != nil {
+	if _, err := g.interactive(context.Background(), e, g.waiting("", true), byteKeys{bytes.NewReader([]byte("s"))}, "mcp-guard review"); err != nil {
 		t.Fatal(err)
 	}
 	text := out.String()

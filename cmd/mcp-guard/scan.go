@@ -15,6 +15,7 @@ import (
 	"github.com/mcp-guard/mcp-guard/client/words"
 	"github.com/mcp-guard/mcp-guard/gitscan"
 	"github.com/mcp-guard/mcp-guard/internal/nearname"
+	"github.com/mcp-guard/mcp-guard/internal/numfmt"
 	"github.com/mcp-guard/mcp-guard/policy"
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/scan"
@@ -136,7 +137,7 @@ type progressLine struct {
 }
 
 func (p *progressLine) show(done, total int) {
-	fmt.Fprintf(p.w, "\rmcp-guard: scanning history: %d/%d commits", done, total)
+	fmt.Fprintf(p.w, "\rmcp-guard: scanning history: %s/%s commits", numfmt.Grouped(done), numfmt.Grouped(total))
 	p.shown = true
 }
 
@@ -153,14 +154,10 @@ func isTerminal(w io.Writer) bool { return report.IsTerminal(w) }
 
 // summaryOf is the one-line summary of a result.
 func summaryOf(res *scan.Result) string {
-	n := len(res.Findings)
-	switch n {
-	case 0:
+	if len(res.Findings) == 0 {
 		return "no findings"
-	case 1:
-		return "1 finding"
 	}
-	return fmt.Sprintf("%d findings", n)
+	return report.Count(len(res.Findings), "finding", "findings")
 }
 
 // failThreshold maps --fail-on to a severity rank; 0 never fails.
