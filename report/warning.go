@@ -65,6 +65,10 @@ const maxCommandWidth = 100
 type warningBlock struct {
 	lines []string
 	wrap  bool // a finding alone: wrapped at word boundaries on a terminal
+	// hang, for a change, is the column its lines go on at when they wrap
+	// on a terminal: its name's, under which what changed is said (a line
+	// indented deeper goes on at its own indent). 0: never wrapped.
+	hang int
 }
 
 // warningGroup is one agent's part of the warning.
@@ -209,7 +213,7 @@ func warningGroups(wr Warning, clients []string, grouped bool, st Style) []warni
 			// The name whole, before what changed under its cut cell.
 			whole = changeName(c) + ": "
 		}
-		var b warningBlock
+		b := warningBlock{hang: len(under)}
 		if len(set) == 1 {
 			b.lines = []string{strings.TrimRight(head, " "), under + whole + changeSummary(c)}
 		} else {
@@ -312,9 +316,12 @@ func writeGroups(p *printer, groups []warningGroup, grouped bool, budget int, st
 				}
 			}
 			for _, l := range b.lines {
-				if b.wrap {
+				switch {
+				case b.wrap:
 					p.wrapf(st, "%s\n", l)
-				} else {
+				case b.hang > 0:
+					p.printf("%s", st.WrapHang(l+"\n", max(b.hang, len(l)-len(strings.TrimLeft(l, " ")))))
+				default:
 					p.printf("%s\n", l)
 				}
 			}

@@ -75,9 +75,28 @@ func TestWriteWarningGolden(t *testing.T) {
 		name  string
 		w     Warning
 		color bool
+		width int // a terminal's columns; 0: not a terminal
 	}{
 		{name: "pull", w: Warning{Op: "merge", Changes: pullChanges(), ReviewCommands: []string{"mcp-guard review"}}},
 		{name: "pull-color", w: Warning{Op: "merge", Changes: pullChanges()}, color: true},
+		// On a terminal of 80 columns what changed wraps under the
+		// server's name, never at column 0; a finding under its own
+		// indent; the command to paste stays whole on its line.
+		{name: "pull-80", width: 80, color: true, w: Warning{Op: "merge", Agents: sharedAgents(), Changes: []trust.Change{
+			{Client: "claude-code", Path: ".mcp.json", Server: "db", Change: trust.ChangeChanged, Impact: trust.ImpactNewUnapproved,
+				New:     &trust.Server{Name: "db", Command: "node", Args: []trust.Arg{{Str: "scripts/db-server.js", IsString: true}, {Str: "--allow-writes", IsString: true}}},
+				Fields:  []trust.FieldChange{{Field: "args[1]", New: `"--allow-writes"`}},
+				Reasons: []string{"`db` is not approved: Claude Code asks before it runs; `claude -p` runs it without asking"}},
+			{Client: "claude-code", Path: ".mcp.json", Server: "search", Change: trust.ChangeAdded, Impact: trust.ImpactNewUnapproved,
+				New:     &trust.Server{Name: "search", Command: "npx", Args: []trust.Arg{{Str: "-y", IsString: true}, {Str: "@acme/search-mcp@1.2.0", IsString: true}}},
+				Reasons: []string{"added: `search` is not approved: Claude Code asks before it runs; `claude -p` runs it without asking"}},
+			{Client: "copilot-cli", Path: ".mcp.json", Server: "search", Change: trust.ChangeAdded, Impact: trust.ImpactNewPreapproved,
+				New:     &trust.Server{Name: "search", Command: "npx", Args: []trust.Arg{{Str: "-y", IsString: true}, {Str: "@acme/search-mcp@1.2.0", IsString: true}}},
+				Reasons: []string{"added: Copilot CLI runs `search` without asking in this trusted folder: every change runs"}},
+		},
+			Findings:       []trust.Finding{trust.NewFinding("MG701", ".claude/settings.json", trust.Pos{Line: 1, Column: 1}, "", "", "enabledMcpjsonServers in the repository's shared settings approves `db`: once the folder is trusted Claude Code runs it without asking")},
+			ReviewCommands: []string{"mcp-guard -C 'a directory with a long name/sub' review"},
+		}},
 		{name: "escaped-name", w: Warning{Op: "checkout", Changes: []trust.Change{
 			{Path: cfgPath, Server: "ok\x1b]0;pwned\x07\x1b[2J", Change: trust.ChangeAdded, Impact: trust.ImpactNewPreapproved},
 			{Path: cfgPath, Server: "env", Change: trust.ChangeChanged, Impact: trust.ImpactTrustPreserving,
@@ -162,7 +181,7 @@ func TestWriteWarningGolden(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := writeWarning(&b, tt.w, NewStyle(tt.color)); err != nil {
+			if err := writeWarning(&b, tt.w, NewStyle(tt.color).WithWidth(tt.width)); err != nil {
 				t.Fatal(err)
 			}
 			if !tt.color && bytes.ContainsAny(b.Bytes(), "\x1b\x07") {
