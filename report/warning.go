@@ -649,6 +649,17 @@ func shellLine(s *trust.Server) bool {
 // means the server did not run it there, not that the file was absent.
 func fileVerb(c trust.Change, f trust.FileChange) string {
 	path := ScopeName(f.Path)
+	if v, ok := expandedVar(f.Path); ok {
+		// A variable the agent expands in the entry is no file it runs.
+		switch {
+		case c.Change == trust.ChangeAdded:
+			return "expands " + v
+		case f.Old.ID == "":
+			return "now expands " + v
+		case f.New.ID == "":
+			return "no longer expands " + v
+		}
+	}
 	switch {
 	case c.Change == trust.ChangeAdded:
 		return "runs " + path
@@ -662,6 +673,17 @@ func fileVerb(c trust.Change, f trust.FileChange) string {
 		return "no longer runs " + path
 	}
 	return path + " changed"
+}
+
+// expandedVar is the variable of a code-scope label that binds one the
+// agent expands in the entry before it spawns the server (project's
+// ".mcp.json: ${DB_URL}"), sanitised; false for any other label.
+func expandedVar(label string) (string, bool) {
+	_, key, ok := strings.Cut(label, ": ")
+	if !ok || !strings.HasPrefix(key, "${") || !strings.HasSuffix(key, "}") {
+		return "", false
+	}
+	return Sanitize(key), true
 }
 
 func impactConsequence(i trust.Impact) string {

@@ -273,6 +273,14 @@ func TestChangeSummaryWording(t *testing.T) {
 		{"added server runs a file", trust.Change{Server: "db", Change: trust.ChangeAdded, Impact: trust.ImpactNewUnapproved, New: srv,
 			Files: []trust.FileChange{{Path: "package.json", New: obj}}},
 			"new-unapproved", "added, runs package.json: agentty will ask before running it"},
+		// A variable the agent expands in the entry is said as one, not
+		// as a file the server runs ("runs .mcp.json: ${DB_URL}").
+		{"added server expands a variable", trust.Change{Server: "db", Change: trust.ChangeAdded, Impact: trust.ImpactNewUnapproved, New: srv,
+			Files: []trust.FileChange{{Path: ".mcp.json: ${DB_URL}", New: obj}, {Path: "scripts/db-server.js", New: obj}}},
+			"new-unapproved", "added, expands ${DB_URL}, runs scripts/db-server.js: agentty will ask before running it"},
+		{"a variable enters the entry", trust.Change{Server: "db", Change: trust.ChangeChanged, Impact: trust.ImpactNewUnapproved, Old: srv, New: srv,
+			Files: []trust.FileChange{{Path: ".mcp.json: ${DB_URL}", New: obj}}},
+			"unapproved", "now expands ${DB_URL}: agentty will ask before running it"},
 		{"file enters the scope", trust.Change{Server: "db", Change: trust.ChangeChanged, Impact: trust.ImpactNewUnapproved, Old: srv, New: srv,
 			Files: []trust.FileChange{{Path: "package.json", New: obj}}},
 			"unapproved", "now runs package.json: agentty will ask before running it"},
