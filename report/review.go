@@ -449,7 +449,7 @@ func writeDecision(p *printer, o gate.Outcome, st Style) {
 		}
 		note += ")"
 	case o.Command == "":
-		note = "(recorded; " + title + " opens it on its own: " + TurnItOff(*cs) + ")"
+		note = "(recorded; " + title + " runs it on its own: " + TurnItOff(*cs) + ")"
 	case !cs.LaunchLeavesOut():
 		// launch has no way to hand the client a set without it.
 		note = "(`mcp-guard launch -- " + o.Command + "` cannot leave it out, so it refuses while it is here; " + title +
@@ -514,7 +514,11 @@ func clientGateReason(cv *gate.ClientView, cs gate.ClientServer, title string) s
 	case trust.GateApprovedUnreviewed:
 		why = title + " runs it without asking, and you have not reviewed it"
 	case trust.GateDeclinedRuns:
-		why = "you declined it, yet " + title + " started directly would run it"
+		why = "you declined it, yet " + title + " runs it on its own"
+		if cs.LaunchWithholds() {
+			// launch leaves it out: only a start without it runs it.
+			why = "you declined it, yet " + title + " started directly would run it"
+		}
 	default:
 		why = "not reviewed yet"
 	}
