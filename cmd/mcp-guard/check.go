@@ -42,7 +42,17 @@ func checkCommand(e *env) *cli.Command {
 			if len(g.All()) == 0 {
 				fmt.Fprintln(e.info, "nothing waits for review: no agent's project MCP configuration here")
 			}
+			// An agent the user keeps no state of (a Claude Code user's
+			// .mcp.json is Qwen Code's and Copilot CLI's too) is said in
+			// one line after those they use, when it has nothing else to
+			// say: one line per agent they never ran is noise.
+			idle := idleAgents(e, g.All())
+			var folded []string
 			for _, cv := range g.All() {
+				if idle[cv] {
+					folded = append(folded, cv.Title)
+					continue
+				}
 				if cv.Command != "" {
 					fmt.Fprintf(e.info, "%s: nothing waits for review: `mcp-guard launch -- %s` may start here\n", cv.Title, cv.Command)
 				} else {
@@ -64,9 +74,40 @@ func checkCommand(e *env) *cli.Command {
 					}
 				}
 			}
+			if len(folded) > 0 {
+				them := "them"
+				if len(folded) == 1 {
+					them = "it"
+				}
+				fmt.Fprintf(e.info, "%s: nothing waits for review either (you keep no state of %s on this machine)\n", report.JoinList(folded, "and"), them)
+			}
 			return nil
 		},
 	}
+}
+
+// idleAgents are the agents of views check folds into one line: those
+// the user keeps no state of on this machine (client.State.InUse) whose
+// every server is quiet (no note to say), provided another agent is said
+// in full; none otherwise.
+func idleAgents(e *env, views []*gate.ClientView) map[*gate.ClientView]bool {
+	idle := map[*gate.ClientView]bool{}
+	for _, cv := range views {
+		if cv.Eval.State == nil || cv.Eval.State.InUse(client.Env{Getenv: e.getenv}) {
+			continue
+		}
+		quiet := true
+		for _, cs := range cv.Servers {
+			quiet = quiet && !(cs.Runs && (cs.Why == trust.GateDeclinedRuns || cs.Outside && cs.State != trust.StateReviewed))
+		}
+		idle[cv] = quiet
+	}
+	for _, cv := range views {
+		if !idle[cv] {
+			return idle
+		}
+	}
+	return nil
 }
 
 // gateView is the gate's view of one launch directory, with the CLI's
