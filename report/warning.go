@@ -101,7 +101,7 @@ func WriteWarning(w io.Writer, wr Warning, st Style) error {
 				verb = "brings"
 			}
 			p.printf("%s this %s %s %s that do not run here:\n", st.Bold("mcp-guard:"), Sanitize(op), verb, entryNouns(wr.Agents, wr.Dormant))
-			p.printf("%s\n", dormantLine(wr.Agents, wr.Dormant))
+			p.printf("%s", st.WrapHang(dormantLine(wr.Agents, wr.Dormant)+"\n", 4))
 		}
 		return p.err
 	}
@@ -131,10 +131,10 @@ func WriteWarning(w io.Writer, wr Warning, st Style) error {
 		if len(wr.Removed) == 1 {
 			gone = "it no longer runs"
 		}
-		p.printf("  removed: %s: %s\n", removedNames(wr.Agents, wr.Removed), gone)
+		p.printf("%s", st.WrapHang(fmt.Sprintf("  removed: %s: %s\n", removedNames(wr.Agents, wr.Removed), gone), 4))
 	}
 	if len(wr.Dormant) > 0 {
-		p.printf("%s\n", dormantLine(wr.Agents, wr.Dormant))
+		p.printf("%s", st.WrapHang(dormantLine(wr.Agents, wr.Dormant)+"\n", 4))
 	}
 	cmds := wr.ReviewCommands
 	if len(cmds) == 0 {
@@ -467,8 +467,10 @@ func warningClients(wr Warning) []string {
 }
 
 // removedNames lists removed servers briefly: the name, where nested, and
-// the client when it is not agentty.
+// the client when it is not agentty (once, after the names, when they are
+// all one client's).
 func removedNames(a Agents, cs []trust.Change) string {
+	one := len(cs) > 1 && cs[0].Client != "" && !slices.ContainsFunc(cs, func(c trust.Change) bool { return c.Client != cs[0].Client })
 	var names []string
 	for i, c := range cs {
 		if i == maxRemovedNames {
@@ -476,10 +478,14 @@ func removedNames(a Agents, cs []trust.Change) string {
 			break
 		}
 		n := changeName(c)
-		if c.Client != "" {
+		if c.Client != "" && !one {
 			n += " (" + a.title(c.Client) + ")"
 		}
 		names = append(names, n)
+	}
+	if one {
+		// One agent's: named once, "search, shell (Gemini CLI)".
+		return strings.Join(names, ", ") + " (" + a.title(cs[0].Client) + ")"
 	}
 	return strings.Join(names, ", ")
 }

@@ -175,6 +175,16 @@ func TestWriteWarningGolden(t *testing.T) {
 		{name: "dormant-clone", w: Warning{Op: "clone", Brings: true, Dormant: []trust.Change{
 			{Client: "gemini-cli", Path: ".gemini/settings.json", Server: "hooks.Start[0]", Change: trust.ChangeAdded, New: &trust.Server{Kind: "hook"},
 				Reasons: []string{"the folder is not trusted: Gemini CLI runs no workspace hook"}}}}},
+		// On a terminal the line of what does not run here wraps under
+		// its own text, not at column 0.
+		{name: "dormant-clone-80", width: 80, w: Warning{Op: "clone", Brings: true,
+			Findings:       []trust.Finding{trust.NewFinding("MG708", ".gemini/settings.json", trust.Pos{Line: 1, Column: 1}, "shell", "mcpServers.shell.trust", "mcpServers.shell.trust: true: Gemini CLI runs every tool call of this server without asking for confirmation")},
+			FindingClients: []string{"gemini-cli"},
+			Dormant: []trust.Change{
+				{Client: "gemini-cli", Path: ".gemini/settings.json", Server: "search", Change: trust.ChangeAdded,
+					Reasons: []string{"the folder is not trusted (no entry of ~/.gemini/trustedFolders.json covers /home/u/src/proj): Gemini CLI runs no workspace server, and `gemini -p` stops with an error"}},
+				{Client: "gemini-cli", Path: ".gemini/settings.json", Server: "shell", Change: trust.ChangeAdded,
+					Reasons: []string{"the folder is not trusted (no entry of ~/.gemini/trustedFolders.json covers /home/u/src/proj): Gemini CLI runs no workspace server, and `gemini -p` stops with an error"}}}}},
 		{name: "dormant", w: Warning{Op: "merge", Dormant: []trust.Change{{Client: "gemini-cli", Path: ".gemini/settings.json", Server: "db", Change: trust.ChangeChanged,
 			Reasons: []string{"the folder is not trusted: Gemini CLI runs no workspace server"}}}}},
 	}
