@@ -733,13 +733,15 @@ func WriteClientBlocking(w io.Writer, cv *gate.ClientView, blocking []gate.Clien
 			cmd = CommandLine(cs.Server)
 		}
 		name, cut := width.cell(ShowName(cs.Name))
-		p.printf("  %s %s  %s\n", st.Warning("!"), name, cmd)
+		// On a terminal both lines wrap under the command's column.
+		hang := 2 + 1 + 1 + int(width) + 2
+		p.printf("%s", st.WrapHang(fmt.Sprintf("  %s %s  %s\n", st.Warning("!"), name, cmd), hang))
 		where := st.Dim(Sanitize(cs.Config))
 		if cut {
 			// The name whole, under its cut cell.
 			where = ShowName(cs.Name) + " " + st.Dim("in "+Sanitize(cs.Config))
 		}
-		p.printf("  %s %s  %s  %s\n", " ", padRight("", int(width)), where, ShowNamed(ClientGateText(cv, cs), cs.Name))
+		p.printf("%s", st.WrapHang(fmt.Sprintf("  %s %s  %s  %s\n", " ", padRight("", int(width)), where, ShowNamed(ClientGateText(cv, cs), cs.Name)), hang))
 	}
 	return p.err
 }
