@@ -47,6 +47,11 @@ func checkCommand(e *env) *cli.Command {
 			// one line after those they use, when it has nothing else to
 			// say: one line per agent they never ran is noise.
 			idle := idleAgents(e, g.All())
+			// A note wraps on a terminal, under its text.
+			st := e.style(e.info)
+			note := func(format string, args ...any) {
+				fmt.Fprint(e.info, st.Wrap("note: "+fmt.Sprintf(format, args...)+"\n"))
+			}
 			var folded []string
 			for _, cv := range g.All() {
 				if idle[cv] {
@@ -63,13 +68,13 @@ func checkCommand(e *env) *cli.Command {
 					case cs.Runs && cs.Why == trust.GateDeclinedRuns && cv.Command == "":
 						// An editor: launch has nothing to hand it, so
 						// nothing leaves the server out but the user.
-						fmt.Fprintf(e.info, "note: you declined %s, yet %s runs it on its own (mcp-guard launch has nothing to hand it): %s (%s)\n",
+						note("you declined %s, yet %s runs it on its own (mcp-guard launch has nothing to hand it): %s (%s)",
 							report.ShowLabel(cs), cv.Title, report.TurnItOff(cs), report.ShowNamed(report.AgentWords(cv, cs), cs.Name))
 					case cs.Runs && cs.Why == trust.GateDeclinedRuns:
-						fmt.Fprintf(e.info, "note: you declined %s; mcp-guard launch leaves it out, but %s started directly would still run it (%s)\n",
+						note("you declined %s; mcp-guard launch leaves it out, but %s started directly would still run it (%s)",
 							report.ShowLabel(cs), cv.Title, report.ShowNamed(report.AgentWords(cv, cs), cs.Name))
 					case cs.Runs && cs.Outside && cs.State != trust.StateReviewed:
-						fmt.Fprintf(e.info, "note: %s is in %s, outside the work tree: mcp-guard cannot review it, so launch leaves it out\n",
+						note("%s is in %s, outside the work tree: mcp-guard cannot review it, so launch leaves it out",
 							report.ShowLabel(cs), report.Sanitize(cs.Config))
 					}
 				}
@@ -79,7 +84,7 @@ func checkCommand(e *env) *cli.Command {
 				if len(folded) == 1 {
 					them = "it"
 				}
-				fmt.Fprintf(e.info, "%s: nothing waits for review either (you keep no state of %s on this machine)\n", report.JoinList(folded, "and"), them)
+				fmt.Fprint(e.info, st.Wrap(fmt.Sprintf("%s: nothing waits for review either (you keep no state of %s on this machine)\n", report.JoinList(folded, "and"), them)))
 			}
 			return nil
 		},

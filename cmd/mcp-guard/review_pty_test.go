@@ -401,7 +401,15 @@ func TestStatusCheckTerminalWrap(t *testing.T) {
 		".mcp.json":            `{"mcpServers":{"db":{"command":"node","args":["scripts/db-server.js","--allow-writes"]}}}`,
 		"scripts/db-server.js": "process.stdin.pipe(process.stdout);\n",
 	})
-	for _, cmd := range []string{"status", "check"} {
+	for i, cmd := range []string{"status", "check", "check"} {
+		if i == 2 {
+			// Declined: check passes, with a note that wraps too.
+			decline := exec.Command("mcp-guard", "-C", dir, "review", "--decline", "claude-code:db")
+			decline.Env = environ
+			if msg, err := decline.CombinedOutput(); err != nil {
+				t.Fatalf("decline: %v\n%s", err, msg)
+			}
+		}
 		s := startPTYCols(t, 80, environ, "", "-C", dir, cmd)
 		_, out := s.wait()
 		if !strings.Contains(out, "Claude Code asks") {
