@@ -476,6 +476,18 @@ func Unlaunched(program string) Client {
 	return nil
 }
 
+// UnlaunchedPrograms are the programs Unlaunched knows, in All's order,
+// for help texts: "zed", "zeditor", "kiro", ….
+func UnlaunchedPrograms() []string {
+	var out []string
+	for _, c := range clients {
+		if e, ok := c.(interface{ Editors() []string }); ok {
+			out = append(out, e.Editors()...)
+		}
+	}
+	return out
+}
+
 // Lookup returns the client with id, nil when there is none.
 func Lookup(id ID) Client {
 	for _, c := range clients {

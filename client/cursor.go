@@ -161,7 +161,7 @@ func (cursorClient) Impact(_ *State, old, new *trust.Server) Impact {
 	case new.Kind != "":
 		return Impact{Interactive: true, Headless: true, Source: CursorHooksFile, RepoSide: true, Why: cursorHookWhy}
 	case old == nil:
-		im.Why = fmt.Sprintf("the new server `%s`: Cursor asks before running it; `cursor-agent --approve-mcps` runs it without asking", new.Name)
+		im.Why = fmt.Sprintf("Cursor asks before running the new server `%s`; `cursor-agent --approve-mcps` runs it without asking", new.Name)
 	case old.Name != new.Name:
 		im.Why = fmt.Sprintf("renamed from `%s`: Cursor asks again before running `%s`; `cursor-agent --approve-mcps` runs it without asking", old.Name, new.Name)
 	case old.Canonical() != new.Canonical():

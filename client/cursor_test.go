@@ -286,7 +286,7 @@ func TestCursorImpact(t *testing.T) {
 		interactive bool
 		why         string
 	}{
-		{name: "new server asks", new: srv("db", a), why: "Cursor asks before running it"},
+		{name: "new server asks", new: srv("db", a), why: "Cursor asks before running the new server `db`;"},
 		{name: "changed command asks again", old: srv("db", a), new: srv("db", `{"command":"sh","args":["-c","x"]}`), why: "asks again"},
 		{name: "changed env asks again", old: srv("db", a), new: srv("db", `{"command":"node","args":["srv.js"],"env":{"X":"1"}}`), why: "asks again"},
 		{name: "added envFile asks again", old: srv("db", a), new: srv("db", `{"command":"node","args":["srv.js"],"envFile":".env"}`), why: "asks again"},

@@ -4,8 +4,9 @@ import "testing"
 
 // TestTurnOff: how to keep an entry from running is said in its agent's
 // words: a Cline hook or plugin is its file (delete it), Kiro and Roo Code
-// read "disabled": true in a server's entry, the others their own
-// settings.
+// read "disabled": true in a server's entry, VS Code's folder-open tasks
+// stop with the user's task.allowAutomaticTasks "off", the others their
+// own settings.
 func TestTurnOff(t *testing.T) {
 	for _, tc := range []struct {
 		id           ID
@@ -18,6 +19,8 @@ func TestTurnOff(t *testing.T) {
 		{Kiro, "", ".kiro/settings/mcp.json", `set "disabled": true in its entry in .kiro/settings/mcp.json, or remove it`},
 		{RooCode, "", ".roo/mcp.json", `set "disabled": true in its entry in .roo/mcp.json, or remove it`},
 		{RooCode, "", "", `set "disabled": true in its entry, or remove it`},
+		{VSCode, EntryTask, ".vscode/tasks.json", `set "task.allowAutomaticTasks": "off" in your VS Code user settings (no folder-open task runs then) or remove it from .vscode/tasks.json`},
+		{VSCode, "", ".vscode/mcp.json", "turn it off in VS Code's own settings or remove it from .vscode/mcp.json"},
 		{ClaudeCode, "", ".mcp.json", "turn it off in Claude Code's own settings or remove it from .mcp.json"},
 		{ClaudeCode, EntryHook, "", "turn it off in Claude Code's own settings or remove it"},
 	} {

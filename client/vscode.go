@@ -199,6 +199,21 @@ const EntryTask = "task"
 // EntryNouns are VS Code's words for its entries: tasks.
 func (vscodeClient) EntryNouns() map[string]string { return map[string]string{EntryTask: "tasks"} }
 
+// TurnOff: VS Code runs a folder-open task while automatic tasks are
+// allowed, which the user's own task.allowAutomaticTasks "off" keeps from
+// happening (VS Code's tasks documentation; MG713's fix says the same);
+// a server gets the default words.
+func (vscodeClient) TurnOff(kind, config string) string {
+	if kind != EntryTask {
+		return ""
+	}
+	out := `set "task.allowAutomaticTasks": "off" in your VS Code user settings (no folder-open task runs then) or remove it`
+	if config != "" {
+		out += " from " + config
+	}
+	return out
+}
+
 // vscodeTaskWhy is when VS Code runs a folder-open task.
 const vscodeTaskWhy = "VS Code runs this task when the folder opens, once the workspace is trusted and automatic tasks are allowed (task.allowAutomaticTasks, which it asks about once); mcp-guard cannot read either decision, so it counts as running without asking"
 

@@ -498,6 +498,15 @@ func (s ClientServer) LaunchLeavesOut() bool {
 	return s.IsServer() || client.HandsEntry(s.ClientID(), s.Path, s.Server)
 }
 
+// LaunchWithholds: the agent `mcp-guard launch` starts runs nothing of
+// a declined s, since launch hands it a set without s; false for an
+// editor's entry (launch starts no editor) and for an entry the agent
+// runs whatever it is handed, which it then runs on its own.
+func (s ClientServer) LaunchWithholds() bool {
+	c := client.Lookup(s.ClientID())
+	return s.LaunchLeavesOut() && c != nil && c.Handover() != client.HandNothing
+}
+
 // IsServer reports whether s is an MCP server, what a handover carries;
 // false for every other entry a client runs (a hook, a helper).
 func (s ClientServer) IsServer() bool { return s.Server == nil || s.Server.Kind == "" }

@@ -2,11 +2,12 @@ package gate
 
 import (
 	"fmt"
-	"github.com/mcp-guard/mcp-guard/internal/textsafe"
+	"slices"
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/client"
 	"github.com/mcp-guard/mcp-guard/internal/nearname"
+	"github.com/mcp-guard/mcp-guard/internal/textsafe"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
 
@@ -78,6 +79,7 @@ func (v *View) lookup(id client.ID, name string) []*ClientServer {
 func (v *View) SelectTargets(names []string, only client.ID, d trust.Decision) (Targets, error) {
 	var t Targets
 	var problems []string
+	idle := false // a problem is only that its agent runs nothing of it here
 	seen := map[string]bool{}
 	if only != "" && client.Lookup(only) == nil {
 		return t, refuse("the clients are "+strings.Join(client.IDs(), ", "), "no client %q", only)
@@ -114,6 +116,7 @@ func (v *View) SelectTargets(names []string, only client.ID, d trust.Decision) (
 			if picked, why := v.sameServer(found, d); picked != nil || why != nil {
 				if picked == nil {
 					problems = append(problems, why...)
+					idle = idle || slices.ContainsFunc(found, func(cs *ClientServer) bool { return cs.runsNotHere(d) })
 					continue
 				}
 				for _, cs := range picked {
@@ -149,12 +152,18 @@ func (v *View) SelectTargets(names []string, only client.ID, d trust.Decision) (
 		}
 		if p := found[0].refusal(shown, d); p != "" {
 			problems = append(problems, p)
+			idle = idle || found[0].runsNotHere(d)
 			continue
 		}
 		t.Clients = append(t.Clients, *found[0])
 	}
 	if len(problems) > 0 {
-		return Targets{}, refuse("nothing was recorded; `mcp-guard check` lists what waits for review", "cannot review: %s", strings.Join(problems, "; "))
+		hint := "nothing was recorded; `mcp-guard check` lists what waits for review"
+		if idle {
+			// check lists nothing of it: say when it can be reviewed.
+			hint = "nothing was recorded; a server is reviewed once its agent would run it here (`mcp-guard status` says why it does not now), and `mcp-guard review` then asks about it"
+		}
+		return Targets{}, refuse(hint, "cannot review: %s", strings.Join(problems, "; "))
 	}
 	return t, nil
 }
@@ -194,12 +203,20 @@ func (cs ClientServer) refusal(name string, d trust.Decision) string {
 		return fmt.Sprintf("%q is in the user's own configuration: mcp-guard does not review it", name)
 	case s == nil || (s.Command == "" && s.URL == ""):
 		return fmt.Sprintf("%q has neither command nor url: nothing runs", name)
-	case d == trust.DecisionApproved && !cs.Runs:
+	case cs.runsNotHere(d):
 		return fmt.Sprintf("%q: %s", name, cs.ServerVerdict.Why)
 	case !validDeep(cs.Deep):
 		return fmt.Sprintf("%q: mcp-guard could not fingerprint what it runs (%s)", name, cs.CannotReview())
 	}
 	return ""
+}
+
+// runsNotHere: approving cs is refused only because its agent runs
+// nothing of it here now (a folder it does not trust yet, a disabled
+// entry): a review of it waits until the agent would run it.
+func (cs ClientServer) runsNotHere(d trust.Decision) bool {
+	s := cs.Server
+	return d == trust.DecisionApproved && !cs.Runs && cs.Key.Server != "" && s != nil && (s.Command != "" || s.URL != "")
 }
 
 // CannotReview says why neither approve nor decline can be recorded for

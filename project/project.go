@@ -440,7 +440,12 @@ func compareConfig(repo *gitscan.Repo, old, new gitscan.Side, ro, rn *reader, cs
 	}
 	var fs []trust.Finding
 	if c1 != nil && (c0 == nil || c0.Entry != c1.Entry || c0.Target != c1.Target) {
-		fs = append(fs, c1.Findings()...)
+		// A file whose rules say why its client fails on it (Codex's
+		// MG716, from settingsFindings) has its reader's parse findings
+		// said there, once, as scan says them.
+		if k, ok := surface.Of(p); !ok || !policy.OwnParse(k) {
+			fs = append(fs, c1.Findings()...)
+		}
 	}
 	if c1 != nil {
 		fs = append(fs, changedServerFindings(c1.Config, diff)...)

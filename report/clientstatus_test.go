@@ -76,6 +76,31 @@ func TestClientStatusGolden(t *testing.T) {
 	checkGolden(t, "status/claude.json", append(js, '\n'))
 }
 
+// TestClientStatusWraps: on a terminal of 80 columns status's and check's
+// lines wrap under their own text (a server's line under its command, the
+// lines below it past their indent, a finding under its rule), never at
+// column 0.
+func TestClientStatusWraps(t *testing.T) {
+	cv := claudeView(t)
+	findings := []trust.Finding{trust.NewFinding("MG701", ".claude/settings.json", trust.Pos{Line: 2, Column: 3}, "", "",
+		"enabledMcpjsonServers in the repository's shared settings approves `db`: once the folder is trusted Claude Code runs it without asking")}
+	st := Style{}.WithWidth(80)
+	var b bytes.Buffer
+	if err := WriteClientStatus(&b, []*gate.ClientView{cv}, findings, false, st); err != nil {
+		t.Fatal(err)
+	}
+	b.WriteString("--- blocking\n")
+	if err := WriteBlockingList(&b, []*gate.ClientView{cv}, [][]gate.ClientServer{cv.Blocking(true)}, nil, "mcp-guard review", st); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "status/claude-80.txt", b.Bytes())
+	for i, line := range strings.Split(b.String(), "\n") {
+		if len([]rune(line)) > 80 && strings.Count(line, " ") > 0 && !strings.Contains(line, "mcp-guard review") {
+			t.Errorf("line %d is %d columns wide: %q", i+1, len([]rune(line)), line)
+		}
+	}
+}
+
 // TestClientHostileBytes checks that a repository's server name, config
 // path, file path and client verdict reach the client review screen, the
 // decision lines and the vetted note only sanitized: no ESC, no bidi

@@ -455,7 +455,7 @@ func writeDecision(p *printer, o gate.Outcome, st Style) {
 		}
 		note += ")"
 	case o.Command == "":
-		note = "(recorded; " + title + " opens it on its own: " + TurnItOff(*cs) + ")"
+		note = "(recorded; " + title + " runs it on its own: " + TurnItOff(*cs) + ")"
 	case !cs.LaunchLeavesOut():
 		// launch has no way to hand the client a set without it.
 		note = "(`mcp-guard launch -- " + o.Command + "` cannot leave it out, so it refuses while it is here; " + title +
@@ -520,7 +520,11 @@ func clientGateReason(cv *gate.ClientView, cs gate.ClientServer, title string) s
 	case trust.GateApprovedUnreviewed:
 		why = title + " runs it without asking, and you have not reviewed it"
 	case trust.GateDeclinedRuns:
-		why = "you declined it, yet " + title + " started directly would run it"
+		why = "you declined it, yet " + title + " runs it on its own"
+		if cs.LaunchWithholds() {
+			// launch leaves it out: only a start without it runs it.
+			why = "you declined it, yet " + title + " started directly would run it"
+		}
 	default:
 		why = "not reviewed yet"
 	}
@@ -735,13 +739,15 @@ func WriteClientBlocking(w io.Writer, cv *gate.ClientView, blocking []gate.Clien
 			cmd = CommandLine(cs.Server)
 		}
 		name, cut := width.cell(ShowName(cs.Name))
-		p.printf("  %s %s  %s\n", st.Warning("!"), name, cmd)
+		// On a terminal both lines wrap under the command's column.
+		hang := 2 + 1 + 1 + int(width) + 2
+		p.printf("%s", st.WrapHang(fmt.Sprintf("  %s %s  %s\n", st.Warning("!"), name, cmd), hang))
 		where := st.Dim(Sanitize(cs.Config))
 		if cut {
 			// The name whole, under its cut cell.
 			where = ShowName(cs.Name) + " " + st.Dim("in "+Sanitize(cs.Config))
 		}
-		p.printf("  %s %s  %s  %s\n", " ", padCells("", int(width)), where, ShowNamed(ClientGateText(cv, cs), cs.Name))
+		p.printf("%s", st.WrapHang(fmt.Sprintf("  %s %s  %s  %s\n", " ", padCells("", int(width)), where, ShowNamed(ClientGateText(cv, cs), cs.Name)), hang))
 	}
 	return p.err
 }

@@ -830,10 +830,10 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 		}
 		p.printf("%s (%s):\n", st.Bold(cv.Title), files)
 		for _, c := range cv.Closed {
-			p.printf("  %s %s\n", st.Danger("closed:"), Sanitize(c))
+			p.wrapf(st, "  %s %s\n", st.Danger("closed:"), Sanitize(c))
 		}
 		for _, n := range cv.Notes {
-			p.printf("  %s %s\n", st.Warning("note:"), Sanitize(n))
+			p.wrapf(st, "  %s %s\n", st.Warning("note:"), Sanitize(n))
 		}
 		if len(cv.Servers) == 0 {
 			p.printf("  no servers\n")
@@ -855,6 +855,13 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 			if way != "" {
 				wayOut = append(wayOut, way)
 			}
+			// On a terminal a line wraps under its text: the command's
+			// column for the server's line, two past the indent for the
+			// lines under it.
+			cmdCol := 2 + 2 + int(width) + 1
+			under := func(format string, args ...any) {
+				p.printf("%s", st.WrapHang(fmt.Sprintf("      "+format+"\n", args...), 8))
+			}
 			if lead, ok := same.leadOf[cs]; ok {
 				p.printf("  %s%s %s  %s\n", mark, name, "the same server as "+lead.cv.Title+"'s above: one decision covers "+coverWord(len(same.others[lead.cs])+1), st.Dim(Sanitize(cs.Config)))
 				if cut {
@@ -866,20 +873,20 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 			if cs.Server != nil {
 				cmd = CommandLine(cs.Server)
 			}
-			p.printf("  %s%s %s  %s\n", mark, name, cmd, st.Dim(Sanitize(cs.Config)))
+			p.printf("%s", st.WrapHang(fmt.Sprintf("  %s%s %s  %s\n", mark, name, cmd, st.Dim(Sanitize(cs.Config))), cmdCol))
 			if cut {
 				p.printf("      name: %s\n", ShowName(cs.Name))
 			}
 			members := append([]serverRef{{cv, cs}}, same.others[cs]...)
 			if len(members) == 1 {
-				p.printf("      %s\n", ShowNamed(AgentWords(cv, *cs), cs.Name))
+				under("%s", ShowNamed(AgentWords(cv, *cs), cs.Name))
 			} else {
 				for _, m := range members {
-					p.printf("      %s: %s\n", m.cv.Title, ShowNamed(AgentWords(m.cv, *m.cs), m.cs.Name))
+					under("%s: %s", m.cv.Title, ShowNamed(AgentWords(m.cv, *m.cs), m.cs.Name))
 				}
 			}
 			for _, l := range scopeLines(NewServerScope(cs.Scope, cs.Files), 6) {
-				p.printf("      %s\n", st.Dim(l))
+				under("%s", st.Dim(l))
 			}
 			reviews := []string{review}
 			for _, m := range members[1:] {
@@ -887,11 +894,11 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 				reviews = appendOnce(reviews, r)
 			}
 			if len(reviews) == 1 {
-				p.printf("      %s\n", st.Dim("["+Sanitize(review)+"]"))
+				under("%s", st.Dim("["+Sanitize(review)+"]"))
 			} else {
 				for _, m := range members {
 					r, _, _ := reviewState(m.cv, *m.cs, reviewCmd)
-					p.printf("      %s\n", st.Dim("["+m.cv.Title+": "+Sanitize(r)+"]"))
+					under("%s", st.Dim("["+m.cv.Title+": "+Sanitize(r)+"]"))
 				}
 			}
 			if len(members) > 1 {
@@ -904,7 +911,7 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 		}
 	}
 	if len(shown) > 0 {
-		p.printf("%s\n", statusLegend(shown, guard, st))
+		p.wrapf(st, "%s\n", statusLegend(shown, guard, st))
 	}
 	for _, l := range foldedLines(quiet, guard) {
 		p.printf("%s\n", l)
@@ -914,7 +921,7 @@ func writeClientStatus(w io.Writer, clients []*gate.ClientView, idle []bool, fin
 		if len(f.readers) > 1 {
 			by = " (read by " + JoinList(f.readers, "and") + ")"
 		}
-		p.printf("%s %s %s:%d: %s%s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, findingMessage(f.Finding), by)
+		p.wrapf(st, "%s %s %s:%d: %s%s\n", severityMark(f.Severity, st), f.Rule, Sanitize(f.Path), f.Line, findingMessage(f.Finding), by)
 	}
 	if waiting {
 		_, many := kindWords(waitKinds)

@@ -65,6 +65,10 @@ const maxCommandWidth = 100
 type warningBlock struct {
 	lines []string
 	wrap  bool // a finding alone: wrapped at word boundaries on a terminal
+	// hang, for a change, is the column its lines go on at when they wrap
+	// on a terminal: its name's, under which what changed is said (a line
+	// indented deeper goes on at its own indent). 0: never wrapped.
+	hang int
 }
 
 // warningGroup is one agent's part of the warning.
@@ -97,7 +101,7 @@ func WriteWarning(w io.Writer, wr Warning, st Style) error {
 				verb = "brings"
 			}
 			p.printf("%s this %s %s %s that do not run here:\n", st.Bold("mcp-guard:"), Sanitize(op), verb, entryNouns(wr.Agents, wr.Dormant))
-			p.printf("%s\n", dormantLine(wr.Agents, wr.Dormant))
+			p.printf("%s", st.WrapHang(dormantLine(wr.Agents, wr.Dormant)+"\n", 4))
 		}
 		return p.err
 	}
@@ -127,10 +131,10 @@ func WriteWarning(w io.Writer, wr Warning, st Style) error {
 		if len(wr.Removed) == 1 {
 			gone = "it no longer runs"
 		}
-		p.printf("  removed: %s: %s\n", removedNames(wr.Agents, wr.Removed), gone)
+		p.printf("%s", st.WrapHang(fmt.Sprintf("  removed: %s: %s\n", removedNames(wr.Agents, wr.Removed), gone), 4))
 	}
 	if len(wr.Dormant) > 0 {
-		p.printf("%s\n", dormantLine(wr.Agents, wr.Dormant))
+		p.printf("%s", st.WrapHang(dormantLine(wr.Agents, wr.Dormant)+"\n", 4))
 	}
 	cmds := wr.ReviewCommands
 	if len(cmds) == 0 {
@@ -209,7 +213,7 @@ func warningGroups(wr Warning, clients []string, grouped bool, st Style) []warni
 			// The name whole, before what changed under its cut cell.
 			whole = changeName(c) + ": "
 		}
-		var b warningBlock
+		b := warningBlock{hang: len(under)}
 		if len(set) == 1 {
 			b.lines = []string{strings.TrimRight(head, " "), under + whole + changeSummary(c)}
 		} else {
@@ -312,9 +316,12 @@ func writeGroups(p *printer, groups []warningGroup, grouped bool, budget int, st
 				}
 			}
 			for _, l := range b.lines {
-				if b.wrap {
+				switch {
+				case b.wrap:
 					p.wrapf(st, "%s\n", l)
-				} else {
+				case b.hang > 0:
+					p.printf("%s", st.WrapHang(l+"\n", max(b.hang, len(l)-len(strings.TrimLeft(l, " ")))))
+				default:
 					p.printf("%s\n", l)
 				}
 			}
@@ -476,8 +483,10 @@ func warningClients(wr Warning) []string {
 }
 
 // removedNames lists removed servers briefly: the name, where nested, and
-// the client when it is not agentty.
+// the client when it is not agentty (once, after the names, when they are
+// all one client's).
 func removedNames(a Agents, cs []trust.Change) string {
+	one := len(cs) > 1 && cs[0].Client != "" && !slices.ContainsFunc(cs, func(c trust.Change) bool { return c.Client != cs[0].Client })
 	var names []string
 	for i, c := range cs {
 		if i == maxRemovedNames {
@@ -485,10 +494,14 @@ func removedNames(a Agents, cs []trust.Change) string {
 			break
 		}
 		n := changeName(c)
-		if c.Client != "" {
+		if c.Client != "" && !one {
 			n += " (" + a.title(c.Client) + ")"
 		}
 		names = append(names, n)
+	}
+	if one {
+		// One agent's: named once, "search, shell (Gemini CLI)".
+		return strings.Join(names, ", ") + " (" + a.title(cs[0].Client) + ")"
 	}
 	return strings.Join(names, ", ")
 }
@@ -658,6 +671,17 @@ func shellLine(s *trust.Server) bool {
 // means the server did not run it there, not that the file was absent.
 func fileVerb(c trust.Change, f trust.FileChange) string {
 	path := ScopeName(f.Path)
+	if v, ok := expandedVar(f.Path); ok {
+		// A variable the agent expands in the entry is no file it runs.
+		switch {
+		case c.Change == trust.ChangeAdded:
+			return "expands " + v
+		case f.Old.ID == "":
+			return "now expands " + v
+		case f.New.ID == "":
+			return "no longer expands " + v
+		}
+	}
 	switch {
 	case c.Change == trust.ChangeAdded:
 		return "runs " + path
@@ -671,6 +695,17 @@ func fileVerb(c trust.Change, f trust.FileChange) string {
 		return "no longer runs " + path
 	}
 	return path + " changed"
+}
+
+// expandedVar is the variable of a code-scope label that binds one the
+// agent expands in the entry before it spawns the server (project's
+// ".mcp.json: ${DB_URL}"), sanitised; false for any other label.
+func expandedVar(label string) (string, bool) {
+	_, key, ok := strings.Cut(label, ": ")
+	if !ok || !strings.HasPrefix(key, "${") || !strings.HasSuffix(key, "}") {
+		return "", false
+	}
+	return Sanitize(key), true
 }
 
 func impactConsequence(i trust.Impact) string {

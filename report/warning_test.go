@@ -75,9 +75,28 @@ func TestWriteWarningGolden(t *testing.T) {
 		name  string
 		w     Warning
 		color bool
+		width int // a terminal's columns; 0: not a terminal
 	}{
 		{name: "pull", w: Warning{Op: "merge", Changes: pullChanges(), ReviewCommands: []string{"mcp-guard review"}}},
 		{name: "pull-color", w: Warning{Op: "merge", Changes: pullChanges()}, color: true},
+		// On a terminal of 80 columns what changed wraps under the
+		// server's name, never at column 0; a finding under its own
+		// indent; the command to paste stays whole on its line.
+		{name: "pull-80", width: 80, color: true, w: Warning{Op: "merge", Agents: sharedAgents(), Changes: []trust.Change{
+			{Client: "claude-code", Path: ".mcp.json", Server: "db", Change: trust.ChangeChanged, Impact: trust.ImpactNewUnapproved,
+				New:     &trust.Server{Name: "db", Command: "node", Args: []trust.Arg{{Str: "scripts/db-server.js", IsString: true}, {Str: "--allow-writes", IsString: true}}},
+				Fields:  []trust.FieldChange{{Field: "args[1]", New: `"--allow-writes"`}},
+				Reasons: []string{"`db` is not approved: Claude Code asks before it runs; `claude -p` runs it without asking"}},
+			{Client: "claude-code", Path: ".mcp.json", Server: "search", Change: trust.ChangeAdded, Impact: trust.ImpactNewUnapproved,
+				New:     &trust.Server{Name: "search", Command: "npx", Args: []trust.Arg{{Str: "-y", IsString: true}, {Str: "@acme/search-mcp@1.2.0", IsString: true}}},
+				Reasons: []string{"added: `search` is not approved: Claude Code asks before it runs; `claude -p` runs it without asking"}},
+			{Client: "copilot-cli", Path: ".mcp.json", Server: "search", Change: trust.ChangeAdded, Impact: trust.ImpactNewPreapproved,
+				New:     &trust.Server{Name: "search", Command: "npx", Args: []trust.Arg{{Str: "-y", IsString: true}, {Str: "@acme/search-mcp@1.2.0", IsString: true}}},
+				Reasons: []string{"added: Copilot CLI runs `search` without asking in this trusted folder: every change runs"}},
+		},
+			Findings:       []trust.Finding{trust.NewFinding("MG701", ".claude/settings.json", trust.Pos{Line: 1, Column: 1}, "", "", "enabledMcpjsonServers in the repository's shared settings approves `db`: once the folder is trusted Claude Code runs it without asking")},
+			ReviewCommands: []string{"mcp-guard -C 'a directory with a long name/sub' review"},
+		}},
 		{name: "escaped-name", w: Warning{Op: "checkout", Changes: []trust.Change{
 			{Path: cfgPath, Server: "ok\x1b]0;pwned\x07\x1b[2J", Change: trust.ChangeAdded, Impact: trust.ImpactNewPreapproved},
 			{Path: cfgPath, Server: "env", Change: trust.ChangeChanged, Impact: trust.ImpactTrustPreserving,
@@ -156,13 +175,23 @@ func TestWriteWarningGolden(t *testing.T) {
 		{name: "dormant-clone", w: Warning{Op: "clone", Brings: true, Dormant: []trust.Change{
 			{Client: "gemini-cli", Path: ".gemini/settings.json", Server: "hooks.Start[0]", Change: trust.ChangeAdded, New: &trust.Server{Kind: "hook"},
 				Reasons: []string{"the folder is not trusted: Gemini CLI runs no workspace hook"}}}}},
+		// On a terminal the line of what does not run here wraps under
+		// its own text, not at column 0.
+		{name: "dormant-clone-80", width: 80, w: Warning{Op: "clone", Brings: true,
+			Findings:       []trust.Finding{trust.NewFinding("MG708", ".gemini/settings.json", trust.Pos{Line: 1, Column: 1}, "shell", "mcpServers.shell.trust", "mcpServers.shell.trust: true: Gemini CLI runs every tool call of this server without asking for confirmation")},
+			FindingClients: []string{"gemini-cli"},
+			Dormant: []trust.Change{
+				{Client: "gemini-cli", Path: ".gemini/settings.json", Server: "search", Change: trust.ChangeAdded,
+					Reasons: []string{"the folder is not trusted (no entry of ~/.gemini/trustedFolders.json covers /home/u/src/proj): Gemini CLI runs no workspace server, and `gemini -p` stops with an error"}},
+				{Client: "gemini-cli", Path: ".gemini/settings.json", Server: "shell", Change: trust.ChangeAdded,
+					Reasons: []string{"the folder is not trusted (no entry of ~/.gemini/trustedFolders.json covers /home/u/src/proj): Gemini CLI runs no workspace server, and `gemini -p` stops with an error"}}}}},
 		{name: "dormant", w: Warning{Op: "merge", Dormant: []trust.Change{{Client: "gemini-cli", Path: ".gemini/settings.json", Server: "db", Change: trust.ChangeChanged,
 			Reasons: []string{"the folder is not trusted: Gemini CLI runs no workspace server"}}}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := writeWarning(&b, tt.w, NewStyle(tt.color)); err != nil {
+			if err := writeWarning(&b, tt.w, NewStyle(tt.color).WithWidth(tt.width)); err != nil {
 				t.Fatal(err)
 			}
 			if !tt.color && bytes.ContainsAny(b.Bytes(), "\x1b\x07") {
@@ -254,6 +283,14 @@ func TestChangeSummaryWording(t *testing.T) {
 		{"added server runs a file", trust.Change{Server: "db", Change: trust.ChangeAdded, Impact: trust.ImpactNewUnapproved, New: srv,
 			Files: []trust.FileChange{{Path: "package.json", New: obj}}},
 			"new-unapproved", "added, runs package.json: agentty will ask before running it"},
+		// A variable the agent expands in the entry is said as one, not
+		// as a file the server runs ("runs .mcp.json: ${DB_URL}").
+		{"added server expands a variable", trust.Change{Server: "db", Change: trust.ChangeAdded, Impact: trust.ImpactNewUnapproved, New: srv,
+			Files: []trust.FileChange{{Path: ".mcp.json: ${DB_URL}", New: obj}, {Path: "scripts/db-server.js", New: obj}}},
+			"new-unapproved", "added, expands ${DB_URL}, runs scripts/db-server.js: agentty will ask before running it"},
+		{"a variable enters the entry", trust.Change{Server: "db", Change: trust.ChangeChanged, Impact: trust.ImpactNewUnapproved, Old: srv, New: srv,
+			Files: []trust.FileChange{{Path: ".mcp.json: ${DB_URL}", New: obj}}},
+			"unapproved", "now expands ${DB_URL}: agentty will ask before running it"},
 		{"file enters the scope", trust.Change{Server: "db", Change: trust.ChangeChanged, Impact: trust.ImpactNewUnapproved, Old: srv, New: srv,
 			Files: []trust.FileChange{{Path: "package.json", New: obj}}},
 			"unapproved", "now runs package.json: agentty will ask before running it"},

@@ -42,7 +42,22 @@ func checkCommand(e *env) *cli.Command {
 			if len(g.All()) == 0 {
 				fmt.Fprintln(e.info, "nothing waits for review: no agent's project MCP configuration here")
 			}
+			// An agent the user keeps no state of (a Claude Code user's
+			// .mcp.json is Qwen Code's and Copilot CLI's too) is said in
+			// one line after those they use, when it has nothing else to
+			// say: one line per agent they never ran is noise.
+			idle := idleAgents(e, g.All())
+			// A note wraps on a terminal, under its text.
+			st := e.style(e.info)
+			note := func(format string, args ...any) {
+				fmt.Fprint(e.info, st.Wrap("note: "+fmt.Sprintf(format, args...)+"\n"))
+			}
+			var folded []string
 			for _, cv := range g.All() {
+				if idle[cv] {
+					folded = append(folded, cv.Title)
+					continue
+				}
 				if cv.Command != "" {
 					fmt.Fprintf(e.info, "%s: nothing waits for review: `mcp-guard launch -- %s` may start here\n", cv.Title, cv.Command)
 				} else {
@@ -53,20 +68,51 @@ func checkCommand(e *env) *cli.Command {
 					case cs.Runs && cs.Why == trust.GateDeclinedRuns && cv.Command == "":
 						// An editor: launch has nothing to hand it, so
 						// nothing leaves the server out but the user.
-						fmt.Fprintf(e.info, "note: you declined %s, yet %s runs it on its own (mcp-guard launch has nothing to hand it): %s (%s)\n",
+						note("you declined %s, yet %s runs it on its own (mcp-guard launch has nothing to hand it): %s (%s)",
 							report.ShowLabel(cs), cv.Title, report.TurnItOff(cs), report.ShowNamed(report.AgentWords(cv, cs), cs.Name))
 					case cs.Runs && cs.Why == trust.GateDeclinedRuns:
-						fmt.Fprintf(e.info, "note: you declined %s; mcp-guard launch leaves it out, but %s started directly would still run it (%s)\n",
+						note("you declined %s; mcp-guard launch leaves it out, but %s started directly would still run it (%s)",
 							report.ShowLabel(cs), cv.Title, report.ShowNamed(report.AgentWords(cv, cs), cs.Name))
 					case cs.Runs && cs.Outside && cs.State != trust.StateReviewed:
-						fmt.Fprintf(e.info, "note: %s is in %s, outside the work tree: mcp-guard cannot review it, so launch leaves it out\n",
+						note("%s is in %s, outside the work tree: mcp-guard cannot review it, so launch leaves it out",
 							report.ShowLabel(cs), report.Sanitize(cs.Config))
 					}
 				}
 			}
+			if len(folded) > 0 {
+				them := "them"
+				if len(folded) == 1 {
+					them = "it"
+				}
+				fmt.Fprint(e.info, st.Wrap(fmt.Sprintf("%s: nothing waits for review either (you keep no state of %s on this machine)\n", report.JoinList(folded, "and"), them)))
+			}
 			return nil
 		},
 	}
+}
+
+// idleAgents are the agents of views check folds into one line: those
+// the user keeps no state of on this machine (client.State.InUse) whose
+// every server is quiet (no note to say), provided another agent is said
+// in full; none otherwise.
+func idleAgents(e *env, views []*gate.ClientView) map[*gate.ClientView]bool {
+	idle := map[*gate.ClientView]bool{}
+	for _, cv := range views {
+		if cv.Eval.State == nil || cv.Eval.State.InUse(client.Env{Getenv: e.getenv}) {
+			continue
+		}
+		quiet := true
+		for _, cs := range cv.Servers {
+			quiet = quiet && !(cs.Runs && (cs.Why == trust.GateDeclinedRuns || cs.Outside && cs.State != trust.StateReviewed))
+		}
+		idle[cv] = quiet
+	}
+	for _, cv := range views {
+		if !idle[cv] {
+			return idle
+		}
+	}
+	return nil
 }
 
 // gateView is the gate's view of one launch directory, with the CLI's

@@ -27,8 +27,9 @@ func hooksCommand(e *env) *cli.Command {
 			{
 				Name:  "install",
 				Usage: "install the hooks; hooks already there are kept and still run first",
-				Description: "After every checkout, merge, rebase, cherry-pick, revert and am the hooks say which MCP servers the operation\n" +
-					"added or changed and which approvals it invalidated or silently kept. MCP_GUARD=0 skips them.\n" +
+				Description: "After every checkout, merge, rebase, cherry-pick, revert and am the hooks say which MCP servers,\n" +
+					"hooks and other commands of each agent the operation added or changed, and which of them that\n" +
+					"agent now runs without asking (its approval kept, a trusted folder). MCP_GUARD=0 skips them.\n" +
 					"A reset and a stash pop run no hook of their own: --reference-transaction installs git's\n" +
 					"reference-transaction hook for them, which git starts up to three times for every ref a fetch\n" +
 					"updates (seconds for thousands of refs); without it `mcp-guard check` and `mcp-guard launch`\n" +

@@ -32,9 +32,10 @@ func launchCommand(e *env) *cli.Command {
 			"variable (docs/<agent>.md says which). A declined server never blocks: it is left out. One\n" +
 			"line on stderr says what was handed over. A run that spawns the project's servers whatever it\n" +
 			"is handed (a health check) starts only when every one is reviewed. MCP_GUARD_SNAPSHOT=0 hands\n" +
-			"nothing (a declined server the agent would run then blocks). A program of an agent launch has\n" +
-			"no handover for (an editor) is refused, with what covers it. Any other command starts exactly\n" +
-			"when `mcp-guard check` passes.\n" +
+			"nothing (a declined server the agent would run then blocks). " + report.JoinList(client.UnlaunchedPrograms(), "and") + "\n" +
+			"are refused, with what covers them: launch has no handover for their agents. Any other\n" +
+			"command (an editor launch hands nothing to among them) starts exactly when `mcp-guard check`\n" +
+			"passes, and says what it was not handed.\n" +
 			"`mcp-guard shell-init bash|zsh|fish|pwsh` makes typing " + startedNames() + " do this.",
 		Action: func(ctx context.Context, c *cli.Command) error { return runLaunch(ctx, c, e) },
 	}

@@ -223,14 +223,32 @@ func roffBlock(w io.Writer, s string) {
 	fmt.Fprintf(w, ".fi\n")
 }
 
-// roffParagraphs prints s as filled paragraphs (blank lines separate them).
+// roffParagraphs prints s as filled paragraphs (blank lines separate
+// them); a paragraph laid out in columns (a line with two spaces between
+// its words: shell-init's and completion's one line per shell) is printed
+// as it is, one line per line.
 func roffParagraphs(w io.Writer, s string) {
 	for _, para := range strings.Split(strings.Trim(s, "\n"), "\n\n") {
+		if inColumns(para) {
+			roffBlock(w, para)
+			continue
+		}
 		fmt.Fprintf(w, ".PP\n")
 		for _, line := range strings.Split(para, "\n") {
 			fmt.Fprintf(w, "%s\n", roffLine(line))
 		}
 	}
+}
+
+// inColumns reports whether a line of para has two spaces between its
+// words: text laid out in columns, which filling would run together.
+func inColumns(para string) bool {
+	for _, line := range strings.Split(para, "\n") {
+		if strings.Contains(strings.TrimSpace(line), "  ") {
+			return true
+		}
+	}
+	return false
 }
 
 // roffLine is one line of text that roff prints as it is: a leading

@@ -76,3 +76,28 @@ func TestRoffTextEscapes(t *testing.T) {
 		}
 	}
 }
+
+// TestManKeepsColumns: shell-init's and completion's one line per shell
+// stay one line each in the man page (no-fill), never run together into
+// one paragraph as `man` fills text.
+func TestManKeepsColumns(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run(context.Background(), []string{"mcp-guard", "man"}, strings.NewReader(""), &out, &errb, nil); code != 0 {
+		t.Fatalf("man: exit %d: %s", code, errb.String())
+	}
+	page := out.String()
+	for _, want := range []string{
+		".nf\nbash, zsh:  eval \"$(mcp\\-guard shell\\-init bash)\"",
+		"\nfish:       mcp\\-guard shell\\-init fish | source",
+		".nf\nbash:  source <(mcp\\-guard completion bash)",
+	} {
+		i := strings.Index(page, want)
+		if i < 0 {
+			t.Errorf("the man page does not keep %q on its own line, unfilled", want)
+			continue
+		}
+		if end := strings.Index(page[i:], ".fi\n"); end < 0 || strings.Contains(page[i:i+end], ".PP") {
+			t.Errorf("%q is not inside one .nf/.fi block", want)
+		}
+	}
+}

@@ -387,6 +387,46 @@ func TestReviewTerminalWraps(t *testing.T) {
 	}
 }
 
+// TestStatusCheckTerminalWrap: a Claude Code user's status and check on
+// a terminal of 80 columns: every line fits but one that names a command
+// to paste or is one word too long to break (a path), and a reason goes
+// on under its own text, never at column 0.
+func TestStatusCheckTerminalWrap(t *testing.T) {
+	t.Parallel()
+	dir, environ := reviewFixture(t)
+	if err := os.RemoveAll(filepath.Join(dir, ".agentty")); err != nil {
+		t.Fatal(err)
+	}
+	commitFiles(t, dir, map[string]string{
+		".mcp.json":            `{"mcpServers":{"db":{"command":"node","args":["scripts/db-server.js","--allow-writes"]}}}`,
+		"scripts/db-server.js": "process.stdin.pipe(process.stdout);\n",
+	})
+	for i, cmd := range []string{"status", "check", "check"} {
+		if i == 2 {
+			// Declined: check passes, with a note that wraps too.
+			decline := exec.Command("mcp-guard", "-C", dir, "review", "--decline", "claude-code:db")
+			decline.Env = environ
+			if msg, err := decline.CombinedOutput(); err != nil {
+				t.Fatalf("decline: %v\n%s", err, msg)
+			}
+		}
+		s := startPTYCols(t, 80, environ, "", "-C", dir, cmd)
+		_, out := s.wait()
+		if !strings.Contains(out, "Claude Code asks") {
+			t.Fatalf("%s: no reason in Claude Code's words:\n%s", cmd, out)
+		}
+		for _, line := range strings.Split(out, "\r\n") {
+			body := strings.TrimLeft(line, " ")
+			if len([]rune(line)) > 80 && strings.Contains(body, " ") && !strings.Contains(line, "mcp-guard ") {
+				t.Errorf("%s: a line of %d columns: %q", cmd, len([]rune(line)), line)
+			}
+			if strings.HasPrefix(line, "asks") || strings.HasPrefix(line, "first") || strings.HasPrefix(line, "without") {
+				t.Errorf("%s: a reason goes on at column 0: %q", cmd, line)
+			}
+		}
+	}
+}
+
 // TestReviewTerminalOneDecision: agentty, Claude Code and Gemini CLI run
 // the same server; the review asks once, one key approves it for all
 // three, and check then passes for every agent.
