@@ -326,6 +326,7 @@ func FuzzAnalyze(f *testing.F) {
 	f.Add("uv", "--directory\x00tools\x00run\x00w.py", "")
 	f.Add("env", "-C\x00tools\x00NODE_OPTIONS=-r ./x\x00node\x00.", "")
 	f.Add("./bin/w", "x\x00./bin/w\x00node\x00main.js", "")
+	f.Add("bash", "-c\x00f() { cd tools; f \"$@\"; }; while f x; do g() { f; }; g & done; trap g EXIT", "BASH_ENV=bin/w")
 	f.Add("cargo", "+nightly\x00--config\x00../c.toml\x00-C\x00server\x00run\x00--config=x=1\x00--", "RUSTC_WRAPPER=./bin/srv\x00CARGO_HOME=server")
 	fsys := mapFS{
 		"main.js": "require('./lib'); require(x)", "lib/index.js": "import '../main.js'",

@@ -61,10 +61,14 @@ func (a *analyzer) envVar(name, value, source string, cx context) {
 			}
 		}
 	case "BASH_ENV", "ENV":
-		// bash (non-interactive) and sh source this file first.
-		if p, ok := a.resolve(cx, value); ok && p != "" {
+		// bash (not interactive) sources BASH_ENV's file before a
+		// script, an interactive sh ENV's. A shell the model follows
+		// reads it where it starts (shell); this is for one it does not
+		// see start, whose commands may call any function the file
+		// declares.
+		if p := a.startupFile(name, value, cx, source); p != "" {
 			a.runs(Item{Kind: KindFile, Path: p, Source: source, Why: name + " makes the shell source it"})
-			a.scriptFile(p, source, cx, nil)
+			a.scriptFile(p, source, cx, nil, shellRun{callAll: true})
 		}
 	case "RUBYOPT", "PERL5OPT", "JAVA_TOOL_OPTIONS", "GOFLAGS":
 		// Options naming files are bound as words above.

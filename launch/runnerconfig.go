@@ -143,7 +143,7 @@ func (a *analyzer) npmSetting(key, val, file, dir, source, runner string, cx con
 	case "script-shell", "shell", "init-module", "onload-script", "editor", "browser", "viewer", "git":
 		if p, ok := a.resolve(from, val); ok && p != "" && (strings.ContainsAny(val, "/") || strings.HasPrefix(val, ".")) {
 			a.runs(Item{Kind: KindFile, Path: p, Source: source, Why: file + ": " + key + " names a program " + runner + " runs"})
-			a.scriptFile(p, source, cx, nil)
+			a.scriptFile(p, source, cx, nil, shellRun{})
 		}
 	default:
 		// Any other value naming a repository path (cafile, prefix, cache)

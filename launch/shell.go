@@ -38,7 +38,22 @@ loop:
 			break loop
 		}
 	}
+	source := "command"
+	if i < len(args) {
+		source = args[i].source
+	} else if len(args) > 0 {
+		source = args[0].source
+	}
+	var run shellRun
+	if readsBashEnv(name, args[:min(i, len(args))]) {
+		run.startup = a.startupFile("BASH_ENV", cx.env["BASH_ENV"], cx, source)
+	}
 	if i >= len(args) {
+		if run.startup != "" {
+			// It reads its commands from stdin (not the repository's),
+			// after BASH_ENV's file.
+			a.shellRun("", "", source, cx, nil, run)
+		}
 		return
 	}
 	if cflag {
@@ -52,7 +67,7 @@ loop:
 		if i+2 <= len(args) {
 			params = knownParams(args[i+2:])
 		}
-		a.shellScript(args[i].text, "", args[i].source, cx, params)
+		a.shellRun(args[i].text, "", args[i].source, cx, params, run)
 		return
 	}
 	p, ok := a.resolve(cx, args[i].text)
@@ -63,13 +78,14 @@ loop:
 		return
 	}
 	a.runs(Item{Kind: KindFile, Path: p, Source: args[i].source, Why: name + " runs this script"})
-	a.scriptFile(p, args[i].source, cx, knownParams(args[i+1:]))
+	a.scriptFile(p, args[i].source, cx, knownParams(args[i+1:]), run)
 }
 
 // scriptFile parses a repository shell script started in cx with the
-// positional parameters params (nil: unknown) and follows what it runs.
-func (a *analyzer) scriptFile(p, source string, cx context, params *positional) {
-	if a.fs == nil || !a.once("sh", p, runKey(cx, params.known()), source) {
+// positional parameters params (nil: unknown) and follows what it runs,
+// as run says the shell runs it.
+func (a *analyzer) scriptFile(p, source string, cx context, params *positional, run shellRun) {
+	if a.fs == nil || !a.once("sh", p, runKey(cx, params.known())+run.key(), source) {
 		return
 	}
 	data, ok, tooLarge := a.readFile(p)
@@ -82,7 +98,7 @@ func (a *analyzer) scriptFile(p, source string, cx context, params *positional) 
 			a.whole(source, "the script "+p+" "+why)
 			return
 		}
-		a.shellScript(string(data), p, source, cx, params)
+		a.shellRun(string(data), p, source, cx, params, run)
 	}
 }
 
@@ -106,6 +122,13 @@ func unreadableScript(data []byte) string {
 // params its positional parameters (nil: unknown). A script that does not
 // parse binds the repository: sh and bash run its lines up to the error.
 func (a *analyzer) shellScript(src, file, source string, cx context, params *positional) {
+	a.shellRun(src, file, source, cx, params, shellRun{})
+}
+
+// shellRun is shellScript for a shell that runs the script as run says:
+// after sourcing BASH_ENV's file in the same shell, or with every
+// function it declares callable by commands the model does not see.
+func (a *analyzer) shellRun(src, file, source string, cx context, params *positional, run shellRun) {
 	if cx.depth > maxDepth {
 		a.whole(source, "scripts nest too deeply to follow")
 		return
@@ -119,9 +142,17 @@ func (a *analyzer) shellScript(src, file, source string, cx context, params *pos
 		params = &positional{}
 	}
 	w := &shellWalk{a: a, source: source, self: file, file: file, cx: cx.with(), origin: cx.cwd, fileOrigin: cx.cwd,
-		params: params, funcs: map[string]bool{}}
+		params: params, funcs: map[string]*shellFunc{}}
 	w.cx.depth++
+	if run.startup != "" {
+		w.a.runs(Item{Kind: KindFile, Path: run.startup, Source: source, Why: "bash sources it (BASH_ENV) before the script"})
+		w.sourced(run.startup)
+	}
 	w.stmts(f.Stmts)
+	w.trapsDone()
+	if run.callAll {
+		w.callAll()
+	}
 	w.paramRunsDone()
 }
 
@@ -130,14 +161,15 @@ func parseShell(src string) (*syntax.File, error) {
 }
 
 // positional is a script's positional parameters ($1, $2, …) while the
-// model knows them: the literal words of a script started with them, as
-// shift leaves them. They are unknown for an inline script of a runner,
-// in a function's body (its own arguments), once set, shifted where it
-// may or may not happen (in a branch, a loop, a list) or by a sourced
-// file given arguments.
+// model knows them: the words of a script or function started with them,
+// as shift leaves them. They are unknown for an inline script of a
+// runner, once set, shifted where it may or may not happen (in a branch,
+// a loop, a list) or by a sourced file given arguments. used records
+// that "$@" was taken from them.
 type positional struct {
 	words []word
 	ok    bool
+	used  bool
 }
 
 // knownParams are the positional parameters ws.
@@ -169,14 +201,19 @@ type shellWalk struct {
 	cx                 context
 	params             *positional
 	// cond counts the branches, loops, lists, subshells and
-	// substitutions around the statement being walked: a change of the
-	// positional parameters there may or may not happen.
-	cond int
-	// funcs are the functions the script declares; paramRuns the
+	// substitutions around the statement being walked: a function
+	// declared there may or may not be. paramCond is cond where params
+	// were set (the script's start, a function's call): a change of them
+	// at a deeper level may or may not happen.
+	cond, paramCond int
+	// funcs are the functions declared so far (bash's table, copied
+	// into a subshell); funcGen counts its changes. paramRuns are the
 	// commands "$@" starts as a shell command (a function of that name
-	// would run in their place).
-	funcs     map[string]bool
+	// would run in their place); traps the commands trap set.
+	funcs     map[string]*shellFunc
+	funcGen   int
 	paramRuns []word
+	traps     []string
 }
 
 func (w *shellWalk) stmts(list []*syntax.Stmt) {
@@ -190,13 +227,26 @@ func (w *shellWalk) stmt(st *syntax.Stmt) {
 		return
 	}
 	if st.Background || st.Coprocess || st.Disown {
-		w.cond++ // a subshell of its own
-		defer func() { w.cond-- }()
+		// A subshell of its own: what it changes ends with it.
+		w.subshell(func() { w.cmd(st) })
+		return
 	}
+	w.cmd(st)
+}
+
+// cmd walks a statement's command, then the substitutions in its words.
+func (w *shellWalk) cmd(st *syntax.Stmt) {
 	switch c := st.Cmd.(type) {
 	case *syntax.BinaryCmd:
 		w.cond++
-		w.stmt(c.X)
+		if c.Op == syntax.Pipe || c.Op == syntax.PipeAll {
+			// Each command of a pipeline but the last runs in a
+			// subshell (zsh and bash's lastpipe run the last one in
+			// the shell itself).
+			w.subshell(func() { w.stmt(c.X) })
+		} else {
+			w.stmt(c.X)
+		}
 		w.stmt(c.Y)
 		w.cond--
 	case *syntax.CallExpr:
@@ -204,12 +254,7 @@ func (w *shellWalk) stmt(st *syntax.Stmt) {
 	case *syntax.Block:
 		w.stmts(c.Stmts)
 	case *syntax.Subshell:
-		saved := w.cx
-		w.cx = w.cx.with()
-		w.cond++
-		w.stmts(c.Stmts)
-		w.cond--
-		w.cx = saved
+		w.subshell(func() { w.stmts(c.Stmts) })
 	case *syntax.IfClause:
 		w.cond++
 		for ic := c; ic != nil; ic = ic.Else {
@@ -218,14 +263,12 @@ func (w *shellWalk) stmt(st *syntax.Stmt) {
 		}
 		w.cond--
 	case *syntax.WhileClause:
-		w.cond++
-		w.stmts(c.Cond)
-		w.stmts(c.Do)
-		w.cond--
+		w.loop(func() {
+			w.stmts(c.Cond)
+			w.stmts(c.Do)
+		})
 	case *syntax.ForClause:
-		w.cond++
-		w.stmts(c.Do)
-		w.cond--
+		w.loop(func() { w.stmts(c.Do) })
 	case *syntax.CaseClause:
 		w.cond++
 		for _, item := range c.Items {
@@ -233,24 +276,13 @@ func (w *shellWalk) stmt(st *syntax.Stmt) {
 		}
 		w.cond--
 	case *syntax.FuncDecl:
-		// The body runs with the function's own arguments as "$@".
-		if c.Name != nil {
-			w.funcs[c.Name.Value] = true
-		}
-		saved := w.params
-		w.params = &positional{}
-		w.cond++
-		w.stmt(c.Body)
-		w.cond--
-		w.params = saved
+		w.declare(c)
 	case *syntax.TimeClause:
 		w.stmt(c.Stmt)
 	case *syntax.CoprocClause:
 		w.stmt(c.Stmt)
 	case *syntax.DeclClause:
-		for _, as := range c.Args {
-			w.assign(as, true)
-		}
+		w.decl(c)
 	case nil:
 	default:
 		// [[ ]], (( )), let: no program starts, but substitutions may.
@@ -274,12 +306,7 @@ func (w *shellWalk) stmt(st *syntax.Stmt) {
 
 // nested follows the statements of a substitution in a subshell.
 func (w *shellWalk) nested(list []*syntax.Stmt) {
-	saved := w.cx
-	w.cx = w.cx.with()
-	w.cond++
-	w.stmts(list)
-	w.cond--
-	w.cx = saved
+	w.subshell(func() { w.stmts(list) })
 }
 
 func (w *shellWalk) assign(as *syntax.Assign, export bool) {
@@ -329,6 +356,14 @@ func (w *shellWalk) call(c *syntax.CallExpr) {
 	if !ws[0].lit {
 		w.a.whole(w.source, "the script runs a program named at run time")
 		return
+	}
+	if fn := w.funcs[ws[0].text]; fn != nil && !strings.Contains(ws[0].text, "/") {
+		w.callFunc(ws[0].text, fn, ws[1:], true)
+		if !fn.none && !specialBuiltins[ws[0].text] {
+			return
+		}
+		// The name may be no function here, or a special builtin that
+		// sh finds before a function: that runs too.
 	}
 	switch name := ws[0].text; name {
 	case "cd", "pushd":
@@ -385,8 +420,11 @@ func (w *shellWalk) call(c *syntax.CallExpr) {
 			}
 		}
 		return
+	case "unset":
+		w.unset(ws[1:])
+		return
 	case "echo", "printf", "true", "false", "test", "[", "exit", "return",
-		"wait", "sleep", "read", "unset", "umask", "ulimit", "shopt", ":":
+		"wait", "sleep", "read", "umask", "ulimit", "shopt", ":":
 		return
 	}
 	if w.cx.unknown && strings.ContainsAny(ws[0].text, "/") && !strings.HasPrefix(ws[0].text, "/") {
@@ -423,6 +461,7 @@ func (w *shellWalk) allParams(wd *syntax.Word) ([]word, bool) {
 			}
 		}
 	}
+	w.params.used = true
 	return w.params.words, true
 }
 
@@ -442,7 +481,7 @@ func (w *shellWalk) shift(ops []word) {
 		}
 		n = v
 	}
-	if w.cond > 0 || n > len(w.params.words) || len(ops) > 1 {
+	if w.cond > w.paramCond || n > len(w.params.words) || len(ops) > 1 {
 		w.params.ok = false
 		return
 	}
@@ -489,7 +528,11 @@ func (w *shellWalk) trap(ops []word) {
 	if ops[0].text == "-" || ops[0].text == "" {
 		return
 	}
-	w.a.shellScript(ops[0].text, "", w.source, w.cx, nil)
+	// It runs in this shell, with the functions declared when the signal
+	// comes: followed now, and again once the script has ended (an EXIT
+	// trap may call a function declared after it).
+	w.traps = append(w.traps, ops[0].text)
+	w.trapRun(ops[0].text)
 }
 
 // sourced walks the file p into this script (. p, source p): its
@@ -530,7 +573,7 @@ func (w *shellWalk) sourced(p string) {
 // arguments the model did not follow it with.
 func (w *shellWalk) paramRunsDone() {
 	for _, r := range w.paramRuns {
-		if w.funcs[r.text] {
+		if w.funcs[r.text] != nil {
 			w.a.whole(r.source, "the script's arguments start "+Clip(r.text, 40)+", a function the script declares")
 			return
 		}

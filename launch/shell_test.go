@@ -106,8 +106,8 @@ func TestScopeWrapperScripts(t *testing.T) {
 			fs:  with(map[string]string{wrapper: "#!/bin/sh\nset -- node other.js\nexec \"$@\"\n"}),
 			has: broad, gap: true},
 		{name: "$@ in a function is the function's", cmd: "./" + wrapper, args: []string{"node", "server.js"},
-			fs:  with(map[string]string{wrapper: "#!/bin/sh\nrun() { exec \"$@\"; }\nrun node other.js\n"}),
-			has: broad, gap: true},
+			fs:  with(map[string]string{wrapper: "#!/bin/sh\nrun() { exec \"$@\"; }\nrun node other.js\n", "other.js": "1"}),
+			has: []string{"F* " + wrapper, "F* other.js"}, hasNot: append([]string{"F* server.js"}, broad...)},
 		{name: "a function of the name \"$@\" starts", cmd: "./" + wrapper, args: []string{"node", "server.js"},
 			fs:  with(map[string]string{wrapper: "#!/bin/bash\n\"$@\"\nnode() { ./evil.sh; }\n"}),
 			has: broad, gap: true},
@@ -176,5 +176,152 @@ func TestScopeScriptsShellRunsAnyway(t *testing.T) {
 			fs:     with(map[string]string{"run.sh": "#!/bin/sh\nnode lib.js\n"}),
 			has:    []string{"F* run.sh", "F* lib.js"},
 			hasNot: broad},
+	})
+}
+
+// manyCalls is a script that declares f and calls it n times, each time
+// with another argument.
+func manyCalls(body, arg string, n int) string {
+	lines := []string{"f() { " + body + "; }"}
+	for i := range n {
+		lines = append(lines, "f "+strings.ReplaceAll(arg, "N", strconv.Itoa(i)))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// A function's body runs where it is called, in the caller's shell: its
+// working directory, PATH, variables and functions then, with the call's
+// words as "$@"; what the body changes holds after the call. A name the
+// function may not hold (declared in a branch, or in a subshell that has
+// ended) still runs the program or builtin of that name.
+func TestScopeShellFunctions(t *testing.T) {
+	srv := mapFS{"server.js": "1", "sub/server.js": "2", "evil.js": "3", "bin/srv": "#!/bin/sh\n", "README.md": "x"}
+	with := func(files map[string]string) mapFS {
+		m := mapFS{}
+		for k, v := range srv {
+			m[k] = v
+		}
+		for k, v := range files {
+			m[k] = v
+		}
+		return m
+	}
+	broad := []string{"T ./"}
+	sh := func(script string) []string { return []string{"-c", script} }
+	runScopeCases(t, []scopeCase{
+		{name: "a cd between declaration and call", cmd: "sh", args: sh("f() { node server.js; }; cd sub; f"),
+			fs: with(nil), has: []string{"F* sub/server.js"}, hasNot: append([]string{"F* server.js"}, broad...)},
+		{name: "a PATH set between declaration and call", cmd: "sh", args: sh("f() { srv; }; PATH=./bin:/usr/bin; f"),
+			fs: with(nil), has: []string{"F bin/srv"}, hasNot: broad},
+		{name: "an export between declaration and call", cmd: "bash", args: sh("f() { bash run.sh; }; export BASH_ENV=./env.sh; f"),
+			fs:  with(map[string]string{"env.sh": "cd sub\n", "run.sh": "node server.js\n"}),
+			has: []string{"F* env.sh", "F* run.sh", "F* sub/server.js"}, hasNot: append([]string{"F* server.js"}, broad...)},
+		{name: "a function declared and not called runs nothing", cmd: "sh", args: sh("f() { cd sub; node evil.js; }; node server.js"),
+			fs: with(nil), has: []string{"F* server.js"}, hasNot: append([]string{"F* sub/server.js", "F* evil.js"}, broad...)},
+		{name: "a cd in the body moves the caller", cmd: "sh", args: sh("f() { cd sub; }; f; node server.js"),
+			fs: with(nil), has: []string{"F* sub/server.js"}, hasNot: append([]string{"F* server.js"}, broad...)},
+		{name: "a function called from two directories", cmd: "sh", args: sh("f() { node server.js; }; f; cd sub; f"),
+			fs: with(nil), has: []string{"F* server.js", "F* sub/server.js"}, hasNot: broad},
+		{name: "a function calls one declared after it", cmd: "sh", args: sh("main() { helper; }; helper() { node server.js; }; cd sub; main"),
+			fs: with(nil), has: []string{"F* sub/server.js"}, hasNot: append([]string{"F* server.js"}, broad...)},
+		{name: "the call's words are the function's \"$@\"", cmd: "sh", args: sh(`run() { cd sub; exec "$@"; }; run node server.js`),
+			fs: with(nil), has: []string{"F* sub/server.js"}, hasNot: append([]string{"F* server.js"}, broad...)},
+		{name: "a function named like a builtin runs in its place", cmd: "sh", args: sh("cd() { :; }; cd sub; node server.js"),
+			fs: with(nil), has: []string{"F* server.js"}, hasNot: append([]string{"F* sub/server.js"}, broad...)},
+		{name: "a function named like a program runs in its place", cmd: "sh", args: sh("node() { command node evil.js; }; node server.js"),
+			fs: with(nil), has: []string{"F* evil.js"}, hasNot: append([]string{"F* server.js"}, broad...)},
+		{name: "a special builtin sh finds before a function", cmd: "sh", args: sh("eval() { :; }; eval \"$X\""),
+			fs: with(nil), has: broad, gap: true},
+		{name: "a function named like export runs in its place", cmd: "bash", args: sh("function export { node evil.js; }; export X=1"),
+			fs: with(nil), has: []string{"F* evil.js"}, hasNot: broad},
+		{name: "a cd on a pipeline's left stays in its subshell", cmd: "sh", args: sh("cd sub | cat; node server.js"),
+			fs: with(nil), has: []string{"F* server.js"}, hasNot: append([]string{"F* sub/server.js"}, broad...)},
+		{name: "echo as a function", cmd: "sh", args: sh("echo() { node evil.js; }; echo hi"),
+			fs: with(nil), has: []string{"F* evil.js"}, hasNot: broad},
+		{name: "a function declared in a branch may not be there", cmd: "sh", args: sh("if [ -n \"$X\" ]; then node() { :; }; fi; node server.js"),
+			fs: with(nil), has: []string{"F* server.js"}, hasNot: broad},
+		{name: "a function redeclared in a branch may be either", cmd: "sh", args: sh("f() { node server.js; }; if [ -n \"$X\" ]; then f() { node evil.js; }; fi; f"),
+			fs: with(nil), has: []string{"F* server.js", "F* evil.js"}, hasNot: broad},
+		{name: "a function declared in a subshell ends with it", cmd: "sh", args: sh("(node() { :; }); node server.js"),
+			fs: with(nil), has: []string{"F* server.js"}, hasNot: broad},
+		{name: "a function redeclared in a subshell is the old one after it", cmd: "sh", args: sh("f() { node server.js; }; (f() { node evil.js; }); f"),
+			fs: with(nil), has: []string{"F* server.js"}, hasNot: append([]string{"F* evil.js"}, broad...)},
+		{name: "a cd in a background command stays in its subshell", cmd: "sh", args: sh("cd sub & node server.js"),
+			fs: with(nil), has: []string{"F* server.js"}, hasNot: append([]string{"F* sub/server.js"}, broad...)},
+		{name: "unset -f drops the function", cmd: "bash", args: sh("node() { :; }; unset -f node; node server.js"),
+			fs: with(nil), has: []string{"F* server.js"}, hasNot: broad},
+		{name: "a function unset -f dropped runs no more", cmd: "bash", args: sh("f() { node evil.js; }; unset -f f; f"),
+			fs: with(nil), hasNot: append([]string{"F* evil.js"}, broad...)},
+		{name: "a loop's next turn calls a function its first declared", cmd: "sh", args: sh("for i in 1 2; do f; f() { node evil.js; }; done"),
+			fs: with(nil), has: []string{"F* evil.js"}, hasNot: broad},
+		{name: "a loop that keeps moving binds the repository", cmd: "sh", args: sh("for i in 1 2; do node server.js; cd sub; done"),
+			fs: with(nil), has: append([]string{"F* server.js", "F* sub/server.js"}, broad...), gap: true},
+		{name: "a loop's shift changes its next turn's \"$@\"", cmd: "./run.sh", args: []string{"node", "server.js", "evil.js"},
+			fs:  with(map[string]string{"run.sh": "#!/bin/sh\nwhile [ $# -gt 1 ]; do \"$@\"; shift; done\n"}),
+			has: broad, gap: true},
+		{name: "a trap runs a function declared after it", cmd: "sh", args: sh("trap cleanup EXIT; cleanup() { node evil.js; }; node server.js"),
+			fs: with(nil), has: []string{"F* evil.js", "F* server.js"}, hasNot: broad},
+		{name: "a recursive function binds the repository", cmd: "sh", args: sh("f() { f; }; f"),
+			fs: with(nil), has: broad, gap: true},
+		{name: "a function called in too many ways binds the repository", cmd: "sh", args: sh(manyCalls(`node "$@"`, "sNjs", 17)),
+			fs: with(nil), has: broad, gap: true},
+		{name: "a helper called many times with its own words stays narrow", cmd: "sh", args: sh(manyCalls(`echo "[run] $*"`, "step N", 40) + "\nnode server.js"),
+			fs: with(nil), has: []string{"F* server.js"}, hasNot: broad},
+		{name: "export -f hands a function to child shells", cmd: "bash", args: sh("f() { node evil.js; }; export -f f; bash -c f"),
+			fs: with(nil), has: broad, gap: true},
+		{name: "command_not_found_handle runs for any missing command", cmd: "bash", args: sh("command_not_found_handle() { node evil.js; }; mcp-server"),
+			fs: with(nil), has: broad, gap: true},
+		{name: "BASH_SOURCE in a function is the file that declares it", cmd: "sh", args: sh(". lib/f.sh; cd sub; f"),
+			fs:  with(map[string]string{"lib/f.sh": "f() { cd \"$(dirname \"${BASH_SOURCE[0]}\")\" && node server.js; }\n", "lib/server.js": "4"}),
+			has: []string{"F* lib/f.sh", "F* sub/lib/server.js"}, hasNot: append([]string{"F* lib/server.js"}, broad...)},
+	})
+}
+
+// bash started on a script (not interactive) first sources the file
+// BASH_ENV names, from its own working directory, in the shell that then
+// runs the script: the file's cd, PATH, exports and functions hold there.
+// sh does not; a value bash would expand binds the repository.
+func TestScopeBashEnv(t *testing.T) {
+	srv := mapFS{"server.js": "1", "sub/server.js": "2", "evil.sh": "#!/bin/sh\n", "bin/srv": "#!/bin/sh\n", "README.md": "x"}
+	with := func(files map[string]string) mapFS {
+		m := mapFS{}
+		for k, v := range srv {
+			m[k] = v
+		}
+		for k, v := range files {
+			m[k] = v
+		}
+		return m
+	}
+	broad := []string{"T ./"}
+	env := map[string]string{"BASH_ENV": "./env.sh"}
+	runScopeCases(t, []scopeCase{
+		{name: "its cd holds in the script", cmd: "bash", args: []string{"run.sh"}, env: env,
+			fs:  with(map[string]string{"env.sh": "cd sub\n", "run.sh": "node server.js\n"}),
+			has: []string{"F* env.sh", "F* run.sh", "F* sub/server.js"}, hasNot: append([]string{"F* server.js"}, broad...)},
+		{name: "its function runs in the script", cmd: "bash", args: []string{"run.sh"}, env: env,
+			fs:  with(map[string]string{"env.sh": "node() { ./evil.sh; }\n", "run.sh": "node server.js\n"}),
+			has: []string{"F* env.sh", "F* evil.sh"}, hasNot: append([]string{"F* server.js"}, broad...)},
+		{name: "its PATH holds in the script", cmd: "bash", args: []string{"-c", "srv"}, env: env,
+			fs:  with(map[string]string{"env.sh": "PATH=./bin:/usr/bin\n"}),
+			has: []string{"F* env.sh", "F bin/srv"}, hasNot: broad},
+		{name: "a #! bash script reads it", cmd: "./run.sh", env: env,
+			fs:  with(map[string]string{"env.sh": "cd sub\n", "run.sh": "#!/usr/bin/env bash\nnode server.js\n"}),
+			has: []string{"F* env.sh", "F* sub/server.js"}, hasNot: append([]string{"F* server.js"}, broad...)},
+		{name: "it is read from where bash starts", cmd: "sh", args: []string{"-c", "cd sub && bash run.sh"}, env: env,
+			fs:  with(map[string]string{"sub/env.sh": "node() { ../evil.sh; }\n", "sub/run.sh": "node server.js\n"}),
+			has: []string{"F* sub/env.sh", "F* evil.sh"}, hasNot: append([]string{"F* sub/server.js"}, broad...)},
+		{name: "set by the script that starts bash", cmd: "sh", args: []string{"-c", "export BASH_ENV=./env.sh; bash run.sh"},
+			fs:  with(map[string]string{"env.sh": "cd sub\n", "run.sh": "node server.js\n"}),
+			has: []string{"F* env.sh", "F* sub/server.js"}, hasNot: broad},
+		{name: "sh does not read it", cmd: "sh", args: []string{"run.sh"}, env: env,
+			fs:  with(map[string]string{"env.sh": "cd sub\n", "run.sh": "node server.js\n"}),
+			has: []string{"F* server.js"}, hasNot: append([]string{"F* sub/server.js"}, broad...)},
+		{name: "a value bash expands", cmd: "bash", args: []string{"run.sh"}, env: map[string]string{"BASH_ENV": "$(./evil.sh)"},
+			fs:  with(map[string]string{"run.sh": "node server.js\n"}),
+			has: broad, gap: true},
+		{name: "its functions count for a bash the model does not see", cmd: "python3", args: []string{"-c", "import os"}, env: env,
+			fs:  with(map[string]string{"env.sh": "node() { ./evil.sh; }\n"}),
+			has: []string{"F* env.sh", "F* evil.sh"}, hasNot: broad},
 	})
 }
