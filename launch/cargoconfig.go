@@ -79,7 +79,7 @@ const (
 // cargoPrograms are the configuration keys whose value names a program
 // cargo runs.
 var cargoPrograms = map[string]cargoForm{
-	"rustc": oneProgram, "rustc-wrapper": oneProgram, "rustc-workspace-wrapper": oneProgram, "linker": oneProgram,
+	"rustc": oneProgram, "rustc-wrapper": oneProgram, "rustc-workspace-wrapper": oneProgram, "rustdoc": oneProgram, "linker": oneProgram,
 	"runner": programArgs, "credential-provider": programArgs, "global-credential-providers": programArgsList,
 }
 
@@ -118,7 +118,7 @@ func (f cargoForm) commands(v any) [][]string {
 func cargoVarForm(name string) (cargoForm, bool) {
 	switch name {
 	case "RUSTC", "RUSTC_WRAPPER", "RUSTC_WORKSPACE_WRAPPER", "CARGO_BUILD_RUSTC", "CARGO_BUILD_RUSTC_WRAPPER",
-		"CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER", "CARGO_HOST_LINKER":
+		"CARGO_BUILD_RUSTC_WORKSPACE_WRAPPER", "CARGO_HOST_LINKER", "RUSTDOC", "CARGO_BUILD_RUSTDOC", "RUSTFMT":
 		return oneProgram, true
 	case "CARGO_REGISTRY_CREDENTIAL_PROVIDER":
 		return programArgs, true
@@ -149,9 +149,6 @@ func (a *analyzer) cargoRunConfig(run cargoRun, cli []word) {
 			p := joinDir(d, f)
 			a.cargoConfig(run, p, a.cargoAbs(p), 0)
 		}
-		for _, f := range []string{"rust-toolchain.toml", "rust-toolchain"} {
-			a.rustToolchain(joinDir(d, f), run.source, cx)
-		}
 		if d == "" {
 			break
 		}
@@ -179,8 +176,6 @@ func (a *analyzer) cargoRunConfig(run cargoRun, cli []word) {
 			a.rustcFlags(run, strings.Fields(v), name+" passes it to rustc")
 		case name == "CARGO_ENCODED_RUSTFLAGS":
 			a.rustcFlags(run, strings.Split(v, "\x1f"), name+" passes it to rustc")
-		case name == "RUSTUP_TOOLCHAIN":
-			a.rustupToolchain(v, run.source, name+": rustup runs this toolchain's cargo and rustc in place of the installed ones", cx)
 		case name == "CARGO_BUILD_TARGET":
 			a.cargoTarget(run, v, cwd, name)
 		case name == "CARGO_HOME":
@@ -492,6 +487,29 @@ func (a *analyzer) rustToolchain(p, source string, cx context) {
 		return
 	}
 	a.rustupToolchain(cfg.Toolchain.Path, source, p+": rustup runs this toolchain's cargo and rustc in place of the installed ones", cx)
+}
+
+// rustupOverrides binds the toolchain rustup's proxy runs cargo from for
+// a cargo started in cx, whatever its subcommand (rustup 1.29 ran a
+// rust-toolchain.toml's for cargo version): cargo +TOOLCHAIN
+// (toolchain), RUSTUP_TOOLCHAIN, and rust-toolchain.toml or
+// rust-toolchain in the directory or one above it.
+func (a *analyzer) rustupOverrides(cx context, toolchain word, source string) {
+	const why = ": rustup runs this toolchain's cargo and rustc in place of the installed ones"
+	if toolchain.lit && toolchain.text != "" {
+		a.rustupToolchain(toolchain.text[1:], toolchain.source, "cargo "+Clip(toolchain.text, 80)+why, cx)
+	}
+	if v := cx.env["RUSTUP_TOOLCHAIN"]; v != "" {
+		a.rustupToolchain(v, source, "RUSTUP_TOOLCHAIN"+why, cx)
+	}
+	for d := cx.cwd; ; d = dirOf(d) {
+		for _, f := range []string{"rust-toolchain.toml", "rust-toolchain"} {
+			a.rustToolchain(joinDir(d, f), source, cx)
+		}
+		if d == "" {
+			break
+		}
+	}
 }
 
 // rustupToolchain binds the toolchain a rustup override names when it is

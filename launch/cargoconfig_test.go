@@ -1,6 +1,9 @@
 package launch
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 // TestScopeCargoConfigPaths: the file cargo runs for each program its
 // configuration names, by cargo's rule ("Config-relative paths"), each
@@ -119,4 +122,63 @@ func TestScopeCargoConfigPaths(t *testing.T) {
 			fs:  crate(mapFS{"srv/.cargo/config.toml": wrap, "srv/tools/w.sh": "x"}),
 			has: []string{"F srv/.cargo/config.toml", "F* srv/tools/w.sh"}},
 	})
+}
+
+// TestScopeCargoSubcommands holds what cargo 1.95 was seen to run for
+// each subcommand, in a crate whose .cargo/config.toml sets
+// build.rustc-wrapper (and again with build.rustc, and RUSTC_WRAPPER):
+// metadata, tree, fetch, clean, info, add, remove, update,
+// generate-lockfile, vendor and the subcommands that build started the
+// wrapper (rustc -vV, the target query); help, version, pkgid,
+// locate-project, read-manifest, verify-project, new, init, uninstall,
+// config and metadata --no-deps started nothing. A subcommand not seen
+// to start nothing binds the programs the configuration names, an
+// unknown one too; rustup's proxy runs the toolchain rust-toolchain.toml
+// names for every one (rustup 1.29: cargo version ran it).
+func TestScopeCargoSubcommands(t *testing.T) {
+	crate := mapFS{"Cargo.toml": "[package]", "src/main.rs": "fn main(){}", ".cargo/config.toml": "[build]\nrustc-wrapper = \"tools/w.sh\"\n", "tools/w.sh": "x"}
+	with := func(files map[string]string) mapFS {
+		m := mapFS{}
+		for k, v := range crate {
+			m[k] = v
+		}
+		for k, v := range files {
+			m[k] = v
+		}
+		return m
+	}
+	wrapper := "F* tools/w.sh"
+	code := "C* ./ (rust code)"
+	var cases []scopeCase
+	for _, sub := range []string{"metadata", "tree", "fetch", "clean", "info", "add", "remove", "update", "generate-lockfile", "vendor",
+		"fmt", "login", "logout", "owner", "yank", "search", "report", "some-plugin"} {
+		cases = append(cases, scopeCase{name: "cargo " + sub + " starts the wrapper", cmd: "cargo", args: []string{sub},
+			fs: with(nil), has: []string{wrapper}, hasNot: []string{code, "T ./"}})
+	}
+	for _, sub := range [][]string{{"help"}, {"version"}, {"pkgid"}, {"locate-project"}, {"read-manifest"}, {"verify-project"},
+		{"new", "x"}, {"init"}, {"uninstall", "x"}, {"-Zunstable-options", "config", "get"}, {"metadata", "--format-version", "1", "--no-deps"},
+		{"--version"}, {"--list"}} {
+		cases = append(cases, scopeCase{name: "cargo " + strings.Join(sub, " ") + " starts nothing", cmd: "cargo", args: sub,
+			fs: with(nil), hasNot: []string{wrapper, code, "T ./"}})
+	}
+	cases = append(cases,
+		scopeCase{name: "cargo --explain runs rustc through the wrapper", cmd: "cargo", args: []string{"--explain=E0001"},
+			fs: with(nil), has: []string{wrapper}, hasNot: []string{code, "T ./"}},
+		scopeCase{name: "cargo install builds", cmd: "cargo", args: []string{"install", "--path", "."},
+			fs: with(nil), has: []string{wrapper, code}},
+		scopeCase{name: "rustup runs rust-toolchain.toml's toolchain for cargo version", cmd: "cargo", args: []string{"version"}, launch: "srv",
+			fs:  with(map[string]string{"rust-toolchain.toml": "[toolchain]\npath = \"/proc/self/cwd/../tc\"\n", "tc/bin/cargo": "x"}),
+			has: []string{"T* tc/"}, hasNot: []string{wrapper, "T ./"}},
+		scopeCase{name: "rustup runs it for cargo alone", cmd: "cargo", args: []string{"-V"},
+			fs:  with(map[string]string{"rust-toolchain": "/proc/self/cwd/tc\n", "tc/bin/cargo": "x"}),
+			has: []string{"T* tc/"}, hasNot: []string{wrapper, "T ./"}},
+		scopeCase{name: "build.rustdoc runs for cargo doc and test", cmd: "cargo", args: []string{"test"},
+			fs:  with(map[string]string{".cargo/config.toml": "[build]\nrustdoc = \"tools/doc.sh\"\n", "tools/doc.sh": "x"}),
+			has: []string{"F* tools/doc.sh"}, hasNot: []string{"T ./"}},
+		scopeCase{name: "RUSTDOC and RUSTFMT name programs", cmd: "cargo", args: []string{"fmt"},
+			env: map[string]string{"RUSTDOC": "tools/doc.sh", "RUSTFMT": "tools/fmt.sh"},
+			fs:  with(map[string]string{"tools/doc.sh": "x", "tools/fmt.sh": "x"}),
+			has: []string{"F* tools/doc.sh", "F* tools/fmt.sh"}, hasNot: []string{"T ./"}},
+	)
+	runScopeCases(t, cases)
 }

@@ -102,24 +102,59 @@ func localReplace(gomod []byte) bool {
 }
 
 // cargoBuilds are cargo's subcommands that build the workspace: its build
-// scripts and proc macros run (and, for run, the program).
+// scripts and proc macros run (and, for run, the program; install --path
+// builds a crate of the repository).
 var cargoBuilds = map[string]bool{"run": true, "r": true, "build": true, "b": true, "check": true, "c": true,
 	"test": true, "t": true, "bench": true, "doc": true, "d": true, "rustc": true, "rustdoc": true, "fix": true,
-	"clippy": true, "miri": true, "package": true, "publish": true}
+	"clippy": true, "miri": true, "package": true, "publish": true, "install": true}
 
 // cargoOthers are cargo's other built-in subcommands (cargo 1.95's
 // --list): they build nothing, and an alias of their name is ignored.
 var cargoOthers = map[string]bool{"add": true, "clean": true, "config": true, "fetch": true, "fmt": true,
-	"generate-lockfile": true, "git-checkout": true, "help": true, "info": true, "init": true, "install": true,
+	"generate-lockfile": true, "git-checkout": true, "help": true, "info": true, "init": true,
 	"locate-project": true, "login": true, "logout": true, "metadata": true, "new": true, "owner": true, "pkgid": true,
 	"read-manifest": true, "remove": true, "rm": true, "report": true, "search": true, "tree": true, "uninstall": true,
 	"update": true, "vendor": true, "verify-project": true, "version": true, "yank": true}
 
+// cargoQuiet are the built-in subcommands cargo 1.95 was seen to start
+// no program of the configuration for: run in a crate whose
+// configuration set build.rustc-wrapper, again build.rustc, again
+// RUSTC_WRAPPER, each finished without starting it. The others, metadata,
+// tree, fetch, clean, info, add, remove, update, generate-lockfile and
+// vendor among them, started it (rustc -vV and the target query); login,
+// logout, owner, yank, search and report could not be seen finishing and
+// count as starting it (a registry's credential provider runs for
+// several), as does fmt (RUSTFMT).
+var cargoQuiet = map[string]bool{"help": true, "version": true, "pkgid": true, "locate-project": true,
+	"read-manifest": true, "verify-project": true, "new": true, "init": true, "uninstall": true, "config": true,
+	"git-checkout": true}
+
+// cargoStartsNothing reports whether the subcommand sub with its words
+// args was seen to start no program of cargo's configuration: one of
+// cargoQuiet, or metadata --no-deps (metadata alone started the wrapper).
+func cargoStartsNothing(sub string, args []word) bool {
+	if sub == "metadata" {
+		for _, w := range args {
+			if w.text == "--" {
+				break
+			}
+			if w.text == "--no-deps" {
+				return true
+			}
+		}
+		return false
+	}
+	return cargoQuiet[sub]
+}
+
 // cargo follows `cargo run` and the other subcommands that build: the
 // workspace's crates, build scripts and its .cargo/config.toml (runners,
-// rustc wrappers) all come from the repository. A subcommand cargo does
-// not know is an alias the configuration defines, followed as what it
-// expands to, or a cargo-NAME program from PATH (the user's own).
+// rustc wrappers) all come from the repository. Every subcommand but
+// those seen to start nothing (cargoStartsNothing) binds the programs
+// the configuration names, and every one the toolchain rustup picks. A
+// subcommand cargo does not know is an alias the configuration defines,
+// followed as what it expands to, or a cargo-NAME program from PATH (the
+// user's own).
 func (a *analyzer) cargo(args []word, cx context) {
 	outer := cx
 	// cargo's own options come first: rustup's +toolchain, then -C DIR
@@ -134,7 +169,7 @@ func (a *analyzer) cargo(args []word, cx context) {
 	}
 	option := func(ws []word, i int) (name string, val word, next int, ok bool) {
 		t := ws[i].text
-		for _, o := range []string{"--config", "--color", "--manifest-path", "--target", "-C", "-Z"} {
+		for _, o := range []string{"--config", "--color", "--manifest-path", "--target", "--explain", "-C", "-Z"} {
 			switch {
 			case t == o && i+1 < len(ws):
 				return o, ws[i+1], i + 1, true
@@ -146,6 +181,7 @@ func (a *analyzer) cargo(args []word, cx context) {
 		}
 		return "", word{}, i, false
 	}
+	explain := false
 	for ; i < len(args) && strings.HasPrefix(args[i].text, "-") && args[i].text != "--"; i++ {
 		name, val, next, ok := option(args, i)
 		switch {
@@ -154,13 +190,33 @@ func (a *analyzer) cargo(args []word, cx context) {
 			a.chdir(&cx, val.text, val.lit, val.source)
 		case name == "--config":
 			cli = append(cli, val)
+		case name == "--explain":
+			explain = true // cargo runs rustc --explain
 		}
 		i = next
 	}
-	if i >= len(args) || cargoOthers[args[i].text] {
+	source := "command"
+	if len(args) > 0 {
+		source = args[min(i, len(args)-1)].source
+	}
+	// rustup's proxy picks the toolchain whose cargo runs, whatever the
+	// subcommand, from its own working directory; cargo's (-C) counts too.
+	for _, d := range []context{outer, cx} {
+		if a.unknownCwd(d, source) {
+			return
+		}
+		a.rustupOverrides(d, toolchain, source)
+	}
+	sub := word{lit: true, source: source}
+	switch {
+	case i < len(args):
+		sub = args[i]
+		if cargoStartsNothing(sub.text, args[i+1:]) && !explain {
+			return
+		}
+	case !explain:
 		return
 	}
-	sub := args[i]
 	builds := cargoBuilds[sub.text]
 	var manifest, target word
 	for j := i + 1; j < len(args) && args[j].text != "--"; j++ {
@@ -177,9 +233,6 @@ func (a *analyzer) cargo(args []word, cx context) {
 			target = val
 		}
 		j = next
-	}
-	if a.unknownCwd(cx, sub.source) {
-		return
 	}
 	if builds {
 		a.runs(Item{Kind: KindCode, Lang: "rust", Path: "", Source: sub.source,
@@ -207,13 +260,10 @@ func (a *analyzer) cargo(args []word, cx context) {
 		}
 	}
 	a.cargoRunConfig(run, cli)
-	if toolchain.lit {
-		a.rustupToolchain(toolchain.text[1:], toolchain.source, "cargo "+Clip(toolchain.text, 80)+": rustup runs this toolchain's cargo and rustc in place of the installed ones", cx)
-	}
 	if target.lit && target.text != "" {
 		a.cargoTarget(run, target.text, a.cargoAbs(cx.cwd), "--target "+Clip(target.text, 80))
 	}
-	if builds || !sub.lit {
+	if builds || cargoOthers[sub.text] || !sub.lit || sub.text == "" {
 		return
 	}
 	// cargo 1.95 ran `[alias] serve = "run --quiet"` as `cargo serve`.
