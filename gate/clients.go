@@ -458,10 +458,7 @@ func (l location) load(ctx context.Context, repo *gitscan.Repo, p, launchReal st
 // ClientServer is large, and a copy of 100,000 of them was a sixth of
 // review --all's peak. Callers read it and never modify it.
 func (cv *ClientView) Blocking(vetted bool) []ClientServer {
-	blocks := func(s *ClientServer) bool {
-		left := vetted && s.LaunchLeavesOut()
-		return s.Blocks || (!left && s.Runs && (s.Why == trust.GateDeclinedRuns || s.Outside))
-	}
+	blocks := func(s *ClientServer) bool { return s.BlocksLaunch(vetted) }
 	// Counted first: a ClientServer is large, and a configuration may
 	// hold 100,000 servers, all waiting for review.
 	n := 0
@@ -490,6 +487,18 @@ func (cv *ClientView) Blocking(vetted bool) []ClientServer {
 func (s ClientServer) reviewed() bool {
 	return s.State == trust.StateReviewed && !s.Outside && s.Server != nil
 }
+
+// BlocksLaunch reports whether s keeps a launch from starting (the rule
+// of Blocking, vetted as there): it waits for review, or its agent runs
+// it on its own while it is declined or outside the work tree and the
+// launch cannot leave it out.
+func (s ClientServer) BlocksLaunch(vetted bool) bool {
+	return s.Blocks || (!s.LeftOut(vetted) && s.Runs && (s.Why == trust.GateDeclinedRuns || s.Outside))
+}
+
+// LeftOut: the launch (handing over the vetted set, when vetted) leaves
+// s out of what it hands its agent.
+func (s ClientServer) LeftOut(vetted bool) bool { return vetted && s.LaunchLeavesOut() }
 
 // LaunchLeavesOut: `mcp-guard launch` can hand its client a set without
 // s (a server, or an entry the client's handover carries), so a declined

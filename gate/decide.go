@@ -36,9 +36,12 @@ type Outcome struct {
 	// Changed: agentty's store changed for it (its fingerprint added on
 	// approve, removed on decline).
 	Changed bool
-	// StillRuns: declined, yet agentty runs it when started directly (an
-	// http server, which agentty never gates, or a blanket grant);
-	// `mcp-guard launch` leaves it out.
+	// StillRuns: declined, yet its agent runs it when started directly:
+	// agentty when its grant is not the fingerprint the decline removed
+	// (an http server, which agentty never gates, or a blanket grant),
+	// another agent when it runs the entry without asking
+	// (ClientServer.Runs). Whether that keeps a launch from starting is
+	// Blocks.
 	StillRuns bool
 	// Note is what the decision did in the agent's own files and to what
 	// it runs when started directly, in its words (a client that keeps a
@@ -214,6 +217,8 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 				o.StillRuns = keeper.StillRuns(gv.Verdict)
 			}
 			o.Note = keeper.Recorded(d, gv.Verdict, o.Changed, o.StillRuns)
+		} else if d == trust.DecisionDeclined {
+			o.StillRuns = cs.Runs
 		}
 	}
 	if d == trust.DecisionApproved {
@@ -222,6 +227,14 @@ func (v *View) recordAll(ctx context.Context, d trust.Decision, t Targets, injec
 		}
 	}
 	return oneDecisionOrder(out), nil
+}
+
+// Blocks reports whether the entry decided still keeps a launch from
+// starting (ClientView.Blocking's rule, vetted as there): a declined
+// entry its agent runs all the same that the launch cannot leave out.
+// An approval never does.
+func (o Outcome) Blocks(vetted bool) bool {
+	return o.Decision == trust.DecisionDeclined && o.StillRuns && !o.Entry.LeftOut(vetted)
 }
 
 // oneDecisionOrder puts the outcomes of one server version several agents

@@ -246,6 +246,37 @@ func (g *gateView) allWaiting(only client.ID, handOver bool) (t gate.Targets, de
 	return t, declined
 }
 
+// declinedAgain leaves out of t, a decline of named entries, each the
+// user declined at its version already that still keeps a launch from
+// starting (its agent runs it all the same): declining it again would
+// record the same decline and change nothing. Its line, written to w,
+// says the way out (naming reviewCmd); left counts them.
+func (g *gateView) declinedAgain(w io.Writer, t gate.Targets, handOver bool, reviewCmd string) (kept gate.Targets, left int) {
+	kept = t
+	kept.Clients = nil
+	for _, cs := range t.Clients {
+		cv := g.ClientOf(cs.ClientID())
+		if cs.State != trust.StateDeclined || !cs.BlocksLaunch(handOver) || cv == nil {
+			kept.Clients = append(kept.Clients, cs)
+			continue
+		}
+		fmt.Fprintln(w, report.DeclinedRunsWayOut(cs, cv.Title, reviewCmd))
+		left++
+	}
+	return kept, left
+}
+
+// stillBlocks reports whether an entry decided still keeps a launch from
+// starting (gate.Outcome.Blocks): review's status is then 1, as check's.
+func stillBlocks(outcomes []gate.Outcome, handOver bool) bool {
+	for _, o := range outcomes {
+		if o.Blocks(handOver) {
+			return true
+		}
+	}
+	return false
+}
+
 // declinedRuns reports whether cs, which keeps a launch from starting
 // (gate.ClientView.Blocking), is an entry the user declined at its
 // current version that its agent runs on its own all the same: declining
@@ -279,6 +310,9 @@ func (g *gateView) review(ctx context.Context, c *cli.Command, e *env, names []s
 			if t, err = g.SelectTargets(names, only, d); err != nil {
 				return gateErr(err)
 			}
+			if decline {
+				t, left = g.declinedAgain(e.info, t, handOver, reviewCommandLine(c))
+			}
 		}
 		closed := g.writeClosed(e, only)
 		if t.Len() == 0 {
@@ -293,7 +327,7 @@ func (g *gateView) review(ctx context.Context, c *cli.Command, e *env, names []s
 			return err
 		}
 		report.WriteRestartNote(e.info, outcomes)
-		if closed || left > 0 {
+		if closed || left > 0 || stillBlocks(outcomes, handOver) {
 			return attention()
 		}
 		return nil
@@ -462,10 +496,8 @@ func (g *gateView) interactive(ctx context.Context, e *env, queue []pending, key
 			return false, 0, err
 		}
 		decided = append(decided, o...)
-		for _, oc := range o {
-			if oc.StillRuns {
-				return true, 1, nil // the agent still runs it: it still waits
-			}
+		if stillBlocks(o, vetted(e)) {
+			return true, 1, nil // its agent runs it all the same: it still waits
 		}
 		return true, 0, nil
 	}

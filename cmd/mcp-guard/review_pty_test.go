@@ -566,14 +566,15 @@ func commitFiles(t *testing.T, dir string, files map[string]string) {
 	commitAll(t, dir)
 }
 
-// TestInteractiveReviewDeclinedRuns: an entry the user declined that its
-// agent runs on its own (a Cursor hook: launch has nothing to hand
-// Cursor) is not asked about again, where declining it once more would
-// only record the decline again: the keyboard review shows the way out
-// that check, status and launch show (report.DeclinedRunsWayOut), asks
-// about the others, and ends with status 1, the entry still keeping the
-// gate closed. A launch on a terminal with nothing else waiting opens no
-// review.
+// TestInteractiveReviewDeclinedRuns: declining on the keyboard an entry
+// its agent runs on its own all the same (a Cursor hook: launch has
+// nothing to hand Cursor) leaves it keeping the gate closed, so the
+// review ends with status 1, as check then does. Declined, it is not
+// asked about again, where declining it once more would only record the
+// decline again: the keyboard review shows the way out that check,
+// status and launch show (report.DeclinedRunsWayOut), asks about the
+// others, and ends with status 1. A launch on a terminal with nothing
+// else waiting opens no review.
 func TestInteractiveReviewDeclinedRuns(t *testing.T) {
 	t.Parallel()
 	dir, environ := reviewFixture(t)
@@ -582,19 +583,28 @@ func TestInteractiveReviewDeclinedRuns(t *testing.T) {
 	}
 	commitFiles(t, dir, map[string]string{
 		".cursor/hooks.json": `{"version":1,"hooks":{"beforeShellExecution":[{"command":"/usr/bin/true"}]}}`,
-		".vscode/mcp.json":   `{"servers":{"web":{"type":"stdio","command":"/bin/echo","args":["web"]}}}`,
 	})
 	const hook = "cursor:hooks.beforeShellExecution[0]"
-	bin, _ := exec.LookPath("mcp-guard")
-	decline := exec.Command(bin, "-C", dir, "review", "--decline", hook)
-	decline.Env = environ
-	if out, err := decline.CombinedOutput(); err != nil {
-		t.Fatalf("review --decline: %v:\n%s", err, out)
+	s := startPTY(t, environ, "", "-C", dir, "review")
+	s.waitPrompt(1)
+	s.send("d")
+	s.waitFor("declined "+hook, 1)
+	if code, out := s.wait(); code != exitAttention {
+		t.Errorf("declining a hook Cursor runs on its own: exit %d, want %d (check's):\n%s", code, exitAttention, out)
 	}
+	bin, _ := exec.LookPath("mcp-guard")
+	check := exec.Command(bin, "-C", dir, "check")
+	check.Env = environ
+	if out, err := check.CombinedOutput(); check.ProcessState.ExitCode() != exitAttention {
+		t.Fatalf("check after the decline: %v, want status %d:\n%s", err, exitAttention, out)
+	}
+	commitFiles(t, dir, map[string]string{
+		".vscode/mcp.json": `{"servers":{"web":{"type":"stdio","command":"/bin/echo","args":["web"]}}}`,
+	})
 	wayOut := "you declined '" + hook + "', yet Cursor runs it on its own: turn it off in Cursor's own settings or remove it from .cursor/hooks.json, or approve it: mcp-guard -C " + dir + " review --approve '" + hook + "'"
 	prompt := report.ReviewPrompt(report.Style{}, false)
 
-	s := startPTY(t, environ, "", "-C", dir, "review")
+	s = startPTY(t, environ, "", "-C", dir, "review")
 	s.waitPrompt(1)
 	s.send("a")
 	s.waitFor("approved vscode:web", 1)

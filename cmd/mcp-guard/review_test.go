@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/mcp-guard/mcp-guard/client"
+	"github.com/mcp-guard/mcp-guard/gate"
 	"github.com/mcp-guard/mcp-guard/report"
 	"github.com/mcp-guard/mcp-guard/trust"
 )
@@ -398,5 +399,44 @@ func TestInteractiveReviewLongName(t *testing.T) {
 	}
 	if strings.Contains(text, strings.Repeat("n", 121)) {
 		t.Errorf("the review shows more than 120 characters of a name:\n%.600s", text)
+	}
+}
+
+// TestInteractiveDeclineStillRuns: the keyboard review counts a declined
+// entry as still waiting exactly when it still keeps a launch from
+// starting, as check does (gate.Outcome.Blocks): an http server agentty
+// connects to on its own all the same is left out of the snapshot launch
+// hands agentty, so declining it leaves nothing waiting; without the
+// snapshot (MCP_GUARD_SNAPSHOT=0) agentty would run it, and it waits.
+func TestInteractiveDeclineStillRuns(t *testing.T) {
+	for _, c := range []struct {
+		snapshot string
+		left     int
+	}{{"", 0}, {"0", 1}} {
+		t.Run("MCP_GUARD_SNAPSHOT="+c.snapshot, func(t *testing.T) {
+			dir, environ := reviewFixture(t)
+			if err := os.WriteFile(filepath.Join(dir, ".agentty", "mcp.json"), []byte(`{"mcpServers":{"web":{"type":"http","url":"https://example.com/mcp"}}}`), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			if c.snapshot != "" {
+				environ = append(environ, gate.SnapshotEnv+"="+c.snapshot)
+			}
+			var out bytes.Buffer
+			e, g := gateAt(t, dir, environ, &out)
+			left, err := g.interactive(context.Background(), e, g.waiting("", vetted(e)), byteKeys{bytes.NewReader([]byte("d"))}, "mcp-guard review")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !strings.Contains(out.String(), "declined agentty:web") {
+				t.Fatalf("no decline:\n%s", out.String())
+			}
+			if left != c.left {
+				t.Errorf("left %d, want %d:\n%s", left, c.left, out.String())
+			}
+			_, g = gateAt(t, dir, environ, &out)
+			if n := len(g.waiting("", vetted(e))); n != c.left {
+				t.Errorf("check's list holds %d after the decline, the review said %d", n, c.left)
+			}
+		})
 	}
 }
