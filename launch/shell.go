@@ -249,6 +249,15 @@ func (w *shellWalk) stmt(st *syntax.Stmt) {
 		w.stmt(c.Stmt)
 	case *syntax.DeclClause:
 		for _, as := range c.Args {
+			if as.Naked && as.Name == nil && as.Value != nil {
+				// An option: -n makes a name a reference to another
+				// variable (NODE_OPTIONS, PATH), set through it.
+				if opt, lit := w.literal(as.Value); !lit || strings.HasPrefix(opt, "-") && strings.Contains(opt, "n") {
+					w.a.whole(w.source, "the script declares a name reference (declare -n), which sets another variable")
+					return
+				}
+				continue
+			}
 			w.assign(as, true)
 		}
 	case nil:
@@ -296,6 +305,10 @@ func (w *shellWalk) assign(as *syntax.Assign, export bool) {
 			w.a.whole(w.source, "the script sets "+as.Name.Value+" to a value computed at run time")
 		}
 	}
+	if as.Name.Value == "BASH_ALIASES" {
+		w.a.whole(w.source, "the script defines an alias (BASH_ALIASES), which bash expands in the commands after it")
+		return
+	}
 	if as.Name.Value == "argv" {
 		w.params.ok = false // zsh's positional parameters
 	}
@@ -329,6 +342,31 @@ func (w *shellWalk) call(c *syntax.CallExpr) {
 	if !ws[0].lit {
 		w.a.whole(w.source, "the script runs a program named at run time")
 		return
+	}
+	// `builtin NAME` and `command NAME` run NAME's builtin (eval, source,
+	// alias, cd as themselves); `command -v`/`-V` only says what NAME is.
+	for len(ws) > 1 && (ws[0].text == "builtin" || ws[0].text == "command") {
+		rest := ws[1:]
+		if ws[0].text == "command" {
+			for len(rest) > 0 && rest[0].lit && strings.HasPrefix(rest[0].text, "-") && rest[0].text != "-" {
+				if rest[0].text == "--" {
+					rest = rest[1:]
+					break
+				}
+				if strings.ContainsAny(rest[0].text, "vV") {
+					return
+				}
+				rest = rest[1:]
+			}
+		}
+		if len(rest) == 0 {
+			return
+		}
+		if !rest[0].lit {
+			w.a.whole(w.source, "the script runs a program named at run time")
+			return
+		}
+		ws = rest
 	}
 	switch name := ws[0].text; name {
 	case "cd", "pushd":
@@ -368,6 +406,17 @@ func (w *shellWalk) call(c *syntax.CallExpr) {
 	case "eval":
 		w.a.whole(w.source, "the script runs eval")
 		return
+	case "alias":
+		// dash expands aliases in a script, bash once expand_aliases is
+		// set (or as sh): a later `node server.js` may run what the
+		// alias says instead.
+		for _, o := range ws[1:] {
+			if !o.lit || strings.Contains(o.text, "=") {
+				w.a.whole(w.source, "the script defines an alias, which the shell expands in the commands after it")
+				return
+			}
+		}
+		return
 	case "shift":
 		w.shift(ws[1:])
 		return
@@ -376,6 +425,14 @@ func (w *shellWalk) call(c *syntax.CallExpr) {
 		return
 	case "trap":
 		w.trap(ws[1:])
+		return
+	case "enable":
+		for _, o := range ws[1:] {
+			if !o.lit || strings.HasPrefix(o.text, "-") && strings.Contains(o.text, "f") {
+				w.a.whole(w.source, "the script loads a builtin from a shared object (enable -f)")
+				return
+			}
+		}
 		return
 	case "hash":
 		for _, o := range ws[1:] {
