@@ -427,19 +427,13 @@ func (w *shellWalk) call(c *syntax.CallExpr) {
 		w.trap(ws[1:])
 		return
 	case "enable":
-		for _, o := range ws[1:] {
-			if !o.lit || strings.HasPrefix(o.text, "-") && strings.Contains(o.text, "f") {
-				w.a.whole(w.source, "the script loads a builtin from a shared object (enable -f)")
-				return
-			}
+		if mayHaveOption(ws[1:], 'f') {
+			w.a.whole(w.source, "the script loads a builtin from a shared object (enable -f)")
 		}
 		return
 	case "hash":
-		for _, o := range ws[1:] {
-			if !o.lit || strings.HasPrefix(o.text, "-") && strings.Contains(o.text, "p") {
-				w.a.whole(w.source, "the script binds a command name to a file of its choosing (hash -p)")
-				return
-			}
+		if mayHaveOption(ws[1:], 'p') {
+			w.a.whole(w.source, "the script binds a command name to a file of its choosing (hash -p)")
 		}
 		return
 	case "echo", "printf", "true", "false", "test", "[", "exit", "return",
@@ -451,6 +445,17 @@ func (w *shellWalk) call(c *syntax.CallExpr) {
 		return
 	}
 	w.a.argv(ws, w.cx)
+}
+
+// mayHaveOption reports whether a builtin's words may hold the option
+// letter opt (-p, -fp): a word computed at run time may.
+func mayHaveOption(ws []word, opt byte) bool {
+	for _, o := range ws {
+		if !o.lit || strings.HasPrefix(o.text, "-") && strings.IndexByte(o.text, opt) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // allParams is the script's positional parameters when wd is "$@" (or
