@@ -79,6 +79,7 @@ func (s *sandbox) trustCodexHooks() {
 			_ = syscall.Kill(-pid, syscall.SIGKILL)
 		}
 		tmux("kill-server")
+		killByHome(s.t, s.home) // its app-server daemon leaves the pane's process group
 	}()
 	wait := func(sub string) {
 		for end := time.Now().Add(60 * time.Second); time.Now().Before(end); time.Sleep(300 * time.Millisecond) {

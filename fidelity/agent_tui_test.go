@@ -1,0 +1,100 @@
+package fidelity
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+)
+
+// agentTUI is how an agent's interactive client is driven in tmux (mode
+// tui): the screens that say its composer takes a prompt.
+type agentTUI struct {
+	ready []string
+}
+
+// agentTUIPrompt is what a tui run types, as headless runs pass it.
+const agentTUIPrompt = "say ok"
+
+// agentTUISettle is how long a tui run waits past the model's answer for
+// what the end of the turn starts (a notify command is fire-and-forget).
+const agentTUISettle = 10 * time.Second
+
+// runAgentTUI starts a's interactive client in a detached tmux pane in
+// launch, waits for its composer, types agentTUIPrompt and Enter, and
+// returns the screen once the fake model answered and agentTUISettle has
+// passed. It answers no dialog: a client that shows one never takes the
+// prompt and the run fails.
+func (s *sandbox) runAgentTUI(a *agent, launch string, env []string, bin string, argv []string, api *fakeModel) ([]byte, error) {
+	if _, err := exec.LookPath("tmux"); err != nil {
+		s.t.Skip("tmux not found: the interactive scenarios need it")
+	}
+	if a.tui == nil {
+		s.t.Fatalf("%s has no interactive mode in this suite", a.title)
+	}
+	env = append(env, "TERM=xterm-256color")
+	sockDir, err := os.MkdirTemp("", "fid-tmux-")
+	if err != nil {
+		return nil, err
+	}
+	sock := filepath.Join(sockDir, "s")
+	script := filepath.Join(s.markerRoot, fmt.Sprintf("tui-%d.sh", s.runs))
+	var b strings.Builder
+	fmt.Fprintf(&b, "cd %s || exit 1\nexec env -i", shQuote(launch))
+	for _, kv := range env {
+		b.WriteString(" " + shQuote(kv))
+	}
+	for _, w := range append([]string{bin}, argv...) {
+		b.WriteString(" " + shQuote(w))
+	}
+	if err := os.WriteFile(script, []byte(b.String()+"\n"), 0o755); err != nil {
+		return nil, err
+	}
+	tmux := func(args ...string) string {
+		out, _ := runBounded(10*time.Second, s.home, env, "tmux", append([]string{"-S", sock, "-f", "/dev/null"}, args...)...)
+		return string(out)
+	}
+	tmux("new-session", "-d", "-s", "fid", "-x", "160", "-y", "45", "/bin/sh "+shQuote(script)+"; sleep 300")
+	defer func() {
+		if pid, err := strconv.Atoi(strings.TrimSpace(tmux("display-message", "-p", "-t", "fid", "#{pane_pid}"))); err == nil {
+			_ = syscall.Kill(-pid, syscall.SIGKILL)
+		}
+		tmux("kill-server")
+		os.RemoveAll(sockDir)
+		killByHome(s.t, s.home) // interactive Codex's app-server daemon leaves the pane's group
+	}()
+	screen := func() string { return tmux("capture-pane", "-p", "-t", "fid") }
+	end := time.Now().Add(agentTimeout)
+	for !containsAny(screen(), a.tui.ready) {
+		if time.Now().After(end) {
+			return []byte(screen()), fmt.Errorf("the interactive client never showed its composer (%q) in %s", a.tui.ready, agentTimeout)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	// The prompt, then Enter; both again while the model is not asked: on
+	// a loaded machine a client can draw its composer before it reads keys.
+	var typed time.Time
+	for {
+		if n, _, _, _ := api.snapshot(); n > 0 {
+			break
+		}
+		if time.Now().After(end) {
+			return []byte(screen()), fmt.Errorf("the interactive client never asked the model in %s", agentTimeout)
+		}
+		if time.Since(typed) > 15*time.Second {
+			if !strings.Contains(screen(), agentTUIPrompt) {
+				tmux("send-keys", "-t", "fid", "-l", agentTUIPrompt)
+				time.Sleep(500 * time.Millisecond)
+			}
+			tmux("send-keys", "-t", "fid", "Enter")
+			typed = time.Now()
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	time.Sleep(agentTUISettle)
+	return []byte(screen()), nil
+}
