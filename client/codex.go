@@ -99,6 +99,12 @@ func codexHome(env Env) (path, shown string) {
 
 // Parse reads one layer alone: its [mcp_servers] as Codex validates them
 // and its [hooks] commands as entries; or a .codex/hooks.json's hooks.
+// A layer's `notify` (the argv Codex runs when a turn ends) is no entry:
+// Codex 0.169.0 drops the key from every project layer, whatever its
+// value, and says so ("Ignored unsupported project-local config keys in
+// …: notify"), in `codex exec` and in the interactive client alike
+// (fidelity notify/-p, notify/tui, notify-not-strings/-p); only the
+// user's own config.toml runs one.
 func (codexClient) Parse(path string, data []byte) *trust.Config {
 	if isCodexHooks(path) {
 		return parseCodexHooks(path, data)
@@ -107,62 +113,13 @@ func (codexClient) Parse(path string, data []byte) *trust.Config {
 	if l.err != nil {
 		return l.failed()
 	}
-	return l.withNotify(l.withHooks(l.config(codexServers(l.root))))
-}
-
-// EntryNotify is a layer's `notify`: the argv Codex runs (with a JSON
-// argument of its own appended) when a turn ends.
-const EntryNotify = "notify"
-
-// withNotify adds the layer's `notify` to c as an entry, its argv as
-// written, no shell. Whether Codex runs a project layer's notify is OPEN
-// (headless runs were not observed to, the interactive client was not
-// observed): it is modelled as running in a trusted project, like the
-// layer's servers, so that a change of it or of the script it runs
-// speaks. A notify that is not an array of strings leaves what runs
-// from the layer unknown; an empty one runs nothing.
-func (d *codexDoc) withNotify(c *trust.Config) *trust.Config {
-	if c.Err != nil {
-		return c
-	}
-	v, ok := d.root[EntryNotify]
-	if !ok {
-		return c
-	}
-	arr, isArr := v.([]any)
-	argv := make([]string, 0, len(arr))
-	for _, a := range arr {
-		if str, isStr := a.(string); isStr {
-			argv = append(argv, str)
-		}
-	}
-	switch {
-	case !isArr || len(argv) != len(arr):
-		c.Err, c.Servers = trust.Unreadable(fmt.Errorf("notify is %s, not an array of strings", tomlKind(v))), nil
-		return c
-	case len(argv) == 0:
-		return c
-	case c.Server(EntryNotify) != nil:
-		c.Err, c.Servers = trust.Unreadable(fmt.Errorf("a server and the notify command are both named %q", EntryNotify)), nil
-		return c
-	}
-	e, err := trust.ArgvEntry(d.path, trust.Codex, EntryNotify, EntryNotify, "", argv[0], argv[1:], d.at(EntryNotify), nil)
-	if err != nil {
-		c.Err, c.Servers = trust.Unreadable(fmt.Errorf("notify: %w", err)), nil
-		return c
-	}
-	c.Servers = append(c.Servers, e)
-	return c
+	return l.withHooks(l.config(codexServers(l.root)))
 }
 
 // EntryNouns are Codex's words for its entry kinds.
 func (codexClient) EntryNouns() map[string]string {
-	return map[string]string{EntryHook: "hooks", EntryNotify: "notify commands"}
+	return map[string]string{EntryHook: "hooks"}
 }
-
-// codexNotifyWhy is what a verdict on a notify command adds: the model,
-// not an observation.
-const codexNotifyWhy = "Codex runs this notify command when a turn ends (modelled: not observed for a project layer)"
 
 // parseCodexHooks reads a .codex/hooks.json ({"hooks": {"<Event>":
 // [{"matcher": …, "hooks": [{"type": "command", "command": …}]}]}}, the
@@ -1011,7 +968,7 @@ func (cs *CodexState) merge() {
 			if l := &cs.Layers[i]; l.Loads == (pass == 0) {
 				cs.configs[i] = l.config(merged, problems, placed)
 				if l.doc != nil && l.doc.err == nil {
-					cs.configs[i] = l.doc.withNotify(l.doc.withHooks(cs.configs[i]))
+					cs.configs[i] = l.doc.withHooks(cs.configs[i])
 					if l.Loads {
 						_ = cs.readHookTrust(l.doc.root, l.Path, false)
 					}
@@ -1243,9 +1200,6 @@ func (codexClient) Gate(st *State, entries []Entry) []ServerVerdict {
 		var runs, repo bool
 		var why, src string
 		switch {
-		case e.Server != nil && e.Server.Kind == EntryNotify:
-			runs, why, src, repo = st.Codex.answer(e.Path, e.Name, nil)
-			why = codexNotifyWhy + "; " + why
 		case e.Server != nil && e.Server.Kind != "":
 			runs, why, src, repo = st.Codex.hookAnswer(e.Path, e.Name, codexEntryHash(e.Server))
 		default:
@@ -1264,15 +1218,12 @@ func (codexClient) Impact(st *State, old, new *trust.Server) Impact {
 	if new == nil {
 		return Impact{Why: "removed: Codex no longer starts it"}
 	}
-	if new.Kind != "" && new.Kind != EntryNotify {
+	if new.Kind != "" {
 		return codexHookImpact(st.Codex, old, new)
 	}
 	runs, why, src, repo := st.Codex.answer("", new.Name, new)
 	if runs && st.Codex.Unknown == nil {
 		why = "Codex trusts this project: every change runs without asking"
-	}
-	if new.Kind == EntryNotify {
-		why = codexNotifyWhy + "; " + why
 	}
 	return Impact{Interactive: runs, Headless: runs, Why: why, Source: src, RepoSide: repo}
 }

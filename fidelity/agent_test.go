@@ -87,7 +87,7 @@ type agentSuite struct {
 func agentSuites() []agentSuite {
 	return []agentSuite{
 		{gemini, append(geminiScenarios(), geminiEntryScenarios()...)},
-		{codex, append(codexScenarios(), codexHookScenarios()...)},
+		{codex, slices.Concat(codexScenarios(), codexHookScenarios(), codexNotifyScenarios())},
 		{opencode, opencodeScenarios()},
 		{copilot, append(copilotScenarios(), copilotHookScenarios()...)},
 		{qwen, qwenScenarios()},

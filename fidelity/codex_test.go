@@ -77,7 +77,9 @@ analytics.enabled = false
 		"config.toml with `base_url` on a fake OpenAI Responses endpoint on 127.0.0.1 and a dummy key, the " +
 		"proxy refusing every other host; a run fails if Codex tries one). Codex gives its servers a minimal " +
 		"environment, so each marker server is told its marker directory in its `env` table. \"-p\" runs " +
-		"`codex exec` (package `client`'s `Headless`), \"list\" runs `codex mcp list`. \"Contract\" is " +
+		"`codex exec` (package `client`'s `Headless`), \"list\" runs `codex mcp list`, \"tui\" runs the " +
+		"interactive client in tmux (`Interactive`), types \"say ok\" once its composer shows and waits 10 s past the " +
+		"model's answer (it asks raw.githubusercontent.com for an announcement in the background, refused). \"Contract\" is " +
 		"the earlier observations package `client` models (clients-observed.md, Codex CLI 0.169.0).",
 }
 

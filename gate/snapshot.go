@@ -54,9 +54,6 @@ type Snapshot struct {
 	// SettingsNote is what else the settings handoff leaves out, in the
 	// client's words.
 	SettingsNote string
-	// Note is what else the launch hands over or turns off, in the
-	// client's words (Codex's notify override), "" when nothing.
-	Note string
 }
 
 // Snapshot writes the configuration `mcp-guard launch` hands a client

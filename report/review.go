@@ -775,9 +775,6 @@ func WriteVettedNote(w io.Writer, title string, snap *gate.Snapshot, st Style) e
 			left += " (" + snap.SettingsNote + ")"
 		}
 	}
-	if snap.Note != "" {
-		left += "; " + Sanitize(snap.Note)
-	}
 	_, err := fmt.Fprintf(w, "mcp-guard: %s gets %s%s%s%s\n", title, what, entries, own, left)
 	return err
 }
