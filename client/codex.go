@@ -819,7 +819,7 @@ func (codexClient) State(launchDir, gitTop string, env Env) *State {
 			src.Err = cs.user.err
 		} else if err := cs.readTrust(); err != nil {
 			src.Err = err
-		} else if err := cs.readHookTrust(cs.user.root, userShown, true); err != nil {
+		} else if err := cs.readHookTrust(cs.user.root); err != nil {
 			src.Err = err
 		}
 	}
@@ -866,13 +866,15 @@ func (cs *CodexState) loads(dir string, dirs []string) (bool, string) {
 	return false, ""
 }
 
-// readHookTrust takes the [hooks.state."<key>"] entries (the key trimmed,
-// as Codex does): a trusted_hash is a hook you trusted in Codex (its
-// "Hooks need review" dialog, /hooks); enabled = false one you turned off,
-// which Codex skips. Codex reads hooks.state only from the user's config
-// (its source, config_rules.rs); a project layer's trusted_hash still
-// counts, in the direction that reports more, its enabled = false never.
-func (cs *CodexState) readHookTrust(root map[string]any, shown string, user bool) error {
+// readHookTrust takes the user's [hooks.state."<key>"] entries (the key
+// trimmed, as Codex does): a trusted_hash is a hook you trusted in Codex
+// (its "Hooks need review" dialog, /hooks); enabled = false one you turned
+// off, which Codex skips. Codex reads hooks.state only from the user's
+// config (its source, config_rules.rs): a project layer's own
+// trusted_hash, Codex's hash of the hook it records, neither ran the hook
+// under `codex exec` nor spared it the interactive review (observed on
+// 0.169.0, fidelity hooks-state-project), so it counts for nothing.
+func (cs *CodexState) readHookTrust(root map[string]any) error {
 	h, ok := root["hooks"].(map[string]any)
 	if !ok {
 		return nil
@@ -893,9 +895,9 @@ func (cs *CodexState) readHookTrust(root map[string]any, shown string, user bool
 		}
 		st := cs.hookTrust[k]
 		if hash, _ := e["trusted_hash"].(string); hash != "" && st.hash == "" {
-			st.hash, st.by = hash, shown
+			st.hash = hash
 		}
-		if off, isBool := e["enabled"].(bool); user && isBool && !off {
+		if off, isBool := e["enabled"].(bool); isBool && !off {
 			st.off = true
 		}
 		cs.hookTrust[k] = st
@@ -969,9 +971,6 @@ func (cs *CodexState) merge() {
 				cs.configs[i] = l.config(merged, problems, placed)
 				if l.doc != nil && l.doc.err == nil {
 					cs.configs[i] = l.doc.withHooks(cs.configs[i])
-					if l.Loads {
-						_ = cs.readHookTrust(l.doc.root, l.Path, false)
-					}
 				}
 			}
 		}
@@ -1096,7 +1095,7 @@ func (cs *CodexState) hookState(path, name string) (st codexHookState, known boo
 		} else {
 			for _, st := range cs.hookTrust {
 				if st.hash != "" { // a hook Codex may key otherwise: counted as trusted
-					return codexHookState{hash: st.hash, by: cs.userShown}, true
+					return codexHookState{hash: st.hash}, true
 				}
 			}
 		}
@@ -1130,9 +1129,9 @@ func (cs *CodexState) hookAnswer(path, name, hash string) (runs bool, why, src s
 	case st.off:
 		return false, fmt.Sprintf("you turned this hook off in Codex (enabled = false in %s hooks.state): Codex skips it", cs.userShown), cs.userShown, false
 	case st.hash != "" && hash != "" && st.hash != hash:
-		return false, fmt.Sprintf("the hook is not the one you trusted in Codex (the trusted_hash in %s hooks.state is of another command, matcher or timeout): Codex asks you to review it again (\"Hooks need review\"); `codex exec` skips it", st.by), st.by, st.by != cs.userShown
+		return false, fmt.Sprintf("the hook is not the one you trusted in Codex (the trusted_hash in %s hooks.state is of another command, matcher or timeout): Codex asks you to review it again (\"Hooks need review\"); `codex exec` skips it", cs.userShown), cs.userShown, false
 	case st.hash != "":
-		return true, fmt.Sprintf("you trusted this hook in Codex (hooks.state in %s): %s", st.by, codexHookWhy), st.by, st.by != cs.userShown
+		return true, fmt.Sprintf("you trusted this hook in Codex (hooks.state in %s): %s", cs.userShown, codexHookWhy), cs.userShown, false
 	}
 	return false, fmt.Sprintf("Codex asks you to review this hook before it runs (\"Hooks need review\"; none is trusted in %s hooks.state); `codex exec` skips it", cs.userShown), cs.userShown, false
 }

@@ -506,6 +506,14 @@ func TestCodexHooksGate(t *testing.T) {
 		if v := verdictOf(t, f.codex("repo"), name); !v.Interactive {
 			t.Errorf("a project's enabled = false: %+v", v)
 		}
+		// Nor trust one: its own trusted_hash, Codex's very hash of the hook,
+		// neither runs it under codex exec nor spares it the interactive
+		// review (fidelity hooks-state-project).
+		f.write("home/.codex/config.toml", trustTOML(f.repo))
+		f.write("repo/.codex/config.toml", state(f, "trusted_hash = \""+codexSHHash+"\"\n"))
+		if v := verdictOf(t, f.codex("repo"), name); v.Interactive || v.Headless || v.RepoSide || !strings.Contains(v.Why, "Hooks need review") {
+			t.Errorf("a project's own trusted_hash: %+v", v)
+		}
 	})
 	t.Run("a layer's hooks", func(t *testing.T) {
 		f := newFixture(t)

@@ -87,7 +87,7 @@ type agentSuite struct {
 func agentSuites() []agentSuite {
 	return []agentSuite{
 		{gemini, append(geminiScenarios(), geminiEntryScenarios()...)},
-		{codex, slices.Concat(codexScenarios(), codexHookScenarios(), codexNotifyScenarios())},
+		{codex, slices.Concat(codexScenarios(), codexHookScenarios(), codexNotifyScenarios(), codexHookStateScenarios())},
 		{opencode, opencodeScenarios()},
 		{copilot, append(copilotScenarios(), copilotHookScenarios()...)},
 		{qwen, qwenScenarios()},

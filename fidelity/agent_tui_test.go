@@ -12,13 +12,18 @@ import (
 )
 
 // agentTUI is how an agent's interactive client is driven in tmux (mode
-// tui): the screens that say its composer takes a prompt.
+// tui): the screens that say its composer takes a prompt, and those of a
+// dialog it waits on the user at, which the run never answers.
 type agentTUI struct {
-	ready []string
+	ready, dialogs []string
 }
 
 // agentTUIPrompt is what a tui run types, as headless runs pass it.
 const agentTUIPrompt = "say ok"
+
+// agentTUIQuiet is how long a composer must show, no dialog over it,
+// before a tui run types into it.
+const agentTUIQuiet = 8 * time.Second
 
 // agentTUISettle is how long a tui run waits past the model's answer for
 // what the end of the turn starts (a notify command is fire-and-forget).
@@ -27,8 +32,9 @@ const agentTUISettle = 10 * time.Second
 // runAgentTUI starts a's interactive client in a detached tmux pane in
 // launch, waits for its composer, types agentTUIPrompt and Enter, and
 // returns the screen once the fake model answered and agentTUISettle has
-// passed. It answers no dialog: a client that shows one never takes the
-// prompt and the run fails.
+// passed. It answers no dialog: at one of a.tui.dialogs it returns the
+// screen agentTUISettle later, the prompt never typed; at another the
+// composer never shows and the run fails.
 func (s *sandbox) runAgentTUI(a *agent, launch string, env []string, bin string, argv []string, api *fakeModel) ([]byte, error) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		s.t.Skip("tmux not found: the interactive scenarios need it")
@@ -69,11 +75,37 @@ func (s *sandbox) runAgentTUI(a *agent, launch string, env []string, bin string,
 	}()
 	screen := func() string { return tmux("capture-pane", "-p", "-t", "fid") }
 	end := time.Now().Add(agentTimeout)
-	for !containsAny(screen(), a.tui.ready) {
-		if time.Now().After(end) {
-			return []byte(screen()), fmt.Errorf("the interactive client never showed its composer (%q) in %s", a.tui.ready, agentTimeout)
+	// The composer must stay up, no dialog over it, for agentTUIQuiet:
+	// interactive Codex draws its composer, then its "Hooks need review"
+	// dialog over it some seconds later (3 s at load 20 on 2 CPUs).
+	composer := func() (dialog bool, err error) {
+		var since time.Time
+		for {
+			sc := screen()
+			switch {
+			case containsAny(sc, a.tui.dialogs):
+				return true, nil
+			case !containsAny(sc, a.tui.ready):
+				since = time.Time{}
+			case since.IsZero():
+				since = time.Now()
+			case time.Since(since) >= agentTUIQuiet:
+				return false, nil
+			}
+			if time.Now().After(end) {
+				return false, fmt.Errorf("the interactive client never showed its composer (%q) in %s", a.tui.ready, agentTimeout)
+			}
+			time.Sleep(300 * time.Millisecond)
 		}
-		time.Sleep(300 * time.Millisecond)
+	}
+	switch dialog, err := composer(); {
+	case err != nil:
+		return []byte(screen()), err
+	case dialog:
+		// What runs at a dialog runs without asking: wait as past an
+		// answer, then return the screen, the model never asked.
+		time.Sleep(agentTUISettle)
+		return []byte(screen()), nil
 	}
 	// The prompt, then Enter; both again while the model is not asked: on
 	// a loaded machine a client can draw its composer before it reads keys.

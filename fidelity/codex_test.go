@@ -45,7 +45,7 @@ var codex = &agent{
 		}
 		return append([]string{"mcp", "list"}, args...)
 	},
-	tui: &agentTUI{ready: []string{"? for shortcuts", "Ask Codex"}},
+	tui: &agentTUI{ready: []string{"? for shortcuts", "Ask Codex"}, dialogs: []string{"Hooks need review"}},
 	prepare: func(s *sandbox, api *fakeModel) map[string]string {
 		path := filepath.Join(s.home, ".codex", "config.toml")
 		user, err := os.ReadFile(path)
@@ -78,8 +78,9 @@ analytics.enabled = false
 		"proxy refusing every other host; a run fails if Codex tries one). Codex gives its servers a minimal " +
 		"environment, so each marker server is told its marker directory in its `env` table. \"-p\" runs " +
 		"`codex exec` (package `client`'s `Headless`), \"list\" runs `codex mcp list`, \"tui\" runs the " +
-		"interactive client in tmux (`Interactive`), types \"say ok\" once its composer shows and waits 10 s past the " +
-		"model's answer (it asks raw.githubusercontent.com for an announcement in the background, refused). \"Contract\" is " +
+		"interactive client in tmux (`Interactive`), types \"say ok\" once its composer has shown for 8 s with no " +
+		"dialog over it and waits 10 s past the model's answer, or at \"Hooks need review\" types nothing and waits 10 s " +
+		"(it asks raw.githubusercontent.com for an announcement in the background, refused). \"Contract\" is " +
 		"the earlier observations package `client` models (clients-observed.md, Codex CLI 0.169.0).",
 }
 
