@@ -86,7 +86,7 @@ func claudeHelperScenarios() []scenario {
 			want:     []string{"status-line"},
 			again:    []string{"status-line"},
 			open:     true,
-			answer:   "Yes: at start, without asking, and again as the status line is redrawn (`claude -p` draws none: helpers/-p).",
+			answer:   "Yes: at start, without asking (`claude -p` draws none: helpers/-p).",
 		},
 		{
 			name:     "subagent-status-line/tui",
