@@ -2,12 +2,7 @@ package fidelity
 
 import (
 	"fmt"
-	"os"
-	"os/exec"
-	"path/filepath"
-	"strconv"
 	"strings"
-	"syscall"
 	"time"
 )
 
@@ -36,44 +31,15 @@ const agentTUISettle = 10 * time.Second
 // screen agentTUISettle later, the prompt never typed; at another the
 // composer never shows and the run fails.
 func (s *sandbox) runAgentTUI(a *agent, launch string, env []string, bin string, argv []string, api *fakeModel) ([]byte, error) {
-	if _, err := exec.LookPath("tmux"); err != nil {
-		s.t.Skip("tmux not found: the interactive scenarios need it")
-	}
 	if a.tui == nil {
 		s.t.Fatalf("%s has no interactive mode in this suite", a.title)
 	}
-	env = append(env, "TERM=xterm-256color")
-	sockDir, err := os.MkdirTemp("", "fid-tmux-")
+	p, err := s.startPane(fmt.Sprintf("tui-%d.sh", s.runs), launch, append(env, "TERM=xterm-256color"), append([]string{bin}, argv...))
 	if err != nil {
 		return nil, err
 	}
-	sock := filepath.Join(sockDir, "s")
-	script := filepath.Join(s.markerRoot, fmt.Sprintf("tui-%d.sh", s.runs))
-	var b strings.Builder
-	fmt.Fprintf(&b, "cd %s || exit 1\nexec env -i", shQuote(launch))
-	for _, kv := range env {
-		b.WriteString(" " + shQuote(kv))
-	}
-	for _, w := range append([]string{bin}, argv...) {
-		b.WriteString(" " + shQuote(w))
-	}
-	if err := os.WriteFile(script, []byte(b.String()+"\n"), 0o755); err != nil {
-		return nil, err
-	}
-	tmux := func(args ...string) string {
-		out, _ := runBounded(10*time.Second, s.home, env, "tmux", append([]string{"-S", sock, "-f", "/dev/null"}, args...)...)
-		return string(out)
-	}
-	tmux("new-session", "-d", "-s", "fid", "-x", "160", "-y", "45", "/bin/sh "+shQuote(script)+"; sleep 300")
-	defer func() {
-		if pid, err := strconv.Atoi(strings.TrimSpace(tmux("display-message", "-p", "-t", "fid", "#{pane_pid}"))); err == nil {
-			_ = syscall.Kill(-pid, syscall.SIGKILL)
-		}
-		tmux("kill-server")
-		os.RemoveAll(sockDir)
-		killByHome(s.t, s.home) // interactive Codex's app-server daemon leaves the pane's group
-	}()
-	screen := func() string { return tmux("capture-pane", "-p", "-t", "fid") }
+	defer p.stop()
+	screen := p.screen
 	end := time.Now().Add(agentTimeout)
 	// The composer must stay up, no dialog over it, for agentTUIQuiet:
 	// interactive Codex draws its composer, then its "Hooks need review"
@@ -119,10 +85,10 @@ func (s *sandbox) runAgentTUI(a *agent, launch string, env []string, bin string,
 		}
 		if time.Since(typed) > 15*time.Second {
 			if !strings.Contains(screen(), agentTUIPrompt) {
-				tmux("send-keys", "-t", "fid", "-l", agentTUIPrompt)
+				p.keys("-l", agentTUIPrompt)
 				time.Sleep(500 * time.Millisecond)
 			}
-			tmux("send-keys", "-t", "fid", "Enter")
+			p.keys("Enter")
 			typed = time.Now()
 		}
 		time.Sleep(300 * time.Millisecond)
