@@ -95,7 +95,11 @@ const (
 // settings that run a command (its bundle), but for processWrapper and
 // policyHelpers, which it does not take from a repository's settings
 // (claudeWithheldKeys). gcpAuthRefresh, proxyAuthHelper and
-// subagentStatusLine: from that list and the settings schema, not observed.
+// subagentStatusLine were read from that list and are observed running
+// (fidelity gcp-auth-refresh, proxy-auth-helper, subagent-status-line):
+// each only when its condition holds (Vertex AI, an env switch, a running
+// subagent), which the repository's own env can meet for the first two;
+// they count whatever the environment.
 var (
 	claudeHelperKeys     = []string{"apiKeyHelper", "awsAuthRefresh", "awsCredentialExport", "gcpAuthRefresh", "otelHeadersHelper", "proxyAuthHelper"}
 	claudeCommandObjects = []string{"statusLine", "fileSuggestion", "subagentStatusLine"}

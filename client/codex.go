@@ -99,6 +99,12 @@ func codexHome(env Env) (path, shown string) {
 
 // Parse reads one layer alone: its [mcp_servers] as Codex validates them
 // and its [hooks] commands as entries; or a .codex/hooks.json's hooks.
+// A layer's `notify` (the argv Codex runs when a turn ends) is no entry:
+// Codex 0.169.0 drops the key from every project layer, whatever its
+// value, and says so ("Ignored unsupported project-local config keys in
+// …: notify"), in `codex exec` and in the interactive client alike
+// (fidelity notify/-p, notify/tui, notify-not-strings/-p); only the
+// user's own config.toml runs one.
 func (codexClient) Parse(path string, data []byte) *trust.Config {
 	if isCodexHooks(path) {
 		return parseCodexHooks(path, data)
@@ -107,52 +113,7 @@ func (codexClient) Parse(path string, data []byte) *trust.Config {
 	if l.err != nil {
 		return l.failed()
 	}
-	return l.withNotify(l.withHooks(l.config(codexServers(l.root))))
-}
-
-// EntryNotify is a layer's `notify`: the argv Codex runs (with a JSON
-// argument of its own appended) when a turn ends.
-const EntryNotify = "notify"
-
-// withNotify adds the layer's `notify` to c as an entry, its argv as
-// written, no shell. Whether Codex runs a project layer's notify is OPEN
-// (headless runs were not observed to, the interactive client was not
-// observed): it is modelled as running in a trusted project, like the
-// layer's servers, so that a change of it or of the script it runs
-// speaks. A notify that is not an array of strings leaves what runs
-// from the layer unknown; an empty one runs nothing.
-func (d *codexDoc) withNotify(c *trust.Config) *trust.Config {
-	if c.Err != nil {
-		return c
-	}
-	v, ok := d.root[EntryNotify]
-	if !ok {
-		return c
-	}
-	arr, isArr := v.([]any)
-	argv := make([]string, 0, len(arr))
-	for _, a := range arr {
-		if str, isStr := a.(string); isStr {
-			argv = append(argv, str)
-		}
-	}
-	switch {
-	case !isArr || len(argv) != len(arr):
-		c.Err, c.Servers = trust.Unreadable(fmt.Errorf("notify is %s, not an array of strings", tomlKind(v))), nil
-		return c
-	case len(argv) == 0:
-		return c
-	case c.Server(EntryNotify) != nil:
-		c.Err, c.Servers = trust.Unreadable(fmt.Errorf("a server and the notify command are both named %q", EntryNotify)), nil
-		return c
-	}
-	e, err := trust.ArgvEntry(d.path, trust.Codex, EntryNotify, EntryNotify, "", argv[0], argv[1:], d.at(EntryNotify), nil)
-	if err != nil {
-		c.Err, c.Servers = trust.Unreadable(fmt.Errorf("notify: %w", err)), nil
-		return c
-	}
-	c.Servers = append(c.Servers, e)
-	return c
+	return l.withHooks(l.config(codexServers(l.root)))
 }
 
 // EntryHTTPHeadersHelper is a server's `http_headers_helper`: a shell
@@ -164,7 +125,7 @@ const EntryHTTPHeadersHelper = "http_headers_helper"
 
 // EntryNouns are Codex's words for its entry kinds.
 func (codexClient) EntryNouns() map[string]string {
-	return map[string]string{EntryHook: "hooks", EntryNotify: "notify commands", EntryHTTPHeadersHelper: "helpers"}
+	return map[string]string{EntryHook: "hooks", EntryHTTPHeadersHelper: "helpers"}
 }
 
 // withHelpers adds each server's http_headers_helper to c as an entry of
@@ -196,10 +157,6 @@ func (d *codexDoc) withHelpers(c *trust.Config) *trust.Config {
 func codexHelperWhy(server string) string {
 	return "Codex runs this http_headers_helper whenever it connects to `" + server + "`"
 }
-
-// codexNotifyWhy is what a verdict on a notify command adds: the model,
-// not an observation.
-const codexNotifyWhy = "Codex runs this notify command when a turn ends (modelled: not observed for a project layer)"
 
 // parseCodexHooks reads a .codex/hooks.json ({"hooks": {"<Event>":
 // [{"matcher": …, "hooks": [{"type": "command", "command": …}]}]}}, the
@@ -920,7 +877,7 @@ func (codexClient) State(launchDir, gitTop string, env Env) *State {
 			src.Err = cs.user.err
 		} else if err := cs.readTrust(); err != nil {
 			src.Err = err
-		} else if err := cs.readHookTrust(cs.user.root, userShown, true); err != nil {
+		} else if err := cs.readHookTrust(cs.user.root); err != nil {
 			src.Err = err
 		}
 	}
@@ -967,13 +924,15 @@ func (cs *CodexState) loads(dir string, dirs []string) (bool, string) {
 	return false, ""
 }
 
-// readHookTrust takes the [hooks.state."<key>"] entries (the key trimmed,
-// as Codex does): a trusted_hash is a hook you trusted in Codex (its
-// "Hooks need review" dialog, /hooks); enabled = false one you turned off,
-// which Codex skips. Codex reads hooks.state only from the user's config
-// (its source, config_rules.rs); a project layer's trusted_hash still
-// counts, in the direction that reports more, its enabled = false never.
-func (cs *CodexState) readHookTrust(root map[string]any, shown string, user bool) error {
+// readHookTrust takes the user's [hooks.state."<key>"] entries (the key
+// trimmed, as Codex does): a trusted_hash is a hook you trusted in Codex
+// (its "Hooks need review" dialog, /hooks); enabled = false one you turned
+// off, which Codex skips. Codex reads hooks.state only from the user's
+// config (its source, config_rules.rs): a project layer's own
+// trusted_hash, Codex's hash of the hook it records, neither ran the hook
+// under `codex exec` nor spared it the interactive review (observed on
+// 0.169.0, fidelity hooks-state-project), so it counts for nothing.
+func (cs *CodexState) readHookTrust(root map[string]any) error {
 	h, ok := root["hooks"].(map[string]any)
 	if !ok {
 		return nil
@@ -994,9 +953,9 @@ func (cs *CodexState) readHookTrust(root map[string]any, shown string, user bool
 		}
 		st := cs.hookTrust[k]
 		if hash, _ := e["trusted_hash"].(string); hash != "" && st.hash == "" {
-			st.hash, st.by = hash, shown
+			st.hash = hash
 		}
-		if off, isBool := e["enabled"].(bool); user && isBool && !off {
+		if off, isBool := e["enabled"].(bool); isBool && !off {
 			st.off = true
 		}
 		cs.hookTrust[k] = st
@@ -1069,10 +1028,7 @@ func (cs *CodexState) merge() {
 			if l := &cs.Layers[i]; l.Loads == (pass == 0) {
 				cs.configs[i] = l.config(merged, problems, placed)
 				if l.doc != nil && l.doc.err == nil {
-					cs.configs[i] = l.doc.withNotify(l.doc.withHooks(cs.configs[i]))
-					if l.Loads {
-						_ = cs.readHookTrust(l.doc.root, l.Path, false)
-					}
+					cs.configs[i] = l.doc.withHooks(cs.configs[i])
 				}
 			}
 		}
@@ -1197,7 +1153,7 @@ func (cs *CodexState) hookState(path, name string) (st codexHookState, known boo
 		} else {
 			for _, st := range cs.hookTrust {
 				if st.hash != "" { // a hook Codex may key otherwise: counted as trusted
-					return codexHookState{hash: st.hash, by: cs.userShown}, true
+					return codexHookState{hash: st.hash}, true
 				}
 			}
 		}
@@ -1231,9 +1187,9 @@ func (cs *CodexState) hookAnswer(path, name, hash string) (runs bool, why, src s
 	case st.off:
 		return false, fmt.Sprintf("you turned this hook off in Codex (enabled = false in %s hooks.state): Codex skips it", cs.userShown), cs.userShown, false
 	case st.hash != "" && hash != "" && st.hash != hash:
-		return false, fmt.Sprintf("the hook is not the one you trusted in Codex (the trusted_hash in %s hooks.state is of another command, matcher or timeout): Codex asks you to review it again (\"Hooks need review\"); `codex exec` skips it", st.by), st.by, st.by != cs.userShown
+		return false, fmt.Sprintf("the hook is not the one you trusted in Codex (the trusted_hash in %s hooks.state is of another command, matcher or timeout): Codex asks you to review it again (\"Hooks need review\"); `codex exec` skips it", cs.userShown), cs.userShown, false
 	case st.hash != "":
-		return true, fmt.Sprintf("you trusted this hook in Codex (hooks.state in %s): %s", st.by, codexHookWhy), st.by, st.by != cs.userShown
+		return true, fmt.Sprintf("you trusted this hook in Codex (hooks.state in %s): %s", cs.userShown, codexHookWhy), cs.userShown, false
 	}
 	return false, fmt.Sprintf("Codex asks you to review this hook before it runs (\"Hooks need review\"; none is trusted in %s hooks.state); `codex exec` skips it", cs.userShown), cs.userShown, false
 }
@@ -1307,9 +1263,6 @@ func (codexClient) Gate(st *State, entries []Entry) []ServerVerdict {
 		var runs, repo bool
 		var why, src string
 		switch {
-		case e.Server != nil && e.Server.Kind == EntryNotify:
-			runs, why, src, repo = st.Codex.answer(e.Path, e.Name, nil)
-			why = codexNotifyWhy + "; " + why
 		case e.Server != nil && e.Server.Kind == EntryHTTPHeadersHelper:
 			// It runs whenever its server is connected: the server's
 			// answer (its enabled key included).
@@ -1333,7 +1286,7 @@ func (codexClient) Impact(st *State, old, new *trust.Server) Impact {
 	if new == nil {
 		return Impact{Why: "removed: Codex no longer starts it"}
 	}
-	if new.Kind != "" && new.Kind != EntryNotify && new.Kind != EntryHTTPHeadersHelper {
+	if new.Kind != "" && new.Kind != EntryHTTPHeadersHelper {
 		return codexHookImpact(st.Codex, old, new)
 	}
 	var runs, repo bool
@@ -1346,10 +1299,7 @@ func (codexClient) Impact(st *State, old, new *trust.Server) Impact {
 	if runs && st.Codex.Unknown == nil {
 		why = "Codex trusts this project: every change runs without asking"
 	}
-	switch new.Kind {
-	case EntryNotify:
-		why = codexNotifyWhy + "; " + why
-	case EntryHTTPHeadersHelper:
+	if new.Kind == EntryHTTPHeadersHelper {
 		why = codexHelperWhy(new.Of) + "; " + why
 	}
 	return Impact{Interactive: runs, Headless: runs, Why: why, Source: src, RepoSide: repo}

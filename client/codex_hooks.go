@@ -155,11 +155,10 @@ func codexEntryHash(s *trust.Server) string {
 }
 
 // codexHookState is what the user's Codex state says of one hook key: the
-// hash it trusts (and the file recording it), and whether the hook is
-// turned off.
+// hash it trusts, and whether the hook is turned off.
 type codexHookState struct {
-	hash, by string
-	off      bool
+	hash string
+	off  bool
 }
 
 // CodexHookHash is Codex's trusted_hash of the hook name in the hooks

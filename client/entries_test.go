@@ -22,14 +22,6 @@ func entriesOf(c *trust.Config) []entry {
 		if s.Kind == "" {
 			continue
 		}
-		if s.Kind == EntryNotify { // an argv, no shell: its words, |-joined
-			argv := []string{s.Command}
-			for _, a := range s.Args {
-				argv = append(argv, a.Str)
-			}
-			out = append(out, entry{s.Kind, s.Name, strings.Join(argv, "|")})
-			continue
-		}
 		if s.Command != "/bin/sh" || len(s.Args) != 2 || s.Args[0].Str != "-c" {
 			return append(out, entry{"BAD", s.Name, s.Command})
 		}
@@ -351,13 +343,12 @@ func TestCodexHooksRead(t *testing.T) {
 			"[hooks]\nStop = [{ hooks = [{ type = \"command\", command = \"x\" }, { type = \"command\", command = \"y\" }] }]\n",
 			[]entry{{"hook", "hooks.Stop[0].hooks[0]", "x"}, {"hook", "hooks.Stop[0].hooks[1]", "y"}}, false, false},
 		{"hooks that are not a table", "/r/.codex/config.toml", "hooks = 3\n", nil, true, true},
-		{"notify: its argv, no shell", "/r/.codex/config.toml",
-			"notify = [\"python3\", \"./tools/notify.py\", \"a b\"]\n[mcp_servers.db]\ncommand = \"node\"\n",
-			[]entry{{"notify", "notify", "python3|./tools/notify.py|a b"}}, false, false},
-		{"an empty notify runs nothing", "/r/.codex/config.toml", "notify = []\n", nil, false, false},
-		{"a notify that is not an array of strings", "/r/.codex/config.toml", "notify = \"sh x.sh\"\n", nil, true, true},
-		{"a notify array holding a non-string", "/r/.codex/config.toml", "notify = [\"sh\", 3]\n", nil, true, true},
-		{"a server named notify beside notify", "/r/.codex/config.toml", "notify = [\"sh\"]\n[mcp_servers.notify]\ncommand = \"n\"\n", nil, true, true},
+		// Codex drops a project layer's notify, whatever its value (fidelity notify/-p, notify-not-strings/-p).
+		{"notify is no entry", "/r/.codex/config.toml",
+			"notify = [\"python3\", \"./tools/notify.py\", \"a b\"]\n[mcp_servers.db]\ncommand = \"node\"\n", nil, false, false},
+		{"a notify that is not an array of strings is dropped too", "/r/.codex/config.toml", "notify = \"sh x.sh\"\n", nil, false, false},
+		{"a notify array holding a non-string is dropped too", "/r/.codex/config.toml", "notify = [\"sh\", 3]\n", nil, false, false},
+		{"a server named notify beside notify", "/r/.codex/config.toml", "notify = [\"sh\"]\n[mcp_servers.notify]\ncommand = \"n\"\n", nil, false, false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			c := codexClient{}.Parse(tc.path, []byte(tc.data))
@@ -514,6 +505,14 @@ func TestCodexHooksGate(t *testing.T) {
 		f.write("repo/.codex/config.toml", state(f, "enabled = false\n"))
 		if v := verdictOf(t, f.codex("repo"), name); !v.Interactive {
 			t.Errorf("a project's enabled = false: %+v", v)
+		}
+		// Nor trust one: its own trusted_hash, Codex's very hash of the hook,
+		// neither runs it under codex exec nor spares it the interactive
+		// review (fidelity hooks-state-project).
+		f.write("home/.codex/config.toml", trustTOML(f.repo))
+		f.write("repo/.codex/config.toml", state(f, "trusted_hash = \""+codexSHHash+"\"\n"))
+		if v := verdictOf(t, f.codex("repo"), name); v.Interactive || v.Headless || v.RepoSide || !strings.Contains(v.Why, "Hooks need review") {
+			t.Errorf("a project's own trusted_hash: %+v", v)
 		}
 	})
 	t.Run("a layer's hooks", func(t *testing.T) {
@@ -888,25 +887,27 @@ func TestHasClaudeDir(t *testing.T) {
 	}
 }
 
-// TestCodexNotifyGate: a project layer's notify is modelled as running
-// whenever Codex loads the layer (a trusted project), not at all in an
-// untrusted one; the verdict says it is modelled, and it spawns its argv
-// with no shell.
+// TestCodexNotifyGate: a project layer's notify is no entry, trusted or
+// not, whatever its value (Codex 0.169.0 drops the key: fidelity
+// notify/-p, notify/tui, notify-not-strings/-p), and it does not hide the
+// layer's servers.
 func TestCodexNotifyGate(t *testing.T) {
-	for _, trusted := range []bool{false, true} {
-		f := newFixture(t)
-		f.write("repo/.codex/config.toml", "notify = [\"sh\", \"tools/n.sh\"]\n")
-		user := ""
-		if trusted {
-			user = trustTOML(f.repo)
-		}
-		f.write("home/.codex/config.toml", user)
-		v := verdictOf(t, f.codex("repo"), EntryNotify)
-		if v.Interactive != trusted || v.Headless != trusted || !strings.Contains(v.Why, "modelled: not observed") {
-			t.Errorf("trusted %v: %+v", trusted, v)
-		}
-		if v.Server.Kind != EntryNotify || v.Spawn.Command != "sh" || !slices.Equal(v.Spawn.Args, []string{"tools/n.sh"}) {
-			t.Errorf("entry %+v spawn %+v", v.Server, v.Spawn)
+	for _, notify := range []string{`["sh", "tools/n.sh"]`, `["sh", 3]`, `"sh tools/n.sh"`} {
+		for _, trusted := range []bool{false, true} {
+			f := newFixture(t)
+			f.write("repo/.codex/config.toml", "notify = "+notify+"\n[mcp_servers.db]\ncommand = \"n\"\n")
+			user := ""
+			if trusted {
+				user = trustTOML(f.repo)
+			}
+			f.write("home/.codex/config.toml", user)
+			ce := f.codex("repo")
+			if ce.Err != nil || len(ce.Servers) != 1 {
+				t.Fatalf("notify = %s, trusted %v: %v %+v", notify, trusted, ce.Err, ce.Servers)
+			}
+			if v := verdictOf(t, ce, "db"); v.Interactive != trusted || v.Headless != trusted {
+				t.Errorf("notify = %s, trusted %v: db %+v", notify, trusted, v)
+			}
 		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -243,42 +242,7 @@ func (codexClient) disableLaunch(argv0 string, off, unreviewed, args, environ []
 			Hint: "launch without " + how + ", or trust the hooks in Codex (its /hooks review) and review them with `mcp-guard review`"}
 	}
 	argv, err := CodexArgv(argv0, off, args)
-	if err == nil && codexNotifyOff(unreviewed) {
-		// A -c override outranks every config layer (modelled, not
-		// observed): no notify runs, the user's own included.
-		argv = slices.Insert(argv, 1, "-c", codexNotifyOverride)
-	}
 	return argv, environ, err
-}
-
-// codexNotifyOverride is the override a Codex launch turns every notify
-// off with, when codexNotifyOff.
-const codexNotifyOverride = EntryNotify + "=[]"
-
-// codexNotifyOff reports whether a launch turns notify off: the
-// project's notify (among the entries not reviewed) must not run.
-func codexNotifyOff(unreviewed []string) bool { return slices.Contains(unreviewed, EntryNotify) }
-
-// disableNote is what a Codex launch does besides turning servers off,
-// in its words: the notify override, which silences the user's own
-// notify for that run too.
-func (codexClient) disableNote(unreviewed []string) string {
-	if !codexNotifyOff(unreviewed) {
-		return ""
-	}
-	return "-c " + codexNotifyOverride + ": the project's notify is not reviewed, so Codex runs no notify this run, your own included"
-}
-
-// DisableNote is what DisableLaunch of c with unreviewed does besides
-// turning servers off, in c's words, for the launch line ("" when
-// nothing).
-func DisableNote(c Client, unreviewed []string) string {
-	if d, ok := c.(interface {
-		disableNote(unreviewed []string) string
-	}); ok {
-		return d.disableNote(unreviewed)
-	}
-	return ""
 }
 
 // VettedNote is what a vetted-file launch of c with no settings handoff

@@ -218,21 +218,6 @@ func TestCodexBypassesHookTrust(t *testing.T) {
 	if _, _, err := DisableLaunch(c, "codex", nil, []string{"h"}, []string{"exec", "hi"}, nil); err != nil {
 		t.Errorf("no flag: %v", err)
 	}
-	// An unreviewed notify command is overridden before the user's args.
-	argv, _, err := DisableLaunch(c, "codex", []string{"db"}, []string{EntryNotify}, []string{"exec", "hi"}, nil)
-	if want := []string{"codex", "-c", "notify=[]", "-c", "mcp_servers.db.enabled=false", "exec", "hi"}; err != nil || !slices.Equal(argv, want) {
-		t.Errorf("unreviewed notify: %q %v, want %q", argv, err, want)
-	}
-	// The launch line says so, and that the user's own notify is off too.
-	if n := DisableNote(c, []string{EntryNotify}); !strings.Contains(n, "-c notify=[]") || !strings.Contains(n, "your own") {
-		t.Errorf("note of an unreviewed notify: %q", n)
-	}
-	if n := DisableNote(c, []string{"h"}); n != "" {
-		t.Errorf("note without notify: %q", n)
-	}
-	if n := DisableNote(Lookup(OpenCode), []string{EntryNotify}); n != "" {
-		t.Errorf("OpenCode's note: %q", n)
-	}
 }
 
 // TestReadVettedPastRepositoryLimit: the vetted file is mcp-guard's own

@@ -93,8 +93,8 @@ func (qwenClient) Parse(path string, data []byte) *trust.Config {
 	// as Gemini CLI does (its bundle, 0.24.4: executeCommandHook with the
 	// hook's env, hooks on unless disableAllHooks, toolDiscoveryCommand;
 	// not observed): entries, as Gemini CLI's. So is `mcp.serverCommand`,
-	// the server named `mcp` (its bundle: populateMcpServerCommand; not
-	// observed).
+	// the server named `mcp` (its bundle: populateMcpServerCommand;
+	// observed under `qwen -p`, fidelity server-command).
 	if root.Kind() == "object" {
 		entries := settingsEntries(c, trust.QwenCode, root)
 		entries = append(entries, commandServer(c, trust.QwenCode, root)...)
@@ -475,10 +475,13 @@ func (qs *QwenState) answer(s *trust.Server, path string) (runs bool, why string
 		// not modelled: a hook counts as running).
 		return true, "Qwen Code runs this " + s.Kind + " without asking: no approval of its covers it (" + qs.TrustedBy + ")"
 	case s != nil && s.Name == GeminiCommandServer && filepath.Base(path) != ".mcp.json":
-		// `mcp.serverCommand`'s server (Parse): Qwen Code's approvals are
-		// asked for mcpServers' entries (its bundle, 0.24.4; not observed),
-		// so it counts as running unasked. A settings server of that name
-		// without serverCommand counts so too: more, never less.
+		// `mcp.serverCommand`'s server (Parse): Qwen Code's approval gate
+		// holds the names of mcpServers' entries, so alone it ran unasked,
+		// and beside an approved entry `mcp` it ran in its place (observed
+		// under `qwen -p` on 0.24.4, fidelity server-command*). Beside a
+		// pending entry `mcp` it waited; it counts as running anyway (seen
+		// headless only: more, never less), as does a settings server of
+		// that name without serverCommand.
 		return true, qwenRuns + "no approval of its covers the server mcp.serverCommand starts (" + qs.TrustedBy + ")"
 	case qs.Yolo:
 		return true, qwenRuns + qs.YoloBy + " sets tools.approvalMode \"yolo\", which asks no server's approval (" + qs.TrustedBy + ")"

@@ -1,13 +1,11 @@
 package fidelity
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -53,40 +51,18 @@ func (s *sandbox) trustCodexHooks() {
 	extra["PWD"], extra["TERM"] = s.repo, "xterm-256color"
 	extra["MARKER_DIR"] = filepath.Join(s.markerRoot, "tui") // nothing may run here
 	env := isolatedEnv(s.home, extra)
-	sockDir, err := os.MkdirTemp("", "fid-tmux-")
+	p, err := s.startPane("trust-hooks.sh", s.repo, env, []string{bin})
 	if err != nil {
 		s.t.Fatal(err)
 	}
-	defer os.RemoveAll(sockDir)
-	sock := filepath.Join(sockDir, "s")
-	script := filepath.Join(s.markerRoot, "trust-hooks.sh")
-	var b strings.Builder
-	fmt.Fprintf(&b, "cd %s || exit 1\nexec env -i", shQuote(s.repo))
-	for _, kv := range env {
-		b.WriteString(" " + shQuote(kv))
-	}
-	b.WriteString(" " + shQuote(bin) + "\n")
-	if err := os.WriteFile(script, []byte(b.String()), 0o755); err != nil {
-		s.t.Fatal(err)
-	}
-	tmux := func(a ...string) string {
-		out, _ := runBounded(10*time.Second, s.home, env, "tmux", append([]string{"-S", sock, "-f", "/dev/null"}, a...)...)
-		return string(out)
-	}
-	tmux("new-session", "-d", "-s", "fid", "-x", "160", "-y", "45", "/bin/sh "+shQuote(script)+"; sleep 120")
-	defer func() {
-		if pid, err := strconv.Atoi(strings.TrimSpace(tmux("display-message", "-p", "-t", "fid", "#{pane_pid}"))); err == nil {
-			_ = syscall.Kill(-pid, syscall.SIGKILL)
-		}
-		tmux("kill-server")
-	}()
+	defer p.stop()
 	wait := func(sub string) {
 		for end := time.Now().Add(60 * time.Second); time.Now().Before(end); time.Sleep(300 * time.Millisecond) {
-			if strings.Contains(tmux("capture-pane", "-p", "-t", "fid"), sub) {
+			if strings.Contains(p.screen(), sub) {
 				return
 			}
 		}
-		s.t.Fatalf("interactive Codex never showed %q:\n%s", sub, tmux("capture-pane", "-p", "-t", "fid"))
+		s.t.Fatalf("interactive Codex never showed %q:\n%s", sub, p.screen())
 	}
 	wait("Trust all and continue")
 	path := filepath.Join(s.home, ".codex", "config.toml")
@@ -102,22 +78,22 @@ func (s *sandbox) trustCodexHooks() {
 		// screen has not moved: on a loaded machine Codex can draw its
 		// dialog before it reads keys (both keys were lost at load 4-6),
 		// or take an Enter before a Down.
-		pane := tmux("capture-pane", "-p", "-t", "fid")
+		pane := p.screen()
 		switch {
 		case strings.Contains(pane, "› 2. Trust all and continue"):
-			tmux("send-keys", "-t", "fid", "Enter")
+			p.keys("Enter")
 		case strings.Contains(pane, "› 1. Review hooks"):
-			tmux("send-keys", "-t", "fid", "Down")
+			p.keys("Down")
 		case strings.Contains(pane, "t trust all"):
 			// The hooks list ("t trust all · enter review · esc close"),
 			// opened by an Enter that came first: trust all from there.
-			tmux("send-keys", "-t", "fid", "t")
+			p.keys("t")
 		default:
 			continue
 		}
 		pressed = time.Now()
 	}
-	s.t.Fatalf("Codex recorded no trusted_hash:\n%s", tmux("capture-pane", "-p", "-t", "fid"))
+	s.t.Fatalf("Codex recorded no trusted_hash:\n%s", p.screen())
 }
 
 // codexHookStates are the trusted_hash values Codex recorded in the

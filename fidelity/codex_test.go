@@ -25,8 +25,10 @@ func codexEnv(home string) map[string]string {
 }
 
 // codexBase starts every run's ~/.codex/config.toml, before the scenario's
-// own tables: a model provider on the fake endpoint, no update check, no
-// plugin sync (it reaches github.com and chatgpt.com), no analytics.
+// own keys and tables: a model provider on the fake endpoint, no update
+// check, no plugin sync (it reaches github.com and chatgpt.com), no
+// analytics. It opens no table (dotted keys only), so the scenario's
+// own part may start with top-level keys of its own (notify).
 const (
 	codexBase = "# fidelity: the fake provider\n"
 	codexOwn  = "# fidelity: the scenario's own\n"
@@ -35,11 +37,15 @@ const (
 var codex = &agent{
 	id: "codex", title: "Codex", cli: codexCLI,
 	command: func(m mode, args []string) []string {
-		if m == headless {
+		switch m {
+		case headless:
 			return append([]string{"exec", "--color", "never", "say ok"}, args...)
+		case tui:
+			return args
 		}
 		return append([]string{"mcp", "list"}, args...)
 	},
+	tui: &agentTUI{ready: []string{"? for shortcuts", "Ask Codex"}, dialogs: []string{"Hooks need review"}},
 	prepare: func(s *sandbox, api *fakeModel) map[string]string {
 		path := filepath.Join(s.home, ".codex", "config.toml")
 		user, err := os.ReadFile(path)
@@ -53,18 +59,12 @@ var codex = &agent{
 			base := codexBase + fmt.Sprintf(`model = "gpt-5-fidelity"
 model_provider = "fidelity"
 check_for_update_on_startup = false
-
-[model_providers.fidelity]
-name = "fidelity"
-base_url = %s
-env_key = %q
-wire_api = "responses"
-
-[features]
-plugins = false
-
-[analytics]
-enabled = false
+model_providers.fidelity.name = "fidelity"
+model_providers.fidelity.base_url = %s
+model_providers.fidelity.env_key = %q
+model_providers.fidelity.wire_api = "responses"
+features.plugins = false
+analytics.enabled = false
 
 `, strconv.Quote(api.URL+"/v1"), codexKeyVar) + codexOwn
 			s.write(path, base+string(user))
@@ -77,7 +77,10 @@ enabled = false
 		"config.toml with `base_url` on a fake OpenAI Responses endpoint on 127.0.0.1 and a dummy key, the " +
 		"proxy refusing every other host; a run fails if Codex tries one). Codex gives its servers a minimal " +
 		"environment, so each marker server is told its marker directory in its `env` table. \"-p\" runs " +
-		"`codex exec` (package `client`'s `Headless`), \"list\" runs `codex mcp list`. \"Contract\" is " +
+		"`codex exec` (package `client`'s `Headless`), \"list\" runs `codex mcp list`, \"tui\" runs the " +
+		"interactive client in tmux (`Interactive`), types \"say ok\" once its composer has shown for 8 s with no " +
+		"dialog over it and waits 10 s past the model's answer, or at \"Hooks need review\" types nothing and waits 10 s " +
+		"(it asks raw.githubusercontent.com for an announcement in the background, refused). \"Contract\" is " +
 		"the earlier observations package `client` models (clients-observed.md, Codex CLI 0.169.0).",
 }
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // fakeAPI is an Anthropic Messages endpoint on 127.0.0.1 whose every answer
@@ -38,6 +39,9 @@ type fakeAPI struct {
 	steps  []step
 	needle string
 	seen   []bool
+	// hold, when set, delays the answer to each of the subagent's
+	// requests, so that it is seen running (its row in the agent panel).
+	hold time.Duration
 }
 
 // step is one tool call the fake model makes (fakeAPI.steps).
@@ -102,7 +106,15 @@ func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
 	if f.needle != "" {
 		f.seen = append(f.seen, strings.Contains(string(body), f.needle))
 	}
+	held := f.hold > 0 && f.called && strings.Contains(string(body), subagentBody)
 	f.mu.Unlock()
+	if held {
+		select {
+		case <-time.After(f.hold):
+		case <-r.Context().Done():
+			return
+		}
+	}
 	if req.Model == "" {
 		req.Model = "claude-fidelity"
 	}

@@ -2,6 +2,7 @@ package fidelity
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/mcp-guard/mcp-guard/internal/npmcache"
 )
 
 // sandbox is one scenario's world: a fresh HOME, a directory above the
@@ -24,6 +27,9 @@ type sandbox struct {
 	// otherAPI, when a scenario starts one, is a second model endpoint
 	// the repository's settings point Claude Code at.
 	otherAPI *fakeAPI
+	// fails: runs are to stop with an error before any model request
+	// (scenario.fails).
+	fails bool
 }
 
 func newSandbox(t *testing.T) *sandbox {
@@ -149,6 +155,10 @@ const promptVar = "FID_PROMPT"
 // first answer runs (fakeAPI.subagent).
 const subagentVar = "FID_SUBAGENT"
 
+// holdVar in a scenario's env is how long the fake model holds each of
+// the subagent's requests (fakeAPI.hold), a Go duration.
+const holdVar = "FID_SUBAGENT_HOLD"
+
 // stepsVar in a scenario's env is the JSON list of tool calls the fake
 // model's session makes (fakeAPI.steps); needleVar a text whose presence
 // in each request's body the endpoint records (outcome.seen).
@@ -189,6 +199,13 @@ func (s *sandbox) run(bin string, m mode, dir string, args []string, env map[str
 		}
 	}
 	api.needle = env[needleVar]
+	if h := env[holdVar]; h != "" {
+		d, err := time.ParseDuration(h)
+		if err != nil {
+			s.t.Fatalf("%s: %v", holdVar, err)
+		}
+		api.hold = d
+	}
 	for _, k := range []string{"ANTHROPIC_BASE_URL", "HTTP_PROXY", "HTTPS_PROXY", "http_proxy", "https_proxy"} {
 		extra[k] = api.URL
 	}
@@ -215,8 +232,11 @@ func (s *sandbox) run(bin string, m mode, dir string, args []string, env map[str
 	} else {
 		out, err = runBounded(90*time.Second, launch, isolatedEnv(s.home, extra), bin, argv...)
 	}
-	if err != nil {
+	switch {
+	case err != nil && (!s.fails || errors.Is(err, npmcache.ErrTimedOut)):
 		s.t.Fatalf("claude %s: %v\n%s", strings.Join(argv, " "), err, out)
+	case err == nil && s.fails:
+		s.t.Errorf("claude %s exited 0; the scenario says it stops with an error\n%s", strings.Join(argv, " "), out)
 	}
 	got, err := readMarkers(markers)
 	if err != nil {
@@ -228,7 +248,12 @@ func (s *sandbox) run(bin string, m mode, dir string, args []string, env map[str
 	api.mu.Lock()
 	o.seen, o.left = slices.Clone(api.seen), len(api.steps)
 	api.mu.Unlock()
-	if m == headless {
+	switch {
+	case m == headless && s.fails:
+		if o.api > 0 {
+			s.t.Errorf("claude -p asked the model although the scenario says the run stops first")
+		}
+	case m == headless:
 		o.status = initStatus(o.output)
 		if o.api == 0 && (s.otherAPI == nil || s.otherAPI.messages == 0) {
 			s.t.Fatalf("claude -p never asked the fake endpoint (other requests: %v); output:\n%s", other, out)

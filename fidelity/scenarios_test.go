@@ -37,6 +37,12 @@ type scenario struct {
 	// attemptedWhy says why mcp-guard counts attempted when it is not a
 	// missing program ("" for that).
 	attemptedWhy string
+	// again are markers that may start more than once in the run (a
+	// status line drawn again), which check then holds.
+	again []string
+	// fails: the run stops with an error before any model request (a
+	// headless run whose credentials the scenario leaves broken).
+	fails bool
 }
 
 var userSettings = "~/.claude/settings.json"

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 )
@@ -15,66 +16,109 @@ import (
 // settled are screens the interactive client waits on: a dialog or its prompt.
 var settled = []string{"Enter to confirm", "shift+tab to cycle", "? for shortcuts"}
 
-// runTUI starts the interactive client in a detached tmux pane, waits until
-// it settles on a dialog or its prompt (and, past that, for the servers to
-// start), and returns the screen. It never answers a dialog: what spawned
-// is what the client ran without asking.
-func (s *sandbox) runTUI(launch string, env []string, markers, bin string, args ...string) ([]byte, error) {
+// tmuxPane is a detached tmux session (160x45) running one client
+// command, its pane kept after the client exits so its last screen is.
+type tmuxPane struct {
+	s        *sandbox
+	env      []string
+	sockDir  string
+	sock     string
+	stopOnce sync.Once
+}
+
+// startPane writes script (a name in the marker root) to run argv in
+// launch with exactly env (env -i), and starts it in a new tmux session.
+// stop ends it: the pane's process group, the server, and what the client
+// left running in a session of its own (interactive Codex's app-server
+// daemon): the processes of the sandbox's HOME.
+func (s *sandbox) startPane(script, launch string, env, argv []string) (*tmuxPane, error) {
 	if _, err := exec.LookPath("tmux"); err != nil {
 		s.t.Skip("tmux not found: the interactive scenarios need it")
 	}
-	s.tuiUserState()
 	// A short socket path: unix sockets are limited to ~108 bytes.
 	sockDir, err := os.MkdirTemp("", "fid-tmux-")
 	if err != nil {
 		return nil, err
 	}
-	sock := filepath.Join(sockDir, "s")
-	script := filepath.Join(s.markerRoot, fmt.Sprintf("tui-%d.sh", s.runs))
+	p := &tmuxPane{s: s, env: env, sockDir: sockDir, sock: filepath.Join(sockDir, "s")}
 	var b strings.Builder
 	fmt.Fprintf(&b, "cd %s || exit 1\nexec env -i", shQuote(launch))
 	for _, kv := range env {
 		b.WriteString(" " + shQuote(kv))
 	}
-	for _, a := range append([]string{bin}, args...) {
+	for _, a := range argv {
 		b.WriteString(" " + shQuote(a))
 	}
-	if err := os.WriteFile(script, []byte(b.String()+"\n"), 0o755); err != nil {
+	path := filepath.Join(s.markerRoot, script)
+	if err := os.WriteFile(path, []byte(b.String()+"\n"), 0o755); err != nil {
+		os.RemoveAll(sockDir)
 		return nil, err
 	}
-	tmux := func(a ...string) ([]byte, error) {
-		return runBounded(10*time.Second, s.home, env, "tmux", append([]string{"-S", sock, "-f", "/dev/null"}, a...)...)
+	if out, err := p.tmux("new-session", "-d", "-s", "fid", "-x", "160", "-y", "45", "/bin/sh "+shQuote(path)+"; sleep 300"); err != nil {
+		p.stop()
+		return nil, fmt.Errorf("tmux new-session: %v: %s", err, out)
 	}
-	// The pane outlives a client that exits at once, so its last screen is kept.
-	if out, err := tmux("new-session", "-d", "-s", "fid", "-x", "160", "-y", "45", "/bin/sh "+shQuote(script)+"; sleep 120"); err != nil {
-		return out, err
-	}
-	s.t.Cleanup(func() {
-		if out, err := tmux("display-message", "-p", "-t", "fid", "#{pane_pid}"); err == nil {
-			if pid, err := strconv.Atoi(strings.TrimSpace(string(out))); err == nil {
+	return p, nil
+}
+
+func (p *tmuxPane) tmux(args ...string) (string, error) {
+	out, err := runBounded(10*time.Second, p.s.home, p.env, "tmux", append([]string{"-S", p.sock, "-f", "/dev/null"}, args...)...)
+	return string(out), err
+}
+
+// screen is what the pane shows.
+func (p *tmuxPane) screen() string {
+	out, _ := p.tmux("capture-pane", "-p", "-t", "fid")
+	return out
+}
+
+// keys sends keys to the pane (tmux send-keys arguments).
+func (p *tmuxPane) keys(args ...string) {
+	_, _ = p.tmux(append([]string{"send-keys", "-t", "fid"}, args...)...)
+}
+
+func (p *tmuxPane) stop() {
+	p.stopOnce.Do(func() {
+		if out, err := p.tmux("display-message", "-p", "-t", "fid", "#{pane_pid}"); err == nil {
+			if pid, err := strconv.Atoi(strings.TrimSpace(out)); err == nil {
 				_ = syscall.Kill(-pid, syscall.SIGKILL)
 			}
 		}
-		_, _ = tmux("kill-server")
-		os.RemoveAll(sockDir)
+		_, _ = p.tmux("kill-server")
+		os.RemoveAll(p.sockDir)
+		killByHome(p.s.t, p.s.home)
 	})
-	var screen []byte
+}
+
+// runTUI starts the interactive client in a detached tmux pane, waits until
+// it settles on a dialog or its prompt (and, past that, for the servers to
+// start), and returns the screen. It never answers a dialog: what spawned
+// is what the client ran without asking.
+func (s *sandbox) runTUI(launch string, env []string, markers, bin string, args ...string) ([]byte, error) {
+	s.tuiUserState()
+	p, err := s.startPane(fmt.Sprintf("tui-%d.sh", s.runs), launch, env, append([]string{bin}, args...))
+	if err != nil {
+		return nil, err
+	}
+	s.t.Cleanup(p.stop)
+	var screen string
 	deadline := time.Now().Add(60 * time.Second)
 	settledAt := time.Time{}
 	for time.Now().Before(deadline) {
 		time.Sleep(300 * time.Millisecond)
-		if screen, err = tmux("capture-pane", "-p", "-t", "fid"); err != nil {
-			return screen, err
+		if screen, err = p.tmux("capture-pane", "-p", "-t", "fid"); err != nil {
+			return []byte(screen), err
 		}
-		if settledAt.IsZero() && containsAny(string(screen), settled) {
+		if settledAt.IsZero() && containsAny(screen, settled) {
 			settledAt = time.Now()
 		}
 		// Past the settled screen, servers start within a second or two; allow 5.
 		if !settledAt.IsZero() && time.Since(settledAt) > 5*time.Second {
-			return tmux("capture-pane", "-p", "-t", "fid")
+			out, err := p.tmux("capture-pane", "-p", "-t", "fid")
+			return []byte(out), err
 		}
 	}
-	return screen, fmt.Errorf("the interactive client did not settle within 60s")
+	return []byte(screen), fmt.Errorf("the interactive client did not settle within 60s")
 }
 
 // tuiUserState adds to ~/.claude.json what a user who has used Claude Code

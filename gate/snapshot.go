@@ -54,8 +54,9 @@ type Snapshot struct {
 	// SettingsNote is what else the settings handoff leaves out, in the
 	// client's words.
 	SettingsNote string
-	// Note is what else the launch hands over or turns off, in the
-	// client's words (Codex's notify override), "" when nothing.
+	// Note is what else the launch hands over or leaves out, in the
+	// client's words (client.VettedNote: Claude Code's reviewed plugins,
+	// whose hooks run while their MCP servers stay out), "" when nothing.
 	Note string
 }
 

@@ -323,6 +323,10 @@ func (w *shellWalk) assign(as *syntax.Assign, export bool) {
 			w.a.whole(w.source, "the script sets "+as.Name.Value+" to a value computed at run time")
 		}
 	}
+	if as.Name.Value == "BASH_ALIASES" {
+		w.a.whole(w.source, "the script defines an alias (BASH_ALIASES), which bash expands in the commands after it")
+		return
+	}
 	if as.Name.Value == "argv" {
 		w.params.ok = false // zsh's positional parameters
 	}
@@ -365,6 +369,32 @@ func (w *shellWalk) call(c *syntax.CallExpr) {
 		// The name may be no function here, or a special builtin that
 		// sh finds before a function: that runs too.
 	}
+	// `builtin NAME` and `command NAME` run NAME's builtin (eval, source,
+	// alias, cd as themselves), never a function of that name;
+	// `command -v`/`-V` only says what NAME is.
+	for len(ws) > 1 && (ws[0].text == "builtin" || ws[0].text == "command") {
+		rest := ws[1:]
+		if ws[0].text == "command" {
+			for len(rest) > 0 && rest[0].lit && strings.HasPrefix(rest[0].text, "-") && rest[0].text != "-" {
+				if rest[0].text == "--" {
+					rest = rest[1:]
+					break
+				}
+				if strings.ContainsAny(rest[0].text, "vV") {
+					return
+				}
+				rest = rest[1:]
+			}
+		}
+		if len(rest) == 0 {
+			return
+		}
+		if !rest[0].lit {
+			w.a.whole(w.source, "the script runs a program named at run time")
+			return
+		}
+		ws = rest
+	}
 	switch name := ws[0].text; name {
 	case "cd", "pushd":
 		ops := skipOptions(ws[1:])
@@ -403,6 +433,17 @@ func (w *shellWalk) call(c *syntax.CallExpr) {
 	case "eval":
 		w.a.whole(w.source, "the script runs eval")
 		return
+	case "alias":
+		// dash expands aliases in a script, bash once expand_aliases is
+		// set (or as sh): a later `node server.js` may run what the
+		// alias says instead.
+		for _, o := range ws[1:] {
+			if !o.lit || strings.Contains(o.text, "=") {
+				w.a.whole(w.source, "the script defines an alias, which the shell expands in the commands after it")
+				return
+			}
+		}
+		return
 	case "shift":
 		w.shift(ws[1:])
 		return
@@ -412,12 +453,14 @@ func (w *shellWalk) call(c *syntax.CallExpr) {
 	case "trap":
 		w.trap(ws[1:])
 		return
+	case "enable":
+		if mayHaveOption(ws[1:], 'f') {
+			w.a.whole(w.source, "the script loads a builtin from a shared object (enable -f)")
+		}
+		return
 	case "hash":
-		for _, o := range ws[1:] {
-			if !o.lit || strings.HasPrefix(o.text, "-") && strings.Contains(o.text, "p") {
-				w.a.whole(w.source, "the script binds a command name to a file of its choosing (hash -p)")
-				return
-			}
+		if mayHaveOption(ws[1:], 'p') {
+			w.a.whole(w.source, "the script binds a command name to a file of its choosing (hash -p)")
 		}
 		return
 	case "unset":
@@ -432,6 +475,17 @@ func (w *shellWalk) call(c *syntax.CallExpr) {
 		return
 	}
 	w.a.argv(ws, w.cx)
+}
+
+// mayHaveOption reports whether a builtin's words may hold the option
+// letter opt (-p, -fp): a word computed at run time may.
+func mayHaveOption(ws []word, opt byte) bool {
+	for _, o := range ws {
+		if !o.lit || strings.HasPrefix(o.text, "-") && strings.IndexByte(o.text, opt) >= 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // allParams is the script's positional parameters when wd is "$@" (or

@@ -325,3 +325,58 @@ func TestScopeBashEnv(t *testing.T) {
 			has: []string{"F* env.sh", "F* evil.sh"}, hasNot: broad},
 	})
 }
+
+// dash expands aliases in a script (bash once expand_aliases is set, or
+// run as sh): `alias node='node ./evil.js'` makes a later `node server.js`
+// run evil.js too. A script that defines one binds the repository.
+func TestScopeScriptAliases(t *testing.T) {
+	fs := func(script string) mapFS {
+		return mapFS{"server.js": "1", "evil.js": "2", "README.md": "x", "w.sh": script}
+	}
+	runScopeCases(t, []scopeCase{
+		{name: "sh alias", cmd: "./w.sh",
+			fs:  fs("#!/bin/sh\nalias node='node ./evil.js'\nnode server.js\n"),
+			has: []string{"F* w.sh", "T ./"}, gap: true},
+		{name: "bash alias", cmd: "./w.sh",
+			fs:  fs("#!/bin/bash\nshopt -s expand_aliases\nalias node='node ./evil.js'\nnode server.js\n"),
+			has: []string{"T ./"}, gap: true},
+		{name: "BASH_ALIASES", cmd: "bash", args: []string{"w.sh"},
+			fs:  fs("shopt -s expand_aliases\nBASH_ALIASES[node]='node ./evil.js'\nnode server.js\n"),
+			has: []string{"T ./"}, gap: true},
+		{name: "an alias computed at run time", cmd: "sh", args: []string{"w.sh"},
+			fs:  fs("alias \"$X\"\nnode server.js\n"),
+			has: []string{"T ./"}, gap: true},
+		{name: "alias listing only", cmd: "sh", args: []string{"w.sh"},
+			fs:     fs("alias\nalias ll\nnode server.js\n"),
+			has:    []string{"F* server.js"},
+			hasNot: []string{"T ./"}},
+	})
+}
+
+// `builtin NAME` and `command NAME` run NAME as the shell's own (eval,
+// alias, source), and a few builtins reach code without naming a program:
+// enable -f loads a shared object, declare -n sets a variable through
+// another name. Each is followed as itself or binds the repository.
+func TestScopeScriptBuiltins(t *testing.T) {
+	fs := func(script string) mapFS {
+		return mapFS{"server.js": "1", "evil.js": "2", "evil.sh": "node evil.js\n", "README.md": "x", "w.sh": script}
+	}
+	broad := []string{"T ./"}
+	runScopeCases(t, []scopeCase{
+		{name: "builtin eval", cmd: "sh", args: []string{"w.sh"}, fs: fs("builtin eval \"$X\"\n"), has: broad, gap: true},
+		{name: "command eval", cmd: "sh", args: []string{"w.sh"}, fs: fs("command eval \"$X\"\n"), has: broad, gap: true},
+		{name: "command -p eval", cmd: "sh", args: []string{"w.sh"}, fs: fs("command -p -- eval \"$X\"\n"), has: broad, gap: true},
+		{name: "builtin alias", cmd: "sh", args: []string{"w.sh"}, fs: fs("builtin alias node='node evil.js'\nnode server.js\n"), has: broad, gap: true},
+		{name: "command source", cmd: "sh", args: []string{"w.sh"}, fs: fs("command . ./evil.sh\n"),
+			has: []string{"F* evil.sh", "F* evil.js"}, hasNot: broad},
+		{name: "command -v only looks", cmd: "sh", args: []string{"w.sh"}, fs: fs("command -v eval\nnode server.js\n"),
+			has: []string{"F* server.js"}, hasNot: broad},
+		{name: "enable -f", cmd: "bash", args: []string{"w.sh"}, fs: fs("enable -f ./evil.so x\n"), has: broad, gap: true},
+		{name: "declare -n", cmd: "bash", args: []string{"w.sh"},
+			fs: fs("declare -n r=NODE_OPTIONS\nr='-r ./evil.js'\nexport NODE_OPTIONS\nnode server.js\n"), has: broad, gap: true},
+		{name: "local -rn in a function", cmd: "bash", args: []string{"w.sh"},
+			fs: fs("f() { local -rn r=PATH; }\nf\nnode server.js\n"), has: broad, gap: true},
+		{name: "declare -x is an export", cmd: "bash", args: []string{"w.sh"},
+			fs: fs("declare -x PORT=3000\nnode server.js\n"), has: []string{"F* server.js"}, hasNot: broad},
+	})
+}

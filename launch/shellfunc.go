@@ -192,7 +192,14 @@ func (w *shellWalk) decl(c *syntax.DeclClause) {
 	var f, x bool
 	for _, as := range c.Args {
 		if as.Naked && as.Name == nil && as.Value != nil {
-			if t, _ := w.literal(as.Value); strings.HasPrefix(t, "-") {
+			t, lit := w.literal(as.Value)
+			if !lit || strings.HasPrefix(t, "-") && strings.Contains(t, "n") {
+				// -n makes a name a reference to another variable
+				// (NODE_OPTIONS, PATH), set through it.
+				w.a.whole(w.source, "the script declares a name reference (declare -n), which sets another variable")
+				return
+			}
+			if strings.HasPrefix(t, "-") {
 				f = f || strings.Contains(t, "f")
 				x = x || strings.Contains(t, "x")
 			}

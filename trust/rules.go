@@ -604,9 +604,10 @@ var Rules = []Rule{
 		Help: "Codex keeps your review of a hook as `[hooks.state.\"<file>:<event>:<group>:<handler>\"] " +
 			"trusted_hash` in your own ~/.codex/config.toml, written when you trust it in its \"Hooks need review\" " +
 			"dialog (observed on Codex 0.169.0). A project layer that carries a hooks.state table tries to answer that " +
-			"dialog for you. Codex's source reads hooks.state from the user's layers only, but that was not observed, so " +
-			"mcp-guard counts a hook as trusted there while the recorded trusted_hash is Codex's hash of that hook (its " +
-			"command, event, matcher and timeout, not the script it runs), and reports the attempt.\n\n" +
+			"dialog for you. Codex 0.169.0 reads hooks.state from the user's config only: a project layer's own " +
+			"trusted_hash, Codex's very hash of the hook, neither ran the hook under `codex exec` nor spared it the " +
+			"interactive review (observed, docs/fidelity.md hooks-state-project), so mcp-guard counts it for nothing, " +
+			"and reports the attempt.\n\n" +
 			"Fix: remove hooks.state from the repository's config; trust hooks in Codex itself."},
 	{ID: "MG745", Slug: "claude-env-redirect", Severity: SeverityHigh,
 		Title: "the repository's Claude Code settings send its traffic or credentials elsewhere",

@@ -280,15 +280,13 @@ func launchByName(e *env, cv *gate.ClientView, title, dir string, args []string)
 	snap := cv.Handoff()
 	if cl := client.Lookup(cv.Client); cl.Handover() == client.HandDisableNames {
 		var err error
-		unreviewed := cv.UnreviewedEntries()
-		if argv, environ, err = client.DisableLaunch(cl, args[0], cv.CodexOff(), unreviewed, args[1:], e.environ); err != nil {
+		if argv, environ, err = client.DisableLaunch(cl, args[0], cv.CodexOff(), cv.UnreviewedEntries(), args[1:], e.environ); err != nil {
 			hint := "rename or remove the server, or unset the variable the message names"
 			if h, ok := err.(client.HintError); ok {
 				hint = h.Hint
 			}
 			return refusef(hint, "not starting %s: %s", report.Sanitize(args[0]), report.Sanitize(err.Error()))
 		}
-		snap.Note = client.DisableNote(cl, unreviewed)
 	}
 	report.WriteVettedNote(e.stderr, title, snap, e.style(e.stderr))
 	return execIn(dir, argv, environ)
