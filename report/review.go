@@ -493,12 +493,28 @@ func WriteSnapshotNote(w io.Writer, configPath string, snap *gate.Snapshot, st S
 
 // ClientGateText says why a client's server blocks (or would, declined),
 // after the client's own reason; in its client's words (Waits) when the
-// client gave them.
+// client gave them, but for a change: what changed since the review
+// (changedReason), then the client's reason, alike for every client.
 func ClientGateText(cv *gate.ClientView, cs gate.ClientServer) string {
+	if cs.Why == trust.GateChanged {
+		if why := changedReason(cv, cs); why != "" {
+			return why + " (" + cs.ServerVerdict.Why + ")"
+		}
+	}
 	if cs.Waits != "" {
 		return cs.Waits
 	}
 	return clientGateReason(cv, cs, cv.Title) + " (" + cs.ServerVerdict.Why + ")"
+}
+
+// changedReason is why a changed entry waits, naming what changed since
+// its review (cv.Since: the entry, or the files it runs), as review and
+// diff do; "" when that is not known (or cv is nil).
+func changedReason(cv *gate.ClientView, cs gate.ClientServer) string {
+	if what := changedSince(cv, cs); what != "" {
+		return "since your review, " + what
+	}
+	return ""
 }
 
 // clientGateReason is why cs blocks, in the gate's words; a changed
@@ -514,8 +530,8 @@ func clientGateReason(cv *gate.ClientView, cs gate.ClientServer, title string) s
 	switch cs.Why {
 	case trust.GateChanged:
 		why = "changed since you reviewed it"
-		if what := changedSince(cv, cs); what != "" {
-			why = "since your review, " + what
+		if r := changedReason(cv, cs); r != "" {
+			why = r
 		}
 	case trust.GateApprovedUnreviewed:
 		why = title + " runs it without asking, and you have not reviewed it"
