@@ -137,16 +137,7 @@ func TestScopeCargoConfigPaths(t *testing.T) {
 // names for every one (rustup 1.29: cargo version ran it).
 func TestScopeCargoSubcommands(t *testing.T) {
 	crate := mapFS{"Cargo.toml": "[package]", "src/main.rs": "fn main(){}", ".cargo/config.toml": "[build]\nrustc-wrapper = \"tools/w.sh\"\n", "tools/w.sh": "x"}
-	with := func(files map[string]string) mapFS {
-		m := mapFS{}
-		for k, v := range crate {
-			m[k] = v
-		}
-		for k, v := range files {
-			m[k] = v
-		}
-		return m
-	}
+	with := crate.with
 	wrapper := "F* tools/w.sh"
 	code := "C* ./ (rust code)"
 	var cases []scopeCase

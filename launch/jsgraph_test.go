@@ -13,6 +13,18 @@ import (
 // symlink to the file p.
 type mapFS map[string]string
 
+// with is a copy of m with files added (or replacing m's).
+func (m mapFS) with(files map[string]string) mapFS {
+	out := make(mapFS, len(m)+len(files))
+	for k, v := range m {
+		out[k] = v
+	}
+	for k, v := range files {
+		out[k] = v
+	}
+	return out
+}
+
 // real rewrites a path whose leading directory is a symlink.
 func (m mapFS) real(p string) string {
 	for n := 0; n < 8; n++ {

@@ -21,16 +21,7 @@ func manyRuns(prog string, n int) string {
 // run time, eval, a computed command), which binds the repository still.
 func TestScopeWrapperScripts(t *testing.T) {
 	server := mapFS{"server.js": "require('./lib')", "lib.js": "1", "README.md": "x", "docs/a.md": "y"}
-	with := func(files map[string]string) mapFS {
-		m := mapFS{}
-		for k, v := range server {
-			m[k] = v
-		}
-		for k, v := range files {
-			m[k] = v
-		}
-		return m
-	}
+	with := server.with
 	wrapper := "scripts/with-env.sh"
 	narrow := []string{"F* " + wrapper, "F* server.js", "F* lib.js"}
 	broad := []string{"T ./"}
@@ -142,16 +133,7 @@ func TestScopeWrapperScripts(t *testing.T) {
 // binary data, binds the repository, never only itself.
 func TestScopeScriptsShellRunsAnyway(t *testing.T) {
 	lib := mapFS{"lib.js": "1", "README.md": "x"}
-	with := func(files map[string]string) mapFS {
-		m := mapFS{}
-		for k, v := range lib {
-			m[k] = v
-		}
-		for k, v := range files {
-			m[k] = v
-		}
-		return m
-	}
+	with := lib.with
 	broad := []string{"T ./"}
 	runScopeCases(t, []scopeCase{
 		{name: "a syntax error after the command", cmd: "./run.sh",
@@ -196,16 +178,7 @@ func manyCalls(body, arg string, n int) string {
 // ended) still runs the program or builtin of that name.
 func TestScopeShellFunctions(t *testing.T) {
 	srv := mapFS{"server.js": "1", "sub/server.js": "2", "evil.js": "3", "bin/srv": "#!/bin/sh\n", "README.md": "x"}
-	with := func(files map[string]string) mapFS {
-		m := mapFS{}
-		for k, v := range srv {
-			m[k] = v
-		}
-		for k, v := range files {
-			m[k] = v
-		}
-		return m
-	}
+	with := srv.with
 	broad := []string{"T ./"}
 	sh := func(script string) []string { return []string{"-c", script} }
 	runScopeCases(t, []scopeCase{
@@ -283,16 +256,7 @@ func TestScopeShellFunctions(t *testing.T) {
 // sh does not; a value bash would expand binds the repository.
 func TestScopeBashEnv(t *testing.T) {
 	srv := mapFS{"server.js": "1", "sub/server.js": "2", "evil.sh": "#!/bin/sh\n", "bin/srv": "#!/bin/sh\n", "README.md": "x"}
-	with := func(files map[string]string) mapFS {
-		m := mapFS{}
-		for k, v := range srv {
-			m[k] = v
-		}
-		for k, v := range files {
-			m[k] = v
-		}
-		return m
-	}
+	with := srv.with
 	broad := []string{"T ./"}
 	env := map[string]string{"BASH_ENV": "./env.sh"}
 	runScopeCases(t, []scopeCase{
