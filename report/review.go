@@ -496,15 +496,15 @@ func WriteSnapshotNote(w io.Writer, configPath string, snap *gate.Snapshot, st S
 // client gave them, but for a change: what changed since the review
 // (changedReason), then the client's reason, alike for every client.
 func ClientGateText(cv *gate.ClientView, cs gate.ClientServer) string {
-	if cs.Why == trust.GateChanged {
+	if cs.Waits == "" {
+		return clientGateReason(cv, cs, cv.Title) + " (" + cs.ServerVerdict.Why + ")"
+	}
+	if cs.Why == trust.GateChanged && cs.NoDeep == "" {
 		if why := changedReason(cv, cs); why != "" {
 			return why + " (" + cs.ServerVerdict.Why + ")"
 		}
 	}
-	if cs.Waits != "" {
-		return cs.Waits
-	}
-	return clientGateReason(cv, cs, cv.Title) + " (" + cs.ServerVerdict.Why + ")"
+	return cs.Waits
 }
 
 // changedReason is why a changed entry waits, naming what changed since
