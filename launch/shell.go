@@ -244,10 +244,12 @@ func (w *shellWalk) cmd(st *syntax.Stmt) {
 			// subshell (zsh and bash's lastpipe run the last one in
 			// the shell itself).
 			w.subshell(func() { w.stmt(c.X) })
+			w.stmt(c.Y)
 		} else {
+			// X && Y, X || Y: Y may or may not run after X.
 			w.stmt(c.X)
+			w.branches(true, []shellAlt{{w.cx.with(), []*syntax.Stmt{c.Y}}})
 		}
-		w.stmt(c.Y)
 		w.cond--
 	case *syntax.CallExpr:
 		w.call(c)
@@ -257,10 +259,22 @@ func (w *shellWalk) cmd(st *syntax.Stmt) {
 		w.subshell(func() { w.stmts(c.Stmts) })
 	case *syntax.IfClause:
 		w.cond++
+		// Each condition runs after those before it, and each branch
+		// from where its condition left the shell, never after another
+		// branch; with no else, the shell may go on from the last
+		// condition.
+		var alts []shellAlt
+		hasElse := false
 		for ic := c; ic != nil; ic = ic.Else {
+			if ic != c && len(ic.Cond) == 0 {
+				alts = append(alts, shellAlt{w.cx.with(), ic.Then})
+				hasElse = true
+				break
+			}
 			w.stmts(ic.Cond)
-			w.stmts(ic.Then)
+			alts = append(alts, shellAlt{w.cx.with(), ic.Then})
 		}
+		w.branches(!hasElse, alts)
 		w.cond--
 	case *syntax.WhileClause:
 		w.loop(func() {
@@ -271,9 +285,20 @@ func (w *shellWalk) cmd(st *syntax.Stmt) {
 		w.loop(func() { w.stmts(c.Do) })
 	case *syntax.CaseClause:
 		w.cond++
+		var alts []shellAlt
+		var all []*syntax.Stmt
+		fallsThrough := false
 		for _, item := range c.Items {
-			w.stmts(item.Stmts)
+			alts = append(alts, shellAlt{w.cx.with(), item.Stmts})
+			all = append(all, item.Stmts...)
+			fallsThrough = fallsThrough || item.Op != syntax.Break
 		}
+		if fallsThrough {
+			// ;& and ;;& go on into the next item: the items one
+			// after another is a path too.
+			alts = append(alts, shellAlt{w.cx.with(), all})
+		}
+		w.branches(true, alts)
 		w.cond--
 	case *syntax.FuncDecl:
 		w.declare(c)

@@ -344,3 +344,39 @@ func TestScopeScriptBuiltins(t *testing.T) {
 			fs: fs("declare -x PORT=3000\nnode server.js\n"), has: []string{"F* server.js"}, hasNot: broad},
 	})
 }
+
+// Branches are ways the script may go, each from where the shell was
+// before them, not one after another: `if a; then cd sub; else node
+// server.js; fi` runs ./server.js. After them the shell is any of the
+// ways that did not end it: a directory they disagree on is unknown, a
+// variable that decides what runs set differently binds the repository.
+func TestScopeShellBranches(t *testing.T) {
+	fs := mapFS{"server.js": "1", "sub/server.js": "2", "sub/x.js": "3", "x.js": "4", "README.md": "x", "bin/node": "#!/bin/sh\n"}
+	broad := []string{"T ./"}
+	runScopeCases(t, []scopeCase{
+		{name: "else runs where the script was", cmd: "sh", args: []string{"-c", "if [ -f a ]; then cd sub; else node server.js; fi"},
+			fs: fs, has: []string{"F* server.js"}, hasNot: append([]string{"F* sub/server.js"}, broad...)},
+		{name: "elif runs where the script was", cmd: "sh", args: []string{"-c", "if [ -f a ]; then cd sub; elif [ -f b ]; then node server.js; fi"},
+			fs: fs, has: []string{"F* server.js"}, hasNot: broad},
+		{name: "case items do not follow each other", cmd: "sh", args: []string{"-c", "case $1 in a) cd sub;; b) node server.js;; esac"},
+			fs: fs, has: []string{"F* server.js"}, hasNot: append([]string{"F* sub/server.js"}, broad...)},
+		{name: "after an if that may cd, the directory is unknown", cmd: "sh", args: []string{"-c", "if [ -f a ]; then cd sub; fi\nnode x.js"},
+			fs: fs, has: broad, gap: true},
+		{name: "cd || exit goes on in the directory", cmd: "sh", args: []string{"-c", "cd sub || exit 1\nnode x.js"},
+			fs: fs, has: []string{"F* sub/x.js"}, hasNot: broad},
+		{name: "a branch that exits does not go on", cmd: "sh", args: []string{"-c", "if [ -d sub ]; then cd sub; else echo no; exit 1; fi\nnode x.js"},
+			fs: fs, has: []string{"F* sub/x.js"}, hasNot: broad},
+		{name: "a branch that execs does not go on", cmd: "sh", args: []string{"-c", "if [ -f a ]; then exec node server.js; fi\ncd sub\nnode x.js"},
+			fs: fs, has: []string{"F* server.js", "F* sub/x.js"}, hasNot: broad},
+		{name: "return in a function goes on in its caller", cmd: "bash", args: []string{"-c", "f() { if [ -f a ]; then cd sub; return; fi; }\nf\nnode x.js"},
+			fs: fs, has: broad, gap: true},
+		{name: "both branches cd to the same place", cmd: "sh", args: []string{"-c", "if [ -f a ]; then cd sub; else cd sub; fi\nnode x.js"},
+			fs: fs, has: []string{"F* sub/x.js"}, hasNot: broad},
+		{name: "PATH set in one branch only", cmd: "sh", args: []string{"-c", "if [ -f a ]; then PATH=bin:/usr/bin; fi\nnode x.js"},
+			fs: fs, has: broad, gap: true},
+		{name: "an && list that may cd", cmd: "sh", args: []string{"-c", "[ -d sub ] && cd sub\nnode x.js"},
+			fs: fs, has: broad, gap: true},
+		{name: "a variable that decides nothing may differ", cmd: "sh", args: []string{"-c", "if [ -z \"$PORT\" ]; then PORT=3000; fi\nnode x.js"},
+			fs: fs, has: []string{"F* x.js"}, hasNot: broad},
+	})
+}

@@ -357,3 +357,97 @@ func (w *shellWalk) callAll() {
 		w.subshell(func() { w.callFunc(name, w.funcs[name], nil, false) })
 	}
 }
+
+// shellAlt is one way a branching command may go: its statements, from
+// the shell as start says.
+type shellAlt struct {
+	start context
+	stmts []*syntax.Stmt
+}
+
+// branches follows each of alts from its own start, never one after
+// another (`if a; then cd sub; else node server.js; fi` runs server.js
+// where the script was, not in sub), then goes on from every way the
+// shell may have come out: each branch that does not end the shell (exit,
+// exec of a program), and, when skip, the shell as it was (no branch
+// taken).
+// (return is not one: the function or sourced file ends, and its caller
+// goes on from there.) Where those ways disagree on the directory it is
+// unknown from then on;
+// where they disagree on a variable that decides what runs (PATH,
+// NODE_OPTIONS, …) the repository is bound.
+func (w *shellWalk) branches(skip bool, alts []shellAlt) {
+	var ends []context
+	if skip {
+		ends = append(ends, w.cx.with())
+	}
+	for _, alt := range alts {
+		w.cx = alt.start.with()
+		w.stmts(alt.stmts)
+		if !endsShell(alt.stmts) {
+			ends = append(ends, w.cx)
+		}
+	}
+	if len(ends) == 0 {
+		// Every way ends the shell: nothing after runs, but what follows
+		// is still walked (an exit the model misreads runs it).
+		return
+	}
+	joined := ends[0].with()
+	for _, e := range ends[1:] {
+		if e.cwd != joined.cwd || e.unknown != joined.unknown {
+			joined.unknown = true
+		}
+		for _, k := range unionKeys(joined.env, e.env) {
+			v1, ok1 := joined.env[k]
+			v2, ok2 := e.env[k]
+			if v1 == v2 && ok1 == ok2 {
+				continue
+			}
+			if execVars[k] {
+				w.a.whole(w.source, "the script sets "+k+" in one branch and not the same in another")
+			}
+			if !ok1 {
+				joined.env[k] = v2 // either value: the model reads only execVars
+			}
+		}
+	}
+	w.cx = joined
+}
+
+// unionKeys are the keys of a and b.
+func unionKeys(a, b map[string]string) []string {
+	keys := make([]string, 0, len(a)+len(b))
+	for k := range a {
+		keys = append(keys, k)
+	}
+	for k := range b {
+		if _, ok := a[k]; !ok {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// endsShell reports whether a list's last statement ends the shell
+// whatever happens: exit, or exec of a program.
+func endsShell(list []*syntax.Stmt) bool {
+	if len(list) == 0 {
+		return false
+	}
+	st := list[len(list)-1]
+	if st.Background || st.Coprocess || st.Negated {
+		return false
+	}
+	call, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(call.Args) == 0 {
+		return false
+	}
+	switch call.Args[0].Lit() {
+	case "exit":
+		return true
+	case "exec":
+		return len(call.Args) > 1 // exec with no program only redirects
+	}
+	return false
+}
