@@ -11,6 +11,9 @@ var execVars = map[string]bool{
 	"LD_PRELOAD": true, "LD_LIBRARY_PATH": true, "DYLD_INSERT_LIBRARIES": true, "DYLD_LIBRARY_PATH": true,
 	"PERL5LIB": true, "PERL5OPT": true, "PERLLIB": true, "RUBYLIB": true, "RUBYOPT": true, "BASH_ENV": true,
 	"ENV": true, "PATH": true, "CLASSPATH": true, "JAVA_TOOL_OPTIONS": true, "GOFLAGS": true,
+	// zsh sources $ZDOTDIR/.zshenv first, every zsh, a script's too
+	// (and .zprofile, .zshrc, .zlogin for a login or interactive one).
+	"ZDOTDIR": true,
 }
 
 // envVar binds what a variable makes programs load, relative to the
@@ -54,7 +57,7 @@ func (a *analyzer) envVar(name, value, source string, cx context) {
 			}
 		}
 	case "PYTHONHOME", "PERL5LIB", "PERLLIB", "RUBYLIB", "LD_LIBRARY_PATH", "DYLD_LIBRARY_PATH",
-		"DYLD_FRAMEWORK_PATH", "CLASSPATH", "GEM_PATH", "GEM_HOME", "GOPATH", "PYTHONUSERBASE":
+		"DYLD_FRAMEWORK_PATH", "CLASSPATH", "GEM_PATH", "GEM_HOME", "GOPATH", "PYTHONUSERBASE", "ZDOTDIR":
 		for _, d := range strings.FieldsFunc(value, func(r rune) bool { return r == ':' || r == ';' }) {
 			if p, ok := a.resolve(cx, dirWord(d)); ok {
 				a.add(Item{Kind: KindTree, Path: p, Source: source, Why: name + " makes programs load code from it"})
