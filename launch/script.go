@@ -61,12 +61,9 @@ func (a *analyzer) script(p string, cmd word, args []word, cx context) (followed
 	if bytes.HasPrefix(data, []byte("\x7fELF")) {
 		return false // a binary runs itself
 	}
-	if why := unreadableScript(data); why != "" {
-		// Not an executable format the kernel runs: execvp hands it to
-		// /bin/sh, which runs its lines.
-		a.whole(cmd.source, "the program "+p+" "+why)
-		return true
-	}
+	// Any other file is no format the kernel runs: execvp hands it to
+	// /bin/sh, which runs its lines (shellScript binds the repository
+	// where it cannot follow them).
 	a.shellScript(string(data), p, cmd.source, next, knownParams(args))
 	return true
 }
@@ -84,11 +81,13 @@ func relFrom(dir, p string) string {
 	return up + p
 }
 
-// isBinary reports content that no shell would run as a script.
-func isBinary(data []byte) bool {
-	head := data
+// isBinary reports a file that is no text script: a NUL byte in its first
+// 8000 bytes (git's own test) or an ELF header. sh and bash still run
+// the lines of such a file, so it is never taken as running nothing.
+func isBinary(src string) bool {
+	head := src
 	if len(head) > 8000 {
 		head = head[:8000]
 	}
-	return bytes.IndexByte(head, 0) >= 0 || bytes.HasPrefix(data, []byte("\x7fELF"))
+	return strings.IndexByte(head, 0) >= 0 || strings.HasPrefix(src, "\x7fELF")
 }

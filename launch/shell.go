@@ -94,27 +94,29 @@ func (a *analyzer) scriptFile(p, source string, cx context, params *positional, 
 		return
 	}
 	if ok {
-		if why := unreadableScript(data); why != "" {
-			a.whole(source, "the script "+p+" "+why)
-			return
-		}
 		a.shellRun(string(data), p, source, cx, params, run)
 	}
 }
 
-// unreadableScript says why a shell script's text cannot be followed
-// ("" when it can): sh and bash run a script a line at a time, so the
-// commands before a syntax error, or around NUL bytes and other binary
-// garbage, still run (seen with dash and bash 5.2). What such a file
-// runs is not known, and nothing of it may be taken as running nothing.
-func unreadableScript(data []byte) string {
-	if isBinary(data) {
-		return "holds binary data, which sh and bash run around"
+// parseScript parses a shell script's text, or says why it cannot be
+// followed: sh and bash run a script a line at a time, so the commands
+// before a syntax error, or around NUL bytes and other binary garbage,
+// still run (seen with dash and bash 5.2). What such a file runs is not
+// known, and nothing of it may be taken as running nothing. name is the
+// script's repository path ("" for an inline script), for the reason.
+func parseScript(src, name string) (*syntax.File, string) {
+	what := "a shell script"
+	if name != "" {
+		what = "the script " + name
 	}
-	if _, err := parseShell(string(data)); err != nil {
-		return "does not parse as a shell script, and sh and bash run its lines up to the error"
+	if isBinary(src) {
+		return nil, what + " holds binary data, which sh and bash run around"
 	}
-	return ""
+	f, err := parseShell(src)
+	if err != nil {
+		return nil, what + " does not parse, and sh and bash run its lines up to the error"
+	}
+	return f, ""
 }
 
 // shellScript parses a POSIX-family script and follows every command in
@@ -133,9 +135,9 @@ func (a *analyzer) shellRun(src, file, source string, cx context, params *positi
 		a.whole(source, "scripts nest too deeply to follow")
 		return
 	}
-	f, err := parseShell(src)
-	if err != nil {
-		a.whole(source, "a shell script that does not parse (sh and bash run its lines up to the error)")
+	f, why := parseScript(src, file)
+	if why != "" {
+		a.whole(source, why)
 		return
 	}
 	if params == nil {
@@ -634,11 +636,11 @@ func (w *shellWalk) sourced(p string) {
 	if !ok {
 		return
 	}
-	if why := unreadableScript(data); why != "" {
-		w.a.whole(w.source, "the sourced file "+p+" "+why)
+	f, why := parseScript(string(data), p)
+	if why != "" {
+		w.a.whole(w.source, why)
 		return
 	}
-	f, _ := parseShell(string(data))
 	file, fileOrigin := w.file, w.fileOrigin
 	w.file, w.fileOrigin = p, w.cx.cwd
 	w.cx.depth++
