@@ -376,6 +376,8 @@ func TestScopeShellBranches(t *testing.T) {
 			fs: fs, has: broad, gap: true},
 		{name: "an && list that may cd", cmd: "sh", args: []string{"-c", "[ -d sub ] && cd sub\nnode x.js"},
 			fs: fs, has: broad, gap: true},
+		{name: "an exit that a function replaces does not end the shell", cmd: "bash", args: []string{"-c", "exit() { :; }\nif [ -f a ]; then cd sub; exit 1; fi\nnode x.js"},
+			fs: fs, has: broad, gap: true},
 		{name: "a variable that decides nothing may differ", cmd: "sh", args: []string{"-c", "if [ -z \"$PORT\" ]; then PORT=3000; fi\nnode x.js"},
 			fs: fs, has: []string{"F* x.js"}, hasNot: broad},
 	})

@@ -384,7 +384,7 @@ func (w *shellWalk) branches(skip bool, alts []shellAlt) {
 	for _, alt := range alts {
 		w.cx = alt.start.with()
 		w.stmts(alt.stmts)
-		if !endsShell(alt.stmts) {
+		if !w.endsShell(alt.stmts) {
 			ends = append(ends, w.cx)
 		}
 	}
@@ -430,8 +430,9 @@ func unionKeys(a, b map[string]string) []string {
 }
 
 // endsShell reports whether a list's last statement ends the shell
-// whatever happens: exit, or exec of a program.
-func endsShell(list []*syntax.Stmt) bool {
+// whatever happens: exit, or exec of a program, unless a function of
+// that name was declared (bash runs it in place of the builtin).
+func (w *shellWalk) endsShell(list []*syntax.Stmt) bool {
 	if len(list) == 0 {
 		return false
 	}
@@ -443,7 +444,11 @@ func endsShell(list []*syntax.Stmt) bool {
 	if !ok || len(call.Args) == 0 {
 		return false
 	}
-	switch call.Args[0].Lit() {
+	name := call.Args[0].Lit()
+	if _, declared := w.funcs[name]; declared {
+		return false
+	}
+	switch name {
 	case "exit":
 		return true
 	case "exec":
