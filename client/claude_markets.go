@@ -3,6 +3,7 @@ package client
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/mcp-guard/mcp-guard/trust"
@@ -214,7 +215,7 @@ func (claudeClient) JoinUser(c *trust.Config, env Env, tops []string) {
 		if !ok || m.dir == "" {
 			continue
 		}
-		if t, ok := underTop(m.dir, tops, env.fs()); ok && !containsString(s.Trees, t) {
+		if t, ok := underTop(m.dir, tops, env.fs()); ok && !slices.Contains(s.Trees, t) {
 			s.Trees = append(s.Trees, t)
 		}
 	}
@@ -237,15 +238,6 @@ func underTop(dir string, tops []string, fsys FS) (string, bool) {
 		}
 	}
 	return "", false
-}
-
-func containsString(list []string, s string) bool {
-	for _, e := range list {
-		if e == s {
-			return true
-		}
-	}
-	return false
 }
 
 // pluginAnswer is the state of a plugin entry whose marketplace the
